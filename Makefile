@@ -1,0 +1,50 @@
+# Two commands do all set-up: `make run` and `make test` (see README.md).
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+export PORT
+
+.PHONY: run test install install-test system-test-deps migrate seed lint js clean-data
+
+$(VENV)/.installed: pyproject.toml
+	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is required"; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+install-test: $(VENV)/.installed-test system-test-deps
+
+# Debian's chromium (browser tests) and postgresql (the suite runs on it too); never `playwright install`.
+system-test-deps:
+	@if ! command -v chromium >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium postgresql fonts-dejavu-core >/dev/null; \
+	fi
+
+migrate: install
+	$(PY) -m app migrate
+
+seed: migrate
+	$(PY) -m app seed-demo
+
+run: seed
+	$(PY) -m app serve
+
+test: install-test
+	bash tests/run_all.sh
+
+lint: install-test
+	$(VENV)/bin/ruff check app components tests bench
+
+# Rebuild the JS widgets (needs Node); the built files are committed, so Python-only work never needs this.
+js:
+	cd js_modules && npm ci --no-audit --no-fund && npm run build

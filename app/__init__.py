@@ -1,0 +1,1 @@
+"""DSP Console server: settings, data, services, auth, API. Nothing here imports `components`."""

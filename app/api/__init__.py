@@ -1,0 +1,1 @@
+"""JSON adapters over the services, mounted at /api."""

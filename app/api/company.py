@@ -1,0 +1,38 @@
+"""Logo and favicon uploads (multipart). Browsers post the settings page's form; API clients get JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, Request, UploadFile
+from fastapi.responses import RedirectResponse
+from sqlmodel import Session
+
+from app.api.deps import get_actor, get_db
+from app.api.envelope import ok
+from app.auth.policy import Actor
+from app.errors import Invalid
+from app.services import company
+from app.settings import get_settings
+
+router = APIRouter(tags=["branding"])
+SETTINGS_PAGE = "/admin/settings"
+
+
+@router.post("/company-config/{config_id}/{kind}")
+async def upload_image(config_id: int, kind: str, file: UploadFile, request: Request,
+                       actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> Any:
+    """Upload the brand's `logo` or `favicon` (PNG, JPG, GIF, WEBP or ICO; at most 1 MB)."""
+    wants_page = "text/html" in request.headers.get("accept", "")
+    content = await file.read(get_settings().max_image_upload_bytes + 1)
+    try:
+        branding = company.store_image(db, actor=actor, config_id=config_id, kind=kind,
+                                       filename=file.filename or "", content=content)
+    except Invalid as error:
+        if wants_page:
+            return RedirectResponse(f"{SETTINGS_PAGE}?upload_error={quote(error.message)}", status_code=303)
+        raise
+    if wants_page:
+        return RedirectResponse(f"{SETTINGS_PAGE}?uploaded={kind}", status_code=303)
+    return ok({"logoSrc": branding.logo_url, "favicon": branding.favicon_url}, "Uploaded")

@@ -1,0 +1,42 @@
+"""Request-scoped dependencies: a database unit of work and the authenticated actor."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from fastapi import Depends, Request
+from sqlmodel import Session
+
+from app.auth import tokens
+from app.auth.policy import Actor
+from app.db import session_scope
+from app.errors import NotAuthenticated
+from app.services import sessions
+
+SESSION_COOKIE = "dsp_session"
+
+
+def get_db() -> Iterator[Session]:
+    with session_scope() as db:
+        yield db
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+def bearer_token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    return header[7:].strip() if header.lower().startswith("bearer ") else None
+
+
+def get_actor(request: Request, db: Session = Depends(get_db)) -> Actor:
+    """The caller: a bearer JWT (API clients) or the browser's session cookie."""
+    token = bearer_token(request)
+    if token:
+        actor = sessions.actor_for(db, sessions.find_by_id(db, session_id=tokens.session_id_of(token)))
+    else:
+        actor = sessions.resolve(db, token=request.cookies.get(SESSION_COOKIE))
+    if actor is None:
+        raise NotAuthenticated("Your session has ended. Please log in again.")
+    return actor

@@ -1,0 +1,1 @@
+"""Roles, the permission table, policy checks, passwords, sessions and tokens."""

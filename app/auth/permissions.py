@@ -1,0 +1,63 @@
+"""THE permission table: entity -> action -> roles allowed. Row scope is decided in policy.py.
+
+Co-admin rights are admin rights minus ADMIN_ONLY, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from app.auth.roles import Role
+
+A, C, G, V = Role.ADMIN, Role.CO_ADMIN, Role.AGENCY, Role.ADVERTISER
+EVERYONE = frozenset({A, C, G, V})
+
+# (entity, action) pairs that only ADMIN has; co-admin gets everything else admin has.
+ADMIN_ONLY: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("user", "create_any"),  # /admin/addUser
+        ("dsp", "view"),
+        ("dsp", "manage"),
+        ("company_config", "manage"),  # branding and the maintenance switch
+        ("agency", "create"),
+    }
+)
+
+_ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
+    "profile": {"view": EVERYONE, "update": EVERYONE},
+    "preferences": {"update": EVERYONE},
+    "notification": {"view": EVERYONE, "update": EVERYONE},
+    "user": {
+        "view": frozenset({A, G}),
+        "create_any": frozenset({A}),
+        "create_advertiser": frozenset({A, G}),
+        "update": frozenset({A, G}),
+        "impersonate": frozenset({A, G}),
+    },
+    "agency": {"view": frozenset({A}), "create": frozenset({A}), "update": frozenset({A})},
+    "company_config": {"manage": frozenset({A})},
+    "dsp": {"view": frozenset({A}), "manage": frozenset({A})},
+    "funds": {"view": frozenset({A, G, V})},
+    "dashboard": {"view": EVERYONE},
+    "audit": {"view": frozenset({A, G, V})},
+}
+
+
+def _with_co_admin(table: dict[str, dict[str, frozenset[Role]]]) -> dict[str, dict[str, frozenset[Role]]]:
+    derived: dict[str, dict[str, frozenset[Role]]] = {}
+    for entity, actions in table.items():
+        derived[entity] = {}
+        for action, roles in actions.items():
+            if A in roles and (entity, action) not in ADMIN_ONLY:
+                roles = roles | {C}
+            derived[entity][action] = frozenset(roles)
+    return derived
+
+
+PERMISSIONS: dict[str, dict[str, frozenset[Role]]] = _with_co_admin(_ADMIN_AND_CLIENTS)
+
+
+def allowed_roles(entity: str, action: str) -> frozenset[Role]:
+    try:
+        return PERMISSIONS[entity][action]
+    except KeyError as missing:
+        # A typo in a check must fail loudly, not deny silently forever.
+        raise KeyError(f"no permission declared for {entity}.{action}") from missing

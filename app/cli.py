@@ -1,0 +1,65 @@
+"""python -m app: serve, migrate, seed-demo, create-admin."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+
+from app.settings import get_settings
+
+
+def _serve(_args: argparse.Namespace) -> None:
+    import uvicorn
+
+    settings = get_settings()
+    uvicorn.run("app.main:create_app", factory=True, host=settings.host, port=settings.port, proxy_headers=True,
+                log_level="info", ws_ping_interval=20)
+
+
+def _migrate(_args: argparse.Namespace) -> None:
+    from app.db import migrate
+
+    migrate()
+    print("database is at the newest schema")
+
+
+def _seed(_args: argparse.Namespace) -> None:
+    from app.db import session_scope
+    from app.services.seed import DEMO_PASSWORD, seed_demo
+
+    with session_scope() as db:
+        ids = seed_demo(db)
+    print(f"demo data ready: {', '.join(ids)} (password {DEMO_PASSWORD})")
+
+
+def _create_admin(args: argparse.Namespace) -> None:
+    from app import validation as v
+    from app.auth.roles import Role
+    from app.db import session_scope
+    from app.services.accounts import find_user_by_email
+    from app.services.seed import create_user
+
+    password = args.password or getpass.getpass("Password: ")
+    problem = v.email(args.email) or v.password(password)
+    if problem:
+        sys.exit(problem)
+    with session_scope() as db:
+        if find_user_by_email(db, args.email):
+            sys.exit(f"{args.email} already exists")
+        create_user(db, email=args.email, role=Role.ADMIN, password=password, first_name="Admin")
+    print(f"admin {args.email} created")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m app", description="DSP Console")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("serve", help="serve on $PORT (default 8000)").set_defaults(run=_serve)
+    commands.add_parser("migrate", help="apply database migrations").set_defaults(run=_migrate)
+    commands.add_parser("seed-demo", help="create the demo brand and users").set_defaults(run=_seed)
+    admin = commands.add_parser("create-admin", help="create an ADMIN account")
+    admin.add_argument("email")
+    admin.add_argument("--password", help="read from the terminal when omitted")
+    admin.set_defaults(run=_create_admin)
+    args = parser.parse_args(argv)
+    args.run(args)

@@ -1,0 +1,1 @@
+"""Message catalogs (en, sp, gr, it, rs) and formatters."""

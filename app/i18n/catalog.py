@@ -1,0 +1,38 @@
+"""Translation lookup. Catalogs are JSON files beside this module, one per language code of the spec:
+en English (default and fallback), sp Spanish, gr German, it Italian, rs Russian."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+LANGUAGES: dict[str, str] = {"en": "English", "sp": "Español", "gr": "Deutsch", "it": "Italiano", "rs": "Русский"}
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_STORAGE_KEY = "language"  # localStorage key (spec section 9)
+LANGUAGE_COOKIE = "dsp_lang"  # mirror of it, so the first render is already in the right language
+_CATALOG_DIR = Path(__file__).parent / "catalogs"
+
+Translator = Callable[..., str]
+
+
+@lru_cache
+def catalog(language: str) -> dict[str, str]:
+    path = _CATALOG_DIR / f"{language}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def normalise_language(language: str | None) -> str:
+    return language if language in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def translator(language: str | None) -> Translator:
+    """t(key, **values): the language's text, else English, else the key itself."""
+    own, fallback = catalog(normalise_language(language)), catalog(DEFAULT_LANGUAGE)
+
+    def t(key: str, **values: object) -> str:
+        text = own.get(key) or fallback.get(key) or key
+        return text.format(**values) if values else text
+
+    return t

@@ -1,0 +1,116 @@
+"""create_app(): the one server. /api (JSON), /docs (OpenAPI UI), /static, /files, and every page."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from reactpy import html
+from reactpy.executors.asgi import ReactPy
+from starlette.applications import Starlette
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from app.api import auth as auth_api
+from app.api import company as company_api
+from app.api.deps import SESSION_COOKIE
+from app.api.envelope import ok, service_error_handler, validation_error_handler
+from app.db import session_scope
+from app.errors import ServiceError
+from app.middleware import HtmlShellHeaders, WebsocketGuard
+from app.services import company, sessions
+from app.settings import REPO_ROOT
+
+# The UI is configured by name so that app/ never imports components/ at module level.
+ROOT_COMPONENT = "components.root:Root"
+API_TITLE = "DSP Console API"
+
+
+def create_api() -> FastAPI:
+    api = FastAPI(title=API_TITLE, version="1", docs_url=None, redoc_url=None, openapi_url="/openapi.json",
+                  description="Bearer-token API of the DSP Console. Log in with `POST /api/auth/login/`, then send "
+                              "`Authorization: Bearer <token>`. Every reply is `{success, code, message, data}`.",
+                  servers=[{"url": "/api"}])
+    api.add_exception_handler(ServiceError, service_error_handler)
+    api.add_exception_handler(RequestValidationError, validation_error_handler)
+    api.include_router(auth_api.router)
+    api.include_router(auth_api.user_settings_router)
+    api.include_router(company_api.router)
+
+    @api.get("/health", tags=["health"])
+    def health() -> dict[str, Any]:
+        """Liveness and database reachability."""
+        with session_scope() as db:
+            company.branding_for_host(db, "")
+        return ok({"status": "ok"})
+
+    @api.api_route("/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
+    def unknown(rest: str) -> JSONResponse:
+        return JSONResponse({"success": False, "code": 404, "message": f"No such API call: /{rest}", "data": None},
+                            status_code=404)
+
+    return api
+
+
+_DOCS_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<link rel="icon" href="/static/vendor/swagger-ui/favicon-32x32.png">
+<link rel="stylesheet" href="/static/vendor/swagger-ui/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div><script src="/static/vendor/swagger-ui/swagger-ui-bundle.js"></script>
+<script src="/static/docs/swagger-init.js"></script></body></html>"""
+
+
+async def api_docs(_request: Request) -> HTMLResponse:
+    return HTMLResponse(_DOCS_HTML.format(title=API_TITLE), headers={"cache-control": "no-store"})
+
+
+async def branding_file(request: Request) -> Response:
+    path = company.branding_file(request.path_params["name"])
+    if path is None:
+        return Response("Not found", status_code=404)
+    return FileResponse(path, headers={"cache-control": "public, max-age=86400", "x-content-type-options": "nosniff",
+                                       "content-security-policy": "default-src 'none'"})
+
+
+def _session_alive(token: str) -> bool:
+    with session_scope() as db:
+        return sessions.resolve(db, token=token) is not None
+
+
+def _html_head() -> Any:
+    return html.head(
+        html.meta({"charset": "utf-8"}),
+        html.meta({"name": "viewport", "content": "width=device-width, initial-scale=1"}),
+        html.title("DSP Console"),
+        html.link({"rel": "icon", "href": "/static/img/favicon.svg"}),
+        html.link({"rel": "stylesheet", "href": "/static/vendor/bootstrap/bootstrap.min.css"}),
+        html.link({"rel": "stylesheet", "href": "/static/vendor/bootstrap-icons/bootstrap-icons.min.css"}),
+        html.link({"rel": "stylesheet", "href": "/static/css/console.css"}),
+    )
+
+
+def _boot_spinner() -> Any:
+    # Shown until the first render replaces it (console.css hides it once #app has content).
+    return html.div({"className": "boot-spinner", "role": "status", "aria-label": "Loading"},
+                    html.div({"className": "spinner-border text-primary"}))
+
+
+def create_app() -> Any:
+    module_name, _, attr = ROOT_COMPONENT.partition(":")
+    root = getattr(importlib.import_module(module_name), attr)
+    pages = ReactPy(root, html_head=_html_head(), prepend_body=_boot_spinner())
+    starlette = Starlette(
+        routes=[
+            Mount("/api", app=create_api()),
+            Route("/docs", api_docs),
+            Mount("/static", app=StaticFiles(directory=REPO_ROOT / "static")),
+            Route("/files/branding/{name}", branding_file),
+            Mount("", app=pages),
+        ],
+    )
+    starlette.add_middleware(GZipMiddleware, minimum_size=1024)
+    return WebsocketGuard(HtmlShellHeaders(starlette), cookie_name=SESSION_COOKIE, session_alive=_session_alive)

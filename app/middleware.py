@@ -1,0 +1,102 @@
+"""ASGI guards around the whole server.
+
+- HtmlShellHeaders: ReactPy sends its HTML shell as `cache-control: public` with
+  `access-control-allow-origin: *`; authenticated pages must not be cached or shared.
+- WebsocketGuard: ReactPy does not check a websocket's Origin, so a foreign page could open an
+  authenticated socket; refuse those. It also re-checks the session on every event: cookies are
+  read only at the handshake, and a logout or expiry elsewhere must take effect at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, MutableMapping
+from http.cookies import SimpleCookie
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+SESSION_ENDED_CLOSE_CODE = 4401
+FOREIGN_ORIGIN_CLOSE_CODE = 4403
+
+
+def header(scope: Scope, name: bytes) -> str:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return ""
+
+
+def cookie(scope: Scope, name: str) -> str | None:
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(header(scope, b"cookie"))
+    except Exception:  # a malformed Cookie header is treated as no cookie
+        return None
+    morsel = jar.get(name)
+    return morsel.value if morsel else None
+
+
+def same_origin(scope: Scope) -> bool:
+    origin = header(scope, b"origin")
+    if not origin:
+        return True  # non-browser clients send none; browsers always send it on websockets
+    return origin.split("://", 1)[-1].rstrip("/") == header(scope, b"host")
+
+
+class HtmlShellHeaders:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"access-control-allow-origin"]
+                if any(k.lower() == b"content-type" and v.startswith(b"text/html") for k, v in headers):
+                    headers = [(k, v) for k, v in headers if k.lower() not in (b"cache-control", b"etag", b"last-modified")]
+                    headers.append((b"cache-control", b"no-store"))
+                headers += [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
+                            (b"x-frame-options", b"SAMEORIGIN")]
+                message["headers"] = headers
+            await send(message)
+
+        # A conditional request would get ReactPy's 304; the shell is tiny, always send it whole.
+        if scope.get("method") == "GET":
+            scope = dict(scope)
+            scope["headers"] = [(k, v) for k, v in scope["headers"] if k not in (b"if-none-match", b"if-modified-since")]
+        await self.app(scope, receive, send_with_headers)
+
+
+class WebsocketGuard:
+    def __init__(self, app: ASGIApp, *, cookie_name: str, session_alive: Callable[[str], bool]) -> None:
+        self.app = app
+        self.cookie_name = cookie_name
+        self.session_alive = session_alive
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            return await self.app(scope, receive, send)
+        if not same_origin(scope):
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close", "code": FOREIGN_ORIGIN_CLOSE_CODE})
+            return
+        token = cookie(scope, self.cookie_name)
+        if not token:
+            return await self.app(scope, receive, send)
+
+        async def checked_receive() -> Message:
+            message = await receive()
+            if message["type"] == "websocket.receive" and not await asyncio.to_thread(self.session_alive, token):
+                # Closing makes the client reconnect; the new socket renders as logged out.
+                await send({"type": "websocket.close", "code": SESSION_ENDED_CLOSE_CODE})
+                return {"type": "websocket.disconnect", "code": SESSION_ENDED_CLOSE_CODE}
+            return message
+
+        await self.app(scope, checked_receive, send)

@@ -1,0 +1,34 @@
+"""Alembic environment: the URL comes from app.settings, the metadata from app.models."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlmodel import SQLModel
+
+import app.models  # noqa: F401  (registers every table)
+from app.db import get_engine
+from app.settings import get_settings
+
+target_metadata = SQLModel.metadata
+
+
+def run_migrations_online() -> None:
+    url = context.config.get_main_option("sqlalchemy.url") or get_settings().sqlalchemy_url
+    engine = get_engine() if url == get_settings().sqlalchemy_url else None
+    if engine is None:
+        from sqlalchemy import create_engine
+
+        engine = create_engine(url)
+    with engine.connect() as connection:
+        context.configure(
+            connection=connection,
+            target_metadata=target_metadata,
+            render_as_batch=connection.dialect.name == "sqlite",
+            compare_type=True,
+        )
+        with context.begin_transaction():
+            context.run_migrations()
+        connection.commit()
+
+
+run_migrations_online()

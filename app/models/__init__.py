@@ -1,0 +1,23 @@
+"""SQLModel tables, one module per entity. Importing this package registers every table."""
+
+from app.models.audit import AuditEntry
+from app.models.auth_session import AuthSession, LoginAttempt, OneTimeCode
+from app.models.company import CompanyConfig
+from app.models.ledger import LedgerEntry
+from app.models.messaging import EmailOutbox, Notification
+from app.models.user import User, UserPreferences, UserSettings, UserStatus
+
+__all__ = [
+    "AuditEntry",
+    "AuthSession",
+    "CompanyConfig",
+    "EmailOutbox",
+    "LedgerEntry",
+    "LoginAttempt",
+    "Notification",
+    "OneTimeCode",
+    "User",
+    "UserPreferences",
+    "UserSettings",
+    "UserStatus",
+]

@@ -1,0 +1,63 @@
+"""Users of all four roles. An advertiser may belong to an agency (agency_id is that agency's user id)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Field, SQLModel
+
+from app.models.base import created_at_field, utcnow
+
+
+class UserStatus:
+    ACTIVE = "active"
+    PENDING = "pending"  # registered, e-mail not verified yet
+    DISABLED = "disabled"
+    ALL = (ACTIVE, PENDING, DISABLED)
+
+
+class User(SQLModel, table=True):
+    __tablename__ = "users"
+
+    id: int | None = Field(default=None, primary_key=True)
+    email: str = Field(max_length=254, unique=True, index=True)
+    password_hash: str = Field(max_length=255)
+    first_name: str = Field(default="", max_length=80)
+    last_name: str = Field(default="", max_length=80)
+    company_name: str = Field(default="", max_length=120)
+    role: str = Field(max_length=16, index=True)
+    status: str = Field(default=UserStatus.ACTIVE, max_length=16, index=True)
+    agency_id: int | None = Field(default=None, foreign_key="users.id", index=True)
+    created_at: datetime = created_at_field()
+    updated_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def display_name(self) -> str:
+        full = f"{self.first_name} {self.last_name}".strip()
+        return full or self.email
+
+
+class UserSettings(SQLModel, table=True):
+    """Per-user configuration an admin sets (spec section 3: insight_dashboard, postback_enabled, api_access)."""
+
+    __tablename__ = "user_settings"
+
+    user_id: int = Field(foreign_key="users.id", primary_key=True)
+    insight_dashboard: bool = False
+    postback_enabled: str = Field(default="DISABLED", max_length=16)  # "ENABLED" turns postbacks on
+    api_access: bool = False
+
+
+class UserPreferences(SQLModel, table=True):
+    """What a user chooses for themself: dashboard view and the theme settings panel."""
+
+    __tablename__ = "user_preferences"
+
+    user_id: int = Field(foreign_key="users.id", primary_key=True)
+    dashboard_view: str = Field(default="old", max_length=8)
+    layout: str = Field(default="vertical", max_length=16)
+    width: str = Field(default="fluid", max_length=16)
+    topbar: str = Field(default="light", max_length=16)
+    sidebar: str = Field(default="default", max_length=16)
+    sidebar_color: str = Field(default="dark", max_length=16)
+    preloader: bool = True

@@ -1,0 +1,252 @@
+"""Sign-in, registration, one-time codes, passwords and the profile."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlmodel import Session, col, func, select
+
+from app import validation as v
+from app.auth.passwords import hash_password, verify_password
+from app.auth.policy import Actor, require
+from app.auth.roles import Role
+from app.errors import Invalid, NotAuthenticated, TooManyAttempts
+from app.models.auth_session import LoginAttempt, OneTimeCode
+from app.models.base import utcnow
+from app.models.company import CompanyConfig
+from app.models.user import User, UserStatus
+from app.services import audit, sessions
+from app.services.mail import send_mail
+from app.settings import get_settings
+
+OTP_MAX_ATTEMPTS = 5
+BAD_CREDENTIALS = "Incorrect email or password."
+
+
+def normalise_email(email: str | None) -> str:
+    return (email or "").strip().lower()
+
+
+def find_user_by_email(db: Session, email: str) -> User | None:
+    return db.exec(select(User).where(User.email == normalise_email(email))).first()
+
+
+def _recent_failures(db: Session, column: object, value: str) -> int:
+    since = utcnow() - timedelta(seconds=get_settings().login_window_s)
+    statement = select(func.count()).where(
+        column == value, LoginAttempt.succeeded == False, LoginAttempt.created_at >= since  # noqa: E712
+    )
+    return int(db.exec(statement).one())
+
+
+def _check_throttle(db: Session, email: str, address: str) -> None:
+    settings = get_settings()
+    minutes = settings.login_window_s // 60
+    if _recent_failures(db, LoginAttempt.email, email) >= settings.login_max_failures_per_account:
+        raise TooManyAttempts(f"Too many failed sign-ins for this account. Try again in {minutes} minutes.")
+    if address and _recent_failures(db, LoginAttempt.address, address) >= settings.login_max_failures_per_address:
+        raise TooManyAttempts(f"Too many failed sign-ins from your network. Try again in {minutes} minutes.")
+
+
+@dataclass(frozen=True)
+class LoginResult:
+    user: User
+    new_session: sessions.NewSession
+
+
+def login(db: Session, *, email: str, password: str, kind: str, address: str = "", user_agent: str = "") -> LoginResult:
+    """Check credentials (throttled per account and per address) and start a session."""
+    v.check({"email": (v.email, email), "password": (lambda p: None if p else "Password is required.", password)})
+    email = normalise_email(email)
+    _check_throttle(db, email, address)
+    user = find_user_by_email(db, email)
+    ok = verify_password(user.password_hash if user else None, password)
+    db.add(LoginAttempt(email=email, address=address[:64], succeeded=ok and user is not None))
+    if not ok or user is None:
+        db.commit()  # the failure must count even though we raise
+        raise NotAuthenticated(BAD_CREDENTIALS)
+    if user.status == UserStatus.PENDING:
+        db.commit()
+        raise NotAuthenticated("Please verify your email address first: we sent you a code.", data={"verify": True})
+    if user.status == UserStatus.DISABLED:
+        db.commit()
+        raise NotAuthenticated("This account is disabled. Please contact support.")
+    return LoginResult(user, sessions.start(db, user=user, kind=kind, address=address, user_agent=user_agent))
+
+
+def _issue_code(db: Session, *, user: User, purpose: str) -> None:
+    assert user.id is not None
+    code = f"{secrets.randbelow(1_000_000):06d}"
+    lifetime = get_settings().otp_lifetime_s
+    for old in db.exec(select(OneTimeCode).where(OneTimeCode.user_id == user.id, OneTimeCode.purpose == purpose, OneTimeCode.used_at == None)):  # noqa: E711
+        old.used_at = utcnow()  # a new code replaces the old ones
+        db.add(old)
+    db.add(
+        OneTimeCode(
+            user_id=user.id,
+            purpose=purpose,
+            code_hash=hashlib.sha256(code.encode()).hexdigest(),
+            expires_at=utcnow() + timedelta(seconds=lifetime),
+        )
+    )
+    what = "verify your email address" if purpose == "verify" else "reset your password"
+    send_mail(
+        db,
+        to=user.email,
+        subject=f"Your code: {code}",
+        body=f"Use the code {code} to {what}. It is valid for {lifetime // 60} minutes.\n"
+        "If you did not ask for it, ignore this message.",
+    )
+
+
+def _consume_code(db: Session, *, user: User | None, purpose: str, code: str) -> None:
+    wrong = Invalid({"code": "The code is wrong or has expired."})
+    if user is None:
+        raise wrong
+    row = db.exec(
+        select(OneTimeCode)
+        .where(OneTimeCode.user_id == user.id, OneTimeCode.purpose == purpose, OneTimeCode.used_at == None)  # noqa: E711
+        .order_by(col(OneTimeCode.id).desc())
+    ).first()
+    if row is None or row.expires_at < utcnow() or row.attempts >= OTP_MAX_ATTEMPTS:
+        raise wrong
+    if not secrets.compare_digest(row.code_hash, hashlib.sha256((code or "").strip().encode()).hexdigest()):
+        row.attempts += 1
+        db.add(row)
+        db.commit()
+        raise wrong
+    row.used_at = utcnow()
+    db.add(row)
+
+
+def register(
+    db: Session, *, email: str, password: str, first_name: str, last_name: str, company_name: str, host: str = ""
+) -> User:
+    """Public sign-up: an advertiser under the host's agency, pending until the e-mailed code is entered."""
+    v.check(
+        {
+            "email": (v.email, email),
+            "password": (v.password, password),
+            "first_name": (lambda x: v.person_name(x, max_length=v.FIRST_NAME_MAX_LENGTH), first_name),
+            "last_name": (lambda x: v.person_name(x, max_length=v.LAST_NAME_MAX_LENGTH), last_name),
+            "company_name": (lambda x: None if (x or "").strip() else "This field is required.", company_name),
+        }
+    )
+    if find_user_by_email(db, email) is not None:
+        raise Invalid({"email": "An account with this email already exists."})
+    company = db.exec(select(CompanyConfig).where(col(CompanyConfig.host).in_([host, ""])).order_by(col(CompanyConfig.host).desc())).first()
+    user = User(
+        email=normalise_email(email),
+        password_hash=hash_password(password),
+        first_name=first_name.strip(),
+        last_name=last_name.strip(),
+        company_name=company_name.strip(),
+        role=Role.ADVERTISER,
+        status=UserStatus.PENDING,
+        agency_id=company.agency_id if company else None,
+    )
+    db.add(user)
+    db.flush()
+    audit.record(db, actor=None, entity="user", entity_id=user.id, action="register", after={"email": user.email})
+    _issue_code(db, user=user, purpose="verify")
+    return user
+
+
+def resend_verify_otp(db: Session, *, email: str, purpose: str = "verify") -> None:
+    """Send a fresh code. Says nothing about whether the address exists."""
+    user = find_user_by_email(db, email)
+    if user is None:
+        return
+    if purpose == "verify" and user.status == UserStatus.PENDING:
+        _issue_code(db, user=user, purpose="verify")
+    elif purpose == "reset" and user.status == UserStatus.ACTIVE:
+        _issue_code(db, user=user, purpose="reset")
+
+
+def verify_otp(db: Session, *, email: str, code: str) -> User:
+    user = find_user_by_email(db, email)
+    _consume_code(db, user=user, purpose="verify", code=code)
+    assert user is not None
+    user.status = UserStatus.ACTIVE
+    user.updated_at = utcnow()
+    db.add(user)
+    audit.record(db, actor=None, entity="user", entity_id=user.id, action="verify_email",
+                 before={"status": UserStatus.PENDING}, after={"status": UserStatus.ACTIVE})
+    return user
+
+
+def request_password_reset(db: Session, *, email: str) -> None:
+    v.check({"email": (v.email, email)})
+    resend_verify_otp(db, email=email, purpose="reset")
+
+
+def reset_password(db: Session, *, email: str, code: str, new_password: str) -> None:
+    """Forgot-password: the e-mailed code plus a new password. Ends every session of the account."""
+    v.check({"new_password": (v.password, new_password)})
+    user = find_user_by_email(db, email)
+    _consume_code(db, user=user, purpose="reset", code=code)
+    assert user is not None and user.id is not None
+    user.password_hash = hash_password(new_password)
+    user.updated_at = utcnow()
+    db.add(user)
+    sessions.revoke_all_for_user(db, user_id=user.id)
+    audit.record(db, actor=None, entity="user", entity_id=user.id, action="reset_password",
+                 before={"password_hash": "x"}, after={"password_hash": "y"})
+
+
+def change_password(db: Session, *, actor: Actor, current_password: str, new_password: str) -> None:
+    """Signed-in change. The real user changes their own password (never the impersonated one's)."""
+    require(actor, "profile", "update")
+    user = db.get(User, actor.real_user_id)
+    assert user is not None and user.id is not None
+    if not verify_password(user.password_hash, current_password or ""):
+        raise Invalid({"current_password": "The current password is wrong."})
+    v.check({"new_password": (v.password, new_password)})
+    if current_password == new_password:
+        raise Invalid({"new_password": "Choose a password different from the current one."})
+    user.password_hash = hash_password(new_password)
+    user.updated_at = utcnow()
+    db.add(user)
+    sessions.revoke_all_for_user(db, user_id=user.id, except_session=actor.session_id)
+    audit.record(db, actor=actor, entity="user", entity_id=user.id, action="change_password",
+                 before={"password_hash": "x"}, after={"password_hash": "y"})
+
+
+PROFILE_FIELDS = ("email", "first_name", "last_name", "company_name")
+
+
+def profile_of(user: User) -> dict[str, object]:
+    return {"id": user.id, "role": user.role, **{f: getattr(user, f) for f in PROFILE_FIELDS}}
+
+
+def get_profile(db: Session, *, actor: Actor) -> dict[str, object]:
+    require(actor, "profile", "view")
+    return profile_of(actor.user)
+
+
+def update_profile(db: Session, *, actor: Actor, email: str, first_name: str, last_name: str, company_name: str) -> User:
+    require(actor, "profile", "update")
+    v.check(
+        {
+            "email": (v.email, email),
+            "first_name": (lambda x: v.person_name(x, max_length=v.FIRST_NAME_MAX_LENGTH), first_name),
+            "last_name": (lambda x: v.person_name(x, max_length=v.LAST_NAME_MAX_LENGTH), last_name),
+        }
+    )
+    user = db.get(User, actor.id)
+    assert user is not None
+    other = find_user_by_email(db, email)
+    if other is not None and other.id != user.id:
+        raise Invalid({"email": "An account with this email already exists."})
+    before = {f: getattr(user, f) for f in PROFILE_FIELDS}
+    user.email = normalise_email(email)
+    user.first_name, user.last_name = first_name.strip(), last_name.strip()
+    user.company_name = (company_name or "").strip()
+    user.updated_at = utcnow()
+    db.add(user)
+    audit.record(db, actor=actor, entity="user", entity_id=user.id, action="update_profile",
+                 before=before, after={f: getattr(user, f) for f in PROFILE_FIELDS})
+    return user

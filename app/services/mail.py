@@ -1,0 +1,45 @@
+"""Outgoing e-mail: every message lands in the outbox table; SMTP delivers it when configured,
+otherwise the log does (so a development install can read its one-time codes)."""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+from email.message import EmailMessage
+
+from sqlmodel import Session
+
+from app.models.base import utcnow
+from app.models.messaging import EmailOutbox
+from app.settings import get_settings
+
+_log = logging.getLogger("dsp.mail")
+
+
+def send_mail(session: Session, *, to: str, subject: str, body: str) -> EmailOutbox:
+    settings = get_settings()
+    item = EmailOutbox(to_address=to, subject=subject, body=body)
+    if settings.smtp_host:
+        item.transport = "smtp"
+        message = EmailMessage()
+        message["From"] = settings.mail_from
+        message["To"] = to
+        message["Subject"] = subject
+        message.set_content(body)
+        try:
+            with smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=10) as smtp:
+                if settings.smtp_starttls:
+                    smtp.starttls()
+                if settings.smtp_user:
+                    smtp.login(settings.smtp_user, settings.smtp_password)
+                smtp.send_message(message)
+            item.sent_at = utcnow()
+        except (OSError, smtplib.SMTPException) as error:
+            item.error = str(error)[:500]
+            _log.error("mail to %s failed: %s", to, error)
+    else:
+        item.transport = "log"
+        item.sent_at = utcnow()
+        _log.warning("mail to %s: %s\n%s", to, subject, body)
+    session.add(item)
+    return item

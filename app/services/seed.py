@@ -1,0 +1,61 @@
+"""Demo data: one brand and one user per role (password demo-Pass-2026). Safe to run again."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from app.auth.passwords import hash_password
+from app.auth.roles import Role
+from app.models.company import CompanyConfig
+from app.models.ledger import MICROS_PER_DOLLAR, LedgerEntry
+from app.models.messaging import Notification
+from app.models.user import User, UserSettings, UserStatus
+
+DEMO_PASSWORD = "demo-Pass-2026"
+DEMO_USERS: tuple[tuple[str, Role, str, str, str], ...] = (
+    ("admin@demo.example", Role.ADMIN, "Ada", "Admin", "Northwind Media"),
+    ("coadmin@demo.example", Role.CO_ADMIN, "Colin", "Coadmin", "Northwind Media"),
+    ("agency@demo.example", Role.AGENCY, "Agnes", "Agency", "Blue Harbor Agency"),
+    ("advertiser@demo.example", Role.ADVERTISER, "Arlo", "Advertiser", "Acme Outdoor"),
+)
+DEMO_OPENING_DEPOSIT_MICROS = 5_000 * MICROS_PER_DOLLAR
+
+
+def create_user(db: Session, *, email: str, role: Role, password: str, first_name: str = "", last_name: str = "",
+                company_name: str = "", agency_id: int | None = None) -> User:
+    user = User(email=email.lower(), password_hash=hash_password(password), role=role, first_name=first_name,
+                last_name=last_name, company_name=company_name, agency_id=agency_id, status=UserStatus.ACTIVE)
+    db.add(user)
+    db.flush()
+    return user
+
+
+def seed_demo(db: Session) -> dict[str, int]:
+    ids: dict[str, int] = {}
+    for email, role, first, last, company in DEMO_USERS:
+        user = db.exec(select(User).where(User.email == email)).first()
+        if user is None:
+            agency_id = ids.get("agency@demo.example") if role == Role.ADVERTISER else None
+            user = create_user(db, email=email, role=role, password=DEMO_PASSWORD, first_name=first, last_name=last,
+                               company_name=company, agency_id=agency_id)
+            assert user.id is not None
+            db.add(Notification(user_id=user.id, title="Welcome to the console",
+                                body="Your account is ready. Open the documentation to get started.",
+                                link="/documentation/console"))
+        assert user.id is not None
+        ids[email] = user.id
+
+    advertiser_id = ids["advertiser@demo.example"]
+    if db.get(UserSettings, advertiser_id) is None:
+        db.add(UserSettings(user_id=advertiser_id, insight_dashboard=True, postback_enabled="ENABLED", api_access=True))
+    if db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == advertiser_id)).first() is None:
+        db.add(LedgerEntry(advertiser_id=advertiser_id, amount_micros=DEMO_OPENING_DEPOSIT_MICROS, kind="deposit",
+                           note="Opening deposit", created_by=ids["admin@demo.example"]))
+
+    config = db.exec(select(CompanyConfig).where(CompanyConfig.host == "")).first()
+    if config is None:
+        db.add(CompanyConfig(host="", meta_title="Northwind DSP", name="Northwind DSP",
+                             agency_id=ids["agency@demo.example"], footer_start_year=2024,
+                             footer_text="Northwind DSP. All rights reserved.", help_and_support=True,
+                             help_and_support_link="https://support.northwind.example/"))
+    return ids

@@ -1,0 +1,80 @@
+"""One validated settings object, read from the environment (prefix DSP_ or the plain names below)."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+_DEV_SECRET = "dev-only-secret-change-me-in-production-0000"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DSP_", extra="ignore")
+
+    environment: str = Field("development", description="development | test | production")
+    data_dir: Path = REPO_ROOT / "data"
+    database_url: str = Field("", validation_alias="DATABASE_URL")
+    secret_key: str = _DEV_SECRET
+    host: str = "127.0.0.1"
+    port: int = Field(8000, validation_alias="PORT")
+
+    # Sessions (spec section 9): 2 h lifetime, refreshed by the browser's session agent.
+    session_lifetime_ms: int = 7_200_000
+    # Edit pages show the inactivity prompt after this long without input (spec: 300,000 ms).
+    inactivity_limit_ms: int = 300_000
+    # Login throttling: failures counted over a sliding window.
+    login_window_s: int = 900
+    login_max_failures_per_account: int = 5
+    login_max_failures_per_address: int = 20
+    otp_lifetime_s: int = 900
+
+    # Outgoing e-mail: SMTP when smtp_host is set, else the outbox table plus the log.
+    smtp_host: str = ""
+    smtp_port: int = 25
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_starttls: bool = False
+    mail_from: str = "DSP Console <no-reply@dsp.example>"
+
+    # Upload limits for logos and favicons.
+    max_image_upload_bytes: int = 1_048_576
+
+    @model_validator(mode="after")
+    def _refuse_dev_secret_outside_development(self) -> Settings:
+        if self.environment == "production" and self.secret_key == _DEV_SECRET:
+            raise ValueError("DSP_SECRET_KEY must be set to a real secret in production")
+        return self
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        if self.database_url:
+            url = self.database_url
+            if url.startswith("postgresql://"):
+                url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+            return url
+        return f"sqlite:///{self.data_dir / 'dsp.sqlite3'}"
+
+    @property
+    def uploads_dir(self) -> Path:
+        return self.data_dir / "uploads"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.sqlalchemy_url.startswith("sqlite")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    settings = Settings()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    settings.uploads_dir.mkdir(parents=True, exist_ok=True)
+    return settings
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)

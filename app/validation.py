@@ -1,0 +1,145 @@
+"""The spec's validation rules and messages (section 5), used by forms and the API alike.
+
+Each validator returns None when the value is fine, or the message to show beside the field.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from urllib.parse import urlparse
+
+from app.errors import Invalid
+
+# Spec section 9: "two shared limits of 25". We apply them to first and last names.
+FIRST_NAME_MAX_LENGTH = 25
+LAST_NAME_MAX_LENGTH = 25
+GEO_FENCE_MAX_POINTS = 2500
+GEO_RADIUS_MIN = 0.5
+GEO_RADIUS_MAX = 999.0
+PASSWORD_MIN_LENGTH = 8
+
+CREATIVE_NAME_EMPTY = "Creative name cannot be empty."
+CLICK_URL_MANDATORY = "Click URL is mandatory"
+INVALID_URL = "Please enter a valid URL."
+INVALID_NAME = "Invalid input. Please use only letters, numbers, spaces, and hyphens."
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9 \-]+$")
+_TOKEN_FORBIDDEN_RE = re.compile(r"undefined|null|[|*><{}\[\]$~]|\s")
+_FILE_NAME_RE = re.compile(r"^(?![xX])[A-Za-z0-9_\-]+(?: [A-Za-z0-9_\-]+)*\.[A-Za-z0-9]+$")
+_IDENTIFIER_RE = re.compile(r"^[A-Za-z0-9_\-]+$")
+_FREE_TEXT_RE = re.compile(r"^[A-Za-z0-9_@! ]+$")
+_EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_HEX_COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+_DOMAIN_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$")
+
+
+def _is_http_url(value: str) -> bool:
+    parsed = urlparse(value)
+    host = parsed.hostname or ""
+    return parsed.scheme in ("http", "https") and bool(_DOMAIN_RE.match(host))
+
+
+def creative_name(value: str | None) -> str | None:
+    return CREATIVE_NAME_EMPTY if not (value or "").strip() else None
+
+
+def click_url(value: str | None, *, mandatory: bool = True) -> str | None:
+    value = (value or "").strip()
+    if not value:
+        return CLICK_URL_MANDATORY if mandatory else None
+    return None if _is_http_url(value) else INVALID_URL
+
+
+def url_list(value: str | None) -> str | None:
+    """One or more comma-separated http(s) URLs, each ending with a slash."""
+    parts = [p.strip() for p in (value or "").split(",")]
+    if not parts or any(not p or not _is_http_url(p) or not p.endswith("/") for p in parts):
+        return "Please enter valid http(s) URLs separated by commas, each ending with a slash (/)."
+    return None
+
+
+def geo_fence(value: str | None) -> str | None:
+    """Entries `latitude,longitude,radius` separated by `|`."""
+    entries = [e for e in (value or "").split("|") if e.strip()]
+    if not entries:
+        return "Enter at least one latitude,longitude,radius entry."
+    if len(entries) > GEO_FENCE_MAX_POINTS:
+        return f"At most {GEO_FENCE_MAX_POINTS} geo-fence points are allowed."
+    for number, entry in enumerate(entries, start=1):
+        try:
+            lat, lng, radius = (float(x) for x in entry.split(","))
+        except ValueError:
+            return f"Entry {number} must be latitude,longitude,radius."
+        if not -90 <= lat <= 90:
+            return f"Entry {number}: latitude must be between -90 and 90."
+        if not -180 <= lng <= 180:
+            return f"Entry {number}: longitude must be between -180 and 180."
+        if not GEO_RADIUS_MIN <= radius <= GEO_RADIUS_MAX:
+            return f"Entry {number}: radius must be between {GEO_RADIUS_MIN} and {GEO_RADIUS_MAX:g}."
+    return None
+
+
+def name(value: str | None) -> str | None:
+    return None if _NAME_RE.match(value or "") else INVALID_NAME
+
+
+def token_text(value: str | None) -> str | None:
+    if not value or _TOKEN_FORBIDDEN_RE.search(value):
+        return "Must not contain spaces, the words undefined or null, or any of | * > < { } [ ] $ ~"
+    return None
+
+
+def file_name(value: str | None) -> str | None:
+    if _FILE_NAME_RE.match(value or ""):
+        return None
+    return "File names use letters, digits, _ and - with single spaces, an extension, and may not start with x."
+
+
+def identifier(value: str | None) -> str | None:
+    return None if _IDENTIFIER_RE.match(value or "") else "Use only letters, digits, _ and -."
+
+
+def free_text(value: str | None) -> str | None:
+    return None if _FREE_TEXT_RE.match(value or "") else "Use only letters, digits, spaces, _, @ and !."
+
+
+def email(value: str | None) -> str | None:
+    value = (value or "").strip()
+    if not value:
+        return "Email is required."
+    return None if _EMAIL_RE.match(value) and len(value) <= 254 else "Please enter a valid email address."
+
+
+def password(value: str | None) -> str | None:
+    value = value or ""
+    if len(value) < PASSWORD_MIN_LENGTH:
+        return f"Password must be at least {PASSWORD_MIN_LENGTH} characters."
+    if not (re.search(r"[A-Za-z]", value) and re.search(r"\d", value)):
+        return "Password must contain letters and numbers."
+    return None
+
+
+def person_name(value: str | None, *, max_length: int, required: bool = True) -> str | None:
+    value = (value or "").strip()
+    if not value:
+        return "This field is required." if required else None
+    if len(value) > max_length:
+        return f"At most {max_length} characters."
+    return name(value)
+
+
+def hex_colour(value: str | None) -> str | None:
+    return None if _HEX_COLOUR_RE.match(value or "") else "Use a colour like #4f46e5."
+
+
+def optional_http_url(value: str | None) -> str | None:
+    value = (value or "").strip()
+    return None if not value or _is_http_url(value) else INVALID_URL
+
+
+def check(rules: Mapping[str, tuple[Callable[..., str | None], object]]) -> None:
+    """Run {field: (validator, value)} and raise Invalid naming every failing field."""
+    errors = {field: msg for field, (rule, value) in rules.items() if (msg := rule(value))}
+    if errors:
+        raise Invalid(errors)

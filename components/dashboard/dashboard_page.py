@@ -1,0 +1,110 @@
+"""The dashboards of all four roles: headline figures, the delivery chart and an accounts or
+transactions table. Delivery figures stay at zero with an empty state until statistics arrive."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reactpy import component, html
+
+from app.auth.roles import Role
+from app.services import directory
+from components.shell.context import Console, use_console
+from components.ui.elements import card, page_header
+from components.ui.hooks import use_query
+from components.ui.labels import role_label_key
+from components.widgets.chart import chart
+from components.widgets.datagrid import data_grid
+
+KPI_KEYS: tuple[tuple[str, str, str], ...] = (
+    ("impressions", "bi-eye", "0"),
+    ("clicks", "bi-cursor", "0"),
+    ("ctr", "bi-percent", "0.00%"),
+    ("spend", "bi-currency-dollar", "$0.00"),
+    ("conversions", "bi-bullseye", "0"),
+)
+
+
+def kpi_tiles(console: Console) -> Any:
+    return html.div({"className": "row g-3 mb-4"}, *[
+        html.div({"className": "col-6 col-md-4 col-xl", "key": key},
+                 html.div({"className": "card dsp-card dsp-kpi shadow-sm border-0 h-100"},
+                          html.div({"className": "card-body d-flex align-items-center gap-3"},
+                                   html.span({"className": "dsp-kpi-icon"}, html.i({"className": f"bi {icon}"})),
+                                   html.div(html.div({"className": "small text-body-secondary"}, console.t(f"dashboard.kpi.{key}")),
+                                            html.div({"className": "fs-5 fw-semibold", "data-kpi": key}, zero)))))
+        for key, icon, zero in KPI_KEYS
+    ])
+
+
+def delivery_chart(console: Console, *, kind: str) -> Any:
+    option: dict[str, Any] = {"tooltip": {"trigger": "axis" if kind != "pie" else "item"}, "series": []}
+    if kind != "pie":
+        option.update({"grid": {"left": 48, "right": 16, "top": 24, "bottom": 32},
+                       "xAxis": {"type": "category", "data": []}, "yAxis": {"type": "value"}})
+    return chart(option, height=300, empty_text=console.t("dashboard.no_delivery"))
+
+
+ACCOUNT_COLUMNS = ("name", "email", "role", "agency", "status", "balance", "created")
+
+
+def _accounts_grid(console: Console) -> Any:
+    rows, _reload = use_query(directory.accounts_overview, actor=console.actor)
+    t = console.t
+    types = {"balance": "money", "created": "date", "status": "badge"}
+    columns = [{"key": key, "label": t(f"dashboard.col.{key}"), "type": types.get(key, "text")} for key in ACCOUNT_COLUMNS
+               if not (key == "agency" and console.role == Role.AGENCY)]
+    data = [{**row, "role": t(role_label_key(Role(row["role"]))),
+             "status": {"text": t(f"status.{row['status']}"), "variant": "success" if row["status"] == "active" else "secondary"}}
+            for row in rows or []]
+    title = t("dashboard.my_advertisers" if console.role == Role.AGENCY else "dashboard.accounts")
+    return card(data_grid(columns=columns, rows=data, height=360, search_placeholder=t("common.search"),
+                          empty_text=t("dashboard.no_accounts"), row_count_label=t("grid.rows"),
+                          locale=console.language), title=title)
+
+
+def _transactions_grid(console: Console) -> Any:
+    rows, _reload = use_query(directory.recent_transactions, actor=console.actor)
+    t = console.t
+    columns = [{"key": "date", "label": t("dashboard.col.date"), "type": "date"},
+               {"key": "kind", "label": t("dashboard.col.kind"), "type": "text"},
+               {"key": "note", "label": t("dashboard.col.note"), "type": "text"},
+               {"key": "amount", "label": t("dashboard.col.amount"), "type": "money"}]
+    data = [{**row, "kind": t(f"ledger.{row['kind']}")} for row in rows or []]
+    return card(data_grid(columns=columns, rows=data, height=300, empty_text=t("dashboard.no_transactions"),
+                          row_count_label=t("grid.rows"), locale=console.language), title=t("dashboard.transactions"))
+
+
+@component
+def DashboardTable() -> Any:
+    console = use_console()
+    if console.role == Role.ADVERTISER:
+        return _transactions_grid(console)
+    return _accounts_grid(console)
+
+
+@component
+def DashboardPage() -> Any:
+    console = use_console()
+    t = console.t
+    actor = console.actor
+    assert actor is not None
+    insight = console.preferences.get("dashboard_view") == "new"
+    title = t("topbar.view_new") if insight else t("topbar.view_old")
+    subtitle = t("dashboard.welcome", name=actor.user.display_name)
+    if insight:
+        body = html.div(
+            kpi_tiles(console),
+            html.div({"className": "row g-4 mb-4"},
+                     html.div({"className": "col-xl-8"}, card(delivery_chart(console, kind="line"), title=t("dashboard.performance_by_day"))),
+                     html.div({"className": "col-xl-4"}, card(delivery_chart(console, kind="pie"), title=t("dashboard.spend_by_exchange")))),
+            DashboardTable(),
+        )
+    else:
+        body = html.div(
+            kpi_tiles(console),
+            html.div({"className": "row g-4"},
+                     html.div({"className": "col-12"}, card(delivery_chart(console, kind="bar"), title=t("dashboard.performance_by_day"))),
+                     html.div({"className": "col-12"}, DashboardTable())),
+        )
+    return html.div({"data-dashboard": "insight360" if insight else "classic"}, page_header(title, subtitle), body)

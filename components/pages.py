@@ -1,0 +1,140 @@
+"""THE route table: path, page component, roles, menu label and order.
+
+The router, the menus, the redirect screen and the route-access tests all derive from this table.
+Co-admin pages are derived from the admin ones (spec: they mirror admin minus some exclusions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from app.auth.roles import ALL_ROLES, ROLE_PREFIX, STAFF_ROLES, Role
+from components.auth.forgot_password import ForgotPasswordPage
+from components.auth.login import LoginPage
+from components.auth.maintenance import MaintenancePage
+from components.auth.register import RegisterPage
+from components.dashboard.dashboard_page import DashboardPage
+from components.docs.documentation import ConsoleDocsPage, GeneralDocsPage
+from components.profile.profile_page import ProfilePage
+from components.settings.company_settings import CompanySettingsPage
+
+PUBLIC: frozenset[Role] = frozenset()
+
+
+@dataclass(frozen=True)
+class Page:
+    path: str
+    component: Callable[[], Any]
+    roles: frozenset[Role] = PUBLIC  # empty: a public page
+    menu: str | None = None  # translation key of the menu label; None keeps it out of the menu
+    order: int = 0
+    icon: str = ""
+    frame: str = "shell"  # shell: sidebar + top bar; auth: centred card; docs: reading layout
+    co_admin: str = "mirror"  # admin pages only: mirror (own /co-admin copy), shared (same path), none
+    anyone: bool = False  # public page that signed-in users may open too (documentation)
+
+    @property
+    def public(self) -> bool:
+        return not self.roles
+
+
+@dataclass(frozen=True)
+class MenuLink:
+    """A menu entry that is not a page of ours: opens in a new tab when shown."""
+
+    label: str
+    href: str
+    icon: str
+    order: int
+    roles: frozenset[Role]
+    when: str  # name of the condition in components.shell.menu.MENU_CONDITIONS
+
+
+A, C, G, V = Role.ADMIN, Role.CO_ADMIN, Role.AGENCY, Role.ADVERTISER
+
+PUBLIC_PAGES: tuple[Page, ...] = (
+    Page("/login", LoginPage, frame="auth"),
+    Page("/register", RegisterPage, frame="auth"),
+    Page("/forgot-password", ForgotPasswordPage, frame="auth"),
+    Page("/maintenance", MaintenancePage, frame="auth", anyone=True),
+    Page("/documentation/general", GeneralDocsPage, frame="docs", anyone=True),
+    Page("/documentation/console", ConsoleDocsPage, frame="docs", anyone=True),
+)
+
+ADMIN_PAGES: tuple[Page, ...] = (
+    Page("/admin/dashboard", DashboardPage, frozenset({A}), menu="menu.dashboard", order=10, icon="bi-speedometer2"),
+    Page("/admin/profile", ProfilePage, frozenset({A})),
+    Page("/admin/settings", CompanySettingsPage, frozenset({A}), co_admin="none"),
+)
+
+AGENCY_PAGES: tuple[Page, ...] = (
+    Page("/agency/dashboard", DashboardPage, frozenset({G}), menu="menu.dashboard", order=10, icon="bi-speedometer2"),
+    Page("/agency/profile", ProfilePage, frozenset({G})),
+)
+
+ADVERTISER_PAGES: tuple[Page, ...] = (
+    Page("/dashboard", DashboardPage, frozenset({V}), menu="menu.dashboard", order=10, icon="bi-speedometer2"),
+    Page("/profile", ProfilePage, frozenset({V})),
+)
+
+MENU_LINKS: tuple[MenuLink, ...] = (
+    MenuLink("menu.api_docs", "/docs", "bi-code-square", 900, frozenset({G, V}), "api_access"),
+    MenuLink("menu.help", "", "bi-life-preserver", 910, frozenset(ALL_ROLES), "help_and_support"),
+)
+
+
+def _co_admin_pages(admin_pages: tuple[Page, ...]) -> tuple[tuple[Page, ...], tuple[Page, ...]]:
+    """(admin pages with shared ones opened to co-admin, the mirrored /co-admin pages)."""
+    admin, mirrored = [], []
+    for page in admin_pages:
+        if page.co_admin == "shared":
+            admin.append(replace(page, roles=page.roles | {C}))
+            continue
+        admin.append(page)
+        if page.co_admin == "mirror":
+            path = ROLE_PREFIX[C] + page.path.removeprefix(ROLE_PREFIX[A])
+            mirrored.append(replace(page, path=path, roles=frozenset({C})))
+    return tuple(admin), tuple(mirrored)
+
+
+_ADMIN, _CO_ADMIN = _co_admin_pages(ADMIN_PAGES)
+PAGES: tuple[Page, ...] = PUBLIC_PAGES + _ADMIN + _CO_ADMIN + AGENCY_PAGES + ADVERTISER_PAGES
+
+
+def _check(pages: tuple[Page, ...]) -> None:
+    # Mistakes fail at import, not on the first request.
+    paths = [p.path for p in pages]
+    duplicates = {p for p in paths if paths.count(p) > 1}
+    assert not duplicates, f"duplicate routes: {duplicates}"
+    for page in pages:
+        assert page.path.startswith("/"), page.path
+        assert page.public or page.frame == "shell", page.path
+
+
+_check(PAGES)
+
+
+def pages_for(role: Role | None, *, maintenance: bool = False) -> tuple[Page, ...]:
+    """The route set of a role (None: logged out). Under maintenance non-staff see only public pages."""
+    if role is None:
+        return tuple(p for p in PAGES if p.public)
+    if maintenance and role not in STAFF_ROLES:
+        return tuple(p for p in PAGES if p.path == "/maintenance")
+    return tuple(p for p in PAGES if role in p.roles or (p.public and p.anyone))
+
+
+def menu_pages(role: Role) -> tuple[Page, ...]:
+    return tuple(sorted((p for p in PAGES if role in p.roles and p.menu), key=lambda p: p.order))
+
+
+def profile_path(role: Role) -> str:
+    return f"{ROLE_PREFIX[role]}/profile"
+
+
+def settings_path(role: Role) -> str | None:
+    """The settings page of a role, when the route table has one."""
+    candidates = {A: "/admin/settings", G: "/agency/agency-settings", V: "/advertiser-settings"}
+    path = candidates.get(role)
+    return path if path and any(p.path == path and role in p.roles for p in PAGES) else None

@@ -1,0 +1,56 @@
+"""The console context: everything a page may ask of the shell, provided once by the Root."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from reactpy import create_context, use_context
+
+from app.auth.policy import Actor
+from app.auth.roles import Role
+from app.i18n.catalog import Translator, translator
+from app.services.console import ConsoleState
+
+
+@dataclass(frozen=True)
+class Console:
+    state: ConsoleState
+    language: str
+    t: Translator
+    set_language: Callable[[str], None]
+    toast: Callable[[str, str], None]
+    logout: Callable[[], None]
+    go: Callable[[str], None]  # full page load of a path (after session changes)
+    begin_session: Callable[[str, str], None]  # (ticket, next path)
+    set_preferences: Callable[[dict[str, Any]], None]
+    preferences: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def actor(self) -> Actor | None:
+        return self.state.actor
+
+    @property
+    def role(self) -> Role | None:
+        return self.state.role
+
+
+def _noop(*_args: Any) -> None:
+    return None
+
+
+ConsoleContext = create_context(None)
+
+
+def use_console() -> Console:
+    console = use_context(ConsoleContext)
+    if console is None:  # components rendered alone (tests) get an inert English console
+        raise RuntimeError("use_console() outside the Root: wrap the component in ConsoleContext")
+    return console
+
+
+def inert_console(state: ConsoleState, language: str = "en") -> Console:
+    """A console for rendering components alone (tests, previews): actions do nothing."""
+    return Console(state=state, language=language, t=translator(language), set_language=_noop, toast=_noop,
+                   logout=_noop, go=_noop, begin_session=_noop, set_preferences=_noop)

@@ -1,0 +1,27 @@
+"""PageFrame: puts a routed page into its frame and sets the document title and favicon."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reactpy import component, html, use_location
+
+from components.shell.context import use_console
+from components.shell.layout import ShellLayout, auth_layout, docs_layout
+from components.shell.title import page_title
+from components.widgets.document_effects import document_effects
+
+
+@component
+def PageFrame(page: Any) -> Any:
+    console = use_console()
+    path = use_location().path
+    branding = console.state.branding
+    effects = document_effects(title=page_title(path, branding.meta_title, branding.name),
+                               favicon=branding.favicon_url, scroll_top_key=path)
+    content = page.component()
+    if page.frame == "auth":
+        return html.div(effects, auth_layout(content, console))
+    if page.frame == "docs":
+        return html.div(effects, docs_layout(content, console))
+    return html.div(effects, ShellLayout(content))

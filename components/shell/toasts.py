@@ -1,0 +1,57 @@
+"""Toasts: info stays until closed; success and error close themselves after 10 s (spec section 4).
+
+The host owns its list, so a new toast re-renders only the toast stack, not the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from typing import Any
+
+from reactpy import Ref, component, html, use_effect, use_ref, use_state
+
+TOAST_AUTO_CLOSE_S = 10
+AUTO_CLOSING = frozenset({"success", "error"})
+_ICON = {"info": "bi-info-circle-fill", "success": "bi-check-circle-fill", "error": "bi-exclamation-octagon-fill"}
+_ids = itertools.count(1)
+
+
+@component
+def ToastItem(toast_id: int, kind: str, text: str, on_close: Any) -> Any:
+    @use_effect(dependencies=[toast_id])
+    async def auto_close() -> None:
+        if kind in AUTO_CLOSING:
+            await asyncio.sleep(TOAST_AUTO_CLOSE_S)
+            on_close(toast_id)
+
+    return html.div(
+        {"className": f"toast show align-items-center border-0 dsp-toast dsp-toast-{kind}", "role": "alert",
+         "aria-live": "assertive", "data-toast-kind": kind},
+        html.div({"className": "d-flex"},
+                 html.div({"className": "toast-body d-flex gap-2 align-items-start"},
+                          html.i({"className": f"bi {_ICON.get(kind, _ICON['info'])}"}), html.span(text)),
+                 html.button({"type": "button", "className": "btn-close me-2 m-auto", "aria-label": "Close",
+                              "onClick": lambda _e: on_close(toast_id)})),
+    )
+
+
+@component
+def ToastHost(push_ref: Ref[Any]) -> Any:
+    toasts, set_toasts = use_state(())
+
+    def push(kind: str, text: str) -> None:
+        set_toasts(lambda current: (*current, (next(_ids), kind, text)))
+
+    def close(toast_id: int) -> None:
+        set_toasts(lambda current: tuple(t for t in current if t[0] != toast_id))
+
+    push_ref.current = push
+    return html.div(
+        {"className": "toast-container position-fixed top-0 end-0 p-3 dsp-toasts"},
+        *[ToastItem(toast_id, kind, text, close, key=str(toast_id)) for toast_id, kind, text in toasts],
+    )
+
+
+def use_toast_ref() -> Ref[Any]:
+    return use_ref(None)

@@ -1,0 +1,1 @@
+"""Small reusable UI parts: forms, fields, buttons, cards, hooks."""

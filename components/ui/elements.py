@@ -1,0 +1,46 @@
+"""Small building blocks shared by pages: page header, card, empty state, spinner, backdrop."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reactpy import html
+
+from components.ui import styles
+
+
+def page_header(title: str, subtitle: str = "", *actions: Any) -> Any:
+    return html.div(
+        {"className": styles.PAGE_HEADER},
+        html.div(html.h1({"className": styles.PAGE_TITLE}, title),
+                 html.p({"className": styles.PAGE_SUBTITLE}, subtitle) if subtitle else ""),
+        html.div({"className": "d-flex gap-2"}, *actions),
+    )
+
+
+def card(*children: Any, title: str = "", extra: Any = "", class_name: str = "") -> Any:
+    header = (
+        html.div({"className": "card-header bg-transparent d-flex justify-content-between align-items-center"},
+                 html.h2({"className": "h6 mb-0 fw-semibold"}, title), extra)
+        if title else ""
+    )
+    return html.div({"className": f"{styles.CARD} {class_name}".strip()}, header,
+                    html.div({"className": styles.CARD_BODY}, *children))
+
+
+def empty_state(icon: str, title: str, text: str = "") -> Any:
+    return html.div({"className": styles.EMPTY_STATE},
+                    html.i({"className": f"bi {icon} fs-1 d-block mb-2 opacity-50"}),
+                    html.div({"className": "fw-medium"}, title),
+                    html.div({"className": "small"}, text) if text else "")
+
+
+def spinner(label: str = "Loading") -> Any:
+    return html.div({"className": "d-flex justify-content-center py-5", "role": "status", "aria-label": label},
+                    html.div({"className": "spinner-border text-primary"}))
+
+
+def backdrop(on_close: Callable[[Any], None]) -> Any:
+    """An invisible layer under an open dropdown: a click outside closes it."""
+    return html.div({"className": "dsp-click-away", "onClick": on_close})

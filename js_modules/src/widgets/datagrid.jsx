@@ -1,0 +1,345 @@
+// <DataGrid columns rows rowKey height searchPlaceholder actions onAction onRowClick emptyText
+// locale rowCountLabel />: a sortable, searchable, virtualized Bootstrap table. Python sends
+// the rows once; sorting, searching and scrolling 10,000 rows then stay in the browser.
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  columnFilteringFeature,
+  createFilteredRowModel,
+  createSortedRowModel,
+  globalFilteringFeature,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+} from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { adoptCss } from '../lib/css.js';
+import { VARIANTS, badgeOf, makeComparator, makeFormatters } from '../lib/format.js';
+import { useLatest } from '../lib/hooks.js';
+
+export { bind } from '../lib/bind.js';
+
+const features = tableFeatures({
+  rowSortingFeature,
+  sortedRowModel: createSortedRowModel(),
+  columnFilteringFeature,
+  globalFilteringFeature,
+  filteredRowModel: createFilteredRowModel(),
+});
+
+const NUMERIC_TYPES = new Set(['number', 'money', 'bytes']);
+const ROW_HEIGHT_ESTIMATE = 38;
+const DEFAULT_COLUMN_WIDTH = 140;
+const ICON = /^bi-[a-z0-9-]+$/;
+const EMPTY_ROWS = [];
+
+adoptCss('dsp-datagrid', `
+.dsp-grid { border: 1px solid var(--bs-border-color); border-radius: var(--bs-border-radius-lg);
+  background: var(--bs-body-bg); overflow: hidden; }
+.dsp-grid-toolbar { display: flex; align-items: center; gap: .5rem; padding: .5rem .75rem;
+  border-bottom: 1px solid var(--bs-border-color); }
+.dsp-grid-search { position: relative; flex: 0 1 18rem; }
+.dsp-grid-search .bi-search { position: absolute; left: .6rem; top: 50%; transform: translateY(-50%);
+  color: var(--bs-secondary-color); font-size: .8rem; pointer-events: none; }
+.dsp-grid-search input { padding-left: 1.9rem; padding-right: 1.9rem; }
+.dsp-grid-search input::-webkit-search-cancel-button { display: none; }
+.dsp-grid-search .dsp-grid-clear { position: absolute; right: .25rem; top: 50%; transform: translateY(-50%);
+  border: 0; background: none; color: var(--bs-secondary-color); padding: 0 .35rem; line-height: 1; }
+.dsp-grid-scroll { overflow: auto; position: relative; }
+.dsp-grid table { table-layout: fixed; width: 100%; margin: 0; }
+.dsp-grid thead th { position: sticky; top: 0; z-index: 2; --bs-table-bg: var(--bs-tertiary-bg);
+  box-shadow: inset 0 -1px 0 var(--bs-border-color); border-bottom: 0; padding: .55rem .75rem;
+  font-size: .75rem; font-weight: 600; letter-spacing: .03em; text-transform: uppercase;
+  color: var(--bs-secondary-color); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.dsp-grid .dsp-grid-sort { all: unset; box-sizing: border-box; cursor: pointer; display: inline-flex;
+  align-items: center; gap: .3rem; max-width: 100%; }
+.dsp-grid .dsp-grid-sort:focus-visible { outline: 2px solid var(--dsp-primary, var(--bs-primary));
+  outline-offset: 2px; border-radius: 2px; }
+.dsp-grid .dsp-grid-sort .bi { font-size: .7rem; opacity: .35; }
+.dsp-grid .dsp-grid-sort:hover .bi, .dsp-grid th[aria-sort] .dsp-grid-sort .bi { opacity: 1; }
+.dsp-grid th[aria-sort] { color: var(--bs-emphasis-color); }
+.dsp-grid tbody td { padding: .375rem .75rem; font-size: .875rem; white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis; }
+.dsp-grid tbody tr:last-child td { border-bottom: 0; }
+.dsp-grid .dsp-num { text-align: right; font-variant-numeric: tabular-nums; }
+.dsp-grid th.dsp-num .dsp-grid-sort { flex-direction: row-reverse; }
+.dsp-grid .dsp-neg { color: var(--bs-danger-text-emphasis); }
+.dsp-grid .dsp-grid-actions { text-align: right; white-space: nowrap; overflow: visible; }
+.dsp-grid .dsp-grid-actions .btn { --bs-btn-padding-y: .15rem; --bs-btn-padding-x: .4rem;
+  --bs-btn-font-size: .8125rem; margin-left: .25rem; }
+.dsp-grid tr.dsp-grid-clickable { cursor: pointer; }
+.dsp-grid .dsp-grid-spacer td { padding: 0; border: 0; }
+.dsp-grid .dsp-grid-empty td { text-align: center; color: var(--bs-secondary-color); padding: 3rem 1rem;
+  white-space: normal; }
+.dsp-grid .dsp-grid-empty .bi { display: block; font-size: 2rem; opacity: .4; margin-bottom: .25rem; }
+.dsp-grid-footer { display: flex; align-items: center; justify-content: space-between; gap: .5rem;
+  padding: .4rem .75rem; border-top: 1px solid var(--bs-border-color); background: var(--bs-tertiary-bg);
+  font-size: .8125rem; color: var(--bs-secondary-color); }
+`);
+
+function Cell({ column, value, format }) {
+  const type = column.type || 'text';
+  if (type === 'badge') {
+    const { text, variant } = badgeOf(value);
+    return <td><span className={`badge text-bg-${variant}`}>{text}</span></td>;
+  }
+  const text = format.cell(type, value);
+  const numeric = NUMERIC_TYPES.has(type);
+  const negative = type === 'money' && text.startsWith('-');
+  const className = [numeric && 'dsp-num', negative && 'dsp-neg'].filter(Boolean).join(' ');
+  return <td className={className || undefined} title={numeric ? undefined : text}>{text}</td>;
+}
+
+function SortIcon({ direction }) {
+  const icon = direction === 'asc' ? 'bi-arrow-up' : direction === 'desc' ? 'bi-arrow-down' : 'bi-arrow-down-up';
+  return <i className={`bi ${icon}`} aria-hidden="true" />;
+}
+
+function ActionButtons({ actions, rowKeyValue, onActionRef }) {
+  return (
+    <td className="dsp-grid-actions">
+      {actions.map((action) => {
+        const variant = VARIANTS.has(action.variant) ? action.variant : 'secondary';
+        const icon = ICON.test(action.icon || '') ? action.icon : null;
+        return (
+          <button
+            key={action.id}
+            type="button"
+            className={`btn btn-sm btn-outline-${variant}`}
+            title={action.label}
+            aria-label={action.label}
+            data-action={action.id}
+            onClick={(event) => {
+              event.stopPropagation();
+              onActionRef.current?.(action.id, rowKeyValue);
+            }}
+          >
+            {icon ? <i className={`bi ${icon}`} aria-hidden="true" /> : action.label}
+          </button>
+        );
+      })}
+    </td>
+  );
+}
+
+export function DataGrid({
+  columns = [],
+  rows = EMPTY_ROWS,
+  rowKey = 'id',
+  height = 480,
+  searchPlaceholder,
+  actions = [],
+  onAction,
+  onRowClick,
+  emptyText = 'No records',
+  locale,
+  rowCountLabel = '{count} rows',
+}) {
+  const onActionRef = useLatest(onAction);
+  const onRowClickRef = useLatest(onRowClick);
+  const clickable = typeof onRowClick === 'function';
+  const format = useMemo(() => makeFormatters(locale), [locale]);
+  // New (equal) arrays arrive with every server update: key memos on content.
+  const columnsJson = JSON.stringify(columns);
+  const visibleColumns = useMemo(() => JSON.parse(columnsJson), [columnsJson]);
+
+  const columnDefs = useMemo(
+    () =>
+      visibleColumns.map((column) => ({
+        id: String(column.key),
+        accessorFn: (row) => row[column.key] ?? undefined,
+        header: column.label,
+        enableSorting: column.sortable !== false,
+        sortFn: makeComparator(column.type, format.collator),
+        sortDescFirst: NUMERIC_TYPES.has(column.type) || column.type === 'date',
+        sortUndefined: 'last',
+      })),
+    [visibleColumns, format],
+  );
+
+  // Search matches what the user sees (formatted text) and the raw values, in any column.
+  // The table asks per (row, column); the answer is per row, from a cached lower-case text.
+  const globalFilterFn = useMemo(() => {
+    const haystacks = new WeakMap();
+    const haystackOf = (original) => {
+      let text = haystacks.get(original);
+      if (text === undefined) {
+        text = visibleColumns
+          .map((c) => {
+            const raw = original[c.key];
+            const shown = format.cell(c.type, raw);
+            return typeof raw === 'object' ? shown : `${shown}\u0000${raw ?? ''}`;
+          })
+          .join('\u0000')
+          .toLowerCase();
+        haystacks.set(original, text);
+      }
+      return text;
+    };
+    // All whitespace-separated terms must occur somewhere in the row ("acme paused").
+    let lastQuery = null;
+    let terms = [];
+    return (row, _columnId, query) => {
+      if (query !== lastQuery) {
+        lastQuery = query;
+        terms = query.split(/\s+/).filter(Boolean);
+      }
+      const text = haystackOf(row.original);
+      return terms.every((term) => text.includes(term));
+    };
+  }, [visibleColumns, format]);
+
+  const [sorting, setSorting] = useState([]);
+  const [query, setQuery] = useState('');
+  const deferredQuery = useDeferredValue(query.trim().toLowerCase());
+
+  const table = useTable({
+    features,
+    columns: columnDefs,
+    data: Array.isArray(rows) ? rows : EMPTY_ROWS,
+    state: { sorting, globalFilter: deferredQuery },
+    onSortingChange: setSorting,
+    onGlobalFilterChange: () => {},
+    globalFilterFn,
+    getColumnCanGlobalFilter: () => true,
+    getRowId: (row, index) => (row[rowKey] == null ? `#${index}` : String(row[rowKey])),
+  });
+
+  const tableRows = table.getRowModel().rows;
+  const total = Array.isArray(rows) ? rows.length : 0;
+  const scrollRef = useRef(null);
+  const virtualizer = useVirtualizer({
+    count: tableRows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT_ESTIMATE,
+    getItemKey: (index) => tableRows[index].id,
+    overscan: 12,
+  });
+
+  useEffect(() => {
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
+  }, [deferredQuery, sorting]);
+
+  const items = virtualizer.getVirtualItems();
+  const padTop = items.length ? items[0].start : 0;
+  const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+  const colCount = visibleColumns.length + (actions.length ? 1 : 0);
+  const actionsWidth = actions.length ? 16 + actions.length * 36 : 0;
+  const minWidth =
+    visibleColumns.reduce((sum, c) => sum + (Number(c.width) || DEFAULT_COLUMN_WIDTH), 0) + actionsWidth;
+  const headers = table.getHeaderGroups()[0]?.headers ?? [];
+
+  return (
+    <div className="dsp-grid">
+      {searchPlaceholder != null && (
+        <div className="dsp-grid-toolbar">
+          <div className="dsp-grid-search">
+            <i className="bi bi-search" aria-hidden="true" />
+            <input
+              type="search"
+              className="form-control form-control-sm"
+              placeholder={searchPlaceholder}
+              aria-label={searchPlaceholder}
+              value={query}
+              onChange={(event) => setQuery(event.target.value)}
+            />
+            {query && (
+              <button type="button" className="dsp-grid-clear" aria-label="Clear" onClick={() => setQuery('')}>
+                <i className="bi bi-x-lg" aria-hidden="true" />
+              </button>
+            )}
+          </div>
+        </div>
+      )}
+      <div className="dsp-grid-scroll" ref={scrollRef} style={{ height: `${Number(height) || 480}px` }}>
+        <table className="table table-hover align-middle" style={{ minWidth: `${minWidth}px` }}>
+          <colgroup>
+            {visibleColumns.map((c) => (
+              <col key={c.key} style={c.width ? { width: `${Number(c.width)}px` } : undefined} />
+            ))}
+            {actions.length > 0 && <col style={{ width: `${actionsWidth}px` }} />}
+          </colgroup>
+          <thead>
+            <tr>
+              {headers.map((header, i) => {
+                const column = visibleColumns[i];
+                const sorted = header.column.getIsSorted();
+                const numeric = NUMERIC_TYPES.has(column.type);
+                return (
+                  <th
+                    key={header.id}
+                    scope="col"
+                    className={numeric ? 'dsp-num' : undefined}
+                    aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
+                  >
+                    {header.column.getCanSort() ? (
+                      <button type="button" className="dsp-grid-sort" onClick={header.column.getToggleSortingHandler()}>
+                        <span>{column.label}</span>
+                        <SortIcon direction={sorted} />
+                      </button>
+                    ) : (
+                      column.label
+                    )}
+                  </th>
+                );
+              })}
+              {actions.length > 0 && <th scope="col" aria-label="Actions" />}
+            </tr>
+          </thead>
+          <tbody>
+            {tableRows.length === 0 ? (
+              <tr className="dsp-grid-empty">
+                <td colSpan={colCount}>
+                  <i className="bi bi-inbox" aria-hidden="true" />
+                  {emptyText}
+                </td>
+              </tr>
+            ) : (
+              <>
+                {padTop > 0 && (
+                  <tr className="dsp-grid-spacer" aria-hidden="true"><td colSpan={colCount} style={{ height: `${padTop}px` }} /></tr>
+                )}
+                {items.map((item) => {
+                  const row = tableRows[item.index];
+                  const keyValue = row.original[rowKey] ?? null;
+                  return (
+                    <tr
+                      key={row.id}
+                      data-index={item.index}
+                      ref={virtualizer.measureElement}
+                      className={clickable ? 'dsp-grid-clickable' : undefined}
+                      tabIndex={clickable ? 0 : undefined}
+                      onClick={clickable ? () => onRowClickRef.current?.(keyValue) : undefined}
+                      onKeyDown={
+                        clickable
+                          ? (event) => {
+                              if (event.key === 'Enter') onRowClickRef.current?.(keyValue);
+                            }
+                          : undefined
+                      }
+                    >
+                      {visibleColumns.map((column) => (
+                        <Cell key={column.key} column={column} value={row.original[column.key]} format={format} />
+                      ))}
+                      {actions.length > 0 && (
+                        <ActionButtons actions={actions} rowKeyValue={keyValue} onActionRef={onActionRef} />
+                      )}
+                    </tr>
+                  );
+                })}
+                {padBottom > 0 && (
+                  <tr className="dsp-grid-spacer" aria-hidden="true"><td colSpan={colCount} style={{ height: `${padBottom}px` }} /></tr>
+                )}
+              </>
+            )}
+          </tbody>
+        </table>
+      </div>
+      <div className="dsp-grid-footer">
+        <span className="dsp-grid-count" role="status">
+          {rowCountLabel.replace('{count}', format.count(tableRows.length))}
+        </span>
+        {tableRows.length !== total && <span>{`/ ${format.count(total)}`}</span>}
+      </div>
+    </div>
+  );
+}

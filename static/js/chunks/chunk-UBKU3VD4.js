@@ -1,0 +1,1 @@
+var i=["en","sp","gr","it","rs"],e={en:"en",sp:"es",gr:"de",it:"it",rs:"ru"};function r(n){return e[n]||n||void 0}function o(n){let t=r(n);if(t)try{return Intl.getCanonicalLocales(t)[0]}catch{return}}export{i as a,r as b,o as c};

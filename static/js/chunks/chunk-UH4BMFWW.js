@@ -1,0 +1,1 @@
+var d=new Set;function o(t,n){if(!(d.has(t)||typeof document>"u")){d.add(t);try{let e=new CSSStyleSheet;e.replaceSync(n),document.adoptedStyleSheets=[...document.adoptedStyleSheets,e]}catch{let e=document.createElement("style");e.dataset.widget=t,e.textContent=n,document.head.appendChild(e)}}}export{o as a};

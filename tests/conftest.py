@@ -1,0 +1,62 @@
+"""Test set-up: a fresh data directory and a migrated database (SQLite, or PostgreSQL when
+DATABASE_URL is set), emptied and re-seeded before each test that asks for `db`."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+
+_DATA_DIR = tempfile.mkdtemp(prefix="dsp-test-")
+os.environ.setdefault("DSP_DATA_DIR", _DATA_DIR)
+os.environ["DSP_ENVIRONMENT"] = "test"
+
+from sqlalchemy import text  # noqa: E402
+from sqlmodel import Session, SQLModel  # noqa: E402
+
+from app.db import get_engine, migrate, session_scope  # noqa: E402
+from app.services.seed import seed_demo  # noqa: E402
+from app.settings import get_settings  # noqa: E402
+
+
+def _drop_everything() -> None:
+    engine = get_engine()
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("DROP SCHEMA public CASCADE"))
+            connection.execute(text("CREATE SCHEMA public"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def migrated_database() -> Iterator[None]:
+    _drop_everything()
+    migrate()
+    yield
+
+
+def reset_database() -> dict[str, int]:
+    engine = get_engine()
+    with engine.begin() as connection:
+        for table in reversed(SQLModel.metadata.sorted_tables):
+            connection.execute(table.delete())
+    with session_scope() as db:
+        return seed_demo(db)
+
+
+@pytest.fixture
+def demo_ids() -> dict[str, int]:
+    """Empties every table and seeds the demo data; returns {email: user id}."""
+    return reset_database()
+
+
+@pytest.fixture
+def db(demo_ids: dict[str, int]) -> Iterator[Session]:
+    with session_scope() as session:
+        yield session
+
+
+@pytest.fixture
+def settings():  # type: ignore[no-untyped-def]
+    return get_settings()

@@ -1,0 +1,111 @@
+"""Browser tests: the real server in a subprocess on a free loopback port, driven by Debian's
+chromium through Playwright (never `playwright install`)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from app.services.seed import DEMO_PASSWORD
+from app.settings import REPO_ROOT
+from tests.conftest import reset_database
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"]
+# Edit pages prompt after this long in tests (the real limit is 5 minutes).
+TEST_INACTIVITY_LIMIT_MS = 2500
+ARTIFACTS = REPO_ROOT / "test-artifacts"
+ROLE_HOMES = {
+    "admin@demo.example": "/admin/dashboard",
+    "coadmin@demo.example": "/co-admin/dashboard",
+    "agency@demo.example": "/agency/dashboard",
+    "advertiser@demo.example": "/dashboard",
+}
+
+pytestmark = pytest.mark.e2e
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    port = _free_port()
+    env = {**os.environ, "PORT": str(port), "DSP_INACTIVITY_LIMIT_MS": str(TEST_INACTIVITY_LIMIT_MS)}
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / "server.log", "w")  # noqa: SIM115
+    process = subprocess.Popen([sys.executable, "-m", "app", "serve"], cwd=REPO_ROOT, env=env, stdout=log,
+                               stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    else:
+        process.terminate()
+        raise RuntimeError(f"server did not start; see {ARTIFACTS / 'server.log'}")
+    yield url
+    process.terminate()
+    process.wait(timeout=10)
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is missing: run `make test`, which installs it")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def demo(demo_ids: dict[str, int]) -> dict[str, int]:
+    return demo_ids
+
+
+@pytest.fixture
+def context(browser: Browser, server_url: str, demo: dict[str, int]) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(base_url=server_url, viewport={"width": 1440, "height": 900})
+    ctx.set_default_timeout(10_000)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    return context.new_page()
+
+
+def login(page: Page, email: str, password: str = DEMO_PASSWORD) -> None:
+    page.goto("/login")
+    page.fill("#field-email", email)
+    page.fill("#field-password", password)
+    page.click("form[name=login] button[type=submit]")
+    page.wait_for_url(f"**{ROLE_HOMES.get(email, '/')}")
+    page.wait_for_selector(".dsp-shell")
+
+
+def screenshot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+__all__ = ["ROLE_HOMES", "TEST_INACTIVITY_LIMIT_MS", "login", "reset_database", "screenshot"]

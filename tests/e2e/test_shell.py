@@ -1,0 +1,122 @@
+"""The shell in a real browser: each role's landing page and menu, redirects, sessions across tabs,
+the inactivity prompt, languages and the advertiser's balance."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from components.pages import menu_pages
+from tests.e2e.conftest import ROLE_HOMES, login, screenshot
+from tests.helpers import user_by_email
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.parametrize("email", list(ROLE_HOMES))
+def test_each_role_lands_on_its_dashboard_and_every_menu_link_works(page: Page, email: str, db) -> None:
+    login(page, email)
+    expect(page.locator("[data-dashboard]")).to_be_visible()
+    role = user_by_email(db, email).role
+    from app.auth.roles import Role
+
+    for menu_page in menu_pages(Role(role)):
+        page.locator(f".dsp-sidebar a[href='{menu_page.path}']").click()
+        page.wait_for_url(f"**{menu_page.path}")
+        expect(page.locator(".dsp-content")).not_to_be_empty()
+    page.goto("/profile-that-does-not-exist")
+    page.wait_for_url(f"**{ROLE_HOMES[email]}")
+    screenshot(page, f"shell-{role.lower()}")
+
+
+def test_menu_extras_follow_settings_and_brand(page: Page) -> None:
+    login(page, "advertiser@demo.example")
+    api_docs = page.locator(".dsp-sidebar a[href='/docs']")
+    expect(api_docs).to_have_attribute("target", "_blank")
+    expect(page.locator(".dsp-sidebar a[href='https://support.northwind.example/']")).to_be_visible()
+    page.context.clear_cookies()
+    login(page, "agency@demo.example")  # no api_access
+    expect(page.locator(".dsp-sidebar a[href='/docs']")).to_have_count(0)
+
+
+def test_logged_out_users_only_get_public_pages(page: Page) -> None:
+    for path in ("/admin/dashboard", "/dashboard", "/agency/profile", "/no/such/page"):
+        page.goto(path)
+        page.wait_for_url("**/login")
+    for path in ("/register", "/forgot-password", "/documentation/general", "/documentation/console", "/maintenance"):
+        page.goto(path)
+        page.wait_for_timeout(300)
+        assert page.url.endswith(path)
+    expect(page.locator("h1")).to_contain_text("Site is Under Maintenance")
+    expect(page.get_by_text("Please contact support team")).to_be_visible()
+
+
+def test_roles_cannot_open_other_roles_pages(page: Page) -> None:
+    login(page, "advertiser@demo.example")
+    for path in ("/admin/dashboard", "/co-admin/dashboard", "/agency/dashboard", "/admin/settings", "/login"):
+        page.goto(path)
+        page.wait_for_url("**/dashboard")
+        assert page.url.endswith("/dashboard")
+
+
+def test_logout_in_one_tab_logs_out_every_tab(page: Page) -> None:
+    login(page, "agency@demo.example")
+    other = page.context.new_page()
+    other.goto("/agency/profile")
+    other.wait_for_selector(".dsp-shell")
+    page.click("[data-dropdown=user] button")
+    page.click("[data-action=logout]")
+    page.wait_for_url("**/login")
+    other.wait_for_url("**/login", timeout=2500)
+
+
+def test_login_in_another_tab_is_picked_up(page: Page) -> None:
+    page.goto("/login")
+    page.wait_for_selector("form[name=login]")
+    other = page.context.new_page()
+    login(other, "advertiser@demo.example")
+    page.wait_for_url("**/dashboard", timeout=3000)
+
+
+def test_clearing_site_storage_logs_out(page: Page) -> None:
+    login(page, "advertiser@demo.example")
+    page.evaluate("window.localStorage.clear()")
+    page.wait_for_url("**/login", timeout=2500)
+    page.goto("/dashboard")
+    page.wait_for_url("**/login")
+
+
+def test_inactivity_prompt_on_edit_pages(page: Page) -> None:
+    login(page, "advertiser@demo.example")
+    dialog = page.get_by_text("This tab was inactive for some time!")
+    page.wait_for_timeout(3500)  # past the test limit on a page that is not an edit page
+    expect(dialog).to_have_count(0)
+    # Put an edit-page path in the address bar without leaving the page (no edit pages exist yet).
+    page.evaluate("history.pushState({}, '', '/campaignEditForm/7')")
+    expect(dialog).to_be_visible(timeout=6000)
+    page.get_by_role("button", name="Refresh").click()
+    page.wait_for_load_state("load")
+    expect(dialog).to_have_count(0)
+
+
+def test_language_switch_translates_and_is_remembered(page: Page) -> None:
+    login(page, "advertiser@demo.example")
+    page.click("[data-dropdown=language] button")
+    page.click("[data-language=gr]")
+    expect(page.locator(".dsp-sidebar a[href='/dashboard']")).to_contain_text("Dashboard")  # German keeps the word
+    expect(page.locator("[data-dropdown=user] button")).to_have_attribute("aria-label", "Konto")
+    page.wait_for_function("localStorage.getItem('language') === 'gr'", timeout=2000)
+    page.reload()
+    expect(page.locator("[data-dropdown=user] button")).to_have_attribute("aria-label", "Konto")
+    page.click("[data-dropdown=language] button")
+    page.click("[data-language=sp]")
+    expect(page.locator("[data-dropdown=user] button")).to_have_attribute("aria-label", "Cuenta")
+
+
+def test_advertiser_sees_balance_and_others_do_not(page: Page) -> None:
+    login(page, "advertiser@demo.example")
+    expect(page.locator("[data-balance]")).to_have_text("Balance$5,000.00")
+    page.context.clear_cookies()
+    page.evaluate("localStorage.clear()")
+    login(page, "agency@demo.example")
+    expect(page.locator("[data-balance]")).to_have_count(0)

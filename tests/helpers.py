@@ -1,0 +1,36 @@
+"""Small helpers shared by tests."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from app.auth.policy import Actor
+from app.auth.roles import Role
+from app.models.user import User
+from app.services import accounts, sessions
+from app.services.seed import DEMO_PASSWORD, create_user
+
+
+def actor_of(db: Session, email: str) -> Actor:
+    """A freshly logged-in browser session's actor for a demo user."""
+    result = accounts.login(db, email=email, password=DEMO_PASSWORD, kind="browser")
+    db.flush()
+    actor = sessions.actor_for(db, result.new_session.session)
+    assert actor is not None
+    return actor
+
+
+def other_tenant(db: Session) -> tuple[User, User]:
+    """A second agency with its own advertiser, outside the demo agency."""
+    agency = create_user(db, email="rival-agency@other.example", role=Role.AGENCY, password=DEMO_PASSWORD,
+                         first_name="Rival", last_name="Agency", company_name="Rival Media")
+    advertiser = create_user(db, email="rival-adv@other.example", role=Role.ADVERTISER, password=DEMO_PASSWORD,
+                             first_name="Rival", last_name="Advertiser", company_name="Rival Shoes", agency_id=agency.id)
+    db.flush()
+    return agency, advertiser
+
+
+def user_by_email(db: Session, email: str) -> User:
+    user = db.exec(select(User).where(User.email == email)).first()
+    assert user is not None
+    return user

@@ -1,0 +1,81 @@
+"""Render ReactPy components headless (no browser) inside a console context."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from reactpy import component
+from reactpy.core.hooks import ConnectionContext
+from reactpy.core.layout import Layout
+from reactpy.types import Connection, Location
+from reactpy_router import browser_router, route
+
+from app.services.company import Branding
+from app.services.console import ConsoleState
+from components.shell.context import Console, ConsoleContext, inert_console
+
+
+def branding(**overrides: Any) -> Branding:
+    values: dict[str, Any] = dict(
+        id=1, host="", meta_title="DSP Console", name="Acme Ads", logo_url="/static/img/logo.svg",
+        favicon_url="/static/img/favicon.svg", agency_id=None, help_and_support=False, help_and_support_link="",
+        primary_color="#4f46e5", hover_color="#4338ca", text_agency_color="#ffffff",
+        card_background_color="#ffffff", navbar_color="#1f2937", footer_start_year=2024, footer_text="Acme Ads",
+        maintenance_mode=False,
+    )
+    values.update(overrides)
+    return Branding(**values)
+
+
+def logged_out_console(language: str = "en") -> Console:
+    return inert_console(ConsoleState(None, branding(), None, None, (), ()), language)
+
+
+def render_model(page: Callable[[], Any], console: Console | None = None, path: str = "/") -> dict[str, Any]:
+    """The first rendered VDOM model of `page()` at `path`, inside `console` (logged out, English by
+    default), under a router as in the app.
+
+    """
+    value = console or logged_out_console()
+
+    @component
+    def Page() -> Any:
+        return page()
+
+    @component
+    def Provided() -> Any:
+        return ConsoleContext(browser_router(route(path, Page())), value=value)
+
+    connection = Connection(scope={"type": "websocket", "headers": []}, location=Location(path, ""), carrier=None)
+
+    async def first_render() -> dict[str, Any]:
+        async with Layout(ConnectionContext(Provided(), value=connection)) as layout:
+            update = await layout.render()
+        return update["model"]
+
+    return run_async(first_render())
+
+
+def run_async(coroutine: Any) -> Any:
+    """asyncio.run in a thread of its own: Playwright's sync API keeps a loop running in the main thread."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def walk(node: Any) -> Iterator[dict[str, Any]]:
+    """Every element dict in a rendered model, depth first."""
+    if isinstance(node, dict):
+        yield node
+        for child in node.get("children", []):
+            yield from walk(child)
+
+
+def text_of(node: Any) -> str:
+    if isinstance(node, str):
+        return node
+    if isinstance(node, dict):
+        return "".join(text_of(child) for child in node.get("children", []))
+    return ""

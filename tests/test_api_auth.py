@@ -1,0 +1,99 @@
+"""The JSON API through the real ASGI app (httpx in-process transport)."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import select
+from starlette.testclient import TestClient
+
+from app.main import create_app
+from app.models.messaging import EmailOutbox
+from app.services.seed import DEMO_PASSWORD
+
+
+@pytest.fixture
+def client(demo_ids):
+    with TestClient(create_app(), base_url="http://testserver") as http:
+        yield http
+
+
+def _login(client, email="advertiser@demo.example"):
+    reply = client.post("/api/auth/login/", json={"email": email, "password": DEMO_PASSWORD})
+    assert reply.status_code == 200, reply.text
+    return reply.json()["data"]
+
+
+def test_login_returns_a_bearer_token_and_profile_works(client):
+    data = _login(client)
+    assert data["expires_in"] == 7200 and data["user"]["role"] == "ADVERTISER"
+    profile = client.get("/api/auth/profile", headers={"Authorization": f"Bearer {data['token']}"}).json()
+    assert profile == {"success": True, "code": 200, "message": "OK",
+                       "data": {**profile["data"], "email": "advertiser@demo.example"}}
+
+
+def test_errors_use_the_envelope(client):
+    wrong = client.post("/api/auth/login/", json={"email": "advertiser@demo.example", "password": "bad-pass-1"})
+    assert wrong.status_code == 401
+    assert wrong.json() == {"success": False, "code": 401, "message": "Incorrect email or password.", "data": None}
+    missing = client.post("/api/auth/login/", json={"email": "a@b.example"})
+    assert missing.status_code == 422 and "password" in missing.json()["data"]["fields"]
+    assert client.get("/api/auth/profile").json()["code"] == 401
+    assert client.get("/api/nothing-here").status_code == 404
+    bad_field = client.put("/api/auth/profile", json={"email": "x", "firstName": "A", "lastName": "B"},
+                           headers={"Authorization": f"Bearer {_login(client)['token']}"})
+    assert bad_field.status_code == 422 and "email" in bad_field.json()["data"]["fields"]
+
+
+def test_refresh_token_and_logout_revoke(client):
+    token = _login(client)["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    renewed = client.get("/api/auth/refresh-token", headers=auth).json()["data"]["token"]
+    assert client.post("/api/auth/logout", headers={"Authorization": f"Bearer {renewed}"}).status_code == 200
+    assert client.get("/api/auth/profile", headers={"Authorization": f"Bearer {renewed}"}).status_code == 401
+    assert client.get("/api/auth/profile", headers={"Authorization": "Bearer forged.token.here"}).status_code == 401
+
+
+def test_user_settings_are_scoped(client, demo_ids):
+    advertiser = demo_ids["advertiser@demo.example"]
+    own = client.get(f"/api/user-settings/{advertiser}", headers={"Authorization": f"Bearer {_login(client)['token']}"})
+    assert own.json()["data"]["api_access"] is True
+    agency_token = _login(client, "agency@demo.example")["token"]
+    admin_id = demo_ids["admin@demo.example"]
+    other = client.get(f"/api/user-settings/{admin_id}", headers={"Authorization": f"Bearer {agency_token}"})
+    assert other.status_code == 404
+
+
+def test_register_and_verify_over_the_api(client, db):
+    reply = client.post("/api/auth/register", json={"email": "api.user@shop.example", "password": "secret-123",
+                                                    "firstName": "Api", "lastName": "User", "companyName": "Shop"})
+    assert reply.status_code == 200, reply.text
+    assert client.post("/api/auth/login/", json={"email": "api.user@shop.example", "password": "secret-123"}).status_code == 401
+    code = db.exec(select(EmailOutbox).where(EmailOutbox.to_address == "api.user@shop.example")).all()[-1].subject.split()[-1]
+    assert client.post("/api/auth/verify-otp", json={"email": "api.user@shop.example", "otp": code}).status_code == 200
+    assert client.post("/api/auth/login/", json={"email": "api.user@shop.example", "password": "secret-123"}).status_code == 200
+
+
+def test_browser_session_endpoints_refuse_cross_site(client):
+    assert client.post("/api/auth/session", json={"ticket": "x"}).status_code == 403
+    evil = client.post("/api/auth/session/logout", headers={"X-Requested-With": "dsp-console", "Origin": "https://evil.example"})
+    assert evil.status_code == 403
+
+
+def test_agency_config_and_health(client):
+    config = client.get("/api/auth/agency-config").json()["data"]
+    assert config["company"]["name"] == "Northwind DSP" and config["theme"]["primaryColor"].startswith("#")
+    assert client.get("/api/health").json()["data"] == {"status": "ok"}
+
+
+def test_html_shell_is_not_cached_or_shared(client):
+    page = client.get("/admin/dashboard")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert page.headers["cache-control"] == "no-store"
+    assert "access-control-allow-origin" not in page.headers
+
+
+def test_openapi_document_and_docs_page(client):
+    spec = client.get("/api/openapi.json").json()
+    assert "/auth/login/" in spec["paths"] and "/auth/refresh-token" in spec["paths"]
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "/static/vendor/swagger-ui/swagger-ui-bundle.js" in docs.text

@@ -1,0 +1,140 @@
+"""Message catalogs: every language has every key, keeps the placeholders, is really translated,
+and every dotted key the components ask for exists in English."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from app.i18n.catalog import translator
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOG_DIR = ROOT / "app" / "i18n" / "catalogs"
+LANGUAGES = ("sp", "gr", "it", "rs")
+
+# Service errors reach the UI as English text and are translated by using that text as the key.
+MESSAGE_KEYS = (
+    "Incorrect email or password.",
+    "Please verify your email address first: we sent you a code.",
+    "This account is disabled. Please contact support.",
+    "Email is required.",
+    "Please enter a valid email address.",
+    "Password is required.",
+    "Password must contain letters and numbers.",
+    "This field is required.",
+    "An account with this email already exists.",
+    "The code is wrong or has expired.",
+    "The current password is wrong.",
+    "Choose a password different from the current one.",
+    "Your session has ended. Please log in again.",
+    "You do not have permission to do that.",
+    "User not found.",
+    "This account is disabled and cannot be entered.",
+    "There is no such account to go back to.",
+    "Use a colour like #4f46e5.",
+    "Please enter a valid URL.",
+    "Enter the Help & Support link to show the menu item.",
+    "Upload a PNG, JPG, GIF, WEBP or ICO image.",
+    "Creative name cannot be empty.",
+    "Click URL is mandatory",
+    "Invalid input. Please use only letters, numbers, spaces, and hyphens.",
+    "Not an allowed value.",
+    "Unknown setting.",
+    "This sign-in link has expired. Please log in again.",
+)
+
+# Keys whose text may stay the same as English: product names, industry terms, loanwords.
+ALLOWED_SAME: dict[str, frozenset[str]] = {
+    "sp": frozenset({"topbar.view_new", "dashboard.kpi.ctr", "settings.favicon",
+                     "theme.layout.vertical", "theme.layout.horizontal"}),
+    "gr": frozenset({"topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
+                     "menu.dashboard", "topbar.view_old", "role.admin", "role.co_admin", "theme.layout",
+                     "theme.layout.horizontal", "field.code", "dashboard.kpi.conversions",
+                     "dashboard.col.name", "dashboard.col.status"}),
+    "it": frozenset({"topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
+                     "menu.dashboard", "topbar.view_old", "usermenu.title", "theme.layout",
+                     "field.password", "profile.password"}),
+    "rs": frozenset({"topbar.view_new", "dashboard.kpi.ctr"}),
+}
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_KEY_CALL = re.compile(r'\bt\(\s*"([a-z0-9_]+(?:\.[a-z0-9_]+)+)"')
+
+
+def _load(language: str) -> dict[str, str]:
+    return json.loads((CATALOG_DIR / f"{language}.json").read_text(encoding="utf-8"))
+
+
+ENGLISH = _load("en")
+REFERENCE = {**ENGLISH, **{message: message for message in MESSAGE_KEYS}}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_catalog_has_exactly_the_english_keys_plus_messages(language: str) -> None:
+    keys = set(_load(language))
+    assert not set(REFERENCE) - keys, f"missing in {language}"
+    assert not keys - set(REFERENCE), f"unknown in {language}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_catalog_follows_the_english_key_order(language: str) -> None:
+    assert list(_load(language)) == [*ENGLISH, *MESSAGE_KEYS]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_placeholders_match_english(language: str) -> None:
+    wrong = {key: text for key, text in _load(language).items()
+             if key in REFERENCE and set(_PLACEHOLDER.findall(text)) != set(_PLACEHOLDER.findall(REFERENCE[key]))}
+    assert not wrong
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_value_is_empty(language: str) -> None:
+    assert not [key for key, text in _load(language).items() if not text.strip()]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_catalog_is_really_translated(language: str) -> None:
+    own = _load(language)
+    same = {key for key, text in own.items() if REFERENCE.get(key) == text}
+    assert same <= ALLOWED_SAME[language], f"left in English: {sorted(same - ALLOWED_SAME[language])}"
+    assert len(same) <= 0.1 * len(own)
+
+
+def test_required_account_titles() -> None:
+    assert translator("gr")("usermenu.title") == "Konto"
+    assert translator("sp")("usermenu.title") == "Cuenta"
+    assert translator("rs")("usermenu.title") == "Аккаунт"
+    assert translator("gr")("topbar.back_to_admin") == "Zurück zu Admin"
+
+
+def test_server_message_is_translated_by_its_english_text() -> None:
+    assert translator("gr")("User not found.") == "Benutzer nicht gefunden."
+    assert translator("en")("User not found.") == "User not found."
+
+
+def test_unknown_language_falls_back_to_english() -> None:
+    assert translator("xx")("usermenu.title") == ENGLISH["usermenu.title"]
+    assert translator(None)("login.submit") == ENGLISH["login.submit"]
+
+
+def test_key_missing_everywhere_returns_the_key() -> None:
+    assert translator("gr")("no.such.key") == "no.such.key"
+
+
+def test_placeholders_are_filled_in() -> None:
+    assert translator("gr")("dashboard.welcome", name="Ada") == "Willkommen, Ada"
+
+
+def test_every_key_used_by_the_components_exists_in_english() -> None:
+    """Literal dotted keys passed to t(...) / console.t(...); f-string keys cannot be scanned."""
+    used: dict[str, str] = {}
+    for path in sorted((ROOT / "components").rglob("*.py")):
+        for key in _KEY_CALL.findall(path.read_text(encoding="utf-8")):
+            used.setdefault(key, str(path.relative_to(ROOT)))
+    assert used, "the scan found no keys at all"
+    missing = {key: where for key, where in used.items() if key not in ENGLISH}
+    assert not missing, f"keys used in components but missing from en.json: {missing}"

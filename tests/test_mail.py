@@ -1,0 +1,70 @@
+"""E-mail through a real SMTP conversation (aiosmtpd on loopback), and the outbox fallback."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+from aiosmtpd.controller import Controller
+from sqlmodel import select
+
+from app.models.messaging import EmailOutbox
+from app.services import accounts
+from app.settings import get_settings
+
+
+class Inbox:
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, list[str], str]] = []
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
+        self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.content.decode()))
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp_server(monkeypatch):
+    inbox = Inbox()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    settings = get_settings()
+    monkeypatch.setattr(settings, "smtp_host", "127.0.0.1")
+    monkeypatch.setattr(settings, "smtp_port", port)
+    yield inbox
+    controller.stop()
+
+
+def test_forgot_password_code_travels_by_smtp(db, smtp_server):
+    accounts.request_password_reset(db, email="advertiser@demo.example")
+    db.flush()
+    assert len(smtp_server.messages) == 1
+    sender, recipients, content = smtp_server.messages[0]
+    assert recipients == ["advertiser@demo.example"] and "no-reply@dsp.example" in sender
+    row = db.exec(select(EmailOutbox).where(EmailOutbox.to_address == "advertiser@demo.example")).one()
+    assert row.transport == "smtp" and row.sent_at is not None and row.subject.split()[-1] in content
+
+
+def test_unreachable_smtp_keeps_the_mail_in_the_outbox(db, monkeypatch):
+    settings = get_settings()
+    monkeypatch.setattr(settings, "smtp_host", "127.0.0.1")
+    monkeypatch.setattr(settings, "smtp_port", 1)  # nothing listens there
+    accounts.request_password_reset(db, email="advertiser@demo.example")
+    db.flush()
+    row = db.exec(select(EmailOutbox).where(EmailOutbox.to_address == "advertiser@demo.example")).one()
+    assert row.sent_at is None and row.error
+
+
+def test_without_smtp_mail_goes_to_outbox_and_log(db, caplog):
+    accounts.request_password_reset(db, email="advertiser@demo.example")
+    db.flush()
+    row = db.exec(select(EmailOutbox)).one()
+    assert row.transport == "log" and row.subject.split()[-1] in caplog.text
+
+
+def test_unknown_address_gets_no_mail_and_no_hint(db):
+    accounts.request_password_reset(db, email="nobody@demo.example")
+    db.flush()
+    assert db.exec(select(EmailOutbox)).all() == []

@@ -1,0 +1,174 @@
+from datetime import timedelta
+
+import pytest
+from sqlmodel import select
+
+from app.auth.roles import Role
+from app.errors import Forbidden, Invalid, NotAuthenticated, NotFound, TooManyAttempts
+from app.models.audit import AuditEntry
+from app.models.auth_session import AuthSession
+from app.models.base import utcnow
+from app.models.messaging import EmailOutbox
+from app.models.user import UserStatus
+from app.services import accounts, sessions
+from app.services.seed import DEMO_PASSWORD
+from tests.helpers import actor_of, other_tenant, user_by_email
+
+
+def _browser_cookie(db, email="advertiser@demo.example"):
+    result = accounts.login(db, email=email, password=DEMO_PASSWORD, kind="browser")
+    db.flush()
+    row, token = sessions.redeem_ticket(db, ticket=result.new_session.secret)
+    db.flush()
+    return row, token
+
+
+def test_wrong_password_and_unknown_email_read_the_same(db):
+    with pytest.raises(NotAuthenticated) as wrong:
+        accounts.login(db, email="advertiser@demo.example", password="nope-1234", kind="browser")
+    with pytest.raises(NotAuthenticated) as unknown:
+        accounts.login(db, email="nobody@demo.example", password="nope-1234", kind="browser")
+    assert wrong.value.message == unknown.value.message == accounts.BAD_CREDENTIALS
+
+
+def test_login_is_throttled_per_account(db, settings):
+    for _ in range(settings.login_max_failures_per_account):
+        with pytest.raises(NotAuthenticated):
+            accounts.login(db, email="agency@demo.example", password="wrong-pass-1", kind="browser", address="10.0.0.1")
+    with pytest.raises(TooManyAttempts):  # even the right password waits now
+        accounts.login(db, email="agency@demo.example", password=DEMO_PASSWORD, kind="browser", address="10.0.0.2")
+    # another account from the first address still works
+    accounts.login(db, email="advertiser@demo.example", password=DEMO_PASSWORD, kind="browser", address="10.0.0.1")
+
+
+def test_login_is_throttled_per_address(db, settings):
+    for n in range(settings.login_max_failures_per_address):
+        with pytest.raises(NotAuthenticated):
+            accounts.login(db, email=f"guess{n}@demo.example", password="wrong-pass-1", kind="browser", address="10.9.9.9")
+    with pytest.raises(TooManyAttempts):
+        accounts.login(db, email="advertiser@demo.example", password=DEMO_PASSWORD, kind="browser", address="10.9.9.9")
+
+
+def test_ticket_works_once_and_the_cookie_resolves(db):
+    result = accounts.login(db, email="advertiser@demo.example", password=DEMO_PASSWORD, kind="browser")
+    db.flush()
+    row, token = sessions.redeem_ticket(db, ticket=result.new_session.secret)
+    db.flush()
+    assert sessions.resolve(db, token=token).user.email == "advertiser@demo.example"
+    with pytest.raises(NotAuthenticated):
+        sessions.redeem_ticket(db, ticket=result.new_session.secret)
+
+
+def test_expired_and_revoked_sessions_are_refused(db):
+    row, token = _browser_cookie(db)
+    row.expires_at = utcnow() - timedelta(seconds=1)
+    db.add(row)
+    db.flush()
+    assert sessions.resolve(db, token=token) is None
+    row2, token2 = _browser_cookie(db)
+    sessions.revoke(db, token=token2)
+    db.flush()
+    assert sessions.resolve(db, token=token2) is None
+
+
+def test_refresh_extends_a_full_lifetime(db, settings):
+    row, token = _browser_cookie(db)
+    row.issued_at = utcnow() - timedelta(minutes=110)
+    row.expires_at = row.issued_at + timedelta(milliseconds=settings.session_lifetime_ms)
+    db.add(row)
+    db.flush()
+    refreshed = sessions.refresh(db, token=token)
+    assert refreshed.expires_at - utcnow() > timedelta(minutes=119)
+
+
+def test_disabling_a_user_ends_their_sessions(db):
+    row, token = _browser_cookie(db)
+    user = user_by_email(db, "advertiser@demo.example")
+    user.status = UserStatus.DISABLED
+    db.add(user)
+    db.flush()
+    assert sessions.resolve(db, token=token) is None
+
+
+def test_impersonation_chain_and_back(db):
+    admin = actor_of(db, "admin@demo.example")
+    agency = user_by_email(db, "agency@demo.example")
+    advertiser = user_by_email(db, "advertiser@demo.example")
+    assert sessions.impersonate(db, actor=admin, target_id=agency.id) == "/agency/dashboard"
+    as_agency = sessions.actor_for(db, sessions.find_by_id(db, session_id=admin.session_id))
+    assert as_agency.role == Role.AGENCY and as_agency.real_user_id == admin.id
+    assert sessions.impersonate(db, actor=as_agency, target_id=advertiser.id) == "/dashboard"
+    as_advertiser = sessions.actor_for(db, sessions.find_by_id(db, session_id=admin.session_id))
+    assert as_advertiser.user.id == advertiser.id
+    assert sessions.back_targets(db, actor=as_advertiser) == [Role.AGENCY, Role.ADMIN]
+    # every impersonation is audited with the real user
+    entries = db.exec(select(AuditEntry).where(AuditEntry.action == "impersonate")).all()
+    assert {e.real_user_id for e in entries} == {admin.id}
+    # Back To Admin drops both lower sessions at once
+    assert sessions.back(db, actor=as_advertiser, to_role=Role.ADMIN) == "/admin/users"
+    back_home = sessions.actor_for(db, sessions.find_by_id(db, session_id=admin.session_id))
+    assert back_home.user.id == admin.id and not back_home.impersonating
+
+
+def test_impersonation_rules(db):
+    rival_agency, rival_advertiser = other_tenant(db)
+    agency = actor_of(db, "agency@demo.example")
+    with pytest.raises(NotFound):  # an agency cannot enter another agency's advertiser
+        sessions.impersonate(db, actor=agency, target_id=rival_advertiser.id)
+    with pytest.raises(NotFound):  # nor an admin account
+        sessions.impersonate(db, actor=agency, target_id=user_by_email(db, "admin@demo.example").id)
+    advertiser = actor_of(db, "advertiser@demo.example")
+    with pytest.raises(NotFound):
+        sessions.impersonate(db, actor=advertiser, target_id=user_by_email(db, "agency@demo.example").id)
+    admin = actor_of(db, "admin@demo.example")
+    rival_advertiser.status = UserStatus.DISABLED
+    db.add(rival_advertiser)
+    db.flush()
+    with pytest.raises(Forbidden):
+        sessions.impersonate(db, actor=admin, target_id=rival_advertiser.id)
+
+
+def test_register_verify_and_reset_password(db):
+    user = accounts.register(db, email="New.User@Shop.example", password="secret-123", first_name="New",
+                             last_name="User", company_name="Shop")
+    db.flush()
+    assert user.status == UserStatus.PENDING and user.role == Role.ADVERTISER
+    assert user.agency_id == user_by_email(db, "agency@demo.example").id  # the brand's agency
+    with pytest.raises(NotAuthenticated):
+        accounts.login(db, email="new.user@shop.example", password="secret-123", kind="browser")
+    mail = db.exec(select(EmailOutbox).where(EmailOutbox.to_address == "new.user@shop.example")).all()[-1]
+    code = mail.subject.split()[-1]
+    with pytest.raises(Invalid):
+        accounts.verify_otp(db, email=user.email, code="000000" if code != "000000" else "111111")
+    accounts.verify_otp(db, email=user.email, code=code)
+    db.flush()
+    accounts.login(db, email=user.email, password="secret-123", kind="browser")
+
+    accounts.request_password_reset(db, email=user.email)
+    db.flush()
+    reset_mail = db.exec(select(EmailOutbox).where(EmailOutbox.to_address == user.email)).all()[-1]
+    accounts.reset_password(db, email=user.email, code=reset_mail.subject.split()[-1], new_password="brand-new-9")
+    db.flush()
+    accounts.login(db, email=user.email, password="brand-new-9", kind="browser")
+    with pytest.raises(Invalid):  # a code works once
+        accounts.reset_password(db, email=user.email, code=reset_mail.subject.split()[-1], new_password="again-123x")
+
+
+def test_register_names_bad_fields(db):
+    with pytest.raises(Invalid) as error:
+        accounts.register(db, email="advertiser@demo.example", password="x", first_name="A!", last_name="",
+                          company_name="")
+    assert set(error.value.fields) >= {"password", "first_name", "last_name", "company_name"}
+
+
+def test_change_password_ends_other_sessions(db):
+    actor = actor_of(db, "advertiser@demo.example")
+    other_row, other_token = _browser_cookie(db)
+    with pytest.raises(Invalid):
+        accounts.change_password(db, actor=actor, current_password="wrong", new_password="fresh-pass-1")
+    accounts.change_password(db, actor=actor, current_password=DEMO_PASSWORD, new_password="fresh-pass-1")
+    db.flush()
+    assert sessions.resolve(db, token=other_token) is None
+    assert sessions.find_by_id(db, session_id=actor.session_id) is not None
+    row = db.get(AuthSession, actor.session_id)
+    assert row.revoked_at is None

@@ -24,14 +24,14 @@ def upload_form(config_id: int, kind: str, label: str, current_url: str, button:
     # A plain multipart POST: files never travel over the websocket. The cookie (SameSite=Lax) authenticates it.
     return html.form(
         {"method": "post", "encType": "multipart/form-data", "action": f"/api/company-config/{config_id}/{kind}",
-         "className": "d-flex align-items-center gap-3 mb-3", "name": f"upload-{kind}"},
+         "className": "d-flex align-items-start gap-3 mb-4", "name": f"upload-{kind}"},
         html.div({"className": "dsp-upload-preview"}, html.img({"src": current_url, "alt": label})),
         html.div({"className": "flex-grow-1"},
                  html.label({"className": "form-label small fw-medium", "htmlFor": f"upload-{kind}"}, label),
-                 html.div({"className": "input-group input-group-sm"},
-                          html.input({"type": "file", "name": "file", "id": f"upload-{kind}", "className": "form-control",
-                                      "accept": ".png,.jpg,.jpeg,.gif,.webp,.ico", "required": True}),
-                          html.button({"type": "submit", "className": "btn btn-outline-primary"}, button))),
+                 html.input({"type": "file", "name": "file", "id": f"upload-{kind}", "className": "form-control form-control-sm mb-2",
+                             "accept": ".png,.jpg,.jpeg,.gif,.webp,.ico", "required": True}),
+                 html.button({"type": "submit", "className": "btn btn-sm btn-outline-primary"},
+                             html.i({"className": "bi bi-upload me-1"}), button)),
     )
 
 

@@ -20,8 +20,12 @@ def Dropdown(toggle: Any, render_menu: Callable[[Callable[[], None]], Any], labe
     def close() -> None:
         set_open(False)
 
+    def on_key_down(event: dict[str, Any]) -> None:
+        if event.get("key") == "Escape":
+            close()
+
     return html.div(
-        {"className": "dropdown dsp-topbar-item", "data-dropdown": name},
+        {"className": "dropdown dsp-topbar-item", "data-dropdown": name, "onKeyDown": on_key_down},
         html.button({"type": "button", "className": styles.TOPBAR_BUTTON, "aria-label": label, "title": label,
                      "aria-expanded": "true" if is_open else "false", "onClick": lambda _e: set_open(not is_open)},
                     toggle),

@@ -68,10 +68,11 @@ def docs_layout(content: Any, console: Any) -> Any:
                     html.a({"href": home, "className": "dsp-brand"},
                            html.img({"src": branding.logo_url, "alt": branding.name, "className": "dsp-logo"}),
                            html.span({"className": "dsp-brand-name"}, branding.name)),
-                    html.nav({"className": "d-flex gap-3 ms-auto"},
+                    html.nav({"className": "dsp-docs-nav ms-auto"},
                              link({"to": "/documentation/general"}, console.t("docs.general")),
                              link({"to": "/documentation/console"}, console.t("docs.console")),
-                             html.a({"href": home}, console.t("docs.back_to_console" if console.actor else "login.submit")))),
+                             html.a({"href": home, "className": "btn btn-sm btn-primary"},
+                                    console.t("docs.back_to_console" if console.actor else "login.submit")))),
         html.main({"className": "dsp-docs-main"}, content),
         footer(branding),
     )

@@ -9,7 +9,7 @@ import asyncio
 import itertools
 from typing import Any
 
-from reactpy import Ref, component, html, use_effect, use_ref, use_state
+from reactpy import Ref, component, html, use_async_effect, use_ref, use_state
 
 TOAST_AUTO_CLOSE_S = 10
 AUTO_CLOSING = frozenset({"success", "error"})
@@ -19,7 +19,7 @@ _ids = itertools.count(1)
 
 @component
 def ToastItem(toast_id: int, kind: str, text: str, on_close: Any) -> Any:
-    @use_effect(dependencies=[toast_id])
+    @use_async_effect(dependencies=[toast_id])
     async def auto_close() -> None:
         if kind in AUTO_CLOSING:
             await asyncio.sleep(TOAST_AUTO_CLOSE_S)

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from app.services.seed import DEMO_PASSWORD
 from app.settings import REPO_ROOT
@@ -46,7 +47,8 @@ def server_url() -> Iterator[str]:
     port = _free_port()
     env = {**os.environ, "PORT": str(port), "DSP_INACTIVITY_LIMIT_MS": str(TEST_INACTIVITY_LIMIT_MS)}
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "server.log", "w")  # noqa: SIM115
+    database = "postgresql" if os.environ.get("DATABASE_URL") else "sqlite"
+    log = open(ARTIFACTS / f"server-{database}.log", "w")  # noqa: SIM115
     process = subprocess.Popen([sys.executable, "-m", "app", "serve"], cwd=REPO_ROOT, env=env, stdout=log,
                                stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
@@ -59,7 +61,7 @@ def server_url() -> Iterator[str]:
             time.sleep(0.2)
     else:
         process.terminate()
-        raise RuntimeError(f"server did not start; see {ARTIFACTS / 'server.log'}")
+        raise RuntimeError(f"server did not start; see {log.name}")
     yield url
     process.terminate()
     process.wait(timeout=10)
@@ -98,14 +100,19 @@ def login(page: Page, email: str, password: str = DEMO_PASSWORD) -> None:
     page.goto("/login")
     page.fill("#field-email", email)
     page.fill("#field-password", password)
+    expect(page.locator("#field-email")).to_have_value(email)
     page.click("form[name=login] button[type=submit]")
-    page.wait_for_url(f"**{ROLE_HOMES.get(email, '/')}")
+    try:
+        page.wait_for_url(f"**{ROLE_HOMES.get(email, '/')}", timeout=15_000)
+    except PlaywrightTimeout:
+        screenshot(page, f"login-failed-{email.split('@')[0]}")
+        raise AssertionError(f"login as {email} did not land; page says: {page.inner_text('body')[:300]!r}") from None
     page.wait_for_selector(".dsp-shell")
 
 
 def screenshot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 __all__ = ["ROLE_HOMES", "TEST_INACTIVITY_LIMIT_MS", "login", "reset_database", "screenshot"]

@@ -96,18 +96,18 @@ def page(context: BrowserContext) -> Page:
     return context.new_page()
 
 
-def login(page: Page, email: str, password: str = DEMO_PASSWORD) -> None:
+def login(page: Page, email: str, password: str = DEMO_PASSWORD, lands_on: str | None = None) -> None:
     page.goto("/login")
     page.fill("#field-email", email)
     page.fill("#field-password", password)
     expect(page.locator("#field-email")).to_have_value(email)
     page.click("form[name=login] button[type=submit]")
     try:
-        page.wait_for_url(f"**{ROLE_HOMES.get(email, '/')}", timeout=15_000)
+        page.wait_for_url(f"**{lands_on or ROLE_HOMES.get(email, '/')}", timeout=15_000)
     except PlaywrightTimeout:
         screenshot(page, f"login-failed-{email.split('@')[0]}")
         raise AssertionError(f"login as {email} did not land; page says: {page.inner_text('body')[:300]!r}") from None
-    page.wait_for_selector(".dsp-shell")
+    page.wait_for_selector(".dsp-shell" if lands_on is None else "body")
 
 
 def screenshot(page: Page, name: str) -> None:

@@ -34,11 +34,7 @@ def test_register_verify_and_log_in(page: Page) -> None:
     page.fill("#field-otp", _latest_code("nia@trail.example"))
     page.click("form[name=verify] button[type=submit]")
     expect(page.get_by_text("Your email is verified")).to_be_visible()
-    page.goto("/login")
-    page.fill("#field-email", "nia@trail.example")
-    page.fill("#field-password", "trail-Shoes-1")
-    page.click("form[name=login] button[type=submit]")
-    page.wait_for_url("**/dashboard")
+    login(page, "nia@trail.example", "trail-Shoes-1", lands_on="/dashboard")
     expect(page.locator("[data-balance]")).to_have_text("Balance$0.00")
 
 
@@ -88,15 +84,10 @@ def test_admin_rebrands_and_maintenance_sends_others_away(page: Page, browser, s
     expect(page).to_have_title("Admin Settings | Northwind DSP | Harbor Ads")  # path, meta title, company
 
     other = browser.new_context(base_url=server_url).new_page()
-    login_target = "/maintenance"
-    other.goto("/login")
-    other.fill("#field-email", "advertiser@demo.example")
-    other.fill("#field-password", "demo-Pass-2026")
-    other.click("form[name=login] button[type=submit]")
-    other.wait_for_url(f"**{login_target}")
+    login(other, "advertiser@demo.example", lands_on="/maintenance")
     expect(other.locator("h1")).to_have_text("Site is Under Maintenance")
     other.goto("/dashboard")
-    other.wait_for_url(f"**{login_target}")
+    other.wait_for_url("**/maintenance")
     other.context.close()
 
 

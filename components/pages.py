@@ -19,6 +19,7 @@ from components.dashboard.dashboard_page import DashboardPage
 from components.docs.documentation import ConsoleDocsPage, GeneralDocsPage
 from components.profile.profile_page import ProfilePage
 from components.settings.company_settings import CompanySettingsPage
+from components.users.user_list import UsersPage
 
 PUBLIC: frozenset[Role] = frozenset()
 
@@ -65,12 +66,14 @@ PUBLIC_PAGES: tuple[Page, ...] = (
 
 ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/dashboard", DashboardPage, frozenset({A}), menu="menu.dashboard", order=10, icon="bi-speedometer2"),
+    Page("/admin/users", UsersPage, frozenset({A}), menu="menu.users", order=20, icon="bi-people"),
     Page("/admin/profile", ProfilePage, frozenset({A})),
     Page("/admin/settings", CompanySettingsPage, frozenset({A}), co_admin="none"),
 )
 
 AGENCY_PAGES: tuple[Page, ...] = (
     Page("/agency/dashboard", DashboardPage, frozenset({G}), menu="menu.dashboard", order=10, icon="bi-speedometer2"),
+    Page("/agency/advertiser", UsersPage, frozenset({G}), menu="menu.advertisers", order=20, icon="bi-person-badge"),
     Page("/agency/profile", ProfilePage, frozenset({G})),
 )
 

@@ -6,10 +6,10 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from app.auth.policy import Actor, can_see_user, require
+from app.auth.policy import Actor, can_impersonate, can_see_user, require
 from app.auth.roles import Role
 from app.models.ledger import LedgerEntry
-from app.models.user import User
+from app.models.user import User, UserStatus
 
 
 def accounts_overview(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
@@ -31,6 +31,7 @@ def accounts_overview(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
             "agency": agencies.get(u.agency_id, "") if u.agency_id else "", "status": u.status,
             "balance": (int(balances.get(u.id, 0)) / 1_000_000) if u.role == Role.ADVERTISER else None,
             "created": u.created_at.isoformat(),
+            "can_enter": u.status == UserStatus.ACTIVE and can_impersonate(actor, u),
         }
         for u in users
     ]

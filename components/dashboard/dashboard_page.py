@@ -12,7 +12,7 @@ from app.services import directory
 from components.shell.context import Console, use_console
 from components.ui.elements import card, page_header
 from components.ui.hooks import use_query
-from components.ui.labels import role_label_key
+from components.users.accounts_table import account_columns, account_rows
 from components.widgets.chart import chart
 from components.widgets.datagrid import data_grid
 
@@ -51,12 +51,9 @@ ACCOUNT_COLUMNS = ("name", "email", "role", "agency", "status", "balance", "crea
 def _accounts_grid(console: Console) -> Any:
     rows, _reload = use_query(directory.accounts_overview, actor=console.actor)
     t = console.t
-    types = {"balance": "money", "created": "date", "status": "badge"}
-    columns = [{"key": key, "label": t(f"dashboard.col.{key}"), "type": types.get(key, "text")} for key in ACCOUNT_COLUMNS
-               if not (key == "agency" and console.role == Role.AGENCY)]
-    data = [{**row, "role": t(role_label_key(Role(row["role"]))),
-             "status": {"text": t(f"status.{row['status']}"), "variant": "success" if row["status"] == "active" else "secondary"}}
-            for row in rows or []]
+    keys = [key for key in ACCOUNT_COLUMNS if not (key == "agency" and console.role == Role.AGENCY)]
+    columns = account_columns(console, keys)
+    data = account_rows(console, rows or [])
     title = t("dashboard.my_advertisers" if console.role == Role.AGENCY else "dashboard.accounts")
     return card(data_grid(columns=columns, rows=data, height=360, search_placeholder=t("common.search"),
                           empty_text=t("dashboard.no_accounts"), row_count_label=t("grid.rows"),

@@ -10,7 +10,7 @@ from components.shell.context import use_console
 from components.shell.footer import footer
 from components.shell.sidebar import Navigation
 from components.shell.theme_panel import ThemePanel, layout_classes
-from components.shell.topbar import Topbar
+from components.shell.topbar import Impersonation, Topbar
 from components.ui.links import app_link as link
 
 
@@ -27,6 +27,7 @@ def ShellLayout(content: Any) -> Any:
         html.div({"className": "dsp-preloader", "aria-hidden": "true"},
                  html.div({"className": "spinner-border text-primary"})) if prefs.get("preloader", True) else "",
         Topbar(lambda: set_menu_open(not menu_open), lambda: set_theme_open(True)),
+        Impersonation(),
         html.div({"className": "dsp-menubar"}, Navigation("horizontal")) if horizontal else "",
         html.div(
             {"className": "dsp-body"},

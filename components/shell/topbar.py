@@ -1,5 +1,5 @@
-"""Top bar: logo, menu toggle, acting-as and Back buttons, balance, view switch, language,
-fullscreen, notifications, user menu."""
+"""Top bar: logo, menu toggle, balance, view switch, language, fullscreen, notifications, user menu;
+and the acting-as bar with the Back buttons shown under it while impersonating."""
 
 from __future__ import annotations
 
@@ -52,12 +52,12 @@ def Impersonation() -> Any:
     if actor is None or not actor.impersonating:
         return html.div()
     return html.div(
-        {"className": "d-flex align-items-center gap-2 dsp-topbar-item dsp-acting"},
-        html.span({"className": "badge text-bg-warning dsp-acting-badge", "data-acting": actor.user.email},
-                  html.i({"className": "bi bi-incognito me-1"}),
+        {"className": "dsp-acting-bar", "role": "status"},
+        html.span({"className": "dsp-acting-badge", "data-acting": actor.user.email},
+                  html.i({"className": "bi bi-incognito me-2"}),
                   console.t("topbar.acting_as", name=actor.user.display_name,
                             role=console.t(role_label_key(actor.role)))),
-        *[html.button({"type": "button", "className": "btn btn-sm btn-warning", "key": role.value,
+        *[html.button({"type": "button", "className": "btn btn-sm btn-dark", "key": role.value,
                        "data-back": role.value,
                        "onClick": lambda _e, r=role: back.submit(actor=actor, to_role=r)},
                       html.i({"className": "bi bi-arrow-left-circle me-1"}), console.t(BACK_LABEL_KEYS[role]))
@@ -106,8 +106,7 @@ def Topbar(toggle_menu: Callable[[], None], open_theme_panel: Callable[[], None]
                  html.button({"type": "button", "className": styles.TOPBAR_BUTTON + " dsp-menu-toggle",
                               "aria-label": console.t("topbar.toggle_menu"), "onClick": lambda _e: toggle_menu()},
                              html.i({"className": "bi bi-list fs-4"}))),
-        html.div({"className": "d-flex align-items-center gap-1 ms-auto flex-wrap justify-content-end"},
-                 Impersonation(),
+        html.div({"className": "d-flex align-items-center gap-1 ms-auto justify-content-end"},
                  Balance() if console.role == Role.ADVERTISER else "",
                  ViewSwitch() if shows_view_switch(console) else "",
                  LanguageMenu(),

@@ -37,6 +37,7 @@ class GridAction(TypedDict):
     label: str
     icon: NotRequired[str]
     variant: NotRequired[Variant]
+    when: NotRequired[str]  # show only on rows whose this field is truthy
 
 
 _DataGrid = widget_component("datagrid", "DataGrid")

@@ -112,6 +112,7 @@ def login(page: Page, email: str, password: str = DEMO_PASSWORD, lands_on: str |
 
 def screenshot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
+    page.wait_for_timeout(800)  # past the page preloader's fade
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 

@@ -27,7 +27,6 @@ def test_each_role_lands_on_its_dashboard_and_every_menu_link_works(page: Page, 
     page.goto("/profile-that-does-not-exist")
     page.wait_for_url(f"**{ROLE_HOMES[email]}")
     expect(page.locator("[data-dashboard]")).to_be_visible()
-    page.wait_for_timeout(800)  # past the preloader's fade
     screenshot(page, f"shell-{role.lower()}")
 
 

@@ -94,10 +94,11 @@ function SortIcon({ direction }) {
   return <i className={`bi ${icon}`} aria-hidden="true" />;
 }
 
-function ActionButtons({ actions, rowKeyValue, onActionRef }) {
+// An action with `when: "field"` shows only on rows whose `field` is truthy (e.g. "can_enter").
+function ActionButtons({ actions, row, rowKeyValue, onActionRef }) {
   return (
     <td className="dsp-grid-actions">
-      {actions.map((action) => {
+      {actions.filter((action) => !action.when || row[action.when]).map((action) => {
         const variant = VARIANTS.has(action.variant) ? action.variant : 'secondary';
         const icon = ICON.test(action.icon || '') ? action.icon : null;
         return (
@@ -321,7 +322,7 @@ export function DataGrid({
                         <Cell key={column.key} column={column} value={row.original[column.key]} format={format} />
                       ))}
                       {actions.length > 0 && (
-                        <ActionButtons actions={actions} rowKeyValue={keyValue} onActionRef={onActionRef} />
+                        <ActionButtons actions={actions} row={row.original} rowKeyValue={keyValue} onActionRef={onActionRef} />
                       )}
                     </tr>
                   );

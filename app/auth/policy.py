@@ -78,7 +78,3 @@ def require_user_in_scope(actor: Actor, user: User | None) -> User:
 
 def can_impersonate(actor: Actor, target: User) -> bool:
     return Role(target.role) in IMPERSONATION_TARGETS[actor.role] and can_see_user(actor, target)
-
-
-def is_admin_console(role: Role) -> bool:
-    return role in STAFF_ROLES

@@ -14,7 +14,6 @@ class Role(StrEnum):
 
 ALL_ROLES: tuple[Role, ...] = tuple(Role)
 STAFF_ROLES = frozenset({Role.ADMIN, Role.CO_ADMIN})
-CLIENT_ROLES = frozenset({Role.AGENCY, Role.ADVERTISER})
 
 # URL prefix of each role's pages (spec section 2).
 ROLE_PREFIX: dict[Role, str] = {
@@ -45,13 +44,6 @@ BACK_DESTINATION: dict[Role, str] = {
     Role.ADMIN: "/admin/users",
     Role.CO_ADMIN: "/co-admin/users",
     Role.AGENCY: "/agency/advertiser",
-}
-
-# Query parameter the spec's client adds to requests made while impersonating.
-IMPERSONATOR_PARAM: dict[Role, str] = {
-    Role.ADMIN: "admin_id",
-    Role.CO_ADMIN: "co_admin_id",
-    Role.AGENCY: "agency_id",
 }
 
 

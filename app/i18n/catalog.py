@@ -10,8 +10,7 @@ from pathlib import Path
 
 LANGUAGES: dict[str, str] = {"en": "English", "sp": "Español", "gr": "Deutsch", "it": "Italiano", "rs": "Русский"}
 DEFAULT_LANGUAGE = "en"
-LANGUAGE_STORAGE_KEY = "language"  # localStorage key (spec section 9)
-LANGUAGE_COOKIE = "dsp_lang"  # mirror of it, so the first render is already in the right language
+LANGUAGE_COOKIE = "dsp_lang"  # mirrors localStorage "language" (kept by the session agent) for the first render
 _CATALOG_DIR = Path(__file__).parent / "catalogs"
 
 Translator = Callable[..., str]

@@ -45,7 +45,7 @@ ConsoleContext = create_context(None)
 
 def use_console() -> Console:
     console = use_context(ConsoleContext)
-    if console is None:  # components rendered alone (tests) get an inert English console
+    if console is None:  # rendering alone (tests, previews) needs ConsoleContext(..., value=inert_console(...))
         raise RuntimeError("use_console() outside the Root: wrap the component in ConsoleContext")
     return console
 

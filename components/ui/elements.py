@@ -1,4 +1,4 @@
-"""Small building blocks shared by pages: page header, card, empty state, spinner, backdrop."""
+"""Small building blocks shared by pages: page header, card, spinner, backdrop."""
 
 from __future__ import annotations
 
@@ -27,13 +27,6 @@ def card(*children: Any, title: str = "", extra: Any = "", class_name: str = "")
     )
     return html.div({"className": f"{styles.CARD} {class_name}".strip()}, header,
                     html.div({"className": styles.CARD_BODY}, *children))
-
-
-def empty_state(icon: str, title: str, text: str = "") -> Any:
-    return html.div({"className": styles.EMPTY_STATE},
-                    html.i({"className": f"bi {icon} fs-1 d-block mb-2 opacity-50"}),
-                    html.div({"className": "fw-medium"}, title),
-                    html.div({"className": "small"}, text) if text else "")
 
 
 def spinner(label: str = "Loading") -> Any:

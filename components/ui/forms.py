@@ -32,20 +32,6 @@ def text_field(*, name: str, label: str, value: str, on_change: Callable[[str], 
     )
 
 
-def select_field(*, name: str, label: str, value: str, options: list[tuple[str, str]],
-                 on_change: Callable[[str], None], error: str | None = None) -> Any:
-    input_id = f"field-{name}"
-    return html.div(
-        {"className": "mb-3"},
-        html.label({"className": styles.FORM_LABEL, "htmlFor": input_id}, label),
-        html.select({"id": input_id, "name": name, "value": value,
-                     "className": "form-select" + (" is-invalid" if error else ""),
-                     "onChange": lambda event: on_change(event["target"]["value"])},
-                    *[html.option({"value": key, "key": key}, text) for key, text in options]),
-        html.div({"className": "invalid-feedback", "data-field-error": name}, error) if error else "",
-    )
-
-
 def switch_field(*, name: str, label: str, checked: bool, on_change: Callable[[bool], None]) -> Any:
     input_id = f"field-{name}"
     return html.div(

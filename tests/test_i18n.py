@@ -44,6 +44,7 @@ MESSAGE_KEYS = (
     "Not an allowed value.",
     "Unknown setting.",
     "This sign-in link has expired. Please log in again.",
+    "You cannot change the status of this account.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

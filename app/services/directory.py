@@ -6,10 +6,11 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from app.auth.policy import Actor, can_impersonate, can_see_user, require
+from app.auth.policy import Actor, can, can_impersonate, can_see_user, require
 from app.auth.roles import Role
 from app.models.ledger import LedgerEntry
 from app.models.user import User, UserStatus
+from app.services.users import can_change_status
 
 
 def accounts_overview(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
@@ -24,6 +25,7 @@ def accounts_overview(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
                 .where(col(LedgerEntry.advertiser_id).in_([u.id for u in users]))
                 .group_by(LedgerEntry.advertiser_id)).all()
     )
+    may_update = can(actor, "user", "update")
     agencies = {u.id: u.company_name or u.email for u in users if u.role == Role.AGENCY}
     return [
         {
@@ -32,6 +34,8 @@ def accounts_overview(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
             "balance": (int(balances.get(u.id, 0)) / 1_000_000) if u.role == Role.ADVERTISER else None,
             "created": u.created_at.isoformat(),
             "can_enter": u.status == UserStatus.ACTIVE and can_impersonate(actor, u),
+            "can_disable": may_update and u.status == UserStatus.ACTIVE and can_change_status(actor, u),
+            "can_enable": may_update and u.status == UserStatus.DISABLED and can_change_status(actor, u),
         }
         for u in users
     ]

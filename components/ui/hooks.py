@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from reactpy import use_callback, use_memo, use_state
+from reactpy import use_memo, use_state
 
 from app.db import run
 from app.errors import Invalid, NotAuthenticated, ServiceError
@@ -48,7 +48,6 @@ def use_action(fn: Callable[..., Any], /, *, success: str | None = None,
     errors, set_errors = use_state({})
     pending, set_pending = use_state(False)
 
-    @use_callback
     def submit(**kwargs: Any) -> Any:
         set_pending(True)
         try:

@@ -10,11 +10,14 @@ from components.shell.context import Console
 from components.ui.labels import role_label_key
 
 _COLUMN_TYPES = {"balance": "money", "created": "date", "status": "badge"}
+# Pixel widths that fit a 1440 px screen with the sidebar and the action buttons.
+_COLUMN_WIDTHS = {"name": 160, "email": 210, "company": 150, "role": 100, "agency": 140, "status": 95,
+                  "balance": 110, "created": 170}
 
 
 def account_columns(console: Console, keys: Sequence[str]) -> list[dict[str, str]]:
-    return [{"key": key, "label": console.t(f"dashboard.col.{key}"), "type": _COLUMN_TYPES.get(key, "text")}
-            for key in keys]
+    return [{"key": key, "label": console.t(f"dashboard.col.{key}"), "type": _COLUMN_TYPES.get(key, "text"),
+             "width": _COLUMN_WIDTHS.get(key, 150)} for key in keys]
 
 
 def account_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

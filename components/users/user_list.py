@@ -8,14 +8,12 @@ from typing import Any
 from reactpy import component, html, use_state
 
 from app.auth.roles import Role
-from app.db import run
-from app.errors import ServiceError
 from app.models.user import UserStatus
 from app.services import directory, sessions, users
 from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
 from components.ui.elements import card, page_header
-from components.ui.hooks import use_query
+from components.ui.hooks import use_action, use_query
 from components.users.accounts_table import account_columns, account_rows
 from components.widgets.datagrid import data_grid
 
@@ -34,12 +32,12 @@ def UsersPage() -> Any:
     keys = AGENCY_COLUMNS if agency else STAFF_COLUMNS
     columns = account_columns(console, keys)
 
+    enter = use_action(sessions.impersonate, on_done=console.go)
+    change_status = use_action(users.set_status)
+
     def on_action(action_id: str, user_id: Any) -> None:
         if action_id == "login_as":
-            try:
-                console.go(run(sessions.impersonate, actor=console.actor, target_id=int(user_id)))
-            except ServiceError as error:
-                console.toast("error", t(error.message))
+            enter.submit(actor=console.actor, target_id=int(user_id))
         elif action_id in STATUS_ACTIONS:
             name = next((r["name"] for r in rows or [] if r["id"] == int(user_id)), "")
             set_pending((action_id, int(user_id), name))
@@ -49,13 +47,9 @@ def UsersPage() -> Any:
             return
         action_id, user_id, name = pending
         set_pending(None)
-        try:
-            run(users.set_status, actor=console.actor, user_id=user_id, status=STATUS_ACTIONS[action_id])
-        except ServiceError as error:
-            console.toast("error", t(error.message))
-            return
-        console.toast("success", t(f"users.{action_id}d", name=name))
-        reload()
+        if change_status.submit(actor=console.actor, user_id=user_id, status=STATUS_ACTIONS[action_id]) is not None:
+            console.toast("success", t(f"users.{action_id}d", name=name))
+            reload()
 
     title = t("users.advertisers_title" if agency else "users.title")
     return html.div(

@@ -8,7 +8,7 @@ from sqlmodel import Session, col, func, select
 
 from app.auth.policy import Actor, can, can_impersonate, can_see_user, require
 from app.auth.roles import Role
-from app.models.ledger import LedgerEntry
+from app.models.ledger import MICROS_PER_DOLLAR, LedgerEntry
 from app.models.user import User, UserStatus
 from app.services.users import can_change_status
 
@@ -31,7 +31,7 @@ def accounts_overview(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
         {
             "id": u.id, "name": u.display_name, "email": u.email, "company": u.company_name, "role": u.role,
             "agency": agencies.get(u.agency_id, "") if u.agency_id else "", "status": u.status,
-            "balance": (int(balances.get(u.id, 0)) / 1_000_000) if u.role == Role.ADVERTISER else None,
+            "balance": (int(balances.get(u.id, 0)) / MICROS_PER_DOLLAR) if u.role == Role.ADVERTISER else None,
             "created": u.created_at.isoformat(),
             "can_enter": u.status == UserStatus.ACTIVE and can_impersonate(actor, u),
             "can_disable": may_update and u.status == UserStatus.ACTIVE and can_change_status(actor, u),
@@ -47,4 +47,4 @@ def recent_transactions(db: Session, *, actor: Actor, limit: int = 50) -> list[d
     rows = db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == actor.id)
                    .order_by(col(LedgerEntry.id).desc()).limit(limit))
     return [{"id": r.id, "date": r.created_at.isoformat(), "kind": r.kind, "note": r.note,
-             "amount": r.amount_micros / 1_000_000} for r in rows]
+             "amount": r.amount_micros / MICROS_PER_DOLLAR} for r in rows]

@@ -1,13 +1,16 @@
 """SQLModel tables, one module per entity. Importing this package registers every table."""
 
+from app.models.api_credential import ApiCredential
 from app.models.audit import AuditEntry
 from app.models.auth_session import AuthSession, LoginAttempt, OneTimeCode
 from app.models.company import CompanyConfig
 from app.models.ledger import LedgerEntry
 from app.models.messaging import EmailOutbox, Notification
+from app.models.reference import ReferenceValue
 from app.models.user import User, UserPreferences, UserSettings, UserStatus
 
 __all__ = [
+    "ApiCredential",
     "AuditEntry",
     "AuthSession",
     "CompanyConfig",
@@ -16,6 +19,7 @@ __all__ = [
     "LoginAttempt",
     "Notification",
     "OneTimeCode",
+    "ReferenceValue",
     "User",
     "UserPreferences",
     "UserSettings",

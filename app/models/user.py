@@ -6,7 +6,7 @@ from datetime import datetime
 
 from sqlmodel import Field, SQLModel
 
-from app.models.base import created_at_field, utcnow
+from app.models.base import created_at_field, json_field, utcnow
 
 
 class UserStatus:
@@ -46,6 +46,12 @@ class UserSettings(SQLModel, table=True):
     insight_dashboard: bool = False
     postback_enabled: str = Field(default="DISABLED", max_length=16)  # "ENABLED" turns postbacks on
     api_access: bool = False
+    # Agency margin on this advertiser's spend, in basis points (1500 = 15.00 %).
+    margin_bps: int = 0
+    # Reference value ids of the exchanges the user may buy on; empty means every active exchange.
+    allowed_exchanges: list[int] = json_field(list)
+    postback_url: str = Field(default="", max_length=500)
+    postback_events: list[str] = json_field(list)
 
 
 class UserPreferences(SQLModel, table=True):

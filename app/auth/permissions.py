@@ -10,10 +10,11 @@ from app.auth.roles import Role
 A, C, G, V = Role.ADMIN, Role.CO_ADMIN, Role.AGENCY, Role.ADVERTISER
 EVERYONE = frozenset({A, C, G, V})
 
-# (entity, action) pairs that only ADMIN has; co-admin gets everything else admin has.
+# (entity, action) pairs of admin that co-admin does not get; co-admin gets everything else admin has.
 ADMIN_ONLY: frozenset[tuple[str, str]] = frozenset(
     {
         ("user", "create_any"),  # /admin/addUser
+        ("user", "create_advertiser"),  # co-admin has no addUser page at all
         ("dsp", "view"),
         ("dsp", "manage"),
         ("company_config", "manage"),  # branding and the maintenance switch
@@ -31,6 +32,9 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
         "create_advertiser": frozenset({A, G}),
         "update": frozenset({A, G}),
         "impersonate": frozenset({A, G}),
+        "reset_password": frozenset({A, G}),
+        "config": frozenset({A}),  # /admin/user-config: feature switches, margin, exchanges
+        "margin": frozenset({A, G}),  # an agency sets its margin on its own advertisers
     },
     "agency": {"view": frozenset({A}), "create": frozenset({A}), "update": frozenset({A})},
     "company_config": {"manage": frozenset({A})},
@@ -38,6 +42,11 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
     "funds": {"view": frozenset({A, G, V})},
     "dashboard": {"view": EVERYONE},
     "audit": {"view": frozenset({A, G, V})},
+    "reference": {"view": EVERYONE, "manage": frozenset({A})},  # /admin/metadata lists; every picker reads them
+    # Keys of users whose settings have api_access: their own, an agency's advertisers', any for staff.
+    "api_credential": {"view": frozenset({A, G, V}), "manage": frozenset({A, G, V})},
+    # The acting user's own postback URL and events, while an admin has postbacks ENABLED for them.
+    "postback": {"view": frozenset({G, V}), "update": frozenset({G, V})},
 }
 
 

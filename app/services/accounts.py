@@ -77,7 +77,7 @@ def login(db: Session, *, email: str, password: str, kind: str, address: str = "
     return LoginResult(user, sessions.start(db, user=user, kind=kind, address=address, user_agent=user_agent))
 
 
-def _issue_code(db: Session, *, user: User, purpose: str) -> None:
+def issue_code(db: Session, *, user: User, purpose: str) -> None:
     assert user.id is not None
     code = f"{secrets.randbelow(1_000_000):06d}"
     lifetime = get_settings().otp_lifetime_s
@@ -151,7 +151,7 @@ def register(
     db.add(user)
     db.flush()
     audit.record(db, actor=None, entity="user", entity_id=user.id, action="register", after={"email": user.email})
-    _issue_code(db, user=user, purpose="verify")
+    issue_code(db, user=user, purpose="verify")
     return user
 
 
@@ -161,9 +161,9 @@ def resend_verify_otp(db: Session, *, email: str, purpose: str = "verify") -> No
     if user is None:
         return
     if purpose == "verify" and user.status == UserStatus.PENDING:
-        _issue_code(db, user=user, purpose="verify")
+        issue_code(db, user=user, purpose="verify")
     elif purpose == "reset" and user.status == UserStatus.ACTIVE:
-        _issue_code(db, user=user, purpose="reset")
+        issue_code(db, user=user, purpose="reset")
 
 
 def verify_otp(db: Session, *, email: str, code: str) -> User:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from app.auth.policy import Actor, require, require_user_in_scope
-from app.models.ledger import LedgerEntry
+from app.auth.roles import Role
+from app.errors import NotFound
+from app.models.ledger import MICROS_PER_DOLLAR, LedgerEntry
 from app.models.user import User
 
 
@@ -14,3 +16,22 @@ def balance_micros(db: Session, *, actor: Actor, advertiser_id: int) -> int:
     require_user_in_scope(actor, db.get(User, advertiser_id))
     total = db.exec(select(func.coalesce(func.sum(LedgerEntry.amount_micros), 0)).where(LedgerEntry.advertiser_id == advertiser_id)).one()
     return int(total)
+
+
+def payment_history(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, object]]:
+    """An advertiser's ledger, newest first, with the balance after each entry (payment-list pages)."""
+    require(actor, "funds", "view")
+    advertiser = require_user_in_scope(actor, db.get(User, advertiser_id))
+    if advertiser.role != Role.ADVERTISER:
+        raise NotFound("User not found.")
+    rows = list(db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == advertiser_id)
+                        .order_by(col(LedgerEntry.id))))
+    people = {u.id: u.display_name for u in db.exec(select(User).where(
+        col(User.id).in_({r.created_by for r in rows if r.created_by})))}
+    running, history = 0, []
+    for row in rows:
+        running += row.amount_micros
+        history.append({"id": row.id, "date": row.created_at.isoformat(), "kind": row.kind, "note": row.note,
+                        "amount": row.amount_micros / MICROS_PER_DOLLAR, "balance": running / MICROS_PER_DOLLAR,
+                        "by": people.get(row.created_by, "") if row.created_by else ""})
+    return history[::-1]

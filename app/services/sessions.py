@@ -100,6 +100,11 @@ def actor_for(db: Session, row: AuthSession | None) -> Actor | None:
     users = [db.get(User, user_id) for user_id in row.stack]
     if any(u is None or u.status != UserStatus.ACTIVE for u in users):
         return None
+    # Each step of the chain must still be allowed (an advertiser moved to another agency, say).
+    for depth in range(1, len(users)):
+        above = Actor(user=users[depth - 1], stack=tuple(row.stack[:depth]))  # type: ignore[arg-type]
+        if not can_impersonate(above, users[depth]):  # type: ignore[arg-type]
+            return None
     acting = users[-1]
     assert acting is not None
     return Actor(user=acting, stack=tuple(row.stack), session_id=row.id)

@@ -1,0 +1,35 @@
+"""Change logs: the audit rows of one record, with who made each change (and who was really
+behind it when acting as another user). Every entity's change-log page reads through here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from app.auth.policy import Actor, require, require_user_in_scope
+from app.models.user import User
+from app.services import audit
+
+
+def entries(db: Session, *, entity: str, entity_id: Any, limit: int = 500) -> list[dict[str, Any]]:
+    """Newest first. Callers check permission and scope before calling."""
+    rows = audit.history(db, entity=entity, entity_id=entity_id, limit=limit)
+    people = {u.id: u for u in db.exec(select(User).where(
+        col(User.id).in_({r.actor_id for r in rows} | {r.real_user_id for r in rows})))}
+
+    def who(user_id: int | None) -> str:
+        user = people.get(user_id) if user_id else None
+        return f"{user.display_name} ({user.email})" if user else ""
+
+    return [{"id": r.id, "date": r.created_at.isoformat(), "action": r.action, "actor": who(r.actor_id) or "—",
+             "on_behalf": who(r.real_user_id) if r.real_user_id and r.real_user_id != r.actor_id else "",
+             "changes": [{"field": field, "old": old, "new": new} for field, (old, new) in r.changes.items()]}
+            for r in rows]
+
+
+def user_change_log(db: Session, *, actor: Actor, user_id: int) -> list[dict[str, Any]]:
+    """/admin/user/change-log/{id} and /agency/changeLog/{id}."""
+    require(actor, "user", "view")
+    require_user_in_scope(actor, db.get(User, user_id))
+    return entries(db, entity="user", entity_id=user_id)

@@ -1,0 +1,104 @@
+"""Per-user configuration (/admin/user-config/{id}): feature switches, agency margin and the
+exchanges a user may buy on. The margin is also set by an agency on its own advertisers."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from app.auth.policy import Actor, require, require_user_in_scope
+from app.auth.roles import Role
+from app.errors import Invalid
+from app.models.reference import ReferenceValue
+from app.models.user import User, UserSettings
+from app.services import audit
+
+MARGIN_MAX_PERCENT = Decimal(90)  # above this an agency would keep most of the advertiser's spend
+MARGIN_MESSAGE = "Enter a margin from 0 to 90 %, with at most two decimals."
+ENABLED, DISABLED = "ENABLED", "DISABLED"
+
+
+def margin_bps(text: Any) -> int:
+    """'12.5' → 1250 basis points; anything else is a field error on `margin`."""
+    try:
+        value = Decimal(str(text if text not in (None, "") else "0").strip().rstrip("%").strip())
+    except InvalidOperation:
+        raise Invalid({"margin": MARGIN_MESSAGE}) from None
+    if not value.is_finite() or value < 0 or value > MARGIN_MAX_PERCENT or value != value.quantize(Decimal("0.01")):
+        raise Invalid({"margin": MARGIN_MESSAGE})
+    return int(value * 100)
+
+
+def margin_text(bps: int) -> str:
+    """1250 → '12.5' (as a person would type it)."""
+    return format((Decimal(bps) / 100).normalize(), "f")
+
+
+def settings_of(db: Session, user_id: int) -> UserSettings:
+    return db.get(UserSettings, user_id) or UserSettings(user_id=user_id)
+
+
+def _snapshot(settings: UserSettings) -> dict[str, Any]:
+    return {"insight_dashboard": settings.insight_dashboard, "postback_enabled": settings.postback_enabled,
+            "api_access": settings.api_access, "margin_bps": settings.margin_bps,
+            "allowed_exchanges": sorted(settings.allowed_exchanges or [])}
+
+
+def get_config(db: Session, *, actor: Actor, user_id: int) -> dict[str, Any]:
+    require(actor, "user", "config")
+    user = require_user_in_scope(actor, db.get(User, user_id))
+    settings = settings_of(db, user_id)
+    return {"user_id": user.id, "name": user.display_name, "email": user.email, "role": user.role,
+            "agency_id": user.agency_id, "insight_dashboard": settings.insight_dashboard,
+            "postback_enabled": settings.postback_enabled == ENABLED, "api_access": settings.api_access,
+            "margin": margin_text(settings.margin_bps), "allowed_exchanges": sorted(settings.allowed_exchanges or [])}
+
+
+def _check_exchanges(db: Session, ids: list[int], already: list[int]) -> list[int]:
+    wanted = sorted({int(i) for i in ids})
+    rows = db.exec(select(ReferenceValue).where(col(ReferenceValue.id).in_(wanted),
+                                                ReferenceValue.kind == "exchange")).all()
+    usable = {r.id for r in rows if not r.retired or r.id in already}  # a retired one may stay, not be added
+    if set(wanted) - usable:
+        raise Invalid({"allowed_exchanges": "Choose exchanges from the list."})
+    return wanted
+
+
+def update_config(db: Session, *, actor: Actor, user_id: int, insight_dashboard: bool, postback_enabled: bool,
+                  api_access: bool, margin: Any, allowed_exchanges: list[int]) -> UserSettings:
+    require(actor, "user", "config")
+    user = require_user_in_scope(actor, db.get(User, user_id))
+    settings = settings_of(db, user_id)
+    bps = margin_bps(margin)
+    if bps and user.role != Role.ADVERTISER:
+        raise Invalid({"margin": "A margin applies to advertisers only."})
+    before = _snapshot(settings)
+    settings.insight_dashboard = bool(insight_dashboard)
+    settings.postback_enabled = ENABLED if postback_enabled else DISABLED
+    settings.api_access = bool(api_access)
+    settings.margin_bps = bps
+    settings.allowed_exchanges = _check_exchanges(db, allowed_exchanges or [], before["allowed_exchanges"])
+    db.add(settings)
+    audit.record(db, actor=actor, entity="user", entity_id=user_id, action="update_config", before=before,
+                 after=_snapshot(settings))
+    return settings
+
+
+def set_margin(db: Session, *, actor: Actor, user_id: int, margin: Any) -> UserSettings:
+    """An agency's margin on one of its advertisers (staff may set it too)."""
+    require(actor, "user", "margin")
+    user = require_user_in_scope(actor, db.get(User, user_id))
+    if user.role != Role.ADVERTISER:
+        raise Invalid({"margin": "A margin applies to advertisers only."})
+    settings = settings_of(db, user_id)
+    bps = margin_bps(margin)
+    if bps == settings.margin_bps:
+        return settings
+    before = {"margin_bps": settings.margin_bps}
+    settings.margin_bps = bps
+    db.add(settings)
+    audit.record(db, actor=actor, entity="user", entity_id=user_id, action="set_margin", before=before,
+                 after={"margin_bps": bps})
+    return settings

@@ -18,6 +18,7 @@ from starlette.staticfiles import StaticFiles
 
 from app.api import auth as auth_api
 from app.api import company as company_api
+from app.api import users as users_api
 from app.api.deps import SESSION_COOKIE
 from app.api.envelope import ok, service_error_handler, validation_error_handler
 from app.db import session_scope
@@ -33,7 +34,9 @@ API_TITLE = "DSP Console API"
 
 def create_api() -> FastAPI:
     api = FastAPI(title=API_TITLE, version="1", docs_url=None, redoc_url=None, openapi_url="/openapi.json",
-                  description="Bearer-token API of the DSP Console. Log in with `POST /api/auth/login/`, then send "
+                  description="Bearer-token API of the DSP Console. Either use an API key (`dsp_...`, generated "
+                              "on your Settings page when API access is enabled for your account; it works until "
+                              "revoked), or log in with `POST /api/auth/login/` for a 2-hour token. Send it as "
                               "`Authorization: Bearer <token>`. Every reply is `{success, code, message, data}`.",
                   servers=[{"url": "/api"}])
     api.add_exception_handler(ServiceError, service_error_handler)
@@ -41,6 +44,7 @@ def create_api() -> FastAPI:
     api.include_router(auth_api.router)
     api.include_router(auth_api.user_settings_router)
     api.include_router(company_api.router)
+    api.include_router(users_api.router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, Any]:

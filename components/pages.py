@@ -11,14 +11,23 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.auth.roles import ALL_ROLES, ROLE_PREFIX, STAFF_ROLES, Role
+from components.agencies.agency_list import AgenciesPage
+from components.agencies.assign_advertiser import AssignAdvertiserPage
+from components.agencies.edit_agency import EditAgencyPage
 from components.auth.forgot_password import ForgotPasswordPage
 from components.auth.login import LoginPage
 from components.auth.maintenance import MaintenancePage
 from components.auth.register import RegisterPage
 from components.dashboard.dashboard_page import DashboardPage
 from components.docs.documentation import ConsoleDocsPage, GeneralDocsPage
+from components.metadata.metadata_page import MetadataPage
 from components.profile.profile_page import ProfilePage
+from components.settings.client_settings import ClientSettingsPage
 from components.settings.company_settings import CompanySettingsPage
+from components.users.change_log import UserChangeLogPage
+from components.users.payment_list import PaymentListPage
+from components.users.user_config import UserConfigPage
+from components.users.user_form import AddUserPage, EditUserPage
 from components.users.user_list import UsersPage
 
 PUBLIC: frozenset[Role] = frozenset()
@@ -35,6 +44,7 @@ class Page:
     frame: str = "shell"  # shell: sidebar + top bar; auth: centred card; docs: reading layout
     co_admin: str = "mirror"  # admin pages only: mirror (own /co-admin copy), shared (same path), none
     anyone: bool = False  # public page that signed-in users may open too (documentation)
+    name: str = ""  # what the page is for ("user.edit"): page_path() finds each role's own page by it
 
     @property
     def public(self) -> bool:
@@ -66,20 +76,37 @@ PUBLIC_PAGES: tuple[Page, ...] = (
 
 ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/dashboard", DashboardPage, frozenset({A}), menu="menu.dashboard", order=10, icon="bi-speedometer2"),
-    Page("/admin/users", UsersPage, frozenset({A}), menu="menu.users", order=20, icon="bi-people"),
-    Page("/admin/profile", ProfilePage, frozenset({A})),
-    Page("/admin/settings", CompanySettingsPage, frozenset({A}), co_admin="none"),
+    Page("/admin/users", UsersPage, frozenset({A}), menu="menu.users", order=20, icon="bi-people", name="users"),
+    Page("/admin/addUser", AddUserPage, frozenset({A}), co_admin="none", name="user.add"),
+    Page("/admin/editUser/{id:int}", EditUserPage, frozenset({A}), co_admin="shared", name="user.edit"),
+    Page("/admin/user-config/{id:int}", UserConfigPage, frozenset({A}), name="user.config"),
+    Page("/admin/user/change-log/{id:int}", UserChangeLogPage, frozenset({A}), name="user.change_log"),
+    Page("/admin/CampaignList/payment-list/{id:int}", PaymentListPage, frozenset({A}), name="user.payments"),
+    Page("/admin/agencies", AgenciesPage, frozenset({A}), menu="menu.agencies", order=110, icon="bi-buildings",
+         name="agencies"),
+    Page("/admin/editAgency/{id:int}", EditAgencyPage, frozenset({A}), name="agency.edit"),
+    Page("/admin/assignAdvertiser", AssignAdvertiserPage, frozenset({A}), name="agency.assign"),
+    Page("/admin/profile", ProfilePage, frozenset({A}), name="profile"),
+    Page("/admin/settings", CompanySettingsPage, frozenset({A}), co_admin="none", name="settings"),
+    Page("/admin/metadata", MetadataPage, frozenset({A}), co_admin="shared", name="metadata"),
 )
 
 AGENCY_PAGES: tuple[Page, ...] = (
     Page("/agency/dashboard", DashboardPage, frozenset({G}), menu="menu.dashboard", order=10, icon="bi-speedometer2"),
-    Page("/agency/advertiser", UsersPage, frozenset({G}), menu="menu.advertisers", order=20, icon="bi-person-badge"),
-    Page("/agency/profile", ProfilePage, frozenset({G})),
+    Page("/agency/advertiser", UsersPage, frozenset({G}), menu="menu.advertisers", order=20, icon="bi-person-badge",
+         name="users"),
+    Page("/agency/addAdvertiser", AddUserPage, frozenset({G}), name="user.add"),
+    Page("/agency/editAdvertiser/{id:int}", EditUserPage, frozenset({G}), name="user.edit"),
+    Page("/agency/changeLog/{id:int}", UserChangeLogPage, frozenset({G}), name="user.change_log"),
+    Page("/agency/advertiser/payment-list/{id:int}", PaymentListPage, frozenset({G}), name="user.payments"),
+    Page("/agency/profile", ProfilePage, frozenset({G}), name="profile"),
+    Page("/agency/agency-settings", ClientSettingsPage, frozenset({G}), name="settings"),
 )
 
 ADVERTISER_PAGES: tuple[Page, ...] = (
     Page("/dashboard", DashboardPage, frozenset({V}), menu="menu.dashboard", order=10, icon="bi-speedometer2"),
-    Page("/profile", ProfilePage, frozenset({V})),
+    Page("/profile", ProfilePage, frozenset({V}), name="profile"),
+    Page("/advertiser-settings", ClientSettingsPage, frozenset({V}), name="settings"),
 )
 
 MENU_LINKS: tuple[MenuLink, ...] = (
@@ -130,14 +157,3 @@ def pages_for(role: Role | None, *, maintenance: bool = False) -> tuple[Page, ..
 
 def menu_pages(role: Role) -> tuple[Page, ...]:
     return tuple(sorted((p for p in PAGES if role in p.roles and p.menu), key=lambda p: p.order))
-
-
-def profile_path(role: Role) -> str:
-    return f"{ROLE_PREFIX[role]}/profile"
-
-
-def settings_path(role: Role) -> str | None:
-    """The settings page of a role, when the route table has one."""
-    candidates = {A: "/admin/settings", G: "/agency/agency-settings", V: "/advertiser-settings"}
-    path = candidates.get(role)
-    return path if path and any(p.path == path and role in p.roles for p in PAGES) else None

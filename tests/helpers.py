@@ -20,6 +20,18 @@ def actor_of(db: Session, email: str) -> Actor:
     return actor
 
 
+def browser_session(email: str) -> tuple[str, str]:
+    """(session cookie token, session id) of a freshly logged-in, redeemed browser session for a demo user."""
+    from app.db import run
+
+    def make(db: Session) -> tuple[str, str]:
+        result = accounts.login(db, email=email, password=DEMO_PASSWORD, kind="browser")
+        db.flush()
+        row, token = sessions.redeem_ticket(db, ticket=result.new_session.secret)
+        return token, row.id
+    return run(make)
+
+
 def other_tenant(db: Session) -> tuple[User, User]:
     """A second agency with its own advertiser, outside the demo agency."""
     agency = create_user(db, email="rival-agency@other.example", role=Role.AGENCY, password=DEMO_PASSWORD,

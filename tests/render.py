@@ -34,6 +34,15 @@ def logged_out_console(language: str = "en") -> Console:
     return inert_console(ConsoleState(None, branding(), None, None, (), ()), language)
 
 
+def signed_in_console(email: str, language: str = "en") -> Console:
+    """The console context of a freshly logged-in browser session for a demo user."""
+    from app.db import run
+    from app.services.console import console_state
+    from tests.helpers import browser_session
+
+    return inert_console(run(console_state, token=browser_session(email)[0], host=""), language)
+
+
 def render_model(page: Callable[[], Any], console: Console | None = None, path: str = "/") -> dict[str, Any]:
     """The first rendered VDOM model of `page()` at `path`, inside `console` (logged out, English by
     default), under a router as in the app.

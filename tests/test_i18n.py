@@ -45,20 +45,39 @@ MESSAGE_KEYS = (
     "Unknown setting.",
     "This sign-in link has expired. Please log in again.",
     "You cannot change the status of this account.",
+    "This name is already in the list.",
+    "This value is in use; retire it instead.",
+    "This value no longer exists.",
+    "At most 120 characters.",
+    "API access is not enabled for this account.",
+    "API key not found.",
+    "At most 60 characters.",
+    "At most 500 characters.",
+    "You can have at most 5 active API keys. Revoke one first.",
+    "Postbacks are not enabled for this account.",
+    "Choose at least one event.",
+    "Edit your own details on your profile page.",
+    "Choose an active agency.",
+    "Change your own password on your profile page.",
+    "Only active accounts can reset their password.",
+    "Choose at least one advertiser.",
+    "Enter a margin from 0 to 90 %, with at most two decimals.",
+    "A margin applies to advertisers only.",
+    "Choose exchanges from the list.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.
 ALLOWED_SAME: dict[str, frozenset[str]] = {
-    "sp": frozenset({"topbar.view_new", "dashboard.kpi.ctr", "settings.favicon",
+    "sp": frozenset({"changelog.field.postback_enabled", "config.exchanges", "config.postback_enabled", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon",
                      "theme.layout.vertical", "theme.layout.horizontal"}),
-    "gr": frozenset({"topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
+    "gr": frozenset({"changelog.field.postback_enabled", "changelog.field.status", "config.postback_enabled", "users.filter_status", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
                      "menu.dashboard", "topbar.view_old", "role.admin", "role.co_admin", "theme.layout",
                      "theme.layout.horizontal", "field.code", "dashboard.kpi.conversions",
                      "dashboard.col.name", "dashboard.col.status"}),
-    "it": frozenset({"topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
+    "it": frozenset({"changelog.field.email", "changelog.field.password_hash", "users.account", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
                      "menu.dashboard", "topbar.view_old", "usermenu.title", "theme.layout",
                      "field.password", "profile.password"}),
-    "rs": frozenset({"topbar.view_new", "dashboard.kpi.ctr"}),
+    "rs": frozenset({"changelog.field.email", "topbar.view_new", "dashboard.kpi.ctr"}),
 }
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")

@@ -3,27 +3,14 @@
 from __future__ import annotations
 
 from app.db import run
-from app.services import accounts, sessions
+from app.services import sessions
 from app.services.console import console_state
-from app.services.seed import DEMO_PASSWORD
 from components.shell.context import inert_console
 from components.shell.layout import ShellLayout
 from components.shell.menu import menu_items
 from components.ui.elements import spinner
-from tests.render import render_model, text_of, walk
-
-
-def _session(email: str) -> tuple[str, str]:
-    def make(db):
-        result = accounts.login(db, email=email, password=DEMO_PASSWORD, kind="browser")
-        db.flush()
-        row, token = sessions.redeem_ticket(db, ticket=result.new_session.secret)
-        return token, row.id
-    return run(make)
-
-
-def _console(token: str, language: str = "en"):
-    return inert_console(run(console_state, token=token, host=""), language)
+from tests.helpers import browser_session
+from tests.render import render_model, signed_in_console, text_of, walk
 
 
 def _shell(console) -> dict:
@@ -35,7 +22,7 @@ def _attr_values(model: dict, name: str) -> list[str]:
 
 
 def test_advertiser_top_bar(demo_ids):
-    console = _console(_session("advertiser@demo.example")[0])
+    console = signed_in_console("advertiser@demo.example")
     model = _shell(console)
     assert _attr_values(model, "data-balance") == ["$5,000.00"]
     assert set(_attr_values(model, "data-view")) == {"old", "new"}  # insight_dashboard is set
@@ -43,7 +30,7 @@ def test_advertiser_top_bar(demo_ids):
 
 
 def test_agency_without_insight_has_no_view_switch_balance_or_api_docs(demo_ids):
-    console = _console(_session("agency@demo.example")[0])
+    console = signed_in_console("agency@demo.example")
     model = _shell(console)
     assert _attr_values(model, "data-balance") == []
     assert _attr_values(model, "data-view") == []
@@ -51,34 +38,34 @@ def test_agency_without_insight_has_no_view_switch_balance_or_api_docs(demo_ids)
 
 
 def test_admin_always_has_the_view_switch(demo_ids):
-    model = _shell(_console(_session("admin@demo.example")[0]))
+    model = _shell(signed_in_console("admin@demo.example"))
     assert set(_attr_values(model, "data-view")) == {"old", "new"}
     assert _attr_values(model, "data-balance") == []
 
 
 def test_impersonation_shows_who_acts_and_the_back_buttons(demo_ids):
-    token, session_id = _session("admin@demo.example")
+    token, session_id = browser_session("admin@demo.example")
     admin = run(console_state, token=token, host="").actor
     run(sessions.impersonate, actor=admin, target_id=demo_ids["agency@demo.example"])
     as_agency = run(console_state, token=token, host="").actor
     run(sessions.impersonate, actor=as_agency, target_id=demo_ids["advertiser@demo.example"])
-    model = _shell(_console(token))
+    model = _shell(inert_console(run(console_state, token=token, host="")))
     assert _attr_values(model, "data-acting") == ["advertiser@demo.example"]
     assert _attr_values(model, "data-back") == ["AGENCY", "ADMIN"]
     assert "Back To Agency" in text_of(model) and "Back To Admin" in text_of(model)
 
 
 def test_shell_speaks_the_chosen_language(demo_ids):
-    model = _shell(_console(_session("advertiser@demo.example")[0], "sp"))
+    model = _shell(signed_in_console("advertiser@demo.example", "sp"))
     assert "Saldo" in text_of(model) or "saldo" in text_of(model).lower()
 
 
 def test_identity_block_is_hidden_for_admin_only(demo_ids):
     from components.shell.user_menu import identity_block, settings_link
 
-    admin = _console(_session("admin@demo.example")[0])
-    advertiser = _console(_session("advertiser@demo.example")[0])
+    admin = signed_in_console("admin@demo.example")
+    advertiser = signed_in_console("advertiser@demo.example")
     assert identity_block(admin) == ""
     assert "Arlo Advertiser" in text_of(identity_block(advertiser))
     assert settings_link(admin) == "/admin/settings"
-    assert settings_link(_console(_session("coadmin@demo.example")[0])) is None
+    assert settings_link(signed_in_console("coadmin@demo.example")) is None

@@ -144,6 +144,11 @@ def test_assigning_an_advertiser_moves_it_with_its_funds_and_ends_the_old_agency
     assert ledger.payment_history(db, actor=rival, advertiser_id=own.id)[0]["balance"] == 5000.0
     assert [e["action"] for e in change_log.user_change_log(db, actor=admin, user_id=rival_agency.id)][0] == \
         "advertiser_moved_to"
+    # The advertiser's own log names both agencies for the admin; its new agency does not learn the old one's name.
+    moved = change_log.user_change_log(db, actor=admin, user_id=own.id)[0]["changes"]
+    assert {"field": "agency_id", "old": "Blue Harbor Agency", "new": "Rival Media"} in moved
+    moved = change_log.user_change_log(db, actor=rival, user_id=own.id)[0]["changes"]
+    assert {"field": "agency_id", "old": f"#{agency.id}", "new": "Rival Media"} in moved
     with pytest.raises(Forbidden):
         users.assign_advertisers(db, actor=agency, advertiser_ids=[own.id], agency_id=agency.id)
     with pytest.raises(Invalid):
@@ -170,3 +175,17 @@ def test_payment_history_runs_a_balance(db):
     assert history[0]["amount"] == 5000.0 and history[0]["by"] == "Ada Admin"
     with pytest.raises(NotFound):  # agencies have no payment list of their own
         ledger.payment_history(db, actor=admin, advertiser_id=user_by_email(db, "agency@demo.example").id)
+
+
+def test_switching_api_access_off_revokes_the_users_keys(db):
+    from app.services import api_credentials
+
+    admin = actor_of(db, "admin@demo.example")
+    own = user_by_email(db, "advertiser@demo.example")
+    token = api_credentials.generate(db, actor=admin, user_id=own.id, label="Reporting")["token"]
+    base = {"insight_dashboard": True, "postback_enabled": True, "margin": "0", "allowed_exchanges": []}
+    user_config.update_config(db, actor=admin, user_id=own.id, api_access=False, **base)
+    user_config.update_config(db, actor=admin, user_id=own.id, api_access=True, **base)
+    db.flush()
+    assert api_credentials.authenticate(db, token=token) is None
+    assert all(c["revoked"] for c in api_credentials.list_credentials(db, actor=admin, user_id=own.id))

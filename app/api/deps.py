@@ -11,7 +11,7 @@ from app.auth import tokens
 from app.auth.policy import Actor
 from app.db import session_scope
 from app.errors import NotAuthenticated
-from app.services import sessions
+from app.services import api_credentials, sessions
 
 SESSION_COOKIE = "dsp_session"
 
@@ -31,9 +31,15 @@ def bearer_token(request: Request) -> str | None:
 
 
 def get_actor(request: Request, db: Session = Depends(get_db)) -> Actor:
-    """The caller: a bearer JWT (API clients) or the browser's session cookie."""
+    """The caller: a bearer API key (`dsp_...`), a bearer JWT (API clients) or the browser's session cookie."""
     token = bearer_token(request)
-    if token:
+    if api_credentials.is_api_token(token):
+        assert token is not None
+        actor = api_credentials.authenticate(db, token=token, address=client_address(request))
+        if actor is None:
+            raise NotAuthenticated("This API key is not valid. It may have been revoked.")
+        db.commit()  # the key's last use is kept even when the call itself then fails
+    elif token:
         actor = sessions.actor_for(db, sessions.find_by_id(db, session_id=tokens.session_id_of(token)))
     else:
         actor = sessions.resolve(db, token=request.cookies.get(SESSION_COOKIE))

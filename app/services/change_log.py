@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from app.auth.policy import Actor, require, require_user_in_scope
+from app.auth.policy import Actor, can_see_user, require, require_user_in_scope
 from app.models.user import User
 from app.services import audit
 
@@ -32,4 +32,19 @@ def user_change_log(db: Session, *, actor: Actor, user_id: int) -> list[dict[str
     """/admin/user/change-log/{id} and /agency/changeLog/{id}."""
     require(actor, "user", "view")
     require_user_in_scope(actor, db.get(User, user_id))
-    return entries(db, entity="user", entity_id=user_id)
+    return _name_agencies(db, actor, entries(db, entity="user", entity_id=user_id))
+
+
+def _name_agencies(db: Session, actor: Actor, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """agency_id values as the agency's name, for the agencies the actor may see; others keep their bare id,
+    so an agency reading a moved advertiser's log learns no other agency's name."""
+    ids = {v for r in rows for c in r["changes"] if c["field"] == "agency_id" for v in (c["old"], c["new"]) if v}
+    if not ids:
+        return rows
+    names = {u.id: u.company_name or u.display_name
+             for u in db.exec(select(User).where(col(User.id).in_(ids))) if can_see_user(actor, u)}
+    for row in rows:
+        for change in row["changes"]:
+            if change["field"] == "agency_id":
+                change["old"], change["new"] = (names.get(v, f"#{v}") if v else v for v in (change["old"], change["new"]))
+    return rows

@@ -9,7 +9,9 @@ from app.auth.roles import Role
 from app.models.company import CompanyConfig
 from app.models.ledger import MICROS_PER_DOLLAR, LedgerEntry
 from app.models.messaging import Notification
+from app.models.reference import ReferenceValue
 from app.models.user import User, UserSettings, UserStatus
+from app.services.metadata import seed_reference_values
 
 DEMO_PASSWORD = "demo-Pass-2026"
 DEMO_USERS: tuple[tuple[str, Role, str, str, str], ...] = (
@@ -51,6 +53,10 @@ def seed_demo(db: Session) -> dict[str, int]:
     if db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == advertiser_id)).first() is None:
         db.add(LedgerEntry(advertiser_id=advertiser_id, amount_micros=DEMO_OPENING_DEPOSIT_MICROS, kind="deposit",
                            note="Opening deposit", created_by=ids["admin@demo.example"]))
+
+    # Only into an empty table: a value an admin renamed or retired must not come back on the next `make run`.
+    if db.exec(select(ReferenceValue)).first() is None:
+        seed_reference_values(db)
 
     config = db.exec(select(CompanyConfig).where(CompanyConfig.host == "")).first()
     if config is None:

@@ -13,7 +13,7 @@ from app.auth.roles import Role
 from app.errors import Invalid
 from app.models.reference import ReferenceValue
 from app.models.user import User, UserSettings
-from app.services import audit
+from app.services import api_credentials, audit
 
 MARGIN_MAX_PERCENT = Decimal(90)  # above this an agency would keep most of the advertiser's spend
 MARGIN_MESSAGE = "Enter a margin from 0 to 90 %, with at most two decimals."
@@ -50,10 +50,16 @@ def get_config(db: Session, *, actor: Actor, user_id: int) -> dict[str, Any]:
     require(actor, "user", "config")
     user = require_user_in_scope(actor, db.get(User, user_id))
     settings = settings_of(db, user_id)
-    return {"user_id": user.id, "name": user.display_name, "email": user.email, "role": user.role,
+    allowed = sorted(settings.allowed_exchanges or [])
+    exchanges = db.exec(select(ReferenceValue).where(ReferenceValue.kind == "exchange")
+                        .order_by(col(ReferenceValue.name))).all()
+    return {"id": user.id, "name": user.display_name, "email": user.email, "role": user.role,
             "agency_id": user.agency_id, "insight_dashboard": settings.insight_dashboard,
             "postback_enabled": settings.postback_enabled == ENABLED, "api_access": settings.api_access,
-            "margin": margin_text(settings.margin_bps), "allowed_exchanges": sorted(settings.allowed_exchanges or [])}
+            "margin": margin_text(settings.margin_bps), "allowed_exchanges": allowed,
+            # Active exchanges, plus retired ones the user still has (they may be unticked, not added).
+            "exchange_options": [{"id": x.id, "name": x.name, "retired": x.retired} for x in exchanges
+                                 if not x.retired or x.id in allowed]}
 
 
 def _check_exchanges(db: Session, ids: list[int], already: list[int]) -> list[int]:
@@ -81,9 +87,17 @@ def update_config(db: Session, *, actor: Actor, user_id: int, insight_dashboard:
     settings.margin_bps = bps
     settings.allowed_exchanges = _check_exchanges(db, allowed_exchanges or [], before["allowed_exchanges"])
     db.add(settings)
+    if before["api_access"] and not settings.api_access:
+        api_credentials.revoke_all(db, actor=actor, user_id=user_id)
     audit.record(db, actor=actor, entity="user", entity_id=user_id, action="update_config", before=before,
                  after=_snapshot(settings))
     return settings
+
+
+def margin_of(db: Session, *, actor: Actor, user_id: int) -> str:
+    require(actor, "user", "margin")
+    require_user_in_scope(actor, db.get(User, user_id))
+    return margin_text(settings_of(db, user_id).margin_bps)
 
 
 def set_margin(db: Session, *, actor: Actor, user_id: int, margin: Any) -> UserSettings:

@@ -138,6 +138,10 @@ def _api() -> Any:
               html.span("Before the token's 2 hours are up, renew it with ", code("GET /api/auth/refresh-token"),
                         " (same header); the reply carries a new token. ", code("POST /api/auth/logout"),
                         " ends it.")),
+        para("For a system that calls the API unattended, generate an API key on your Settings page instead "
+             "(an admin can do it on your user configuration). Send it the same way, ",
+             code("Authorization: Bearer dsp_…"), "; it works until it is revoked or API access is switched off "
+             "(which revokes every key), and the page lists when and from where each key was last used."),
         para("Every reply has the same four fields; ", code("data"), " holds the token, ", code("expires_in"),
              " (seconds) and the user after a login:"),
         _pre('{"success": true, "code": 200, "message": "Logged in", "data": {"token": "…", "expires_in": 7200}}'),

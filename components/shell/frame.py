@@ -20,8 +20,9 @@ def PageFrame(page: Any) -> Any:
     effects = document_effects(title=page_title(path, branding.meta_title, branding.name),
                                favicon=branding.favicon_url, scroll_top_key=path)
     content = page.component()
+    marker = {"data-page": page.path}  # which route matched: tests and support tooling read it
     if page.frame == "auth":
-        return html.div(effects, auth_layout(content, console))
+        return html.div(marker, effects, auth_layout(content, console))
     if page.frame == "docs":
-        return html.div(effects, docs_layout(content, console))
-    return html.div(effects, ShellLayout(content))
+        return html.div(marker, effects, docs_layout(content, console))
+    return html.div(marker, effects, ShellLayout(content))

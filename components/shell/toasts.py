@@ -1,4 +1,5 @@
 """Toasts: info stays until closed; success and error close themselves after 10 s (spec section 4).
+At most three show at once.
 
 The host owns its list, so a new toast re-renders only the toast stack, not the page.
 """
@@ -12,6 +13,7 @@ from typing import Any
 from reactpy import Ref, component, html, use_async_effect, use_ref, use_state
 
 TOAST_AUTO_CLOSE_S = 10
+MAX_VISIBLE_TOASTS = 3  # a burst of quick actions must not wall off the page; the oldest give way
 AUTO_CLOSING = frozenset({"success", "error"})
 _ICON = {"info": "bi-info-circle-fill", "success": "bi-check-circle-fill", "error": "bi-exclamation-octagon-fill"}
 _ids = itertools.count(1)
@@ -41,7 +43,7 @@ def ToastHost(push_ref: Ref[Any]) -> Any:
     toasts, set_toasts = use_state(())
 
     def push(kind: str, text: str) -> None:
-        set_toasts(lambda current: (*current, (next(_ids), kind, text)))
+        set_toasts(lambda current: (*current, (next(_ids), kind, text))[-MAX_VISIBLE_TOASTS:])
 
     def close(toast_id: int) -> None:
         set_toasts(lambda current: tuple(t for t in current if t[0] != toast_id))

@@ -8,7 +8,7 @@ from typing import Any
 from reactpy import component, html
 
 from app.auth.roles import Role
-from components.pages import profile_path, settings_path
+from components.paths import page_path, profile_path, settings_path
 from components.shell.context import Console, use_console
 from components.shell.dropdown import Dropdown
 from components.ui.labels import role_label_key
@@ -47,12 +47,15 @@ def UserMenu(open_theme_panel: Callable[[], None]) -> Any:
 
     def render_menu(close: Callable[[], None]) -> Any:
         settings = settings_link(console)
+        reference_lists = page_path("metadata", actor.role)  # /admin/metadata: ADMIN and CO-ADMIN, per the route table
         return html.div(
             identity_block(console),
             link({"to": profile_path(actor.role), "className": "dropdown-item"},
                  html.i({"className": "bi bi-person me-2"}), t("usermenu.profile")),
             link({"to": settings, "className": "dropdown-item"}, html.i({"className": "bi bi-gear me-2"}),
                  t("usermenu.settings")) if settings else "",
+            link({"to": reference_lists, "className": "dropdown-item", "data-menu": "reference-lists"},
+                 html.i({"className": "bi bi-list-ul me-2"}), t("usermenu.reference_lists")) if reference_lists else "",
             html.button({"type": "button", "className": "dropdown-item",
                          "onClick": lambda _e: (close(), open_theme_panel())},
                         html.i({"className": "bi bi-palette me-2"}), t("usermenu.theme")),

@@ -29,6 +29,17 @@ def card(*children: Any, title: str = "", extra: Any = "", class_name: str = "")
                     html.div({"className": styles.CARD_BODY}, *children))
 
 
+def empty_state(icon: str, title: str, text: str, *actions: Any, marker: dict[str, str] | None = None) -> Any:
+    """The centred icon, title and explanation a page or panel shows when it has nothing to list; `marker`
+    is the data- attribute tests and styles find it by."""
+    return html.div({"className": "text-center py-5 px-3", **(marker or {})},
+                    html.i({"className": f"bi {icon} d-block mb-2 text-body-tertiary", "style": {"fontSize": "2.25rem"}}),
+                    html.div({"className": "fw-semibold"}, title),
+                    html.p({"className": "text-body-secondary small mx-auto mb-0", "style": {"maxWidth": "36rem"}},
+                           text),
+                    *[html.div({"className": "mt-3"}, action) for action in actions])
+
+
 def spinner(label: str = "Loading") -> Any:
     return html.div({"className": "d-flex justify-content-center py-5", "role": "status", "aria-label": label},
                     html.div({"className": "spinner-border text-primary"}))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from reactpy import event, html
@@ -61,3 +61,56 @@ def form(on_submit: Callable[[], Any], *children: Any, name: str = "") -> Any:
 
 def alert(kind: str, text: str) -> Any:
     return html.div({"className": f"alert alert-{kind} py-2 small", "role": "alert"}, text) if text else ""
+
+
+def selected_value(event: dict[str, Any]) -> str:
+    """The chosen value of a <select> change event. ReactPy's client serializes a <select> target as
+    the list of its options (it is array-like), so the value is the option marked selected."""
+    target = event.get("target")
+    if isinstance(target, dict):
+        return str(target.get("value", ""))
+    for option in target or []:
+        if isinstance(option, dict) and option.get("selected"):
+            return str(option.get("value", ""))
+    return ""
+
+
+def select_field(*, name: str, label: str, value: str, options: Sequence[tuple[str, str]],
+                 on_change: Callable[[str], None], error: str | None = None, help_text: str = "",
+                 class_name: str = "mb-3") -> Any:
+    """A labelled <select>; options are (value, text) pairs."""
+    input_id = f"field-{name}"
+    return html.div(
+        {"className": class_name},
+        html.label({"className": styles.FORM_LABEL, "htmlFor": input_id}, label),
+        html.select({"id": input_id, "name": name, "value": value,
+                     "className": "form-select" + (" is-invalid" if error else ""),
+                     "onChange": lambda event: on_change(selected_value(event))},
+                    *[html.option({"value": option_value, "key": option_value}, text)
+                      for option_value, text in options]),
+        html.div({"className": "invalid-feedback", "data-field-error": name}, error) if error else "",
+        html.div({"className": "form-text"}, help_text) if help_text and not error else "",
+    )
+
+
+def checkbox_list(*, name: str, label: str, options: Sequence[tuple[int, str]], selected: Sequence[int],
+                  on_change: Callable[[list[int]], None], error: str | None = None, help_text: str = "") -> Any:
+    """Several checkboxes in columns; `on_change` receives the new list of checked values."""
+    chosen = set(selected)
+
+    def toggle(value: int, checked: bool) -> None:
+        on_change(sorted(chosen | {value}) if checked else sorted(chosen - {value}))
+
+    return html.fieldset(
+        {"className": "mb-3", "name": name},
+        html.legend({"className": styles.FORM_LABEL + " mb-2"}, label),
+        html.div({"className": "dsp-checkbox-grid" + (" is-invalid" if error else "")},
+                 *[html.div({"className": "form-check", "key": str(value)},
+                            html.input({"className": "form-check-input", "type": "checkbox", "id": f"{name}-{value}",
+                                        "checked": value in chosen, "value": str(value),
+                                        "onChange": lambda event, v=value: toggle(v, bool(event["target"]["checked"]))}),
+                            html.label({"className": "form-check-label", "htmlFor": f"{name}-{value}"}, text))
+                   for value, text in options]),
+        html.div({"className": "invalid-feedback d-block", "data-field-error": name}, error) if error else "",
+        html.div({"className": "form-text"}, help_text) if help_text and not error else "",
+    )

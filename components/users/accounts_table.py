@@ -9,10 +9,10 @@ from app.auth.roles import Role
 from components.shell.context import Console
 from components.ui.labels import role_label_key
 
-_COLUMN_TYPES = {"balance": "money", "created": "date", "status": "badge"}
+_COLUMN_TYPES = {"balance": "money", "created": "date", "status": "badge", "advertisers": "number"}
 # Pixel widths that fit a 1440 px screen with the sidebar and the action buttons.
-_COLUMN_WIDTHS = {"name": 160, "email": 210, "company": 150, "role": 100, "agency": 140, "status": 95,
-                  "balance": 110, "created": 170}
+_COLUMN_WIDTHS = {"name": 150, "email": 180, "company": 150, "role": 95, "agency": 125, "status": 95,
+                  "balance": 110, "created": 150, "margin": 90, "advertisers": 110}
 
 
 def account_columns(console: Console, keys: Sequence[str]) -> list[dict[str, str]]:

@@ -101,6 +101,7 @@ def login(page: Page, email: str, password: str = DEMO_PASSWORD, lands_on: str |
     page.fill("#field-email", email)
     page.fill("#field-password", password)
     expect(page.locator("#field-email")).to_have_value(email)
+    expect(page.locator("#field-password")).to_have_value(password)
     page.click("form[name=login] button[type=submit]")
     try:
         page.wait_for_url(f"**{lands_on or ROLE_HOMES.get(email, '/')}", timeout=15_000)

@@ -1,0 +1,141 @@
+"""Account administration over the API: the same service calls as the user pages, so the same
+permission and row-scope checks (an agency reaches its own advertisers only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel, Field
+from sqlmodel import Session
+
+from app.api.deps import get_actor, get_db
+from app.api.envelope import ok
+from app.auth.policy import Actor
+from app.services import change_log, directory, ledger, user_config, users
+
+router = APIRouter(tags=["users"])
+
+
+class NewUserBody(BaseModel):
+    role: str = Field(description="ADMIN, CO-ADMIN, AGENCY or ADVERTISER (agencies may create ADVERTISER only)")
+    email: str
+    password: str
+    firstName: str
+    lastName: str
+    companyName: str = ""
+    agencyId: int | None = Field(None, description="For advertisers created by staff; null: a direct advertiser")
+
+
+class UserDetailsBody(BaseModel):
+    email: str
+    firstName: str
+    lastName: str
+    companyName: str = ""
+
+
+class StatusBody(BaseModel):
+    status: str = Field(description="active or disabled")
+
+
+class ConfigBody(BaseModel):
+    insight_dashboard: bool
+    postback_enabled: bool
+    api_access: bool
+    margin: str = Field("0", description="Agency margin in percent, 0 to 90, at most two decimals")
+    allowed_exchanges: list[int] = Field(default_factory=list, description="Exchange ids; empty: every exchange")
+
+
+class MarginBody(BaseModel):
+    margin: str
+
+
+class AssignBody(BaseModel):
+    advertiserIds: list[int]
+    agencyId: int | None = Field(None, description="The agency to move them to; null: direct advertisers")
+
+
+@router.get("/users")
+def list_users(role: str = "", status: str = "", actor: Actor = Depends(get_actor),
+               db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Accounts you manage (an agency: its advertisers), optionally filtered by role and status."""
+    return ok(directory.accounts_overview(db, actor=actor, role=role, status=status))
+
+
+@router.post("/users")
+def add_user(body: NewUserBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Create an account (/admin/addUser, /agency/addAdvertiser)."""
+    user = users.create_user(db, actor=actor, role=body.role, email=body.email, password=body.password,
+                             first_name=body.firstName, last_name=body.lastName, company_name=body.companyName,
+                             agency_id=body.agencyId)
+    return ok(users.get_user(db, actor=actor, user_id=user.id), "User created")  # type: ignore[arg-type]
+
+
+@router.get("/users/{user_id}")
+def single_user(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    return ok(users.get_user(db, actor=actor, user_id=user_id))
+
+
+@router.put("/users/{user_id}")
+def update_user(user_id: int, body: UserDetailsBody, actor: Actor = Depends(get_actor),
+                db: Session = Depends(get_db)) -> dict[str, Any]:
+    users.update_user(db, actor=actor, user_id=user_id, email=body.email, first_name=body.firstName,
+                      last_name=body.lastName, company_name=body.companyName)
+    return ok(users.get_user(db, actor=actor, user_id=user_id), "User updated")
+
+
+@router.put("/users/{user_id}/status")
+def set_status(user_id: int, body: StatusBody, actor: Actor = Depends(get_actor),
+               db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Enable or disable an account; disabling ends its sessions at once."""
+    users.set_status(db, actor=actor, user_id=user_id, status=body.status)
+    return ok(users.get_user(db, actor=actor, user_id=user_id), "Status changed")
+
+
+@router.post("/users/{user_id}/password-reset")
+def password_reset(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """E-mail the account a one-time code to choose a new password."""
+    return ok({"email": users.send_password_reset(db, actor=actor, user_id=user_id)}, "Reset code sent")
+
+
+@router.get("/users/{user_id}/config")
+def get_config(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    return ok(user_config.get_config(db, actor=actor, user_id=user_id))
+
+
+@router.put("/users/{user_id}/config")
+def update_config(user_id: int, body: ConfigBody, actor: Actor = Depends(get_actor),
+                  db: Session = Depends(get_db)) -> dict[str, Any]:
+    user_config.update_config(db, actor=actor, user_id=user_id, **body.model_dump())
+    return ok(user_config.get_config(db, actor=actor, user_id=user_id), "Configuration saved")
+
+
+@router.put("/users/{user_id}/margin")
+def set_margin(user_id: int, body: MarginBody, actor: Actor = Depends(get_actor),
+               db: Session = Depends(get_db)) -> dict[str, Any]:
+    """An agency's margin on one of its advertisers."""
+    user_config.set_margin(db, actor=actor, user_id=user_id, margin=body.margin)
+    return ok({"margin": user_config.margin_of(db, actor=actor, user_id=user_id)}, "Margin saved")
+
+
+@router.get("/users/{user_id}/change-log")
+def user_change_log(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    return ok(change_log.user_change_log(db, actor=actor, user_id=user_id))
+
+
+@router.get("/users/{user_id}/payments")
+def payments(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """An advertiser's ledger, newest first, with the balance after each entry."""
+    return ok(ledger.payment_history(db, actor=actor, advertiser_id=user_id))
+
+
+@router.get("/agencies")
+def agencies(status: str = "", actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    return ok(directory.agencies_overview(db, actor=actor, status=status))
+
+
+@router.post("/agencies/assign")
+def assign(body: AssignBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Move advertisers to another agency; their data goes with them."""
+    moved = users.assign_advertisers(db, actor=actor, advertiser_ids=body.advertiserIds, agency_id=body.agencyId)
+    return ok({"moved": moved}, "Advertisers assigned")

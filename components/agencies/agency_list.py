@@ -1,0 +1,47 @@
+"""/admin/agencies and /co-admin/agencies: every agency with its advertisers and their balance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reactpy import component, html
+
+from app.services import directory
+from components.paths import page_path
+from components.shell.context import use_console
+from components.ui.elements import card, page_header
+from components.ui.hooks import use_query
+from components.ui.links import app_link
+from components.users.accounts_table import account_columns, account_rows
+from components.users.row_actions import grid_actions, use_account_actions
+from components.widgets.datagrid import data_grid
+
+COLUMNS = ("company", "name", "email", "status", "advertisers", "balance", "created")
+AGENCY_PAGES = (("agency.edit", "agencies.open", "bi-pencil", ""),)
+
+
+@component
+def AgenciesPage() -> Any:
+    console = use_console()
+    t = console.t
+    rows, reload = use_query(directory.agencies_overview, actor=console.actor)
+    actions = use_account_actions(rows, reload, name_of=lambda row: row["company"] or row["name"],
+                                  open_page="agency.edit")
+    columns = [{**c, "label": t("agencies.col.balance")} if c["key"] == "balance" else c
+               for c in account_columns(console, COLUMNS)]
+    assign_path = page_path("agency.assign", console.role)
+    add_path = page_path("user.add", console.role)
+    return html.div(
+        page_header(t("agencies.title"), t("agencies.subtitle"),
+                    app_link({"to": assign_path, "className": "btn btn-outline-primary"},
+                             html.i({"className": "bi bi-arrow-left-right me-1"}), t("agencies.assign"))
+                    if assign_path else "",
+                    app_link({"to": add_path, "className": "btn btn-primary"},
+                             html.i({"className": "bi bi-plus-lg me-1"}), t("agencies.add")) if add_path else ""),
+        card(data_grid(columns=columns, rows=account_rows(console, rows or []), height=520,
+                       search_placeholder=t("common.search"), empty_text=t("agencies.empty"),
+                       row_count_label=t("grid.rows"), locale=console.language,
+                       actions=grid_actions(console, pages=AGENCY_PAGES),
+                       on_action=actions.on_action, on_row_click=actions.on_row_click)),
+        actions.elements,
+    )

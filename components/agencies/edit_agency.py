@@ -1,0 +1,62 @@
+"""/admin/editAgency/{id} and the co-admin copy: an agency's details and its advertisers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reactpy import component, html
+
+from app.auth.roles import Role
+from app.services import directory, users
+from components.paths import page_path
+from components.shell.context import use_console
+from components.ui.elements import card, page_header
+from components.ui.hooks import use_query
+from components.ui.links import app_link
+from components.users.accounts_table import account_columns, account_rows
+from components.users.common import back_link, not_found, use_subject_id
+from components.users.row_actions import grid_actions, use_account_actions
+from components.users.user_form import EditUserForm, account_facts
+from components.widgets.datagrid import data_grid
+
+ADVERTISER_COLUMNS = ("name", "email", "company", "status", "balance", "margin")
+
+
+@component
+def AgencyAdvertisers(agency_id: int) -> Any:
+    console = use_console()
+    t = console.t
+    rows, reload = use_query(directory.accounts_overview, actor=console.actor, role=Role.ADVERTISER.value,
+                             agency_id=agency_id, deps=[agency_id])
+    actions = use_account_actions(rows, reload)
+    assign_path = page_path("agency.assign", console.role)
+    move = app_link({"to": f"{assign_path}?from={agency_id}", "className": "btn btn-sm btn-outline-primary"},
+                    html.i({"className": "bi bi-arrow-left-right me-1"}), t("agencies.move_advertisers")) \
+        if assign_path and rows else ""
+    return card(data_grid(columns=account_columns(console, ADVERTISER_COLUMNS), rows=account_rows(console, rows or []),
+                          height=360, empty_text=t("agencies.no_advertisers"), row_count_label=t("grid.rows"),
+                          locale=console.language, actions=grid_actions(console), on_action=actions.on_action,
+                          on_row_click=actions.on_row_click),
+                actions.elements, title=t("agencies.advertisers"), extra=move, class_name="mt-4")
+
+
+@component
+def EditAgencyPage() -> Any:
+    console = use_console()
+    t = console.t
+    agency_id = use_subject_id()
+    user, reload = use_query(users.get_user, actor=console.actor, user_id=agency_id, deps=[agency_id])
+    if user is None or user["role"] != Role.AGENCY:
+        return html.div(page_header(t("agencies.edit_title")), not_found(console))
+    log_path = page_path("user.change_log", console.role, id=agency_id)
+    return html.div(
+        page_header(t("agencies.edit_title"), user["company_name"] or user["name"],
+                    app_link({"to": log_path, "className": "btn btn-outline-secondary btn-sm"},
+                             html.i({"className": "bi bi-clock-history me-1"}), t("users.change_log"))
+                    if log_path else "",
+                    back_link(console, "agencies", "agencies.back")),
+        html.div({"className": "row g-4"},
+                 html.div({"className": "col-xl-8"}, EditUserForm(user, reload, key=f"{agency_id}-{user['email']}")),
+                 html.div({"className": "col-xl-4"}, account_facts(console, user))),
+        AgencyAdvertisers(agency_id),
+    )

@@ -1,0 +1,284 @@
+"""/admin/metadata (ADMIN and CO-ADMIN): the reference lists the campaign pickers offer. Add, rename,
+retire and restore values; delete only the ones nothing uses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reactpy import component, event, html, use_state
+
+from app.models.reference import REFERENCE_KINDS
+from app.services import metadata
+from app.services.metadata import NAME_MAX_LENGTH
+from components.shell.context import use_console
+from components.ui import styles
+from components.ui.confirm import ConfirmDialog
+from components.ui.elements import empty_state, page_header, spinner
+from components.ui.hooks import use_action, use_query
+
+KIND_ICONS: dict[str, str] = {
+    "exchange": "bi-diagram-3",
+    "os_version": "bi-phone",
+    "browser": "bi-globe2",
+    "manufacturer": "bi-cpu",
+    "carrier": "bi-broadcast-pin",
+    "traffic_type": "bi-signpost-split",
+}
+_ACTIVE_ITEM = {"background": "color-mix(in srgb, var(--dsp-primary) 10%, transparent)",
+                "color": "var(--dsp-primary)", "fontWeight": 600}
+_ACTIVE_BADGE = {"background": "var(--dsp-primary)", "color": "var(--dsp-on-primary)"}
+_ROW_ACTION = "btn btn-sm btn-outline-secondary text-nowrap"
+
+
+def _name_form(*, name: str, value: str, on_change: Callable[[str], None], on_submit: Callable[[], None],
+               button: Any, error: str | None, label: str, placeholder: str = "", extra: Any = "",
+               on_escape: Callable[[], None] | None = None, autofocus: bool = False, key: str = "") -> Any:
+    """One text input with its button(s); the field error shows under the input. `key` gives each list (or
+    row) its own input element, so switching lists never carries typed text over."""
+    @event(prevent_default=True)
+    def submit(_event: Any) -> None:
+        on_submit()
+
+    def key_down(e: dict[str, Any]) -> None:
+        if on_escape and e.get("key") == "Escape":
+            on_escape()
+
+    attrs: dict[str, Any] = {
+        "key": key or name, "name": "name", "type": "text", "value": value, "maxLength": NAME_MAX_LENGTH, "autoComplete": "off",
+        "placeholder": placeholder, "aria-label": label, "aria-invalid": "true" if error else "false",
+        "className": "form-control" + (" is-invalid" if error else ""),
+        "onChange": lambda e: on_change(e["target"]["value"]), "onKeyDown": key_down,
+    }
+    if autofocus:
+        attrs["autoFocus"] = True
+    return html.form(
+        {"name": name, "noValidate": True, "onSubmit": submit},
+        html.div({"className": "input-group has-validation"}, html.input(attrs), button, extra,
+                 html.div({"className": "invalid-feedback", "data-field-error": "name"}, error) if error else ""),
+    )
+
+
+@component
+def AddValueForm(kind: str, on_added: Callable[[], None]) -> Any:
+    console = use_console()
+    t = console.t
+    text, set_text = use_state("")
+
+    def done(row: dict[str, Any]) -> None:
+        set_text("")
+        console.toast("success", t("metadata.added", name=row["name"]))
+        on_added()
+
+    add = use_action(metadata.add_value, on_done=done)
+    button = html.button({"type": "submit", "className": "btn btn-primary px-3", "disabled": add.pending},
+                         html.i({"className": "bi bi-plus-lg me-1"}), t("metadata.add"))
+    return html.div({"className": "mb-4"},
+                    _name_form(name="add-value", value=text, on_change=set_text, button=button,
+                               on_submit=lambda: add.submit(actor=console.actor, kind=kind, name=text), key=f"add-{kind}",
+                               error=add.errors.get("name") or add.errors.get("kind"),
+                               label=t("metadata.add_label"), placeholder=t("metadata.add_placeholder")))
+
+
+@component
+def RenameForm(row: dict[str, Any], on_saved: Callable[[], None], on_cancel: Callable[[], None]) -> Any:
+    """Mounted only while a row is being renamed, so a cancelled attempt leaves no stale error behind."""
+    console = use_console()
+    t = console.t
+    text, set_text = use_state(row["name"])
+
+    def done(saved: dict[str, Any]) -> None:
+        if saved["name"] != row["name"]:
+            console.toast("success", t("metadata.renamed", name=saved["name"]))
+        on_saved()
+
+    rename = use_action(metadata.rename_value, on_done=done)
+    save = html.button({"type": "submit", "className": "btn btn-primary", "disabled": rename.pending,
+                        "title": t("metadata.save"), "aria-label": t("metadata.save")},
+                       html.i({"className": "bi bi-check-lg"}))
+    cancel = html.button({"type": "button", "className": "btn btn-outline-secondary", "title": t("common.cancel"),
+                          "aria-label": t("common.cancel"), "onClick": lambda _e: on_cancel()},
+                         html.i({"className": "bi bi-x-lg"}))
+    return _name_form(name="rename-value", value=text, on_change=set_text, button=save, extra=cancel,
+                      on_submit=lambda: rename.submit(actor=console.actor, value_id=row["id"], name=text),
+                      error=rename.errors.get("name"), label=t("metadata.rename_label", name=row["name"]),
+                      on_escape=on_cancel, autofocus=True, key=f"rename-{row['id']}")
+
+
+def _status_badge(t: Callable[..., str], retired: bool) -> Any:
+    if retired:
+        return html.span({"className": "badge rounded-pill text-bg-light border text-body-secondary",
+                          "data-status": "retired"}, html.i({"className": "bi bi-archive me-1"}),
+                         t("metadata.status.retired"))
+    return html.span({"className": "badge rounded-pill bg-success-subtle text-success-emphasis", "data-status": "active"},
+                     html.i({"className": "bi bi-check-circle me-1"}), t("metadata.status.active"))
+
+
+def _usage(t: Callable[..., str], used: int) -> Any:
+    if not used:
+        return html.span({"className": "text-body-secondary small", "data-used": "0"}, t("metadata.unused"))
+    return html.span({"className": "badge rounded-pill bg-primary-subtle text-primary-emphasis", "data-used": str(used),
+                      "title": t("metadata.in_use_hint")},
+                     html.i({"className": "bi bi-link-45deg me-1"}), t("metadata.used_by", count=used))
+
+
+@component
+def ValueRow(row: dict[str, Any], on_changed: Callable[[], None], ask_delete: Callable[[dict[str, Any]], None]) -> Any:
+    console = use_console()
+    t = console.t
+    editing, set_editing = use_state(False)
+
+    def toggled(saved: dict[str, Any]) -> None:
+        key = "metadata.retired_done" if saved["retired"] else "metadata.restored"
+        console.toast("success", t(key, name=saved["name"]))
+        on_changed()
+
+    toggle = use_action(metadata.set_retired, on_done=toggled)
+    retired = bool(row["retired"])
+
+    def saved() -> None:
+        set_editing(False)
+        on_changed()
+
+    if editing:
+        name_cell = RenameForm(row, saved, lambda: set_editing(False))
+    else:
+        name_cell = html.span({"className": "fw-medium" + (" text-body-secondary text-decoration-line-through"
+                                                           if retired else "")}, row["name"])
+    actions = html.div(
+        {"className": "d-flex justify-content-end gap-1 flex-nowrap"},
+        "" if editing else html.button(
+            {"type": "button", "className": _ROW_ACTION, "data-action": "rename", "onClick": lambda _e: set_editing(True)},
+            html.i({"className": "bi bi-pencil me-1"}), t("metadata.rename")),
+        html.button(
+            {"type": "button", "className": _ROW_ACTION, "disabled": toggle.pending,
+             "data-action": "restore" if retired else "retire",
+             "onClick": lambda _e: toggle.submit(actor=console.actor, value_id=row["id"], retired=not retired)},
+            html.i({"className": "bi " + ("bi-arrow-counterclockwise" if retired else "bi-archive") + " me-1"}),
+            t("metadata.restore" if retired else "metadata.retire")),
+        html.span(  # in use: a lock in the delete button's place keeps the rows aligned and says why
+            {"className": "btn btn-sm text-body-tertiary", "role": "img", "data-action": "delete-locked",
+             "title": t("metadata.in_use_hint"), "aria-label": t("metadata.in_use_hint")},
+            html.i({"className": "bi bi-lock"})) if row["used"] else html.button(
+            {"type": "button", "className": "btn btn-sm btn-outline-danger", "data-action": "delete",
+             "title": t("metadata.delete"), "aria-label": t("metadata.delete"), "onClick": lambda _e: ask_delete(row)},
+            html.i({"className": "bi bi-trash"})),
+    )
+    return html.tr(
+        {"data-value": row["name"], "data-retired": "true" if retired else "false"},
+        html.td({"className": "ps-3", "style": {"minWidth": "14rem"}}, name_cell),
+        html.td(_status_badge(t, retired)),
+        html.td(_usage(t, int(row["used"]))),
+        html.td({"className": "text-body-secondary small text-nowrap"}, row["updated"][:10]),
+        html.td({"className": "pe-3", "style": {"width": "1%"}}, actions),  # as wide as its buttons, no wider
+    )
+
+
+def _empty_state(t: Callable[..., str]) -> Any:
+    return empty_state("bi-inbox", t("metadata.empty_title"), t("metadata.empty_text"), marker={"data-empty": "true"})
+
+
+@component
+def KindPanel(kind: str, version: int, on_changed: Callable[[], None]) -> Any:
+    console = use_console()
+    t = console.t
+    rows, _reload = use_query(metadata.list_values, actor=console.actor, kind=kind, deps=[kind, version])
+    doomed, set_doomed = use_state(None)  # the row waiting for delete confirmation
+
+    def deleted(gone: dict[str, Any]) -> None:
+        console.toast("success", t("metadata.deleted", name=gone["name"]))
+        on_changed()
+
+    remove = use_action(metadata.delete_value, on_done=deleted)
+
+    def confirm() -> None:
+        if doomed is not None:
+            set_doomed(None)
+            remove.submit(actor=console.actor, value_id=doomed["id"])
+
+    ordered = rows or []  # by name: a row stays in place when it is retired or restored
+    active = sum(1 for r in ordered if not r["retired"])
+    header = html.div(
+        {"className": "card-header bg-transparent d-flex flex-wrap align-items-center justify-content-between gap-2"},
+        html.div({"className": "d-flex align-items-center gap-2"},
+                 html.i({"className": f"bi {KIND_ICONS[kind]} text-primary"}),
+                 html.h2({"className": "h6 mb-0 fw-semibold"}, t(REFERENCE_KINDS[kind]))),
+        html.span({"className": "small text-body-secondary", "data-summary": kind},
+                  t("metadata.summary", active=active, retired=len(ordered) - active)),
+    )
+    if rows is None:
+        body: Any = spinner(t("common.loading"))
+    elif not ordered:
+        body = _empty_state(t)
+    else:
+        body = html.div(
+            {"className": "table-responsive border rounded-3"},
+            html.table(
+                {"className": "table table-hover align-middle mb-0"},
+                html.thead({"className": "table-light"},
+                           html.tr(html.th({"className": "ps-3 small fw-semibold"}, t("metadata.col.name")),
+                                   html.th({"className": "small fw-semibold"}, t("metadata.col.status")),
+                                   html.th({"className": "small fw-semibold"}, t("metadata.col.usage")),
+                                   html.th({"className": "small fw-semibold"}, t("metadata.col.updated")),
+                                   html.th({"className": "pe-3 small fw-semibold text-end"}, t("metadata.col.actions")))),
+                html.tbody(*[ValueRow(row, on_changed, set_doomed, key=str(row["id"])) for row in ordered]),
+            ),
+        )
+    return html.div(
+        {"className": styles.CARD, "data-kind-panel": kind},
+        header,
+        html.div({"className": styles.CARD_BODY},
+                 AddValueForm(kind, on_changed, key=f"add-{kind}"),
+                 body,
+                 html.p({"className": "small text-body-secondary mt-3 mb-0"},
+                        html.i({"className": "bi bi-info-circle me-1"}), t("metadata.retire_hint"))),
+        ConfirmDialog(t("metadata.confirm_delete_title"), t("metadata.confirm_delete", name=doomed["name"]),
+                      t("metadata.delete"), t("common.cancel"), confirm, lambda: set_doomed(None))
+        if doomed else "",
+    )
+
+
+def _kind_nav(t: Callable[..., str], current: str, counts: dict[str, dict[str, int]],
+              choose: Callable[[str], None]) -> Any:
+    def item(kind: str) -> Any:
+        selected = kind == current
+        count = counts.get(kind, {}).get("active", 0)
+        return html.button(
+            {"type": "button", "key": kind, "data-kind": kind, "aria-current": "true" if selected else "false",
+             "className": "list-group-item list-group-item-action border-0 rounded-3 d-flex align-items-center "
+                          "gap-2 py-2 px-3" + ("" if selected else " bg-transparent"),
+             "style": _ACTIVE_ITEM if selected else {}, "onClick": lambda _e: choose(kind)},
+            html.i({"className": f"bi {KIND_ICONS[kind]}"}),
+            html.span({"className": "flex-grow-1 text-start"}, t(REFERENCE_KINDS[kind])),
+            html.span({"className": "badge rounded-pill" + ("" if selected else " bg-body-secondary text-body-secondary"),
+                       "style": _ACTIVE_BADGE if selected else {}, "data-count": str(count)}, str(count)),
+        )
+
+    return html.div(
+        {"className": styles.CARD},
+        html.div({"className": "card-body p-2"},
+                 html.div({"className": "small text-uppercase fw-semibold text-body-secondary px-3 pt-2 pb-1",
+                           "style": {"letterSpacing": ".04em", "fontSize": ".7rem"}}, t("metadata.lists")),
+                 html.nav({"className": "list-group list-group-flush gap-1", "aria-label": t("metadata.lists")},
+                          *[item(kind) for kind in REFERENCE_KINDS])),
+    )
+
+
+@component
+def MetadataPage() -> Any:
+    console = use_console()
+    t = console.t
+    kind, set_kind = use_state(next(iter(REFERENCE_KINDS)))
+    version, set_version = use_state(0)  # bumped after every write: the list and the badges reload
+    counts, _reload = use_query(metadata.kind_counts, actor=console.actor, deps=[version])
+
+    def changed() -> None:
+        set_version(lambda v: v + 1)
+
+    return html.div(
+        {"data-page": "metadata"},
+        page_header(t("metadata.title"), t("metadata.subtitle")),
+        html.div({"className": "row g-4"},
+                 html.div({"className": "col-lg-3"}, _kind_nav(t, kind, counts or {}, set_kind)),
+                 html.div({"className": "col-lg-9"}, KindPanel(kind, version, changed, key=kind))),
+    )

@@ -1,0 +1,88 @@
+"""The row actions of account lists (users, advertisers, agencies): which buttons a row shows and what
+each does. Actions that change or mail something ask first; page links navigate in place."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reactpy import html, use_state
+
+from app.models.user import UserStatus
+from app.services import sessions, users
+from components.paths import page_path
+from components.shell.context import Console, use_console
+from components.ui.confirm import ConfirmDialog
+from components.ui.hooks import use_action
+from components.ui.navigation import use_navigation
+from components.users.common import USER_PAGES
+from components.widgets.datagrid import GridAction
+
+# Actions that ask first: action id -> the status it sets.
+CONFIRMED = {"disable": UserStatus.DISABLED, "enable": UserStatus.ACTIVE}
+
+
+# Only the edit page gets a row button; the account's other pages are tabs on it (and a row click opens it).
+ROW_LINKS = USER_PAGES[:1]
+
+
+def grid_actions(console: Console, *, pages: Sequence[tuple[str, str, str, str]] = ROW_LINKS) -> list[GridAction]:
+    """Login as, links to the per-account pages the role has, then enable/disable."""
+    t = console.t
+    links: list[GridAction] = [{"id": name, "label": t(label), "icon": icon, "variant": "secondary",
+                                **({"when": flag} if flag else {})}  # type: ignore[typeddict-item]
+                               for name, label, icon, flag in pages if page_path(name, console.role, id=0)]
+    return [{"id": "login_as", "label": t("users.login_as"), "icon": "bi-box-arrow-in-right", "variant": "primary",
+             "when": "can_enter"}, *links,
+            {"id": "disable", "label": t("users.disable"), "icon": "bi-slash-circle", "variant": "danger",
+             "when": "can_disable"},
+            {"id": "enable", "label": t("users.enable"), "icon": "bi-check-circle", "variant": "success",
+             "when": "can_enable"}]
+
+
+@dataclass(frozen=True)
+class AccountActions:
+    on_action: Callable[[str, Any], None]  # hand to data_grid
+    on_row_click: Callable[[Any], None]  # opens the row's main page
+    elements: Any  # render once in the page: the navigation and the confirmation dialog
+
+
+def use_account_actions(rows: list[dict[str, Any]] | None, reload: Callable[[], None],
+                        name_of: Callable[[dict[str, Any]], str] = lambda row: row["name"],
+                        open_page: str = "user.edit") -> AccountActions:
+    console = use_console()
+    t = console.t
+    pending, set_pending = use_state(None)  # (action, user id, name) waiting for confirmation
+    navigation, go = use_navigation()
+    enter = use_action(sessions.impersonate, on_done=console.go)
+    change_status = use_action(users.set_status)
+
+    def on_action(action_id: str, user_id: Any) -> None:
+        user_id = int(user_id)
+        if action_id == "login_as":
+            enter.submit(actor=console.actor, target_id=user_id)
+        elif action_id in CONFIRMED:
+            row = next((r for r in rows or [] if r["id"] == user_id), None)
+            set_pending((action_id, user_id, name_of(row) if row else ""))
+        elif path := page_path(action_id, console.role, id=user_id):
+            go(path)
+
+    def confirm() -> None:
+        if pending is None:
+            return
+        action_id, user_id, name = pending
+        set_pending(None)
+        if change_status.submit(actor=console.actor, user_id=user_id, status=CONFIRMED[action_id]) is not None:
+            console.toast("success", t(f"users.{action_id}d", name=name))
+            reload()
+
+    dialog = (ConfirmDialog(t(f"users.confirm_{pending[0]}_title"), t(f"users.confirm_{pending[0]}", name=pending[2]),
+                            t(f"users.{pending[0]}"), t("common.cancel"), confirm, lambda: set_pending(None),
+                            danger=pending[0] == "disable") if pending else "")
+
+    def on_row_click(user_id: Any) -> None:
+        if path := page_path(open_page, console.role, id=int(user_id)):
+            go(path)
+
+    return AccountActions(on_action, on_row_click, html.div(navigation, dialog))

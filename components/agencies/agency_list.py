@@ -28,7 +28,7 @@ def AgenciesPage() -> Any:
     actions = use_account_actions(rows, reload, name_of=lambda row: row["company"] or row["name"],
                                   open_page="agency.edit")
     columns = [{**c, "label": t("agencies.col.balance")} if c["key"] == "balance" else c
-               for c in account_columns(console, COLUMNS)]
+               for c in account_columns(console, COLUMNS, name=130, email=175, balance=145)]
     assign_path = page_path("agency.assign", console.role)
     add_path = page_path("user.add", console.role)
     return html.div(

@@ -94,8 +94,10 @@ def select_field(*, name: str, label: str, value: str, options: Sequence[tuple[s
 
 
 def checkbox_list(*, name: str, label: str, options: Sequence[tuple[int, str]], selected: Sequence[int],
-                  on_change: Callable[[list[int]], None], error: str | None = None, help_text: str = "") -> Any:
-    """Several checkboxes in columns; `on_change` receives the new list of checked values."""
+                  on_change: Callable[[list[int]], None], error: str | None = None, help_text: str = "",
+                  hide_label: bool = False) -> Any:
+    """Several checkboxes in columns; `on_change` receives the new list of checked values. `hide_label` keeps
+    the legend for screen readers only, where a card title above already says it."""
     chosen = set(selected)
 
     def toggle(value: int, checked: bool) -> None:
@@ -103,7 +105,7 @@ def checkbox_list(*, name: str, label: str, options: Sequence[tuple[int, str]], 
 
     return html.fieldset(
         {"className": "mb-3", "name": name},
-        html.legend({"className": styles.FORM_LABEL + " mb-2"}, label),
+        html.legend({"className": "visually-hidden" if hide_label else styles.FORM_LABEL + " mb-2"}, label),
         html.div({"className": "dsp-checkbox-grid" + (" is-invalid" if error else "")},
                  *[html.div({"className": "form-check", "key": str(value)},
                             html.input({"className": "form-check-input", "type": "checkbox", "id": f"{name}-{value}",

@@ -9,15 +9,16 @@ from app.auth.roles import Role
 from components.shell.context import Console
 from components.ui.labels import role_label_key
 
-_COLUMN_TYPES = {"balance": "money", "created": "date", "status": "badge", "advertisers": "number"}
-# Pixel widths that fit a 1440 px screen with the sidebar and the action buttons.
-_COLUMN_WIDTHS = {"name": 150, "email": 180, "company": 150, "role": 95, "agency": 125, "status": 95,
-                  "balance": 110, "created": 150, "margin": 90, "advertisers": 110}
+_COLUMN_TYPES = {"balance": "money", "created": "day", "status": "badge", "advertisers": "number"}
+# Pixel widths that fit a 1440 px screen with the sidebar and three action buttons.
+_COLUMN_WIDTHS = {"name": 150, "email": 200, "company": 160, "role": 95, "agency": 135, "status": 95,
+                  "balance": 110, "created": 120, "margin": 90, "advertisers": 110}
 
 
-def account_columns(console: Console, keys: Sequence[str]) -> list[dict[str, str]]:
+def account_columns(console: Console, keys: Sequence[str], **widths: int) -> list[dict[str, Any]]:
+    """Grid columns for `keys`; `widths` overrides the default pixel width of some."""
     return [{"key": key, "label": console.t(f"dashboard.col.{key}"), "type": _COLUMN_TYPES.get(key, "text"),
-             "width": _COLUMN_WIDTHS.get(key, 150)} for key in keys]
+             "width": widths.get(key, _COLUMN_WIDTHS.get(key, 150))} for key in keys]
 
 
 def account_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

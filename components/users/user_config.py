@@ -49,7 +49,7 @@ def ConfigForm(config: dict[str, Any], on_saved: Any) -> Any:
         card(checkbox_list(name="allowed_exchanges", label=t("config.exchanges"), options=options,
                            selected=values["allowed_exchanges"], error=save.errors.get("allowed_exchanges"),
                            on_change=lambda ids: set_value("allowed_exchanges", ids),
-                           help_text=t("config.exchanges_help")) if options
+                           help_text=t("config.exchanges_help"), hide_label=True) if options
              else html.p({"className": "text-body-secondary small mb-0"}, t("config.no_exchanges")),
              title=t("config.exchanges"), class_name="mt-4"),
         html.div({"className": "mt-4"},

@@ -14,14 +14,14 @@ from reactpy.types import VdomDict
 
 from components.widgets.bundles import widget_component
 
-ColumnType = Literal["text", "number", "money", "date", "badge", "bytes"]
+ColumnType = Literal["text", "number", "money", "date", "day", "badge", "bytes"]
 Variant = Literal["primary", "secondary", "success", "danger", "warning", "info", "light", "dark"]
 DEFAULT_GRID_HEIGHT_PX = 480
 
 
 class GridColumn(TypedDict):
     """One column. Values: money/number/bytes as numbers or decimal strings, dates as ISO
-    strings (shown in the browser's time zone), badges as {"text", "variant"} or a string."""
+    strings (shown in the browser's time zone; "day" drops the time), badges as {"text", "variant"} or a string."""
 
     key: str
     label: str

@@ -36,6 +36,7 @@ export function makeFormatters(locale) {
   const bytes = new Intl.NumberFormat(loc, { maximumFractionDigits: 2 });
   const dateTime = new Intl.DateTimeFormat(loc, { dateStyle: 'medium', timeStyle: 'short' });
   const dateOnly = new Intl.DateTimeFormat(loc, { dateStyle: 'medium', timeZone: 'UTC' });
+  const localDay = new Intl.DateTimeFormat(loc, { dateStyle: 'medium' });
   const collator = new Intl.Collator(loc, { numeric: true, sensitivity: 'base' });
 
   // Intl.NumberFormat formats decimal strings exactly, so money strings keep their cents.
@@ -61,6 +62,12 @@ export function makeFormatters(locale) {
       const t = toTime(value);
       if (Number.isNaN(t)) return formatters.text(value);
       return (typeof value === 'string' && DATE_ONLY.test(value) ? dateOnly : dateTime).format(t);
+    },
+    // The calendar day of a timestamp in the browser's time zone, for columns where the hour is noise.
+    day: (value) => {
+      const t = toTime(value);
+      if (Number.isNaN(t)) return formatters.text(value);
+      return (typeof value === 'string' && DATE_ONLY.test(value) ? dateOnly : localDay).format(t);
     },
     badge: (value) => badgeOf(value).text,
     // 1024 per step, at most 2 decimals: 0 Bytes, 512 Bytes, 1.5 KB, 2.25 GB
@@ -104,6 +111,7 @@ export function makeComparator(type, collator) {
     case 'bytes':
       return keyed(toNumber, byNumber);
     case 'date':
+    case 'day':
       return keyed(toTime, byNumber);
     case 'badge':
       return keyed((value) => badgeOf(value).text, collator.compare);

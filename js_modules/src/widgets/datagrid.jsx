@@ -151,7 +151,7 @@ export function DataGrid({
         header: column.label,
         enableSorting: column.sortable !== false,
         sortFn: makeComparator(column.type, format.collator),
-        sortDescFirst: NUMERIC_TYPES.has(column.type) || column.type === 'date',
+        sortDescFirst: NUMERIC_TYPES.has(column.type) || column.type === 'date' || column.type === 'day',
         sortUndefined: 'last',
       })),
     [visibleColumns, format],

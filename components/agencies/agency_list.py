@@ -12,12 +12,13 @@ from components.shell.context import use_console
 from components.ui.elements import card, page_header
 from components.ui.hooks import use_query
 from components.ui.links import app_link
-from components.users.accounts_table import account_columns, account_rows
-from components.users.row_actions import grid_actions, use_account_actions
-from components.widgets.datagrid import data_grid
+from components.users.accounts_table import account_columns
+from components.users.common import USER_PAGES
+from components.users.row_actions import account_grid, use_account_actions
 
 COLUMNS = ("company", "name", "email", "status", "advertisers", "balance", "created")
-AGENCY_PAGES = (("agency.edit", "agencies.open", "bi-pencil", ""),)
+# The agency page first (its button); the per-user pages that apply to agencies go in the row menu.
+AGENCY_PAGES = (("agency.edit", "agencies.open", "bi-pencil", ""), *USER_PAGES[1:])
 
 
 @component
@@ -38,10 +39,7 @@ def AgenciesPage() -> Any:
                     if assign_path else "",
                     app_link({"to": add_path, "className": "btn btn-primary"},
                              html.i({"className": "bi bi-plus-lg me-1"}), t("agencies.add")) if add_path else ""),
-        card(data_grid(columns=columns, rows=account_rows(console, rows or []), height=520,
-                       search_placeholder=t("common.search"), empty_text=t("agencies.empty"),
-                       row_count_label=t("grid.rows"), locale=console.language,
-                       actions=grid_actions(console, pages=AGENCY_PAGES),
-                       on_action=actions.on_action, on_row_click=actions.on_row_click)),
+        card(account_grid(console, columns=columns, rows=rows, actions=actions, empty_text=t("agencies.empty"),
+                          pages=AGENCY_PAGES)),
         actions.elements,
     )

@@ -13,11 +13,10 @@ from components.shell.context import use_console
 from components.ui.elements import card, page_header
 from components.ui.hooks import use_query
 from components.ui.links import app_link
-from components.users.accounts_table import account_columns, account_rows
+from components.users.accounts_table import account_columns
 from components.users.common import back_link, not_found, use_subject_id
-from components.users.row_actions import grid_actions, use_account_actions
+from components.users.row_actions import account_grid, use_account_actions
 from components.users.user_form import EditUserForm, account_facts
-from components.widgets.datagrid import data_grid
 
 ADVERTISER_COLUMNS = ("name", "email", "company", "status", "balance", "margin")
 
@@ -33,10 +32,8 @@ def AgencyAdvertisers(agency_id: int) -> Any:
     move = app_link({"to": f"{assign_path}?from={agency_id}", "className": "btn btn-sm btn-outline-primary"},
                     html.i({"className": "bi bi-arrow-left-right me-1"}), t("agencies.move_advertisers")) \
         if assign_path and rows else ""
-    return card(data_grid(columns=account_columns(console, ADVERTISER_COLUMNS), rows=account_rows(console, rows or []),
-                          height=360, empty_text=t("agencies.no_advertisers"), row_count_label=t("grid.rows"),
-                          locale=console.language, actions=grid_actions(console), on_action=actions.on_action,
-                          on_row_click=actions.on_row_click),
+    return card(account_grid(console, columns=account_columns(console, ADVERTISER_COLUMNS), rows=rows,
+                             actions=actions, empty_text=t("agencies.no_advertisers"), height=360, searchable=False),
                 actions.elements, title=t("agencies.advertisers"), extra=move, class_name="mt-4")
 
 

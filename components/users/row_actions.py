@@ -16,29 +16,32 @@ from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
 from components.ui.hooks import use_action
 from components.ui.navigation import use_navigation
+from components.users.accounts_table import account_rows
 from components.users.common import USER_PAGES
-from components.widgets.datagrid import GridAction
+from components.widgets.datagrid import GridAction, data_grid
 
-# Actions that ask first: action id -> the status it sets.
-CONFIRMED = {"disable": UserStatus.DISABLED, "enable": UserStatus.ACTIVE}
-
-
-# Only the edit page gets a row button; the account's other pages are tabs on it (and a row click opens it).
-ROW_LINKS = USER_PAGES[:1]
+# Status actions, which ask first: action id -> the status it sets.
+STATUS_ACTIONS = {"disable": UserStatus.DISABLED, "enable": UserStatus.ACTIVE}
+RESET_PASSWORD = "reset_password"
 
 
-def grid_actions(console: Console, *, pages: Sequence[tuple[str, str, str, str]] = ROW_LINKS) -> list[GridAction]:
-    """Login as, links to the per-account pages the role has, then enable/disable."""
+def grid_actions(console: Console, *, pages: Sequence[tuple[str, str, str, str]] = USER_PAGES) -> list[GridAction]:
+    """Login as, the first per-account page (edit) as a button, enable/disable; the account's other pages
+    and the password reset in the row's "more" menu. Only what the role has."""
     t = console.t
     links: list[GridAction] = [{"id": name, "label": t(label), "icon": icon, "variant": "secondary",
-                                **({"when": flag} if flag else {})}  # type: ignore[typeddict-item]
-                               for name, label, icon, flag in pages if page_path(name, console.role, id=0)]
+                                **({"when": flag} if flag else {}), **({"menu": True} if index else {})}  # type: ignore[typeddict-item]
+                               for index, (name, label, icon, flag) in enumerate(pages)
+                               if page_path(name, console.role, id=0)]
     return [{"id": "login_as", "label": t("users.login_as"), "icon": "bi-box-arrow-in-right", "variant": "primary",
-             "when": "can_enter"}, *links,
+             "when": "can_enter"}, *links[:1],
             {"id": "disable", "label": t("users.disable"), "icon": "bi-slash-circle", "variant": "danger",
              "when": "can_disable"},
             {"id": "enable", "label": t("users.enable"), "icon": "bi-check-circle", "variant": "success",
-             "when": "can_enable"}]
+             "when": "can_enable"},
+            *links[1:],
+            {"id": RESET_PASSWORD, "label": t("users.reset_password"), "icon": "bi-key", "when": "can_reset",
+             "menu": True}]
 
 
 @dataclass(frozen=True)
@@ -57,12 +60,14 @@ def use_account_actions(rows: list[dict[str, Any]] | None, reload: Callable[[], 
     navigation, go = use_navigation()
     enter = use_action(sessions.impersonate, on_done=console.go)
     change_status = use_action(users.set_status)
+    reset = use_action(users.send_password_reset,
+                       on_done=lambda email: console.toast("success", t("users.reset_sent", email=email)))
 
     def on_action(action_id: str, user_id: Any) -> None:
         user_id = int(user_id)
         if action_id == "login_as":
             enter.submit(actor=console.actor, target_id=user_id)
-        elif action_id in CONFIRMED:
+        elif action_id in STATUS_ACTIONS or action_id == RESET_PASSWORD:
             row = next((r for r in rows or [] if r["id"] == user_id), None)
             set_pending((action_id, user_id, name_of(row) if row else ""))
         elif path := page_path(action_id, console.role, id=user_id):
@@ -73,7 +78,9 @@ def use_account_actions(rows: list[dict[str, Any]] | None, reload: Callable[[], 
             return
         action_id, user_id, name = pending
         set_pending(None)
-        if change_status.submit(actor=console.actor, user_id=user_id, status=CONFIRMED[action_id]) is not None:
+        if action_id == RESET_PASSWORD:
+            reset.submit(actor=console.actor, user_id=user_id)
+        elif change_status.submit(actor=console.actor, user_id=user_id, status=STATUS_ACTIONS[action_id]) is not None:
             console.toast("success", t(f"users.{action_id}d", name=name))
             reload()
 
@@ -86,3 +93,15 @@ def use_account_actions(rows: list[dict[str, Any]] | None, reload: Callable[[], 
             go(path)
 
     return AccountActions(on_action, on_row_click, html.div(navigation, dialog))
+
+
+def account_grid(console: Console, *, columns: Sequence[Any], rows: list[dict[str, Any]] | None,
+                 actions: AccountActions, empty_text: str, height: int = 520, searchable: bool = True,
+                 pages: Sequence[tuple[str, str, str, str]] = USER_PAGES) -> Any:
+    """The JS grid of accounts with their row buttons and "more" menu, as every account list shows it."""
+    t = console.t
+    return data_grid(columns=columns, rows=account_rows(console, rows or []), height=height,
+                     search_placeholder=t("common.search") if searchable else None, empty_text=empty_text,
+                     row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
+                     actions=grid_actions(console, pages=pages), on_action=actions.on_action,
+                     on_row_click=actions.on_row_click)

@@ -17,9 +17,8 @@ from components.ui.forms import select_field
 from components.ui.hooks import use_query
 from components.ui.labels import role_label_key
 from components.ui.links import app_link
-from components.users.accounts_table import account_columns, account_rows
-from components.users.row_actions import grid_actions, use_account_actions
-from components.widgets.datagrid import data_grid
+from components.users.accounts_table import account_columns
+from components.users.row_actions import account_grid, use_account_actions
 
 STAFF_COLUMNS = ("name", "email", "role", "agency", "status", "balance", "created")
 AGENCY_COLUMNS = ("name", "email", "company", "status", "balance", "margin", "created")
@@ -57,9 +56,7 @@ def UsersPage() -> Any:
         page_header(t("users.advertisers_title" if agency else "users.title"),
                     t("users.subtitle_agency" if agency else "users.subtitle"), add_button),
         card(filters(console, role_filter, status_filter, set_role_filter, set_status_filter) if not agency else "",
-             data_grid(columns=columns, rows=account_rows(console, rows or []), height=520,
-                       search_placeholder=t("common.search"), empty_text=t("dashboard.no_accounts"),
-                       row_count_label=t("grid.rows"), locale=console.language, actions=grid_actions(console),
-                       on_action=actions.on_action, on_row_click=actions.on_row_click)),
+             account_grid(console, columns=columns, rows=rows, actions=actions,
+                          empty_text=t("dashboard.no_accounts"))),
         actions.elements,
     )

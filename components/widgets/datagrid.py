@@ -38,6 +38,7 @@ class GridAction(TypedDict):
     icon: NotRequired[str]
     variant: NotRequired[Variant]
     when: NotRequired[str]  # show only on rows whose this field is truthy
+    menu: NotRequired[bool]  # in the row's "more" menu (icon and label) instead of a button of its own
 
 
 _DataGrid = widget_component("datagrid", "DataGrid")
@@ -55,6 +56,7 @@ def data_grid(
     on_row_click: Callable[[Any], Any] | None = None,
     empty_text: str = "No records",
     row_count_label: str = "{count} rows",
+    more_label: str = "More actions",
     locale: str | None = None,
     key: str | None = None,
 ) -> VdomDict:
@@ -63,7 +65,8 @@ def data_grid(
     `on_action(action_id, row_key_value)` and `on_row_click(row_key_value)` receive the
     row's `row_key` field. A search box over all columns appears when `search_placeholder`
     is given. `locale` (BCP 47 or the app's language code) drives number and date formats;
-    `row_count_label` is the footer text with "{count}" replaced.
+    `row_count_label` is the footer text with "{count}" replaced; `more_label` names the button that opens
+    a row's menu of `menu` actions.
     """
     props: dict[str, Any] = {
         "columns": [dict(column) for column in columns],
@@ -73,6 +76,7 @@ def data_grid(
         "actions": [dict(action) for action in actions],
         "emptyText": empty_text,
         "rowCountLabel": row_count_label,
+        "moreLabel": more_label,
     }
     optional = {
         "searchPlaceholder": search_placeholder,

@@ -61,6 +61,13 @@ def test_admin_adds_edits_and_disables_a_user(page: Page) -> None:
 
     page.get_by_role("link", name="Back to the list").click()
     page.wait_for_url("**/admin/users")
+    _row(page, "Nova Lane-Smith").locator("[data-action=more]").click()
+    menu = page.get_by_role("menu")
+    expect(menu.get_by_role("menuitem")).to_have_text(["Configuration", "Change log", "Payments", "Send password reset"])
+    screenshot(page, "admin-users-row-menu")
+    menu.get_by_role("menuitem", name="Send password reset").click()
+    page.click("[data-confirm=yes]")
+    _toast(page, "nova@brand.example")
     _row(page, "Nova Lane-Smith").locator("[data-action=disable]").click()
     page.click("[data-confirm=yes]")
     expect(_row(page, "Nova Lane-Smith").locator("[data-action=enable]")).to_have_count(1)

@@ -1,5 +1,5 @@
 // <DataGrid columns rows rowKey height searchPlaceholder actions onAction onRowClick emptyText
-// locale rowCountLabel />: a sortable, searchable, virtualized Bootstrap table. Python sends
+// locale rowCountLabel moreLabel />: a sortable, searchable, virtualized Bootstrap table. Python sends
 // the rows once; sorting, searching and scrolling 10,000 rows then stay in the browser.
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import {
@@ -67,6 +67,7 @@ adoptCss('dsp-datagrid', `
 .dsp-grid .dsp-grid-actions .btn { --bs-btn-padding-y: .15rem; --bs-btn-padding-x: .4rem;
   --bs-btn-font-size: .8125rem; margin-left: .25rem; }
 .dsp-grid tr.dsp-grid-clickable { cursor: pointer; }
+.dsp-grid-menu { z-index: 1060; min-width: 12rem; font-size: .875rem; }
 .dsp-grid .dsp-grid-spacer td { padding: 0; border: 0; }
 .dsp-grid .dsp-grid-empty td { text-align: center; color: var(--bs-secondary-color); padding: 3rem 1rem;
   white-space: normal; }
@@ -95,10 +96,18 @@ function SortIcon({ direction }) {
 }
 
 // An action with `when: "field"` shows only on rows whose `field` is truthy (e.g. "can_enter").
-function ActionButtons({ actions, row, rowKeyValue, onActionRef }) {
+// Actions with `menu: true` go into the row's "more" menu instead of a button of their own.
+function ActionButtons({ actions, row, rowKeyValue, onActionRef, label }) {
+  const shown = actions.filter((action) => !action.when || row[action.when]);
+  const run = (event, action) => {
+    event.stopPropagation();
+    onActionRef.current?.(action.id, rowKeyValue);
+  };
+  const inline = shown.filter((action) => !action.menu);
+  const menu = shown.filter((action) => action.menu);
   return (
     <td className="dsp-grid-actions">
-      {actions.filter((action) => !action.when || row[action.when]).map((action) => {
+      {inline.map((action) => {
         const variant = VARIANTS.has(action.variant) ? action.variant : 'secondary';
         const icon = ICON.test(action.icon || '') ? action.icon : null;
         return (
@@ -109,16 +118,89 @@ function ActionButtons({ actions, row, rowKeyValue, onActionRef }) {
             title={action.label}
             aria-label={action.label}
             data-action={action.id}
-            onClick={(event) => {
-              event.stopPropagation();
-              onActionRef.current?.(action.id, rowKeyValue);
-            }}
+            onClick={(event) => run(event, action)}
           >
             {icon ? <i className={`bi ${icon}`} aria-hidden="true" /> : action.label}
           </button>
         );
       })}
+      {menu.length > 0 && <RowMenu actions={menu} label={label} onPick={run} />}
     </td>
+  );
+}
+
+// The "more" button and its menu. The menu is fixed to the viewport so the grid's scroll box cannot
+// clip it; scrolling, a click elsewhere or Escape closes it.
+function RowMenu({ actions, label, onPick }) {
+  const [at, setAt] = useState(null);
+  const buttonRef = useRef(null);
+  useEffect(() => {
+    if (!at) return undefined;
+    const close = () => setAt(null);
+    const onKey = (event) => {
+      if (event.key === 'Escape') close();
+    };
+    window.addEventListener('click', close);
+    window.addEventListener('scroll', close, true);
+    window.addEventListener('resize', close);
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('click', close);
+      window.removeEventListener('scroll', close, true);
+      window.removeEventListener('resize', close);
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [at]);
+  const toggle = (event) => {
+    event.stopPropagation();
+    if (at) {
+      setAt(null);
+      return;
+    }
+    const rect = buttonRef.current.getBoundingClientRect();
+    const below = window.innerHeight - rect.bottom > 40 * actions.length + 16;
+    setAt({ right: window.innerWidth - rect.right, ...(below ? { top: rect.bottom + 4 } : { bottom: window.innerHeight - rect.top + 4 }) });
+  };
+  return (
+    <>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="btn btn-sm btn-outline-secondary"
+        title={label}
+        aria-label={label}
+        aria-haspopup="menu"
+        aria-expanded={at ? 'true' : 'false'}
+        data-action="more"
+        onClick={toggle}
+      >
+        <i className="bi bi-three-dots" aria-hidden="true" />
+      </button>
+      {at && (
+        <div className="dropdown-menu show shadow-sm dsp-grid-menu" role="menu" style={{ position: 'fixed', ...at }}>
+          {actions.map((action) => {
+            const icon = ICON.test(action.icon || '') ? action.icon : null;
+            const danger = action.variant === 'danger';
+            return (
+              <button
+                key={action.id}
+                type="button"
+                role="menuitem"
+                className={`dropdown-item${danger ? ' text-danger' : ''}`}
+                data-action={action.id}
+                onClick={(event) => {
+                  setAt(null);
+                  onPick(event, action);
+                }}
+              >
+                {icon && <i className={`bi ${icon} me-2`} aria-hidden="true" />}
+                {action.label}
+              </button>
+            );
+          })}
+        </div>
+      )}
+    </>
   );
 }
 
@@ -134,11 +216,24 @@ export function DataGrid({
   emptyText = 'No records',
   locale,
   rowCountLabel = '{count} rows',
+  moreLabel = 'More actions',
 }) {
   const onActionRef = useLatest(onAction);
   const onRowClickRef = useLatest(onRowClick);
   const clickable = typeof onRowClick === 'function';
   const format = useMemo(() => makeFormatters(locale), [locale]);
+  // Room for the most buttons any row shows (enable and disable, say, never show together).
+  const actionsJson = JSON.stringify(actions);
+  const buttonCount = useMemo(() => {
+    const parsed = JSON.parse(actionsJson);
+    const shownOn = (row) => parsed.filter((a) => !a.when || row[a.when]);
+    let most = 0;
+    for (const row of Array.isArray(rows) ? rows : EMPTY_ROWS) {
+      const shown = shownOn(row);
+      most = Math.max(most, shown.filter((a) => !a.menu).length + (shown.some((a) => a.menu) ? 1 : 0));
+    }
+    return most;
+  }, [actionsJson, rows]);
   // New (equal) arrays arrive with every server update: key memos on content.
   const columnsJson = JSON.stringify(columns);
   const visibleColumns = useMemo(() => JSON.parse(columnsJson), [columnsJson]);
@@ -224,7 +319,7 @@ export function DataGrid({
   const padTop = items.length ? items[0].start : 0;
   const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
   const colCount = visibleColumns.length + (actions.length ? 1 : 0);
-  const actionsWidth = actions.length ? 16 + actions.length * 36 : 0;
+  const actionsWidth = actions.length ? 16 + buttonCount * 36 : 0;
   const minWidth =
     visibleColumns.reduce((sum, c) => sum + (Number(c.width) || DEFAULT_COLUMN_WIDTH), 0) + actionsWidth;
   const headers = table.getHeaderGroups()[0]?.headers ?? [];
@@ -322,7 +417,13 @@ export function DataGrid({
                         <Cell key={column.key} column={column} value={row.original[column.key]} format={format} />
                       ))}
                       {actions.length > 0 && (
-                        <ActionButtons actions={actions} row={row.original} rowKeyValue={keyValue} onActionRef={onActionRef} />
+                        <ActionButtons
+                          actions={actions}
+                          row={row.original}
+                          rowKeyValue={keyValue}
+                          onActionRef={onActionRef}
+                          label={moreLabel}
+                        />
                       )}
                     </tr>
                   );

@@ -90,24 +90,26 @@ def test_disabling_a_user_ends_their_sessions(db):
     assert sessions.resolve(db, token=token) is None
 
 
-def test_impersonation_chain_and_back(db):
-    admin = actor_of(db, "admin@demo.example")
+@pytest.mark.parametrize(("email", "role", "home"), [("admin@demo.example", Role.ADMIN, "/admin/users"),
+                                                     ("coadmin@demo.example", Role.CO_ADMIN, "/co-admin/users")])
+def test_impersonation_chain_and_back(db, email, role, home):
+    staff = actor_of(db, email)
     agency = user_by_email(db, "agency@demo.example")
     advertiser = user_by_email(db, "advertiser@demo.example")
-    assert sessions.impersonate(db, actor=admin, target_id=agency.id) == "/agency/dashboard"
-    as_agency = sessions.actor_for(db, sessions.find_by_id(db, session_id=admin.session_id))
-    assert as_agency.role == Role.AGENCY and as_agency.real_user_id == admin.id
+    assert sessions.impersonate(db, actor=staff, target_id=agency.id) == "/agency/dashboard"
+    as_agency = sessions.actor_for(db, sessions.find_by_id(db, session_id=staff.session_id))
+    assert as_agency.role == Role.AGENCY and as_agency.real_user_id == staff.id
     assert sessions.impersonate(db, actor=as_agency, target_id=advertiser.id) == "/dashboard"
-    as_advertiser = sessions.actor_for(db, sessions.find_by_id(db, session_id=admin.session_id))
+    as_advertiser = sessions.actor_for(db, sessions.find_by_id(db, session_id=staff.session_id))
     assert as_advertiser.user.id == advertiser.id
-    assert sessions.back_targets(db, actor=as_advertiser) == [Role.AGENCY, Role.ADMIN]
+    assert sessions.back_targets(db, actor=as_advertiser) == [Role.AGENCY, role]
     # every impersonation is audited with the real user
     entries = db.exec(select(AuditEntry).where(AuditEntry.action == "impersonate")).all()
-    assert {e.real_user_id for e in entries} == {admin.id}
-    # Back To Admin drops both lower sessions at once
-    assert sessions.back(db, actor=as_advertiser, to_role=Role.ADMIN) == "/admin/users"
-    back_home = sessions.actor_for(db, sessions.find_by_id(db, session_id=admin.session_id))
-    assert back_home.user.id == admin.id and not back_home.impersonating
+    assert {e.real_user_id for e in entries} == {staff.id}
+    # Back to the staff account drops both lower sessions at once
+    assert sessions.back(db, actor=as_advertiser, to_role=role) == home
+    back_home = sessions.actor_for(db, sessions.find_by_id(db, session_id=staff.session_id))
+    assert back_home.user.id == staff.id and not back_home.impersonating
 
 
 def test_impersonation_rules(db):

@@ -68,6 +68,42 @@ def render_model(page: Callable[[], Any], console: Console | None = None, path: 
     return run_async(first_render())
 
 
+def render_and_deliver(page: Callable[[], Any], console: Console, path: str,
+                       event: Callable[[dict[str, Any]], tuple[str, list[Any]]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(first model, the update that follows one event). `event(model)` picks the handler target and its
+    arguments from the first model, as the browser would send them. The update names the re-rendered
+    component's `path` and holds only its model: what crossed the websocket."""
+
+    @component
+    def Page() -> Any:
+        return page()
+
+    @component
+    def Provided() -> Any:
+        return ConsoleContext(browser_router(route(path, Page())), value=console)
+
+    connection = Connection(scope={"type": "websocket", "headers": []}, location=Location(path, ""), carrier=None)
+
+    async def exchange() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with Layout(ConnectionContext(Provided(), value=connection)) as layout:
+            first = (await layout.render())["model"]
+            target, data = event(first)
+            await layout.deliver({"type": "layout-event", "target": target, "data": data})
+            update = await asyncio.wait_for(layout.render(), timeout=10)
+        return first, update
+
+    return run_async(exchange())
+
+
+def handler_target(model: dict[str, Any], name: str) -> str:
+    """The event target of the first element in `model` with an `name` handler (e.g. "onAction")."""
+    for node in walk(model):
+        handler = node.get("eventHandlers", {}).get(name)
+        if handler:
+            return str(handler["target"])
+    raise AssertionError(f"no element handles {name}")
+
+
 def run_async(coroutine: Any) -> Any:
     """asyncio.run in a thread of its own: Playwright's sync API keeps a loop running in the main thread."""
     with ThreadPoolExecutor(max_workers=1) as pool:

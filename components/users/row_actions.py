@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reactpy import html, use_state
+from reactpy import Ref, component, html, use_ref, use_state
 
 from app.models.user import UserStatus
 from app.services import sessions, users
@@ -54,6 +54,25 @@ class AccountActions:
 def use_account_actions(rows: list[dict[str, Any]] | None, reload: Callable[[], None],
                         name_of: Callable[[dict[str, Any]], str] = lambda row: row["name"],
                         open_page: str = "user.edit") -> AccountActions:
+    """The grid's handlers and the elements they drive. The state behind them (the question being asked,
+    pending writes, where to go) lives in a small sibling component, so asking does not re-render the
+    page and resend every row of its grid (ARCHITECTURE.md: a re-render resends the whole component)."""
+    host: Ref[Any] = use_ref(None)
+
+    def on_action(action_id: str, user_id: Any) -> None:
+        if host.current:
+            host.current(action_id, int(user_id))
+
+    def on_row_click(user_id: Any) -> None:
+        on_action(open_page, user_id)
+
+    return AccountActions(on_action, on_row_click,
+                          _ActionHost(host, rows or [], reload, name_of))
+
+
+@component
+def _ActionHost(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[[], None],
+                name_of: Callable[[dict[str, Any]], str]) -> Any:
     console = use_console()
     t = console.t
     pending, set_pending = use_state(None)  # (action, user id, name) waiting for confirmation
@@ -63,15 +82,16 @@ def use_account_actions(rows: list[dict[str, Any]] | None, reload: Callable[[], 
     reset = use_action(users.send_password_reset,
                        on_done=lambda email: console.toast("success", t("users.reset_sent", email=email)))
 
-    def on_action(action_id: str, user_id: Any) -> None:
-        user_id = int(user_id)
+    def act(action_id: str, user_id: int) -> None:
         if action_id == "login_as":
             enter.submit(actor=console.actor, target_id=user_id)
         elif action_id in STATUS_ACTIONS or action_id == RESET_PASSWORD:
-            row = next((r for r in rows or [] if r["id"] == user_id), None)
+            row = next((r for r in rows if r["id"] == user_id), None)
             set_pending((action_id, user_id, name_of(row) if row else ""))
         elif path := page_path(action_id, console.role, id=user_id):
             go(path)
+
+    host.current = act
 
     def confirm() -> None:
         if pending is None:
@@ -87,12 +107,7 @@ def use_account_actions(rows: list[dict[str, Any]] | None, reload: Callable[[], 
     dialog = (ConfirmDialog(t(f"users.confirm_{pending[0]}_title"), t(f"users.confirm_{pending[0]}", name=pending[2]),
                             t(f"users.{pending[0]}"), t("common.cancel"), confirm, lambda: set_pending(None),
                             danger=pending[0] == "disable") if pending else "")
-
-    def on_row_click(user_id: Any) -> None:
-        if path := page_path(open_page, console.role, id=int(user_id)):
-            go(path)
-
-    return AccountActions(on_action, on_row_click, html.div(navigation, dialog))
+    return html.div(navigation, dialog)
 
 
 def account_grid(console: Console, *, columns: Sequence[Any], rows: list[dict[str, Any]] | None,

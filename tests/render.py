@@ -43,12 +43,8 @@ def signed_in_console(email: str, language: str = "en") -> Console:
     return inert_console(run(console_state, token=browser_session(email)[0], host=""), language)
 
 
-def render_model(page: Callable[[], Any], console: Console | None = None, path: str = "/") -> dict[str, Any]:
-    """The first rendered VDOM model of `page()` at `path`, inside `console` (logged out, English by
-    default), under a router as in the app.
-
-    """
-    value = console or logged_out_console()
+def _layout(page: Callable[[], Any], console: Console, path: str) -> Layout:
+    """`page()` at `path` inside `console`, under a router as in the app, ready to render."""
 
     @component
     def Page() -> Any:
@@ -56,12 +52,18 @@ def render_model(page: Callable[[], Any], console: Console | None = None, path: 
 
     @component
     def Provided() -> Any:
-        return ConsoleContext(browser_router(route(path, Page())), value=value)
+        return ConsoleContext(browser_router(route(path, Page())), value=console)
 
     connection = Connection(scope={"type": "websocket", "headers": []}, location=Location(path, ""), carrier=None)
+    return Layout(ConnectionContext(Provided(), value=connection))
+
+
+def render_model(page: Callable[[], Any], console: Console | None = None, path: str = "/") -> dict[str, Any]:
+    """The first rendered VDOM model of `page()` at `path`, inside `console` (logged out, English by
+    default)."""
 
     async def first_render() -> dict[str, Any]:
-        async with Layout(ConnectionContext(Provided(), value=connection)) as layout:
+        async with _layout(page, console or logged_out_console(), path) as layout:
             update = await layout.render()
         return update["model"]
 
@@ -74,18 +76,8 @@ def render_and_deliver(page: Callable[[], Any], console: Console, path: str,
     arguments from the first model, as the browser would send them. The update names the re-rendered
     component's `path` and holds only its model: what crossed the websocket."""
 
-    @component
-    def Page() -> Any:
-        return page()
-
-    @component
-    def Provided() -> Any:
-        return ConsoleContext(browser_router(route(path, Page())), value=console)
-
-    connection = Connection(scope={"type": "websocket", "headers": []}, location=Location(path, ""), carrier=None)
-
     async def exchange() -> tuple[dict[str, Any], dict[str, Any]]:
-        async with Layout(ConnectionContext(Provided(), value=connection)) as layout:
+        async with _layout(page, console, path) as layout:
             first = (await layout.render())["model"]
             target, data = event(first)
             await layout.deliver({"type": "layout-event", "target": target, "data": data})

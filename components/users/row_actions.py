@@ -36,9 +36,9 @@ def grid_actions(console: Console, *, pages: Sequence[tuple[str, str, str, str]]
     return [{"id": "login_as", "label": t("users.login_as"), "icon": "bi-box-arrow-in-right", "variant": "primary",
              "when": "can_enter"}, *links[:1],
             {"id": "disable", "label": t("users.disable"), "icon": "bi-slash-circle", "variant": "danger",
-             "when": "can_disable"},
+             "when": "can_disable", "slot": "status"},
             {"id": "enable", "label": t("users.enable"), "icon": "bi-check-circle", "variant": "success",
-             "when": "can_enable"},
+             "when": "can_enable", "slot": "status"},
             *links[1:],
             {"id": RESET_PASSWORD, "label": t("users.reset_password"), "icon": "bi-key", "when": "can_reset",
              "menu": True}]

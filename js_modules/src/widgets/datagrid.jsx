@@ -97,22 +97,42 @@ function SortIcon({ direction }) {
 
 // An action with `when: "field"` shows only on rows whose `field` is truthy (e.g. "can_enter").
 // Actions with `menu: true` go into the row's "more" menu instead of a button of their own.
-function ActionButtons({ actions, row, rowKeyValue, onActionRef, label }) {
-  const shown = actions.filter((action) => !action.when || row[action.when]);
+// Inline buttons stand in slots (`slot`, else the id; enable and disable share one) so that a button
+// sits in the same place on every row: a slot this row has no button for keeps an invisible one.
+const slotOf = (action) => action.slot || action.id;
+const shownOn = (actions, row) => actions.filter((action) => !action.when || row[action.when]);
+
+// The slots some row fills, in the actions' order, and whether some row has a menu.
+function layoutOf(actions, rows) {
+  const used = new Set();
+  let menu = false;
+  for (const row of rows) {
+    for (const action of shownOn(actions, row)) {
+      if (action.menu) menu = true;
+      else used.add(slotOf(action));
+    }
+  }
+  const slots = [...new Set(actions.filter((a) => !a.menu).map(slotOf))].filter((slot) => used.has(slot));
+  return { slots, menu };
+}
+
+function ActionButtons({ actions, layout, row, rowKeyValue, onActionRef, label }) {
+  const shown = shownOn(actions, row);
   const run = (event, action) => {
     event.stopPropagation();
     onActionRef.current?.(action.id, rowKeyValue);
   };
-  const inline = shown.filter((action) => !action.menu);
   const menu = shown.filter((action) => action.menu);
   return (
     <td className="dsp-grid-actions">
-      {inline.map((action) => {
+      {layout.slots.map((slot) => {
+        const action = shown.find((a) => !a.menu && slotOf(a) === slot);
+        if (!action) return <SlotFiller key={slot} />;
         const variant = VARIANTS.has(action.variant) ? action.variant : 'secondary';
         const icon = ICON.test(action.icon || '') ? action.icon : null;
         return (
           <button
-            key={action.id}
+            key={slot}
             type="button"
             className={`btn btn-sm btn-outline-${variant}`}
             title={action.label}
@@ -124,8 +144,17 @@ function ActionButtons({ actions, row, rowKeyValue, onActionRef, label }) {
           </button>
         );
       })}
-      {menu.length > 0 && <RowMenu actions={menu} label={label} onPick={run} />}
+      {menu.length > 0 ? <RowMenu actions={menu} label={label} onPick={run} /> : layout.menu && <SlotFiller />}
     </td>
+  );
+}
+
+// An invisible icon button: exactly as wide as the ones beside it.
+function SlotFiller() {
+  return (
+    <button type="button" className="btn btn-sm btn-outline-secondary invisible" tabIndex={-1} aria-hidden="true" disabled>
+      <i className="bi bi-dot" />
+    </button>
   );
 }
 
@@ -222,18 +251,13 @@ export function DataGrid({
   const onRowClickRef = useLatest(onRowClick);
   const clickable = typeof onRowClick === 'function';
   const format = useMemo(() => makeFormatters(locale), [locale]);
-  // Room for the most buttons any row shows (enable and disable, say, never show together).
+  // Which button slots the rows use, and so how wide the action column must be.
   const actionsJson = JSON.stringify(actions);
-  const buttonCount = useMemo(() => {
-    const parsed = JSON.parse(actionsJson);
-    const shownOn = (row) => parsed.filter((a) => !a.when || row[a.when]);
-    let most = 0;
-    for (const row of Array.isArray(rows) ? rows : EMPTY_ROWS) {
-      const shown = shownOn(row);
-      most = Math.max(most, shown.filter((a) => !a.menu).length + (shown.some((a) => a.menu) ? 1 : 0));
-    }
-    return most;
-  }, [actionsJson, rows]);
+  const actionLayout = useMemo(
+    () => layoutOf(JSON.parse(actionsJson), Array.isArray(rows) ? rows : EMPTY_ROWS),
+    [actionsJson, rows],
+  );
+  const buttonCount = actionLayout.slots.length + (actionLayout.menu ? 1 : 0);
   // New (equal) arrays arrive with every server update: key memos on content.
   const columnsJson = JSON.stringify(columns);
   const visibleColumns = useMemo(() => JSON.parse(columnsJson), [columnsJson]);
@@ -419,6 +443,7 @@ export function DataGrid({
                       {actions.length > 0 && (
                         <ActionButtons
                           actions={actions}
+                          layout={actionLayout}
                           row={row.original}
                           rowKeyValue={keyValue}
                           onActionRef={onActionRef}

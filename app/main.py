@@ -17,7 +17,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from app.api import auth as auth_api
+from app.api import client_settings as client_settings_api
 from app.api import company as company_api
+from app.api import metadata as metadata_api
 from app.api import users as users_api
 from app.api.deps import SESSION_COOKIE
 from app.api.envelope import ok, service_error_handler, validation_error_handler
@@ -45,6 +47,8 @@ def create_api() -> FastAPI:
     api.include_router(auth_api.user_settings_router)
     api.include_router(company_api.router)
     api.include_router(users_api.router)
+    api.include_router(client_settings_api.router)
+    api.include_router(metadata_api.router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, Any]:

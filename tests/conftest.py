@@ -15,6 +15,7 @@ os.environ["DSP_ENVIRONMENT"] = "test"
 
 from sqlalchemy import text  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
 
 from app.db import get_engine, migrate, session_scope  # noqa: E402
 from app.services.seed import seed_demo  # noqa: E402
@@ -60,3 +61,12 @@ def db(demo_ids: dict[str, int]) -> Iterator[Session]:
 @pytest.fixture
 def settings():  # type: ignore[no-untyped-def]
     return get_settings()
+
+
+@pytest.fixture
+def client(demo_ids: dict[str, int]) -> Iterator[TestClient]:
+    """The whole app (pages, /api) in process, over freshly seeded demo data."""
+    from app.main import create_app
+
+    with TestClient(create_app(), base_url="http://testserver") as http:
+        yield http

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel import Session, select
 
 from app.auth.policy import Actor
@@ -30,6 +32,13 @@ def browser_session(email: str) -> tuple[str, str]:
         row, token = sessions.redeem_ticket(db, ticket=result.new_session.secret)
         return token, row.id
     return run(make)
+
+
+def bearer_headers(client: Any, email: str) -> dict[str, str]:
+    """Authorization headers of a fresh API login of a demo user, through `client` (a TestClient)."""
+    reply = client.post("/api/auth/login/", json={"email": email, "password": DEMO_PASSWORD})
+    assert reply.status_code == 200, reply.text
+    return {"Authorization": f"Bearer {reply.json()['data']['token']}"}
 
 
 def other_tenant(db: Session) -> tuple[User, User]:

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
 from sqlmodel import select
-from starlette.testclient import TestClient
 
-from app.main import create_app
 from app.models.messaging import EmailOutbox
 from app.services.seed import DEMO_PASSWORD
-
-
-@pytest.fixture
-def client(demo_ids):
-    with TestClient(create_app(), base_url="http://testserver") as http:
-        yield http
 
 
 def _login(client, email="advertiser@demo.example"):

@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
-from starlette.testclient import TestClient
-
 from app.db import run
-from app.main import create_app
-from app.services.seed import DEMO_PASSWORD
-from tests.helpers import other_tenant
-
-
-@pytest.fixture
-def client(demo_ids):
-    with TestClient(create_app(), base_url="http://testserver") as http:
-        yield http
-
-
-def _auth(client, email):
-    token = client.post("/api/auth/login/", json={"email": email, "password": DEMO_PASSWORD}).json()["data"]["token"]
-    return {"Authorization": f"Bearer {token}"}
+from tests.helpers import bearer_headers, other_tenant
 
 
 def test_admin_creates_configures_and_moves_users(client, demo_ids):
-    admin = _auth(client, "admin@demo.example")
+    admin = bearer_headers(client, "admin@demo.example")
     created = client.post("/api/users", headers=admin, json={
         "role": "ADVERTISER", "email": "api@new.example", "password": "api-Pass-1", "firstName": "Api",
         "lastName": "User", "companyName": "Api Co", "agencyId": demo_ids["agency@demo.example"]})
@@ -45,7 +29,7 @@ def test_admin_creates_configures_and_moves_users(client, demo_ids):
 
 def test_an_agency_reaches_only_its_own_advertisers(client, demo_ids):
     _, rival_advertiser = run(lambda db: tuple(u.id for u in other_tenant(db)))
-    agency = _auth(client, "agency@demo.example")
+    agency = bearer_headers(client, "agency@demo.example")
     for method, path in (("get", f"/api/users/{rival_advertiser}"), ("get", f"/api/users/{rival_advertiser}/payments"),
                          ("get", f"/api/users/{rival_advertiser}/change-log"),
                          ("put", f"/api/users/{rival_advertiser}/status"),

@@ -123,6 +123,7 @@ def resend_verify_otp(body: EmailBody, db: Session = Depends(get_db)) -> dict[st
 
 @router.post("/verify-otp")
 def verify_otp(body: VerifyBody, db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Confirm a new account's e-mail with the code it was sent; the account can then log in."""
     accounts.verify_otp(db, email=body.email, code=body.otp)
     return ok(None, "Email verified. You can log in now.")
 
@@ -150,11 +151,13 @@ def refresh_token(request: Request, db: Session = Depends(get_db)) -> dict[str, 
 
 @router.get("/profile")
 def get_profile(actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """The acting user's e-mail, names, company and role."""
     return ok(accounts.get_profile(db, actor=actor))
 
 
 @router.put("/profile")
 def put_profile(body: ProfileBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Change the acting user's e-mail, names and company."""
     user = accounts.update_profile(db, actor=actor, email=body.email, first_name=body.firstName,
                                    last_name=body.lastName, company_name=body.companyName)
     return ok(accounts.profile_of(user), "Profile saved")
@@ -163,6 +166,7 @@ def put_profile(body: ProfileBody, actor: Actor = Depends(get_actor), db: Sessio
 @router.post("/userChangePassword")
 def user_change_password(body: ChangePasswordBody, actor: Actor = Depends(get_actor),
                          db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Change your password with the current one; your other sessions end."""
     accounts.change_password(db, actor=actor, current_password=body.currentPassword, new_password=body.newPassword)
     return ok(None, "Password changed")
 

@@ -10,7 +10,7 @@ from sqlmodel import Session
 from app.auth import tokens
 from app.auth.policy import Actor
 from app.db import session_scope
-from app.errors import NotAuthenticated
+from app.errors import Forbidden, NotAuthenticated
 from app.services import api_credentials, sessions
 
 SESSION_COOKIE = "dsp_session"
@@ -45,4 +45,12 @@ def get_actor(request: Request, db: Session = Depends(get_db)) -> Actor:
         actor = sessions.resolve(db, token=request.cookies.get(SESSION_COOKIE))
     if actor is None:
         raise NotAuthenticated("Your session has ended. Please log in again.")
+    return actor
+
+
+def get_signed_in_actor(request: Request, actor: Actor = Depends(get_actor)) -> Actor:
+    """The caller, signed in with a password (login token or browser session), not an API key: a leaked key
+    must not be able to mint more keys for itself."""
+    if api_credentials.is_api_token(bearer_token(request)):
+        raise Forbidden("API keys cannot manage API keys. Log in with your password to do this.")
     return actor

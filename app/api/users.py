@@ -73,12 +73,14 @@ def add_user(body: NewUserBody, actor: Actor = Depends(get_actor), db: Session =
 
 @router.get("/users/{user_id}")
 def single_user(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """One account you manage, with the row flags (can_enter, can_edit, ...) the user list shows."""
     return ok(users.get_user(db, actor=actor, user_id=user_id))
 
 
 @router.put("/users/{user_id}")
 def update_user(user_id: int, body: UserDetailsBody, actor: Actor = Depends(get_actor),
                 db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Change an account's e-mail, names and company."""
     users.update_user(db, actor=actor, user_id=user_id, email=body.email, first_name=body.firstName,
                       last_name=body.lastName, company_name=body.companyName)
     return ok(users.get_user(db, actor=actor, user_id=user_id), "User updated")
@@ -100,12 +102,16 @@ def password_reset(user_id: int, actor: Actor = Depends(get_actor), db: Session 
 
 @router.get("/users/{user_id}/config")
 def get_config(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Admin and co-admin: a user's switches (insight_dashboard, postback_enabled, api_access), margin and
+    allowed exchanges."""
     return ok(user_config.get_config(db, actor=actor, user_id=user_id))
 
 
 @router.put("/users/{user_id}/config")
 def update_config(user_id: int, body: ConfigBody, actor: Actor = Depends(get_actor),
                   db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Admin and co-admin: set the switches, margin and exchanges. Switching api_access off revokes the
+    user's API keys."""
     user_config.update_config(db, actor=actor, user_id=user_id, **body.model_dump())
     return ok(user_config.get_config(db, actor=actor, user_id=user_id), "Configuration saved")
 
@@ -120,6 +126,8 @@ def set_margin(user_id: int, body: MarginBody, actor: Actor = Depends(get_actor)
 
 @router.get("/users/{user_id}/change-log")
 def user_change_log(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Every change to the account, newest first: who made it (and who was really behind it when acting
+    as another user) and each field's old and new value."""
     return ok(change_log.user_change_log(db, actor=actor, user_id=user_id))
 
 
@@ -131,6 +139,7 @@ def payments(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depe
 
 @router.get("/agencies")
 def agencies(status: str = "", actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Admin and co-admin: every agency with its number of advertisers and their combined balance."""
     return ok(directory.agencies_overview(db, actor=actor, status=status))
 
 

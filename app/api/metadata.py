@@ -1,0 +1,73 @@
+"""The reference lists (exchanges, OS versions, browsers, manufacturers, carriers, traffic types) over the
+API: what /admin/metadata manages and what the campaign pickers offer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel, Field
+from sqlmodel import Session
+
+from app.api.deps import get_actor, get_db
+from app.api.envelope import ok
+from app.auth.policy import Actor
+from app.errors import Invalid
+from app.models.reference import REFERENCE_KINDS
+from app.services import metadata
+
+router = APIRouter(tags=["reference lists"])
+KINDS = ", ".join(REFERENCE_KINDS)
+
+
+class NameBody(BaseModel):
+    name: str
+
+
+class ValueChangeBody(BaseModel):
+    name: str | None = Field(None, description="A new name; unique in its list, case-insensitively")
+    retired: bool | None = Field(None, description="true: pickers stop offering it; false: restore it")
+
+
+@router.get("/metadata")
+def kinds(actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Admin and co-admin: every list with how many of its values are active and retired."""
+    return ok(metadata.kind_counts(db, actor=actor))
+
+
+@router.get("/metadata/{kind}", description=f"Admin and co-admin: a list's values with how often each is used. "
+                                            f"Kinds: {KINDS}.")
+def values(kind: str, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    return ok(metadata.list_values(db, actor=actor, kind=kind))
+
+
+@router.get("/metadata/{kind}/active")
+def active(kind: str, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """The values a picker offers (not retired), for every signed-in role."""
+    return ok(metadata.active_values(db, actor=actor, kind=kind))
+
+
+@router.post("/metadata/{kind}")
+def add(kind: str, body: NameBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Add a value to a list."""
+    return ok(metadata.add_value(db, actor=actor, kind=kind, name=body.name), "Value added")
+
+
+@router.put("/metadata/values/{value_id}")
+def change(value_id: int, body: ValueChangeBody, actor: Actor = Depends(get_actor),
+           db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Rename, retire or restore a value (both in one call: renamed first)."""
+    if body.name is None and body.retired is None:
+        raise Invalid({"name": "Give a new name, or retired true or false."})
+    row = None
+    if body.name is not None:
+        row = metadata.rename_value(db, actor=actor, value_id=value_id, name=body.name)
+    if body.retired is not None:
+        row = metadata.set_retired(db, actor=actor, value_id=value_id, retired=body.retired)
+    return ok(row, "Value saved")
+
+
+@router.delete("/metadata/values/{value_id}")
+def delete(value_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Delete a value nothing uses (409 when something does: retire it instead)."""
+    return ok(metadata.delete_value(db, actor=actor, value_id=value_id), "Value deleted")

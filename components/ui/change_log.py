@@ -9,12 +9,13 @@ from typing import Any
 from reactpy import html
 
 from app.auth.roles import ALL_ROLES, Role
+from app.services.user_config import margin_text
 from components.shell.context import Console
-from components.ui.elements import card
+from components.ui.elements import card, empty_state
 from components.ui.labels import role_label_key
 
-# Field names whose values are money in micro-dollars or basis points, shown in the unit people use.
-_FIELD_FORMATS = {"margin_bps": lambda v: f"{v / 100:g} %" if isinstance(v, int | float) else v}
+# Field names whose stored values are not in the unit people use: basis points shown as percent.
+_FIELD_FORMATS = {"margin_bps": lambda v: f"{margin_text(v)} %" if isinstance(v, int) else v}
 
 
 def _label(console: Console, key: str, fallback: str) -> str:
@@ -43,9 +44,7 @@ def _when(iso: str) -> str:
 def change_log_table(console: Console, entries: list[dict[str, Any]]) -> Any:
     t = console.t
     if not entries:
-        return card(html.div({"className": "text-center text-body-secondary py-5", "data-state": "empty"},
-                             html.i({"className": "bi bi-clock-history fs-1"}),
-                             html.p({"className": "mt-3 mb-0"}, t("changelog.empty"))))
+        return card(empty_state("bi-clock-history", t("changelog.empty"), "", marker={"data-state": "empty"}))
     rows = []
     for entry in entries:
         changes = entry["changes"]

@@ -36,7 +36,7 @@ def empty_state(icon: str, title: str, text: str, *actions: Any, marker: dict[st
                     html.i({"className": f"bi {icon} d-block mb-2 text-body-tertiary", "style": {"fontSize": "2.25rem"}}),
                     html.div({"className": "fw-semibold"}, title),
                     html.p({"className": "text-body-secondary small mx-auto mb-0", "style": {"maxWidth": "36rem"}},
-                           text),
+                           text) if text else "",
                     *[html.div({"className": "mt-3"}, action) for action in actions])
 
 

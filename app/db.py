@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -57,6 +58,12 @@ def migrate() -> None:
 
 
 def run(fn: Any, /, **kwargs: Any) -> Any:
-    """Call a service function `fn(db, **kwargs)` in its own unit of work (the UI's door to services)."""
+    """Call a service function `fn(db, **kwargs)` in its own unit of work."""
     with session_scope() as db:
         return fn(db, **kwargs)
+
+
+async def run_off_loop(fn: Any, /, **kwargs: Any) -> Any:
+    """`run` on a worker thread: the door pages use, so a slow service call (a password hash, a write
+    waiting on a lock) never stalls the event loop that serves every other tab."""
+    return await asyncio.to_thread(run, fn, **kwargs)

@@ -4,7 +4,8 @@
   `access-control-allow-origin: *`; authenticated pages must not be cached or shared.
 - WebsocketGuard: ReactPy does not check a websocket's Origin, so a foreign page could open an
   authenticated socket; refuse those. It also re-checks the session on every event: cookies are
-  read only at the handshake, and a logout or expiry elsewhere must take effect at once.
+  read only at the handshake, and a logout or expiry elsewhere must take effect at once. And it
+  keeps ReactPy's first render from overtaking the handshake's accept (`accept_first`).
 """
 
 from __future__ import annotations
@@ -74,6 +75,28 @@ class HtmlShellHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+def accept_first(send: Send) -> Send:
+    """`send` that holds messages back until the websocket is accepted. ReactPy starts rendering before
+    it accepts the socket, so a first render that is quick (a spinner) would go out before the accept,
+    which ASGI servers refuse."""
+    accepted = False
+    held: list[Message] = []
+
+    async def ordered_send(message: Message) -> None:
+        nonlocal accepted
+        if message["type"] == "websocket.send" and not accepted:
+            held.append(message)
+            return
+        await send(message)
+        if message["type"] == "websocket.accept":
+            accepted = True
+            for waiting in held:
+                await send(waiting)
+            held.clear()
+
+    return ordered_send
+
+
 class WebsocketGuard:
     def __init__(self, app: ASGIApp, *, cookie_name: str, session_alive: Callable[[str], bool]) -> None:
         self.app = app
@@ -87,6 +110,7 @@ class WebsocketGuard:
             await receive()  # websocket.connect
             await send({"type": "websocket.close", "code": FOREIGN_ORIGIN_CLOSE_CODE})
             return
+        send = accept_first(send)
         token = cookie(scope, self.cookie_name)
         if not token:
             return await self.app(scope, receive, send)

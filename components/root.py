@@ -3,21 +3,24 @@ and routes to the pages of the user's role."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import logging
+from collections.abc import Callable
 from typing import Any
 
-from reactpy import component, html, use_memo, use_scope, use_state
+from reactpy import component, html, use_async_effect, use_memo, use_scope, use_state
 from reactpy_router import browser_router, route
 
 from app.api.deps import SESSION_COOKIE
 from app.auth.roles import Role
-from app.db import run
+from app.db import run_off_loop
 from app.errors import ServiceError
 from app.i18n.catalog import LANGUAGE_COOKIE, normalise_language, translator
 from app.middleware import cookie, header
 from app.services import preferences as preferences_service
 from app.services import sessions
-from app.services.console import console_state
+from app.services.console import ConsoleState, config_stamp, console_state, stamp_of
 from app.settings import get_settings
 from components.pages import pages_for
 from components.shell.brand_style import brand_style
@@ -25,12 +28,16 @@ from components.shell.context import Console, ConsoleContext
 from components.shell.frame import PageFrame
 from components.shell.redirect import RedirectScreen
 from components.shell.toasts import ToastHost, use_toast_ref
+from components.ui.elements import spinner
+from components.ui.hooks import UNEXPECTED_ERROR, background
 from components.widgets.document_effects import document_effects
 from components.widgets.session_agent import session_agent
 
 # Paths whose pages show the inactivity prompt (spec section 4).
 EDIT_PATH_MARKERS: tuple[str, ...] = ("campaignEditForm", "applist/edit", "campaignClone", "bulk-campaign-edit")
 _navigation_ids = itertools.count(1)
+CONFIG_POLL_S = 3.0  # how soon an open tab follows a configuration change made elsewhere
+logger = logging.getLogger(__name__)
 
 
 def _preferences_dict(state: Any) -> dict[str, Any]:
@@ -45,8 +52,63 @@ def Root() -> Any:
     scope = use_scope()
     token = cookie(scope, SESSION_COOKIE)
     host = header(scope, b"host")
-    state = use_memo(lambda: run(console_state, token=token, host=host), dependencies=[])
-    language, set_language = use_state(normalise_language(cookie(scope, LANGUAGE_COOKIE)))
+    state, set_state = use_state(None)  # ConsoleState, once read (off the event loop)
+    language = normalise_language(cookie(scope, LANGUAGE_COOKIE))
+    # Started during the first render (as use_query does), so the read is under way before the spinner
+    # is even sent.
+    first_read = use_memo(lambda: background(read_console_state(token, host, set_state)), dependencies=[])
+
+    @use_async_effect(dependencies=[])
+    async def follow_configuration() -> None:
+        await follow_console_state(await first_read, token, host, set_state)
+
+    if state is None:  # spec section 2: a spinner until the company configuration is in
+        return html.div({"className": "dsp-root", "data-signed-in": "pending"}, spinner("Loading"))
+    return ConsoleProvider(state, language, key=state.actor.session_id if state.actor else "signed-out")
+
+
+async def read_console_state(token: str | None, host: str,
+                             set_state: Callable[[ConsoleState], None]) -> ConsoleState:
+    """The tab's console state, read off the event loop; while the database is away the tab keeps its
+    spinner and tries again."""
+    while True:
+        try:
+            state = await run_off_loop(console_state, token=token, host=host)
+        except Exception:  # noqa: BLE001 - retried; the operator has the log
+            logger.exception("reading the console state failed; retrying")
+            await asyncio.sleep(CONFIG_POLL_S)
+            continue
+        set_state(state)
+        return state
+
+
+async def follow_console_state(state: ConsoleState, token: str | None, host: str,
+                               set_state: Callable[[ConsoleState], None]) -> None:
+    """Keep following the tab's configuration: when an admin switches this user's api_access, postbacks
+    or Insight360 (or the brand changes), the open tab's menus and settings follow within CONFIG_POLL_S,
+    in this process or any other (spec section 4)."""
+    user_id = state.actor.id if state.actor else None
+    stamp = stamp_of(state)
+    while True:
+        await asyncio.sleep(CONFIG_POLL_S)
+        try:
+            fresh = await run_off_loop(config_stamp, user_id=user_id, host=host)
+            if fresh == stamp:
+                continue
+            reread = await run_off_loop(console_state, token=token, host=host)
+        except Exception:  # noqa: BLE001 - a failed poll is retried at the next tick
+            logger.exception("following the console configuration failed")
+            continue
+        # Only the configuration may change here: a tab whose session ended or changed hands is handled by
+        # the websocket guard and the session agent, which reload it.
+        if reread.actor is not None and state.actor is not None and reread.actor.stack == state.actor.stack:
+            state, stamp = reread, stamp_of(reread)
+            set_state(state)
+
+
+@component
+def ConsoleProvider(state: ConsoleState, initial_language: str) -> Any:
+    language, set_language = use_state(initial_language)
     preferences, set_preferences_state = use_state(lambda: _preferences_dict(state))
     ticket, set_ticket = use_state(None)
     logout_requested, set_logout_requested = use_state(False)
@@ -58,26 +120,38 @@ def Root() -> Any:
         if toast_ref.current:
             toast_ref.current(kind, text)
 
-    def logout() -> None:
+    async def revoke_then_leave() -> None:
         if state.actor and state.actor.session_id:
-            # Revoke now, so every other tab's next event is refused even before the browser reacts.
-            run(sessions.revoke, session_id=state.actor.session_id)
+            # Revoke first, so every other tab's next event is refused even before the browser reacts.
+            try:
+                await run_off_loop(sessions.revoke, session_id=state.actor.session_id)
+            except Exception:  # noqa: BLE001 - the agent's logout call revokes it too; leave regardless
+                logger.exception("revoking the session at logout failed")
         set_logout_requested(True)
 
     def go(path: str) -> None:
         set_navigation({"id": next(_navigation_ids), "url": path})
 
-    def set_preferences(values: dict[str, Any]) -> None:
+    async def save_preferences(values: dict[str, Any]) -> None:
         try:
-            run(preferences_service.update_preferences, actor=state.actor, values=values)
+            await run_off_loop(preferences_service.update_preferences, actor=state.actor, values=values)
         except ServiceError as error:
             toast("error", t(error.message))
             return
+        except Exception:  # noqa: BLE001 - the user must hear of it, see components.ui.hooks
+            logger.exception("saving preferences failed")
+            toast("error", t(UNEXPECTED_ERROR))
+            return
         set_preferences_state(lambda current: {**current, **values})
 
-    console = Console(state=state, language=language, t=t, set_language=set_language, toast=toast, logout=logout,
-                      go=go, begin_session=lambda tk, nxt: set_ticket({"ticket": tk, "next": nxt}),
-                      set_preferences=set_preferences, preferences=preferences)
+    def ticket_failed(_status: int) -> None:
+        set_ticket(None)
+        toast("error", t("login.session_failed"))
+
+    console = Console(state=state, language=language, t=t, set_language=set_language, toast=toast,
+                      logout=lambda: background(revoke_then_leave()), go=go,
+                      begin_session=lambda tk, nxt: set_ticket({"ticket": tk, "next": nxt}),
+                      set_preferences=lambda values: background(save_preferences(values)), preferences=preferences)
     role: Role | None = state.role
     pages = pages_for(role, maintenance=state.branding.maintenance_mode)
     routes = [route(page.path, PageFrame(page, key=page.path)) for page in pages]
@@ -97,6 +171,7 @@ def Root() -> Any:
                 logout_requested=logout_requested,
                 language=language,
                 on_language_detected=lambda code: set_language(normalise_language(code)),
+                on_ticket_error=ticket_failed,
                 inactivity_path_markers=list(EDIT_PATH_MARKERS),
                 inactivity_limit_ms=settings.inactivity_limit_ms,
                 inactive_title=t("session.inactive_title"),

@@ -16,6 +16,7 @@ from reactpy_router import browser_router, route
 from app.services.company import Branding
 from app.services.console import ConsoleState
 from components.shell.context import Console, ConsoleContext, inert_console
+from components.ui.hooks import in_flight
 
 
 def branding(**overrides: Any) -> Branding:
@@ -59,15 +60,49 @@ def _layout(page: Callable[[], Any], console: Console, path: str) -> Layout:
 
 
 def render_model(page: Callable[[], Any], console: Console | None = None, path: str = "/") -> dict[str, Any]:
-    """The first rendered VDOM model of `page()` at `path`, inside `console` (logged out, English by
-    default)."""
+    """The VDOM model of `page()` at `path`, inside `console` (logged out, English by default), once its
+    reads have come in (see `settle`)."""
 
-    async def first_render() -> dict[str, Any]:
+    async def settled_render() -> dict[str, Any]:
         async with _layout(page, console or logged_out_console(), path) as layout:
-            update = await layout.render()
+            return await settle(layout, (await layout.render())["model"])
+
+    return run_async(settled_render())
+
+
+async def settle(layout: Layout, model: dict[str, Any]) -> dict[str, Any]:
+    """`model` brought up to date once the work hooks started (reads, actions) has ended and every render
+    it caused has been applied: what a user sees when the page has finished loading."""
+    while True:
+        pending = in_flight()
+        if pending:
+            await asyncio.wait(pending, timeout=30)
+        if not _render_scheduled(layout):
+            if not in_flight():
+                return model
+            continue
+        model = apply_update(model, await asyncio.wait_for(layout.render(), timeout=10))
+
+
+def _render_scheduled(layout: Layout) -> bool:
+    # ReactPy keeps the renders it owes in a private set (asynchronous rendering, its default); a test
+    # helper may look, the app never does.
+    return bool(layout._render_tasks)  # noqa: SLF001
+
+
+def apply_update(model: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """The whole model after one layout update, which carries only the re-rendered component at `path`
+    ("/children/0/children/2" style; "" for the root)."""
+    steps = [int(part) for part in update["path"].split("/")[2::2]] if update["path"] else []
+    if not steps:
         return update["model"]
 
-    return run_async(first_render())
+    def replaced(node: dict[str, Any], rest: list[int]) -> dict[str, Any]:
+        children = list(node.get("children", []))
+        children[rest[0]] = update["model"] if len(rest) == 1 else replaced(children[rest[0]], rest[1:])
+        return {**node, "children": children}
+
+    return replaced(model, steps)
 
 
 def render_and_deliver(page: Callable[[], Any], console: Console, path: str,
@@ -78,7 +113,7 @@ def render_and_deliver(page: Callable[[], Any], console: Console, path: str,
 
     async def exchange() -> tuple[dict[str, Any], dict[str, Any]]:
         async with _layout(page, console, path) as layout:
-            first = (await layout.render())["model"]
+            first = await settle(layout, (await layout.render())["model"])
             target, data = event(first)
             await layout.deliver({"type": "layout-event", "target": target, "data": data})
             update = await asyncio.wait_for(layout.render(), timeout=10)

@@ -124,7 +124,7 @@ def test_page_shows_postback_and_api_keys_when_both_are_on(demo_ids: dict[str, i
     text = text_of(model)
     assert _sections(model) == {"postback", "api_keys"}
     assert "{click_id}" in text and "Add to cart" in text
-    boxes = [n["attributes"]["value"] for n in walk(model) if n.get("attributes", {}).get("name") == "events"]
+    boxes = [n["attributes"]["value"] for n in walk(model) if n.get("attributes", {}).get("name") == "events[]"]
     assert boxes == list(postbacks.POSTBACK_EVENTS)
     assert "No API keys yet" in text
 

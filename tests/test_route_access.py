@@ -14,7 +14,7 @@ from app.auth.roles import Role
 from components.pages import PAGES
 from components.root import Root
 from tests.helpers import browser_session
-from tests.render import run_async, walk
+from tests.render import run_async, settle, walk
 
 A, C, G, V = Role.ADMIN, Role.CO_ADMIN, Role.AGENCY, Role.ADVERTISER
 PUBLIC = {"/login", "/register", "/forgot-password", "/maintenance", "/documentation/general",
@@ -52,7 +52,7 @@ def _rendered(path: str, cookie: str) -> tuple[str | None, str | None]:
 
     async def first_render():
         async with Layout(ConnectionContext(Root(), value=connection)) as layout:
-            return (await layout.render())["model"]
+            return await settle(layout, (await layout.render())["model"])
 
     model = run_async(first_render())
     attributes = [node.get("attributes", {}) for node in walk(model)]

@@ -53,3 +53,23 @@ def advertiser_balance_micros(db: Session, *, actor: Actor) -> int | None:
     if actor.role != Role.ADVERTISER:
         return None
     return ledger.balance_micros(db, actor=actor, advertiser_id=actor.id)
+
+
+def config_stamp(db: Session, *, user_id: int | None, host: str) -> tuple[object, ...]:
+    """What of a tab's configuration can change under it (the user's switches an admin sets, the brand),
+    read cheaply: open tabs poll it and reload their console state only when it differs (spec section 4:
+    configuration changes reach every tab; the database is the source of truth, so this works across
+    processes)."""
+    branding = company.branding_for_host(db, host)
+    if user_id is None:
+        return (branding,)
+    settings = preferences.settings_of(db, user_id)
+    return (branding, settings.insight_dashboard, settings.postback_enabled, settings.api_access)
+
+
+def stamp_of(state: ConsoleState) -> tuple[object, ...]:
+    """`config_stamp` as of a loaded state."""
+    if state.actor is None or state.settings is None:
+        return (state.branding,)
+    s = state.settings
+    return (state.branding, s.insight_dashboard, s.postback_enabled, s.api_access)

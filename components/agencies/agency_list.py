@@ -25,8 +25,8 @@ AGENCY_PAGES = (("agency.edit", "agencies.open", "bi-pencil", ""), *USER_PAGES[1
 def AgenciesPage() -> Any:
     console = use_console()
     t = console.t
-    rows, reload = use_query(directory.agencies_overview, actor=console.actor)
-    actions = use_account_actions(rows, reload, name_of=lambda row: row["company"] or row["name"],
+    rows = use_query(directory.agencies_overview, actor=console.actor)
+    actions = use_account_actions(rows.value, rows.reload, name_of=lambda row: row["company"] or row["name"],
                                   open_page="agency.edit")
     columns = [{**c, "label": t("agencies.col.balance")} if c["key"] == "balance" else c
                for c in account_columns(console, COLUMNS, name=130, email=175, balance=145)]
@@ -39,7 +39,7 @@ def AgenciesPage() -> Any:
                     if assign_path else "",
                     app_link({"to": add_path, "className": "btn btn-primary"},
                              html.i({"className": "bi bi-plus-lg me-1"}), t("agencies.add")) if add_path else ""),
-        card(account_grid(console, columns=columns, rows=rows, actions=actions, empty_text=t("agencies.empty"),
-                          pages=AGENCY_PAGES)),
+        card(account_grid(console, columns=columns, rows=rows.value, actions=actions, empty_text=t("agencies.empty"),
+                          pages=AGENCY_PAGES, loading=rows.loading)),
         actions.elements,
     )

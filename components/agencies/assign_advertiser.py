@@ -13,7 +13,7 @@ from app.i18n.formatters import money
 from app.services import directory, users
 from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
-from components.ui.elements import card, page_header
+from components.ui.elements import card, page_header, spinner
 from components.ui.forms import select_field
 from components.ui.hooks import use_action, use_query
 from components.users.common import back_link
@@ -34,8 +34,9 @@ def AssignAdvertiserPage() -> Any:
     target, set_target = use_state(DIRECT)
     selected, set_selected = use_state(frozenset())
     confirming, set_confirming = use_state(False)
-    advertisers, reload = use_query(directory.accounts_overview, actor=console.actor, role=Role.ADVERTISER.value)
-    agencies, _ = use_query(users.agency_choices, actor=console.actor)
+    advertisers_query = use_query(directory.accounts_overview, actor=console.actor, role=Role.ADVERTISER.value)
+    advertisers, reload = advertisers_query.value, advertisers_query.reload
+    agencies = use_query(users.agency_choices, actor=console.actor).value
     agency_names = {str(a["id"]): a["name"] for a in agencies or []}
 
     def moved(count: int) -> None:
@@ -79,7 +80,8 @@ def AssignAdvertiserPage() -> Any:
             html.td(a["company"]), html.td(a["agency"] or html.span({"className": "text-body-secondary"},
                                                                    t("assign.direct"))),
             html.td({"className": "text-end"}, money(a["balance"] or 0))) for a in shown]),
-    ) if shown else html.p({"className": "text-body-secondary text-center py-4 mb-0"}, t("assign.none"))
+    ) if shown else spinner(t("common.loading")) if advertisers_query.loading \
+        else html.p({"className": "text-body-secondary text-center py-4 mb-0"}, t("assign.none"))
     source_options = [(ALL, t("assign.all_agencies")), (DIRECT, t("assign.direct"))] + agency_options
     return html.div(
         page_header(t("assign.title"), t("assign.subtitle"), back_link(console, "agencies", "agencies.back")),

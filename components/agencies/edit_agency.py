@@ -10,7 +10,7 @@ from app.auth.roles import Role
 from app.services import directory, users
 from components.paths import page_path
 from components.shell.context import use_console
-from components.ui.elements import card, page_header
+from components.ui.elements import card, loading_page, page_header
 from components.ui.hooks import use_query
 from components.ui.links import app_link
 from components.users.accounts_table import account_columns
@@ -25,15 +25,17 @@ ADVERTISER_COLUMNS = ("name", "email", "company", "status", "balance", "margin")
 def AgencyAdvertisers(agency_id: int) -> Any:
     console = use_console()
     t = console.t
-    rows, reload = use_query(directory.accounts_overview, actor=console.actor, role=Role.ADVERTISER.value,
-                             agency_id=agency_id, deps=[agency_id])
-    actions = use_account_actions(rows, reload)
+    query = use_query(directory.accounts_overview, actor=console.actor, role=Role.ADVERTISER.value,
+                      agency_id=agency_id, deps=[agency_id])
+    rows = query.value
+    actions = use_account_actions(rows, query.reload)
     assign_path = page_path("agency.assign", console.role)
     move = app_link({"to": f"{assign_path}?from={agency_id}", "className": "btn btn-sm btn-outline-primary"},
                     html.i({"className": "bi bi-arrow-left-right me-1"}), t("agencies.move_advertisers")) \
         if assign_path and rows else ""
     return card(account_grid(console, columns=account_columns(console, ADVERTISER_COLUMNS), rows=rows,
-                             actions=actions, empty_text=t("agencies.no_advertisers"), height=360, searchable=False),
+                             actions=actions, empty_text=t("agencies.no_advertisers"), height=360, searchable=False,
+                             loading=query.loading),
                 actions.elements, title=t("agencies.advertisers"), extra=move, class_name="mt-4")
 
 
@@ -42,7 +44,10 @@ def EditAgencyPage() -> Any:
     console = use_console()
     t = console.t
     agency_id = use_subject_id()
-    user, reload = use_query(users.get_user, actor=console.actor, user_id=agency_id, deps=[agency_id])
+    query = use_query(users.get_user, actor=console.actor, user_id=agency_id, deps=[agency_id])
+    user, reload = query.value, query.reload
+    if query.loading:
+        return loading_page(t, t("agencies.edit_title"))
     if user is None or user["role"] != Role.AGENCY:
         return html.div(page_header(t("agencies.edit_title")), not_found(console))
     log_path = page_path("user.change_log", console.role, id=agency_id)

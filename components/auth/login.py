@@ -6,13 +6,12 @@ from typing import Any
 
 from reactpy import component, html, use_scope, use_state
 
-from app.db import run
-from app.errors import Invalid, ServiceError
 from app.middleware import header
 from app.services import accounts
 from components.auth.common import auth_heading, client_address
 from components.shell.context import use_console
 from components.ui.forms import alert, form, submit_button, text_field
+from components.ui.hooks import use_action
 from components.ui.links import app_link as link
 
 
@@ -23,30 +22,17 @@ def LoginPage() -> Any:
     scope = use_scope()
     email, set_email = use_state("")
     password, set_password = use_state("")
-    errors, set_errors = use_state({})
-    message, set_message = use_state("")
-    pending, set_pending = use_state(False)
+    sign_in = use_action(accounts.login, errors_in_place=True,
+                         on_done=lambda result: console.begin_session(result.new_session.secret, "/"))
 
-    def submit() -> None:
-        set_pending(True)
-        try:
-            result = run(accounts.login, email=email, password=password, kind="browser",
-                         address=client_address(scope), user_agent=header(scope, b"user-agent"))
-        except Invalid as error:
-            set_errors({k: t(v) for k, v in error.fields.items()})
-            set_message("")
-            set_pending(False)
-            return
-        except ServiceError as error:
-            set_errors({})
-            set_message(t(error.message))
-            set_pending(False)
-            return
-        console.begin_session(result.new_session.secret, "/")
+    def submit(values: dict[str, Any]) -> None:
+        sign_in.submit(email=values["email"], password=values["password"], kind="browser",
+                       address=client_address(scope), user_agent=header(scope, b"user-agent"))
 
+    errors = sign_in.errors
     return html.div(
         auth_heading(t("login.title"), t("login.subtitle")),
-        alert("danger", message),
+        alert("danger", sign_in.message),
         form(submit,
              text_field(name="email", label=t("field.email"), value=email, on_change=set_email, error=errors.get("email"),
                         kind="email", autocomplete="username", autofocus=True),
@@ -54,7 +40,7 @@ def LoginPage() -> Any:
                         error=errors.get("password"), kind="password", autocomplete="current-password"),
              html.div({"className": "d-flex justify-content-end mb-3"},
                       link({"to": "/forgot-password", "className": "small"}, t("login.forgot"))),
-             submit_button(t("login.submit"), pending=pending), name="login"),
+             submit_button(t("login.submit"), pending=sign_in.pending), name="login", values={"email": email, "password": password}),
         html.p({"className": "text-center small mt-4 mb-0"}, t("login.no_account"), " ",
                link({"to": "/register"}, t("login.register"))),
     )

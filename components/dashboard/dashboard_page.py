@@ -49,7 +49,8 @@ ACCOUNT_COLUMNS = ("name", "email", "role", "agency", "status", "balance", "crea
 
 
 def _accounts_grid(console: Console) -> Any:
-    rows, _reload = use_query(directory.accounts_overview, actor=console.actor)
+    query = use_query(directory.accounts_overview, actor=console.actor)
+    rows = query.value
     t = console.t
     keys = [key for key in ACCOUNT_COLUMNS if not (key == "agency" and console.role == Role.AGENCY)]
     columns = account_columns(console, keys)
@@ -57,11 +58,13 @@ def _accounts_grid(console: Console) -> Any:
     title = t("dashboard.my_advertisers" if console.role == Role.AGENCY else "dashboard.accounts")
     return card(data_grid(columns=columns, rows=data, height=360, search_placeholder=t("common.search"),
                           empty_text=t("dashboard.no_accounts"), row_count_label=t("grid.rows"),
-                          locale=console.language), title=title)
+                          locale=console.language, loading_text=t("common.loading") if query.loading else None),
+                title=title)
 
 
 def _transactions_grid(console: Console) -> Any:
-    rows, _reload = use_query(directory.recent_transactions, actor=console.actor)
+    query = use_query(directory.recent_transactions, actor=console.actor)
+    rows = query.value
     t = console.t
     columns = [{"key": "date", "label": t("dashboard.col.date"), "type": "date"},
                {"key": "kind", "label": t("dashboard.col.kind"), "type": "text"},
@@ -69,7 +72,9 @@ def _transactions_grid(console: Console) -> Any:
                {"key": "amount", "label": t("dashboard.col.amount"), "type": "money"}]
     data = [{**row, "kind": t(f"ledger.{row['kind']}")} for row in rows or []]
     return card(data_grid(columns=columns, rows=data, height=300, empty_text=t("dashboard.no_transactions"),
-                          row_count_label=t("grid.rows"), locale=console.language), title=t("dashboard.transactions"))
+                          row_count_label=t("grid.rows"), locale=console.language,
+                          loading_text=t("common.loading") if query.loading else None),
+                title=t("dashboard.transactions"))
 
 
 @component

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from reactpy import component, event, html, use_state
+from reactpy import component, html, use_state
 
 from app.models.reference import REFERENCE_KINDS
 from app.services import metadata
@@ -15,6 +15,7 @@ from components.shell.context import use_console
 from components.ui import styles
 from components.ui.confirm import ConfirmDialog
 from components.ui.elements import empty_state, page_header, spinner
+from components.ui.forms import form
 from components.ui.hooks import use_action, use_query
 
 KIND_ICONS: dict[str, str] = {
@@ -31,15 +32,11 @@ _ACTIVE_BADGE = {"background": "var(--dsp-primary)", "color": "var(--dsp-on-prim
 _ROW_ACTION = "btn btn-sm btn-outline-secondary text-nowrap"
 
 
-def _name_form(*, name: str, value: str, on_change: Callable[[str], None], on_submit: Callable[[], None],
+def _name_form(*, name: str, value: str, on_change: Callable[[str], None], on_submit: Callable[[str], None],
                button: Any, error: str | None, label: str, placeholder: str = "", extra: Any = "",
                on_escape: Callable[[], None] | None = None, autofocus: bool = False, key: str = "") -> Any:
     """One text input with its button(s); the field error shows under the input. `key` gives each list (or
     row) its own input element, so switching lists never carries typed text over."""
-    @event(prevent_default=True)
-    def submit(_event: Any) -> None:
-        on_submit()
-
     def key_down(e: dict[str, Any]) -> None:
         if on_escape and e.get("key") == "Escape":
             on_escape()
@@ -52,10 +49,11 @@ def _name_form(*, name: str, value: str, on_change: Callable[[str], None], on_su
     }
     if autofocus:
         attrs["autoFocus"] = True
-    return html.form(
-        {"name": name, "noValidate": True, "onSubmit": submit},
+    return form(
+        lambda values: on_submit(values["name"]),
         html.div({"className": "input-group has-validation"}, html.input(attrs), button, extra,
                  html.div({"className": "invalid-feedback", "data-field-error": "name"}, error) if error else ""),
+        name=name, values={"name": value},
     )
 
 
@@ -75,7 +73,7 @@ def AddValueForm(kind: str, on_added: Callable[[], None]) -> Any:
                          html.i({"className": "bi bi-plus-lg me-1"}), t("metadata.add"))
     return html.div({"className": "mb-4"},
                     _name_form(name="add-value", value=text, on_change=set_text, button=button,
-                               on_submit=lambda: add.submit(actor=console.actor, kind=kind, name=text), key=f"add-{kind}",
+                               on_submit=lambda typed: add.submit(actor=console.actor, kind=kind, name=typed), key=f"add-{kind}",
                                error=add.errors.get("name") or add.errors.get("kind"),
                                label=t("metadata.add_label"), placeholder=t("metadata.add_placeholder")))
 
@@ -100,7 +98,7 @@ def RenameForm(row: dict[str, Any], on_saved: Callable[[], None], on_cancel: Cal
                           "aria-label": t("common.cancel"), "onClick": lambda _e: on_cancel()},
                          html.i({"className": "bi bi-x-lg"}))
     return _name_form(name="rename-value", value=text, on_change=set_text, button=save, extra=cancel,
-                      on_submit=lambda: rename.submit(actor=console.actor, value_id=row["id"], name=text),
+                      on_submit=lambda typed: rename.submit(actor=console.actor, value_id=row["id"], name=typed),
                       error=rename.errors.get("name"), label=t("metadata.rename_label", name=row["name"]),
                       on_escape=on_cancel, autofocus=True, key=f"rename-{row['id']}")
 
@@ -182,7 +180,8 @@ def _empty_state(t: Callable[..., str]) -> Any:
 def KindPanel(kind: str, version: int, on_changed: Callable[[], None]) -> Any:
     console = use_console()
     t = console.t
-    rows, _reload = use_query(metadata.list_values, actor=console.actor, kind=kind, deps=[kind, version])
+    query = use_query(metadata.list_values, actor=console.actor, kind=kind, deps=[kind, version])
+    rows = query.value
     doomed, set_doomed = use_state(None)  # the row waiting for delete confirmation
 
     def deleted(gone: dict[str, Any]) -> None:
@@ -206,7 +205,7 @@ def KindPanel(kind: str, version: int, on_changed: Callable[[], None]) -> Any:
         html.span({"className": "small text-body-secondary", "data-summary": kind},
                   t("metadata.summary", active=active, retired=len(ordered) - active)),
     )
-    if rows is None:
+    if rows is None and query.loading:  # after a write the old rows stay until the new ones are in
         body: Any = spinner(t("common.loading"))
     elif not ordered:
         body = _empty_state(t)
@@ -270,7 +269,7 @@ def MetadataPage() -> Any:
     t = console.t
     kind, set_kind = use_state(next(iter(REFERENCE_KINDS)))
     version, set_version = use_state(0)  # bumped after every write: the list and the badges reload
-    counts, _reload = use_query(metadata.kind_counts, actor=console.actor, deps=[version])
+    counts = use_query(metadata.kind_counts, actor=console.actor, deps=[version]).value
 
     def changed() -> None:
         set_version(lambda v: v + 1)

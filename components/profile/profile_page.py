@@ -29,13 +29,14 @@ def ProfileDetails() -> Any:
                           on_change=lambda text: set_values(lambda v: {**v, name: text}), **extra)
 
     return card(
-        form(lambda: save.submit(actor=console.actor, **values),
+        form(lambda submitted: save.submit(actor=console.actor, **{name: submitted[name] for name in values}),
              html.div({"className": "row g-3"},
                       html.div({"className": "col-md-6"}, field("first_name", "field.first_name", max_length=25)),
                       html.div({"className": "col-md-6"}, field("last_name", "field.last_name", max_length=25)),
                       html.div({"className": "col-md-6"}, field("email", "field.email", kind="email")),
                       html.div({"className": "col-md-6"}, field("company_name", "field.company"))),
-             submit_button(t("common.save"), pending=save.pending, class_name="btn btn-primary"), name="profile"),
+             submit_button(t("common.save"), pending=save.pending, class_name="btn btn-primary"), name="profile",
+             values=values),
         title=t("profile.details"),
     )
 
@@ -56,12 +57,13 @@ def ChangePassword() -> Any:
 
     change = use_action(accounts.change_password, success="profile.password_changed", on_done=done)
 
-    def submit() -> None:
-        if new != confirm:
+    def submit(values: dict[str, Any]) -> None:
+        if values["new_password"] != values["confirm_password"]:
             set_mismatch(t("profile.password_mismatch"))
             return
         set_mismatch("")
-        change.submit(actor=console.actor, current_password=current, new_password=new)
+        change.submit(actor=console.actor, current_password=values["current_password"],
+                      new_password=values["new_password"])
 
     return card(
         form(submit,

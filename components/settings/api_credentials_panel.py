@@ -14,7 +14,7 @@ from reactpy import component, html, use_state
 from app.services import api_credentials
 from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
-from components.ui.elements import card
+from components.ui.elements import card, spinner
 from components.ui.forms import form, submit_button, text_field
 from components.ui.hooks import use_action, use_query
 
@@ -113,7 +113,8 @@ def ApiCredentialsPanel(user_id: int) -> Any:
     """The API keys card for `user_id` (the acting user on the settings pages, any managed user elsewhere)."""
     console = use_console()
     t = console.t
-    data, reload = use_query(api_credentials.overview, actor=console.actor, user_id=user_id, deps=[user_id])
+    query = use_query(api_credentials.overview, actor=console.actor, user_id=user_id, deps=[user_id])
+    data, reload = query.value, query.reload
     label, set_label = use_state("")
     revealed, set_revealed = use_state(None)  # the generate reply, holding the token, until dismissed
     confirming, set_confirming = use_state(None)  # the row waiting for the revoke confirmation
@@ -135,6 +136,8 @@ def ApiCredentialsPanel(user_id: int) -> Any:
                 set_revealed(None)
 
     title = t("api_keys.title")
+    if query.loading:
+        return card(spinner(t("common.loading")), title=title)
     if data is None:  # the read failed (not allowed, no such user) and a toast said why
         return card(html.p({"className": "text-body-secondary small mb-0", "data-api-keys": "unavailable"},
                            t("api_keys.unavailable")), title=title)
@@ -155,7 +158,7 @@ def ApiCredentialsPanel(user_id: int) -> Any:
                html.a({"href": "/docs", "target": "_blank", "rel": "noopener"}, t("api_keys.docs_link"),
                       html.i({"className": "bi bi-box-arrow-up-right ms-1 small"}))),
         _reveal(t, revealed, lambda: set_revealed(None)) if revealed else "",
-        form(lambda: generate.submit(actor=console.actor, user_id=user_id, label=label),
+        form(lambda values: generate.submit(actor=console.actor, user_id=user_id, label=values["label"]),
              html.div({"className": "row g-2 align-items-start"},
                       html.div({"className": "col-md"},
                                text_field(name="label", label=t("api_keys.label"), value=label, on_change=set_label,
@@ -166,7 +169,7 @@ def ApiCredentialsPanel(user_id: int) -> Any:
                                html.div({"className": "form-label small d-none d-md-block"}, "\u00a0"),
                                submit_button(t("api_keys.generate"), pending=generate.pending,
                                              class_name="btn btn-primary px-3"))),
-             name="api-key"),
+             name="api-key", values={"label": label}),
         html.h3({"className": "h6 fw-semibold mt-2 mb-3"}, t("api_keys.your_keys")),
         _table(t, rows, set_confirming),
         ConfirmDialog(t("api_keys.confirm_title"), t("api_keys.confirm_text", label=confirming["label"]),

@@ -10,7 +10,7 @@ from reactpy import component, html, use_state
 from app.services import postbacks
 from components.settings.api_credentials_panel import ApiCredentialsPanel
 from components.shell.context import use_console
-from components.ui.elements import card, empty_state, page_header
+from components.ui.elements import card, empty_state, page_header, spinner
 from components.ui.forms import form, submit_button, text_field
 from components.ui.hooks import use_action, use_query
 
@@ -22,7 +22,7 @@ def _event_boxes(t: Any, chosen: list[str], on_toggle: Any, error: str | None) -
         html.div({"className": "col-sm-6 col-lg-4", "key": name},
                  html.div({"className": "form-check"},
                           html.input({"className": "form-check-input" + (" is-invalid" if error else ""),
-                                      "type": "checkbox", "id": f"event-{name}", "name": "events", "value": name,
+                                      "type": "checkbox", "id": f"event-{name}", "name": "events[]", "value": name,
                                       "checked": name in chosen, "onChange": lambda _e, n=name: on_toggle(n)}),
                           # The event's code (what {event} becomes) shows on hover.
                           html.label({"className": "form-check-label", "htmlFor": f"event-{name}", "title": name},
@@ -80,7 +80,8 @@ def PostbackForm(initial: dict[str, Any]) -> Any:
         html.p({"className": "text-body-secondary small mb-3"}, t("postback.intro")),
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-8"},
-                          form(lambda: save.submit(actor=console.actor, url=url, events=events),
+                          form(lambda values: save.submit(actor=console.actor, url=values["url"],
+                                                          events=values["events"]),
                                text_field(name="url", label=t("postback.url"), value=url, on_change=set_url,
                                           error=save.errors.get("url"), placeholder=POSTBACK_EXAMPLE,
                                           max_length=postbacks.URL_MAX_LENGTH, kind="url",
@@ -88,7 +89,7 @@ def PostbackForm(initial: dict[str, Any]) -> Any:
                                _event_boxes(t, events, toggle, save.errors.get("events")),
                                submit_button(t("postback.save"), pending=save.pending,
                                              class_name="btn btn-primary px-4"),
-                               name="postback")),
+                               name="postback", values={"url": url, "events": events})),
                  html.div({"className": "col-xl-4"}, _macros(t))),
         title=t("postback.title"),
         extra=html.span({"className": "badge " + ("text-bg-success" if saved_url else "text-bg-light border"),
@@ -99,7 +100,10 @@ def PostbackForm(initial: dict[str, Any]) -> Any:
 @component
 def PostbackSection() -> Any:
     console = use_console()
-    data, _reload = use_query(postbacks.get_postback, actor=console.actor)
+    query = use_query(postbacks.get_postback, actor=console.actor)
+    data = query.value
+    if query.loading:
+        return card(spinner(console.t("common.loading")), title=console.t("postback.title"))
     if data is None:  # the read failed (postbacks switched off meanwhile, say) and a toast said why
         return card(html.p({"className": "text-body-secondary small mb-0", "data-postback": "unavailable"},
                            console.t("postback.unavailable")), title=console.t("postback.title"))

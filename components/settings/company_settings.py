@@ -11,7 +11,7 @@ from reactpy_router import use_search_params
 from app.services import company
 from app.services.company import COLOUR_FIELDS, EDITABLE_FIELDS
 from components.shell.context import use_console
-from components.ui.elements import card, page_header
+from components.ui.elements import card, loading_page, page_header
 from components.ui.forms import alert, form, submit_button, switch_field, text_field
 from components.ui.hooks import use_action, use_query
 
@@ -40,7 +40,8 @@ def BrandForm(row: Any) -> Any:
     console = use_console()
     t = console.t
     values, set_values = use_state(lambda: _values_of(row))
-    save = use_action(company.update_config, success="settings.saved")
+    save = use_action(company.update_config, success="settings.saved",
+                      on_done=lambda _r: console.toast("info", t("settings.reload_hint")))
 
     def set_value(name: str, value: Any) -> None:
         set_values(lambda v: {**v, name: value})
@@ -60,12 +61,9 @@ def BrandForm(row: Any) -> Any:
                                              "value": values[name], "onChange": lambda e: set_value(name, e["target"]["value"])}),
                                  html.div({"className": "invalid-feedback"}, save.errors.get(name, ""))))
 
-    def submit() -> None:
-        if save.submit(actor=console.actor, config_id=row.id, values=values) is not None:
-            console.toast("info", t("settings.reload_hint"))
-
     return form(
-        submit,
+        lambda submitted: save.submit(actor=console.actor, config_id=row.id,
+                                      values={name: submitted[name] for name in values}),
         card(html.div({"className": "row g-3"},
                       html.div({"className": "col-md-6"}, text("name")),
                       html.div({"className": "col-md-6"}, text("meta_title")),
@@ -83,7 +81,7 @@ def BrandForm(row: Any) -> Any:
              html.p({"className": "small text-body-secondary mb-0"}, t("settings.maintenance_help")),
              title=t("settings.support"), class_name="mt-4"),
         html.div({"className": "mt-4"}, submit_button(t("common.save"), pending=save.pending, class_name="btn btn-primary px-4")),
-        name="brand",
+        name="brand", values=values,
     )
 
 
@@ -91,8 +89,11 @@ def BrandForm(row: Any) -> Any:
 def CompanySettingsPage() -> Any:
     console = use_console()
     t = console.t
-    rows, _reload = use_query(company.list_configs, actor=console.actor)
+    query = use_query(company.list_configs, actor=console.actor)
+    rows = query.value
     params = use_search_params()
+    if query.loading:
+        return loading_page(t, t("settings.title"))
     if not rows:
         return html.div(page_header(t("settings.title")))
     row = rows[0]

@@ -17,12 +17,13 @@ from components.ui.hooks import use_action, use_query
 def NotificationsMenu() -> Any:
     console = use_console()
     t = console.t
-    items, reload = use_query(notifications.recent, actor=console.actor)
-    unread, reload_count = use_query(notifications.unread_count, actor=console.actor)
+    items_query = use_query(notifications.recent, actor=console.actor)
+    unread_query = use_query(notifications.unread_count, actor=console.actor)
+    items, unread = items_query.value, unread_query.value
 
     def after_change(_result: Any) -> None:
-        reload()
-        reload_count()
+        items_query.reload()
+        unread_query.reload()
 
     mark = use_action(notifications.mark_read, on_done=after_change)
 

@@ -38,7 +38,7 @@ def shows_view_switch(console: Console) -> bool:
 @component
 def Balance() -> Any:
     console = use_console()
-    micros, _reload = use_query(console_service.advertiser_balance_micros, actor=console.actor)
+    micros = use_query(console_service.advertiser_balance_micros, actor=console.actor).value
     return html.div({"className": "dsp-balance dsp-topbar-item", "data-balance": money(micros or 0, micros=True)},
                     html.span({"className": "small text-body-secondary me-1"}, console.t("topbar.balance")),
                     html.strong(money(micros or 0, micros=True)))

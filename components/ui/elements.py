@@ -48,3 +48,9 @@ def spinner(label: str = "Loading") -> Any:
 def backdrop(on_close: Callable[[Any], None]) -> Any:
     """An invisible layer under an open dropdown: a click outside closes it."""
     return html.div({"className": "dsp-click-away", "onClick": on_close})
+
+
+def loading_page(t: Callable[..., str], title: str) -> Any:
+    """What a page shows while its first read is still on its way: its header and a spinner, never a
+    premature "not found" or "no records"."""
+    return html.div(page_header(title), html.div({"data-loading": "page"}, spinner(t("common.loading"))))

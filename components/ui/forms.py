@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from reactpy import event, html
@@ -50,13 +50,53 @@ def submit_button(label: str, *, pending: bool = False, class_name: str = "btn b
     )
 
 
-def form(on_submit: Callable[[], Any], *children: Any, name: str = "") -> Any:
-    """A <form> whose submit (button or Enter) calls on_submit without a page load."""
+def form(on_submit: Callable[[dict[str, Any]], Any], *children: Any, name: str = "",
+         values: Mapping[str, Any] | None = None) -> Any:
+    """A <form> whose submit (button or Enter) calls `on_submit(values)` without a page load.
+
+    The values are what the fields hold in the browser when the user submitted, read from the submit
+    event itself (see `submitted_values`), laid over `values` (the page's state) for fields that have no
+    DOM value. Never submit from state alone: ReactPy handles each element's events in its own task, so
+    the last keystrokes (or a password manager's fill) and the submit can arrive together, and a handler
+    that reads state would see the render before them and submit empty or stale fields."""
     @event(prevent_default=True)
-    def handle(_event: Any) -> None:
-        on_submit()
+    def handle(submit_event: Any) -> None:
+        on_submit({**(values or {}), **submitted_values(submit_event)})
 
     return html.form({"onSubmit": handle, "noValidate": True, "name": name}, *children)
+
+
+def submitted_values(submit_event: Any) -> dict[str, Any]:
+    """The named fields of a submitted form, from the event's serialized target.
+
+    ReactPy's client serializes a <form> (array-like) as the list of its elements: text fields give their
+    value, a checkbox its checked state, checkboxes named `x[]` the list of checked values under `x`.
+    A <select> arrives as the list of its options without its own name, so `select_field` tags each
+    option with `data-field` (a dataset survives serialization) to say whose value it is."""
+    target = submit_event.get("target") if isinstance(submit_event, dict) else None
+    found: dict[str, Any] = {}
+    for element in target if isinstance(target, list) else []:
+        if isinstance(element, list):  # a <select>: its options
+            for option in element:
+                field = (option.get("dataset") or {}).get("field") if isinstance(option, dict) else None
+                if field and option.get("selected"):
+                    found[field] = str(option.get("value", ""))
+            continue
+        if not isinstance(element, dict) or not element.get("name"):
+            continue
+        field, kind = str(element["name"]), element.get("type")
+        if field.endswith("[]"):
+            chosen = found.setdefault(field[:-2], [])
+            if element.get("checked"):
+                chosen.append(str(element.get("value", "")))
+        elif kind == "checkbox":
+            found[field] = bool(element.get("checked"))
+        elif kind == "radio":
+            if element.get("checked"):
+                found[field] = str(element.get("value", ""))
+        elif kind not in ("submit", "button", "reset", "file", "fieldset"):
+            found[field] = str(element.get("value", ""))
+    return found
 
 
 def alert(kind: str, text: str) -> Any:
@@ -86,7 +126,7 @@ def select_field(*, name: str, label: str, value: str, options: Sequence[tuple[s
         html.select({"id": input_id, "name": name, "value": value,
                      "className": "form-select" + (" is-invalid" if error else ""),
                      "onChange": lambda event: on_change(selected_value(event))},
-                    *[html.option({"value": option_value, "key": option_value}, text)
+                    *[html.option({"value": option_value, "key": option_value, "data-field": name}, text)
                       for option_value, text in options]),
         html.div({"className": "invalid-feedback", "data-field-error": name}, error) if error else "",
         html.div({"className": "form-text"}, help_text) if help_text and not error else "",
@@ -109,6 +149,7 @@ def checkbox_list(*, name: str, label: str, options: Sequence[tuple[int, str]], 
         html.div({"className": "dsp-checkbox-grid" + (" is-invalid" if error else "")},
                  *[html.div({"className": "form-check", "key": str(value)},
                             html.input({"className": "form-check-input", "type": "checkbox", "id": f"{name}-{value}",
+                                        "name": f"{name}[]",
                                         "checked": value in chosen, "value": str(value),
                                         "onChange": lambda event, v=value: toggle(v, bool(event["target"]["checked"]))}),
                             html.label({"className": "form-check-label", "htmlFor": f"{name}-{value}"}, text))

@@ -1,74 +1,170 @@
 """The UI's door to the service layer: use_query for reads, use_action for writes.
 
-Both open one unit of work per call (app.db.run), so a page never holds a database session, and both
-turn service errors into what a user sees: field messages, a toast, or a logout on 401.
+Both call a service in its own unit of work on a worker thread (`app.db.run_off_loop`), never on the
+server's event loop: a password hash, a database write or SQLite's busy wait in one tab must not stall
+every other tab's clicks. Both turn service errors into what a user sees (field messages, an error
+toast, a logout on 401), and an unexpected failure into an error toast instead of nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from reactpy import use_memo, use_state
+from reactpy import use_effect, use_memo, use_ref, use_state
 
-from app.db import run
+from app.db import run_off_loop
 from app.errors import Invalid, NotAuthenticated, ServiceError
-from components.shell.context import use_console
+from components.shell.context import Console, use_console
+
+logger = logging.getLogger(__name__)
+UNEXPECTED_ERROR = "common.unexpected_error"
+
+# Work started by hooks and not finished yet. Headless tests wait on it to see a page settled
+# (tests/render.py); the server itself never needs to.
+_in_flight: set[asyncio.Task[Any]] = set()
 
 
-def use_query(fn: Callable[..., Any], /, *, deps: Sequence[Any] = (), **kwargs: Any) -> tuple[Any, Callable[[], None]]:
-    """Read through a service; returns (value, reload). A failing read shows a toast and yields None."""
+def in_flight() -> set[asyncio.Task[Any]]:
+    return set(_in_flight)
+
+
+def background(work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    """Run `work` as a task of this tab's loop, tracked until it ends."""
+    task = asyncio.get_running_loop().create_task(work)
+    _in_flight.add(task)
+    task.add_done_callback(_in_flight.discard)
+    return task
+
+
+def _report(console: Console, error: BaseException) -> None:
+    """What a user sees of a failure that is not a field error."""
+    if isinstance(error, NotAuthenticated):
+        console.logout()
+    elif isinstance(error, ServiceError):
+        console.toast("error", console.t(error.message))
+    else:
+        logger.exception("a page's service call failed", exc_info=error)
+        console.toast("error", console.t(UNEXPECTED_ERROR))
+
+
+@dataclass(frozen=True)
+class Query:
+    value: Any  # None until the first load for the current dependencies ends, or when it failed
+    reload: Callable[[], None]
+    loading: bool  # no answer yet for the current dependencies (a reload keeps showing the old one)
+    failed: bool
+
+
+@dataclass(frozen=True)
+class _Answer:
+    request: int
+    value: Any = None
+    failed: bool = False
+
+
+def use_query(fn: Callable[..., Any], /, *, deps: Sequence[Any] = (), **kwargs: Any) -> Query:
+    """Read through a service, off the event loop. The load starts when the component first renders and
+    again when `deps` change or `reload()` is called; an answer that a newer request overtook is dropped."""
     console = use_console()
     version, set_version = use_state(0)
+    answer, set_answer = use_state(_Answer(request=0))
+    requests = use_ref(0)
+    newest_deps_request = use_ref(0)  # the request made when `deps` last changed (reloads don't count)
+    last_deps = use_ref(None)
+    task = use_ref(None)
 
-    def load() -> Any:
+    async def load(request: int) -> None:
         try:
-            return run(fn, **kwargs)
-        except NotAuthenticated:
-            console.logout()
-        except ServiceError as error:
-            console.toast("error", error.message)
-        return None
+            value = await run_off_loop(fn, **kwargs)
+        except Exception as error:  # noqa: BLE001 - every failure must reach the user, see _report
+            if request == requests.current:
+                _report(console, error)
+                set_answer(_Answer(request, None, failed=True))
+            return
+        if request == requests.current:
+            set_answer(_Answer(request, value))
 
-    value = use_memo(load, dependencies=[version, *deps])
-    return value, lambda: set_version(lambda v: v + 1)
+    def start() -> None:
+        # Started during render, not in an effect, so the load begins before the first update is
+        # even sent, and headless tests can see it in flight as soon as render returns.
+        requests.current += 1
+        if last_deps.current != list(deps):
+            last_deps.current = list(deps)
+            newest_deps_request.current = requests.current
+        if task.current is not None:
+            task.current.cancel()
+        task.current = background(load(requests.current))
+
+    use_memo(start, dependencies=[version, *deps])
+    use_effect(lambda: _cancel_on_unmount(task), dependencies=[])
+    return Query(value=answer.value, reload=lambda: set_version(lambda v: v + 1),
+                 loading=answer.request < newest_deps_request.current, failed=answer.failed)
+
+
+def _cancel_on_unmount(task: Any) -> Callable[[], None]:
+    def cancel() -> None:
+        if task.current is not None:
+            task.current.cancel()
+    return cancel
 
 
 class ActionState:
-    def __init__(self, errors: dict[str, str], pending: bool, submit: Callable[..., Any]) -> None:
-        self.errors = errors
+    def __init__(self, errors: dict[str, str], message: str, pending: bool, submit: Callable[..., None]) -> None:
+        self.errors = errors  # field name -> translated message
+        self.message = message  # a translated non-field error, when the action shows them in place
         self.pending = pending
         self.submit = submit
 
 
 def use_action(fn: Callable[..., Any], /, *, success: str | None = None,
-               on_done: Callable[[Any], Any] | None = None) -> ActionState:
-    """Write through a service. Field errors land in `.errors`; other failures become an error toast."""
+               on_done: Callable[[Any], Any] | None = None,
+               errors_in_place: bool = False) -> ActionState:
+    """Write through a service, off the event loop. `submit(**kwargs)` starts the call and returns at
+    once; `on_done(result)` runs when it succeeded. Field errors land in `.errors`; other failures become
+    an error toast, or `.message` with `errors_in_place` (the signed-out pages show them above the form;
+    there a 401 means "wrong password", not "your session ended").
+    A second submit with the same arguments while the first is running is ignored (a double click)."""
     console = use_console()
     errors, set_errors = use_state({})
+    message, set_message = use_state("")
     pending, set_pending = use_state(False)
+    running = use_ref([])  # the kwargs of the calls in flight
 
-    def submit(**kwargs: Any) -> Any:
-        set_pending(True)
+    async def call(kwargs: dict[str, Any]) -> None:
         try:
-            result = run(fn, **kwargs)
+            result = await run_off_loop(fn, **kwargs)
         except Invalid as error:
             set_errors({k: console.t(m) for k, m in error.fields.items()})
-            return None
-        except NotAuthenticated:
-            console.logout()
-            return None
-        except ServiceError as error:
+            set_message("")
+            return
+        except Exception as error:  # noqa: BLE001 - every failure must reach the user, see _report
             set_errors({})
-            console.toast("error", console.t(error.message))
-            return None
+            if errors_in_place and isinstance(error, ServiceError):
+                set_message(console.t(error.message))
+            else:
+                _report(console, error)
+            return
         finally:
-            set_pending(False)
+            running.current.remove(kwargs)
+            if not running.current:
+                set_pending(False)
         set_errors({})
+        set_message("")
         if success:
             console.toast("success", console.t(success))
         if on_done:
             on_done(result)
-        return result
 
-    return ActionState(errors, pending, submit)
+    def submit(**kwargs: Any) -> None:
+        if kwargs in running.current:
+            return
+        running.current.append(kwargs)
+        set_pending(True)
+        background(call(kwargs))
+
+    return ActionState(errors, message, pending, submit)
+

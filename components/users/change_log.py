@@ -9,7 +9,7 @@ from reactpy import component, html
 from app.services import change_log, users
 from components.shell.context import use_console
 from components.ui.change_log import change_log_table
-from components.ui.elements import page_header
+from components.ui.elements import loading_page, page_header
 from components.ui.hooks import use_query
 from components.users.common import back_link, not_found, use_subject_id, user_page_links
 
@@ -19,8 +19,11 @@ def UserChangeLogPage() -> Any:
     console = use_console()
     t = console.t
     user_id = use_subject_id()
-    user, _ = use_query(users.get_user, actor=console.actor, user_id=user_id, deps=[user_id])
-    entries, _ = use_query(change_log.user_change_log, actor=console.actor, user_id=user_id, deps=[user_id])
+    user_query = use_query(users.get_user, actor=console.actor, user_id=user_id, deps=[user_id])
+    entries_query = use_query(change_log.user_change_log, actor=console.actor, user_id=user_id, deps=[user_id])
+    user, entries = user_query.value, entries_query.value
+    if user_query.loading or entries_query.loading:
+        return loading_page(t, t("changelog.title"))
     if user is None or entries is None:
         return html.div(page_header(t("changelog.title")), not_found(console))
     return html.div(

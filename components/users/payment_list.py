@@ -10,7 +10,7 @@ from reactpy import component, html
 from app.i18n.formatters import money
 from app.services import ledger, users
 from components.shell.context import use_console
-from components.ui.elements import card, page_header
+from components.ui.elements import card, loading_page, page_header
 from components.ui.hooks import use_query
 from components.users.common import back_link, not_found, use_subject_id, user_page_links
 from components.widgets.datagrid import data_grid
@@ -21,8 +21,11 @@ def PaymentListPage() -> Any:
     console = use_console()
     t = console.t
     user_id = use_subject_id()
-    user, _ = use_query(users.get_user, actor=console.actor, user_id=user_id, deps=[user_id])
-    history, _ = use_query(ledger.payment_history, actor=console.actor, advertiser_id=user_id, deps=[user_id])
+    user_query = use_query(users.get_user, actor=console.actor, user_id=user_id, deps=[user_id])
+    history_query = use_query(ledger.payment_history, actor=console.actor, advertiser_id=user_id, deps=[user_id])
+    user, history = user_query.value, history_query.value
+    if user_query.loading or history_query.loading:
+        return loading_page(t, t("payments.title"))
     if user is None or history is None:
         return html.div(page_header(t("payments.title")), not_found(console))
     balance = history[0]["balance"] if history else 0.0

@@ -78,7 +78,14 @@ def _ActionHost(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[[],
     pending, set_pending = use_state(None)  # (action, user id, name) waiting for confirmation
     navigation, go = use_navigation()
     enter = use_action(sessions.impersonate, on_done=console.go)
-    change_status = use_action(users.set_status)
+
+    def status_changed(user: Any) -> None:
+        action_id = next(a for a, status in STATUS_ACTIONS.items() if status == user.status)
+        row = next((r for r in rows or [] if r["id"] == user.id), None)
+        console.toast("success", t(f"users.{action_id}d", name=name_of(row) if row else user.display_name))
+        reload()
+
+    change_status = use_action(users.set_status, on_done=status_changed)
     reset = use_action(users.send_password_reset,
                        on_done=lambda email: console.toast("success", t("users.reset_sent", email=email)))
 
@@ -96,13 +103,12 @@ def _ActionHost(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[[],
     def confirm() -> None:
         if pending is None:
             return
-        action_id, user_id, name = pending
+        action_id, user_id, _name = pending
         set_pending(None)
         if action_id == RESET_PASSWORD:
             reset.submit(actor=console.actor, user_id=user_id)
-        elif change_status.submit(actor=console.actor, user_id=user_id, status=STATUS_ACTIONS[action_id]) is not None:
-            console.toast("success", t(f"users.{action_id}d", name=name))
-            reload()
+        else:
+            change_status.submit(actor=console.actor, user_id=user_id, status=STATUS_ACTIONS[action_id])
 
     dialog = (ConfirmDialog(t(f"users.confirm_{pending[0]}_title"), t(f"users.confirm_{pending[0]}", name=pending[2]),
                             t(f"users.{pending[0]}"), t("common.cancel"), confirm, lambda: set_pending(None),
@@ -112,11 +118,11 @@ def _ActionHost(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[[],
 
 def account_grid(console: Console, *, columns: Sequence[Any], rows: list[dict[str, Any]] | None,
                  actions: AccountActions, empty_text: str, height: int = 520, searchable: bool = True,
-                 pages: Sequence[tuple[str, str, str, str]] = USER_PAGES) -> Any:
+                 pages: Sequence[tuple[str, str, str, str]] = USER_PAGES, loading: bool = False) -> Any:
     """The JS grid of accounts with their row buttons and "more" menu, as every account list shows it."""
     t = console.t
     return data_grid(columns=columns, rows=account_rows(console, rows or []), height=height,
                      search_placeholder=t("common.search") if searchable else None, empty_text=empty_text,
                      row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
                      actions=grid_actions(console, pages=pages), on_action=actions.on_action,
-                     on_row_click=actions.on_row_click)
+                     on_row_click=actions.on_row_click, loading_text=t("common.loading") if loading else None)

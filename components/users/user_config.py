@@ -11,7 +11,7 @@ from app.auth.roles import Role
 from app.services import user_config
 from components.settings.api_credentials_panel import ApiCredentialsPanel
 from components.shell.context import use_console
-from components.ui.elements import card, page_header
+from components.ui.elements import card, loading_page, page_header
 from components.ui.forms import checkbox_list, form, submit_button, switch_field, text_field
 from components.ui.hooks import use_action, use_query
 from components.users.common import back_link, not_found, use_subject_id, user_page_links
@@ -35,8 +35,12 @@ def ConfigForm(config: dict[str, Any], on_saved: Any) -> Any:
     options = [(x["id"], x["name"] + (f" ({t('metadata.retired')})" if x["retired"] else ""))
                for x in config["exchange_options"]]
     advertiser = config["role"] == Role.ADVERTISER
+    def submit(submitted: dict[str, Any]) -> None:
+        save.submit(actor=console.actor, user_id=config["id"],
+                    **{**submitted, "allowed_exchanges": [int(x) for x in submitted["allowed_exchanges"]]})
+
     return form(
-        lambda: save.submit(actor=console.actor, user_id=config["id"], **values),
+        submit,
         card(*[html.div({"key": key},
                         switch_field(name=key, label=t(label), checked=bool(values[key]),
                                      on_change=lambda checked, k=key: set_value(k, checked)),
@@ -54,7 +58,7 @@ def ConfigForm(config: dict[str, Any], on_saved: Any) -> Any:
              title=t("config.exchanges"), class_name="mt-4"),
         html.div({"className": "mt-4"},
                  submit_button(t("common.save"), pending=save.pending, class_name="btn btn-primary")),
-        name="user-config",
+        name="user-config", values=values,
     )
 
 
@@ -63,7 +67,10 @@ def UserConfigPage() -> Any:
     console = use_console()
     t = console.t
     user_id = use_subject_id()
-    config, reload = use_query(user_config.get_config, actor=console.actor, user_id=user_id, deps=[user_id])
+    query = use_query(user_config.get_config, actor=console.actor, user_id=user_id, deps=[user_id])
+    config, reload = query.value, query.reload
+    if query.loading:
+        return loading_page(t, t("config.title"))
     if config is None:
         return html.div(page_header(t("config.title")), not_found(console))
     return html.div(

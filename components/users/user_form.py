@@ -14,7 +14,7 @@ from app.services import user_config, users
 from components.paths import page_path
 from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
-from components.ui.elements import card, page_header
+from components.ui.elements import card, loading_page, page_header
 from components.ui.forms import form, select_field, submit_button, text_field
 from components.ui.hooks import use_action, use_query
 from components.ui.labels import role_label_key
@@ -49,7 +49,7 @@ def AddUserPage() -> Any:
     staff = console.role != Role.AGENCY
     values, set_values = use_state({"role": Role.ADVERTISER.value, "agency_id": DIRECT, "password": "",
                                     **dict.fromkeys(DETAILS, "")})
-    agencies, _ = use_query(users.agency_choices, actor=console.actor) if staff else (None, None)
+    agencies = use_query(users.agency_choices, actor=console.actor).value if staff else None
     navigation, go = use_navigation()
     list_path = page_path("users", console.role)
 
@@ -63,11 +63,12 @@ def AddUserPage() -> Any:
     def set_value(name: str, value: str) -> None:
         set_values(lambda v: {**v, name: value})
 
-    def submit() -> None:
-        agency = values["agency_id"]
-        create.submit(actor=console.actor, role=values["role"], email=values["email"], password=values["password"],
-                      first_name=values["first_name"], last_name=values["last_name"],
-                      company_name=values["company_name"], agency_id=int(agency) if agency else None)
+    def submit(submitted: dict[str, Any]) -> None:
+        agency = submitted["agency_id"] if Role(submitted["role"]) == Role.ADVERTISER else DIRECT
+        create.submit(actor=console.actor, role=submitted["role"], email=submitted["email"],
+                      password=submitted["password"], first_name=submitted["first_name"],
+                      last_name=submitted["last_name"], company_name=submitted["company_name"],
+                      agency_id=int(agency) if agency else None)
 
     role = Role(values["role"])
     role_options = [(r.value, t(role_label_key(r))) for r in ALL_ROLES]
@@ -95,7 +96,7 @@ def AddUserPage() -> Any:
                        on_change=lambda x: set_value("password", x), help_text=t("users.initial_password_help")),
             html.div({"className": "d-flex gap-2"},
                      submit_button(t("users.create"), pending=create.pending, class_name="btn btn-primary")),
-            name="add-user",
+            name="add-user", values=values,
         ), title=t("users.account_details")))),
     )
 
@@ -105,15 +106,16 @@ def MarginCard(user_id: int) -> Any:
     """An agency's margin on one of its advertisers."""
     console = use_console()
     t = console.t
-    current, reload = use_query(user_config.margin_of, actor=console.actor, user_id=user_id, deps=[user_id])
+    query = use_query(user_config.margin_of, actor=console.actor, user_id=user_id, deps=[user_id])
+    current, reload = query.value, query.reload
     value, set_value = use_state(None)
     save = use_action(user_config.set_margin, success="users.margin_saved", on_done=lambda _r: reload())
     shown = value if value is not None else (current or "0")
-    return card(form(lambda: save.submit(actor=console.actor, user_id=user_id, margin=shown),
+    return card(form(lambda submitted: save.submit(actor=console.actor, user_id=user_id, margin=submitted["margin"]),
                      text_field(name="margin", label=t("field.margin"), value=shown, on_change=set_value,
                                 error=save.errors.get("margin"), help_text=t("users.margin_help")),
                      submit_button(t("common.save"), pending=save.pending, class_name="btn btn-outline-primary"),
-                     name="margin"),
+                     name="margin", values={"margin": shown}),
                 title=t("users.margin_title"))
 
 
@@ -127,11 +129,12 @@ def EditUserForm(user: dict[str, Any], on_saved: Callable[[], None]) -> Any:
     def set_value(name: str, value: str) -> None:
         set_values(lambda v: {**v, name: value})
 
-    return card(form(lambda: save.submit(actor=console.actor, user_id=user["id"], **values),
+    return card(form(lambda submitted: save.submit(actor=console.actor, user_id=user["id"],
+                                                   **{name: submitted[name] for name in DETAILS}),
                      detail_fields(console, values, save.errors, set_value,
                                    company_required=user["role"] in (Role.AGENCY, Role.ADVERTISER)),
                      submit_button(t("common.save"), pending=save.pending, class_name="btn btn-primary"),
-                     name="edit-user"),
+                     name="edit-user", values=values),
                 title=t("users.account_details"))
 
 
@@ -178,7 +181,10 @@ def EditUserPage() -> Any:
     console = use_console()
     t = console.t
     user_id = use_subject_id()
-    user, reload = use_query(users.get_user, actor=console.actor, user_id=user_id, deps=[user_id])
+    query = use_query(users.get_user, actor=console.actor, user_id=user_id, deps=[user_id])
+    user, reload = query.value, query.reload
+    if query.loading:
+        return loading_page(t, t("users.edit_title"))
     if user is None:
         return html.div(page_header(t("users.edit_title")), not_found(console))
     agency_view = console.role == Role.AGENCY

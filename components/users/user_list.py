@@ -44,9 +44,9 @@ def UsersPage() -> Any:
     agency = console.role == Role.AGENCY
     role_filter, set_role_filter = use_state("")
     status_filter, set_status_filter = use_state("")
-    rows, reload = use_query(directory.accounts_overview, actor=console.actor, role=role_filter,
-                             status=status_filter, deps=[role_filter, status_filter])
-    actions = use_account_actions(rows, reload)
+    rows = use_query(directory.accounts_overview, actor=console.actor, role=role_filter,
+                     status=status_filter, deps=[role_filter, status_filter])
+    actions = use_account_actions(rows.value, rows.reload)
     columns = account_columns(console, AGENCY_COLUMNS if agency else STAFF_COLUMNS)
     add_path = page_path("user.add", console.role)
     add_button = app_link({"to": add_path, "className": "btn btn-primary", "data-action": "add-user"},
@@ -56,7 +56,7 @@ def UsersPage() -> Any:
         page_header(t("users.advertisers_title" if agency else "users.title"),
                     t("users.subtitle_agency" if agency else "users.subtitle"), add_button),
         card(filters(console, role_filter, status_filter, set_role_filter, set_status_filter) if not agency else "",
-             account_grid(console, columns=columns, rows=rows, actions=actions,
-                          empty_text=t("dashboard.no_accounts"))),
+             account_grid(console, columns=columns, rows=rows.value, actions=actions,
+                          empty_text=t("dashboard.no_accounts"), loading=rows.loading)),
         actions.elements,
     )

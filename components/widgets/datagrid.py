@@ -58,6 +58,7 @@ def data_grid(
     row_count_label: str = "{count} rows",
     more_label: str = "More actions",
     locale: str | None = None,
+    loading_text: str | None = None,
     key: str | None = None,
 ) -> VdomDict:
     """A sortable, virtualized table of `rows` (dicts keyed by column key).
@@ -66,7 +67,8 @@ def data_grid(
     row's `row_key` field. A search box over all columns appears when `search_placeholder`
     is given. `locale` (BCP 47 or the app's language code) drives number and date formats;
     `row_count_label` is the footer text with "{count}" replaced; `more_label` names the button that opens
-    a row's menu of `menu` actions.
+    a row's menu of `menu` actions. `loading_text`, while the rows are still being read, shows where the empty
+    text would, so an empty grid never claims "no records" before the answer is in.
     """
     props: dict[str, Any] = {
         "columns": [dict(column) for column in columns],
@@ -74,7 +76,7 @@ def data_grid(
         "rowKey": row_key,
         "height": height,
         "actions": [dict(action) for action in actions],
-        "emptyText": empty_text,
+        "emptyText": loading_text or empty_text,
         "rowCountLabel": row_count_label,
         "moreLabel": more_label,
     }

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from contextlib import contextmanager
-from functools import lru_cache
-from typing import Any
+import contextlib
+import os
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache, partial
+from typing import Any, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -34,7 +37,7 @@ def get_engine() -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
 
-@contextmanager
+@contextlib.contextmanager
 def session_scope() -> Iterator[Session]:
     """One unit of work: committed on success, rolled back on any error."""
     with Session(get_engine(), expire_on_commit=False) as session:
@@ -63,7 +66,37 @@ def run(fn: Any, /, **kwargs: Any) -> Any:
         return fn(db, **kwargs)
 
 
+# CPU-bound service calls (argon2 password hashes, about 0.2 s of CPU each) get threads of their own, at
+# most one per core but one, so a burst of sign-ins queues here instead of taking every worker thread and
+# database connection that quick reads need, and leaves a core to the event loop.
+_CPU_HEAVY_WORKERS = max(1, (os.cpu_count() or 2) - 1)
+CPU_HEAVY_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    """Run this worker thread (and the threads it starts, argon2's lanes) at a lower scheduling priority,
+    so clicks preempt password hashing instead of waiting for a time slice behind it. Linux sets niceness
+    per thread; elsewhere this is a no-op."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), CPU_HEAVY_NICENESS)
+
+
+_cpu_heavy_pool = ThreadPoolExecutor(max_workers=_CPU_HEAVY_WORKERS, thread_name_prefix="cpu-heavy",
+                                     initializer=_lower_priority)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def cpu_heavy(fn: F) -> F:
+    """Mark a service function whose work is mostly CPU (it hashes a password): run_off_loop gives it
+    the CPU-heavy pool."""
+    fn.__dict__["cpu_heavy"] = True
+    return fn
+
+
 async def run_off_loop(fn: Any, /, **kwargs: Any) -> Any:
     """`run` on a worker thread: the door pages use, so a slow service call (a password hash, a write
     waiting on a lock) never stalls the event loop that serves every other tab."""
+    if getattr(fn, "cpu_heavy", False):
+        return await asyncio.get_running_loop().run_in_executor(_cpu_heavy_pool, partial(run, fn, **kwargs))
     return await asyncio.to_thread(run, fn, **kwargs)

@@ -20,10 +20,11 @@ from app.i18n.catalog import LANGUAGE_COOKIE, normalise_language, translator
 from app.middleware import cookie, header
 from app.services import preferences as preferences_service
 from app.services import sessions
-from app.services.console import ConsoleState, config_stamp, console_state, stamp_of
+from app.services.console import ConsoleState, console_state, stamp_of
 from app.settings import get_settings
 from components.pages import pages_for
 from components.shell.brand_style import brand_style
+from components.shell.config_watch import CONFIG_POLL_S, follow_configuration
 from components.shell.context import Console, ConsoleContext
 from components.shell.frame import PageFrame
 from components.shell.redirect import RedirectScreen
@@ -36,7 +37,6 @@ from components.widgets.session_agent import session_agent
 # Paths whose pages show the inactivity prompt (spec section 4).
 EDIT_PATH_MARKERS: tuple[str, ...] = ("campaignEditForm", "applist/edit", "campaignClone", "bulk-campaign-edit")
 _navigation_ids = itertools.count(1)
-CONFIG_POLL_S = 3.0  # how soon an open tab follows a configuration change made elsewhere
 logger = logging.getLogger(__name__)
 
 
@@ -84,26 +84,28 @@ async def read_console_state(token: str | None, host: str,
 
 async def follow_console_state(state: ConsoleState, token: str | None, host: str,
                                set_state: Callable[[ConsoleState], None]) -> None:
-    """Keep following the tab's configuration: when an admin switches this user's api_access, postbacks
-    or Insight360 (or the brand changes), the open tab's menus and settings follow within CONFIG_POLL_S,
-    in this process or any other (spec section 4)."""
-    user_id = state.actor.id if state.actor else None
-    stamp = stamp_of(state)
-    while True:
-        await asyncio.sleep(CONFIG_POLL_S)
+    """Keep the tab's console state in step with configuration changes made anywhere (see config_watch)."""
+    current = state
+
+    async def reread() -> None:
+        nonlocal current
         try:
-            fresh = await run_off_loop(config_stamp, user_id=user_id, host=host)
-            if fresh == stamp:
-                continue
-            reread = await run_off_loop(console_state, token=token, host=host)
-        except Exception:  # noqa: BLE001 - a failed poll is retried at the next tick
-            logger.exception("following the console configuration failed")
-            continue
-        # Only the configuration may change here: a tab whose session ended or changed hands is handled by
-        # the websocket guard and the session agent, which reload it.
-        if reread.actor is not None and state.actor is not None and reread.actor.stack == state.actor.stack:
-            state, stamp = reread, stamp_of(reread)
-            set_state(state)
+            fresh = await run_off_loop(console_state, token=token, host=host)
+        except Exception:  # noqa: BLE001 - the next change (or reload) brings it
+            logger.exception("re-reading the console state failed")
+            return
+        # Only the configuration may change here: a tab whose session ended or changed hands is reloaded
+        # by the websocket guard and the session agent.
+        if fresh.actor is not None and current.actor is not None and fresh.actor.stack == current.actor.stack:
+            current = fresh
+            set_state(fresh)
+
+    stop = follow_configuration(state.actor.id if state.actor else None, host, stamp_of(state),
+                                lambda: background(reread()))
+    try:
+        await asyncio.Event().wait()  # until the tab closes and the effect is cancelled
+    finally:
+        stop()
 
 
 @component

@@ -85,9 +85,9 @@ async def settle(layout: Layout, model: dict[str, Any]) -> dict[str, Any]:
 
 
 def _render_scheduled(layout: Layout) -> bool:
-    # ReactPy keeps the renders it owes in a private set (asynchronous rendering, its default); a test
-    # helper may look, the app never does.
-    return bool(layout._render_tasks)  # noqa: SLF001
+    # ReactPy keeps the components it owes a render in a private set (serial rendering, which
+    # components/__init__.py chooses); a test helper may look, the app never does.
+    return bool(layout._rendering_queue._pending)  # noqa: SLF001
 
 
 def apply_update(model: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
@@ -97,8 +97,9 @@ def apply_update(model: dict[str, Any], update: dict[str, Any]) -> dict[str, Any
     if not steps:
         return update["model"]
 
-    def replaced(node: dict[str, Any], rest: list[int]) -> dict[str, Any]:
-        children = list(node.get("children", []))
+    def replaced(node: Any, rest: list[int]) -> dict[str, Any]:
+        children = list(node.get("children", [])) if isinstance(node, dict) else []
+        assert rest[0] < len(children), f"an update for {update['path']} arrived where the page has no such node"
         children[rest[0]] = update["model"] if len(rest) == 1 else replaced(children[rest[0]], rest[1:])
         return {**node, "children": children}
 

@@ -10,9 +10,10 @@ from datetime import timedelta
 from sqlmodel import Session, col, func, select
 
 from app import validation as v
-from app.auth.passwords import hash_password, verify_password
+from app.auth.passwords import hash_password, needs_rehash, verify_password
 from app.auth.policy import Actor, require
 from app.auth.roles import Role
+from app.db import cpu_heavy
 from app.errors import Invalid, NotAuthenticated, TooManyAttempts
 from app.models.auth_session import LoginAttempt, OneTimeCode
 from app.models.base import utcnow
@@ -57,6 +58,7 @@ class LoginResult:
     new_session: sessions.NewSession
 
 
+@cpu_heavy
 def login(db: Session, *, email: str, password: str, kind: str, address: str = "", user_agent: str = "") -> LoginResult:
     """Check credentials (throttled per account and per address) and start a session."""
     v.check({"email": (v.email, email), "password": (lambda p: None if p else "Password is required.", password)})
@@ -74,6 +76,9 @@ def login(db: Session, *, email: str, password: str, kind: str, address: str = "
     if user.status == UserStatus.DISABLED:
         db.commit()
         raise NotAuthenticated("This account is disabled. Please contact support.")
+    if needs_rehash(user.password_hash):
+        user.password_hash = hash_password(password)
+        db.add(user)
     return LoginResult(user, sessions.start(db, user=user, kind=kind, address=address, user_agent=user_agent))
 
 
@@ -122,6 +127,7 @@ def _consume_code(db: Session, *, user: User | None, purpose: str, code: str) ->
     db.add(row)
 
 
+@cpu_heavy
 def register(
     db: Session, *, email: str, password: str, first_name: str, last_name: str, company_name: str, host: str = ""
 ) -> User:
@@ -183,6 +189,7 @@ def request_password_reset(db: Session, *, email: str) -> None:
     resend_verify_otp(db, email=email, purpose="reset")
 
 
+@cpu_heavy
 def reset_password(db: Session, *, email: str, code: str, new_password: str) -> None:
     """Forgot-password: the e-mailed code plus a new password. Ends every session of the account."""
     v.check({"new_password": (v.password, new_password)})
@@ -197,6 +204,7 @@ def reset_password(db: Session, *, email: str, code: str, new_password: str) -> 
                  before={"password_hash": "x"}, after={"password_hash": "y"})
 
 
+@cpu_heavy
 def change_password(db: Session, *, actor: Actor, current_password: str, new_password: str) -> None:
     """Signed-in change. The real user changes their own password (never the impersonated one's)."""
     require(actor, "profile", "update")

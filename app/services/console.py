@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from app.auth.policy import Actor
 from app.auth.roles import Role
@@ -55,21 +56,31 @@ def advertiser_balance_micros(db: Session, *, actor: Actor) -> int | None:
     return ledger.balance_micros(db, actor=actor, advertiser_id=actor.id)
 
 
-def config_stamp(db: Session, *, user_id: int | None, host: str) -> tuple[object, ...]:
-    """What of a tab's configuration can change under it (the user's switches an admin sets, the brand),
-    read cheaply: open tabs poll it and reload their console state only when it differs (spec section 4:
-    configuration changes reach every tab; the database is the source of truth, so this works across
-    processes)."""
-    branding = company.branding_for_host(db, host)
-    if user_id is None:
+def config_stamps(db: Session, *, tabs: Iterable[tuple[int | None, str]]) -> dict[tuple[int | None, str], Stamp]:
+    """What of each open tab's configuration can change under it (the user's switches an admin sets, the
+    brand of its host), for every (user id, host) at once: one process polls this for all its tabs and
+    reloads a tab's console state only when its stamp differs (spec section 4: configuration changes
+    reach every tab; the database is the source of truth, so this works across processes)."""
+    tabs = set(tabs)
+    brands = {host: company.branding_for_host(db, host) for host in {host for _, host in tabs}}
+    user_ids = [user_id for user_id, _ in tabs if user_id is not None]
+    rows = db.exec(select(UserSettings).where(col(UserSettings.user_id).in_(user_ids))).all() if user_ids else []
+    settings = {row.user_id: row for row in rows}
+    return {(user_id, host): _stamp(brands[host], settings.get(user_id) if user_id is not None else None,
+                                    signed_in=user_id is not None)
+            for user_id, host in tabs}
+
+
+def stamp_of(state: ConsoleState) -> Stamp:
+    """A loaded state's stamp, to compare with `config_stamps`."""
+    return _stamp(state.branding, state.settings, signed_in=state.actor is not None)
+
+
+Stamp = tuple[object, ...]
+
+
+def _stamp(branding: Branding, settings: UserSettings | None, *, signed_in: bool) -> Stamp:
+    if not signed_in:
         return (branding,)
-    settings = preferences.settings_of(db, user_id)
-    return (branding, settings.insight_dashboard, settings.postback_enabled, settings.api_access)
-
-
-def stamp_of(state: ConsoleState) -> tuple[object, ...]:
-    """`config_stamp` as of a loaded state."""
-    if state.actor is None or state.settings is None:
-        return (state.branding,)
-    s = state.settings
-    return (state.branding, s.insight_dashboard, s.postback_enabled, s.api_access)
+    return (branding, settings.insight_dashboard if settings else False,
+            settings.postback_enabled if settings else "DISABLED", settings.api_access if settings else False)

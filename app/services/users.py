@@ -12,6 +12,7 @@ from app import validation as v
 from app.auth.passwords import hash_password
 from app.auth.policy import Actor, require, require_user_in_scope
 from app.auth.roles import ALL_ROLES, Role
+from app.db import cpu_heavy
 from app.errors import Forbidden, Invalid, NotFound
 from app.models.auth_session import AuthSession
 from app.models.base import utcnow
@@ -72,6 +73,7 @@ def _agency_for_new_advertiser(db: Session, actor: Actor, agency_id: int | None)
     return agency_id
 
 
+@cpu_heavy
 def create_user(db: Session, *, actor: Actor, role: str, email: str, password: str, first_name: str,
                 last_name: str, company_name: str = "", agency_id: int | None = None) -> User:
     """/admin/addUser creates any role; /agency/addAdvertiser creates advertisers under the agency."""

@@ -59,7 +59,7 @@ def Root() -> Any:
     first_read = use_memo(lambda: background(read_console_state(token, host, set_state)), dependencies=[])
 
     @use_async_effect(dependencies=[])
-    async def follow_configuration() -> None:
+    async def follow() -> None:
         await follow_console_state(await first_read, token, host, set_state)
 
     if state is None:  # spec section 2: a spinner until the company configuration is in

@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from reactpy import html
 from reactpy.executors.asgi import ReactPy
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -22,7 +23,13 @@ from app.api import company as company_api
 from app.api import metadata as metadata_api
 from app.api import users as users_api
 from app.api.deps import SESSION_COOKIE
-from app.api.envelope import ok, service_error_handler, validation_error_handler
+from app.api.envelope import (
+    http_error_handler,
+    ok,
+    service_error_handler,
+    unexpected_error_handler,
+    validation_error_handler,
+)
 from app.db import session_scope
 from app.errors import ServiceError
 from app.middleware import HtmlShellHeaders, WebsocketGuard
@@ -43,6 +50,8 @@ def create_api() -> FastAPI:
                   servers=[{"url": "/api"}])
     api.add_exception_handler(ServiceError, service_error_handler)
     api.add_exception_handler(RequestValidationError, validation_error_handler)
+    api.add_exception_handler(StarletteHTTPException, http_error_handler)
+    api.add_exception_handler(Exception, unexpected_error_handler)
     api.include_router(auth_api.router)
     api.include_router(auth_api.user_settings_router)
     api.include_router(company_api.router)

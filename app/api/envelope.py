@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import Invalid, ServiceError
+
+logger = logging.getLogger(__name__)
+UNEXPECTED_ERROR = "Something went wrong on the server and the request did not complete. Please try again in a moment."
 
 
 def ok(data: Any = None, message: str = "OK") -> dict[str, Any]:
@@ -22,6 +27,19 @@ def _reply(code: int, message: str, data: Any = None) -> JSONResponse:
 async def service_error_handler(_request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, ServiceError)
     return _reply(error.code, error.message, error.data)
+
+
+async def http_error_handler(_request: Request, error: Exception) -> JSONResponse:
+    """Starlette's own refusals (no such path, method not allowed) in the same shape as ours."""
+    assert isinstance(error, StarletteHTTPException)
+    return _reply(error.status_code, str(error.detail))
+
+
+async def unexpected_error_handler(_request: Request, error: Exception) -> JSONResponse:
+    """Anything else: logged with its traceback for the operator, a plain 500 in our shape for the client
+    (never the traceback, never text/plain)."""
+    logger.error("unexpected error in an API call", exc_info=error)
+    return _reply(500, UNEXPECTED_ERROR)
 
 
 async def validation_error_handler(_request: Request, error: Exception) -> JSONResponse:

@@ -1,0 +1,34 @@
+"""Every API reply is in the spec's envelope {success, code, message, data}: unexpected server errors and
+Starlette's own refusals included, never plain text."""
+
+from __future__ import annotations
+
+from starlette.testclient import TestClient
+
+from app.main import create_app
+from app.services import company
+
+
+def test_an_unexpected_error_is_a_500_in_the_envelope_without_a_traceback(demo_ids, monkeypatch, caplog):
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("secret internals: password=hunter2")
+
+    monkeypatch.setattr(company, "branding_for_host", broken)
+    with TestClient(create_app(), base_url="http://testserver", raise_server_exceptions=False) as client:
+        reply = client.get("/api/auth/agency-config")
+    assert reply.status_code == 500
+    assert reply.headers["content-type"].startswith("application/json")
+    body = reply.json()
+    assert body["success"] is False and body["code"] == 500 and body["data"] is None
+    assert "Something went wrong" in body["message"]
+    assert "hunter2" not in reply.text and "Traceback" not in reply.text
+    assert "secret internals" in caplog.text, "the operator's log must keep what went wrong"
+
+
+def test_unknown_paths_and_wrong_methods_answer_in_the_envelope(client):
+    missing = client.get("/api/no-such-call")
+    assert missing.status_code == 404
+    assert missing.json() == {"success": False, "code": 404, "message": "No such API call: /no-such-call", "data": None}
+    wrong = client.delete("/api/auth/agency-config")
+    assert wrong.status_code in (404, 405)
+    assert wrong.json()["success"] is False and wrong.json()["code"] == wrong.status_code

@@ -1,0 +1,68 @@
+"""Security rules that a quiet regression would open: each test here was checked against the mutation it
+names (the rule removed from the code), and fails then."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from app.errors import NotAuthenticated, NotFound
+from app.models.base import utcnow
+from app.services import accounts, sessions, user_config
+from app.services.preferences import settings_of
+from app.services.seed import DEMO_PASSWORD
+from tests.helpers import actor_of, other_tenant, user_by_email
+
+
+def test_an_agency_cannot_set_the_margin_of_another_agencys_advertiser(db):
+    """Mutation: set_margin without its row-scope check."""
+    _rival_agency, rival_advertiser = other_tenant(db)
+    agency = actor_of(db, "agency@demo.example")
+    with pytest.raises(NotFound):  # the same answer as for an id that does not exist
+        user_config.set_margin(db, actor=agency, user_id=rival_advertiser.id, margin="25")
+    db.flush()
+    assert settings_of(db, rival_advertiser.id).margin_bps == 0
+    own = user_by_email(db, "advertiser@demo.example")
+    assert user_config.set_margin(db, actor=agency, user_id=own.id, margin="25").margin_bps == 2500
+
+
+def _ticket(db) -> tuple[str, object]:
+    result = accounts.login(db, email="advertiser@demo.example", password=DEMO_PASSWORD, kind="browser")
+    db.flush()
+    return result.new_session.secret, result.new_session.session
+
+
+def test_a_login_ticket_expires_after_sixty_seconds(db):
+    """Mutation: redeem_ticket without its expiry check."""
+    ticket, row = _ticket(db)
+    assert timedelta(seconds=59) <= row.ticket_expires_at - row.issued_at <= timedelta(seconds=60)
+    row.ticket_expires_at = utcnow() - timedelta(seconds=1)  # the minute is over
+    db.add(row)
+    db.flush()
+    with pytest.raises(NotAuthenticated):
+        sessions.redeem_ticket(db, ticket=ticket)
+
+    fresh, fresh_row = _ticket(db)
+    fresh_row.ticket_expires_at = utcnow() + timedelta(seconds=2)  # still inside the minute
+    db.add(fresh_row)
+    db.flush()
+    _row, cookie = sessions.redeem_ticket(db, ticket=fresh)
+    assert sessions.resolve(db, token=cookie) is not None
+
+
+def test_an_impersonation_ends_when_its_chain_no_longer_allows_it(db):
+    """Mutation: actor_for without the re-check of each step of the impersonation chain."""
+    rival_agency, _rival_advertiser = other_tenant(db)
+    agency = actor_of(db, "agency@demo.example")
+    advertiser = user_by_email(db, "advertiser@demo.example")
+    sessions.impersonate(db, actor=agency, target_id=advertiser.id)
+    session_row = sessions.find_by_id(db, session_id=agency.session_id)
+    assert sessions.actor_for(db, session_row).user.id == advertiser.id
+
+    # The advertiser now belongs to another agency (moved by another process, say): the agency's session
+    # acting as it must no longer act, whatever its stored stack says.
+    advertiser.agency_id = rival_agency.id
+    db.add(advertiser)
+    db.flush()
+    assert sessions.actor_for(db, session_row) is None

@@ -6,6 +6,7 @@ Each validator returns None when the value is fine, or the message to show besid
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from urllib.parse import urlparse
 
@@ -24,11 +25,14 @@ CLICK_URL_MANDATORY = "Click URL is mandatory"
 INVALID_URL = "Please enter a valid URL."
 INVALID_NAME = "Invalid input. Please use only letters, numbers, spaces, and hyphens."
 
-_NAME_RE = re.compile(r"^[A-Za-z0-9 \-]+$")
+# "Letters" are Unicode letters: the console speaks Russian, German and Spanish (Иван, Müller, José).
+# [^\W_] is a letter or digit of any script; names are NFC-normalised first, so an accent typed as a
+# combining mark counts as part of its letter.
+_NAME_RE = re.compile(r"^(?:[^\W_]| |-)+$")
 _TOKEN_FORBIDDEN_RE = re.compile(r"undefined|null|[|*><{}\[\]$~]|\s")
 _FILE_NAME_RE = re.compile(r"^(?![xX])[A-Za-z0-9_\-]+(?: [A-Za-z0-9_\-]+)*\.[A-Za-z0-9]+$")
 _IDENTIFIER_RE = re.compile(r"^[A-Za-z0-9_\-]+$")
-_FREE_TEXT_RE = re.compile(r"^[A-Za-z0-9_@! ]+$")
+_FREE_TEXT_RE = re.compile(r"^[\w@! ]+$")  # \w: letters and digits of any script, and _
 _EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _HEX_COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 _DOMAIN_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$")
@@ -81,7 +85,7 @@ def geo_fence(value: str | None) -> str | None:
 
 
 def name(value: str | None) -> str | None:
-    return None if _NAME_RE.match(value or "") else INVALID_NAME
+    return None if _NAME_RE.match(unicodedata.normalize("NFC", value or "")) else INVALID_NAME
 
 
 def token_text(value: str | None) -> str | None:
@@ -101,7 +105,7 @@ def identifier(value: str | None) -> str | None:
 
 
 def free_text(value: str | None) -> str | None:
-    return None if _FREE_TEXT_RE.match(value or "") else "Use only letters, digits, spaces, _, @ and !."
+    return None if _FREE_TEXT_RE.match(unicodedata.normalize("NFC", value or "")) else "Use only letters, digits, spaces, _, @ and !."
 
 
 def email(value: str | None) -> str | None:

@@ -64,6 +64,8 @@ MESSAGE_KEYS = (
     "Enter a margin from 0 to 90 %, with at most two decimals.",
     "A margin applies to advertisers only.",
     "Choose exchanges from the list.",
+    "Password must be at least 8 characters.",
+    "At most 25 characters.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.
@@ -158,3 +160,25 @@ def test_every_key_used_by_the_components_exists_in_english() -> None:
     assert used, "the scan found no keys at all"
     missing = {key: where for key, where in used.items() if key not in ENGLISH}
     assert not missing, f"keys used in components but missing from en.json: {missing}"
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_the_name_and_password_rules_speak_every_language(language: str) -> None:
+    from app import validation as v
+
+    t = translator(language)
+    for message in (v.password("short1"), v.password("lettersonly"), v.person_name("x" * 26, max_length=25),
+                    v.name("Sale!"), v.email("nope")):
+        assert message is not None
+        assert t(message) != message, f"{message!r} shows in English in {language}"
+
+
+# Informal (tú) forms; the Spanish catalog addresses the user as usted throughout, as consoles do.
+_TU = re.compile(r"\b(tu|tus|tú|ti|contigo|puedes|tienes|quieres|debes|estás|eres|necesitas|introduce|elige|haz|"
+                 r"vuelve|intenta|crea|añade|guarda|escribe|revisa|selecciona|sube|abre|consulta|pulsa|te)\b",
+                 re.IGNORECASE)
+
+
+def test_spanish_says_usted_throughout() -> None:
+    informal = {key: text for key, text in _load("sp").items() if _TU.search(text)}
+    assert not informal, f"tú in an usted catalog: {informal}"

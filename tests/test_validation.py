@@ -50,3 +50,32 @@ def test_check_names_every_failing_field():
         assert set(error.fields) == {"email", "password"}
     else:
         raise AssertionError("Invalid not raised")
+
+
+def test_names_take_letters_of_every_script():
+    for good in ("Иван", "Müller", "José", "Ñandú 2-B", "Jose\u0301 Garci\u0301a", "北京 Ads", "Summer Sale-2026"):
+        assert v.name(good) is None, good
+    for bad in ("a_b", "x<y", "emoji 😀", "tab\there", "", "Sale!", "dot.com"):
+        assert v.name(bad) == "Invalid input. Please use only letters, numbers, spaces, and hyphens.", bad
+    assert v.person_name("Zoë", max_length=25) is None
+    assert v.free_text("Grüße_@! Иван") is None and v.free_text("semi;colon") is not None
+
+
+def test_password_rule_and_email_messages():
+    assert v.password("abc1234") == "Password must be at least 8 characters."
+    assert v.password("abcd1234") is None
+    assert v.password("abcdefgh") == "Password must contain letters and numbers."
+    assert v.password("12345678") == "Password must contain letters and numbers."
+    assert v.email("") == "Email is required."
+    assert v.email("not-an-address") == "Please enter a valid email address."
+    assert v.email("ana@shop.example") is None
+
+
+def test_money_rounds_half_up_on_the_decimal_text():
+    from app.i18n.formatters import money
+
+    assert money(1.005) == "$1.01"  # as written, not as the float 1.00499999...
+    assert money(2.675) == "$2.68"
+    assert money(-1234.5) == "-$1,234.50"
+    assert money(1_500_000, micros=True) == "$1.50"
+    assert money(0) == "$0.00"

@@ -69,3 +69,18 @@ def test_identity_block_is_hidden_for_admin_only(demo_ids):
     assert "Arlo Advertiser" in text_of(identity_block(advertiser))
     assert settings_link(admin) == "/admin/settings"
     assert settings_link(signed_in_console("coadmin@demo.example")) is None
+
+
+def test_an_info_toast_stays_until_closed_whatever_comes_after() -> None:
+    from components.shell.toasts import MAX_VISIBLE_TOASTS, kept
+
+    shown: tuple = ()
+    shown = kept((*shown, (1, "info", "Starting download: report.csv")))
+    for toast_id in range(2, 8):
+        shown = kept((*shown, (toast_id, "success" if toast_id % 2 else "error", f"done {toast_id}")))
+    assert (1, "info", "Starting download: report.csv") in shown, "the info toast was pushed out"
+    assert len(shown) == MAX_VISIBLE_TOASTS
+    assert [t[0] for t in shown] == [1, 6, 7], "the newest success and error toasts show, in order"
+    # However many info toasts are open, a new error still shows.
+    infos = tuple((i, "info", f"note {i}") for i in range(10, 14))
+    assert kept((*infos, (20, "error", "failed"))) == (*infos, (20, "error", "failed"))

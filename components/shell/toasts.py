@@ -38,12 +38,25 @@ def ToastItem(toast_id: int, kind: str, text: str, on_close: Any) -> Any:
     )
 
 
+Toast = tuple[int, str, str]  # (id, kind, text)
+
+
+def kept(toasts: tuple[Toast, ...]) -> tuple[Toast, ...]:
+    """The toasts that stay after a new one arrived, in order. An info toast stays until its reader closes it
+    (spec section 4), so the limit of MAX_VISIBLE_TOASTS only ever drops the oldest success and error
+    toasts, which would close themselves anyway; the newest of those always shows."""
+    infos = sum(1 for _id, kind, _text in toasts if kind not in AUTO_CLOSING)
+    room = max(1, MAX_VISIBLE_TOASTS - infos)
+    closing = [toast for toast in toasts if toast[1] in AUTO_CLOSING][-room:]
+    return tuple(toast for toast in toasts if toast[1] not in AUTO_CLOSING or toast in closing)
+
+
 @component
 def ToastHost(push_ref: Ref[Any]) -> Any:
     toasts, set_toasts = use_state(())
 
     def push(kind: str, text: str) -> None:
-        set_toasts(lambda current: (*current, (next(_ids), kind, text))[-MAX_VISIBLE_TOASTS:])
+        set_toasts(lambda current: kept((*current, (next(_ids), kind, text))))
 
     def close(toast_id: int) -> None:
         set_toasts(lambda current: tuple(t for t in current if t[0] != toast_id))

@@ -1,6 +1,17 @@
+"""The spec's number formats (section 9), at their edges, and the same in Python and in the JS grid."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
 from decimal import Decimal
 
+import pytest
+
+from app.i18n.catalog import LANGUAGES
 from app.i18n.formatters import file_size, money, short_number
+from app.settings import REPO_ROOT
 
 
 def test_money():
@@ -12,6 +23,13 @@ def test_money():
     assert money(-1_500_000, micros=True) == "-$1.50"
 
 
+def test_money_follows_the_language():
+    assert money(1234.5, language="gr") == "$1.234,50"
+    assert money(1234.5, language="sp") == "$1234,50"  # CLDR: Spanish groups from five digits
+    assert money(12345.5, language="sp") == "$12.345,50"
+    assert money(-1234.5, language="rs") == "-$1\u00a0234,50"
+
+
 def test_short_number():
     assert short_number(999) == "999"
     assert short_number(1234) == "1.23K"
@@ -20,9 +38,49 @@ def test_short_number():
     assert short_number(-2500) == "-2.5K"
 
 
+def test_short_number_carries_into_the_next_step():
+    assert short_number(999_999) == "1M"
+    assert short_number(999_999_999) == "1B"
+    assert short_number(999.999) == "1K"
+    assert short_number(999_499) == "999.5K"
+    assert short_number(-999_999) == "-1M"
+
+
 def test_file_size():
     assert file_size(0) == "0 Bytes"
     assert file_size(512) == "512 Bytes"
     assert file_size(1536) == "1.5 KB"
     assert file_size(1024**3 * 3) == "3 GB"
     assert file_size(1234567) == "1.18 MB"
+    assert file_size(1_048_575) == "1 MB"
+    assert file_size(-1536) == "-1.5 KB"
+
+
+MONEY_INPUTS = [1234.5, -5, 0, 12345678.9, "0.50", 999.999, "-1234.56", 1.25, 100000]
+BYTE_INPUTS = [0, 512, 1536, 1_048_575, -1536, -1_048_575, 1_073_741_823, 1_234_567, 1023, 5 * 1024**4]
+
+_NODE_SCRIPT = """
+import { makeFormatters } from %s;
+const [languages, money, bytes] = JSON.parse(process.argv[1]);
+const out = {};
+for (const language of languages) {
+  const f = makeFormatters(language);
+  out[language] = { money: money.map((v) => f.cell('money', v)), bytes: bytes.map((v) => f.cell('bytes', v)) };
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def test_python_and_the_js_grid_format_alike():
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is needed to run the grid's formatters (it builds the widgets too)")
+    module = json.dumps((REPO_ROOT / "js_modules/src/lib/format.js").as_uri())
+    argument = json.dumps([list(LANGUAGES), MONEY_INPUTS, BYTE_INPUTS])
+    result = subprocess.run([node, "--input-type=module", "-e", _NODE_SCRIPT % module, argument],
+                            capture_output=True, text=True, check=True, timeout=60)
+    js = json.loads(result.stdout)
+    for language in LANGUAGES:
+        assert js[language]["money"] == [money(Decimal(str(v)), language=language) for v in MONEY_INPUTS], language
+    # The grid groups bytes by locale too; Python's file sizes are English, so compare in English.
+    assert js["en"]["bytes"] == [file_size(v) for v in BYTE_INPUTS]

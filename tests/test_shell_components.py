@@ -84,3 +84,10 @@ def test_an_info_toast_stays_until_closed_whatever_comes_after() -> None:
     # However many info toasts are open, a new error still shows.
     infos = tuple((i, "info", f"note {i}") for i in range(10, 14))
     assert kept((*infos, (20, "error", "failed"))) == (*infos, (20, "error", "failed"))
+
+
+def test_the_balance_reads_in_the_users_language(demo_ids):
+    german = _shell(signed_in_console("advertiser@demo.example", "gr"))
+    assert "$5.000,00" in text_of(german)
+    russian = _shell(signed_in_console("advertiser@demo.example", "rs"))
+    assert "$5\u00a0000,00" in text_of(russian)

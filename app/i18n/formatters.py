@@ -1,4 +1,10 @@
-"""Number formats of the spec (section 9): money, K/M/B shortening and file sizes."""
+"""Number formats of the spec (section 9): money, K/M/B shortening and file sizes.
+
+Money follows the user's language the way the browser's Intl.NumberFormat does for the JS grid
+(js_modules/src/lib/format.js), so a figure reads the same whether Python or the grid drew it;
+tests/test_formatters.py runs both over the same inputs. The separators are a small table rather than a
+locale library because these five are all we need and CLDR's output (which Intl uses) is what we match.
+"""
 
 from __future__ import annotations
 
@@ -6,35 +12,64 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from app.models.ledger import MICROS_PER_DOLLAR
 
+# language code -> (group separator, decimal separator, minimum digits before grouping starts); CLDR's
+# minimumGroupingDigits of 2 leaves Spanish and Italian 4-digit amounts ungrouped (1234,50).
+_SEPARATORS: dict[str, tuple[str, str, int]] = {
+    "en": (",", ".", 1),
+    "sp": (".", ",", 2),
+    "gr": (".", ",", 1),
+    "it": (".", ",", 2),
+    "rs": ("\u00a0", ",", 1),
+}
+_CENT = Decimal("0.01")
 
-def money(amount: Decimal | int | float, *, micros: bool = False) -> str:
-    """Dollar sign, two decimals, thousands separators, minus sign first: -$1,234.50."""
+
+def money(amount: Decimal | int | float, *, micros: bool = False, language: str = "en") -> str:
+    """Dollar sign, two decimals, minus sign first: -$1,234.50 (en), -$1.234,50 (gr)."""
     value = Decimal(amount) / MICROS_PER_DOLLAR if micros else Decimal(str(amount))
-    value = value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    value = value.quantize(_CENT, rounding=ROUND_HALF_UP)
+    group, decimal, min_grouping = _SEPARATORS.get(language, _SEPARATORS["en"])
+    whole, cents = f"{abs(value):.2f}".split(".")
+    if len(whole) >= 4 + (min_grouping - 1):
+        whole = f"{int(whole):,}".replace(",", group)
     sign = "-" if value < 0 else ""
-    return f"{sign}${abs(value):,.2f}"
+    return f"{sign}${whole}{decimal}{cents}"
+
+
+def _two_decimals(value: float) -> str:
+    """At most two decimals, thousands grouped as Intl does in English (1,023.5)."""
+    return f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
+_STEPS = ((1.0, ""), (1e3, "K"), (1e6, "M"), (1e9, "B"))
 
 
 def short_number(value: float | int) -> str:
-    """1234 -> 1.23K, 5_600_000 -> 5.6M, 7e9 -> 7B; below a thousand unchanged."""
+    """1234 -> 1.23K, 5_600_000 -> 5.6M, 7e9 -> 7B; below a thousand unchanged. A figure that rounds up
+    to the next step takes it: 999,999 -> 1M, not 1000K."""
     number = float(value)
-    for size, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "K")):
-        if abs(number) >= size:
-            text = f"{number / size:.2f}".rstrip("0").rstrip(".")
-            return f"{text}{suffix}"
-    return f"{int(number)}" if number == int(number) else f"{number:.2f}"
+    sign = "-" if number < 0 else ""
+    magnitude = abs(number)
+    step = max(i for i, (size, _suffix) in enumerate(_STEPS) if magnitude >= size or i == 0)
+    while step + 1 < len(_STEPS) and round(magnitude / _STEPS[step][0], 2) >= 1000:
+        step += 1
+    size, suffix = _STEPS[step]
+    if step == 0:
+        return f"{sign}{int(magnitude)}" if magnitude == int(magnitude) else f"{sign}{magnitude:.2f}"
+    return f"{sign}{_two_decimals(magnitude / size)}{suffix}"
 
 
-_SIZE_UNITS = ("Bytes", "KB", "MB", "GB", "TB", "PB")
+_SIZE_UNITS = ("Bytes", "KB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB")
 
 
-def file_size(size: int) -> str:
-    """1024 per step, two decimals: 1536 -> '1.5 KB', 0 -> '0 Bytes'."""
-    if size <= 0:
+def file_size(size: int | float) -> str:
+    """1024 per step, at most two decimals: 1536 -> '1.5 KB', 0 -> '0 Bytes', -1536 -> '-1.5 KB'.
+    A size that rounds up to the next step takes it: 1,048,575 -> '1 MB', not '1024 KB'."""
+    if size == 0:
         return "0 Bytes"
-    value, unit = float(size), 0
-    while value >= 1024 and unit < len(_SIZE_UNITS) - 1:
+    sign = "-" if size < 0 else ""
+    value, unit = float(abs(size)), 0
+    while unit < len(_SIZE_UNITS) - 1 and round(value, 2) >= 1024:
         value /= 1024
         unit += 1
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return f"{text} {_SIZE_UNITS[unit]}"
+    return f"{sign}{_two_decimals(value)} {_SIZE_UNITS[unit]}"

@@ -79,7 +79,7 @@ def AssignAdvertiserPage() -> Any:
                     html.div({"className": "small text-body-secondary"}, a["email"])),
             html.td(a["company"]), html.td(a["agency"] or html.span({"className": "text-body-secondary"},
                                                                    t("assign.direct"))),
-            html.td({"className": "text-end"}, money(a["balance"] or 0))) for a in shown]),
+            html.td({"className": "text-end"}, money(a["balance"] or 0, language=console.language))) for a in shown]),
     ) if shown else spinner(t("common.loading")) if advertisers_query.loading \
         else html.p({"className": "text-body-secondary text-center py-4 mb-0"}, t("assign.none"))
     source_options = [(ALL, t("assign.all_agencies")), (DIRECT, t("assign.direct"))] + agency_options

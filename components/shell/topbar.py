@@ -41,7 +41,7 @@ def Balance() -> Any:
     micros = use_query(console_service.advertiser_balance_micros, actor=console.actor).value
     return html.div({"className": "dsp-balance dsp-topbar-item", "data-balance": money(micros or 0, micros=True)},
                     html.span({"className": "small text-body-secondary me-1"}, console.t("topbar.balance")),
-                    html.strong(money(micros or 0, micros=True)))
+                    html.strong(money(micros or 0, micros=True, language=console.language)))
 
 
 @component

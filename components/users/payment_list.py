@@ -44,7 +44,7 @@ def PaymentListPage() -> Any:
                  html.div({"className": "col-sm-6 col-xl-3"},
                           card(html.div({"className": "small text-body-secondary"}, t("payments.current_balance")),
                                html.div({"className": "fs-4 fw-semibold", "data-payment-balance": money(balance)},
-                                        money(balance)))),
+                                        money(balance, language=console.language)))),
                  html.div({"className": "col-sm-6 col-xl-3"},
                           card(html.div({"className": "small text-body-secondary"}, t("payments.entries")),
                                html.div({"className": "fs-4 fw-semibold"}, str(len(history)))))),

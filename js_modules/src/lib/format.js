@@ -70,15 +70,20 @@ export function makeFormatters(locale) {
       return (typeof value === 'string' && DATE_ONLY.test(value) ? dateOnly : localDay).format(t);
     },
     badge: (value) => badgeOf(value).text,
-    // 1024 per step, at most 2 decimals: 0 Bytes, 512 Bytes, 1.5 KB, 2.25 GB
+    // 1024 per step, at most 2 decimals: 0 Bytes, 512 Bytes, 1.5 KB, 2.25 GB, -1.5 KB. A size that
+    // rounds up to the next step takes it (1,048,575 -> 1 MB), as app/i18n/formatters.file_size does.
     bytes: (value) => {
       const n = toNumber(value);
       if (Number.isNaN(n)) return formatters.text(value);
       if (n === 0) return '0 Bytes';
       const sign = n < 0 ? '-' : '';
-      const abs = Math.abs(n);
-      const i = Math.min(BYTE_UNITS.length - 1, Math.max(0, Math.floor(Math.log(abs) / Math.log(1024))));
-      return `${sign}${bytes.format(abs / 1024 ** i)} ${BYTE_UNITS[i]}`;
+      let scaled = Math.abs(n);
+      let i = 0;
+      while (i < BYTE_UNITS.length - 1 && Math.round(scaled * 100) / 100 >= 1024) {
+        scaled /= 1024;
+        i += 1;
+      }
+      return `${sign}${bytes.format(scaled)} ${BYTE_UNITS[i]}`;
     },
   };
   const cell = (type, value) => (Object.hasOwn(formatters, type) ? formatters[type] : formatters.text)(value);

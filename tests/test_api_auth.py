@@ -88,3 +88,67 @@ def test_openapi_document_and_docs_page(client):
     assert "/auth/login/" in spec["paths"] and "/auth/refresh-token" in spec["paths"]
     docs = client.get("/docs")
     assert docs.status_code == 200 and "/static/vendor/swagger-ui/swagger-ui-bundle.js" in docs.text
+
+
+def _latest_code(db, email: str) -> str:
+    return db.exec(select(EmailOutbox).where(EmailOutbox.to_address == email)).all()[-1].subject.split()[-1]
+
+
+SAME_ORIGIN = {"X-Requested-With": "dsp-console", "Origin": "http://testserver"}
+
+
+def _ticket() -> str:
+    from app.db import run
+    from app.services import accounts
+
+    return run(lambda db: accounts.login(db, email="advertiser@demo.example", password=DEMO_PASSWORD,
+                                         kind="browser").new_session.secret)
+
+
+def test_a_ticket_opens_a_browser_session_with_a_safe_cookie_and_refresh_extends_it(client):
+    reply = client.post("/api/auth/session", json={"ticket": _ticket()}, headers=SAME_ORIGIN)
+    assert reply.status_code == 200, reply.text
+    cookie = reply.headers["set-cookie"]
+    flags = {part.strip().split("=")[0].lower() for part in cookie.split(";")}
+    assert cookie.startswith("dsp_session=") and {"httponly", "path", "max-age"} <= flags
+    assert "samesite=lax" in cookie.lower() and "secure" not in flags  # Secure only in production
+    assert "max-age=7200" in cookie.lower()
+    first = reply.json()["data"]
+    assert first["expiresAt"] - first["issuedAt"] == 7_200_000
+    page = client.get("/dashboard")  # the cookie signs the browser in
+    assert page.status_code == 200
+
+    refreshed = client.post("/api/auth/session/refresh", headers=SAME_ORIGIN)
+    assert refreshed.status_code == 200, refreshed.text
+    assert refreshed.json()["data"]["expiresAt"] >= first["expiresAt"]
+    assert "dsp_session=" in refreshed.headers["set-cookie"]
+    client.cookies.clear()
+    assert client.post("/api/auth/session/refresh", headers=SAME_ORIGIN).status_code == 401
+
+
+def test_forgot_password_over_the_api(client, db):
+    email = "agency@demo.example"
+    sent = client.post("/api/auth/resend-verify-otp", json={"email": email, "purpose": "reset"})
+    assert sent.status_code == 200 and sent.json()["success"] is True
+    changed = client.post("/api/auth/changePassword",
+                          json={"email": email, "otp": _latest_code(db, email), "newPassword": "agency-New-2027"})
+    assert changed.status_code == 200, changed.text
+    assert client.post("/api/auth/login/", json={"email": email, "password": DEMO_PASSWORD}).status_code == 401
+    assert client.post("/api/auth/login/", json={"email": email, "password": "agency-New-2027"}).status_code == 200
+    unknown = client.post("/api/auth/resend-verify-otp", json={"email": "nobody@nowhere.example", "purpose": "reset"})
+    assert unknown.json() == sent.json(), "the reply must not tell whether an address has an account"
+
+
+def test_a_user_changes_their_password_and_their_other_sessions_end(client):
+    other = _login(client)["token"]
+    token = _login(client)["token"]
+    wrong = client.post("/api/auth/userChangePassword", headers={"Authorization": f"Bearer {token}"},
+                        json={"currentPassword": "not-it-1", "newPassword": "fresh-Pass-2027"})
+    assert wrong.status_code == 422
+    assert wrong.json()["data"]["fields"] == {"current_password": "The current password is wrong."}
+    ok = client.post("/api/auth/userChangePassword", headers={"Authorization": f"Bearer {token}"},
+                     json={"currentPassword": DEMO_PASSWORD, "newPassword": "fresh-Pass-2027"})
+    assert ok.status_code == 200, ok.text
+    assert client.get("/api/auth/profile", headers={"Authorization": f"Bearer {other}"}).status_code == 401
+    assert client.post("/api/auth/login/", json={"email": "advertiser@demo.example",
+                                                 "password": "fresh-Pass-2027"}).status_code == 200

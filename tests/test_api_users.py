@@ -45,3 +45,41 @@ def test_an_agency_reaches_only_its_own_advertisers(client, demo_ids):
         "role": "AGENCY", "email": "x@y.example", "password": "api-Pass-1", "firstName": "X", "lastName": "Y",
         "companyName": "Z"})
     assert created.status_code == 403
+
+
+def test_edit_config_status_reset_and_payments_over_the_api(client, demo_ids):
+    admin = bearer_headers(client, "admin@demo.example")
+    advertiser = demo_ids["advertiser@demo.example"]
+    edited = client.put(f"/api/users/{advertiser}", headers=admin, json={
+        "email": "arlo@renamed.example", "firstName": "Arló", "lastName": "Advertiser", "companyName": "Arlo Inc"})
+    assert edited.status_code == 200, edited.text
+    assert edited.json()["data"]["email"] == "arlo@renamed.example"
+    assert client.get(f"/api/users/{advertiser}", headers=admin).json()["data"]["name"] == "Arló Advertiser"
+
+    config = client.get(f"/api/users/{advertiser}/config", headers=admin).json()["data"]
+    assert config["api_access"] is True and config["insight_dashboard"] is True
+
+    payments = client.get(f"/api/users/{advertiser}/payments", headers=admin).json()["data"]
+    assert payments and payments[0]["balance"] == 5000  # the demo's opening deposit
+
+    reset = client.post(f"/api/users/{advertiser}/password-reset", headers=admin)
+    assert reset.status_code == 200 and reset.json()["data"] == {"email": "arlo@renamed.example"}
+
+    disabled = client.put(f"/api/users/{advertiser}/status", headers=admin, json={"status": "disabled"})
+    assert disabled.status_code == 200 and disabled.json()["data"]["status"] == "disabled"
+    refused = client.post("/api/auth/login/", json={"email": "arlo@renamed.example", "password": "demo-Pass-2026"})
+    assert refused.status_code == 401
+    enabled = client.put(f"/api/users/{advertiser}/status", headers=admin, json={"status": "active"})
+    assert enabled.json()["data"]["status"] == "active"
+
+
+def test_agencies_and_reference_lists_over_the_api(client, demo_ids):
+    admin = bearer_headers(client, "admin@demo.example")
+    agencies = client.get("/api/agencies", headers=admin).json()["data"]
+    demo_agency = next(a for a in agencies if a["id"] == demo_ids["agency@demo.example"])
+    assert demo_agency["advertisers"] == 1
+    exchanges = client.get("/api/metadata/exchange", headers=admin)
+    assert exchanges.status_code == 200, exchanges.text
+    names = [row["name"] for row in exchanges.json()["data"]]
+    assert names and names == sorted(names, key=str.lower)
+    assert client.get("/api/metadata/exchange", headers=bearer_headers(client, "agency@demo.example")).status_code == 403

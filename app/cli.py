@@ -9,12 +9,15 @@ import sys
 from app.settings import get_settings
 
 
-def _serve(_args: argparse.Namespace) -> None:
+def _serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     settings = get_settings()
-    uvicorn.run("app.main:create_app", factory=True, host=settings.host, port=settings.port, proxy_headers=True,
-                log_level="info", ws_ping_interval=20)
+    # --fd serves on a socket the caller already bound and passed down (tests: no window in which another
+    # process could take a port between choosing it and binding it).
+    where: dict[str, object] = {"fd": args.fd} if args.fd is not None else {"host": settings.host, "port": settings.port}
+    uvicorn.run("app.main:create_app", factory=True, proxy_headers=True, log_level="info", ws_ping_interval=20,
+                **where)
 
 
 def _migrate(_args: argparse.Namespace) -> None:
@@ -54,7 +57,9 @@ def _create_admin(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m app", description="DSP Console")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("serve", help="serve on $PORT (default 8000)").set_defaults(run=_serve)
+    serve = commands.add_parser("serve", help="serve on $PORT (default 8000)")
+    serve.add_argument("--fd", type=int, help="serve on this already-bound listening socket instead")
+    serve.set_defaults(run=_serve)
     commands.add_parser("migrate", help="apply database migrations").set_defaults(run=_migrate)
     commands.add_parser("seed-demo", help="create the demo brand and users").set_defaults(run=_seed)
     admin = commands.add_parser("create-admin", help="create an ADMIN account")

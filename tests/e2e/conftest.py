@@ -8,8 +8,9 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -36,21 +37,20 @@ ROLE_HOMES = {
 pytestmark = pytest.mark.e2e
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def server_url() -> Iterator[str]:
-    port = _free_port()
-    env = {**os.environ, "PORT": str(port), "DSP_INACTIVITY_LIMIT_MS": str(TEST_INACTIVITY_LIMIT_MS)}
+    # Bound here and handed to the server, so no other process can take the port in between.
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    port = int(listener.getsockname()[1])
+    env = {**os.environ, "DSP_INACTIVITY_LIMIT_MS": str(TEST_INACTIVITY_LIMIT_MS)}
     ARTIFACTS.mkdir(exist_ok=True)
     database = "postgresql" if os.environ.get("DATABASE_URL") else "sqlite"
     log = open(ARTIFACTS / f"server-{database}.log", "w")  # noqa: SIM115
-    process = subprocess.Popen([sys.executable, "-m", "app", "serve"], cwd=REPO_ROOT, env=env, stdout=log,
-                               stderr=subprocess.STDOUT)
+    process = subprocess.Popen([sys.executable, "-m", "app", "serve", "--fd", str(listener.fileno())], cwd=REPO_ROOT,
+                               env=env, stdout=log, stderr=subprocess.STDOUT, pass_fds=(listener.fileno(),))
+    listener.close()  # the server holds its own copy
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -104,11 +104,16 @@ def login(page: Page, email: str, password: str = DEMO_PASSWORD, lands_on: str |
     expect(page.locator("#field-password")).to_have_value(password)
     page.click("form[name=login] button[type=submit]")
     try:
-        page.wait_for_url(f"**{lands_on or ROLE_HOMES.get(email, '/')}", timeout=15_000)
+        page.wait_for_url(at_path(lands_on or ROLE_HOMES.get(email, "/")), timeout=15_000)
     except PlaywrightTimeout:
         screenshot(page, f"login-failed-{email.split('@')[0]}")
         raise AssertionError(f"login as {email} did not land; page says: {page.inner_text('body')[:300]!r}") from None
     page.wait_for_selector(".dsp-shell" if lands_on is None else "body")
+
+
+def at_path(path: str) -> Callable[[str], bool]:
+    """A wait_for_url matcher for exactly this path: "**/dashboard" would match /agency/dashboard too."""
+    return lambda url: urlsplit(url).path == path
 
 
 def screenshot(page: Page, name: str) -> None:
@@ -117,4 +122,4 @@ def screenshot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
-__all__ = ["ROLE_HOMES", "TEST_INACTIVITY_LIMIT_MS", "login", "reset_database", "screenshot"]
+__all__ = ["ROLE_HOMES", "TEST_INACTIVITY_LIMIT_MS", "at_path", "login", "reset_database", "screenshot"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import login, screenshot
+from tests.e2e.conftest import at_path, login, screenshot
 
 pytestmark = pytest.mark.e2e
 
@@ -29,7 +29,7 @@ def test_admin_to_agency_to_advertiser_and_back(page: Page) -> None:
     page.wait_for_url("**/agency/advertiser")
     expect(page.locator("tbody tr", has_text="@")).to_have_count(1)  # only its own advertiser
     _login_as(page, "Arlo Advertiser")
-    page.wait_for_url("**/dashboard")
+    page.wait_for_url(at_path("/dashboard"))
     expect(page.locator("[data-acting]")).to_have_attribute("data-acting", "advertiser@demo.example")
     expect(page.locator("[data-balance]")).to_have_text("Balance$5,000.00")
     screenshot(page, "acting-as-advertiser")
@@ -38,7 +38,7 @@ def test_admin_to_agency_to_advertiser_and_back(page: Page) -> None:
     page.wait_for_url("**/agency/advertiser")
     expect(page.locator("[data-acting]")).to_have_attribute("data-acting", "agency@demo.example")
     _login_as(page, "Arlo Advertiser")
-    page.wait_for_url("**/dashboard")
+    page.wait_for_url(at_path("/dashboard"))
     page.click("[data-back=ADMIN]")  # drops both lower sessions at once
     page.wait_for_url("**/admin/users")
     expect(page.locator("[data-acting]")).to_have_count(0)
@@ -49,7 +49,7 @@ def test_agency_enters_its_advertiser_and_returns(page: Page) -> None:
     login(page, "agency@demo.example")
     page.goto("/agency/advertiser")
     _login_as(page, "Arlo Advertiser")
-    page.wait_for_url("**/dashboard")
+    page.wait_for_url(at_path("/dashboard"))
     page.click("[data-back=AGENCY]")
     page.wait_for_url("**/agency/advertiser")
     expect(page.locator("[data-back]")).to_have_count(0)

@@ -131,7 +131,7 @@ def test_admin_moves_an_advertiser_to_another_agency(page: Page) -> None:
     expect(page.locator("tbody tr", has_text="@")).to_have_count(0)
 
 
-def test_agency_adds_an_advertiser_and_sets_its_margin(page: Page) -> None:
+def test_agency_adds_an_advertiser_and_sets_its_margin(page: Page, demo: dict[str, int]) -> None:
     login(page, "agency@demo.example")
     page.goto("/agency/advertiser")
     page.click("[data-action=add-user]")
@@ -156,5 +156,5 @@ def test_agency_adds_an_advertiser_and_sets_its_margin(page: Page) -> None:
     page.goto("/agency/advertiser")
     expect(_row(page, "Tara Trail")).to_contain_text("15 %")
     screenshot(page, "agency-advertisers")
-    page.goto("/agency/editAdvertiser/1")  # the admin's id: not the agency's to see
+    page.goto(f"/agency/editAdvertiser/{demo['admin@demo.example']}")  # not the agency's to see
     expect(page.locator("[data-state=not-found]")).to_be_visible()

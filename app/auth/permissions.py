@@ -40,6 +40,9 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
     "company_config": {"manage": frozenset({A})},
     "dsp": {"view": frozenset({A}), "manage": frozenset({A})},
     "funds": {"view": frozenset({A, G, V})},
+    # Campaigns of the advertisers in the actor's row scope (services/campaigns.py).
+    "campaign": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),
+                 "status": frozenset({A, G, V}), "bulk_status": frozenset({A})},
     "dashboard": {"view": EVERYONE},
     "audit": {"view": frozenset({A, G, V})},
     "reference": {"view": EVERYONE, "manage": frozenset({A})},  # /admin/metadata lists; every picker reads them

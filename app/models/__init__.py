@@ -3,6 +3,7 @@
 from app.models.api_credential import ApiCredential
 from app.models.audit import AuditEntry
 from app.models.auth_session import AuthSession, LoginAttempt, OneTimeCode
+from app.models.campaign import Campaign
 from app.models.company import CompanyConfig
 from app.models.ledger import LedgerEntry
 from app.models.messaging import EmailOutbox, Notification
@@ -13,6 +14,7 @@ __all__ = [
     "ApiCredential",
     "AuditEntry",
     "AuthSession",
+    "Campaign",
     "CompanyConfig",
     "EmailOutbox",
     "LedgerEntry",

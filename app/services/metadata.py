@@ -8,6 +8,7 @@ features (campaign targeting, ...) add their counter with `register_usage_counte
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -17,6 +18,7 @@ from sqlmodel import Session, select
 from app.auth.policy import Actor, require
 from app.errors import Conflict, Invalid, NotFound
 from app.models.base import utcnow
+from app.models.campaign import TARGETING_REFERENCE_KEYS, Campaign
 from app.models.reference import REFERENCE_KINDS, ReferenceValue
 from app.models.user import UserSettings
 from app.services import audit
@@ -46,8 +48,20 @@ def _exchange_users(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
     return counts
 
 
+def _campaign_users(targeting_key: str) -> UsageCounter:
+    """Campaigns whose targeting names the value (under `targeting_key`), counted in Python as above."""
+    def count(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
+        wanted, counts = set(value_ids), Counter[int]()
+        for targeting in db.exec(select(Campaign.targeting)):
+            counts.update(value_id for value_id in set((targeting or {}).get(targeting_key, ())) if value_id in wanted)
+        return dict(counts)
+    return count
+
+
 USAGE_COUNTERS: dict[str, list[UsageCounter]] = {kind: [] for kind in REFERENCE_KINDS}
 USAGE_COUNTERS["exchange"].append(_exchange_users)
+for _key, _kind in TARGETING_REFERENCE_KEYS.items():
+    USAGE_COUNTERS[_kind].append(_campaign_users(_key))
 
 
 def register_usage_counter(kind: str, counter: UsageCounter) -> None:

@@ -1,0 +1,122 @@
+"""Campaign targeting: one JSON document per campaign, checked here field by field.
+
+Geography and languages are checked against pycountry's ISO data sets (countries ISO 3166-1 alpha-2,
+regions ISO 3166-2, languages ISO 639-1); device and supply values against the admin's reference lists
+(app/services/metadata.py), which also count each value's use by campaigns so a used value cannot be
+deleted. Exchanges are limited to those enabled for the advertiser in its user configuration.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pycountry
+from sqlmodel import Session, col, select
+
+from app import validation as v
+from app.models.campaign import TARGETING_REFERENCE_KEYS
+from app.models.reference import ReferenceValue
+from app.services.preferences import settings_of
+
+DEVICE_TYPES = ("phone", "tablet", "desktop", "connected_tv")
+REFERENCE_KEYS = TARGETING_REFERENCE_KEYS
+LIST_REFERENCES = ("inventory_lists", "audiences")  # {allow: [ids], block: [ids]}; their tables come later
+EMPTY: dict[str, Any] = {
+    "countries": [], "regions": [], "cities": [], "geo_fence": "", "languages": [], "device_types": [],
+    **{key: [] for key in REFERENCE_KEYS}, "dayparting": [],
+    **{key: {"allow": [], "block": []} for key in LIST_REFERENCES},
+}
+
+
+def _codes(value: Any) -> list[str]:
+    return [str(x).strip() for x in value] if isinstance(value, list) else []
+
+
+def _ids(value: Any) -> list[int] | None:
+    if not isinstance(value, list):
+        return None
+    try:
+        return sorted({int(x) for x in value})
+    except (TypeError, ValueError):
+        return None
+
+
+def clean_targeting(db: Session, *, advertiser_id: int, raw: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, str]]:
+    """(the normalised targeting, {"targeting.<key>": message}) for what a form or the API sent."""
+    raw = raw or {}
+    errors: dict[str, str] = {}
+    out: dict[str, Any] = {key: (dict(value) if isinstance(value, dict) else list(value) if isinstance(value, list)
+                                  else value) for key, value in EMPTY.items()}
+    unknown = sorted(set(raw) - set(EMPTY))
+    if unknown:
+        errors["targeting"] = f"Unknown targeting: {', '.join(unknown)}."
+
+    countries = [c.upper() for c in _codes(raw.get("countries", []))]
+    bad = [c for c in countries if pycountry.countries.get(alpha_2=c) is None]
+    if bad:
+        errors["targeting.countries"] = f"Unknown country code: {', '.join(bad)}."
+    out["countries"] = sorted(set(countries))
+
+    regions = [r.upper() for r in _codes(raw.get("regions", []))]
+    bad = [r for r in regions if pycountry.subdivisions.get(code=r) is None]
+    if bad:
+        errors["targeting.regions"] = f"Unknown region code: {', '.join(bad)}."
+    elif countries and (outside := [r for r in regions if r.split("-")[0] not in countries]):
+        errors["targeting.regions"] = f"Regions outside the chosen countries: {', '.join(outside)}."
+    out["regions"] = sorted(set(regions))
+
+    cities = _ids(raw.get("cities", []))
+    if cities is None:
+        errors["targeting.cities"] = "Cities are GeoNames ids."
+    out["cities"] = cities or []
+
+    fence = str(raw.get("geo_fence", "") or "").strip()
+    if fence and (problem := v.geo_fence(fence)):
+        errors["targeting.geo_fence"] = problem
+    out["geo_fence"] = fence
+
+    languages = [code.lower() for code in _codes(raw.get("languages", []))]
+    bad = [code for code in languages if pycountry.languages.get(alpha_2=code) is None]
+    if bad:
+        errors["targeting.languages"] = f"Unknown language code: {', '.join(bad)}."
+    out["languages"] = sorted(set(languages))
+
+    devices = _codes(raw.get("device_types", []))
+    if set(devices) - set(DEVICE_TYPES):
+        errors["targeting.device_types"] = "Not an allowed value."
+    out["device_types"] = sorted(set(devices))
+
+    for key, kind in REFERENCE_KEYS.items():
+        ids = _ids(raw.get(key, []))
+        if ids is None:
+            errors[f"targeting.{key}"] = "Choose values from the list."
+            continue
+        active = set(db.exec(select(ReferenceValue.id).where(ReferenceValue.kind == kind,
+                                                             col(ReferenceValue.retired).is_(False))).all())
+        if set(ids) - active:
+            errors[f"targeting.{key}"] = "Choose values from the list."
+        out[key] = ids
+
+    allowed = set(settings_of(db, advertiser_id).allowed_exchanges or [])
+    if allowed and set(out["exchanges"]) - allowed:
+        errors["targeting.exchanges"] = "This advertiser may not buy on some of these exchanges."
+
+    daypart = raw.get("dayparting", [])
+    if daypart:
+        if not (isinstance(daypart, list) and len(daypart) == 7 and all(
+                isinstance(day, list) and all(isinstance(h, int) and 0 <= h <= 23 for h in day) for day in daypart)):
+            errors["targeting.dayparting"] = "Dayparting is seven lists of hours from 0 to 23, Monday first."
+        else:
+            out["dayparting"] = [sorted(set(day)) for day in daypart]
+
+    for key in LIST_REFERENCES:
+        value = raw.get(key, {"allow": [], "block": []})
+        allow = _ids(value.get("allow", [])) if isinstance(value, dict) else None
+        block = _ids(value.get("block", [])) if isinstance(value, dict) else None
+        if allow is None or block is None:
+            errors[f"targeting.{key}"] = "Lists are given as allow and block lists of ids."
+        elif set(allow) & set(block):
+            errors[f"targeting.{key}"] = "A list cannot be both allowed and blocked."
+        else:
+            out[key] = {"allow": allow, "block": block}
+    return out, errors

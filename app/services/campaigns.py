@@ -1,0 +1,312 @@
+"""Campaigns: create, read, list, edit, clone, change status, archive. Every function checks the actor's
+permission, then the row scope (an agency reaches its advertisers' campaigns, an advertiser its own; a
+campaign out of scope answers exactly like a missing one), and audits each write in the same transaction.
+
+Forms and the API send money as dollar amounts ("12.50") and times as ISO 8601; rows keep integer micros
+and UTC. A bad field raises Invalid naming it, and nothing is saved.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlmodel import Session, col, func, select
+
+from app import validation as v
+from app.auth.policy import Actor, can_see_user, require
+from app.auth.roles import Role
+from app.errors import Invalid, NotFound
+from app.models.base import utcnow
+from app.models.campaign import (
+    BID_STRATEGIES,
+    FREQUENCY_PERIODS,
+    GOAL_METRICS,
+    OBJECTIVES,
+    PACING,
+    STATUS_TRANSITIONS,
+    TRAFFIC_TYPES,
+    Campaign,
+    CampaignStatus,
+)
+from app.models.ledger import MICROS_PER_DOLLAR
+from app.models.user import User
+from app.services import audit
+from app.services.campaign_targeting import clean_targeting
+
+NOT_FOUND = "Campaign not found."
+NAME_MAX_LENGTH = 120
+# The settings a campaign form edits (status has its own call, the advertiser is fixed at creation).
+EDITABLE = ("name", "objective", "starts_at", "ends_at", "time_zone", "total_budget", "daily_budget", "pacing",
+            "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap", "frequency_period", "traffic_type",
+            "goal_metric", "goal_target", "targeting")
+_MONEY_FIELDS = {"total_budget": "total_budget_micros", "daily_budget": "daily_budget_micros", "bid": "bid_micros",
+                 "bid_min": "bid_min_micros", "bid_max": "bid_max_micros"}
+
+
+# --- reading -------------------------------------------------------------------------------------------
+
+def _in_scope(db: Session, actor: Actor, campaign_id: int) -> tuple[Campaign, User]:
+    campaign = db.get(Campaign, campaign_id)
+    advertiser = db.get(User, campaign.advertiser_id) if campaign else None
+    if campaign is None or advertiser is None or not can_see_user(actor, advertiser):
+        raise NotFound(NOT_FOUND)
+    return campaign, advertiser
+
+
+def _dollars(micros: int | None) -> str | None:
+    return None if micros is None else str((Decimal(micros) / MICROS_PER_DOLLAR).quantize(Decimal("0.01")))
+
+
+def public(campaign: Campaign, advertiser: User) -> dict[str, Any]:
+    """A campaign as pages and the API show it (money in dollars as decimal text, times in ISO 8601)."""
+    row = campaign.model_dump(exclude={"targeting", *_MONEY_FIELDS.values()})
+    row.update({field: _dollars(getattr(campaign, column)) for field, column in _MONEY_FIELDS.items()})
+    row.update(advertiser=advertiser.display_name, targeting=dict(campaign.targeting),
+               starts_at=campaign.starts_at.isoformat(), ends_at=campaign.ends_at.isoformat() if campaign.ends_at else None,
+               created_at=campaign.created_at.isoformat(), updated_at=campaign.updated_at.isoformat(),
+               next_statuses=sorted(STATUS_TRANSITIONS[CampaignStatus(campaign.status)]))
+    return row
+
+
+def get_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
+    require(actor, "campaign", "view")
+    return public(*_in_scope(db, actor, campaign_id))
+
+
+def _scope_filter(actor: Actor) -> Any:
+    """The SQL condition for the campaigns an actor may see."""
+    if actor.role in (Role.ADMIN, Role.CO_ADMIN):
+        return True
+    if actor.role == Role.AGENCY:
+        return col(Campaign.advertiser_id).in_(select(User.id).where(User.agency_id == actor.id))
+    return Campaign.advertiser_id == actor.id
+
+
+def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "",
+                   search: str = "", include_archived: bool = False) -> list[dict[str, Any]]:
+    """The campaign list: columns only (no ORM entities), so it stays fast at tens of thousands of rows."""
+    require(actor, "campaign", "view")
+    query = (select(Campaign.id, Campaign.name, Campaign.status, Campaign.objective, Campaign.advertiser_id,
+                    User.first_name, User.last_name, User.company_name, Campaign.starts_at, Campaign.ends_at,
+                    Campaign.total_budget_micros, Campaign.daily_budget_micros, Campaign.bid_strategy,
+                    Campaign.bid_micros, Campaign.traffic_type, Campaign.updated_at)
+             .join(User, col(User.id) == Campaign.advertiser_id)
+             .where(_scope_filter(actor)))
+    if advertiser_id is not None:
+        query = query.where(Campaign.advertiser_id == advertiser_id)
+    if status:
+        query = query.where(Campaign.status == status)
+    elif not include_archived:
+        query = query.where(Campaign.status != CampaignStatus.ARCHIVED)
+    if search.strip():
+        query = query.where(func.lower(Campaign.name).contains(search.strip().lower()))
+    rows = db.exec(query.order_by(col(Campaign.updated_at).desc(), col(Campaign.id).desc())).all()
+    return [{"id": r[0], "name": r[1], "status": r[2], "objective": r[3], "advertiser_id": r[4],
+             "advertiser": r[7] or f"{r[5]} {r[6]}".strip(), "starts_at": r[8].isoformat(),
+             "ends_at": r[9].isoformat() if r[9] else None, "total_budget": _dollars(r[10]),
+             "daily_budget": _dollars(r[11]), "bid_strategy": r[12], "bid": _dollars(r[13]), "traffic_type": r[14],
+             "updated_at": r[15].isoformat()} for r in rows]
+
+
+# --- checking input ------------------------------------------------------------------------------------
+
+def _money(value: Any, *, required: bool) -> tuple[int | None, str | None]:
+    text = str(value if value is not None else "").strip().lstrip("$").replace(",", "")
+    if not text:
+        return None, ("This field is required." if required else None)
+    try:
+        amount = Decimal(text)
+    except InvalidOperation:
+        return None, "Enter an amount in dollars, such as 12.50."
+    if amount < 0 or amount != amount.quantize(Decimal("0.000001")):
+        return None, "Enter an amount in dollars, such as 12.50."
+    return int(amount * MICROS_PER_DOLLAR), None
+
+
+def _time(value: Any, zone: ZoneInfo) -> datetime | None:
+    """An ISO date or date-time; one without an offset is in the campaign's time zone."""
+    parsed = datetime.fromisoformat(str(value).strip())
+    return (parsed if parsed.tzinfo else parsed.replace(tzinfo=zone)).astimezone(UTC)
+
+
+def _choice(value: Any, allowed: tuple[str, ...], errors: dict[str, str], field: str) -> str:
+    text = str(value or "").strip()
+    if text not in allowed:
+        errors[field] = "Not an allowed value."
+    return text
+
+
+def _checked(db: Session, advertiser_id: int, data: dict[str, Any]) -> dict[str, Any]:
+    """Column values for a campaign from form/API input, or Invalid naming every bad field."""
+    errors: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    name = str(data.get("name") or "").strip()
+    if not name:
+        errors["name"] = "This field is required."
+    elif len(name) > NAME_MAX_LENGTH:
+        errors["name"] = f"At most {NAME_MAX_LENGTH} characters."
+    elif problem := v.name(name):
+        errors["name"] = problem
+    values["name"] = name
+    values["objective"] = _choice(data.get("objective", "awareness"), OBJECTIVES, errors, "objective")
+    values["pacing"] = _choice(data.get("pacing", "even"), PACING, errors, "pacing")
+    values["bid_strategy"] = _choice(data.get("bid_strategy", "cpm"), BID_STRATEGIES, errors, "bid_strategy")
+    values["traffic_type"] = _choice(data.get("traffic_type", "app"), TRAFFIC_TYPES, errors, "traffic_type")
+    values["goal_metric"] = _choice(data.get("goal_metric", "none"), GOAL_METRICS, errors, "goal_metric")
+
+    zone_name = str(data.get("time_zone") or "UTC").strip()
+    try:
+        zone = ZoneInfo(zone_name)
+    except (ZoneInfoNotFoundError, ValueError):
+        errors["time_zone"] = "Choose a time zone from the list."
+        zone = ZoneInfo("UTC")
+    values["time_zone"] = zone_name
+    for field, required in (("starts_at", True), ("ends_at", False)):
+        raw = data.get(field)
+        if raw in (None, ""):
+            values[field] = None
+            if required:
+                errors[field] = "This field is required."
+            continue
+        try:
+            values[field] = _time(raw, zone)
+        except ValueError:
+            errors[field] = "Enter a date such as 2026-12-01 or 2026-12-01T09:00."
+    if values.get("starts_at") and values.get("ends_at") and values["ends_at"] <= values["starts_at"]:
+        errors["ends_at"] = "The flight must end after it starts."
+
+    for field, column in _MONEY_FIELDS.items():
+        micros, problem = _money(data.get(field), required=field in ("total_budget", "bid"))
+        if problem:
+            errors[field] = problem
+        values[column] = micros
+    if values["total_budget_micros"] == 0:
+        errors["total_budget"] = "The budget must be more than zero."
+    daily, total = values["daily_budget_micros"], values["total_budget_micros"]
+    if daily is not None and total is not None and daily > total:
+        errors["daily_budget"] = "The daily budget cannot exceed the total budget."
+    low, high, bid = values["bid_min_micros"], values["bid_max_micros"], values["bid_micros"]
+    if low is not None and high is not None and low > high:
+        errors["bid_max"] = "The highest bid must not be below the lowest."
+    elif bid is not None and ((low is not None and bid < low) or (high is not None and bid > high)):
+        errors["bid"] = "The bid must lie within the bid range."
+
+    cap, period = data.get("frequency_cap"), str(data.get("frequency_period") or "").strip()
+    if cap in (None, ""):
+        values["frequency_cap"], values["frequency_period"] = None, None
+    else:
+        try:
+            values["frequency_cap"] = int(cap)
+            if values["frequency_cap"] < 1:
+                raise ValueError
+        except (TypeError, ValueError):
+            errors["frequency_cap"] = "Enter a whole number of impressions, 1 or more."
+        values["frequency_period"] = _choice(period, FREQUENCY_PERIODS, errors, "frequency_period")
+
+    target = str(data.get("goal_target") or "").strip()
+    if values["goal_metric"] != "none":
+        try:
+            if Decimal(target) <= 0:
+                raise InvalidOperation
+        except InvalidOperation:
+            errors["goal_target"] = "Enter the target as a positive number."
+    values["goal_target"] = target if values["goal_metric"] != "none" else ""
+
+    values["targeting"], targeting_errors = clean_targeting(db, advertiser_id=advertiser_id, raw=data.get("targeting"))
+    errors.update(targeting_errors)
+    if errors:
+        raise Invalid(errors)
+    return values
+
+
+def _advertiser_for_new(db: Session, actor: Actor, advertiser_id: int | None) -> User:
+    if actor.role == Role.ADVERTISER:
+        advertiser_id = actor.id
+    advertiser = db.get(User, advertiser_id) if advertiser_id is not None else None
+    if advertiser is None or advertiser.role != Role.ADVERTISER or not can_see_user(actor, advertiser):
+        raise Invalid({"advertiser_id": "Choose one of your advertisers."})
+    return advertiser
+
+
+def _snapshot(campaign: Campaign) -> dict[str, Any]:
+    row = campaign.model_dump(exclude={"id", "created_at", "updated_at"})
+    return {key: value.isoformat() if isinstance(value, datetime) else value for key, value in row.items()}
+
+
+# --- writing -------------------------------------------------------------------------------------------
+
+def create_campaign(db: Session, *, actor: Actor, data: dict[str, Any], advertiser_id: int | None = None) -> dict[str, Any]:
+    """A new campaign, as a draft, for the advertiser (an advertiser creates its own)."""
+    require(actor, "campaign", "create")
+    advertiser = _advertiser_for_new(db, actor, advertiser_id)
+    assert advertiser.id is not None
+    campaign = Campaign(advertiser_id=advertiser.id, status=CampaignStatus.DRAFT, **_checked(db, advertiser.id, data))
+    db.add(campaign)
+    db.flush()
+    audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="create", after=_snapshot(campaign))
+    return public(campaign, advertiser)
+
+
+def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: dict[str, Any]) -> dict[str, Any]:
+    """Change a campaign's settings; fields not sent keep their values. Archived campaigns are read-only."""
+    require(actor, "campaign", "update")
+    campaign, advertiser = _in_scope(db, actor, campaign_id)
+    if campaign.status == CampaignStatus.ARCHIVED:
+        raise Invalid({"status": "An archived campaign cannot be changed; clone it instead."})
+    current = {**public(campaign, advertiser), "targeting": campaign.targeting}
+    merged = {field: data.get(field, current.get(field)) for field in EDITABLE}
+    before = _snapshot(campaign)
+    for column, value in _checked(db, campaign.advertiser_id, merged).items():
+        setattr(campaign, column, value)
+    after = _snapshot(campaign)
+    if after != before:
+        campaign.updated_at = utcnow()
+        db.add(campaign)
+        audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="update",
+                     before={k: before[k] for k in before if before[k] != after[k]},
+                     after={k: after[k] for k in after if before[k] != after[k]})
+    return public(campaign, advertiser)
+
+
+def set_status(db: Session, *, actor: Actor, campaign_id: int, status: str) -> dict[str, Any]:
+    """Move a campaign along STATUS_TRANSITIONS; the same status again changes nothing."""
+    require(actor, "campaign", "status")
+    campaign, advertiser = _in_scope(db, actor, campaign_id)
+    try:
+        wanted = CampaignStatus(status)
+    except ValueError:
+        raise Invalid({"status": "Not an allowed value."}) from None
+    current = CampaignStatus(campaign.status)
+    if wanted == current:
+        return public(campaign, advertiser)
+    if wanted not in STATUS_TRANSITIONS[current]:
+        raise Invalid({"status": f"A {current.value} campaign cannot become {wanted.value}."})
+    campaign.status = wanted
+    campaign.updated_at = utcnow()
+    db.add(campaign)
+    audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action=f"set_status_{wanted.value}",
+                 before={"status": current.value}, after={"status": wanted.value})
+    return public(campaign, advertiser)
+
+
+def archive_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
+    """What deleting a campaign does: it is archived, never removed, so its delivery history stays."""
+    return set_status(db, actor=actor, campaign_id=campaign_id, status=CampaignStatus.ARCHIVED)
+
+
+def clone_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
+    """A draft copy with every setting, named "<name> (copy)"."""
+    require(actor, "campaign", "create")
+    source, advertiser = _in_scope(db, actor, campaign_id)
+    copy_name = f"{source.name} (copy)"[:NAME_MAX_LENGTH]
+    values = _snapshot(source) | {"name": copy_name, "status": CampaignStatus.DRAFT,
+                                  "starts_at": source.starts_at, "ends_at": source.ends_at}
+    campaign = Campaign(**values)
+    db.add(campaign)
+    db.flush()
+    audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="clone",
+                 after={"from": source.id, **_snapshot(campaign)})
+    return public(campaign, advertiser)

@@ -1,0 +1,147 @@
+"""Campaign services: settings checked field by field, status moves as declared, archive instead of delete,
+clones, change history, and another tenant's campaigns out of reach."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlmodel import select
+
+from app.errors import Conflict, Invalid, NotAuthenticated, NotFound
+from app.models.audit import AuditEntry
+from app.models.reference import ReferenceValue
+from app.services import campaigns, metadata, user_config
+from tests.helpers import actor_of, other_tenant, user_by_email
+
+VALID: dict[str, Any] = {
+    "name": "Spring Sale", "objective": "conversions", "starts_at": "2026-12-01T09:00", "ends_at": "2026-12-31",
+    "time_zone": "Europe/Berlin", "total_budget": "5000", "daily_budget": "250.50", "pacing": "even",
+    "bid_strategy": "cpm", "bid": "2.40", "bid_min": "1", "bid_max": "4", "frequency_cap": 3,
+    "frequency_period": "day", "traffic_type": "app", "goal_metric": "cpa", "goal_target": "12.5",
+    "targeting": {"countries": ["de", "AT"], "regions": ["DE-BY"], "languages": ["de"],
+                  "geo_fence": "48.13,11.57,5|52.52,13.40,2.5", "device_types": ["phone", "tablet"],
+                  "dayparting": [[9, 10, 11], [], [], [], [], [20, 21], []]},
+}
+
+
+def _exchange_ids(db) -> list[int]:
+    return list(db.exec(select(ReferenceValue.id).where(ReferenceValue.kind == "exchange")).all())
+
+
+def test_an_advertiser_creates_a_draft_with_money_in_micros_and_times_in_utc(db):
+    advertiser = actor_of(db, "advertiser@demo.example")
+    created = campaigns.create_campaign(db, actor=advertiser, data=VALID)
+    assert created["status"] == "draft" and created["advertiser_id"] == advertiser.id
+    assert created["total_budget"] == "5000.00" and created["daily_budget"] == "250.50" and created["bid"] == "2.40"
+    assert created["starts_at"] == "2026-12-01T08:00:00+00:00"  # 09:00 in Berlin
+    assert created["targeting"]["countries"] == ["AT", "DE"] and created["targeting"]["regions"] == ["DE-BY"]
+    assert created["next_statuses"] == ["active", "archived"]
+    listed = campaigns.list_campaigns(db, actor=advertiser)
+    assert [row["name"] for row in listed] == ["Spring Sale"]
+
+
+def test_every_bad_field_is_named_and_nothing_is_saved(db):
+    advertiser = actor_of(db, "advertiser@demo.example")
+    bad = {**VALID, "name": "Sale!", "time_zone": "Mars/Base", "total_budget": "-3", "daily_budget": "abc",
+           "bid": "9", "bid_min": "5", "bid_max": "4", "frequency_cap": 0, "goal_target": "",
+           "ends_at": "2026-11-01", "targeting": {"countries": ["XX"], "languages": ["zz"], "geo_fence": "91,0,5",
+                                                  "device_types": ["fridge"], "dayparting": [[25]]}}
+    with pytest.raises(Invalid) as error:
+        campaigns.create_campaign(db, actor=advertiser, data=bad)
+    assert set(error.value.fields) == {
+        "name", "time_zone", "ends_at", "total_budget", "daily_budget", "bid_max", "frequency_cap", "goal_target",
+        "targeting.countries", "targeting.languages", "targeting.geo_fence", "targeting.device_types",
+        "targeting.dayparting"}
+    assert error.value.fields["name"] == "Invalid input. Please use only letters, numbers, spaces, and hyphens."
+    assert campaigns.list_campaigns(db, actor=advertiser) == []
+
+
+def test_status_moves_only_as_declared_and_delete_archives(db):
+    advertiser = actor_of(db, "advertiser@demo.example")
+    campaign_id = campaigns.create_campaign(db, actor=advertiser, data=VALID)["id"]
+    with pytest.raises(Invalid):
+        campaigns.set_status(db, actor=advertiser, campaign_id=campaign_id, status="paused")  # a draft never ran
+    assert campaigns.set_status(db, actor=advertiser, campaign_id=campaign_id, status="active")["status"] == "active"
+    assert campaigns.set_status(db, actor=advertiser, campaign_id=campaign_id, status="paused")["status"] == "paused"
+    assert campaigns.archive_campaign(db, actor=advertiser, campaign_id=campaign_id)["status"] == "archived"
+    with pytest.raises(Invalid):
+        campaigns.set_status(db, actor=advertiser, campaign_id=campaign_id, status="active")
+    with pytest.raises(Invalid):
+        campaigns.update_campaign(db, actor=advertiser, campaign_id=campaign_id, data={"name": "Revived"})
+    assert campaigns.list_campaigns(db, actor=advertiser) == []  # archived rows leave the default list...
+    assert [r["status"] for r in campaigns.list_campaigns(db, actor=advertiser, include_archived=True)] == ["archived"]
+    assert campaigns.get_campaign(db, actor=advertiser, campaign_id=campaign_id)["name"] == "Spring Sale"  # ...not the db
+
+
+def test_edits_and_status_changes_are_audited_field_by_field(db):
+    agency = actor_of(db, "agency@demo.example")
+    own = user_by_email(db, "advertiser@demo.example")
+    campaign_id = campaigns.create_campaign(db, actor=agency, data=VALID, advertiser_id=own.id)["id"]
+    campaigns.update_campaign(db, actor=agency, campaign_id=campaign_id, data={"bid": "3.10", "name": "Spring Sale 2"})
+    campaigns.set_status(db, actor=agency, campaign_id=campaign_id, status="active")
+    entries = db.exec(select(AuditEntry).where(AuditEntry.entity == "campaign",
+                                               AuditEntry.entity_id == str(campaign_id))).all()
+    assert [e.action for e in entries] == ["create", "update", "set_status_active"]
+    assert entries[1].changes == {"bid_micros": [2_400_000, 3_100_000], "name": ["Spring Sale", "Spring Sale 2"]}
+    assert all(e.actor_id == agency.id for e in entries)
+
+
+def test_a_clone_is_a_draft_copy(db):
+    advertiser = actor_of(db, "advertiser@demo.example")
+    source = campaigns.create_campaign(db, actor=advertiser, data=VALID)
+    campaigns.set_status(db, actor=advertiser, campaign_id=source["id"], status="active")
+    copy = campaigns.clone_campaign(db, actor=advertiser, campaign_id=source["id"])
+    assert copy["id"] != source["id"] and copy["name"] == "Spring Sale (copy)" and copy["status"] == "draft"
+    assert copy["targeting"] == source["targeting"] and copy["bid"] == source["bid"]
+
+
+def test_another_tenants_campaigns_are_out_of_reach(db):
+    rival_agency, rival_advertiser = other_tenant(db)
+    rival = actor_of(db, rival_agency.email)
+    theirs = campaigns.create_campaign(db, actor=rival, data=VALID, advertiser_id=rival_advertiser.id)["id"]
+    agency = actor_of(db, "agency@demo.example")
+    advertiser = actor_of(db, "advertiser@demo.example")
+    for actor in (agency, advertiser):
+        with pytest.raises(NotFound):
+            campaigns.get_campaign(db, actor=actor, campaign_id=theirs)
+        with pytest.raises(NotFound):
+            campaigns.update_campaign(db, actor=actor, campaign_id=theirs, data={"name": "Mine now"})
+        with pytest.raises(NotFound):
+            campaigns.set_status(db, actor=actor, campaign_id=theirs, status="archived")
+        with pytest.raises(NotFound):
+            campaigns.clone_campaign(db, actor=actor, campaign_id=theirs)
+        assert campaigns.list_campaigns(db, actor=actor) == []
+    with pytest.raises(Invalid):  # nor can they create campaigns for the rival's advertiser
+        campaigns.create_campaign(db, actor=agency, data=VALID, advertiser_id=rival_advertiser.id)
+    admin = actor_of(db, "admin@demo.example")
+    assert [r["id"] for r in campaigns.list_campaigns(db, actor=admin)] == [theirs]
+    assert campaigns.get_campaign(db, actor=actor_of(db, "coadmin@demo.example"), campaign_id=theirs)["id"] == theirs
+
+
+def test_exchanges_are_limited_to_the_advertisers_and_used_values_cannot_be_deleted(db):
+    admin = actor_of(db, "admin@demo.example")
+    advertiser = user_by_email(db, "advertiser@demo.example")
+    first, second, *_ = _exchange_ids(db)
+    config = user_config.get_config(db, actor=admin, user_id=advertiser.id)
+    user_config.update_config(db, actor=admin, user_id=advertiser.id, insight_dashboard=config["insight_dashboard"],
+                              postback_enabled=config["postback_enabled"], api_access=config["api_access"],
+                              margin=config["margin"], allowed_exchanges=[first])
+    me = actor_of(db, "advertiser@demo.example")
+    with pytest.raises(Invalid) as error:
+        campaigns.create_campaign(db, actor=me, data={**VALID, "targeting": {"exchanges": [first, second]}})
+    assert set(error.value.fields) == {"targeting.exchanges"}
+    campaigns.create_campaign(db, actor=me, data={**VALID, "targeting": {"exchanges": [first]}})
+    user_config.update_config(db, actor=admin, user_id=advertiser.id, insight_dashboard=config["insight_dashboard"],
+                              postback_enabled=config["postback_enabled"], api_access=config["api_access"],
+                              margin=config["margin"], allowed_exchanges=[])
+    with pytest.raises(Conflict):  # the campaign uses it now
+        metadata.delete_value(db, actor=admin, value_id=first)
+
+
+def test_an_agency_names_the_advertiser_and_nobody_signed_out_gets_in(db):
+    with pytest.raises(Invalid) as error:  # an agency must say for which of its advertisers
+        campaigns.create_campaign(db, actor=actor_of(db, "agency@demo.example"), data=VALID)
+    assert set(error.value.fields) == {"advertiser_id"}
+    with pytest.raises(NotAuthenticated):
+        campaigns.list_campaigns(db, actor=None)

@@ -18,6 +18,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from app.api import auth as auth_api
+from app.api import campaigns as campaigns_api
 from app.api import client_settings as client_settings_api
 from app.api import company as company_api
 from app.api import metadata as metadata_api
@@ -56,6 +57,7 @@ def create_api() -> FastAPI:
     api.include_router(auth_api.user_settings_router)
     api.include_router(company_api.router)
     api.include_router(users_api.router)
+    api.include_router(campaigns_api.router)
     api.include_router(client_settings_api.router)
     api.include_router(metadata_api.router)
 

@@ -1,0 +1,106 @@
+"""Campaigns over the API: the same service calls the campaign pages make, so the same permission and
+row-scope checks (an agency reaches its advertisers' campaigns only; another tenant's id answers 404)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel, Field
+from sqlmodel import Session
+
+from app.api.deps import get_actor, get_db
+from app.api.envelope import ok
+from app.auth.policy import Actor
+from app.services import campaigns
+
+router = APIRouter(tags=["campaigns"])
+
+
+class CampaignBody(BaseModel):
+    """A campaign's settings. Money in dollars as text ("12.50"); times ISO 8601, in `time_zone` when they
+    carry no offset. On edit, fields left out keep their values."""
+
+    name: str | None = None
+    objective: Literal["awareness", "traffic", "conversions", "app_installs", "video_views"] | None = None
+    starts_at: str | None = None
+    ends_at: str | None = None
+    time_zone: str | None = Field(None, description="IANA name, e.g. Europe/Berlin")
+    total_budget: str | None = None
+    daily_budget: str | None = None
+    pacing: Literal["even", "asap"] | None = None
+    bid_strategy: Literal["cpm", "cpc"] | None = None
+    bid: str | None = None
+    bid_min: str | None = None
+    bid_max: str | None = None
+    frequency_cap: int | None = Field(None, description="Impressions per user per frequency_period")
+    frequency_period: Literal["hour", "day", "week"] | None = None
+    traffic_type: Literal["app", "web"] | None = None
+    goal_metric: Literal["none", "ctr", "cpa", "cpi", "vcr"] | None = None
+    goal_target: str | None = None
+    targeting: dict[str, Any] | None = Field(None, description=(
+        "countries (ISO alpha-2), regions (ISO 3166-2), cities (GeoNames ids), geo_fence "
+        "(lat,long,radius|...), languages (ISO 639-1), device_types, exchanges / os_versions / browsers / "
+        "manufacturers / carriers (reference value ids), dayparting (7 lists of hours, Monday first), "
+        "inventory_lists and audiences ({allow: [ids], block: [ids]})"))
+
+
+class NewCampaignBody(CampaignBody):
+    advertiser_id: int | None = Field(None, description="Whose campaign; an advertiser's own calls leave it out")
+
+
+class StatusBody(BaseModel):
+    status: Literal["draft", "active", "paused", "completed", "archived"]
+
+
+def _sent(body: CampaignBody) -> dict[str, Any]:
+    return body.model_dump(exclude_unset=True, exclude={"advertiser_id"})
+
+
+@router.get("/campaigns")
+def list_campaigns(status: str = "", search: str = "", advertiser_id: int | None = None,
+                   include_archived: bool = False, actor: Actor = Depends(get_actor),
+                   db: Session = Depends(get_db)) -> dict[str, Any]:
+    """The campaigns you may see, newest change first; archived ones only when asked for."""
+    return ok(campaigns.list_campaigns(db, actor=actor, status=status, search=search, advertiser_id=advertiser_id,
+                                       include_archived=include_archived))
+
+
+@router.post("/campaigns")
+def create_campaign(body: NewCampaignBody, actor: Actor = Depends(get_actor),
+                    db: Session = Depends(get_db)) -> dict[str, Any]:
+    """A new campaign, as a draft."""
+    return ok(campaigns.create_campaign(db, actor=actor, data=_sent(body), advertiser_id=body.advertiser_id),
+              "Campaign created")
+
+
+@router.get("/campaigns/{campaign_id}")
+def get_campaign(campaign_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    return ok(campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id))
+
+
+@router.put("/campaigns/{campaign_id}")
+def update_campaign(campaign_id: int, body: CampaignBody, actor: Actor = Depends(get_actor),
+                    db: Session = Depends(get_db)) -> dict[str, Any]:
+    return ok(campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data=_sent(body)),
+              "Campaign saved")
+
+
+@router.put("/campaigns/{campaign_id}/status")
+def set_status(campaign_id: int, body: StatusBody, actor: Actor = Depends(get_actor),
+               db: Session = Depends(get_db)) -> dict[str, Any]:
+    """draft → active → paused ⇄ active → completed; any → archived (final)."""
+    return ok(campaigns.set_status(db, actor=actor, campaign_id=campaign_id, status=body.status), "Status changed")
+
+
+@router.post("/campaigns/{campaign_id}/clone")
+def clone_campaign(campaign_id: int, actor: Actor = Depends(get_actor),
+                   db: Session = Depends(get_db)) -> dict[str, Any]:
+    return ok(campaigns.clone_campaign(db, actor=actor, campaign_id=campaign_id), "Campaign cloned")
+
+
+@router.delete("/campaigns/{campaign_id}")
+def delete_campaign(campaign_id: int, actor: Actor = Depends(get_actor),
+                    db: Session = Depends(get_db)) -> dict[str, Any]:
+    """Deleting archives: nothing with delivery history is ever removed."""
+    return ok(campaigns.archive_campaign(db, actor=actor, campaign_id=campaign_id), "Campaign archived")

@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 from app import validation as v
 from app.models.campaign import TARGETING_REFERENCE_KEYS
 from app.models.reference import ReferenceValue
+from app.services import geo
 from app.services.preferences import settings_of
 
 DEVICE_TYPES = ("phone", "tablet", "desktop", "connected_tv")
@@ -66,8 +67,8 @@ def clean_targeting(db: Session, *, advertiser_id: int, raw: dict[str, Any] | No
     out["regions"] = sorted(set(regions))
 
     cities = _ids(raw.get("cities", []))
-    if cities is None:
-        errors["targeting.cities"] = "Cities are GeoNames ids."
+    if cities is None or (cities and len(geo.cities_by_id(cities)) != len(cities)):
+        errors["targeting.cities"] = "Choose cities from the list."
     out["cities"] = cities or []
 
     fence = str(raw.get("geo_fence", "") or "").strip()

@@ -9,7 +9,8 @@ import pytest
 
 from app.errors import NotAuthenticated, NotFound
 from app.models.base import utcnow
-from app.services import accounts, sessions, user_config
+from app.models.user import UserStatus
+from app.services import accounts, sessions, user_config, users
 from app.services.preferences import settings_of
 from app.services.seed import DEMO_PASSWORD
 from tests.helpers import actor_of, other_tenant, user_by_email
@@ -64,5 +65,34 @@ def test_an_impersonation_ends_when_its_chain_no_longer_allows_it(db):
     # acting as it must no longer act, whatever its stored stack says.
     advertiser.agency_id = rival_agency.id
     db.add(advertiser)
+    db.flush()
+    assert sessions.actor_for(db, session_row) is None
+
+
+def test_an_impersonation_ends_when_anyone_in_its_chain_is_disabled(db):
+    """Mutation: actor_for checking the status of the acting user only, not of the users under it."""
+    admin = actor_of(db, "admin@demo.example")
+    agency = user_by_email(db, "agency@demo.example")
+    advertiser = user_by_email(db, "advertiser@demo.example")
+    sessions.impersonate(db, actor=admin, target_id=agency.id)
+    as_agency = sessions.actor_for(db, sessions.find_by_id(db, session_id=admin.session_id))
+    sessions.impersonate(db, actor=as_agency, target_id=advertiser.id)
+    db.flush()
+    session_row = sessions.find_by_id(db, session_id=admin.session_id)
+    assert sessions.actor_for(db, session_row).user.id == advertiser.id
+
+    # The co-admin disables the agency in the middle of the chain: disabling ends the agency's own sessions,
+    # and the admin's session acting through it must stop too (the acting advertiser is still active).
+    users.set_status(db, actor=actor_of(db, "coadmin@demo.example"), user_id=agency.id, status="disabled")
+    db.flush()
+    assert sessions.actor_for(db, session_row) is None
+    users.set_status(db, actor=actor_of(db, "coadmin@demo.example"), user_id=agency.id, status="active")
+    db.flush()
+    assert sessions.actor_for(db, session_row).user.id == advertiser.id
+
+    # The real user at the bottom of the chain is disabled: nothing above it acts any more.
+    admin_user = user_by_email(db, "admin@demo.example")
+    admin_user.status = UserStatus.DISABLED
+    db.add(admin_user)
     db.flush()
     assert sessions.actor_for(db, session_row) is None

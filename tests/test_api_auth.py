@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlmodel import select
 
 from app.models.messaging import EmailOutbox
@@ -151,4 +153,79 @@ def test_a_user_changes_their_password_and_their_other_sessions_end(client):
     assert ok.status_code == 200, ok.text
     assert client.get("/api/auth/profile", headers={"Authorization": f"Bearer {other}"}).status_code == 401
     assert client.post("/api/auth/login/", json={"email": "advertiser@demo.example",
+                                                 "password": DEMO_PASSWORD}).status_code == 401
+    assert client.post("/api/auth/login/", json={"email": "advertiser@demo.example",
                                                  "password": "fresh-Pass-2027"}).status_code == 200
+
+
+def _cookie_attributes(set_cookie: str) -> dict[str, str]:
+    name_value, *attributes = (part.strip() for part in set_cookie.split(";"))
+    pairs = dict(attribute.partition("=")[::2] for attribute in attributes)
+    return {"": name_value, **{key.lower(): value for key, value in pairs.items()}}
+
+
+def test_the_session_cookie_signs_the_browser_in_and_refresh_extends_an_ageing_session(client):
+    opened = client.post("/api/auth/session", json={"ticket": _ticket()}, headers=SAME_ORIGIN)
+    assert opened.status_code == 200, opened.text
+    # The cookie alone is the browser's credential: the API knows who it is.
+    assert client.get("/api/auth/profile").json()["data"]["email"] == "advertiser@demo.example"
+
+    # 110 of the 120 minutes have gone by: a refresh gives a full two hours from now again.
+    from app.db import run
+    from app.models.base import utcnow
+    from app.services import sessions
+
+    token = client.cookies["dsp_session"]
+
+    def age(db):
+        row = sessions.find(db, token=token)
+        row.issued_at = utcnow() - timedelta(minutes=110)
+        row.expires_at = row.issued_at + timedelta(hours=2)
+        db.add(row)
+        return int(row.expires_at.timestamp() * 1000)
+
+    old_expiry = run(age)
+    before = utcnow()
+    refreshed = client.post("/api/auth/session/refresh", headers=SAME_ORIGIN)
+    assert refreshed.status_code == 200, refreshed.text
+    data = refreshed.json()["data"]
+    assert data["expiresAt"] - data["issuedAt"] == 7_200_000
+    assert data["expiresAt"] >= int((before + timedelta(hours=2)).timestamp() * 1000) > old_expiry
+    stored = run(lambda db: sessions.find(db, token=token).expires_at)
+    assert int(stored.timestamp() * 1000) == data["expiresAt"]  # the server's record, not just the reply
+    cookie = _cookie_attributes(refreshed.headers["set-cookie"])
+    assert cookie[""] == f"dsp_session={token}" and cookie["max-age"] == "7200" and cookie["path"] == "/"
+    assert client.get("/api/auth/profile").status_code == 200
+
+
+def test_the_session_cookie_is_secure_in_production_only(client, monkeypatch):
+    from app.settings import get_settings
+
+    plain = _cookie_attributes(client.post("/api/auth/session", json={"ticket": _ticket()},
+                                           headers=SAME_ORIGIN).headers["set-cookie"])
+    assert "secure" not in plain and "httponly" in plain and plain["samesite"].lower() == "lax"
+    monkeypatch.setattr(get_settings(), "environment", "production")
+    production = _cookie_attributes(client.post("/api/auth/session", json={"ticket": _ticket()},
+                                                headers=SAME_ORIGIN).headers["set-cookie"])
+    assert "secure" in production and "httponly" in production and production["samesite"].lower() == "lax"
+    assert production["path"] == "/" and production["max-age"] == "7200"
+
+
+def test_a_new_verification_code_replaces_the_old_one(client, db):
+    email = "late.verifier@shop.example"
+    registered = client.post("/api/auth/register", json={"email": email, "password": "secret-123",
+                                                         "firstName": "Late", "lastName": "Verifier",
+                                                         "companyName": "Shop"})
+    assert registered.status_code == 200, registered.text
+    first_code = _latest_code(db, email)
+    resent = client.post("/api/auth/resend-verify-otp", json={"email": email})  # purpose "verify" by default
+    assert resent.status_code == 200 and resent.json()["success"] is True
+    mails = db.exec(select(EmailOutbox).where(EmailOutbox.to_address == email)).all()
+    assert len(mails) == 2, "a second code must be sent"
+    second_code = _latest_code(db, email)
+    assert client.post("/api/auth/login/", json={"email": email, "password": "secret-123"}).status_code == 401
+    if first_code != second_code:  # a one-in-a-million chance that both codes are the same digits
+        stale = client.post("/api/auth/verify-otp", json={"email": email, "otp": first_code})
+        assert stale.status_code == 422 and "code" in stale.json()["data"]["fields"]
+    assert client.post("/api/auth/verify-otp", json={"email": email, "otp": second_code}).status_code == 200
+    assert client.post("/api/auth/login/", json={"email": email, "password": "secret-123"}).status_code == 200

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from sqlmodel import select
+
 from app.db import run
+from app.models.messaging import EmailOutbox
 from tests.helpers import bearer_headers, other_tenant
 
 
@@ -64,13 +67,23 @@ def test_edit_config_status_reset_and_payments_over_the_api(client, demo_ids):
 
     reset = client.post(f"/api/users/{advertiser}/password-reset", headers=admin)
     assert reset.status_code == 200 and reset.json()["data"] == {"email": "arlo@renamed.example"}
+    # the user gets a code by e-mail and chooses a new password with it
+    code = run(lambda db: db.exec(select(EmailOutbox).where(EmailOutbox.to_address == "arlo@renamed.example"))
+               .all()[-1].subject.split()[-1])
+    chosen = client.post("/api/auth/changePassword", json={"email": "arlo@renamed.example", "otp": code,
+                                                           "newPassword": "arlo-Reset-2027"})
+    assert chosen.status_code == 200, chosen.text
+    arlo = {"email": "arlo@renamed.example", "password": "arlo-Reset-2027"}
+    signed_in = {"Authorization": f"Bearer {client.post('/api/auth/login/', json=arlo).json()['data']['token']}"}
 
     disabled = client.put(f"/api/users/{advertiser}/status", headers=admin, json={"status": "disabled"})
     assert disabled.status_code == 200 and disabled.json()["data"]["status"] == "disabled"
-    refused = client.post("/api/auth/login/", json={"email": "arlo@renamed.example", "password": "demo-Pass-2026"})
-    assert refused.status_code == 401
+    assert client.post("/api/auth/login/", json=arlo).status_code == 401
+    assert client.get("/api/auth/profile", headers=signed_in).status_code == 401  # its sessions end at once
     enabled = client.put(f"/api/users/{advertiser}/status", headers=admin, json={"status": "active"})
     assert enabled.json()["data"]["status"] == "active"
+    assert client.get("/api/auth/profile", headers=signed_in).status_code == 401  # ended, not paused
+    assert client.post("/api/auth/login/", json=arlo).status_code == 200
 
 
 def test_agencies_and_reference_lists_over_the_api(client, demo_ids):

@@ -23,6 +23,9 @@ def test_an_unexpected_error_is_a_500_in_the_envelope_without_a_traceback(demo_i
     assert "Something went wrong" in body["message"]
     assert "hunter2" not in reply.text and "Traceback" not in reply.text
     assert "secret internals" in caplog.text, "the operator's log must keep what went wrong"
+    logged = [r for r in caplog.records if r.name == "app.api.envelope" and r.exc_info]
+    assert logged and logged[0].exc_info[0] is RuntimeError, "and where: the traceback"
+    assert "in broken" in caplog.text  # the frame that raised
 
 
 def test_unknown_paths_and_wrong_methods_answer_in_the_envelope(client):

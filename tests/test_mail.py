@@ -22,13 +22,26 @@ class Inbox:
         return "250 OK"
 
 
+class BoundController(Controller):
+    """aiosmtpd's controller serving on a socket bound here: picking a free port and letting the server bind it
+    later leaves a window in which another process can take it."""
+
+    def __init__(self, handler, sock: socket.socket) -> None:
+        self.sock = sock
+        host, port = sock.getsockname()
+        super().__init__(handler, hostname=host, port=port)
+
+    def _create_server(self):  # aiosmtpd 1.4's hook; it would bind hostname:port itself
+        return self.loop.create_server(self._factory_invoker, sock=self.sock, ssl=self.ssl_context)
+
+
 @pytest.fixture
 def smtp_server(monkeypatch):
     inbox = Inbox()
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    controller = BoundController(inbox, sock)
     controller.start()
     settings = get_settings()
     monkeypatch.setattr(settings, "smtp_host", "127.0.0.1")

@@ -11,9 +11,11 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import Invalid, ServiceError
+from app.i18n.catalog import DEFAULT_LANGUAGE, translator
 
 logger = logging.getLogger(__name__)
-UNEXPECTED_ERROR = "Something went wrong on the server and the request did not complete. Please try again in a moment."
+# The pages' wording, in English (the API's language).
+UNEXPECTED_ERROR = translator(DEFAULT_LANGUAGE)("common.unexpected_error")
 
 
 def ok(data: Any = None, message: str = "OK") -> dict[str, Any]:

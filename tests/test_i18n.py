@@ -173,12 +173,32 @@ def test_the_name_and_password_rules_speak_every_language(language: str) -> None
         assert t(message) != message, f"{message!r} shows in English in {language}"
 
 
-# Informal (tú) forms; the Spanish catalog addresses the user as usted throughout, as consoles do.
-_TU = re.compile(r"\b(tu|tus|tú|ti|contigo|puedes|tienes|quieres|debes|estás|eres|necesitas|introduce|elige|haz|"
-                 r"vuelve|intenta|crea|añade|guarda|escribe|revisa|selecciona|sube|abre|consulta|pulsa|te)\b",
-                 re.IGNORECASE)
+# Informal (tú) forms; the Spanish catalog addresses the user as usted throughout, as consoles do (usted is what
+# most of it used when the two were mixed). Words only: pronouns, tú verb forms and tú imperatives, with their
+# enclitic pronouns (Introdúcelo, Ponte), which the usted forms spell differently (Introdúzcalo, Póngase).
+_TU_WORDS = (
+    "tu", "tus", "tú", "ti", "te", "contigo", "tuyo", "tuya", "tuyos", "tuyas",
+    "puedes", "podrás", "tienes", "tendrás", "quieres", "debes", "estás", "eres", "has", "necesitas", "recibirás",
+    "verás", "sabes", "haces",
+    "introduce", "introdúcelo", "introdúcela", "elige", "haz", "vuelve", "intenta", "crea", "añade", "guarda",
+    "escribe", "revisa", "selecciona", "sube", "abre", "consulta", "pulsa", "empieza", "comienza", "ponte",
+    "pide", "contacta", "anúnciate", "regístrate", "conéctate", "cópiala", "cópialo", "guárdala", "guárdalo",
+    "revócala", "déjala", "colócalas", "entrégala", "añádelos", "actívalo", "compruébalo", "recárgala",
+)
+# An infinitive with te attached (anunciarte, registrarte): the usted form attaches se.
+_TU = re.compile(r"\b(?:" + "|".join(_TU_WORDS) + r"|\w{3,}(?:ar|er|ir)te)\b", re.IGNORECASE)
 
 
 def test_spanish_says_usted_throughout() -> None:
     informal = {key: text for key, text in _load("sp").items() if _TU.search(text)}
     assert not informal, f"tú in an usted catalog: {informal}"
+
+
+def test_the_tu_markers_find_what_they_are_for() -> None:
+    for informal in ("Empieza a anunciarte en pocos minutos.", "Introdúcelo a continuación.",
+                     "Ponte en contacto con el soporte.", "¿Has olvidado tu contraseña?"):
+        assert _TU.search(informal), informal
+    for formal in ("Empiece a anunciarse en pocos minutos.", "Introdúzcalo a continuación.",
+                   "Póngase en contacto con el soporte.", "¿Ha olvidado su contraseña?", "Compártala de forma segura",
+                   "Claves que esta cuenta usa", "Cuenta de {role}", "Parte del gasto"):
+        assert not _TU.search(formal), formal

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from urllib.parse import urlparse
 
 from app.errors import Invalid
+from app.i18n.catalog import Message
 
 # Spec section 9: "two shared limits of 25". We apply them to first and last names.
 FIRST_NAME_MAX_LENGTH = 25
@@ -24,6 +25,9 @@ CREATIVE_NAME_EMPTY = "Creative name cannot be empty."
 CLICK_URL_MANDATORY = "Click URL is mandatory"
 INVALID_URL = "Please enter a valid URL."
 INVALID_NAME = "Invalid input. Please use only letters, numbers, spaces, and hyphens."
+# Messages built with values are Messages: the catalogs translate the template, whatever the value.
+TOO_LONG = "At most {n} characters."
+PASSWORD_TOO_SHORT = "Password must be at least {n} characters."
 
 # "Letters" are Unicode letters: the console speaks Russian, German and Spanish (Иван, Müller, José).
 # [^\W_] is a letter or digit of any script; names are NFC-normalised first, so an accent typed as a
@@ -118,7 +122,7 @@ def email(value: str | None) -> str | None:
 def password(value: str | None) -> str | None:
     value = value or ""
     if len(value) < PASSWORD_MIN_LENGTH:
-        return f"Password must be at least {PASSWORD_MIN_LENGTH} characters."
+        return Message(PASSWORD_TOO_SHORT, n=PASSWORD_MIN_LENGTH)
     if not (re.search(r"[A-Za-z]", value) and re.search(r"\d", value)):
         return "Password must contain letters and numbers."
     return None
@@ -129,8 +133,13 @@ def person_name(value: str | None, *, max_length: int, required: bool = True) ->
     if not value:
         return "This field is required." if required else None
     if len(value) > max_length:
-        return f"At most {max_length} characters."
+        return too_long(max_length)
     return name(value)
+
+
+def too_long(limit: int) -> Message:
+    """The message for text longer than `limit` characters."""
+    return Message(TOO_LONG, n=limit)
 
 
 def hex_colour(value: str | None) -> str | None:

@@ -48,11 +48,8 @@ MESSAGE_KEYS = (
     "This name is already in the list.",
     "This value is in use; retire it instead.",
     "This value no longer exists.",
-    "At most 120 characters.",
     "API access is not enabled for this account.",
     "API key not found.",
-    "At most 60 characters.",
-    "At most 500 characters.",
     "You can have at most 5 active API keys. Revoke one first.",
     "Postbacks are not enabled for this account.",
     "Choose at least one event.",
@@ -64,8 +61,8 @@ MESSAGE_KEYS = (
     "Enter a margin from 0 to 90 %, with at most two decimals.",
     "A margin applies to advertisers only.",
     "Choose exchanges from the list.",
-    "Password must be at least 8 characters.",
-    "At most 25 characters.",
+    "At most {n} characters.",  # a Message: one entry for every limit
+    "Password must be at least {n} characters.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.
@@ -202,3 +199,61 @@ def test_the_tu_markers_find_what_they_are_for() -> None:
                    "Póngase en contacto con el soporte.", "¿Ha olvidado su contraseña?", "Compártala de forma segura",
                    "Claves que esta cuenta usa", "Cuenta de {role}", "Parte del gasto"):
         assert not _TU.search(formal), formal
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_messages_built_with_values_speak_every_language_whatever_the_values(language: str, monkeypatch) -> None:
+    """One catalog entry per message, not per value: a limit nobody wrote a translation for still translates."""
+    from app import validation as v
+
+    t = translator(language)
+    monkeypatch.setattr(v, "PASSWORD_MIN_LENGTH", 12)
+    for message, value in ((v.person_name("x" * 31, max_length=30), "30"), (v.password("abc12345"), "12"),
+                           (v.person_name("x" * 26, max_length=25), "25"), (v.password("abc1"), "12")):
+        assert message is not None and value in message
+        assert t(message) != message, f"{message!r} shows in English in {language}"
+        assert value in t(message), f"{t(message)!r} lost the value {value}"
+
+
+def test_a_message_built_with_values_is_its_english_text() -> None:
+    import pickle
+
+    from app.i18n.catalog import Message
+
+    message = Message("At most {n} characters.", n=25)
+    assert message == "At most 25 characters." and json.dumps({"m": message}) == '{"m": "At most 25 characters."}'
+    assert translator("en")(message) == "At most 25 characters."
+    again = pickle.loads(pickle.dumps(message))
+    assert translator("gr")(again) == translator("gr")(message) != message
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_the_length_messages_show_translated_on_the_page(language: str, demo_ids: dict[str, int]) -> None:
+    """What a user who signs up with a short password and a long first name reads beside the fields."""
+    import asyncio
+
+    from components.auth.register import RegisterPage
+    from tests.render import _layout, handler_target, logged_out_console, run_async, settle, text_of, walk
+
+    typed = {"email": "new@shop.example", "password": "abc1", "first_name": "x" * 26, "last_name": "Lane",
+             "company_name": "Shop"}
+    submit = {"type": "submit", "target": [*({"tagName": "INPUT", "name": k, "type": "text", "value": v}
+                                             for k, v in typed.items()),
+                                           {"tagName": "BUTTON", "name": "", "type": "submit", "value": ""}]}
+
+    async def scenario() -> dict:
+        async with _layout(RegisterPage, logged_out_console(language), "/register") as layout:
+            model = await settle(layout, (await layout.render())["model"])
+            await layout.deliver({"type": "layout-event", "target": handler_target(model, "onSubmit"), "data": [submit]})
+            await asyncio.sleep(0.05)
+            return await settle(layout, model)
+
+    model = run_async(scenario())
+    shown = {n["attributes"]["data-field-error"]: text_of(n) for n in walk(model)
+             if n.get("attributes", {}).get("data-field-error")}
+    own = _load(language) if language != "en" else REFERENCE
+    assert shown["password"] == own["Password must be at least {n} characters."].format(n=8)
+    assert shown["first_name"] == own["At most {n} characters."].format(n=25)
+    if language != "en":
+        assert shown["password"] != "Password must be at least 8 characters."
+        assert shown["first_name"] != "At most 25 characters."

@@ -16,6 +16,23 @@ _CATALOG_DIR = Path(__file__).parent / "catalogs"
 Translator = Callable[..., str]
 
 
+class Message(str):
+    """A server message built from values, e.g. Message("At most {n} characters.", n=25). It is its English text
+    wherever a string goes (API replies, logs, comparisons) and keeps its template and values, so a translator
+    looks up the template: one catalog entry serves every value, and a limit changed in code stays translated."""
+
+    template: str
+    values: dict[str, object]
+
+    def __new__(cls, template: str, /, **values: object) -> Message:
+        text = super().__new__(cls, template.format(**values))
+        text.template, text.values = template, values
+        return text
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, object]]:  # pickles and copies keep the template
+        return (self.template,), self.values
+
+
 @lru_cache
 def catalog(language: str) -> dict[str, str]:
     path = _CATALOG_DIR / f"{language}.json"
@@ -27,10 +44,13 @@ def normalise_language(language: str | None) -> str:
 
 
 def translator(language: str | None) -> Translator:
-    """t(key, **values): the language's text, else English, else the key itself."""
+    """t(key, **values): the language's text, else English, else the key itself. A Message is looked up by its
+    template and filled with its values."""
     own, fallback = catalog(normalise_language(language)), catalog(DEFAULT_LANGUAGE)
 
     def t(key: str, **values: object) -> str:
+        if isinstance(key, Message):
+            key, values = key.template, {**key.values, **values}
         text = own.get(key) or fallback.get(key) or key
         return text.format(**values) if values else text
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from app import validation as v
 from app.auth.policy import Actor, can_see_user, require, require_user_in_scope
 from app.auth.roles import Role
 from app.errors import Forbidden, Invalid, NotFound
@@ -34,7 +35,7 @@ CLIENT_ROLES = frozenset({Role.AGENCY, Role.ADVERTISER})
 
 NOT_ENABLED = "API access is not enabled for this account."
 KEY_NOT_FOUND = "API key not found."
-LABEL_TOO_LONG = f"At most {LABEL_MAX_LENGTH} characters."
+LABEL_TOO_LONG = v.too_long(LABEL_MAX_LENGTH)
 TOO_MANY_KEYS = f"You can have at most {MAX_LIVE_CREDENTIALS} active API keys. Revoke one first."
 
 

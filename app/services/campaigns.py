@@ -147,7 +147,7 @@ def _checked(db: Session, advertiser_id: int, data: dict[str, Any]) -> dict[str,
     if not name:
         errors["name"] = "This field is required."
     elif len(name) > NAME_MAX_LENGTH:
-        errors["name"] = f"At most {NAME_MAX_LENGTH} characters."
+        errors["name"] = v.too_long(NAME_MAX_LENGTH)
     elif problem := v.name(name):
         errors["name"] = problem
     values["name"] = name

@@ -114,7 +114,7 @@ def update_config(db: Session, *, actor: Actor, config_id: int, values: dict[str
     for text_field, limit in (("meta_title", 120), ("name", 120), ("footer_text", 200)):
         if text_field in values:
             text = str(values[text_field] or "").strip()
-            rules[text_field] = (lambda t, n=limit: "This field is required." if not t else (f"At most {n} characters." if len(t) > n else None), text)
+            rules[text_field] = (lambda t, n=limit: "This field is required." if not t else (v.too_long(n) if len(t) > n else None), text)
     if "footer_start_year" in values:
         rules["footer_start_year"] = (_year_rule, values["footer_start_year"])
     v.check(rules)  # type: ignore[arg-type]

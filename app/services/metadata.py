@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from app import validation as v
 from app.auth.policy import Actor, require
 from app.errors import Conflict, Invalid, NotFound
 from app.models.base import utcnow
@@ -25,7 +26,7 @@ from app.services import audit
 
 NAME_MAX_LENGTH = 120
 NAME_REQUIRED = "This field is required."
-NAME_TOO_LONG = f"At most {NAME_MAX_LENGTH} characters."
+NAME_TOO_LONG = v.too_long(NAME_MAX_LENGTH)
 NAME_TAKEN = "This name is already in the list."
 IN_USE = "This value is in use; retire it instead."
 GONE = "This value no longer exists."

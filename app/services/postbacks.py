@@ -32,7 +32,7 @@ POSTBACK_MACROS: tuple[str, ...] = (
 )
 
 NOT_ENABLED = "Postbacks are not enabled for this account."
-URL_TOO_LONG = f"At most {URL_MAX_LENGTH} characters."
+URL_TOO_LONG = v.too_long(URL_MAX_LENGTH)
 NO_EVENTS = "Choose at least one event."
 
 

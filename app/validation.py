@@ -29,17 +29,28 @@ INVALID_NAME = "Invalid input. Please use only letters, numbers, spaces, and hyp
 TOO_LONG = "At most {n} characters."
 PASSWORD_TOO_SHORT = "Password must be at least {n} characters."
 
-# "Letters" are Unicode letters: the console speaks Russian, German and Spanish (Иван, Müller, José).
-# [^\W_] is a letter or digit of any script; names are NFC-normalised first, so an accent typed as a
-# combining mark counts as part of its letter.
-_NAME_RE = re.compile(r"^(?:[^\W_]| |-)+$")
 _TOKEN_FORBIDDEN_RE = re.compile(r"undefined|null|[|*><{}\[\]$~]|\s")
 _FILE_NAME_RE = re.compile(r"^(?![xX])[A-Za-z0-9_\-]+(?: [A-Za-z0-9_\-]+)*\.[A-Za-z0-9]+$")
 _IDENTIFIER_RE = re.compile(r"^[A-Za-z0-9_\-]+$")
-_FREE_TEXT_RE = re.compile(r"^[\w@! ]+$")  # \w: letters and digits of any script, and _
 _EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _HEX_COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 _DOMAIN_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$")
+
+
+def _letters_digits_and(value: str | None, others: str) -> bool:
+    """Not empty, and only letters and digits of any script and the characters of `others`. "Letters" are Unicode
+    letters: the console speaks Russian, German and Spanish (Иван, Müller, José), and names come from everywhere.
+    A letter keeps its combining marks: after NFC an accent typed apart joins its letter (é), and the vowel signs
+    and viramas of Devanagari, Bengali or Thai (हिन्दी), which have no precomposed form, follow theirs. A mark with
+    no letter or digit before it is refused."""
+    text = unicodedata.normalize("NFC", value or "")
+    previous = " "
+    for char in text:
+        kind = unicodedata.category(char)[0]
+        if not (char in others or kind in "LN" or (kind == "M" and previous in "LNM")):
+            return False
+        previous = "P" if char in others else kind
+    return bool(text)
 
 
 def _is_http_url(value: str) -> bool:
@@ -89,7 +100,7 @@ def geo_fence(value: str | None) -> str | None:
 
 
 def name(value: str | None) -> str | None:
-    return None if _NAME_RE.match(unicodedata.normalize("NFC", value or "")) else INVALID_NAME
+    return None if _letters_digits_and(value, " -") else INVALID_NAME
 
 
 def token_text(value: str | None) -> str | None:
@@ -109,7 +120,7 @@ def identifier(value: str | None) -> str | None:
 
 
 def free_text(value: str | None) -> str | None:
-    return None if _FREE_TEXT_RE.match(unicodedata.normalize("NFC", value or "")) else "Use only letters, digits, spaces, _, @ and !."
+    return None if _letters_digits_and(value, "_@! ") else "Use only letters, digits, spaces, _, @ and !."
 
 
 def email(value: str | None) -> str | None:

@@ -58,7 +58,19 @@ def test_names_take_letters_of_every_script():
     for bad in ("a_b", "x<y", "emoji 😀", "tab\there", "", "Sale!", "dot.com"):
         assert v.name(bad) == "Invalid input. Please use only letters, numbers, spaces, and hyphens.", bad
     assert v.person_name("Zoë", max_length=25) is None
+    assert v.person_name("Иван", max_length=25) is None and v.person_name("a_b", max_length=25) is not None
     assert v.free_text("Grüße_@! Иван") is None and v.free_text("semi;colon") is not None
+
+
+def test_letters_keep_their_combining_marks():
+    """Scripts whose letters carry marks that have no precomposed form (Devanagari, Thai, Bengali) are letters too;
+    a mark with no letter before it is not."""
+    for good in ("हिन्दी", "प्रिया शर्मा", "ภาษาไทย", "বাংলা 2", "Nguyễn", "e\u0301\u0323"):
+        assert v.name(good) is None, good
+        assert v.free_text(good) is None, good
+    for bad in ("\u0301abc", "- \u0301", "a\u200db"):
+        assert v.name(bad) is not None, repr(bad)
+        assert v.free_text(bad) is not None, repr(bad)
 
 
 def test_password_rule_and_email_messages():

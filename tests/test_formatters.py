@@ -84,3 +84,13 @@ def test_python_and_the_js_grid_format_alike():
         assert js[language]["money"] == [money(Decimal(str(v)), language=language) for v in MONEY_INPUTS], language
     # The grid groups bytes by locale too; Python's file sizes are English, so compare in English.
     assert js["en"]["bytes"] == [file_size(v) for v in BYTE_INPUTS]
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_the_dashboard_draws_its_money_in_the_users_language(language: str) -> None:
+    from components.dashboard.dashboard_page import kpi_tiles
+    from tests.render import logged_out_console, text_of, walk
+
+    tiles = {n["attributes"]["data-kpi"]: text_of(n) for n in walk(kpi_tiles(logged_out_console(language)))
+             if "data-kpi" in n.get("attributes", {})}
+    assert tiles["spend"] == money(0, language=language)

@@ -8,6 +8,7 @@ from typing import Any
 from reactpy import component, html
 
 from app.auth.roles import Role
+from app.i18n.formatters import money
 from app.services import directory
 from components.shell.context import Console, use_console
 from components.ui.elements import card, page_header
@@ -16,13 +17,18 @@ from components.users.accounts_table import account_columns, account_rows
 from components.widgets.chart import chart
 from components.widgets.datagrid import data_grid
 
-KPI_KEYS: tuple[tuple[str, str, str], ...] = (
-    ("impressions", "bi-eye", "0"),
-    ("clicks", "bi-cursor", "0"),
-    ("ctr", "bi-percent", "0.00%"),
-    ("spend", "bi-currency-dollar", "$0.00"),
-    ("conversions", "bi-bullseye", "0"),
+KPI_KEYS: tuple[tuple[str, str], ...] = (
+    ("impressions", "bi-eye"),
+    ("clicks", "bi-cursor"),
+    ("ctr", "bi-percent"),
+    ("spend", "bi-currency-dollar"),
+    ("conversions", "bi-bullseye"),
 )
+
+
+def _zero(key: str, language: str) -> str:
+    """What a tile shows before statistics arrive; money in the user's language, as the grids show it."""
+    return {"ctr": "0.00%", "spend": money(0, language=language)}.get(key, "0")
 
 
 def kpi_tiles(console: Console) -> Any:
@@ -32,8 +38,9 @@ def kpi_tiles(console: Console) -> Any:
                           html.div({"className": "card-body d-flex align-items-center gap-3"},
                                    html.span({"className": "dsp-kpi-icon"}, html.i({"className": f"bi {icon}"})),
                                    html.div(html.div({"className": "small text-body-secondary"}, console.t(f"dashboard.kpi.{key}")),
-                                            html.div({"className": "fs-5 fw-semibold", "data-kpi": key}, zero)))))
-        for key, icon, zero in KPI_KEYS
+                                            html.div({"className": "fs-5 fw-semibold", "data-kpi": key},
+                                                     _zero(key, console.language))))))
+        for key, icon in KPI_KEYS
     ])
 
 

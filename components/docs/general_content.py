@@ -205,7 +205,9 @@ def _balance() -> Any:
              "account's transactions: deposits, spend, refunds and adjustments, so it is always exact and can "
              "be audited line by line. Spend lowers it as campaigns deliver."),
         table(("Amount", "Shown as"), [("1234.5 dollars", code(money(1234.5))), ("minus 5 dollars", code(money(-5)))]),
-        para("Money always has a dollar sign, thousands separators and two decimals, with the minus sign first."),
+        para("Money always has a dollar sign, thousands separators and two decimals, with the minus sign first. "
+             "The separators are your language's: ", code(money(1234.5, language="gr")), " in German, ",
+             code(money(-1234.5, language="rs")), " in Russian."),
     )
 
 

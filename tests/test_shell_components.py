@@ -91,3 +91,44 @@ def test_the_balance_reads_in_the_users_language(demo_ids):
     assert "$5.000,00" in text_of(german)
     russian = _shell(signed_in_console("advertiser@demo.example", "rs"))
     assert "$5\u00a0000,00" in text_of(russian)
+
+
+def test_the_toast_stack_keeps_an_info_toast_and_lets_the_others_close(monkeypatch) -> None:
+    """ToastHost rendered headless: a burst of results past the limit leaves the info toast and the newest of the
+    others; success and error then close themselves, the info toast stays until its reader closes it."""
+    import asyncio
+
+    from reactpy import Ref
+
+    from components.shell import toasts
+    from tests.render import _layout, handler_target, logged_out_console, run_async, settle
+
+    monkeypatch.setattr(toasts, "TOAST_AUTO_CLOSE_S", 0.3)
+    push: Ref = Ref(None)
+
+    def shown(model: dict) -> list[tuple[str, str]]:
+        return [(n["attributes"]["data-toast-kind"], text_of(n)) for n in walk(model)
+                if "data-toast-kind" in n.get("attributes", {})]
+
+    async def scenario() -> tuple[list, list, list]:
+        async with _layout(lambda: toasts.ToastHost(push), logged_out_console(), "/") as layout:
+            model = await settle(layout, (await layout.render())["model"])
+            push.current("info", "Starting download: report.csv")
+            for number in range(1, 6):
+                push.current("success" if number % 2 else "error", f"done {number}")
+            model = await settle(layout, model)
+            crowded = shown(model)
+            for _ in range(50):  # the auto-close timers run in effects of their own
+                await asyncio.sleep(0.05)
+                model = await settle(layout, model)
+                if len(shown(model)) == 1:
+                    break
+            later = shown(model)
+            await layout.deliver({"type": "layout-event", "target": handler_target(model, "onClick"), "data": [{}]})
+            await asyncio.sleep(0.05)  # the click's handler runs in a task of its own
+            return crowded, later, shown(await settle(layout, model))
+
+    crowded, later, closed = run_async(scenario())
+    assert crowded == [("info", "Starting download: report.csv"), ("error", "done 4"), ("success", "done 5")]
+    assert later == [("info", "Starting download: report.csv")], "success and error close themselves, info stays"
+    assert closed == [], "the close button closes an info toast"

@@ -21,6 +21,7 @@ from app.api import auth as auth_api
 from app.api import campaigns as campaigns_api
 from app.api import client_settings as client_settings_api
 from app.api import company as company_api
+from app.api import exports as exports_api
 from app.api import geo as geo_api
 from app.api import metadata as metadata_api
 from app.api import users as users_api
@@ -59,6 +60,7 @@ def create_api() -> FastAPI:
     api.include_router(company_api.router)
     api.include_router(users_api.router)
     api.include_router(campaigns_api.router)
+    api.include_router(exports_api.router)
     api.include_router(geo_api.router)
     api.include_router(client_settings_api.router)
     api.include_router(metadata_api.router)

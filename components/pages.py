@@ -18,6 +18,10 @@ from components.auth.forgot_password import ForgotPasswordPage
 from components.auth.login import LoginPage
 from components.auth.maintenance import MaintenancePage
 from components.auth.register import RegisterPage
+from components.campaigns.campaign_form import CloneCampaignPage, CreateCampaignPage, EditCampaignPage
+from components.campaigns.campaign_list import CampaignListPage
+from components.campaigns.campaign_view import CampaignViewPage
+from components.campaigns.change_log import AdvertiserCampaignsChangeLogPage, CampaignChangeLogPage
 from components.dashboard.dashboard_page import DashboardPage
 from components.docs.documentation import ConsoleDocsPage, GeneralDocsPage
 from components.metadata.metadata_page import MetadataPage
@@ -82,6 +86,15 @@ ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/user-config/{id:int}", UserConfigPage, frozenset({A}), name="user.config"),
     Page("/admin/user/change-log/{id:int}", UserChangeLogPage, frozenset({A}), name="user.change_log"),
     Page("/admin/CampaignList/payment-list/{id:int}", PaymentListPage, frozenset({A}), name="user.payments"),
+    Page("/admin/campaign", CampaignListPage, frozenset({A}), menu="menu.campaigns", order=30, icon="bi-megaphone",
+         name="campaigns"),
+    Page("/admin/CampaignList/{id:int}", CampaignListPage, frozenset({A}), name="campaigns.of_advertiser"),
+    Page("/admin/CampaignList/changeLog/{id:int}", AdvertiserCampaignsChangeLogPage, frozenset({A}),
+         name="campaigns.advertiser_change_log"),
+    Page("/admin/campaignForm", CreateCampaignPage, frozenset({A}), name="campaign.create"),
+    Page("/admin/campaign/viewCampaign/{id:int}", CampaignViewPage, frozenset({A}), name="campaign.view"),
+    Page("/admin/campaignEditForm/{id:int}", EditCampaignPage, frozenset({A}), name="campaign.edit"),
+    Page("/admin/campaign/changelog/{id:int}", CampaignChangeLogPage, frozenset({A}), name="campaign.change_log"),
     Page("/admin/agencies", AgenciesPage, frozenset({A}), menu="menu.agencies", order=110, icon="bi-buildings",
          name="agencies"),
     Page("/admin/editAgency/{id:int}", EditAgencyPage, frozenset({A}), name="agency.edit"),
@@ -99,12 +112,26 @@ AGENCY_PAGES: tuple[Page, ...] = (
     Page("/agency/editAdvertiser/{id:int}", EditUserPage, frozenset({G}), name="user.edit"),
     Page("/agency/changeLog/{id:int}", UserChangeLogPage, frozenset({G}), name="user.change_log"),
     Page("/agency/advertiser/payment-list/{id:int}", PaymentListPage, frozenset({G}), name="user.payments"),
+    Page("/agency/campaign", CampaignListPage, frozenset({G}), menu="menu.campaigns", order=30, icon="bi-megaphone",
+         name="campaigns"),
+    Page("/agency/campaignList/{id:int}", CampaignListPage, frozenset({G}), name="campaigns.of_advertiser"),
+    Page("/agency/campaignForm", CreateCampaignPage, frozenset({G}), name="campaign.create"),
+    Page("/agency/campaign/viewCampaign/{id:int}", CampaignViewPage, frozenset({G}), name="campaign.view"),
+    Page("/agency/campaignEditForm/{id:int}", EditCampaignPage, frozenset({G}), name="campaign.edit"),
+    Page("/agency/campaign/changelog/{id:int}", CampaignChangeLogPage, frozenset({G}), name="campaign.change_log"),
     Page("/agency/profile", ProfilePage, frozenset({G}), name="profile"),
     Page("/agency/agency-settings", ClientSettingsPage, frozenset({G}), name="settings"),
 )
 
 ADVERTISER_PAGES: tuple[Page, ...] = (
     Page("/dashboard", DashboardPage, frozenset({V}), menu="menu.dashboard", order=10, icon="bi-speedometer2"),
+    Page("/campaign", CampaignListPage, frozenset({V}), menu="menu.campaigns", order=20, icon="bi-megaphone",
+         name="campaigns"),
+    Page("/campaignForm", CreateCampaignPage, frozenset({V}), name="campaign.create"),
+    Page("/campaign/{id:int}/", CampaignViewPage, frozenset({V}), name="campaign.view"),
+    Page("/campaignEditForm/{id:int}", EditCampaignPage, frozenset({V}), name="campaign.edit"),
+    Page("/campaignClone/{id:int}", CloneCampaignPage, frozenset({V}), name="campaign.clone"),
+    Page("/campaign/changelog/{id:int}", CampaignChangeLogPage, frozenset({V}), name="campaign.change_log"),
     Page("/profile", ProfilePage, frozenset({V}), name="profile"),
     Page("/advertiser-settings", ClientSettingsPage, frozenset({V}), name="settings"),
 )

@@ -67,13 +67,14 @@ MESSAGE_KEYS = (
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.
 ALLOWED_SAME: dict[str, frozenset[str]] = {
-    "sp": frozenset({"changelog.field.postback_enabled", "config.exchanges", "config.postback_enabled", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon",
+    "sp": frozenset({"campaigns.traffic.web", "changelog.field.postback_enabled", "config.exchanges", "config.postback_enabled", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon",
                      "theme.layout.vertical", "theme.layout.horizontal"}),
-    "gr": frozenset({"changelog.field.postback_enabled", "changelog.field.status", "config.postback_enabled", "users.filter_status", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
+    "gr": frozenset({"campaigns.optional", "campaigns.field.name", "campaigns.col.name", "campaigns.col.total_budget",
+                     "changelog.field.postback_enabled", "changelog.field.status", "config.postback_enabled", "users.filter_status", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
                      "menu.dashboard", "topbar.view_old", "role.admin", "role.co_admin", "theme.layout",
                      "theme.layout.horizontal", "field.code", "dashboard.kpi.conversions",
                      "dashboard.col.name", "dashboard.col.status"}),
-    "it": frozenset({"changelog.field.email", "changelog.field.password_hash", "users.account", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
+    "it": frozenset({"campaigns.device.tablet", "campaigns.col.total_budget", "changelog.field.email", "changelog.field.password_hash", "users.account", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
                      "menu.dashboard", "topbar.view_old", "usermenu.title", "theme.layout",
                      "field.password", "profile.password"}),
     "rs": frozenset({"changelog.field.email", "topbar.view_new", "dashboard.kpi.ctr"}),

@@ -26,7 +26,8 @@ def test_advertiser_top_bar(demo_ids):
     model = _shell(console)
     assert _attr_values(model, "data-balance") == ["$5,000.00"]
     assert set(_attr_values(model, "data-view")) == {"old", "new"}  # insight_dashboard is set
-    assert [i.href for i in menu_items(console)] == ["/dashboard", "/docs", "https://support.northwind.example/"]
+    assert [i.href for i in menu_items(console)] == ["/dashboard", "/campaign", "/docs",
+                                                    "https://support.northwind.example/"]
 
 
 def test_agency_without_insight_has_no_view_switch_balance_or_api_docs(demo_ids):

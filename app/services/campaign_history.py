@@ -1,0 +1,113 @@
+"""A campaign's change history as people read it: money in dollars (rows keep micros), targeting lists as
+what was added and removed, filterable by date range and by who made the change. One campaign's log, or
+every campaign of one advertiser (/admin/CampaignList/changeLog/{id})."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlmodel import Session, col, or_, select
+
+from app.auth.policy import Actor, require, require_user_in_scope
+from app.errors import Invalid
+from app.models.audit import AuditEntry
+from app.models.campaign import Campaign
+from app.models.ledger import MICROS_PER_DOLLAR
+from app.models.user import User
+from app.services import campaigns, change_log
+
+LIMIT = 1000
+
+
+def _dollars(value: Any) -> Any:
+    return str((Decimal(value) / MICROS_PER_DOLLAR).quantize(Decimal("0.01"))) if isinstance(value, int) else value
+
+
+def _readable(change: dict[str, Any]) -> list[dict[str, Any]]:
+    """One stored change as the rows the change log shows."""
+    field, old, new = change["field"], change["old"], change["new"]
+    if field.endswith("_micros"):
+        return [{"field": field.removesuffix("_micros"), "old": _dollars(old), "new": _dollars(new)}]
+    if field != "targeting" or not isinstance(old, dict) and not isinstance(new, dict):
+        return [change]
+    old, new = old or {}, new or {}
+    rows = []
+    for key in sorted(set(old) | set(new)):
+        before, after = old.get(key), new.get(key)
+        if before == after:
+            continue
+        if isinstance(before, list | type(None)) and isinstance(after, list | type(None)) and key != "dayparting":
+            before_set, after_set = [str(x) for x in before or []], [str(x) for x in after or []]
+            rows.append({"field": f"targeting.{key}", "added": [x for x in after_set if x not in before_set],
+                         "removed": [x for x in before_set if x not in after_set], "old": before, "new": after})
+        else:
+            rows.append({"field": f"targeting.{key}", "old": before, "new": after})
+    return rows
+
+
+def _day(value: str, field: str) -> date | None:
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise Invalid({field: "Enter a date such as 2026-12-01."}) from None
+
+
+def _log(db: Session, campaign_ids: list[int], names: dict[str, str], *, since: str, until: str,
+         user_id: int | None) -> list[dict[str, Any]]:
+    start, end = _day(since, "since"), _day(until, "until")
+    query = select(AuditEntry).where(AuditEntry.entity == "campaign",
+                                     col(AuditEntry.entity_id).in_([str(i) for i in campaign_ids]))
+    if start:
+        query = query.where(AuditEntry.created_at >= datetime.combine(start, time.min, tzinfo=UTC))
+    if end:
+        query = query.where(AuditEntry.created_at < datetime.combine(end + timedelta(days=1), time.min, tzinfo=UTC))
+    if user_id:
+        query = query.where(or_(AuditEntry.actor_id == user_id, AuditEntry.real_user_id == user_id))
+    rows = list(db.exec(query.order_by(col(AuditEntry.id).desc()).limit(LIMIT)))
+    entries = change_log.shown(db, rows)
+    for entry in entries:
+        entry["campaign"] = names.get(entry["entity_id"], "")
+        entry["changes"] = [row for change in entry["changes"] for row in _readable(change)]
+    return entries
+
+
+def _people(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: dict[int, str] = {}
+    for entry in entries:
+        if entry["actor_id"] and entry["actor_id"] not in seen:
+            seen[entry["actor_id"]] = entry["actor"]
+    return [{"id": uid, "name": name} for uid, name in seen.items()]
+
+
+def campaign_change_log(db: Session, *, actor: Actor, campaign_id: int, since: str = "", until: str = "",
+                        user_id: int | None = None) -> dict[str, Any]:
+    """{"campaign": {id, name}, "entries": [...], "people": [{id, name}] (who changed it, for the filter)}."""
+    require(actor, "audit", "view")
+    campaign = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)
+    every = _log(db, [campaign_id], {str(campaign_id): campaign["name"]}, since="", until="", user_id=None)
+    entries = _log(db, [campaign_id], {str(campaign_id): campaign["name"]}, since=since, until=until,
+                   user_id=user_id) if since or until or user_id else every
+    return {"campaign": {"id": campaign["id"], "name": campaign["name"], "status": campaign["status"]},
+            "entries": entries, "people": _people(every)}
+
+
+def advertiser_change_log(db: Session, *, actor: Actor, advertiser_id: int, since: str = "", until: str = "",
+                          user_id: int | None = None) -> dict[str, Any]:
+    """Every change to any campaign of one advertiser, newest first, each naming its campaign."""
+    require(actor, "audit", "view")
+    require(actor, "campaign", "view")
+    advertiser = db.get(User, advertiser_id)
+    require_user_in_scope(actor, advertiser)
+    assert advertiser is not None
+    names = {str(cid): name for cid, name in db.exec(select(Campaign.id, Campaign.name)
+                                                     .where(Campaign.advertiser_id == advertiser_id))}
+    ids = [int(i) for i in names]
+    every = _log(db, ids, names, since="", until="", user_id=None) if ids else []
+    entries = _log(db, ids, names, since=since, until=until, user_id=user_id) if ids and (since or until or user_id) \
+        else every
+    return {"advertiser": {"id": advertiser.id, "name": advertiser.company_name or advertiser.display_name},
+            "entries": entries, "people": _people(every)}

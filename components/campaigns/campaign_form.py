@@ -1,0 +1,333 @@
+"""/campaignForm (new), /campaignEditForm/{id} (edit) and /campaignClone/{id} (a new campaign from another's
+settings), for every role that has them: one sectioned form (basics, budget and bidding, targeting) with a
+summary of what will run beside it.
+
+Every field is its own small component writing into a FieldStore (components/ui/field_store.py), so a
+keystroke re-renders one field and the summary, not the page; saving reads the store, which every field's
+change handler writes before any later event (the save click) is handled, never a closure of an older
+render. A field error keeps everything typed.
+
+There is deliberately no <form> element: ReactPy's client serializes an input event's target with its
+`form`, that is every element of the form, so a keystroke in a form this size sent 29 MB.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, available_timezones
+
+from reactpy import component, html, use_state
+
+from app.auth.roles import Role
+from app.models.campaign import (
+    BID_STRATEGIES,
+    FREQUENCY_PERIODS,
+    GOAL_METRICS,
+    OBJECTIVES,
+    PACING,
+    TRAFFIC_TYPES,
+    CampaignStatus,
+)
+from app.services import campaigns
+from app.services.campaign_targeting import DEVICE_TYPES, EMPTY
+from components.campaigns.common import back_to_list, campaign_tabs, not_found
+from components.campaigns.summary import CampaignSummary
+from components.campaigns.targeting import (
+    CheckboxGroup,
+    CityPicker,
+    DaypartingGrid,
+    GeoFenceField,
+    RegionPicker,
+    TagPicker,
+)
+from components.paths import page_path
+from components.shell.context import Console, use_console
+from components.ui.elements import card, loading_page, page_header, spinner
+from components.ui.field_store import FieldStore, StoreSelect, StoreText, use_field_store
+from components.ui.forms import alert, select_field
+from components.ui.hooks import use_action, use_query
+from components.ui.links import app_link
+from components.ui.navigation import use_navigation
+from components.users.common import use_subject_id
+
+SCALAR_FIELDS = ("name", "objective", "traffic_type", "starts_at", "ends_at", "time_zone", "total_budget",
+                 "daily_budget", "pacing", "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap",
+                 "frequency_period", "goal_metric", "goal_target")
+TIME_ZONES = sorted(available_timezones() - {"localtime", "Factory"})
+# Reference-list targeting shown as checkbox groups: (targeting key, label key).
+REFERENCE_GROUPS = (("os_versions", "campaigns.field.os_versions"), ("manufacturers", "campaigns.field.manufacturers"),
+                    ("browsers", "campaigns.field.browsers"), ("carriers", "campaigns.field.carriers"))
+
+
+def _local(iso: str | None, zone: str) -> str:
+    """A stored UTC time as the datetime-local text of the campaign's time zone."""
+    if not iso:
+        return ""
+    try:
+        return datetime.fromisoformat(iso).astimezone(ZoneInfo(zone)).strftime("%Y-%m-%dT%H:%M")
+    except (ValueError, KeyError):
+        return iso[:16]
+
+
+def initial_values(campaign: dict[str, Any] | None, *, copy_name: str = "") -> dict[str, Any]:
+    """The store's first values: a saved campaign's settings, or a new campaign's defaults."""
+    if campaign is None:
+        values: dict[str, Any] = {"objective": "awareness", "traffic_type": "app", "time_zone": "UTC",
+                                  "pacing": "even", "bid_strategy": "cpm", "frequency_period": "day",
+                                  "goal_metric": "none"}
+        targeting: dict[str, Any] = {}
+    else:
+        values = {name: "" if campaign.get(name) is None else str(campaign[name]) for name in SCALAR_FIELDS}
+        values["frequency_period"] = campaign.get("frequency_period") or "day"
+        values["starts_at"] = _local(campaign["starts_at"], campaign["time_zone"])
+        values["ends_at"] = _local(campaign["ends_at"], campaign["time_zone"])
+        targeting = campaign.get("targeting") or {}
+        if copy_name:
+            values["name"] = copy_name
+    for key, empty in EMPTY.items():
+        values[f"targeting.{key}"] = targeting.get(key, empty)
+    return values
+
+
+def submitted_data(store: FieldStore) -> dict[str, Any]:
+    """The service's `data` from what the fields hold."""
+    values = store.snapshot()
+    data = {name: values.get(name, "") for name in SCALAR_FIELDS}
+    if not str(data.get("frequency_cap") or "").strip():
+        data["frequency_cap"] = None
+    data["targeting"] = {key: values.get(f"targeting.{key}", empty) for key, empty in EMPTY.items()}
+    return data
+
+
+def choices(console: Console, prefix: str, keys: tuple[str, ...]) -> list[tuple[str, str]]:
+    return [(key, console.t(f"{prefix}.{key}")) for key in keys]
+
+
+def _section(title: str, icon: str, *children: Any, marker: str) -> Any:
+    return html.section({"className": "card dsp-card shadow-sm border-0 mb-4", "data-section": marker},
+                        html.div({"className": "card-header bg-transparent d-flex align-items-center gap-2"},
+                                 html.i({"className": f"bi {icon} text-primary"}),
+                                 html.h2({"className": "h6 mb-0 fw-semibold"}, title)),
+                        html.div({"className": "card-body"}, *children))
+
+
+def _subhead(text: str) -> Any:
+    return html.h3({"className": "small text-uppercase text-body-secondary fw-semibold mt-2 mb-2 dsp-subhead"}, text)
+
+
+def _col(width: str, *children: Any) -> Any:
+    return html.div({"className": width}, *children)
+
+
+@component
+def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: list[dict[str, Any]] | None) -> Any:
+    """`mode`: "create", "edit" or "clone". `advertisers`: who a new campaign may be for (None: the saved
+    campaign's advertiser); an advertiser's own list holds only itself."""
+    console = use_console()
+    t = console.t
+    copy_name = t("campaigns.copy_name", name=campaign["name"])[:120] if campaign and mode == "clone" else ""
+    store = use_field_store(initial_values(campaign, copy_name=copy_name))
+    advertiser, set_advertiser = use_state(campaign["advertiser_id"] if campaign else
+                                           (advertisers[0]["id"] if advertisers else None))
+    advertiser_name = campaign["advertiser"] if campaign else next(
+        (a["name"] for a in advertisers or [] if a["id"] == advertiser), "")
+    choose_advertiser = mode == "create" and advertisers is not None and console.role != Role.ADVERTISER
+    options_query = use_query(campaigns.form_options, actor=console.actor, advertiser_id=advertiser, deps=[advertiser])
+    navigation, go = use_navigation()
+
+    def saved(result: dict[str, Any]) -> None:
+        console.toast("success", t("campaigns.saved" if mode == "edit" else "campaigns.created", name=result["name"]))
+        go(page_path("campaign.view", console.role, id=result["id"]) or page_path("campaigns", console.role) or "/")
+
+    action = use_action(campaigns.update_campaign if mode == "edit" else campaigns.create_campaign, on_done=saved)
+    errors = action.errors
+
+    def submit(_event: Any = None) -> None:
+        data = submitted_data(store)
+        if mode == "edit":
+            assert campaign is not None
+            action.submit(actor=console.actor, campaign_id=campaign["id"], data=data)
+        else:
+            chosen = store.get("advertiser_id") or advertiser
+            action.submit(actor=console.actor, data=data, advertiser_id=int(chosen) if chosen else None)
+
+    def pick_advertiser(value: str) -> None:
+        store.set("advertiser_id", value)
+        set_advertiser(int(value) if value else None)
+
+    if options_query.value is None:  # one full render once the pickers' data is in, not two
+        return spinner(t("common.loading"))
+    options = options_query.value
+    zone_options = [(zone, zone.replace("_", " ")) for zone in TIME_ZONES]
+    basics = _section(
+        t("campaigns.section_basics"), "bi-card-text",
+        html.div({"className": "row gx-3"},
+                 _col("col-md-8", StoreText(store, "name", t("campaigns.field.name"), error=errors.get("name"),
+                                            max_length=120, key="name")),
+                 _col("col-md-4", select_field(name="advertiser_id", label=t("campaigns.field.advertiser"),
+                                               value=str(advertiser or ""), error=errors.get("advertiser_id"),
+                                               options=[(str(a["id"]), a["name"]) for a in advertisers or []],
+                                               on_change=pick_advertiser)
+                      if choose_advertiser else
+                      html.div({"className": "mb-3"},
+                               html.div({"className": "form-label small fw-medium"}, t("campaigns.field.advertiser")),
+                               html.div({"className": "form-control-plaintext fw-medium py-1", "data-advertiser": ""},
+                                        advertiser_name))),
+                 _col("col-md-6", StoreSelect(store, "objective", t("campaigns.field.objective"),
+                                              choices(console, "campaigns.objective", OBJECTIVES),
+                                              error=errors.get("objective"), key="objective")),
+                 _col("col-md-6", StoreSelect(store, "traffic_type", t("campaigns.field.traffic_type"),
+                                              choices(console, "campaigns.traffic", TRAFFIC_TYPES),
+                                              error=errors.get("traffic_type"), key="traffic_type"))),
+        _subhead(t("campaigns.flight")),
+        html.div({"className": "row gx-3"},
+                 _col("col-md-4", StoreText(store, "starts_at", t("campaigns.field.starts_at"), kind="datetime-local",
+                                            error=errors.get("starts_at"), key="starts_at")),
+                 _col("col-md-4", StoreText(store, "ends_at", t("campaigns.field.ends_at"), kind="datetime-local",
+                                            error=errors.get("ends_at"), help_text=t("campaigns.ends_help"),
+                                            key="ends_at")),
+                 _col("col-md-4", StoreSelect(store, "time_zone", t("campaigns.field.time_zone"), zone_options,
+                                              error=errors.get("time_zone"), key="time_zone"))),
+        marker="basics")
+
+    budget = _section(
+        t("campaigns.section_budget"), "bi-cash-coin",
+        html.div({"className": "row gx-3"},
+                 _col("col-md-4", StoreText(store, "total_budget", t("campaigns.field.total_budget"),
+                                            error=errors.get("total_budget"), key="total_budget")),
+                 _col("col-md-4", StoreText(store, "daily_budget", t("campaigns.field.daily_budget"),
+                                            error=errors.get("daily_budget"),
+                                            help_text=t("campaigns.optional"), key="daily_budget")),
+                 _col("col-md-4", StoreSelect(store, "pacing", t("campaigns.field.pacing"),
+                                              choices(console, "campaigns.pacing", PACING),
+                                              error=errors.get("pacing"), key="pacing"))),
+        _subhead(t("campaigns.bidding")),
+        html.div({"className": "row gx-3"},
+                 _col("col-md-6", StoreSelect(store, "bid_strategy", t("campaigns.field.bid_strategy"),
+                                              choices(console, "campaigns.strategy", BID_STRATEGIES),
+                                              error=errors.get("bid_strategy"), key="bid_strategy")),
+                 _col("col-md-6", StoreText(store, "bid", t("campaigns.field.bid"), error=errors.get("bid"),
+                                            key="bid")),
+                 _col("col-md-6", StoreText(store, "bid_min", t("campaigns.field.bid_min"), error=errors.get("bid_min"),
+                                            help_text=t("campaigns.optional"), key="bid_min")),
+                 _col("col-md-6", StoreText(store, "bid_max", t("campaigns.field.bid_max"), error=errors.get("bid_max"),
+                                            help_text=t("campaigns.optional"), key="bid_max"))),
+        _subhead(t("campaigns.delivery")),
+        html.div({"className": "row gx-3"},
+                 _col("col-md-3", StoreText(store, "frequency_cap", t("campaigns.field.frequency_cap"),
+                                            error=errors.get("frequency_cap"), help_text=t("campaigns.frequency_help"),
+                                            key="frequency_cap")),
+                 _col("col-md-3", StoreSelect(store, "frequency_period", t("campaigns.field.frequency_period"),
+                                              choices(console, "campaigns.period", FREQUENCY_PERIODS),
+                                              error=errors.get("frequency_period"), key="frequency_period")),
+                 _col("col-md-3", StoreSelect(store, "goal_metric", t("campaigns.field.goal_metric"),
+                                              choices(console, "campaigns.goal", GOAL_METRICS),
+                                              error=errors.get("goal_metric"), key="goal_metric")),
+                 _col("col-md-3", StoreText(store, "goal_target", t("campaigns.field.goal_target"),
+                                            error=errors.get("goal_target"), help_text=t("campaigns.goal_help"),
+                                            key="goal_target"))),
+        marker="budget")
+
+    def reference(key: str) -> list[tuple[int, str]]:
+        return [(row["id"], row["name"]) for row in options.get(key, [])]
+
+    exchanges = reference("exchanges")
+    targeting = _section(
+        t("campaigns.section_targeting"), "bi-bullseye",
+        _subhead(t("campaigns.geography")),
+        TagPicker(store, "countries", t("campaigns.field.countries"),
+                  [(c["code"], c["name"]) for c in options.get("countries", [])],
+                  error=errors.get("targeting.countries"), help_text=t("campaigns.countries_help"), key="countries"),
+        RegionPicker(store, error=errors.get("targeting.regions"), key="regions"),
+        CityPicker(store, error=errors.get("targeting.cities"), key="cities"),
+        GeoFenceField(store, error=errors.get("targeting.geo_fence"), key="geo_fence"),
+        _subhead(t("campaigns.people_devices")),
+        TagPicker(store, "languages", t("campaigns.field.languages"),
+                  [(c["code"], c["name"]) for c in options.get("languages", [])],
+                  error=errors.get("targeting.languages"), key="languages"),
+        CheckboxGroup(store, "device_types", t("campaigns.field.device_types"),
+                      choices(console, "campaigns.device", DEVICE_TYPES), error=errors.get("targeting.device_types"),
+                      key="device_types"),
+        *[CheckboxGroup(store, key, t(label), reference(key), error=errors.get(f"targeting.{key}"),
+                        help_text=t("campaigns.none_means_all"), key=key)
+          for key, label in REFERENCE_GROUPS if reference(key)],
+        _subhead(t("campaigns.supply")),
+        CheckboxGroup(store, "exchanges", t("campaigns.field.exchanges"), exchanges,
+                      error=errors.get("targeting.exchanges"), help_text=t("campaigns.exchanges_help"),
+                      key=f"exchanges-{advertiser}") if exchanges else
+        html.p({"className": "small text-body-secondary", "data-empty": "exchanges"}, t("campaigns.no_exchanges")),
+        _subhead(t("campaigns.schedule")),
+        DaypartingGrid(store, error=errors.get("targeting.dayparting"), key="dayparting"),
+        marker="targeting")
+
+    cancel_path = (page_path("campaign.view", console.role, id=campaign["id"]) if campaign and mode == "edit"
+                   else page_path("campaigns", console.role))
+    problems = len(errors)
+    return html.div(
+        navigation,
+        html.div({"data-form": "campaign"},
+             html.div({"className": "row g-4"},
+                      html.div({"className": "col-xl-8"}, basics, budget, targeting),
+                      html.div({"className": "col-xl-4"},
+                               html.div({"className": "dsp-sticky"},
+                                        alert("danger", t("campaigns.fix_fields", count=problems)) if problems else "",
+                                        CampaignSummary(store, options=options, advertiser=advertiser_name),
+                                        html.div({"className": "d-flex gap-2 mt-3"},
+                                                 html.button({"type": "button", "data-action": "save-campaign",
+                                                              "className": "btn btn-primary flex-grow-1",
+                                                              "disabled": action.pending, "onClick": submit},
+                                                             html.span({"className": "spinner-border spinner-border-sm "
+                                                                                    "me-2"}) if action.pending else "",
+                                                             t("campaigns.save" if mode == "edit"
+                                                               else "campaigns.create")),
+                                                 app_link({"to": cancel_path, "className": "btn btn-outline-secondary"},
+                                                          t("common.cancel")) if cancel_path else ""))))),
+    )
+
+
+@component
+def CreateCampaignPage() -> Any:
+    console = use_console()
+    t = console.t
+    advertisers = use_query(campaigns.advertiser_choices, actor=console.actor)
+    header = page_header(t("campaigns.new_title"), t("campaigns.new_subtitle"), back_to_list(console))
+    if advertisers.loading:
+        return loading_page(t, t("campaigns.new_title"))
+    if not advertisers.value:
+        return html.div(header, card(html.p({"className": "mb-0", "data-state": "no-advertisers"},
+                                            t("campaigns.no_advertisers"))))
+    return html.div({"data-page": "campaign-form"}, header,
+                    CampaignForm(campaign=None, mode="create", advertisers=advertisers.value))
+
+
+def _existing_page(mode: str) -> Any:
+    console = use_console()
+    t = console.t
+    campaign_id = use_subject_id()
+    query = use_query(campaigns.get_campaign, actor=console.actor, campaign_id=campaign_id, deps=[campaign_id])
+    title = t("campaigns.edit_title" if mode == "edit" else "campaigns.clone_title")
+    if query.loading:
+        return loading_page(t, title)
+    campaign = query.value
+    if campaign is None:
+        return html.div(page_header(title), not_found(console))
+    if mode == "edit" and campaign["status"] == CampaignStatus.ARCHIVED:
+        return html.div(page_header(title, campaign["name"], back_to_list(console)),
+                        campaign_tabs(console, campaign, current="campaign.edit"),
+                        card(html.p({"className": "mb-0", "data-state": "read-only"}, t("campaigns.archived_read_only"))))
+    return html.div({"data-page": "campaign-form"},
+                    page_header(title, campaign["name"], back_to_list(console)),
+                    campaign_tabs(console, campaign, current=f"campaign.{mode}"),
+                    CampaignForm(campaign=campaign, mode=mode, advertisers=None, key=f"{mode}-{campaign_id}"))
+
+
+@component
+def EditCampaignPage() -> Any:
+    return _existing_page("edit")
+
+
+@component
+def CloneCampaignPage() -> Any:
+    return _existing_page("clone")
+

@@ -1,0 +1,221 @@
+"""/campaign, /agency/campaign, /admin/campaign (and co-admin's): every campaign the actor may see; and one
+advertiser's campaigns at /agency/campaignList/{id} and /admin/CampaignList/{id}.
+
+The JS grid sorts, searches, chooses columns and selects in the browser; status is filtered on the server
+(archived campaigns only when asked for). The switch in the Active column pauses and resumes; row actions
+open the campaign's pages; archiving asks first. Selected campaigns go to the bulk pages the role has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from reactpy import Ref, component, html, use_ref, use_state
+from reactpy_router import use_params
+
+from app.auth.roles import Role
+from app.models.campaign import CampaignStatus
+from app.services import campaigns, users
+from components.campaigns.common import status_cell
+from components.campaigns.export import ExportButton
+from components.paths import page_path
+from components.shell.context import Console, use_console
+from components.ui.confirm import ConfirmDialog
+from components.ui.elements import card, page_header
+from components.ui.forms import select_field
+from components.ui.hooks import use_action, use_query
+from components.ui.links import app_link
+from components.ui.navigation import use_navigation
+from components.widgets.datagrid import GridAction, GridColumn, GridView, data_grid
+
+ALL = ""
+ARCHIVED_TOO = "all"
+TOGGLE = "toggle_active"
+ARCHIVE = "archive"
+# (key, grid type, width, hidden until chosen); "advertiser" is left out for an advertiser's own list.
+COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
+    ("name", "text", 220, False), ("advertiser", "text", 160, False), ("status", "badge", 105, False),
+    ("active", "toggle", 80, False), ("objective", "text", 125, False), ("starts_at", "day", 120, False),
+    ("ends_at", "day", 120, False), ("total_budget", "money", 120, False), ("daily_budget", "money", 120, True),
+    ("bid", "money", 90, False), ("bid_strategy", "text", 80, True), ("traffic_type", "text", 90, True),
+    ("updated_at", "date", 150, True), ("id", "number", 80, True),
+)
+# Each role's bulk pages, as offered for a selection: (page name, label key, icon).
+BULK_PAGES = (("campaign.bulk_edit", "campaigns.bulk_edit", "bi-pencil-square"),
+              ("campaign.bulk_exchanges", "campaigns.bulk_exchanges", "bi-diagram-3"),
+              ("campaign.bulk_status", "campaigns.bulk_status", "bi-toggles"))
+
+
+def grid_columns(console: Console) -> list[GridColumn]:
+    t = console.t
+    shown = [c for c in COLUMNS if not (c[0] == "advertiser" and console.role == Role.ADVERTISER)]
+    return [{"key": key, "label": t(f"campaigns.col.{key}"), "type": kind, "width": width,  # type: ignore[typeddict-item]
+             **({"hidden": True} if hidden else {}), **({"action": TOGGLE} if kind == "toggle" else {})}
+            for key, kind, width, hidden in shown]
+
+
+def grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    t = console.t
+    editable = page_path("campaign.edit", console.role, id=0) is not None
+    return [{**row, "status": status_cell(console, row["status"]),
+             "active": {"on": row["status"] == CampaignStatus.ACTIVE,
+                        "enabled": row["status"] in (CampaignStatus.DRAFT, CampaignStatus.ACTIVE, CampaignStatus.PAUSED),
+                        "label": t("campaigns.pause" if row["status"] == CampaignStatus.ACTIVE else "campaigns.activate")},
+             "objective": t(f"campaigns.objective.{row['objective']}"),
+             "bid_strategy": t(f"campaigns.strategy.{row['bid_strategy']}"),
+             "traffic_type": t(f"campaigns.traffic.{row['traffic_type']}"),
+             "can_edit": editable and row["status"] != CampaignStatus.ARCHIVED,
+             "can_archive": row["status"] != CampaignStatus.ARCHIVED}
+            for row in rows]
+
+
+def grid_actions(console: Console) -> list[GridAction]:
+    t = console.t
+    actions: list[GridAction] = [{"id": "campaign.view", "label": t("campaigns.tab_overview"), "icon": "bi-eye"},
+                                 {"id": "campaign.edit", "label": t("campaigns.tab_edit"), "icon": "bi-pencil",
+                                  "when": "can_edit"},
+                                 {"id": "campaign.clone", "label": t("campaigns.tab_clone"), "icon": "bi-copy",
+                                  "menu": True},
+                                 {"id": "campaign.change_log", "label": t("campaigns.tab_change_log"),
+                                  "icon": "bi-clock-history", "menu": True},
+                                 {"id": ARCHIVE, "label": t("campaigns.archive"), "icon": "bi-archive",
+                                  "variant": "danger", "when": "can_archive", "menu": True}]
+    return [a for a in actions if a["id"] == ARCHIVE or page_path(a["id"], console.role, id=0)]
+
+
+@component
+def SelectionBar(host: Ref[Any]) -> Any:
+    """The selected campaigns and what can be done with them; re-renders alone as the selection changes."""
+    console = use_console()
+    t = console.t
+    selected, set_selected = use_state([])
+    host.current = set_selected
+    links = [(name, label, icon, page_path(name, console.role)) for name, label, icon in BULK_PAGES]
+    links = [link for link in links if link[3]]
+    if not links:
+        return html.div()
+    query = urlencode({"ids": ",".join(selected)})
+    return html.div(
+        {"className": "d-flex flex-wrap align-items-center gap-2 mb-2 dsp-selection-bar", "data-selection": str(len(selected))},
+        html.span({"className": "small text-body-secondary me-1"},
+                  t("campaigns.selected", count=len(selected)) if selected else t("campaigns.select_hint")),
+        *[app_link({"to": f"{path}?{query}", "key": name, "data-bulk": name,
+                    "className": "btn btn-sm btn-outline-primary" + ("" if selected else " disabled"),
+                    "aria-disabled": "false" if selected else "true"},
+                   html.i({"className": f"bi {icon} me-1"}), t(label))
+          for name, label, icon, path in links],
+    )
+
+
+@component
+def CampaignListPage() -> Any:
+    console = use_console()
+    t = console.t
+    advertiser_id = int(use_params().get("id", 0)) or None
+    status, set_status = use_state(ALL)
+    rows = use_query(campaigns.list_campaigns, actor=console.actor, advertiser_id=advertiser_id,
+                     status="" if status in (ALL, ARCHIVED_TOO) else status, include_archived=status == ARCHIVED_TOO,
+                     deps=[status, advertiser_id])
+    advertiser = use_query(users.get_user, actor=console.actor, user_id=advertiser_id or 0,
+                           deps=[advertiser_id]) if advertiser_id else None
+    view: Ref[GridView] = use_ref(GridView())
+    selection_host: Ref[Any] = use_ref(None)
+    actions = _use_row_actions(rows.value or [], rows.reload)
+
+    def selection_changed(ids: list[str]) -> None:
+        if selection_host.current:
+            selection_host.current(ids)
+
+    def view_changed(new: GridView) -> None:
+        view.current = new
+
+    columns = grid_columns(console)
+    create_path = page_path("campaign.create", console.role)
+    subtitle = (t("campaigns.subtitle_advertiser", name=advertiser.value["name"])
+                if advertiser is not None and advertiser.value else t("campaigns.subtitle"))
+    status_options = [(ALL, t("campaigns.all_but_archived"))] + \
+        [(s.value, t(f"campaigns.status.{s.value}")) for s in CampaignStatus] + [(ARCHIVED_TOO, t("campaigns.all_statuses"))]
+    bulk = any(page_path(name, console.role) for name, _l, _i in BULK_PAGES)
+    return html.div(
+        {"data-page": "campaigns"},
+        page_header(t("campaigns.title"), subtitle,
+                    ExportButton(view, status=status, advertiser_id=advertiser_id,
+                                 labels={c["key"]: c["label"] for c in columns}),
+                    app_link({"to": create_path, "className": "btn btn-primary", "data-action": "new-campaign"},
+                             html.i({"className": "bi bi-plus-lg me-1"}), t("campaigns.new")) if create_path else ""),
+        card(
+            html.div({"className": "d-flex flex-wrap gap-3 align-items-end mb-1 dsp-filters"},
+                     select_field(name="status_filter", label=t("campaigns.filter_status"), value=status,
+                                  options=status_options, on_change=set_status, class_name="dsp-filter")),
+            SelectionBar(selection_host) if bulk else "",
+            data_grid(columns=columns, rows=grid_rows(console, rows.value or []), height=560,
+                      search_placeholder=t("common.search"), empty_text=t("campaigns.empty"),
+                      row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
+                      actions=grid_actions(console), on_action=actions.on_action,
+                      on_row_click=lambda key: actions.on_action("campaign.view", key),
+                      loading_text=t("common.loading") if rows.loading else None,
+                      on_selection_change=selection_changed if bulk else None,
+                      select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
+                      columns_label=t("grid.columns"), storage_key="campaigns", on_view_change=view_changed),
+        ),
+        actions.elements,
+    )
+
+
+class _RowActions:
+    def __init__(self, on_action: Callable[[str, Any], None], elements: Any) -> None:
+        self.on_action = on_action
+        self.elements = elements
+
+
+def _use_row_actions(rows: list[dict[str, Any]], reload: Callable[[], None]) -> _RowActions:
+    """The grid's handler and the elements it drives (navigation, the archive question), kept in a sibling
+    component so asking does not resend every row of the grid."""
+    host: Ref[Any] = use_ref(None)
+
+    def on_action(action_id: str, key: Any) -> None:
+        if host.current:
+            host.current(action_id, int(key))
+
+    return _RowActions(on_action, _RowActionHost(host, rows, reload))
+
+
+@component
+def _RowActionHost(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[[], None]) -> Any:
+    console = use_console()
+    t = console.t
+    asking, set_asking = use_state(None)  # (campaign id, name) to archive
+    navigation, go = use_navigation()
+
+    def changed(campaign: dict[str, Any]) -> None:
+        console.toast("success", t(f"campaigns.now_{campaign['status']}", name=campaign["name"]))
+        reload()
+
+    set_status = use_action(campaigns.set_status, on_done=changed)
+
+    def act(action_id: str, campaign_id: int) -> None:
+        row = next((r for r in rows if r["id"] == campaign_id), None)
+        if row is None:
+            return
+        if action_id == TOGGLE:
+            wanted = CampaignStatus.PAUSED if row["status"] == CampaignStatus.ACTIVE else CampaignStatus.ACTIVE
+            set_status.submit(actor=console.actor, campaign_id=campaign_id, status=wanted.value)
+        elif action_id == ARCHIVE:
+            set_asking((campaign_id, row["name"]))
+        elif path := page_path(action_id, console.role, id=campaign_id):
+            go(path)
+
+    host.current = act
+
+    def confirm() -> None:
+        if asking is None:
+            return
+        set_asking(None)
+        set_status.submit(actor=console.actor, campaign_id=asking[0], status=CampaignStatus.ARCHIVED.value)
+
+    return html.div(navigation,
+                    ConfirmDialog(t("campaigns.confirm_archived_title"), t("campaigns.confirm_archived", name=asking[1]),
+                                  t("campaigns.archive"), t("common.cancel"), confirm, lambda: set_asking(None))
+                    if asking else "")

@@ -1,0 +1,129 @@
+"""/campaign/{id}/ (advertiser) and campaign/viewCampaign/{id} (agency, admin, co-admin): one campaign's
+settings as a media buyer reads them, with the status moves it allows (archiving and completing ask first)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reactpy import component, html, use_state
+
+from app.i18n.formatters import money
+from app.models.campaign import CampaignStatus
+from app.services import campaigns
+from components.campaigns.campaign_form import _local
+from components.campaigns.common import back_to_list, campaign_tabs, not_found, status_badge
+from components.campaigns.targeting import WEEKDAYS
+from components.shell.context import Console, use_console
+from components.ui.confirm import ConfirmDialog
+from components.ui.elements import card, loading_page, page_header
+from components.ui.hooks import use_action, use_query
+from components.users.common import use_subject_id
+
+# Status buttons, in the order they show: (status, label key, icon, asks first).
+MOVES = ((CampaignStatus.ACTIVE, "campaigns.activate", "bi-play-fill", False),
+         (CampaignStatus.PAUSED, "campaigns.pause", "bi-pause-fill", False),
+         (CampaignStatus.COMPLETED, "campaigns.complete", "bi-flag", True),
+         (CampaignStatus.ARCHIVED, "campaigns.archive", "bi-archive", True))
+
+
+def _facts(rows: list[tuple[str, Any]]) -> Any:
+    return html.dl({"className": "row mb-0 small dsp-facts"},
+                   *[html.div({"className": "col-sm-6 mb-3", "key": label},
+                              html.dt({"className": "text-body-secondary fw-normal"}, label),
+                              html.dd({"className": "mb-0 fw-medium"}, value)) for label, value in rows])
+
+
+def _money(console: Console, amount: str | None) -> str:
+    return money(amount, language=console.language) if amount else "—"
+
+
+def _list(values: list[str], none: str) -> str:
+    return ", ".join(values) if values else none
+
+
+@component
+def CampaignViewPage() -> Any:
+    console = use_console()
+    t = console.t
+    campaign_id = use_subject_id()
+    query = use_query(campaigns.describe_campaign, actor=console.actor, campaign_id=campaign_id, deps=[campaign_id])
+    asking, set_asking = use_state(None)
+    move = use_action(campaigns.set_status, on_done=lambda c: (console.toast(
+        "success", t(f"campaigns.now_{c['status']}", name=c["name"])), query.reload()))
+    if query.loading:
+        return loading_page(t, t("campaigns.view_title"))
+    found = query.value
+    if found is None:
+        return html.div(page_header(t("campaigns.view_title")), not_found(console))
+    campaign, names = found["campaign"], found["names"]
+    targeting = campaign["targeting"]
+    everyone = t("campaigns.no_narrowing")
+
+    def go_to(status: str) -> None:
+        set_asking(None)
+        move.submit(actor=console.actor, campaign_id=campaign_id, status=status)
+
+    buttons = [html.button({"type": "button", "key": status.value, "data-move": status.value, "disabled": move.pending,
+                            "className": "btn btn-sm " + ("btn-outline-danger" if status == CampaignStatus.ARCHIVED
+                                                          else "btn-outline-primary"),
+                            "onClick": lambda _e, s=status, ask=ask: set_asking(s.value) if ask else go_to(s.value)},
+                           html.i({"className": f"bi {icon} me-1"}), t(label))
+               for status, label, icon, ask in MOVES if status.value in campaign["next_statuses"]]
+    zone = campaign["time_zone"]
+    strategy = t(f"campaigns.strategy.{campaign['bid_strategy']}")
+    days = targeting.get("dayparting") or []
+    schedule = (t("campaigns.daypart_all") if not days else
+                "; ".join(f"{t(f'campaigns.day.{WEEKDAYS[i]}')} {', '.join(str(h) for h in hours)}"
+                          for i, hours in enumerate(days) if hours))
+    fence = [p for p in (targeting.get("geo_fence") or "").split("|") if p.strip()]
+    return html.div(
+        {"data-page": "campaign-view"},
+        page_header(campaign["name"], f"{campaign['advertiser']} · #{campaign['id']}",
+                    status_badge(console, campaign["status"]), *buttons, back_to_list(console)),
+        campaign_tabs(console, campaign, current="campaign.view"),
+        html.div({"className": "row g-4"},
+                 html.div({"className": "col-xl-6"},
+                          card(_facts([
+                              (t("campaigns.field.objective"), t(f"campaigns.objective.{campaign['objective']}")),
+                              (t("campaigns.field.traffic_type"), t(f"campaigns.traffic.{campaign['traffic_type']}")),
+                              (t("campaigns.field.starts_at"), _local(campaign["starts_at"], zone).replace("T", " ")),
+                              (t("campaigns.field.ends_at"), _local(campaign["ends_at"], zone).replace("T", " ")
+                               or t("campaigns.no_end")),
+                              (t("campaigns.field.time_zone"), zone),
+                              (t("campaigns.col.updated_at"), campaign["updated_at"][:16].replace("T", " ") + " UTC"),
+                          ]), title=t("campaigns.section_basics"))),
+                 html.div({"className": "col-xl-6"},
+                          card(_facts([
+                              (t("campaigns.field.total_budget"), _money(console, campaign["total_budget"])),
+                              (t("campaigns.field.daily_budget"), _money(console, campaign["daily_budget"])),
+                              (t("campaigns.field.pacing"), t(f"campaigns.pacing.{campaign['pacing']}")),
+                              (t("campaigns.field.bid"), f"{_money(console, campaign['bid'])} {strategy}"),
+                              (t("campaigns.bid_range"), f"{_money(console, campaign['bid_min'])} – "
+                                                         f"{_money(console, campaign['bid_max'])}"),
+                              (t("campaigns.field.frequency_cap"),
+                               t("campaigns.summary_cap", count=campaign["frequency_cap"],
+                                 period=t(f"campaigns.period.{campaign['frequency_period']}"))
+                               if campaign["frequency_cap"] else t("campaigns.no_cap")),
+                              (t("campaigns.field.goal_metric"), t(f"campaigns.goal.{campaign['goal_metric']}")
+                               + (f" · {campaign['goal_target']}" if campaign["goal_target"] else "")),
+                          ]), title=t("campaigns.section_budget"))),
+                 html.div({"className": "col-12"},
+                          card(_facts([
+                              (t("campaigns.field.countries"), _list(names["countries"], t("campaigns.everywhere"))),
+                              (t("campaigns.field.regions"), _list(names["regions"], "—")),
+                              (t("campaigns.field.cities"), _list(names["cities"], "—")),
+                              (t("campaigns.field.geo_fence"), t("campaigns.summary_points", count=len(fence))
+                               if fence else "—"),
+                              (t("campaigns.field.languages"), _list(names["languages"], everyone)),
+                              (t("campaigns.field.device_types"),
+                               _list([t(f"campaigns.device.{d}") for d in targeting.get("device_types") or []], everyone)),
+                              *[(t(f"campaigns.field.{key}"), _list(names[key], everyone))
+                                for key in ("os_versions", "manufacturers", "browsers", "carriers", "exchanges")],
+                              (t("campaigns.schedule"), schedule),
+                          ]), title=t("campaigns.section_targeting"))),
+                 ),
+        ConfirmDialog(t(f"campaigns.confirm_{asking}_title"), t(f"campaigns.confirm_{asking}", name=campaign["name"]),
+                      t("campaigns.archive" if asking == CampaignStatus.ARCHIVED else "campaigns.complete"),
+                      t("common.cancel"), lambda: go_to(asking), lambda: set_asking(None))
+        if asking else "",
+    )

@@ -1,0 +1,263 @@
+"""The targeting pickers of the campaign form. Each is its own component keeping its own state and writing
+its value into the form's FieldStore under "targeting.<key>", so picking a country re-renders the country
+picker (and the region picker, which depends on it), not the whole form."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from reactpy import component, html, use_state
+
+from app.services import geo
+from app.services.campaign_targeting import geo_fence_from_csv
+from components.shell.context import use_console
+from components.ui import styles
+from components.ui.field_store import FieldStore, StoreTextArea, use_field, use_watch
+from components.ui.forms import checkbox_list
+from components.ui.hooks import use_query
+from components.widgets.file_text import file_text
+
+MAX_MATCHES = 8
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def _error(name: str, error: str | None) -> Any:
+    return html.div({"className": "invalid-feedback d-block", "data-field-error": name}, error) if error else ""
+
+
+def _chip(label: str, remove_label: str, on_remove: Any, value: str) -> Any:
+    return html.span({"className": "badge rounded-pill text-bg-light border d-inline-flex align-items-center gap-1 "
+                                   "fw-normal dsp-chip", "key": f"chip-{value}", "data-chip": value},
+                     label,
+                     html.button({"type": "button", "className": "btn-close btn-close-sm", "aria-label": remove_label,
+                                  "style": {"fontSize": ".55rem"}, "onClick": lambda _e: on_remove(value)}))
+
+
+def _matches(options: Sequence[tuple[str, str]], query: str, chosen: set[str]) -> list[tuple[str, str]]:
+    folded = geo.fold(query.strip())
+    if not folded:
+        return []
+    starts = [o for o in options if o[0] not in chosen and geo.fold(o[1]).startswith(folded)]
+    inside = [o for o in options if o[0] not in chosen and o not in starts
+              and (folded in geo.fold(o[1]) or folded == o[0].lower())]
+    return (starts + inside)[:MAX_MATCHES]
+
+
+def picker_box(name: str, label: str, chips: list[Any], query: str, set_query: Any, matches: list[tuple[str, str]],
+               pick: Any, *, placeholder: str, error: str | None, help_text: str, empty_text: str) -> Any:
+    """A search box over chips of what is chosen, with up to MAX_MATCHES matches below it to pick from."""
+    input_id = f"field-{name}"
+    return html.div(
+        {"className": "mb-3 dsp-picker", "data-picker": name},
+        html.label({"className": styles.FORM_LABEL, "htmlFor": input_id}, label),
+        html.div({"className": "form-control d-flex flex-wrap gap-1 align-items-center"
+                               + (" is-invalid" if error else ""), "style": {"minHeight": "2.4rem"}},
+                 *chips,
+                 html.input({"id": input_id, "type": "search", "className": "border-0 flex-grow-1 dsp-picker-input",
+                             "style": {"outline": "none", "minWidth": "10rem", "background": "transparent"},
+                             "placeholder": placeholder, "value": query, "autoComplete": "off",
+                             "onChange": lambda event: set_query(event["target"]["value"])})),
+        html.div({"className": "list-group shadow-sm mt-1 dsp-picker-matches"},
+                 *[html.button({"type": "button", "key": value, "className": "list-group-item list-group-item-action py-1 small",
+                                "data-option": value, "onClick": lambda _e, v=value: pick(v)}, text)
+                   for value, text in matches]) if matches else
+        (html.div({"className": "small text-body-secondary mt-1"}, empty_text) if query.strip() else ""),
+        _error(name, error),
+        html.div({"className": "form-text"}, help_text) if help_text and not error else "",
+    )
+
+
+@component
+def TagPicker(store: FieldStore, field: str, label: str, options: Sequence[tuple[str, str]], error: str | None = None,
+              help_text: str = "") -> Any:
+    """Choose any number of `options` ((value, text) pairs) by typing part of their name."""
+    t = use_console().t
+    chosen, set_chosen = use_field(store, f"targeting.{field}")
+    query, set_query = use_state("")
+    chosen = list(chosen or [])
+    names = dict(options)
+
+    def pick(value: str) -> None:
+        set_chosen(sorted({*chosen, value}))
+        set_query("")
+
+    def remove(value: str) -> None:
+        set_chosen([c for c in chosen if c != value])
+
+    chips = [_chip(names.get(value, value), t("common.remove"), remove, value) for value in chosen]
+    return picker_box(field, label, chips, query, set_query, _matches(options, query, set(chosen)), pick,
+                      placeholder=t("campaigns.type_to_search"), error=error, help_text=help_text,
+                      empty_text=t("campaigns.no_matches"))
+
+
+@component
+def RegionPicker(store: FieldStore, error: str | None = None) -> Any:
+    """Regions of the chosen countries; choosing none of them targets the whole countries."""
+    console = use_console()
+    t = console.t
+    countries = list(use_watch(store, "regions", ["targeting.countries"]).get("targeting.countries") or [])
+    regions = use_query(geo.regions_of_countries, actor=console.actor, countries=countries, deps=[",".join(countries)])
+    chosen, set_chosen = use_field(store, "targeting.regions")
+    query, set_query = use_state("")
+    chosen = [code for code in chosen or [] if code.split("-")[0] in countries] if countries else []
+    options = [(r["code"], f"{r['name']} ({r['code'].split('-')[0]})") for r in regions.value or []]
+    names = dict(options)
+    if not countries:
+        return html.div({"className": "mb-3", "data-picker": "regions"},
+                        html.div({"className": styles.FORM_LABEL}, t("campaigns.field.regions")),
+                        html.div({"className": "form-text mt-0"}, t("campaigns.regions_need_country")))
+
+    def pick(value: str) -> None:
+        set_chosen(sorted({*chosen, value}))
+        set_query("")
+
+    chips = [_chip(names.get(code, code), t("common.remove"), lambda c: set_chosen([x for x in chosen if x != c]), code)
+             for code in chosen]
+    return picker_box("regions", t("campaigns.field.regions"), chips, query, set_query,
+                      _matches(options, query, set(chosen)), pick, placeholder=t("campaigns.type_to_search"),
+                      error=error, help_text=t("campaigns.regions_help"), empty_text=t("campaigns.no_matches"))
+
+
+def _city_label(city: dict[str, Any]) -> str:
+    return f"{city['name']}, {city.get('region') or ''} {city['country']}".replace(",  ", ", ").replace(" ,", ",")
+
+
+@component
+def CityPicker(store: FieldStore, error: str | None = None) -> Any:
+    """Cities found by the start of their name (GeoNames, 5,000 people or more), biggest first."""
+    console = use_console()
+    t = console.t
+    chosen_ids, set_chosen_ids = use_field(store, "targeting.cities")
+    saved = use_query(geo.named_cities, actor=console.actor, ids=list(chosen_ids or []), deps=[])
+    picked, set_picked = use_state({})  # id -> city, for cities chosen on this page
+    query, set_query = use_state("")
+    found = use_query(geo.search_cities, actor=console.actor, query=query.strip() or "-", limit=MAX_MATCHES,
+                      deps=[query.strip()])
+    known = {c["id"]: c for c in (saved.value or [])} | picked
+    chosen = list(chosen_ids or [])
+
+    def pick(value: str) -> None:
+        city = next(c for c in found.value or [] if str(c["id"]) == value)
+        set_picked({**picked, city["id"]: city})
+        set_chosen_ids(sorted({*chosen, city["id"]}))
+        set_query("")
+
+    matches = [(str(c["id"]), f"{_city_label(c)} · {c['population']:,}") for c in found.value or []
+               if c["id"] not in chosen] if query.strip() else []
+    chips = [_chip(_city_label(known[i]) if i in known else f"#{i}", t("common.remove"),
+                   lambda v: set_chosen_ids([c for c in chosen if str(c) != v]), str(i)) for i in chosen]
+    return picker_box("cities", t("campaigns.field.cities"), chips, query, set_query, matches, pick,
+                      placeholder=t("campaigns.city_search"), error=error, help_text=t("campaigns.cities_help"),
+                      empty_text=t("common.loading") if found.loading else t("campaigns.no_matches"))
+
+
+@component
+def CheckboxGroup(store: FieldStore, field: str, label: str, options: Sequence[tuple[int | str, str]],
+                  error: str | None = None, help_text: str = "") -> Any:
+    chosen, set_chosen = use_field(store, f"targeting.{field}")
+    return checkbox_list(name=field, label=label, options=list(options), selected=list(chosen or []),
+                         on_change=set_chosen, error=error, help_text=help_text)
+
+
+@component
+def GeoFenceField(store: FieldStore, error: str | None = None) -> Any:
+    """Points pasted as `lat,long,radius|...`, or read from a CSV of latitude, longitude, radius rows."""
+    console = use_console()
+    t = console.t
+    problem, set_problem = use_state("")
+    version, set_version = use_state(0)  # remounts the text area after an upload replaced its value
+    text = use_watch(store, "geo_fence", ["targeting.geo_fence"]).get("targeting.geo_fence") or ""
+    points = len([p for p in str(text).split("|") if p.strip()])
+
+    def uploaded(content: str, file_name: str) -> None:
+        fence, message = geo_fence_from_csv(content)
+        if message:
+            set_problem(f"{file_name}: {t(message)}")
+            return
+        set_problem("")
+        store.set("targeting.geo_fence", fence)
+        set_version(version + 1)
+        console.toast("success", t("campaigns.geo_fence_loaded", count=len(fence.split("|")), file=file_name))
+
+    def refused(reason: str, file_name: str) -> None:
+        set_problem(t(f"campaigns.upload_{reason}", file=file_name))
+
+    return html.div(
+        {"data-field": "geo_fence"},
+        StoreTextArea(store, "targeting.geo_fence", t("campaigns.field.geo_fence"), error=error or problem or None,
+                      rows=3, placeholder="40.7128,-74.0060,5|51.5072,-0.1276,2.5", help_text=t("campaigns.geo_fence_help"),
+                      key=f"fence-{version}"),
+        html.div({"className": "d-flex align-items-center gap-2 mb-3", "style": {"marginTop": "-.5rem"}},
+                 file_text(name="geo_fence", label=t("campaigns.geo_fence_upload"), on_text=uploaded, on_error=refused),
+                 html.span({"className": "small text-body-secondary", "data-points": str(points)},
+                           t("campaigns.geo_fence_points", count=points, limit=2500))),
+    )
+
+
+@component
+def DaypartingGrid(store: FieldStore, error: str | None = None) -> Any:
+    """Hours × weekdays in the campaign's time zone. Nothing chosen means every hour of every day."""
+    t = use_console().t
+    value, set_value = use_field(store, "targeting.dayparting")
+    days: list[list[int]] = [list(day) for day in value] if value else [[] for _ in WEEKDAYS]
+
+    def save(new_days: list[list[int]]) -> None:
+        set_value([] if not any(new_days) else [sorted(set(day)) for day in new_days])
+
+    def clicked(event: dict[str, Any]) -> None:
+        # One handler for the 168 cells (a handler each would make the grid's model five times bigger):
+        # the clicked cell says which it is in its data-cell.
+        target = event.get("target") if isinstance(event, dict) else None
+        cell = str(((target or {}).get("dataset") or {}).get("cell") or "")
+        day, _, hour = cell.partition("-")
+        if day.isdigit() and hour.isdigit() and int(day) < 7 and int(hour) < 24:
+            toggle(int(day), int(hour))
+
+    def toggle(day: int, hour: int) -> None:
+        new = [list(d) for d in days]
+        new[day] = [h for h in new[day] if h != hour] if hour in new[day] else [*new[day], hour]
+        save(new)
+
+    def toggle_day(day: int) -> None:
+        new = [list(d) for d in days]
+        new[day] = [] if len(new[day]) == 24 else list(range(24))
+        save(new)
+
+    def preset(kind: str) -> None:
+        working = list(range(8, 20))
+        save({"clear": [[] for _ in WEEKDAYS], "business": [working] * 5 + [[], []],
+              "evenings": [list(range(18, 24))] * 7}[kind])
+
+    # Keys never look like indexes: ReactPy names unkeyed children by position, and "0" would collide.
+    header = html.tr(html.th({"className": "dsp-daypart-day", "key": "day"}),
+                     *[html.th({"key": f"h{h}", "className": "dsp-daypart-hour"}, str(h) if h % 3 == 0 else "")
+                       for h in range(24)])
+    rows = [html.tr({"key": name},
+                    html.th({"className": "dsp-daypart-day", "key": "day"},
+                            html.button({"type": "button", "className": "btn btn-link btn-sm p-0 text-decoration-none",
+                                         "data-day": name, "onClick": lambda _e, d=index: toggle_day(d)},
+                                        t(f"campaigns.day.{name}"))),
+                    *[html.td({"key": f"h{h}"},
+                              html.button({"type": "button", "data-cell": f"{index}-{h}",
+                                           "aria-pressed": "true" if h in days[index] else "false",
+                                           "aria-label": f"{t(f'campaigns.day.{name}')} {h}:00",
+                                           "className": "dsp-daypart-cell" + (" on" if h in days[index] else "")}))
+                      for h in range(24)])
+            for index, name in enumerate(WEEKDAYS)]
+    chosen_hours = sum(len(d) for d in days)
+    return html.div(
+        {"className": "mb-3", "data-field": "dayparting"},
+        html.div({"className": "d-flex flex-wrap align-items-center justify-content-between gap-2 mb-1"},
+                 html.span({"className": styles.FORM_LABEL + " mb-0"}, t("campaigns.field.dayparting")),
+                 html.div({"className": "btn-group btn-group-sm"},
+                          *[html.button({"type": "button", "className": "btn btn-outline-secondary", "key": kind,
+                                         "data-preset": kind, "onClick": lambda _e, k=kind: preset(k)},
+                                        t(f"campaigns.daypart_{kind}")) for kind in ("business", "evenings", "clear")])),
+        html.div({"className": "table-responsive"},
+                 html.table({"className": "dsp-daypart", "onClick": clicked}, html.thead(header), html.tbody(*rows))),
+        html.div({"className": "form-text"},
+                 t("campaigns.daypart_all") if not chosen_hours else
+                 t("campaigns.daypart_some", hours=chosen_hours)),
+        _error("dayparting", error),
+    )

@@ -10,9 +10,15 @@ from app.settings import get_settings
 
 
 def _serve(args: argparse.Namespace) -> None:
+    import threading
+
     import uvicorn
 
+    from app.services import geo
+
     settings = get_settings()
+    # A head start on data the campaign pages read; a request that needs it meanwhile waits for it.
+    threading.Thread(target=geo.warm_up, name="geo-warm-up", daemon=True).start()
     # --fd serves on a socket the caller already bound and passed down (tests: no window in which another
     # process could take a port between choosing it and binding it).
     where: dict[str, object] = {"fd": args.fd} if args.fd is not None else {"host": settings.host, "port": settings.port}

@@ -25,26 +25,55 @@ def _dollars(value: Any) -> Any:
     return str((Decimal(value) / MICROS_PER_DOLLAR).quantize(Decimal("0.01"))) if isinstance(value, int) else value
 
 
-def _readable(change: dict[str, Any]) -> list[dict[str, Any]]:
-    """One stored change as the rows the change log shows."""
+_EMPTY = (None, "", [], {"allow": [], "block": []})
+_TIMES = ("starts_at", "ends_at")
+
+
+def _time(value: Any) -> Any:
+    try:
+        return datetime.fromisoformat(value).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if value else value
+    except (TypeError, ValueError):
+        return value
+
+
+def _named(db: Session, key: str, values: list[Any]) -> list[str]:
+    """Codes and ids as people know them (Germany, Munich (DE), Magnite), for the keys that have names."""
+    names = campaigns.targeting_names(db, {key: values}).get(key)
+    return names if names is not None else [str(x) for x in values]
+
+
+def _readable(db: Session, change: dict[str, Any], *, created: bool) -> list[dict[str, Any]]:
+    """One stored change as the rows the change log shows; a new campaign shows only what it was given."""
     field, old, new = change["field"], change["old"], change["new"]
+    if created and (new in _EMPTY or field in ("advertiser_id", "from")):
+        return []
     if field.endswith("_micros"):
         return [{"field": field.removesuffix("_micros"), "old": _dollars(old), "new": _dollars(new)}]
+    if field in _TIMES:
+        return [{"field": field, "old": _time(old), "new": _time(new)}]
     if field != "targeting" or not isinstance(old, dict) and not isinstance(new, dict):
         return [change]
     old, new = old or {}, new or {}
     rows = []
     for key in sorted(set(old) | set(new)):
         before, after = old.get(key), new.get(key)
-        if before == after:
+        if before == after or (created and after in _EMPTY):
             continue
         if isinstance(before, list | type(None)) and isinstance(after, list | type(None)) and key != "dayparting":
-            before_set, after_set = [str(x) for x in before or []], [str(x) for x in after or []]
-            rows.append({"field": f"targeting.{key}", "added": [x for x in after_set if x not in before_set],
-                         "removed": [x for x in before_set if x not in after_set], "old": before, "new": after})
+            added = [x for x in after or [] if x not in (before or [])]
+            removed = [x for x in before or [] if x not in (after or [])]
+            rows.append({"field": f"targeting.{key}", "added": _named(db, key, added),
+                         "removed": _named(db, key, removed), "old": before, "new": after})
+        elif key == "dayparting":
+            rows.append({"field": "targeting.dayparting", "old": _hours(before), "new": _hours(after)})
         else:
             rows.append({"field": f"targeting.{key}", "old": before, "new": after})
     return rows
+
+
+def _hours(days: Any) -> Any:
+    """Dayparting as a count of hours a week ("" when every hour runs)."""
+    return f"{sum(len(day) for day in days)} h/week" if isinstance(days, list) and any(days) else ""
 
 
 def _day(value: str, field: str) -> date | None:
@@ -71,7 +100,8 @@ def _log(db: Session, campaign_ids: list[int], names: dict[str, str], *, since: 
     entries = change_log.shown(db, rows)
     for entry in entries:
         entry["campaign"] = names.get(entry["entity_id"], "")
-        entry["changes"] = [row for change in entry["changes"] for row in _readable(change)]
+        created = entry["action"] in ("create", "clone")
+        entry["changes"] = [row for change in entry["changes"] for row in _readable(db, change, created=created)]
     return entries
 
 

@@ -68,7 +68,7 @@ def public(campaign: Campaign, advertiser: User) -> dict[str, Any]:
     """A campaign as pages and the API show it (money in dollars as decimal text, times in ISO 8601)."""
     row = campaign.model_dump(exclude={"targeting", *_MONEY_FIELDS.values()})
     row.update({field: _dollars(getattr(campaign, column)) for field, column in _MONEY_FIELDS.items()})
-    row.update(advertiser=advertiser.display_name, targeting=dict(campaign.targeting),
+    row.update(advertiser=advertiser.company_name or advertiser.display_name, targeting=dict(campaign.targeting),
                starts_at=campaign.starts_at.isoformat(), ends_at=campaign.ends_at.isoformat() if campaign.ends_at else None,
                created_at=campaign.created_at.isoformat(), updated_at=campaign.updated_at.isoformat(),
                next_statuses=sorted(STATUS_TRANSITIONS[CampaignStatus(campaign.status)]))

@@ -75,6 +75,12 @@ def _index() -> _CityIndex:
                       [cities[i].country for i in ids], cities)
 
 
+def warm_up() -> None:
+    """Build the city index now (about 3 s of CPU) instead of in the first request that needs it: a
+    campaign page opened right after a restart would otherwise show its spinner that long."""
+    _index()
+
+
 def _region_code(country: str, admin1: str) -> str:
     code = f"{country}-{admin1}"
     return code if admin1 and pycountry.subdivisions.get(code=code) is not None else ""

@@ -16,6 +16,11 @@ from components.ui.labels import role_label_key
 
 # Field names whose stored values are not in the unit people use: basis points shown as percent.
 _FIELD_FORMATS = {"margin_bps": lambda v: f"{margin_text(v)} %" if isinstance(v, int) else v}
+# Per entity, fields whose values are codes with a label in the catalog: field -> key prefix.
+_CODE_LABELS = {"campaign": {"objective": "campaigns.objective", "pacing": "campaigns.pacing",
+                             "bid_strategy": "campaigns.strategy", "traffic_type": "campaigns.traffic",
+                             "goal_metric": "campaigns.goal", "frequency_period": "campaigns.period",
+                             "status": "campaigns.status"}}
 
 
 def _label(console: Console, key: str, fallback: str, *more_keys: str) -> str:
@@ -27,9 +32,12 @@ def _label(console: Console, key: str, fallback: str, *more_keys: str) -> str:
     return fallback.replace("_", " ").capitalize()
 
 
-def _value(console: Console, field: str, value: Any) -> str:
+def _value(console: Console, field: str, value: Any, entity: str = "") -> str:
     if value is None or value == "" or value == []:
         return "—"
+    prefix = _CODE_LABELS.get(entity, {}).get(field)
+    if prefix and isinstance(value, str):
+        return _label(console, f"{prefix}.{value}", value)
     if field == "role" and value in ALL_ROLES:
         return console.t(role_label_key(Role(value)))
     if field in _FIELD_FORMATS:
@@ -51,16 +59,16 @@ def _change(console: Console, entity: str, c: dict[str, Any]) -> Any:
     if "added" in c:  # a list: what was added and removed, not two long lists
         return html.li({"key": c["field"]},
                        html.span({"className": "fw-medium"}, label), ": ",
-                       *[html.span({"key": f"+{x}", "className": "badge text-bg-success-subtle border me-1 fw-normal"},
+                       *[html.span({"key": f"+{x}", "className": "badge bg-success-subtle text-success-emphasis border border-success-subtle me-1 fw-normal"},
                                    f"+ {x}") for x in c["added"]],
-                       *[html.span({"key": f"-{x}", "className": "badge text-bg-danger-subtle border me-1 fw-normal "
-                                                                 "text-decoration-line-through"}, f"− {x}")
+                       *[html.span({"key": f"-{x}", "className": "badge bg-danger-subtle text-danger-emphasis border border-danger-subtle me-1 "
+                                                                 "fw-normal text-decoration-line-through"}, f"− {x}")
                          for x in c["removed"]])
     return html.li({"key": c["field"]},
                    html.span({"className": "fw-medium"}, label), ": ",
                    html.span({"className": "text-decoration-line-through text-body-secondary"},
-                             _value(console, c["field"], c["old"])), " → ",
-                   html.span(_value(console, c["field"], c["new"])))
+                             _value(console, c["field"], c["old"], entity)), " → ",
+                   html.span(_value(console, c["field"], c["new"], entity)))
 
 
 def change_log_table(console: Console, entries: list[dict[str, Any]], *, entity: str = "",

@@ -1,0 +1,73 @@
+"""The campaign pages rendered as the app renders them (the real Root at a real path, signed in): what each
+role sees of a campaign, and that another tenant's campaign shows as not found."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reactpy.core.hooks import ConnectionContext
+from reactpy.core.layout import Layout
+from reactpy.types import Connection, Location
+
+from app.api.deps import SESSION_COOKIE
+from app.db import run
+from app.services import campaigns
+from components.root import Root
+from tests.helpers import actor_of, browser_session, other_tenant
+from tests.render import run_async, settle, text_of, walk
+
+SETTINGS: dict[str, Any] = {
+    "name": "Autumn Push", "objective": "traffic", "starts_at": "2026-12-01T09:00", "ends_at": "2026-12-31T23:00",
+    "time_zone": "Europe/Berlin", "total_budget": "1200", "daily_budget": "40", "bid": "1.75", "bid_strategy": "cpc",
+    "targeting": {"countries": ["DE", "AT"], "languages": ["de"], "dayparting": [[9, 10], [], [], [], [], [], []]},
+}
+
+
+def page_at(path: str, email: str) -> dict[str, Any]:
+    cookie = f"{SESSION_COOKIE}={browser_session(email)[0]}"
+    connection = Connection(scope={"type": "websocket", "headers": [(b"cookie", cookie.encode())]},
+                            location=Location(path, ""), carrier=None)
+
+    async def first_render() -> dict[str, Any]:
+        async with Layout(ConnectionContext(Root(), value=connection)) as layout:
+            return await settle(layout, (await layout.render())["model"])
+
+    return run_async(first_render())
+
+
+def attribute_values(model: dict[str, Any], name: str) -> list[str]:
+    return [node["attributes"][name] for node in walk(model) if name in node.get("attributes", {})]
+
+
+def _create(email: str = "advertiser@demo.example", **changes: Any) -> dict[str, Any]:
+    return run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, email), data={**SETTINGS, **changes}))
+
+
+def test_the_overview_reads_like_a_media_plan(demo_ids):
+    campaign = _create()
+    model = page_at(f"/campaign/{campaign['id']}/", "advertiser@demo.example")
+    text = text_of(model)
+    assert "campaign-view" in attribute_values(model, "data-page")
+    for shown in ("Autumn Push", "Draft", "Traffic", "2026-12-01 09:00", "Europe/Berlin", "$1,200.00", "$40.00",
+                  "$1.75 CPC (per click)", "Austria, Germany", "German", "Mon 9, 10"):
+        assert shown in text, shown
+    assert attribute_values(model, "data-move") == ["active", "archived"]  # a draft can only start or be archived
+    assert attribute_values(model, "data-tab") == ["campaign.view", "campaign.edit", "campaign.clone",
+                                                   "campaign.change_log"]
+
+
+def test_an_agency_sees_its_advertisers_campaign_without_a_clone_tab(demo_ids):
+    campaign = _create()
+    model = page_at(f"/agency/campaign/viewCampaign/{campaign['id']}", "agency@demo.example")
+    assert "Autumn Push" in text_of(model)
+    assert attribute_values(model, "data-tab") == ["campaign.view", "campaign.edit", "campaign.change_log"]
+
+
+def test_another_agencys_campaign_is_not_found_on_every_page(demo_ids):
+    campaign = _create()
+    run(lambda db: other_tenant(db))
+    for path in (f"/agency/campaign/viewCampaign/{campaign['id']}", f"/agency/campaignEditForm/{campaign['id']}",
+                 f"/agency/campaign/changelog/{campaign['id']}"):
+        model = page_at(path, "rival-agency@other.example")
+        assert attribute_values(model, "data-state") == ["not-found"], path
+        assert "Autumn Push" not in text_of(model)

@@ -36,10 +36,10 @@ TOGGLE = "toggle_active"
 ARCHIVE = "archive"
 # (key, grid type, width, hidden until chosen); "advertiser" is left out for an advertiser's own list.
 COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
-    ("name", "text", 220, False), ("advertiser", "text", 160, False), ("status", "badge", 105, False),
-    ("active", "toggle", 80, False), ("objective", "text", 125, False), ("starts_at", "day", 120, False),
-    ("ends_at", "day", 120, False), ("total_budget", "money", 120, False), ("daily_budget", "money", 120, True),
-    ("bid", "money", 90, False), ("bid_strategy", "text", 80, True), ("traffic_type", "text", 90, True),
+    ("name", "text", 200, False), ("advertiser", "text", 150, False), ("status", "badge", 100, False),
+    ("active", "toggle", 64, False), ("objective", "text", 120, True), ("starts_at", "day", 115, False),
+    ("ends_at", "day", 115, False), ("total_budget", "money", 115, False), ("daily_budget", "money", 115, True),
+    ("bid", "money", 85, False), ("bid_strategy", "text", 80, True), ("traffic_type", "text", 90, True),
     ("updated_at", "date", 150, True), ("id", "number", 80, True),
 )
 # Each role's bulk pages, as offered for a selection: (page name, label key, icon).

@@ -27,9 +27,10 @@ MOVES = ((CampaignStatus.ACTIVE, "campaigns.activate", "bi-play-fill", False),
 
 
 def _facts(rows: list[tuple[str, Any]]) -> Any:
+    # Form labels carry the unit for typing ("Bid ($)"); shown values already have it.
     return html.dl({"className": "row mb-0 small dsp-facts"},
                    *[html.div({"className": "col-sm-6 mb-3", "key": label},
-                              html.dt({"className": "text-body-secondary fw-normal"}, label),
+                              html.dt({"className": "text-body-secondary fw-normal"}, label.replace(" ($)", "")),
                               html.dd({"className": "mb-0 fw-medium"}, value)) for label, value in rows])
 
 
@@ -78,8 +79,9 @@ def CampaignViewPage() -> Any:
     fence = [p for p in (targeting.get("geo_fence") or "").split("|") if p.strip()]
     return html.div(
         {"data-page": "campaign-view"},
-        page_header(campaign["name"], f"{campaign['advertiser']} · #{campaign['id']}",
-                    status_badge(console, campaign["status"]), *buttons, back_to_list(console)),
+        page_header(html.span({"className": "d-inline-flex align-items-center gap-2"}, campaign["name"],
+                              status_badge(console, campaign["status"])),
+                    f"{campaign['advertiser']} · #{campaign['id']}", *buttons, back_to_list(console)),
         campaign_tabs(console, campaign, current="campaign.view"),
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-6"},
@@ -99,7 +101,8 @@ def CampaignViewPage() -> Any:
                               (t("campaigns.field.pacing"), t(f"campaigns.pacing.{campaign['pacing']}")),
                               (t("campaigns.field.bid"), f"{_money(console, campaign['bid'])} {strategy}"),
                               (t("campaigns.bid_range"), f"{_money(console, campaign['bid_min'])} – "
-                                                         f"{_money(console, campaign['bid_max'])}"),
+                                                         f"{_money(console, campaign['bid_max'])}"
+                               if campaign["bid_min"] or campaign["bid_max"] else "—"),
                               (t("campaigns.field.frequency_cap"),
                                t("campaigns.summary_cap", count=campaign["frequency_cap"],
                                  period=t(f"campaigns.period.{campaign['frequency_period']}"))

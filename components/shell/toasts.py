@@ -63,7 +63,7 @@ def ToastHost(push_ref: Ref[Any]) -> Any:
 
     push_ref.current = push
     return html.div(
-        {"className": "toast-container position-fixed top-0 end-0 p-3 dsp-toasts"},
+        {"className": "toast-container position-fixed bottom-0 end-0 p-3 dsp-toasts"},
         *[ToastItem(toast_id, kind, text, close, key=str(toast_id)) for toast_id, kind, text in toasts],
     )
 

@@ -25,7 +25,6 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--no-first-run"]
 # Edit pages prompt after this long in tests (the real limit is 5 minutes).
-TEST_INACTIVITY_LIMIT_MS = 2500
 ARTIFACTS = REPO_ROOT / "test-artifacts"
 ROLE_HOMES = {
     "admin@demo.example": "/admin/dashboard",
@@ -44,7 +43,7 @@ def server_url() -> Iterator[str]:
     listener.bind(("127.0.0.1", 0))
     listener.listen(128)
     port = int(listener.getsockname()[1])
-    env = {**os.environ, "DSP_INACTIVITY_LIMIT_MS": str(TEST_INACTIVITY_LIMIT_MS)}
+    env = dict(os.environ)
     ARTIFACTS.mkdir(exist_ok=True)
     database = "postgresql" if os.environ.get("DATABASE_URL") else "sqlite"
     log = open(ARTIFACTS / f"server-{database}.log", "w")  # noqa: SIM115
@@ -122,4 +121,4 @@ def screenshot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
-__all__ = ["ROLE_HOMES", "TEST_INACTIVITY_LIMIT_MS", "at_path", "login", "reset_database", "screenshot"]
+__all__ = ["ROLE_HOMES", "at_path", "login", "reset_database", "screenshot"]

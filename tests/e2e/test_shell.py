@@ -8,9 +8,12 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
+from app.db import run
+from app.services import campaigns
 from components.pages import menu_pages
 from tests.e2e.conftest import ROLE_HOMES, at_path, login, screenshot
-from tests.helpers import user_by_email
+from tests.helpers import actor_of, user_by_email
+from tests.test_campaign_pages import SETTINGS
 
 pytestmark = pytest.mark.e2e
 
@@ -90,13 +93,25 @@ def test_clearing_site_storage_logs_out(page: Page) -> None:
 
 
 def test_inactivity_prompt_on_edit_pages(page: Page) -> None:
+    campaign = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
+                                                        data=SETTINGS))
+    page.clock.install()  # the browser's timers, moved on below instead of waited for
     login(page, "advertiser@demo.example")
     dialog = page.get_by_text("This tab was inactive for some time!")
-    page.wait_for_timeout(3500)  # past the test limit on a page that is not an edit page
+    page.clock.fast_forward("05:10")  # past the 5 minutes, on a page that is not an edit page
+    page.wait_for_timeout(600)  # the agent's half-second path check has run
     expect(dialog).to_have_count(0)
-    # Put an edit-page path in the address bar without leaving the page (no edit pages exist yet).
-    page.evaluate("history.pushState({}, '', '/campaignEditForm/7')")
-    expect(dialog).to_be_visible(timeout=6000)
+    page.click(".dsp-sidebar a[href='/campaign']")
+    page.locator(".dsp-grid tr", has_text="Autumn Push").locator("[data-action='campaign.edit']").click()
+    page.wait_for_url(f"**/campaignEditForm/{campaign['id']}")
+    # Loaded and still: a page changing under the pointer makes Chromium send mouse moves, which are activity.
+    expect(page.locator("#field-name")).to_have_value("Autumn Push")
+    page.wait_for_timeout(600)
+    page.clock.fast_forward("04:50")
+    page.wait_for_timeout(600)
+    expect(dialog).to_have_count(0)  # not yet five minutes on the edit page
+    page.clock.fast_forward("00:20")
+    expect(dialog).to_be_visible()
     page.get_by_role("button", name="Refresh").click()
     page.wait_for_load_state("load")
     expect(dialog).to_have_count(0)

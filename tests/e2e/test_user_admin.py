@@ -53,7 +53,7 @@ def test_admin_adds_edits_and_disables_a_user(page: Page) -> None:
     _toast(page, "The account was saved.")
     screenshot(page, "admin-edit-user")
 
-    page.get_by_role("link", name="Change log").click()
+    page.locator(".dsp-subnav a[href*='/user/change-log/']").click()
     page.wait_for_url("**/admin/user/change-log/*")
     expect(page.locator("tr[data-action=update]")).to_contain_text("Lane-Smith")
     expect(page.locator("tr[data-action=create]")).to_contain_text("Ada Admin")
@@ -63,7 +63,8 @@ def test_admin_adds_edits_and_disables_a_user(page: Page) -> None:
     page.wait_for_url("**/admin/users")
     _row(page, "Nova Lane-Smith").locator("[data-action=more]").click()
     menu = page.get_by_role("menu")
-    expect(menu.get_by_role("menuitem")).to_have_text(["Configuration", "Change log", "Payments", "Send password reset"])
+    expect(menu.get_by_role("menuitem")).to_have_text(["Configuration", "Change log", "Payments", "Campaigns",
+                                                       "Campaign change log", "Send password reset"])
     screenshot(page, "admin-users-row-menu")
     menu.get_by_role("menuitem", name="Send password reset").click()
     page.click("[data-confirm=yes]")
@@ -93,7 +94,7 @@ def test_admin_configures_a_user_and_sees_payments(page: Page) -> None:
     expect(page.locator("[data-payment-balance]")).to_have_text("$5,000.00")
     expect(page.locator("tbody tr", has_text="Opening deposit")).to_have_count(1)
     screenshot(page, "admin-payment-list")
-    page.get_by_role("link", name="Change log").click()
+    page.locator(".dsp-subnav a[href*='/user/change-log/']").click()
     expect(page.locator("tr[data-action=update_config]")).to_contain_text("12.5 %")
 
 

@@ -1,0 +1,118 @@
+"""Campaigns in a real browser: an advertiser creates one (a field error keeps what was typed), edits it,
+clones it and archives the clone; an agency and an admin find it in their lists."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from app.db import run
+from app.services import campaigns
+from tests.e2e.conftest import login, screenshot
+from tests.helpers import actor_of
+from tests.test_campaign_pages import SETTINGS
+
+pytestmark = pytest.mark.e2e
+VIEW = re.compile(r"/campaign/(\d+)/$")
+
+
+def _toast(page: Page, text: str) -> None:
+    expect(page.locator("[data-toast-kind=success]", has_text=text)).to_be_visible()
+
+
+def _pick(page: Page, picker: str, typed: str, option: str) -> None:
+    page.fill(f"[data-picker={picker}] input", typed)
+    page.click(f"[data-picker={picker}] [data-option='{option}']")
+    expect(page.locator(f"[data-picker={picker}] [data-chip='{option}']")).to_be_visible()
+
+
+def test_an_advertiser_creates_edits_clones_and_archives_a_campaign(page: Page) -> None:
+    login(page, "advertiser@demo.example")
+    page.click(".dsp-sidebar a[href='/campaign']")
+    expect(page.locator("[data-page=campaigns] h1")).to_have_text("Campaigns")
+    page.click("[data-action=new-campaign]")
+    page.wait_for_url("**/campaignForm")
+    page.fill("#field-name", "Winter Launch")
+    page.select_option("#field-objective", "conversions")
+    page.fill("#field-starts_at", "2026-12-01T09:00")
+    page.fill("#field-total_budget", "5000")
+    _pick(page, "countries", "germ", "DE")
+    _pick(page, "regions", "bay", "DE-BY")
+    page.click("[data-preset=business]")
+    expect(page.locator("[data-summary-row=schedule]")).to_contain_text("60 hours a week")
+    page.click("[data-action=save-campaign]")
+    expect(page.locator("[data-field-error=bid]")).to_have_text("This field is required.")
+    expect(page.locator("#field-name")).to_have_value("Winter Launch")  # nothing typed is lost
+    expect(page.locator("[data-picker=regions] [data-chip='DE-BY']")).to_be_visible()
+    screenshot(page, "campaign-form-error")
+    page.fill("#field-bid", "2.40")
+    expect(page.locator("[data-summary-row=bid]")).to_contain_text("$2.40")
+    page.click("[data-action=save-campaign]")
+    page.wait_for_url(VIEW)
+    _toast(page, "Winter Launch was created as a draft.")
+    expect(page.locator("[data-page=campaign-view]")).to_contain_text("Bayern (DE)")
+    expect(page.locator("[data-status=draft]")).to_be_visible()
+    screenshot(page, "campaign-view")
+
+    page.click("[data-move=active]")
+    expect(page.locator("[data-status=active]")).to_be_visible()
+    page.click("[data-tab='campaign.edit']")
+    page.wait_for_url("**/campaignEditForm/*")
+    expect(page.locator("#field-name")).to_have_value("Winter Launch")
+    page.fill("#field-daily_budget", "250")
+    page.click("[data-action=save-campaign]")
+    page.wait_for_url(VIEW)
+    _toast(page, "Winter Launch was saved.")
+    expect(page.locator("[data-page=campaign-view]")).to_contain_text("$250.00")
+
+    page.click("[data-tab='campaign.clone']")
+    page.wait_for_url("**/campaignClone/*")
+    expect(page.locator("#field-name")).to_have_value("Winter Launch copy")
+    page.click("[data-action=save-campaign]")
+    page.wait_for_url(VIEW)
+    _toast(page, "Winter Launch copy was created as a draft.")
+
+    page.click("[data-tab='campaign.change_log']")
+    expect(page.locator("[data-action=create]")).to_be_visible()
+    page.goto("/campaign")
+    grid = page.locator("[data-page=campaigns] .dsp-grid")
+    expect(grid.locator("tbody tr")).to_have_count(2)
+    grid.locator("tr", has_text="Winter Launch copy").locator("[data-action=more]").click()
+    page.click(".dsp-grid-menu [data-action=archive]")
+    page.click("[data-confirm=yes]")
+    _toast(page, "Winter Launch copy is archived.")
+    expect(grid.locator("tbody tr")).to_have_count(1)
+    screenshot(page, "campaign-list")
+
+
+def test_the_status_switch_pauses_and_resumes_from_the_list(page: Page) -> None:
+    run(lambda db: campaigns.set_status(db, actor=actor_of(db, "advertiser@demo.example"), status="active",
+                                        campaign_id=campaigns.create_campaign(
+                                            db, actor=actor_of(db, "advertiser@demo.example"), data=SETTINGS)["id"]))
+    login(page, "advertiser@demo.example")
+    page.goto("/campaign")
+    row = page.locator(".dsp-grid tr", has_text="Autumn Push")
+    expect(row.locator("[data-action=toggle_active]")).to_be_checked()
+    row.locator("[data-action=toggle_active]").click()
+    _toast(page, "Autumn Push is paused.")
+    expect(row.locator("[data-status], .badge", has_text="Paused")).to_be_visible()
+    expect(row.locator("[data-action=toggle_active]")).not_to_be_checked()
+
+
+def test_an_agency_and_an_admin_find_the_advertisers_campaign(page: Page) -> None:
+    run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"), data=SETTINGS))
+    login(page, "agency@demo.example")
+    page.click(".dsp-sidebar a[href='/agency/campaign']")
+    row = page.locator(".dsp-grid tr", has_text="Autumn Push")
+    expect(row).to_contain_text("Acme Outdoor")
+    screenshot(page, "agency-campaign-list")
+    row.click()
+    page.wait_for_url("**/agency/campaign/viewCampaign/*")
+    expect(page.locator("[data-tab='campaign.clone']")).to_have_count(0)  # the spec gives agencies no clone page
+    page.context.clear_cookies()
+    login(page, "admin@demo.example")
+    page.goto("/admin/campaign")
+    expect(page.locator(".dsp-grid tr", has_text="Autumn Push")).to_be_visible()
+    screenshot(page, "admin-campaign-list")

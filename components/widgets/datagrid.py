@@ -85,6 +85,7 @@ def data_grid(
     loading_text: str | None = None,
     key: str | None = None,
     on_selection_change: Callable[[list[str]], Any] | None = None,
+    initial_selection: Sequence[str] = (),
     select_labels: tuple[str, str, str] = ("Select all", "Select", "{count} selected"),
     columns_label: str | None = None,
     storage_key: str | None = None,
@@ -100,7 +101,7 @@ def data_grid(
     text would, so an empty grid never claims "no records" before the answer is in.
 
     `on_selection_change(row keys as strings)` adds a checkbox column (select one, or all rows the search
-    shows). `columns_label` adds a column chooser; the choice is kept in the browser under `storage_key`.
+    shows), starting with `initial_selection` checked (reported once the grid is up). `columns_label` adds a column chooser; the choice is kept in the browser under `storage_key`.
     `on_view_change(GridView)` reports what the user sees (visible columns, search, sort) whenever it
     changes, so an export can match it. Keep selection and view in a ref or a sibling component's state:
     setting the grid's own component state would resend every row.
@@ -117,7 +118,7 @@ def data_grid(
     }
     if on_selection_change is not None:
         props.update(selectable=True, selectAllLabel=select_labels[0], selectRowLabel=select_labels[1],
-                     selectedLabel=select_labels[2])
+                     selectedLabel=select_labels[2], initialSelection=[str(key) for key in initial_selection])
 
         def selection_changed(text: str) -> Any:
             return on_selection_change([part for part in str(text or "").split(",") if part])

@@ -359,6 +359,7 @@ export function DataGrid({
   rowCountLabel = '{count} rows',
   moreLabel = 'More actions',
   selectable = false,
+  initialSelection = EMPTY_ROWS,
   onSelectionChange,
   selectAllLabel = 'Select all',
   selectRowLabel = 'Select',
@@ -468,16 +469,22 @@ export function DataGrid({
   const total = Array.isArray(rows) ? rows.length : 0;
 
   // Selection: row ids (strings). Rows that left (a reload) leave the selection too.
-  const [selected, setSelected] = useState(() => new Set());
+  const [selected, setSelected] = useState(() => new Set((initialSelection || []).map(String)));
   const rowIds = useMemo(
     () => new Set((Array.isArray(rows) ? rows : EMPTY_ROWS).map((row, index) => (row[rowKey] == null ? `#${index}` : String(row[rowKey])))),
     [rows, rowKey],
   );
   useEffect(() => {
-    if ([...selected].some((id) => !rowIds.has(id))) setSelected(new Set([...selected].filter((id) => rowIds.has(id))));
+    // No rows yet (still loading) keeps an initial selection for when they come.
+    if (rowIds.size && [...selected].some((id) => !rowIds.has(id))) {
+      setSelected(new Set([...selected].filter((id) => rowIds.has(id))));
+    }
   }, [rowIds]); // eslint-disable-line react-hooks/exhaustive-deps
   const selectionText = [...selected].join(',');
   useChangeEffect((text) => onSelectionRef.current?.(text), selectionText);
+  useEffect(() => {
+    if (selected.size) onSelectionRef.current?.(selectionText); // an initial selection is news to Python too
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
   const shownIds = tableRows.map((row) => row.id);
   const allShownSelected = shownIds.length > 0 && shownIds.every((id) => selected.has(id));
   const someShownSelected = shownIds.some((id) => selected.has(id));

@@ -94,7 +94,7 @@ def list_creatives(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     `asset_url` is the creative's file (for native, its main image)."""
     require(actor, "creative", "view")
     shown_file = func.coalesce(Creative.asset_id, Creative.main_image_asset_id)
-    query = (select(Creative.id, Creative.name, Creative.type, Creative.status, Creative.advertiser_id,
+    query = (select(Creative.id, Creative.name, Creative.type, Creative.status, Creative.advertiser_id,  # type: ignore[call-overload]
                     User.first_name, User.last_name, User.company_name, Creative.click_url, Creative.width,
                     Creative.height, Creative.duration_ms, CreativeAsset.stored_name, CreativeAsset.content_type,
                     Creative.updated_at)

@@ -65,7 +65,7 @@ def _image(content: bytes, field: str) -> Media:
             format_name = probe.format or ""
             width, height = probe.size
             probe.verify()  # structure and checksums, without decoding the pixels
-        if width * height > Image.MAX_IMAGE_PIXELS:
+        if Image.MAX_IMAGE_PIXELS is not None and width * height > Image.MAX_IMAGE_PIXELS:
             # Pillow only warns between its limit and twice that; an ad never needs that many pixels.
             raise Image.DecompressionBombError(f"{width}x{height}")
         with Image.open(BytesIO(content)) as picture:
@@ -109,7 +109,7 @@ def _video(content: bytes, field: str) -> Media:
         raise Invalid({field: NOT_A_VIDEO}) from None
     if size is None:
         raise Invalid({field: VIDEO_WITHOUT_PICTURE})
-    duration_ms = round(info.length * 1000)
+    duration_ms = round(info.length * 1000) if info is not None else 0
     if duration_ms <= 0:
         raise Invalid({field: VIDEO_WITHOUT_DURATION})
     return Media("video", VIDEO_CONTENT_TYPE, VIDEO_EXTENSION, size[0] or None, size[1] or None, duration_ms)

@@ -21,6 +21,7 @@ from app.api import auth as auth_api
 from app.api import campaigns as campaigns_api
 from app.api import client_settings as client_settings_api
 from app.api import company as company_api
+from app.api import creatives as creatives_api
 from app.api import exports as exports_api
 from app.api import geo as geo_api
 from app.api import metadata as metadata_api
@@ -36,7 +37,7 @@ from app.api.envelope import (
 from app.db import session_scope
 from app.errors import ServiceError
 from app.middleware import HtmlShellHeaders, WebsocketGuard
-from app.services import company, sessions
+from app.services import company, media, sessions
 from app.settings import REPO_ROOT
 
 # The UI is configured by name so that app/ never imports components/ at module level.
@@ -61,6 +62,8 @@ def create_api() -> FastAPI:
     api.include_router(users_api.router)
     api.include_router(campaigns_api.router)
     api.include_router(exports_api.router)
+    api.include_router(creatives_api.router)
+    api.include_router(creatives_api.spec_router)
     api.include_router(geo_api.router)
     api.include_router(client_settings_api.router)
     api.include_router(metadata_api.router)
@@ -99,6 +102,19 @@ async def branding_file(request: Request) -> Response:
                                        "content-security-policy": "default-src 'none'"})
 
 
+async def creative_file(request: Request) -> Response:
+    """A creative's image or video. Public, as on an ad server: exchanges and browsers fetch ad files without
+    signing in. Names are content hashes, so a file never changes and may be cached for good. The content type
+    is the one read from the bytes at upload; HtmlShellHeaders adds `X-Content-Type-Options: nosniff`."""
+    found = media.stored_file(request.path_params["name"])
+    if found is None:
+        return Response("Not found", status_code=404)
+    path, content_type = found
+    return FileResponse(path, media_type=content_type,
+                        headers={"cache-control": "public, max-age=31536000, immutable",
+                                 "content-security-policy": "default-src 'none'"})
+
+
 def _session_alive(token: str) -> bool:
     with session_scope() as db:
         return sessions.resolve(db, token=token) is not None
@@ -132,6 +148,7 @@ def create_app() -> Any:
             Route("/docs", api_docs),
             Mount("/static", app=StaticFiles(directory=REPO_ROOT / "static")),
             Route("/files/branding/{name}", branding_file),
+            Route("/files/creatives/{name}", creative_file),
             Mount("", app=pages),
         ],
     )

@@ -43,6 +43,9 @@ class Settings(BaseSettings):
 
     # Upload limits for logos and favicons.
     max_image_upload_bytes: int = 1_048_576
+    # Creative files (app/services/media.py): what ad exchanges commonly accept for display and video.
+    max_creative_image_bytes: int = 2_097_152  # 2 MB
+    max_creative_video_bytes: int = 52_428_800  # 50 MB
 
     @model_validator(mode="after")
     def _refuse_dev_secret_outside_development(self) -> Settings:

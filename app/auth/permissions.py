@@ -43,6 +43,9 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
     # Campaigns of the advertisers in the actor's row scope (services/campaigns.py).
     "campaign": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),
                  "status": frozenset({A, G, V}), "bulk_status": frozenset({A})},
+    # Creatives of the advertisers in the actor's row scope (services/creatives.py); bulk status is the admin page.
+    "creative": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),
+                 "status": frozenset({A, G, V}), "bulk_status": frozenset({A})},
     "dashboard": {"view": EVERYONE},
     "audit": {"view": frozenset({A, G, V})},
     "reference": {"view": EVERYONE, "manage": frozenset({A})},  # /admin/metadata lists; every picker reads them

@@ -7,6 +7,9 @@ its advertisers; advertiser only itself.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import col, select
 
 from app.auth.permissions import allowed_roles
 from app.auth.roles import IMPERSONATION_TARGETS, STAFF_ROLES, Role
@@ -65,6 +68,16 @@ def can_see_user(actor: Actor, user: User) -> bool:
     if actor.role == Role.AGENCY:
         return user.id == actor.id or (user.role == Role.ADVERTISER and user.agency_id == actor.id)
     return user.id == actor.id
+
+
+def advertiser_rows(actor: Actor, advertiser_column: Any) -> Any:
+    """The SQL condition for rows owned by an advertiser (campaigns, creatives) that the actor may see: the
+    same row scope as can_see_user, for a query."""
+    if actor.role in (Role.ADMIN, Role.CO_ADMIN):
+        return True
+    if actor.role == Role.AGENCY:
+        return col(advertiser_column).in_(select(User.id).where(User.agency_id == actor.id))
+    return advertiser_column == actor.id
 
 
 def require_user_in_scope(actor: Actor, user: User | None) -> User:

@@ -5,6 +5,7 @@ from app.models.audit import AuditEntry
 from app.models.auth_session import AuthSession, LoginAttempt, OneTimeCode
 from app.models.campaign import Campaign
 from app.models.company import CompanyConfig
+from app.models.creative import CampaignCreative, Creative, CreativeAsset
 from app.models.ledger import LedgerEntry
 from app.models.messaging import EmailOutbox, Notification
 from app.models.reference import ReferenceValue
@@ -15,7 +16,10 @@ __all__ = [
     "AuditEntry",
     "AuthSession",
     "Campaign",
+    "CampaignCreative",
     "CompanyConfig",
+    "Creative",
+    "CreativeAsset",
     "EmailOutbox",
     "LedgerEntry",
     "LoginAttempt",

@@ -17,7 +17,7 @@ import pycountry
 from sqlmodel import Session, col, func, select
 
 from app import validation as v
-from app.auth.policy import Actor, can_see_user, require
+from app.auth.policy import Actor, advertiser_rows, can_see_user, require
 from app.auth.roles import Role
 from app.errors import Invalid, NotFound
 from app.models.base import utcnow
@@ -117,11 +117,7 @@ def targeting_names(db: Session, targeting: dict[str, Any]) -> dict[str, list[st
 
 def _scope_filter(actor: Actor) -> Any:
     """The SQL condition for the campaigns an actor may see."""
-    if actor.role in (Role.ADMIN, Role.CO_ADMIN):
-        return True
-    if actor.role == Role.AGENCY:
-        return col(Campaign.advertiser_id).in_(select(User.id).where(User.agency_id == actor.id))
-    return Campaign.advertiser_id == actor.id
+    return advertiser_rows(actor, Campaign.advertiser_id)
 
 
 def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "",
@@ -289,7 +285,9 @@ def _checked(db: Session, advertiser_id: int, data: dict[str, Any]) -> dict[str,
     return values
 
 
-def _advertiser_for_new(db: Session, actor: Actor, advertiser_id: int | None) -> User:
+def advertiser_for_new(db: Session, actor: Actor, advertiser_id: int | None) -> User:
+    """The advertiser a new campaign or creative belongs to: an advertiser's own account; for staff and
+    agencies the advertiser they name, if in their scope."""
     if actor.role == Role.ADVERTISER:
         advertiser_id = actor.id
     advertiser = db.get(User, advertiser_id) if advertiser_id is not None else None
@@ -308,7 +306,7 @@ def _snapshot(campaign: Campaign) -> dict[str, Any]:
 def create_campaign(db: Session, *, actor: Actor, data: dict[str, Any], advertiser_id: int | None = None) -> dict[str, Any]:
     """A new campaign, as a draft, for the advertiser (an advertiser creates its own)."""
     require(actor, "campaign", "create")
-    advertiser = _advertiser_for_new(db, actor, advertiser_id)
+    advertiser = advertiser_for_new(db, actor, advertiser_id)
     assert advertiser.id is not None
     campaign = Campaign(advertiser_id=advertiser.id, status=CampaignStatus.DRAFT, **_checked(db, advertiser.id, data))
     db.add(campaign)

@@ -40,8 +40,9 @@ class CampaignBody(BaseModel):
     goal_target: str | None = None
     targeting: dict[str, Any] | None = Field(None, description=(
         "countries (ISO alpha-2), regions (ISO 3166-2), cities (GeoNames ids), geo_fence "
-        "(lat,long,radius|...), languages (ISO 639-1), device_types, exchanges / os_versions / browsers / "
-        "manufacturers / carriers (reference value ids), dayparting (7 lists of hours, Monday first), "
+        "(lat,long,radius|...), languages (ISO 639-1), device_types, exchanges / operating_systems / os_versions / "
+        "browsers / manufacturers / carriers (reference value ids; os_versions within the chosen operating_systems, "
+        "carriers within the chosen countries), dayparting (7 lists of hours, Monday first), "
         "inventory_lists and audiences ({allow: [ids], block: [ids]})"))
 
 

@@ -23,6 +23,7 @@ from app.api import client_settings as client_settings_api
 from app.api import company as company_api
 from app.api import geo as geo_api
 from app.api import metadata as metadata_api
+from app.api import targeting as targeting_api
 from app.api import users as users_api
 from app.api.deps import SESSION_COOKIE
 from app.api.envelope import (
@@ -60,6 +61,7 @@ def create_api() -> FastAPI:
     api.include_router(users_api.router)
     api.include_router(campaigns_api.router)
     api.include_router(geo_api.router)
+    api.include_router(targeting_api.router)
     api.include_router(client_settings_api.router)
     api.include_router(metadata_api.router)
 

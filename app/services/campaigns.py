@@ -283,7 +283,8 @@ def set_status(db: Session, *, actor: Actor, campaign_id: int, status: str) -> d
     if wanted == current:
         return public(campaign, advertiser)
     if wanted not in STATUS_TRANSITIONS[current]:
-        raise Invalid({"status": f"A {current.value} campaign cannot become {wanted.value}."})
+        article = "An" if current.value[0] in "aeiou" else "A"  # an active / an archived campaign
+        raise Invalid({"status": f"{article} {current.value} campaign cannot become {wanted.value}."})
     campaign.status = wanted
     campaign.updated_at = utcnow()
     db.add(campaign)

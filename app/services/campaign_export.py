@@ -1,0 +1,108 @@
+"""CSV export of the campaign list as the user sees it (same filters, same row scope), downloaded once from a
+short-lived link.
+
+The file goes to <data dir>/exports under a random name. Its link, /files/exports/{token}, carries a JWT
+signed with the app's secret that names the file and the user who exported it and expires after 15 minutes;
+the download route (app/api/export_files.py) also requires that the request is signed in as that user, so a
+leaked link is useless to anyone else. Files older than a link's lifetime are removed at the next export.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import secrets
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import jwt
+from sqlmodel import Session
+
+from app.auth.policy import Actor, require
+from app.errors import Forbidden, Invalid, NotAuthenticated, NotFound
+from app.models.base import utcnow
+from app.services import campaigns
+from app.settings import get_settings
+
+LINK_LIFETIME = timedelta(minutes=15)
+ALGORITHM = "HS256"
+AUDIENCE = "dsp-console-export"  # an export link can never pass for an API token, nor the reverse
+URL_PREFIX = "/files/exports/"
+# A spreadsheet runs a cell starting with one of these as a formula (CSV injection); a leading ' shows it as text.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_STORED_NAME = re.compile(r"^[A-Za-z0-9_-]{20,}\.csv$")
+EXPIRED = "This download link has expired. Export the list again."
+NOT_YOURS = "This download belongs to another user."
+GONE = "This download no longer exists. Export the list again."
+
+
+def exports_dir() -> Path:
+    folder = get_settings().data_dir / "exports"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def safe_cell(value: Any) -> str:
+    """A value as CSV text that a spreadsheet shows as text, never runs as a formula."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def _prune(folder: Path) -> None:
+    """Remove exports whose links have expired (no scheduler needed: each export tidies up after the last)."""
+    oldest = time.time() - LINK_LIFETIME.total_seconds()
+    for path in folder.glob("*.csv"):
+        if path.stat().st_mtime < oldest:
+            path.unlink(missing_ok=True)
+
+
+def export_campaigns(db: Session, *, actor: Actor, columns: list[str], status: str = "", search: str = "",
+                     advertiser_id: int | None = None, include_archived: bool = False, sort: str = "") -> dict[str, str]:
+    """Write the campaign list (the rows list_campaigns gives for these filters, in its order) with `columns`
+    (list columns; none: all of them) to a CSV file; returns {csv_download_url, filename}. The link works for
+    15 minutes, for the exporting user only."""
+    require(actor, "campaign", "view")
+    chosen = list(columns or campaigns.LIST_COLUMNS)
+    unknown = [column for column in chosen if column not in campaigns.LIST_COLUMNS]
+    if unknown:
+        raise Invalid({"columns": f"Unknown columns: {', '.join(map(str, unknown))}. "
+                                  f"Choose from: {', '.join(campaigns.LIST_COLUMNS)}."})
+    rows = campaigns.list_campaigns(db, actor=actor, status=status, search=search, advertiser_id=advertiser_id,
+                                    include_archived=include_archived, sort=sort)
+    folder = exports_dir()
+    _prune(folder)
+    stored = f"{secrets.token_urlsafe(24)}.csv"
+    # utf-8-sig: Excel reads the file as UTF-8 (names with accents) only when it starts with a byte-order mark.
+    with (folder / stored).open("w", newline="", encoding="utf-8-sig") as out:
+        writer = csv.writer(out)
+        writer.writerow(chosen)
+        writer.writerows([safe_cell(row[column]) for column in chosen] for row in rows)
+    now = utcnow()
+    filename = f"Campaigns-{now:%Y%m%d-%H%M%S}.csv"
+    token = jwt.encode({"aud": AUDIENCE, "sub": str(actor.id), "file": stored, "name": filename,
+                        "iat": int(now.timestamp()), "exp": int((now + LINK_LIFETIME).timestamp())},
+                       get_settings().secret_key, algorithm=ALGORITHM)
+    return {"csv_download_url": URL_PREFIX + token, "filename": filename}
+
+
+def open_export(*, token: str, actor: Actor | None) -> tuple[Path, str]:
+    """(the file, its download name) for a link, when `actor` (who is signed in on the request) exported it
+    and the link has not expired."""
+    if actor is None:
+        raise NotAuthenticated("Please log in.")
+    try:
+        claims = jwt.decode(token, get_settings().secret_key, algorithms=[ALGORITHM], audience=AUDIENCE,
+                            options={"require": ["exp", "sub", "file"]})
+    except jwt.ExpiredSignatureError:
+        raise NotFound(EXPIRED) from None
+    except jwt.PyJWTError:
+        raise NotFound(GONE) from None
+    if str(claims["sub"]) != str(actor.id):
+        raise Forbidden(NOT_YOURS)
+    stored = str(claims["file"])
+    path = exports_dir() / stored
+    if not _STORED_NAME.match(stored) or not path.is_file():
+        raise NotFound(GONE)
+    return path, str(claims.get("name") or "Campaigns.csv")

@@ -1,0 +1,106 @@
+"""CSV export of the campaign list: the chosen columns of the rows the user sees (filters, sort, row scope),
+cells a spreadsheet would run as formulas shown as text, and a download link that works for 15 minutes and
+only for the user who exported."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import timedelta
+
+import pytest
+from sqlmodel import Session
+
+from app.auth.policy import Actor
+from app.db import run
+from app.errors import Invalid
+from app.services import campaign_export, campaigns
+from tests.helpers import actor_of, bearer_headers, browser_session, other_tenant
+
+BASE = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1000",
+        "bid_strategy": "cpm", "bid": "2"}
+
+
+def _rows(path_or_text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(path_or_text.lstrip("\ufeff"))))
+
+
+def _file_rows(export: dict[str, str], actor: Actor) -> list[list[str]]:
+    token = export["csv_download_url"].removeprefix(campaign_export.URL_PREFIX)
+    stored = campaign_export.open_export(token=token, actor=actor)[0]
+    return _rows(stored.read_text(encoding="utf-8-sig"))
+
+
+def _seed(db: Session) -> None:
+    me = actor_of(db, "advertiser@demo.example")
+    for name, budget in (("Spring Sale", "500"), ("-Winter Sale", "700"), ("Autumn Push", "900")):
+        campaigns.create_campaign(db, actor=me, data={**BASE, "name": name, "total_budget": budget})
+
+
+def test_columns_filters_and_sort_follow_the_list(db):
+    _seed(db)
+    me = actor_of(db, "advertiser@demo.example")
+    export = campaign_export.export_campaigns(db, actor=me, columns=["name", "total_budget", "status"],
+                                              search="sale", sort="-total_budget")
+    assert export["filename"].startswith("Campaigns-") and export["filename"].endswith(".csv")
+    assert _file_rows(export, me) == [
+        ["name", "total_budget", "status"],
+        ["'-Winter Sale", "700.00", "draft"],  # a leading - would make a spreadsheet formula of it
+        ["Spring Sale", "500.00", "draft"]]
+    everything = _file_rows(campaign_export.export_campaigns(db, actor=me, columns=[]), me)
+    assert everything[0] == list(campaigns.LIST_COLUMNS) and len(everything) == 4
+    with pytest.raises(Invalid) as error:
+        campaign_export.export_campaigns(db, actor=me, columns=["name", "password_hash"])
+    assert set(error.value.fields) == {"columns"}
+    with pytest.raises(Invalid) as error:
+        campaign_export.export_campaigns(db, actor=me, columns=["name"], sort="-secret")
+    assert set(error.value.fields) == {"sort"}
+
+
+@pytest.mark.parametrize("text", ["=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "\tTab", "\rCR"])
+def test_formula_starts_are_shown_as_text(text):
+    assert campaign_export.safe_cell(text) == "'" + text
+    assert campaign_export.safe_cell("Plain - text") == "Plain - text" and campaign_export.safe_cell(None) == ""
+
+
+def test_another_tenants_campaigns_never_reach_an_export(db):
+    rival_agency, rival_advertiser = other_tenant(db)
+    campaigns.create_campaign(db, actor=actor_of(db, rival_agency.email), advertiser_id=rival_advertiser.id,
+                              data={**BASE, "name": "Rival Sale"})
+    _seed(db)
+    for email in ("agency@demo.example", "advertiser@demo.example"):
+        actor = actor_of(db, email)
+        names = [row[0] for row in _file_rows(campaign_export.export_campaigns(db, actor=actor, columns=["name"]),
+                                              actor)[1:]]
+        assert "Rival Sale" not in names and len(names) == 3
+
+
+def test_the_download_is_an_attachment_for_its_user_only(client):
+    run(_seed)
+    me = bearer_headers(client, "advertiser@demo.example")
+    reply = client.post("/api/campaning/exportCampaningData", headers=me, json={"columns": ["name"], "search": "spring"})
+    assert reply.status_code == 200 and reply.json()["success"] is True
+    url = reply.json()["data"]["csv_download_url"]
+    assert url.startswith("/files/exports/")
+    download = client.get(url, headers=me)
+    assert download.status_code == 200
+    assert download.headers["content-type"].startswith("text/csv")
+    assert download.headers["content-disposition"].startswith("attachment;")
+    assert _rows(download.text) == [["name"], ["Spring Sale"]]
+    cookie, _ = browser_session("advertiser@demo.example")  # the browser's session works too
+    client.cookies.set("dsp_session", cookie)
+    assert client.get(url).status_code == 200
+    client.cookies.clear()
+    other = client.get(url, headers=bearer_headers(client, "agency@demo.example"))  # the agency sees the campaign,
+    assert other.status_code == 403  # but the link is the advertiser's
+    assert client.get(url).status_code == 401  # nobody signed in
+    assert client.get(url[:-3] + "abc", headers=me).status_code == 404  # a forged signature
+
+
+def test_an_expired_link_is_refused(client, monkeypatch):
+    run(_seed)
+    me = bearer_headers(client, "advertiser@demo.example")
+    monkeypatch.setattr(campaign_export, "LINK_LIFETIME", timedelta(seconds=-1))
+    url = client.post("/api/campaigns/export", headers=me, json={"columns": ["name"]}).json()["data"]["csv_download_url"]
+    reply = client.get(url, headers=me)
+    assert reply.status_code == 404 and reply.text == campaign_export.EXPIRED

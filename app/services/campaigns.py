@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from sqlalchemy import DateTime, TypeDecorator, type_coerce
 from sqlmodel import Session, col, func, select
 
 from app import validation as v
@@ -57,7 +58,16 @@ def _in_scope(db: Session, actor: Actor, campaign_id: int) -> tuple[Campaign, Us
 
 
 def _dollars(micros: int | None) -> str | None:
-    return None if micros is None else str((Decimal(micros) / MICROS_PER_DOLLAR).quantize(Decimal("0.01")))
+    """Micros as dollar text with cents, rounded half to even like Decimal.quantize. Integer arithmetic: the
+    list calls this three times a row, and Decimal made it a quarter of a 10,000-row list's time."""
+    if micros is None:
+        return None
+    if micros < 0:
+        return str((Decimal(micros) / MICROS_PER_DOLLAR).quantize(Decimal("0.01")))
+    cents, rest = divmod(micros, MICROS_PER_DOLLAR // 100)
+    if rest * 2 > MICROS_PER_DOLLAR // 100 or (rest * 2 == MICROS_PER_DOLLAR // 100 and cents % 2):
+        cents += 1
+    return f"{cents // 100}.{cents % 100:02d}"
 
 
 def public(campaign: Campaign, advertiser: User) -> dict[str, Any]:
@@ -69,6 +79,25 @@ def public(campaign: Campaign, advertiser: User) -> dict[str, Any]:
                created_at=campaign.created_at.isoformat(), updated_at=campaign.updated_at.isoformat(),
                next_statuses=sorted(STATUS_TRANSITIONS[CampaignStatus(campaign.status)]))
     return row
+
+
+class _NaiveUTC(TypeDecorator[datetime]):
+    """A UTC time read as a naive datetime (as SQLite stores it; PostgreSQL's aware value is converted). The list
+    formats three per row: a naive datetime formats four times faster than an aware one, a tenth of a
+    10,000-row list's time."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None or value.utcoffset() is None:
+            return value
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+
+def _utc_text(value: datetime | None) -> str | None:
+    """A naive UTC time as the ISO text an aware one gives ("...+00:00")."""
+    return None if value is None else value.isoformat() + "+00:00"
 
 
 def get_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
@@ -123,9 +152,10 @@ def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     require(actor, "campaign", "view")
     order = _order(sort)
     query = (select(Campaign.id, Campaign.name, Campaign.status, Campaign.objective, Campaign.advertiser_id,
-                    User.first_name, User.last_name, User.company_name, Campaign.starts_at, Campaign.ends_at,
-                    Campaign.total_budget_micros, Campaign.daily_budget_micros, Campaign.bid_strategy,
-                    Campaign.bid_micros, Campaign.traffic_type, Campaign.updated_at)
+                    User.first_name, User.last_name, User.company_name, type_coerce(Campaign.starts_at, _NaiveUTC()),
+                    type_coerce(Campaign.ends_at, _NaiveUTC()), Campaign.total_budget_micros,
+                    Campaign.daily_budget_micros, Campaign.bid_strategy, Campaign.bid_micros, Campaign.traffic_type,
+                    type_coerce(Campaign.updated_at, _NaiveUTC()))
              .join(User, col(User.id) == Campaign.advertiser_id)
              .where(_scope_filter(actor)))
     if advertiser_id is not None:
@@ -136,12 +166,14 @@ def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = Non
         query = query.where(Campaign.status != CampaignStatus.ARCHIVED)
     if search.strip():
         query = query.where(func.lower(Campaign.name).contains(search.strip().lower()))
-    rows = db.exec(query.order_by(*order)).all()
+    # Through the connection, not the ORM session: plain tuples, without the ORM's per-row loading work. The
+    # connection does not autoflush, so this unit of work's pending changes are flushed first.
+    db.flush()
+    rows = db.connection().execute(query.order_by(*order)).all()
     return [{"id": r[0], "name": r[1], "status": r[2], "objective": r[3], "advertiser_id": r[4],
-             "advertiser": r[7] or f"{r[5]} {r[6]}".strip(), "starts_at": r[8].isoformat(),
-             "ends_at": r[9].isoformat() if r[9] else None, "total_budget": _dollars(r[10]),
-             "daily_budget": _dollars(r[11]), "bid_strategy": r[12], "bid": _dollars(r[13]), "traffic_type": r[14],
-             "updated_at": r[15].isoformat()} for r in rows]
+             "advertiser": r[7] or f"{r[5]} {r[6]}".strip(), "starts_at": _utc_text(r[8]), "ends_at": _utc_text(r[9]),
+             "total_budget": _dollars(r[10]), "daily_budget": _dollars(r[11]), "bid_strategy": r[12],
+             "bid": _dollars(r[13]), "traffic_type": r[14], "updated_at": _utc_text(r[15])} for r in rows]
 
 
 # --- checking input ------------------------------------------------------------------------------------

@@ -18,13 +18,16 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from app.api import auth as auth_api
+from app.api import campaign_tools as campaign_tools_api
 from app.api import campaigns as campaigns_api
 from app.api import client_settings as client_settings_api
 from app.api import company as company_api
 from app.api import creatives as creatives_api
-from app.api import exports as exports_api
+from app.api import export_files
 from app.api import geo as geo_api
 from app.api import metadata as metadata_api
+from app.api import spec_campaign_calls as spec_campaign_calls_api
+from app.api import targeting as targeting_api
 from app.api import users as users_api
 from app.api.deps import SESSION_COOKIE
 from app.api.envelope import (
@@ -61,10 +64,12 @@ def create_api() -> FastAPI:
     api.include_router(company_api.router)
     api.include_router(users_api.router)
     api.include_router(campaigns_api.router)
-    api.include_router(exports_api.router)
     api.include_router(creatives_api.router)
     api.include_router(creatives_api.spec_router)
+    api.include_router(campaign_tools_api.router)
+    api.include_router(spec_campaign_calls_api.router)
     api.include_router(geo_api.router)
+    api.include_router(targeting_api.router)
     api.include_router(client_settings_api.router)
     api.include_router(metadata_api.router)
 
@@ -149,6 +154,7 @@ def create_app() -> Any:
             Mount("/static", app=StaticFiles(directory=REPO_ROOT / "static")),
             Route("/files/branding/{name}", branding_file),
             Route("/files/creatives/{name}", creative_file),
+            Route("/files/exports/{token}", export_files.download),
             Mount("", app=pages),
         ],
     )

@@ -18,6 +18,7 @@ from components.auth.forgot_password import ForgotPasswordPage
 from components.auth.login import LoginPage
 from components.auth.maintenance import MaintenancePage
 from components.auth.register import RegisterPage
+from components.campaigns.bulk_edit import BulkCampaignEditPage, BulkExchangesPage, BulkStatusPage
 from components.campaigns.campaign_form import CloneCampaignPage, CreateCampaignPage, EditCampaignPage
 from components.campaigns.campaign_list import CampaignListPage
 from components.campaigns.campaign_view import CampaignViewPage
@@ -88,6 +89,7 @@ ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/CampaignList/payment-list/{id:int}", PaymentListPage, frozenset({A}), name="user.payments"),
     Page("/admin/campaign", CampaignListPage, frozenset({A}), menu="menu.campaigns", order=30, icon="bi-megaphone",
          name="campaigns"),
+    Page("/admin/bulk-campaign-status", BulkStatusPage, frozenset({A}), name="campaign.bulk_status"),
     Page("/admin/CampaignList/{id:int}", CampaignListPage, frozenset({A}), name="campaigns.of_advertiser"),
     Page("/admin/CampaignList/changeLog/{id:int}", AdvertiserCampaignsChangeLogPage, frozenset({A}),
          name="campaigns.advertiser_change_log"),
@@ -127,6 +129,8 @@ ADVERTISER_PAGES: tuple[Page, ...] = (
     Page("/dashboard", DashboardPage, frozenset({V}), menu="menu.dashboard", order=10, icon="bi-speedometer2"),
     Page("/campaign", CampaignListPage, frozenset({V}), menu="menu.campaigns", order=20, icon="bi-megaphone",
          name="campaigns"),
+    Page("/bulk-campaign-edit", BulkCampaignEditPage, frozenset({V}), name="campaign.bulk_edit"),
+    Page("/bulk-edit-exchanges", BulkExchangesPage, frozenset({V}), name="campaign.bulk_exchanges"),
     Page("/campaignForm", CreateCampaignPage, frozenset({V}), name="campaign.create"),
     Page("/campaign/{id:int}/", CampaignViewPage, frozenset({V}), name="campaign.view"),
     Page("/campaignEditForm/{id:int}", EditCampaignPage, frozenset({V}), name="campaign.edit"),

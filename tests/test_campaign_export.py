@@ -1,95 +1,118 @@
-"""CSV export of the campaign list as shown, its download link (only for whoever asked, only while fresh),
-and the geo-fence CSV reader."""
+"""CSV export of the campaign list: the chosen columns of the rows the user sees (filters, sort, row scope),
+cells a spreadsheet would run as formulas shown as text, and a download link that works for 15 minutes and
+only for the user who exported."""
 
 from __future__ import annotations
 
 import csv
 import io
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
-import jwt
 import pytest
+from sqlmodel import Session
 
-from app.errors import Invalid, NotFound
+from app.auth.policy import Actor
+from app.db import run
+from app.errors import Invalid
 from app.services import campaign_export, campaigns
-from app.services.campaign_targeting import geo_fence_from_csv
-from app.settings import get_settings
-from tests.helpers import actor_of, bearer_headers
-from tests.test_campaign_pages import SETTINGS
+from tests.helpers import actor_of, bearer_headers, browser_session, other_tenant
+
+BASE = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1000",
+        "bid_strategy": "cpm", "bid": "2"}
 
 
-def _rows(path) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
+def _rows(path_or_text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(path_or_text.lstrip("\ufeff"))))
 
 
-def _file(actor, url: str):
-    return campaign_export.export_file(actor=actor, token=url.rsplit("/", 1)[1])
+def _file_rows(export: dict[str, str], actor: Actor) -> list[list[str]]:
+    token = export["csv_download_url"].removeprefix(campaign_export.URL_PREFIX)
+    stored = campaign_export.open_export(token=token, actor=actor)[0]
+    return _rows(stored.read_text(encoding="utf-8-sig"))
 
 
-def test_the_file_holds_the_shown_columns_rows_and_order_with_formulas_defused(db):
-    advertiser = actor_of(db, "advertiser@demo.example")
-    for name, budget in (("Alpha Run", "300"), ("Beta Run", "1000"), ("Gamma Walk", "50")):
-        campaigns.create_campaign(db, actor=advertiser, data={**SETTINGS, "name": name, "total_budget": budget})
-    campaigns.create_campaign(db, actor=advertiser, data={**SETTINGS, "name": "-2 Sale"})  # starts like a formula
-    result = campaign_export.export_campaigns(db, actor=advertiser, columns=["name", "total_budget", "active"],
-                                              search="run", sort="-total_budget", headers=["Name", "Budget"])
-    assert result["rows"] == 2
-    assert _rows(_file(advertiser, result["csv_download_url"])) == [
-        ["Name", "Budget"], ["Beta Run", "1000.00"], ["Alpha Run", "300.00"]]
-    every = campaign_export.export_campaigns(db, actor=advertiser, columns=["name"], sort="name")
-    assert [r[0] for r in _rows(_file(advertiser, every["csv_download_url"]))] == [
-        "name", "'-2 Sale", "Alpha Run", "Beta Run", "Gamma Walk"]
+def _seed(db: Session) -> None:
+    me = actor_of(db, "advertiser@demo.example")
+    for name, budget in (("Spring Sale", "500"), ("-Winter Sale", "700"), ("Autumn Push", "900")):
+        campaigns.create_campaign(db, actor=me, data={**BASE, "name": name, "total_budget": budget})
 
 
-def test_bad_columns_and_sorts_are_named(db):
-    advertiser = actor_of(db, "advertiser@demo.example")
+def test_columns_filters_and_sort_follow_the_list(db):
+    _seed(db)
+    me = actor_of(db, "advertiser@demo.example")
+    export = campaign_export.export_campaigns(db, actor=me, columns=["name", "total_budget", "status"],
+                                              search="sale", sort="-total_budget")
+    assert export["filename"].startswith("Campaigns-") and export["filename"].endswith(".csv")
+    assert _file_rows(export, me) == [
+        ["name", "total_budget", "status"],
+        ["'-Winter Sale", "700.00", "draft"],  # a leading - would make a spreadsheet formula of it
+        ["Spring Sale", "500.00", "draft"]]
+    everything = _file_rows(campaign_export.export_campaigns(db, actor=me, columns=[]), me)
+    assert everything[0] == list(campaigns.LIST_COLUMNS) and len(everything) == 4
     with pytest.raises(Invalid) as error:
-        campaign_export.export_campaigns(db, actor=advertiser, columns=["name", "password_hash"])
+        campaign_export.export_campaigns(db, actor=me, columns=["name", "password_hash"])
     assert set(error.value.fields) == {"columns"}
     with pytest.raises(Invalid) as error:
-        campaign_export.export_campaigns(db, actor=advertiser, columns=["name"], sort="secret")
+        campaign_export.export_campaigns(db, actor=me, columns=["name"], sort="-secret")
     assert set(error.value.fields) == {"sort"}
 
 
-def test_a_link_opens_only_for_its_requester_and_only_while_fresh(db):
-    advertiser, agency = actor_of(db, "advertiser@demo.example"), actor_of(db, "agency@demo.example")
-    url = campaign_export.export_campaigns(db, actor=advertiser, columns=["name"])["csv_download_url"]
-    assert _file(advertiser, url).is_file()
-    with pytest.raises(NotFound):
-        _file(agency, url)
-    name = _file(advertiser, url).name
-    stale = jwt.encode({"file": name, "sub": str(advertiser.id), "exp": datetime.now(UTC) - timedelta(seconds=1)},
-                       get_settings().secret_key, algorithm="HS256")
-    with pytest.raises(NotFound):
-        campaign_export.export_file(actor=advertiser, token=stale)
-    forged = jwt.encode({"file": "../dsp.sqlite3", "sub": str(advertiser.id),
-                         "exp": datetime.now(UTC) + timedelta(minutes=1)}, get_settings().secret_key, algorithm="HS256")
-    with pytest.raises(NotFound):
-        campaign_export.export_file(actor=advertiser, token=forged)
+@pytest.mark.parametrize("text", ["=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "\tTab", "\rCR"])
+def test_formula_starts_are_shown_as_text(text):
+    assert campaign_export.safe_cell(text) == "'" + text
+    assert campaign_export.safe_cell("Plain - text") == "Plain - text" and campaign_export.safe_cell(None) == ""
 
 
-def test_the_api_exports_under_the_spec_name_and_serves_the_file(client):
-    headers = bearer_headers(client, "advertiser@demo.example")
-    assert client.post("/api/campaigns", json=SETTINGS, headers=headers).status_code == 200
-    reply = client.get("/api/campaning/exportCampaningData", params={"columns": "name,status"}, headers=headers)
+def test_another_tenants_campaigns_never_reach_an_export(db):
+    rival_agency, rival_advertiser = other_tenant(db)
+    campaigns.create_campaign(db, actor=actor_of(db, rival_agency.email), advertiser_id=rival_advertiser.id,
+                              data={**BASE, "name": "Rival Sale"})
+    _seed(db)
+    for email in ("agency@demo.example", "advertiser@demo.example"):
+        actor = actor_of(db, email)
+        names = [row[0] for row in _file_rows(campaign_export.export_campaigns(db, actor=actor, columns=["name"]),
+                                              actor)[1:]]
+        assert "Rival Sale" not in names and len(names) == 3
+
+
+def test_the_download_is_an_attachment_for_its_user_only(client):
+    run(_seed)
+    me = bearer_headers(client, "advertiser@demo.example")
+    reply = client.post("/api/campaning/exportCampaningData", headers=me, json={"columns": ["name"], "search": "spring"})
     assert reply.status_code == 200 and reply.json()["success"] is True
     url = reply.json()["data"]["csv_download_url"]
-    download = client.get(url, headers=headers)
-    assert download.status_code == 200 and download.headers["content-type"].startswith("text/csv")
-    assert download.content.decode("utf-8-sig").splitlines() == ["name,status", "Autumn Push,draft"]
-    other = client.get(url, headers=bearer_headers(client, "agency@demo.example"))
-    assert other.status_code == 404 and other.json()["success"] is False
-    bad = client.get("/api/campaning/exportCampaningData", params={"columns": "name,nope"}, headers=headers)
-    assert bad.status_code == 422 and "columns" in str(bad.json())
+    assert url.startswith("/files/exports/")
+    download = client.get(url, headers=me)
+    assert download.status_code == 200
+    assert download.headers["content-type"].startswith("text/csv")
+    assert download.headers["content-disposition"].startswith("attachment;")
+    assert _rows(download.text) == [["name"], ["Spring Sale"]]
+    cookie, _ = browser_session("advertiser@demo.example")  # the browser's session works too
+    client.cookies.set("dsp_session", cookie)
+    assert client.get(url).status_code == 200
+    client.cookies.clear()
+    other = client.get(url, headers=bearer_headers(client, "agency@demo.example"))  # the agency sees the campaign,
+    assert other.status_code == 403  # but the link is the advertiser's
+    assert client.get(url).status_code == 401  # nobody signed in
+    assert client.get(url[:-3] + "abc", headers=me).status_code == 404  # a forged signature
 
 
-@pytest.mark.parametrize(("text", "fence", "problem"), [
-    ("latitude,longitude,radius\n48.1,11.5,5\n\n52.5,13.4,2.5\n", "48.1,11.5,5|52.5,13.4,2.5", None),
-    ("\ufeff48.1,11.5,5\r\n", "48.1,11.5,5", None),
-    ("48.1,11.5,5\n48.1;11.5;5\n", "", "Line 2: expected latitude, longitude and radius as numbers."),
-    ("48.1,11.5\n", "", "Line 1: expected latitude, longitude and radius as numbers."),
-    ("", "", "The file holds no points."),
-    ("95,11.5,5\n", "95,11.5,5", "Entry 1: latitude must be between -90 and 90."),
-])
-def test_a_geo_fence_csv_becomes_the_pipe_list_or_a_message_naming_the_line(text, fence, problem):
-    assert geo_fence_from_csv(text) == (fence, problem)
+def test_an_expired_link_is_refused(client, monkeypatch):
+    run(_seed)
+    me = bearer_headers(client, "advertiser@demo.example")
+    monkeypatch.setattr(campaign_export, "LINK_LIFETIME", timedelta(seconds=-1))
+    url = client.post("/api/campaigns/export", headers=me, json={"columns": ["name"]}).json()["data"]["csv_download_url"]
+    reply = client.get(url, headers=me)
+    assert reply.status_code == 404 and reply.text == campaign_export.EXPIRED
+
+
+def test_the_search_and_titles_follow_the_grid(db):
+    """The list's search box matches words in any shown column; the page sends its translated titles."""
+    _seed(db)
+    me = actor_of(db, "advertiser@demo.example")
+    export = campaign_export.export_campaigns(db, actor=me, columns=["name", "status"], search="SPRING draft",
+                                              headers=["Nombre", "Estado"])
+    assert _file_rows(export, me) == [["Nombre", "Estado"], ["Spring Sale", "draft"]]
+    with pytest.raises(Invalid) as error:
+        campaign_export.export_campaigns(db, actor=me, columns=["name", "status"], headers=["Nombre"])
+    assert set(error.value.fields) == {"headers"}

@@ -63,6 +63,9 @@ MESSAGE_KEYS = (
     "Choose exchanges from the list.",
     "At most {n} characters.",  # a Message: one entry for every limit
     "Password must be at least {n} characters.",
+    "Choose an operating system from the list.",
+    "Choose a country from the list.",
+    "This list has no such detail.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

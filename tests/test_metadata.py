@@ -232,12 +232,13 @@ def test_page_shows_the_lists_their_counts_and_the_values(demo_ids):
     run(metadata.seed_reference_values)
     model = render_model(MetadataPage, signed_in_console("admin@demo.example"), path="/admin/metadata")
     text = text_of(model)
-    for label in ("Exchanges", "OS versions", "Browsers", "Manufacturers", "Carriers", "Traffic types"):
+    for label in ("Exchanges", "Operating systems", "OS versions", "Browsers", "Manufacturers", "Carriers",
+                  "Traffic types"):
         assert label in text
     counts = {n["attributes"]["data-kind"]: n for n in walk(model) if "data-kind" in n.get("attributes", {})}
     assert set(counts) == set(REFERENCE_KINDS)
     badges = [n["attributes"]["data-count"] for n in walk(model) if "data-count" in n.get("attributes", {})]
-    assert badges == ["10", "7", "6", "10", "10", "3"]  # active values per list, retired ones not counted
+    assert badges == ["10", "8", "15", "6", "10", "14", "3"]  # active values per list, retired ones not counted
     values = [n["attributes"]["data-value"] for n in walk(model) if "data-value" in n.get("attributes", {})]
     assert values[:3] == ["AppLovin", "Google AdX", "Index Exchange"]
     assert "Not used" in text and "Rename" in text and "Retire" in text

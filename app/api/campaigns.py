@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
@@ -40,8 +40,9 @@ class CampaignBody(BaseModel):
     goal_target: str | None = None
     targeting: dict[str, Any] | None = Field(None, description=(
         "countries (ISO alpha-2), regions (ISO 3166-2), cities (GeoNames ids), geo_fence "
-        "(lat,long,radius|...), languages (ISO 639-1), device_types, exchanges / os_versions / browsers / "
-        "manufacturers / carriers (reference value ids), dayparting (7 lists of hours, Monday first), "
+        "(lat,long,radius|...), languages (ISO 639-1), device_types, exchanges / operating_systems / os_versions / "
+        "browsers / manufacturers / carriers (reference value ids; os_versions within the chosen operating_systems, "
+        "carriers within the chosen countries), dayparting (7 lists of hours, Monday first), "
         "inventory_lists and audiences ({allow: [ids], block: [ids]})"))
 
 
@@ -57,13 +58,17 @@ def _sent(body: CampaignBody) -> dict[str, Any]:
     return body.model_dump(exclude_unset=True, exclude={"advertiser_id"})
 
 
+SORT_HELP = f"A list column ({', '.join(campaigns.LIST_COLUMNS)}), '-' first for descending"
+
+
 @router.get("/campaigns")
 def list_campaigns(status: str = "", search: str = "", advertiser_id: int | None = None,
-                   include_archived: bool = False, actor: Actor = Depends(get_actor),
-                   db: Session = Depends(get_db)) -> dict[str, Any]:
-    """The campaigns you may see, newest change first; archived ones only when asked for."""
+                   include_archived: bool = False, sort: str = Query("", description=SORT_HELP),
+                   actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+    """The campaigns you may see, newest change first unless `sort` says otherwise; archived ones only when
+    asked for."""
     return ok(campaigns.list_campaigns(db, actor=actor, status=status, search=search, advertiser_id=advertiser_id,
-                                       include_archived=include_archived))
+                                       include_archived=include_archived, sort=sort))
 
 
 @router.post("/campaigns")

@@ -1,5 +1,5 @@
-"""The reference lists (exchanges, OS versions, browsers, manufacturers, carriers, traffic types) over the
-API: what /admin/metadata manages and what the campaign pickers offer."""
+"""The reference lists (exchanges, operating systems, OS versions, browsers, manufacturers, carriers, traffic
+types) over the API: what /admin/metadata manages and what the campaign pickers offer."""
 
 from __future__ import annotations
 
@@ -20,13 +20,21 @@ router = APIRouter(tags=["reference lists"])
 KINDS = ", ".join(REFERENCE_KINDS)
 
 
+_PARENT = "OS versions only: the id of their operating system (null: none)"
+_COUNTRY = "Carriers only: the ISO alpha-2 code of the country they serve (null: none)"
+
+
 class NameBody(BaseModel):
     name: str
+    parent_id: int | None = Field(None, description=_PARENT)
+    country: str | None = Field(None, description=_COUNTRY)
 
 
 class ValueChangeBody(BaseModel):
     name: str | None = Field(None, description="A new name; unique in its list, case-insensitively")
     retired: bool | None = Field(None, description="true: pickers stop offering it; false: restore it")
+    parent_id: int | None = Field(None, description=_PARENT + "; left out: unchanged")
+    country: str | None = Field(None, description=_COUNTRY + "; left out: unchanged")
 
 
 @router.get("/metadata")
@@ -50,17 +58,23 @@ def active(kind: str, actor: Actor = Depends(get_actor), db: Session = Depends(g
 @router.post("/metadata/{kind}")
 def add(kind: str, body: NameBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
     """Add a value to a list."""
-    return ok(metadata.add_value(db, actor=actor, kind=kind, name=body.name), "Value added")
+    return ok(metadata.add_value(db, actor=actor, kind=kind, name=body.name, parent_id=body.parent_id,
+                                 country=body.country), "Value added")
 
 
 @router.put("/metadata/values/{value_id}")
 def change(value_id: int, body: ValueChangeBody, actor: Actor = Depends(get_actor),
            db: Session = Depends(get_db)) -> dict[str, Any]:
-    """Rename, retire or restore a value (both in one call: renamed first)."""
-    if body.name is None and body.retired is None:
+    """Rename, retire or restore a value, or set an OS version's operating system or a carrier's country
+    (in one call: name and detail first)."""
+    details = {"parent_id", "country"} & body.model_fields_set
+    if body.name is None and body.retired is None and not details:
         raise Invalid({"name": "Give a new name, or retired true or false."})
     row = None
-    if body.name is not None:
+    if details:
+        row = metadata.edit_value(db, actor=actor, value_id=value_id, name=body.name, parent_id=body.parent_id,
+                                  country=body.country)
+    elif body.name is not None:
         row = metadata.rename_value(db, actor=actor, value_id=value_id, name=body.name)
     if body.retired is not None:
         row = metadata.set_retired(db, actor=actor, value_id=value_id, retired=body.retired)

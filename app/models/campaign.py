@@ -47,6 +47,7 @@ GOAL_METRICS = ("none", "ctr", "cpa", "cpi", "vcr")
 # value cannot be deleted: app/services/metadata.py counts these.
 TARGETING_REFERENCE_KEYS: dict[str, str] = {
     "exchanges": "exchange",
+    "operating_systems": "operating_system",
     "os_versions": "os_version",
     "browsers": "browser",
     "manufacturers": "manufacturer",
@@ -79,4 +80,4 @@ class Campaign(SQLModel, table=True):
     goal_target: str = Field(default="", max_length=24)  # a decimal: CTR/VCR in %, CPA/CPI in dollars
     targeting: dict[str, Any] = json_field(dict)
     created_at: datetime = created_at_field()
-    updated_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow, index=True)  # the list sorts by it (newest change first)

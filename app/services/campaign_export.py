@@ -1,12 +1,19 @@
-"""CSV export of the campaign list as the user sees it: the status filter, the grid's visible columns, its
-search and its sort. The file is written to the data directory and fetched through a signed link that only
-its requester can open, for 15 minutes (GET /api/exports/{token}: pages and API clients alike)."""
+"""CSV export of the campaign list as the user sees it (same filters, same row scope), downloaded once from a
+short-lived link.
+
+The file goes to <data dir>/exports under a random name. Its link, /files/exports/{token}, carries a JWT
+signed with the app's secret that names the file and the user who exported it and expires after 15 minutes;
+the download route (app/api/export_files.py) also requires that the request is signed in as that user, so a
+leaked link is useless to anyone else. Files older than a link's lifetime are removed at the next export.
+"""
 
 from __future__ import annotations
 
 import csv
 import re
-from datetime import UTC, datetime, timedelta
+import secrets
+import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,85 +21,101 @@ import jwt
 from sqlmodel import Session
 
 from app.auth.policy import Actor, require
-from app.errors import Invalid, NotFound
+from app.errors import Forbidden, Invalid, NotAuthenticated, NotFound
+from app.models.base import utcnow
 from app.services import campaigns
-from app.settings import get_settings, new_token
+from app.settings import get_settings
 
 LINK_LIFETIME = timedelta(minutes=15)
-COLUMNS = ("id", "name", "advertiser", "status", "objective", "starts_at", "ends_at", "total_budget", "daily_budget",
-           "bid", "bid_strategy", "traffic_type", "updated_at")
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_FILE_NAME = re.compile(r"^[A-Za-z0-9_-]{20,64}\.csv$")
-_NUMERIC = re.compile(r"^-?\d+(\.\d+)?$")
+ALGORITHM = "HS256"
+AUDIENCE = "dsp-console-export"  # an export link can never pass for an API token, nor the reverse
+URL_PREFIX = "/files/exports/"
+# A spreadsheet runs a cell starting with one of these as a formula (CSV injection); a leading ' shows it as text.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_STORED_NAME = re.compile(r"^[A-Za-z0-9_-]{20,}\.csv$")
+EXPIRED = "This download link has expired. Export the list again."
+NOT_YOURS = "This download belongs to another user."
+GONE = "This download no longer exists. Export the list again."
 
 
 def exports_dir() -> Path:
-    path = get_settings().data_dir / "exports"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    folder = get_settings().data_dir / "exports"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
-def _cell(value: Any) -> str:
-    """A CSV cell a spreadsheet will not run: text starting like a formula gets a leading quote (OWASP)."""
+def safe_cell(value: Any) -> str:
+    """A value as CSV text that a spreadsheet shows as text, never runs as a formula."""
     text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_FORMULA_START) and not _NUMERIC.match(text) else text
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def _matches(row: dict[str, Any], columns: list[str], query: str) -> bool:
-    """The grid's search: every whitespace-separated term occurs in some shown column."""
-    haystack = "\u0000".join(str(row.get(c) or "") for c in columns).lower()
-    return all(term in haystack for term in query.lower().split())
+def _prune(folder: Path) -> None:
+    """Remove exports whose links have expired (no scheduler needed: each export tidies up after the last)."""
+    oldest = time.time() - LINK_LIFETIME.total_seconds()
+    for path in folder.glob("*.csv"):
+        if path.stat().st_mtime < oldest:
+            path.unlink(missing_ok=True)
 
 
-def _sorted(rows: list[dict[str, Any]], sort: str) -> list[dict[str, Any]]:
-    key = sort.removeprefix("-")
-    if not key:
-        return rows
-    if key not in COLUMNS:
-        raise Invalid({"sort": "Not an allowed value."})
-    present = [r for r in rows if r.get(key) not in (None, "")]
-    absent = [r for r in rows if r.get(key) in (None, "")]
-
-    def value(row: dict[str, Any]) -> Any:
-        raw = row[key]
-        return (0, float(raw)) if isinstance(raw, int | float) or _NUMERIC.match(str(raw)) else (1, str(raw).casefold())
-
-    return sorted(present, key=value, reverse=sort.startswith("-")) + absent  # empty cells last, as in the grid
+def _shown(row: dict[str, Any], columns: list[str], terms: list[str]) -> bool:
+    """The list grid's search: every term occurs in one of the exported columns."""
+    text = "\u0000".join("" if row[column] is None else str(row[column]) for column in columns).lower()
+    return all(term in text for term in terms)
 
 
 def export_campaigns(db: Session, *, actor: Actor, columns: list[str], status: str = "", search: str = "",
-                     sort: str = "", advertiser_id: int | None = None, include_archived: bool = False,
-                     headers: list[str] | None = None) -> dict[str, Any]:
-    """{"csv_download_url", "filename", "rows"}. `headers` are the column titles to write (the page's
-    translated labels); the column keys otherwise."""
+                     advertiser_id: int | None = None, include_archived: bool = False, sort: str = "",
+                     headers: list[str] | None = None) -> dict[str, str]:
+    """Write the campaign list (the rows list_campaigns gives for these filters, in its order) with `columns`
+    (list columns; none: all of them) to a CSV file; returns {csv_download_url, filename}. `search` keeps rows
+    where each of its words occurs in some exported column, as the list's search box does; `headers` titles
+    the columns (the page's translated labels; the column keys otherwise). The link works for 15 minutes, for
+    the exporting user only."""
     require(actor, "campaign", "view")
-    columns = [c for c in columns if c != "active"] or list(COLUMNS)
-    unknown = [c for c in columns if c not in COLUMNS]
+    chosen = list(columns or campaigns.LIST_COLUMNS)
+    unknown = [column for column in chosen if column not in campaigns.LIST_COLUMNS]
     if unknown:
-        raise Invalid({"columns": f"Unknown column: {', '.join(unknown)}."})
-    if headers is not None and len(headers) != len(columns):
+        raise Invalid({"columns": f"Unknown columns: {', '.join(map(str, unknown))}. "
+                                  f"Choose from: {', '.join(campaigns.LIST_COLUMNS)}."})
+    if headers is not None and len(headers) != len(chosen):
         raise Invalid({"headers": "Give one title per column."})
-    rows = campaigns.list_campaigns(db, actor=actor, advertiser_id=advertiser_id, status=status,
-                                    include_archived=include_archived)
-    rows = _sorted([r for r in rows if _matches(r, columns, search)], sort)
-    name = f"{new_token()}.csv"
-    with (exports_dir() / name).open("w", newline="", encoding="utf-8-sig") as out:  # the BOM: Excel reads UTF-8
+    terms = search.lower().split()
+    rows = [row for row in campaigns.list_campaigns(db, actor=actor, status=status, advertiser_id=advertiser_id,
+                                                    include_archived=include_archived, sort=sort)
+            if _shown(row, chosen, terms)]
+    folder = exports_dir()
+    _prune(folder)
+    stored = f"{secrets.token_urlsafe(24)}.csv"
+    # utf-8-sig: Excel reads the file as UTF-8 (names with accents) only when it starts with a byte-order mark.
+    with (folder / stored).open("w", newline="", encoding="utf-8-sig") as out:
         writer = csv.writer(out)
-        writer.writerow([_cell(h) for h in headers or columns])
-        writer.writerows([_cell(row.get(c)) for c in columns] for row in rows)
-    token = jwt.encode({"file": name, "sub": str(actor.id), "exp": datetime.now(UTC) + LINK_LIFETIME},
-                       get_settings().secret_key, algorithm="HS256")
-    return {"csv_download_url": f"/api/exports/{token}", "filename": "campaigns.csv", "rows": len(rows)}
+        writer.writerow([safe_cell(title) for title in headers] if headers is not None else chosen)
+        writer.writerows([safe_cell(row[column]) for column in chosen] for row in rows)
+    now = utcnow()
+    filename = f"Campaigns-{now:%Y%m%d-%H%M%S}.csv"
+    token = jwt.encode({"aud": AUDIENCE, "sub": str(actor.id), "file": stored, "name": filename,
+                        "iat": int(now.timestamp()), "exp": int((now + LINK_LIFETIME).timestamp())},
+                       get_settings().secret_key, algorithm=ALGORITHM)
+    return {"csv_download_url": URL_PREFIX + token, "filename": filename}
 
 
-def export_file(*, actor: Actor, token: str) -> Path:
-    """The file a download link points at, for the user who asked for it while the link is fresh."""
+def open_export(*, token: str, actor: Actor | None) -> tuple[Path, str]:
+    """(the file, its download name) for a link, when `actor` (who is signed in on the request) exported it
+    and the link has not expired."""
+    if actor is None:
+        raise NotAuthenticated("Please log in.")
     try:
-        claims = jwt.decode(token, get_settings().secret_key, algorithms=["HS256"])
+        claims = jwt.decode(token, get_settings().secret_key, algorithms=[ALGORITHM], audience=AUDIENCE,
+                            options={"require": ["exp", "sub", "file"]})
+    except jwt.ExpiredSignatureError:
+        raise NotFound(EXPIRED) from None
     except jwt.PyJWTError:
-        raise NotFound("This download link has expired or is not valid.") from None
-    name = str(claims.get("file", ""))
-    path = exports_dir() / name
-    if claims.get("sub") != str(actor.id) or not _FILE_NAME.match(name) or not path.is_file():
-        raise NotFound("This download link has expired or is not valid.")
-    return path
+        raise NotFound(GONE) from None
+    if str(claims["sub"]) != str(actor.id):
+        raise Forbidden(NOT_YOURS)
+    stored = str(claims["file"])
+    path = exports_dir() / stored
+    if not _STORED_NAME.match(stored) or not path.is_file():
+        raise NotFound(GONE)
+    return path, str(claims.get("name") or "Campaigns.csv")

@@ -3,7 +3,8 @@
 Geography and languages are checked against pycountry's ISO data sets (countries ISO 3166-1 alpha-2,
 regions ISO 3166-2, languages ISO 639-1); device and supply values against the admin's reference lists
 (app/services/metadata.py), which also count each value's use by campaigns so a used value cannot be
-deleted. Exchanges are limited to those enabled for the advertiser in its user configuration.
+deleted. Chosen OS versions must belong to the chosen operating systems, and chosen carriers to the chosen
+countries, whenever systems or countries are chosen. Exchanges are limited to those enabled for the advertiser in its user configuration.
 """
 
 from __future__ import annotations
@@ -42,6 +43,22 @@ def _ids(value: Any) -> list[int] | None:
         return sorted({int(x) for x in value})
     except (TypeError, ValueError):
         return None
+
+
+def _check_belonging(db: Session, out: dict[str, Any], errors: dict[str, str]) -> None:
+    """OS versions inside the chosen operating systems, carriers inside the chosen countries (when systems or
+    countries are chosen at all): a version of another system, or a carrier abroad, would never match."""
+    checks = (("os_versions", "operating_systems", ReferenceValue.parent_id, "OS versions outside the chosen "
+               "operating systems"), ("carriers", "countries", ReferenceValue.country, "Carriers outside the "
+                                      "chosen countries"))
+    for key, container_key, column, message in checks:
+        chosen, containers = out[key], set(out[container_key])
+        if not chosen or not containers or f"targeting.{key}" in errors:
+            continue
+        rows = db.exec(select(ReferenceValue.name, column).where(col(ReferenceValue.id).in_(chosen))).all()
+        outside = sorted(name for name, container in rows if container not in containers)
+        if outside:
+            errors[f"targeting.{key}"] = f"{message}: {', '.join(outside)}."
 
 
 def clean_targeting(db: Session, *, advertiser_id: int, raw: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, str]]:
@@ -100,6 +117,9 @@ def clean_targeting(db: Session, *, advertiser_id: int, raw: dict[str, Any] | No
             errors[f"targeting.{key}"] = "Choose values from the list."
         out[key] = ids
 
+    _check_belonging(db, out, errors)
+
+    # An empty allowed_exchanges in the user configuration means every exchange (no restriction set).
     allowed = set(settings_of(db, advertiser_id).allowed_exchanges or [])
     if allowed and set(out["exchanges"]) - allowed:
         errors["targeting.exchanges"] = "This advertiser may not buy on some of these exchanges."

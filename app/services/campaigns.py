@@ -14,6 +14,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import pycountry
+from sqlalchemy import DateTime, TypeDecorator, type_coerce
 from sqlmodel import Session, col, func, select
 
 from app import validation as v
@@ -36,9 +37,8 @@ from app.models.campaign import (
 from app.models.ledger import MICROS_PER_DOLLAR
 from app.models.reference import ReferenceValue
 from app.models.user import User, UserStatus
-from app.services import audit, geo, metadata
+from app.services import audit, geo
 from app.services.campaign_targeting import clean_targeting
-from app.services.preferences import settings_of
 
 NOT_FOUND = "Campaign not found."
 NAME_MAX_LENGTH = 120
@@ -61,7 +61,16 @@ def _in_scope(db: Session, actor: Actor, campaign_id: int) -> tuple[Campaign, Us
 
 
 def _dollars(micros: int | None) -> str | None:
-    return None if micros is None else str((Decimal(micros) / MICROS_PER_DOLLAR).quantize(Decimal("0.01")))
+    """Micros as dollar text with cents, rounded half to even like Decimal.quantize. Integer arithmetic: the
+    list calls this three times a row, and Decimal made it a quarter of a 10,000-row list's time."""
+    if micros is None:
+        return None
+    if micros < 0:
+        return str((Decimal(micros) / MICROS_PER_DOLLAR).quantize(Decimal("0.01")))
+    cents, rest = divmod(micros, MICROS_PER_DOLLAR // 100)
+    if rest * 2 > MICROS_PER_DOLLAR // 100 or (rest * 2 == MICROS_PER_DOLLAR // 100 and cents % 2):
+        cents += 1
+    return f"{cents // 100}.{cents % 100:02d}"
 
 
 def public(campaign: Campaign, advertiser: User) -> dict[str, Any]:
@@ -73,6 +82,25 @@ def public(campaign: Campaign, advertiser: User) -> dict[str, Any]:
                created_at=campaign.created_at.isoformat(), updated_at=campaign.updated_at.isoformat(),
                next_statuses=sorted(STATUS_TRANSITIONS[CampaignStatus(campaign.status)]))
     return row
+
+
+class _NaiveUTC(TypeDecorator[datetime]):
+    """A UTC time read as a naive datetime (as SQLite stores it; PostgreSQL's aware value is converted). The list
+    formats three per row: a naive datetime formats four times faster than an aware one, a tenth of a
+    10,000-row list's time."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None or value.utcoffset() is None:
+            return value
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+
+def _utc_text(value: datetime | None) -> str | None:
+    """A naive UTC time as the ISO text an aware one gives ("...+00:00")."""
+    return None if value is None else value.isoformat() + "+00:00"
 
 
 def get_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
@@ -120,14 +148,48 @@ def _scope_filter(actor: Actor) -> Any:
     return advertiser_rows(actor, Campaign.advertiser_id)
 
 
+# The list's columns (the keys of each list_campaigns row), in the list's order; exports and sorting name them.
+LIST_COLUMNS = ("id", "name", "status", "objective", "advertiser_id", "advertiser", "starts_at", "ends_at",
+                "total_budget", "daily_budget", "bid_strategy", "bid", "traffic_type", "updated_at")
+# The advertiser column shows the company, or the person's name when there is none: sorting follows that.
+_ADVERTISER_SHOWN = func.coalesce(func.nullif(User.company_name, ""), User.first_name + " " + User.last_name)
+_SORT_KEYS: dict[str, Any] = {
+    "id": Campaign.id, "name": func.lower(Campaign.name), "status": Campaign.status, "objective": Campaign.objective,
+    "advertiser_id": Campaign.advertiser_id, "advertiser": func.lower(_ADVERTISER_SHOWN),
+    "starts_at": Campaign.starts_at, "ends_at": Campaign.ends_at, "total_budget": Campaign.total_budget_micros,
+    "daily_budget": Campaign.daily_budget_micros, "bid_strategy": Campaign.bid_strategy, "bid": Campaign.bid_micros,
+    "traffic_type": Campaign.traffic_type, "updated_at": Campaign.updated_at,
+}
+DEFAULT_SORT = "-updated_at"
+
+
+def _order(sort: str) -> list[Any]:
+    """ORDER BY for a list column, "-" first for descending; ties by id in the same direction, so rows of
+    equal values keep one order."""
+    text = (sort or DEFAULT_SORT).strip()
+    descending, column = text.startswith("-"), text.lstrip("-")
+    if column not in _SORT_KEYS:
+        raise Invalid({"sort": f"Sort by one of: {', '.join(LIST_COLUMNS)} (a leading - for descending)."})
+    key, tie = _SORT_KEYS[column], col(Campaign.id)
+    if column == "id":
+        return [tie.desc() if descending else tie.asc()]
+    # Empty values (no end date, no daily budget) last either way, on SQLite and PostgreSQL alike.
+    if descending:
+        return [key.desc().nulls_last(), tie.desc()]
+    return [key.asc().nulls_last(), tie.asc()]
+
+
 def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "",
-                   search: str = "", include_archived: bool = False) -> list[dict[str, Any]]:
-    """The campaign list: columns only (no ORM entities), so it stays fast at tens of thousands of rows."""
+                   search: str = "", include_archived: bool = False, sort: str = "") -> list[dict[str, Any]]:
+    """The campaign list: columns only (no ORM entities), so it stays fast at tens of thousands of rows.
+    `sort` is a list column, "-" first for descending (default: newest change first)."""
     require(actor, "campaign", "view")
+    order = _order(sort)
     query = (select(Campaign.id, Campaign.name, Campaign.status, Campaign.objective, Campaign.advertiser_id,
-                    User.first_name, User.last_name, User.company_name, Campaign.starts_at, Campaign.ends_at,
-                    Campaign.total_budget_micros, Campaign.daily_budget_micros, Campaign.bid_strategy,
-                    Campaign.bid_micros, Campaign.traffic_type, Campaign.updated_at)
+                    User.first_name, User.last_name, User.company_name, type_coerce(Campaign.starts_at, _NaiveUTC()),
+                    type_coerce(Campaign.ends_at, _NaiveUTC()), Campaign.total_budget_micros,
+                    Campaign.daily_budget_micros, Campaign.bid_strategy, Campaign.bid_micros, Campaign.traffic_type,
+                    type_coerce(Campaign.updated_at, _NaiveUTC()))
              .join(User, col(User.id) == Campaign.advertiser_id)
              .where(_scope_filter(actor)))
     if advertiser_id is not None:
@@ -138,12 +200,14 @@ def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = Non
         query = query.where(Campaign.status != CampaignStatus.ARCHIVED)
     if search.strip():
         query = query.where(func.lower(Campaign.name).contains(search.strip().lower()))
-    rows = db.exec(query.order_by(col(Campaign.updated_at).desc(), col(Campaign.id).desc())).all()
+    # Through the connection, not the ORM session: plain tuples, without the ORM's per-row loading work. The
+    # connection does not autoflush, so this unit of work's pending changes are flushed first.
+    db.flush()
+    rows = db.connection().execute(query.order_by(*order)).all()
     return [{"id": r[0], "name": r[1], "status": r[2], "objective": r[3], "advertiser_id": r[4],
-             "advertiser": r[7] or f"{r[5]} {r[6]}".strip(), "starts_at": r[8].isoformat(),
-             "ends_at": r[9].isoformat() if r[9] else None, "total_budget": _dollars(r[10]),
-             "daily_budget": _dollars(r[11]), "bid_strategy": r[12], "bid": _dollars(r[13]), "traffic_type": r[14],
-             "updated_at": r[15].isoformat()} for r in rows]
+             "advertiser": r[7] or f"{r[5]} {r[6]}".strip(), "starts_at": _utc_text(r[8]), "ends_at": _utc_text(r[9]),
+             "total_budget": _dollars(r[10]), "daily_budget": _dollars(r[11]), "bid_strategy": r[12],
+             "bid": _dollars(r[13]), "traffic_type": r[14], "updated_at": _utc_text(r[15])} for r in rows]
 
 
 def advertiser_choices(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
@@ -156,22 +220,6 @@ def advertiser_choices(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
         query = query.where(User.id == actor.id)
     rows = [{"id": u.id, "name": u.company_name or u.display_name} for u in db.exec(query) if can_see_user(actor, u)]
     return sorted(rows, key=lambda row: str(row["name"]).casefold())
-
-
-def form_options(db: Session, *, actor: Actor, advertiser_id: int | None) -> dict[str, Any]:
-    """What the campaign form's pickers offer, in one read: countries and languages (ISO), the reference lists
-    ({id, name}, retired values left out) and the exchanges the advertiser may buy on."""
-    require(actor, "campaign", "view")
-    advertiser = db.get(User, advertiser_id) if advertiser_id is not None else None
-    if advertiser is not None and not can_see_user(actor, advertiser):
-        raise NotFound("User not found.")
-    options: dict[str, Any] = {"countries": geo.countries(actor=actor), "languages": geo.languages(actor=actor)}
-    for key, kind in TARGETING_REFERENCE_KEYS.items():
-        options[key] = metadata.active_values(db, actor=actor, kind=kind)
-    allowed = set(settings_of(db, advertiser.id).allowed_exchanges or []) if advertiser and advertiser.id else set()
-    if allowed:
-        options["exchanges"] = [row for row in options["exchanges"] if row["id"] in allowed]
-    return options
 
 
 # --- checking input ------------------------------------------------------------------------------------
@@ -348,7 +396,8 @@ def set_status(db: Session, *, actor: Actor, campaign_id: int, status: str) -> d
     if wanted == current:
         return public(campaign, advertiser)
     if wanted not in STATUS_TRANSITIONS[current]:
-        raise Invalid({"status": f"A {current.value} campaign cannot become {wanted.value}."})
+        article = "An" if current.value[0] in "aeiou" else "A"  # an active / an archived campaign
+        raise Invalid({"status": f"{article} {current.value} campaign cannot become {wanted.value}."})
     campaign.status = wanted
     campaign.updated_at = utcnow()
     db.add(campaign)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from sqlmodel import Session, col, func, select
 
 from app.auth.policy import Actor, require, require_user_in_scope
@@ -35,3 +37,15 @@ def payment_history(db: Session, *, actor: Actor, advertiser_id: int) -> list[di
                         "amount": row.amount_micros / MICROS_PER_DOLLAR, "balance": running / MICROS_PER_DOLLAR,
                         "by": people.get(row.created_by, "") if row.created_by else ""})
     return history[::-1]
+
+
+def advertiser_balance(db: Session, *, actor: Actor, advertiser_id: int) -> dict[str, object]:
+    """An advertiser's balance (getAdvertiserBalance): {advertiser_id, balance (dollars as text, "5000.00"),
+    balance_micros}. Another tenant's advertiser, or an account that is no advertiser, answers not found."""
+    require(actor, "funds", "view")
+    advertiser = require_user_in_scope(actor, db.get(User, advertiser_id))
+    if advertiser.role != Role.ADVERTISER:
+        raise NotFound("User not found.")
+    micros = balance_micros(db, actor=actor, advertiser_id=advertiser_id)
+    dollars = (Decimal(micros) / MICROS_PER_DOLLAR).quantize(Decimal("0.01"))
+    return {"advertiser_id": advertiser_id, "balance": str(dollars), "balance_micros": micros}

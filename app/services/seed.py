@@ -11,7 +11,7 @@ from app.models.ledger import MICROS_PER_DOLLAR, LedgerEntry
 from app.models.messaging import Notification
 from app.models.reference import ReferenceValue
 from app.models.user import User, UserSettings, UserStatus
-from app.services.metadata import seed_reference_values
+from app.services.metadata import link_reference_details, seed_reference_values
 
 DEMO_PASSWORD = "demo-Pass-2026"
 DEMO_USERS: tuple[tuple[str, Role, str, str, str], ...] = (
@@ -57,6 +57,11 @@ def seed_demo(db: Session) -> dict[str, int]:
     # Only into an empty table: a value an admin renamed or retired must not come back on the next `make run`.
     if db.exec(select(ReferenceValue)).first() is None:
         seed_reference_values(db)
+    elif db.exec(select(ReferenceValue).where(ReferenceValue.kind == "operating_system")).first() is None:
+        # Data from before operating systems were a list (migration 0005): add them once, and link the known
+        # versions and carriers; later runs see the systems and leave an admin's choices alone.
+        seed_reference_values(db, kinds=("operating_system",))
+        link_reference_details(db)
 
     config = db.exec(select(CompanyConfig).where(CompanyConfig.host == "")).first()
     if config is None:

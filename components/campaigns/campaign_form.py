@@ -29,7 +29,7 @@ from app.models.campaign import (
     TRAFFIC_TYPES,
     CampaignStatus,
 )
-from app.services import campaigns
+from app.services import campaigns, targeting_options
 from app.services.campaign_targeting import DEVICE_TYPES, EMPTY
 from components.campaigns.common import back_to_list, campaign_tabs, not_found
 from components.campaigns.summary import CampaignSummary
@@ -55,9 +55,14 @@ SCALAR_FIELDS = ("name", "objective", "traffic_type", "starts_at", "ends_at", "t
                  "daily_budget", "pacing", "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap",
                  "frequency_period", "goal_metric", "goal_target")
 TIME_ZONES = sorted(available_timezones() - {"localtime", "Factory"})
-# Reference-list targeting shown as checkbox groups: (targeting key, label key).
-REFERENCE_GROUPS = (("os_versions", "campaigns.field.os_versions"), ("manufacturers", "campaigns.field.manufacturers"),
-                    ("browsers", "campaigns.field.browsers"), ("carriers", "campaigns.field.carriers"))
+# Reference-list targeting shown as checkbox groups: (targeting key, label key, the targeting key whose choice
+# narrows what it offers, the option field that must be among those chosen). An OS version offers itself only
+# under its chosen system, a carrier only in its chosen country; choosing none of those offers them all.
+REFERENCE_GROUPS = (("operating_systems", "campaigns.field.operating_systems", "", ""),
+                    ("os_versions", "campaigns.field.os_versions", "operating_systems", "parent_id"),
+                    ("manufacturers", "campaigns.field.manufacturers", "", ""),
+                    ("browsers", "campaigns.field.browsers", "", ""),
+                    ("carriers", "campaigns.field.carriers", "countries", "country"))
 
 
 def _local(iso: str | None, zone: str) -> str:
@@ -133,7 +138,7 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
     advertiser_name = campaign["advertiser"] if campaign else next(
         (a["name"] for a in advertisers or [] if a["id"] == advertiser), "")
     choose_advertiser = mode == "create" and advertisers is not None and console.role != Role.ADVERTISER
-    options_query = use_query(campaigns.form_options, actor=console.actor, advertiser_id=advertiser, deps=[advertiser])
+    options_query = use_query(targeting_options.options, actor=console.actor, advertiser_id=advertiser, deps=[advertiser])
     navigation, go = use_navigation()
 
     def saved(result: dict[str, Any]) -> None:
@@ -249,9 +254,10 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
         CheckboxGroup(store, "device_types", t("campaigns.field.device_types"),
                       choices(console, "campaigns.device", DEVICE_TYPES), error=errors.get("targeting.device_types"),
                       key="device_types"),
-        *[CheckboxGroup(store, key, t(label), reference(key), error=errors.get(f"targeting.{key}"),
-                        help_text=t("campaigns.none_means_all"), key=key)
-          for key, label in REFERENCE_GROUPS if reference(key)],
+        *[CheckboxGroup(store, key, t(label), [(row["id"], row["name"], row.get(detail)) for row in options.get(key, [])],
+                        error=errors.get(f"targeting.{key}"), help_text=t("campaigns.none_means_all"),
+                        narrowed_by=narrowed_by, key=key)
+          for key, label, narrowed_by, detail in REFERENCE_GROUPS if options.get(key)],
         _subhead(t("campaigns.supply")),
         CheckboxGroup(store, "exchanges", t("campaigns.field.exchanges"), exchanges,
                       error=errors.get("targeting.exchanges"), help_text=t("campaigns.exchanges_help"),

@@ -121,7 +121,8 @@ def CampaignViewPage() -> Any:
                               (t("campaigns.field.device_types"),
                                _list([t(f"campaigns.device.{d}") for d in targeting.get("device_types") or []], everyone)),
                               *[(t(f"campaigns.field.{key}"), _list(names[key], everyone))
-                                for key in ("os_versions", "manufacturers", "browsers", "carriers", "exchanges")],
+                                for key in ("operating_systems", "os_versions", "manufacturers", "browsers", "carriers",
+                                            "exchanges")],
                               (t("campaigns.schedule"), schedule),
                           ]), title=t("campaigns.section_targeting"))),
                  ),

@@ -64,7 +64,8 @@ def CampaignSummary(store: FieldStore, *, options: dict[str, Any], advertiser: s
     extras = [t(f"campaigns.summary_{key}", count=count(key)) for key in ("regions", "cities") if count(key)]
     if fence_points:
         extras.append(t("campaigns.summary_points", count=fence_points))
-    narrowing = [t(f"campaigns.field.{key}") for key in ("languages", "device_types", "os_versions", "manufacturers",
+    narrowing = [t(f"campaigns.field.{key}") for key in ("languages", "device_types", "operating_systems",
+                                                          "os_versions", "manufacturers",
                                                           "browsers", "carriers", "exchanges") if count(key)]
 
     rows = [

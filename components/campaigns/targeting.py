@@ -153,10 +153,20 @@ def CityPicker(store: FieldStore, error: str | None = None) -> Any:
 
 
 @component
-def CheckboxGroup(store: FieldStore, field: str, label: str, options: Sequence[tuple[int | str, str]],
-                  error: str | None = None, help_text: str = "") -> Any:
+def CheckboxGroup(store: FieldStore, field: str, label: str, options: Sequence[tuple[Any, ...]],
+                  error: str | None = None, help_text: str = "", narrowed_by: str = "") -> Any:
+    """Checkboxes for `options` ((value, text) or (value, text, what narrows it)). With `narrowed_by` (another
+    targeting key), an option shows only when what narrows it is among that key's choices, or is empty; a
+    choice that stops showing is dropped, so the campaign never keeps an OS version without its system."""
+    values = use_watch(store, f"narrow-{field}", [f"targeting.{narrowed_by}"]) if narrowed_by else {}
     chosen, set_chosen = use_field(store, f"targeting.{field}")
-    return checkbox_list(name=field, label=label, options=list(options), selected=list(chosen or []),
+    limits = {str(x) for x in values.get(f"targeting.{narrowed_by}") or []}
+    shown = [(o[0], o[1]) for o in options if not limits or len(o) < 3 or o[2] in (None, "") or str(o[2]) in limits]
+    offered = {value for value, _text in shown}
+    kept = [value for value in chosen or [] if value in offered]
+    if limits and kept != list(chosen or []):
+        store.put(f"targeting.{field}", kept)
+    return checkbox_list(name=field, label=label, options=shown, selected=kept,
                          on_change=set_chosen, error=error, help_text=help_text)
 
 

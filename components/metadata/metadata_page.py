@@ -1,25 +1,27 @@
 """/admin/metadata (ADMIN and CO-ADMIN): the reference lists the campaign pickers offer. Add, rename,
-retire and restore values; delete only the ones nothing uses."""
+retire and restore values; delete only the ones nothing uses. OS versions name their operating system and
+carriers their country (metadata.DETAILS), chosen beside the name when adding or editing."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from reactpy import component, html, use_state
+from reactpy import component, html, use_memo, use_state
 
 from app.models.reference import REFERENCE_KINDS
-from app.services import metadata
-from app.services.metadata import NAME_MAX_LENGTH
+from app.services import geo, metadata
+from app.services.metadata import DETAILS, NAME_MAX_LENGTH
 from components.shell.context import use_console
 from components.ui import styles
 from components.ui.confirm import ConfirmDialog
 from components.ui.elements import empty_state, page_header, spinner
-from components.ui.forms import form
+from components.ui.forms import form, selected_value
 from components.ui.hooks import use_action, use_query
 
 KIND_ICONS: dict[str, str] = {
     "exchange": "bi-diagram-3",
+    "operating_system": "bi-laptop",
     "os_version": "bi-phone",
     "browser": "bi-globe2",
     "manufacturer": "bi-cpu",
@@ -30,13 +32,57 @@ _ACTIVE_ITEM = {"background": "color-mix(in srgb, var(--dsp-primary) 10%, transp
                 "color": "var(--dsp-primary)", "fontWeight": 600}
 _ACTIVE_BADGE = {"background": "var(--dsp-primary)", "color": "var(--dsp-on-primary)"}
 _ROW_ACTION = "btn btn-sm btn-outline-secondary text-nowrap"
+# The column heading and the "none" choice of each detail (metadata.DETAILS).
+DETAIL_LABELS: dict[str, tuple[str, str]] = {"parent_id": ("metadata.col.operating_system", "metadata.no_system"),
+                                             "country": ("metadata.col.country", "metadata.no_country")}
+
+
+def use_detail_options(kind: str) -> list[tuple[str, str]]:
+    """The choices of a kind's detail as (value, text): the active operating systems for OS versions, every
+    ISO country for carriers; none for kinds without a detail."""
+    console = use_console()
+    detail = DETAILS.get(kind)
+    systems = use_query(metadata.active_values, actor=console.actor, kind="operating_system", deps=[kind])
+    countries = use_memo(lambda: geo.countries(actor=console.actor) if detail == "country" else [], [detail])
+    if detail == "parent_id":
+        return [(str(r["id"]), r["name"]) for r in systems.value or []]
+    return [(c["code"], c["name"]) for c in countries]
+
+
+def _detail_select(*, kind: str, value: str, options: list[tuple[str, str]], on_change: Callable[[str], None],
+                   error: str | None, t: Callable[..., str], key: str) -> Any:
+    """The detail's <select> inside the name's input group. Its options carry `data-field` so the submit event
+    says which one is chosen (components/ui/forms.submitted_values)."""
+    detail = DETAILS.get(kind)
+    if detail is None:
+        return ""
+    label, none = DETAIL_LABELS[detail]
+    choices = [("", t(none)), *options]
+    return html.select(
+        {"key": f"{key}-{detail}", "name": detail, "value": value, "aria-label": t(label),
+         "className": "form-select flex-grow-0 w-auto" + (" is-invalid" if error else ""), "style": {"maxWidth": "14rem"},
+         "data-detail": detail, "onChange": lambda e: on_change(selected_value(e))},
+        *[html.option({"value": option, "key": option or "none", "data-field": detail}, text) for option, text in choices])
+
+
+def _detail_args(kind: str, values: dict[str, Any]) -> dict[str, Any]:
+    """The service's keyword for the submitted detail: parent_id as an id (or None), country as its code."""
+    detail = DETAILS.get(kind)
+    raw = str(values.get(detail, "") or "") if detail else ""
+    if detail == "parent_id":
+        return {"parent_id": int(raw) if raw.isdigit() else None}
+    if detail == "country":
+        return {"country": raw or None}
+    return {}
 
 
 def _name_form(*, name: str, value: str, on_change: Callable[[str], None], on_submit: Callable[[str], None],
                button: Any, error: str | None, label: str, placeholder: str = "", extra: Any = "",
-               on_escape: Callable[[], None] | None = None, autofocus: bool = False, key: str = "") -> Any:
-    """One text input with its button(s); the field error shows under the input. `key` gives each list (or
-    row) its own input element, so switching lists never carries typed text over."""
+               on_escape: Callable[[], None] | None = None, autofocus: bool = False, key: str = "",
+               detail: Any = "", detail_values: dict[str, Any] | None = None) -> Any:
+    """One text input (and the kind's detail select, if any) with its button(s); the field error shows under
+    the input. `key` gives each list (or row) its own input element, so switching lists never carries typed
+    text over. `on_submit` receives the submitted values: the name and the detail."""
     def key_down(e: dict[str, Any]) -> None:
         if on_escape and e.get("key") == "Escape":
             on_escape()
@@ -50,10 +96,10 @@ def _name_form(*, name: str, value: str, on_change: Callable[[str], None], on_su
     if autofocus:
         attrs["autoFocus"] = True
     return form(
-        lambda values: on_submit(values["name"]),
-        html.div({"className": "input-group has-validation"}, html.input(attrs), button, extra,
+        on_submit,
+        html.div({"className": "input-group has-validation"}, html.input(attrs), detail, button, extra,
                  html.div({"className": "invalid-feedback", "data-field-error": "name"}, error) if error else ""),
-        name=name, values={"name": value},
+        name=name, values={**(detail_values or {}), "name": value},
     )
 
 
@@ -62,6 +108,9 @@ def AddValueForm(kind: str, on_added: Callable[[], None]) -> Any:
     console = use_console()
     t = console.t
     text, set_text = use_state("")
+    chosen, set_chosen = use_state("")  # the detail: an operating system's id or a country code
+    options = use_detail_options(kind)
+    detail = DETAILS.get(kind)
 
     def done(row: dict[str, Any]) -> None:
         set_text("")
@@ -71,26 +120,41 @@ def AddValueForm(kind: str, on_added: Callable[[], None]) -> Any:
     add = use_action(metadata.add_value, on_done=done)
     button = html.button({"type": "submit", "className": "btn btn-primary px-3", "disabled": add.pending},
                          html.i({"className": "bi bi-plus-lg me-1"}), t("metadata.add"))
+    detail_error = add.errors.get(detail) if detail else None
     return html.div({"className": "mb-4"},
                     _name_form(name="add-value", value=text, on_change=set_text, button=button,
-                               on_submit=lambda typed: add.submit(actor=console.actor, kind=kind, name=typed), key=f"add-{kind}",
-                               error=add.errors.get("name") or add.errors.get("kind"),
-                               label=t("metadata.add_label"), placeholder=t("metadata.add_placeholder")))
+                               on_submit=lambda values: add.submit(actor=console.actor, kind=kind, name=values["name"],
+                                                                   **_detail_args(kind, values)),
+                               key=f"add-{kind}", error=add.errors.get("name") or add.errors.get("kind") or detail_error,
+                               label=t("metadata.add_label"), placeholder=t("metadata.add_placeholder"),
+                               detail=_detail_select(kind=kind, value=chosen, options=options, on_change=set_chosen,
+                                                     error=detail_error, t=t, key=f"add-{kind}"),
+                               detail_values={detail: chosen} if detail else None))
 
 
 @component
 def RenameForm(row: dict[str, Any], on_saved: Callable[[], None], on_cancel: Callable[[], None]) -> Any:
-    """Mounted only while a row is being renamed, so a cancelled attempt leaves no stale error behind."""
+    """Mounted only while a row is being edited, so a cancelled attempt leaves no stale error behind. Saves the
+    name and, for OS versions and carriers, the operating system or country together."""
     console = use_console()
     t = console.t
+    kind = row["kind"]
+    detail = DETAILS.get(kind)
     text, set_text = use_state(row["name"])
+    chosen, set_chosen = use_state(str(row.get(detail) or "") if detail else "")
+    options = use_detail_options(kind)
+    if detail == "parent_id" and chosen and chosen not in {value for value, _ in options}:
+        options = [(chosen, row.get("parent") or chosen), *options]  # its current system, even if retired since
 
     def done(saved: dict[str, Any]) -> None:
         if saved["name"] != row["name"]:
             console.toast("success", t("metadata.renamed", name=saved["name"]))
+        elif detail and saved.get(detail) != row.get(detail):
+            console.toast("success", t("metadata.saved", name=saved["name"]))
         on_saved()
 
-    rename = use_action(metadata.rename_value, on_done=done)
+    rename = use_action(metadata.edit_value, on_done=done)
+    detail_error = rename.errors.get(detail) if detail else None
     save = html.button({"type": "submit", "className": "btn btn-primary", "disabled": rename.pending,
                         "title": t("metadata.save"), "aria-label": t("metadata.save")},
                        html.i({"className": "bi bi-check-lg"}))
@@ -98,9 +162,13 @@ def RenameForm(row: dict[str, Any], on_saved: Callable[[], None], on_cancel: Cal
                           "aria-label": t("common.cancel"), "onClick": lambda _e: on_cancel()},
                          html.i({"className": "bi bi-x-lg"}))
     return _name_form(name="rename-value", value=text, on_change=set_text, button=save, extra=cancel,
-                      on_submit=lambda typed: rename.submit(actor=console.actor, value_id=row["id"], name=typed),
-                      error=rename.errors.get("name"), label=t("metadata.rename_label", name=row["name"]),
-                      on_escape=on_cancel, autofocus=True, key=f"rename-{row['id']}")
+                      on_submit=lambda values: rename.submit(actor=console.actor, value_id=row["id"],
+                                                             name=values["name"], **_detail_args(kind, values)),
+                      error=rename.errors.get("name") or detail_error, label=t("metadata.rename_label", name=row["name"]),
+                      on_escape=on_cancel, autofocus=True, key=f"rename-{row['id']}",
+                      detail=_detail_select(kind=kind, value=chosen, options=options, on_change=set_chosen,
+                                            error=detail_error, t=t, key=f"rename-{row['id']}"),
+                      detail_values={detail: chosen} if detail else None)
 
 
 def _status_badge(t: Callable[..., str], retired: bool) -> Any:
@@ -121,7 +189,18 @@ def _usage(t: Callable[..., str], used: int) -> Any:
 
 
 @component
-def ValueRow(row: dict[str, Any], on_changed: Callable[[], None], ask_delete: Callable[[dict[str, Any]], None]) -> Any:
+def _detail_cell(row: dict[str, Any], country_names: dict[str, str]) -> Any:
+    detail = DETAILS.get(row["kind"])
+    if detail is None:
+        return ""
+    shown = row.get("parent") if detail == "parent_id" else country_names.get(row.get("country") or "", "")
+    return html.td({"className": "text-nowrap", "data-detail": detail}, shown or html.span(
+        {"className": "text-body-tertiary"}, "—"))
+
+
+@component
+def ValueRow(row: dict[str, Any], on_changed: Callable[[], None], ask_delete: Callable[[dict[str, Any]], None],
+             country_names: dict[str, str] | None = None) -> Any:
     console = use_console()
     t = console.t
     editing, set_editing = use_state(False)
@@ -147,7 +226,7 @@ def ValueRow(row: dict[str, Any], on_changed: Callable[[], None], ask_delete: Ca
         {"className": "d-flex justify-content-end gap-1 flex-nowrap"},
         "" if editing else html.button(
             {"type": "button", "className": _ROW_ACTION, "data-action": "rename", "onClick": lambda _e: set_editing(True)},
-            html.i({"className": "bi bi-pencil me-1"}), t("metadata.rename")),
+            html.i({"className": "bi bi-pencil me-1"}), t("metadata.edit" if row["kind"] in DETAILS else "metadata.rename")),
         html.button(
             {"type": "button", "className": _ROW_ACTION, "disabled": toggle.pending,
              "data-action": "restore" if retired else "retire",
@@ -164,7 +243,9 @@ def ValueRow(row: dict[str, Any], on_changed: Callable[[], None], ask_delete: Ca
     )
     return html.tr(
         {"data-value": row["name"], "data-retired": "true" if retired else "false"},
-        html.td({"className": "ps-3", "style": {"minWidth": "14rem"}}, name_cell),
+        html.td({"className": "ps-3", "style": {"minWidth": "14rem"}, "colSpan": 2 if editing and
+                 row["kind"] in DETAILS else 1}, name_cell),
+        "" if editing else _detail_cell(row, country_names or {}),
         html.td(_status_badge(t, retired)),
         html.td(_usage(t, int(row["used"]))),
         html.td({"className": "text-body-secondary small text-nowrap"}, row["updated"][:10]),
@@ -196,6 +277,9 @@ def KindPanel(kind: str, version: int, on_changed: Callable[[], None]) -> Any:
             remove.submit(actor=console.actor, value_id=doomed["id"])
 
     ordered = rows or []  # by name: a row stays in place when it is retired or restored
+    detail = DETAILS.get(kind)
+    country_names = use_memo(lambda: {c["code"]: c["name"] for c in geo.countries(actor=console.actor)}
+                             if detail == "country" else {}, [detail])
     active = sum(1 for r in ordered if not r["retired"])
     header = html.div(
         {"className": "card-header bg-transparent d-flex flex-wrap align-items-center justify-content-between gap-2"},
@@ -216,11 +300,13 @@ def KindPanel(kind: str, version: int, on_changed: Callable[[], None]) -> Any:
                 {"className": "table table-hover align-middle mb-0"},
                 html.thead({"className": "table-light"},
                            html.tr(html.th({"className": "ps-3 small fw-semibold"}, t("metadata.col.name")),
+                                   html.th({"className": "small fw-semibold"}, t(DETAIL_LABELS[detail][0]))
+                                   if detail else "",
                                    html.th({"className": "small fw-semibold"}, t("metadata.col.status")),
                                    html.th({"className": "small fw-semibold"}, t("metadata.col.usage")),
                                    html.th({"className": "small fw-semibold"}, t("metadata.col.updated")),
                                    html.th({"className": "pe-3 small fw-semibold text-end"}, t("metadata.col.actions")))),
-                html.tbody(*[ValueRow(row, on_changed, set_doomed, key=str(row["id"])) for row in ordered]),
+                html.tbody(*[ValueRow(row, on_changed, set_doomed, country_names, key=str(row["id"])) for row in ordered]),
             ),
         )
     return html.div(

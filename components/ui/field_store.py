@@ -33,6 +33,11 @@ class FieldStore:
             if fields is None or name in fields:
                 bump()
 
+    def put(self, name: str, value: Any) -> None:
+        """Set a value without telling the watchers: for a component correcting its own value while it
+        renders (setting other components' state during a render is not allowed)."""
+        self.values.current = {**self.values.current, name: value}
+
     def snapshot(self) -> dict[str, Any]:
         return dict(self.values.current)
 

@@ -39,6 +39,13 @@ def _row(page: Page, name: str):
     return page.locator(f"[data-kind-panel] tr[data-value='{name}']")
 
 
+def _choose(select, value: str) -> None:
+    """Choose an option as the browser does on a user's pick: set the value, announce the change. Playwright's
+    select_option never returned on the 250-country select (it did on short ones), even forced."""
+    select.evaluate("(e, v) => { e.value = v; e.dispatchEvent(new Event('change', {bubbles: true})); }", value)
+    expect(select).to_have_value(value)
+
+
 def _open_from_user_menu(page: Page) -> None:
     page.click("[data-dropdown=user] button")
     page.click("[data-menu=reference-lists]")
@@ -155,3 +162,38 @@ def test_empty_list_shows_an_empty_state(page: Page, demo) -> None:
     expect(panel.locator("[data-empty]")).to_contain_text("This list is empty")
     expect(page.locator("[data-kind=exchange] [data-count]")).to_have_text("0")
     screenshot(page, "metadata-empty")
+
+
+def test_admin_sets_the_system_of_an_os_version_and_the_country_of_a_carrier(page: Page, lists) -> None:
+    login(page, "admin@demo.example")
+    page.goto("/admin/metadata")
+    page.click("[data-kind=os_version]")
+    expect(_row(page, "iOS 18").locator("[data-detail=parent_id]")).to_have_text("iOS")
+
+    page.locator("form[name=add-value] select[name=parent_id]").select_option(label="Android")
+    add = page.locator("form[name=add-value] input[name=name]")
+    add.fill("Android 16")
+    add.press("Enter")  # the choice and the typed name go out together, from the submit itself
+    expect(page.locator("[data-toast-kind=success]").last).to_contain_text("“Android 16” added.")
+    expect(_row(page, "Android 16").locator("[data-detail=parent_id]")).to_have_text("Android")
+
+    _row(page, "iOS 18").locator("[data-action=rename]").click()
+    edit = page.locator("form[name=rename-value]")
+    expect(edit.locator("select[name=parent_id]")).to_have_value(str(run(
+        lambda db: db.exec(select(ReferenceValue.id).where(ReferenceValue.name == "iOS")).one())))
+    edit.locator("select[name=parent_id]").select_option(label="iPadOS")
+    edit.locator("button[type=submit]").click()
+    expect(_row(page, "iOS 18").locator("[data-detail=parent_id]")).to_have_text("iPadOS")
+
+    page.click("[data-kind=carrier]")
+    expect(_row(page, "Deutsche Telekom").locator("[data-detail=country]")).to_have_text("Germany")
+    _choose(page.locator("form[name=add-value] select[name=country]"), "CH")
+    page.locator("form[name=add-value] input[name=name]").fill("Swisscom")
+    page.click("form[name=add-value] button[type=submit]")
+    expect(_row(page, "Swisscom").locator("[data-detail=country]")).to_have_text("Switzerland")
+    _row(page, "Jio").locator("[data-action=rename]").click()
+    _choose(page.locator("form[name=rename-value] select[name=country]"), "")
+    page.locator("form[name=rename-value] input[name=name]").press("Enter")
+    expect(_row(page, "Jio").locator("[data-detail=country]")).to_have_text("—")
+    screenshot(page, "metadata-admin-carriers")
+    assert run(lambda db: db.exec(select(ReferenceValue.country).where(ReferenceValue.name == "Swisscom")).one()) == "CH"

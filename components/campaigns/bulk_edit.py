@@ -1,0 +1,240 @@
+"""/bulk-campaign-edit (bid range, budgets, status, optimisation goal), /bulk-edit-exchanges and the admin's
+/admin/bulk-campaign-status: pick campaigns in the grid (the list's selection arrives in ?ids=), say what
+changes, apply, and read one result per campaign: applied, or refused with the reason naming the field.
+Refused campaigns keep everything as it was; applied ones are in their change logs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reactpy import Ref, component, html, use_ref, use_state
+from reactpy_router import use_search_params
+
+from app.models.campaign import GOAL_METRICS, CampaignStatus
+from app.services import campaign_bulk, campaigns, metadata
+from components.campaigns.campaign_list import grid_rows
+from components.campaigns.common import back_to_list
+from components.shell.context import Console, use_console
+from components.ui.elements import card, loading_page, page_header
+from components.ui.field_store import FieldStore, StoreSelect, StoreText, use_field_store
+from components.ui.forms import checkbox_list, switch_field
+from components.ui.hooks import use_action, use_query
+from components.widgets.datagrid import GridColumn, data_grid
+
+GRID_COLUMNS = (("name", "text", 220), ("advertiser", "text", 150), ("status", "badge", 100),
+                ("total_budget", "money", 115), ("daily_budget", "money", 115), ("bid", "money", 90))
+# The groups of settings the bulk edit can change: (group, its fields).
+GROUPS = (("bid_range", ("bid_min", "bid_max")), ("budget", ("total_budget", "daily_budget")),
+          ("status", ("status",)), ("goal", ("goal_metric", "goal_target")))
+
+
+def _columns(console: Console) -> list[GridColumn]:
+    return [{"key": key, "label": console.t(f"campaigns.col.{key}"), "type": kind, "width": width}  # type: ignore[typeddict-item]
+            for key, kind, width in GRID_COLUMNS]
+
+
+def _initial_ids() -> list[str]:
+    params = use_search_params()
+    return [part for value in params.get("ids", []) for part in value.split(",") if part.isdigit()]
+
+
+def results_table(console: Console, results: list[dict[str, Any]]) -> Any:
+    t = console.t
+    applied = sum(1 for r in results if r["ok"])
+    return card(
+        html.p({"className": "small mb-2", "data-results": f"{applied}/{len(results)}"},
+               t("campaigns.bulk_applied", applied=applied, total=len(results))),
+        html.div({"className": "table-responsive"},
+                 html.table({"className": "table table-sm align-middle mb-0"},
+                            html.tbody(*[html.tr({"key": str(r["id"]), "data-result": "ok" if r["ok"] else "refused"},
+                                                 html.td({"style": {"width": "2rem"}},
+                                                         html.i({"className": "bi bi-check-circle-fill text-success"
+                                                                 if r["ok"] else "bi bi-x-circle-fill text-danger"})),
+                                                 html.td({"className": "fw-medium"}, r["name"] or f"#{r['id']}"),
+                                                 html.td({"className": "small text-body-secondary"},
+                                                         t("campaigns.bulk_ok") if r["ok"] else t(r["message"])))
+                                         for r in results]))),
+        title=t("campaigns.bulk_results"))
+
+
+@component
+def ApplyPanel(selection: Ref[Any], title: str, fields: Callable[[FieldStore, dict[str, str]], Any],
+               apply: Callable[[Console, FieldStore, list[int], Any], None], action_fn: Any,
+               on_applied: Callable[[], None], initial: dict[str, Any]) -> Any:
+    """What changes and the Apply button; re-renders alone as the selection changes."""
+    console = use_console()
+    t = console.t
+    chosen, set_chosen = use_state([])
+    selection.current = set_chosen
+    store = use_field_store(initial)
+    results, set_results = use_state(None)
+
+    def done(rows: list[dict[str, Any]]) -> None:
+        set_results(rows)
+        on_applied()
+
+    action = use_action(action_fn, on_done=done)
+    ids = [int(i) for i in chosen]
+    return html.div(
+        {"className": "d-flex flex-column gap-4"},
+        card(fields(store, action.errors),
+             html.div({"className": "invalid-feedback d-block mb-2", "data-field-error": "campaign_ids"},
+                      action.errors["campaign_ids"]) if action.errors.get("campaign_ids") else "",
+             html.button({"type": "button", "className": "btn btn-primary w-100", "data-action": "apply-bulk",
+                          "disabled": action.pending or not ids,
+                          "onClick": lambda _e: apply(console, store, ids, action.submit)},
+                         html.span({"className": "spinner-border spinner-border-sm me-2"}) if action.pending else "",
+                         t("campaigns.bulk_apply", count=len(ids)) if ids else t("campaigns.bulk_pick")),
+             title=title),
+        results_table(console, results) if results is not None else "",
+    )
+
+
+def bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: Any, apply: Any, action_fn: Any,
+              initial: dict[str, Any]) -> Any:
+    """The layout every bulk page shares: the selectable grid of campaigns beside the panel of changes."""
+    console = use_console()
+    t = console.t
+    rows = use_query(campaigns.list_campaigns, actor=console.actor)
+    selection: Ref[Any] = use_ref(None)
+    first_ids = use_ref(_initial_ids()).current
+    if rows.loading:
+        return loading_page(t, t(title_key))
+
+    def selected(ids: list[str]) -> None:
+        if selection.current:
+            selection.current(ids)
+
+    return html.div(
+        {"data-page": "campaign-bulk"},
+        page_header(t(title_key), t(subtitle_key), back_to_list(console)),
+        html.div({"className": "row g-4"},
+                 html.div({"className": "col-xl-8"},
+                          card(data_grid(columns=_columns(console), rows=grid_rows(console, rows.value or []),
+                                         height=520, search_placeholder=t("common.search"),
+                                         empty_text=t("campaigns.empty"), row_count_label=t("grid.rows"),
+                                         locale=console.language, on_selection_change=selected,
+                                         initial_selection=first_ids,
+                                         select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected"))))),
+                 html.div({"className": "col-xl-4"},
+                          html.div({"className": "dsp-sticky"},
+                                   ApplyPanel(selection, t(panel_title_key), fields, apply, action_fn, rows.reload,
+                                              initial)))),
+    )
+
+
+# --- /bulk-campaign-edit --------------------------------------------------------------------------------
+
+@component
+def _Group(store: FieldStore, group: str, body: Any) -> Any:
+    """A switch that says whether this group changes; its fields show only when it does."""
+    t = use_console().t
+    on, set_on = use_state(bool(store.get(f"change.{group}")))
+
+    def switch(value: bool) -> None:
+        store.set(f"change.{group}", value)
+        set_on(value)
+
+    return html.div({"className": "border-bottom pb-2 mb-3", "data-group": group},
+                    switch_field(name=f"change-{group}", label=t(f"campaigns.bulk_group.{group}"), checked=on,
+                                 on_change=switch),
+                    body if on else "")
+
+
+def _pair(store: FieldStore, errors: dict[str, str], left: tuple[str, str], right: tuple[str, str]) -> Any:
+    t = use_console().t
+    return html.div({"className": "row gx-2"},
+                    *[html.div({"className": "col-6", "key": name},
+                               StoreText(store, name, t(label), error=errors.get(name), key=name))
+                      for name, label in (left, right)])
+
+
+def _edit_fields(store: FieldStore, errors: dict[str, str]) -> Any:
+    t = use_console().t
+    statuses = [(s.value, t(f"campaigns.status.{s.value}")) for s in CampaignStatus if s != CampaignStatus.DRAFT]
+    goals = [(g, t(f"campaigns.goal.{g}")) for g in GOAL_METRICS]
+    return html.div(
+        _Group(store, "bid_range", _pair(store, errors, ("bid_min", "campaigns.field.bid_min"),
+                                         ("bid_max", "campaigns.field.bid_max")), key="bid_range"),
+        _Group(store, "budget", _pair(store, errors, ("total_budget", "campaigns.field.total_budget"),
+                                      ("daily_budget", "campaigns.field.daily_budget")), key="budget"),
+        _Group(store, "status", StoreSelect(store, "status", t("campaigns.filter_status"), statuses,
+                                            error=errors.get("status")), key="status"),
+        _Group(store, "goal", html.div({"className": "row gx-2"},
+                                       html.div({"className": "col-7"},
+                                                StoreSelect(store, "goal_metric", t("campaigns.field.goal_metric"),
+                                                            goals, error=errors.get("goal_metric"))),
+                                       html.div({"className": "col-5"},
+                                                StoreText(store, "goal_target", t("campaigns.field.goal_target"),
+                                                          error=errors.get("goal_target")))), key="goal"),
+        html.div({"className": "invalid-feedback d-block mb-2", "data-field-error": "changes"}, errors["changes"])
+        if errors.get("changes") else "",
+    )
+
+
+def _apply_edit(console: Console, store: FieldStore, ids: list[int], submit: Any) -> None:
+    values = store.snapshot()
+    changes = {field: values.get(field, "") for group, fields in GROUPS if values.get(f"change.{group}")
+               for field in fields}
+    submit(actor=console.actor, campaign_ids=ids, changes=changes)
+
+
+@component
+def BulkCampaignEditPage() -> Any:
+    return bulk_page("campaigns.bulk_edit_title", "campaigns.bulk_edit_subtitle", "campaigns.bulk_changes",
+                     _edit_fields, _apply_edit, campaign_bulk.bulk_update,
+                     {"status": CampaignStatus.PAUSED.value, "goal_metric": "ctr"})
+
+
+# --- /bulk-edit-exchanges -------------------------------------------------------------------------------
+
+@component
+def _ExchangeChoice(store: FieldStore, name: str, label: str, error: str | None) -> Any:
+    console = use_console()
+    exchanges = use_query(metadata.active_values, actor=console.actor, kind="exchange")
+    chosen, set_chosen = use_state(list(store.get(name) or []))
+
+    def change(values: list[int]) -> None:
+        store.set(name, values)
+        set_chosen(values)
+
+    return checkbox_list(name=name, label=label, options=[(e["id"], e["name"]) for e in exchanges.value or []],
+                         selected=chosen, on_change=change, error=error)
+
+
+def _exchange_fields(store: FieldStore, errors: dict[str, str]) -> Any:
+    t = use_console().t
+    return html.div(_ExchangeChoice(store, "add", t("campaigns.bulk_add_exchanges"), errors.get("add"), key="add"),
+                    _ExchangeChoice(store, "remove", t("campaigns.bulk_remove_exchanges"), errors.get("remove"),
+                                    key="remove"))
+
+
+def _apply_exchanges(console: Console, store: FieldStore, ids: list[int], submit: Any) -> None:
+    submit(actor=console.actor, campaign_ids=ids, add=list(store.get("add") or []),
+           remove=list(store.get("remove") or []))
+
+
+@component
+def BulkExchangesPage() -> Any:
+    return bulk_page("campaigns.bulk_exchanges_title", "campaigns.bulk_exchanges_subtitle", "campaigns.bulk_changes",
+                     _exchange_fields, _apply_exchanges, campaign_bulk.bulk_exchanges, {"add": [], "remove": []})
+
+
+# --- /admin/bulk-campaign-status ------------------------------------------------------------------------
+
+def _status_fields(store: FieldStore, errors: dict[str, str]) -> Any:
+    t = use_console().t
+    return StoreSelect(store, "status", t("campaigns.filter_status"),
+                       [(s.value, t(f"campaigns.status.{s.value}")) for s in CampaignStatus if s != CampaignStatus.DRAFT],
+                       error=errors.get("status"), key="status")
+
+
+def _apply_status(console: Console, store: FieldStore, ids: list[int], submit: Any) -> None:
+    submit(actor=console.actor, campaign_ids=ids, status=str(store.get("status") or ""))
+
+
+@component
+def BulkStatusPage() -> Any:
+    return bulk_page("campaigns.bulk_status_title", "campaigns.bulk_status_subtitle", "campaigns.bulk_status",
+                     _status_fields, _apply_status, campaign_bulk.bulk_status, {"status": CampaignStatus.PAUSED.value})

@@ -1,0 +1,163 @@
+"""Bulk campaign edits: one result per requested id in request order, refused rows leave nothing behind while
+applied rows stay and are audited; admin-only bulk status; exchanges the advertiser may not buy on refused;
+another tenant's campaigns answer "Campaign not found."."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlmodel import Session, select
+
+from app.errors import Forbidden, Invalid
+from app.models.audit import AuditEntry
+from app.models.campaign import Campaign
+from app.models.reference import ReferenceValue
+from app.services import campaign_bulk, campaigns, user_config
+from tests.helpers import actor_of, other_tenant, user_by_email
+
+BASE: dict[str, Any] = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1000",
+                        "bid_strategy": "cpm", "bid_min": "1", "bid_max": "4"}
+
+
+def _make(db: Session, actor: Any, name: str, bid: str, advertiser_id: int | None = None, **extra: Any) -> int:
+    return campaigns.create_campaign(db, actor=actor, data={**BASE, "name": name, "bid": bid, **extra},
+                                     advertiser_id=advertiser_id)["id"]
+
+
+def _actions(db: Session, campaign_id: int) -> list[str]:
+    return [e.action for e in db.exec(select(AuditEntry).where(AuditEntry.entity == "campaign",
+                                                               AuditEntry.entity_id == str(campaign_id))
+                                      .order_by(AuditEntry.id))]
+
+
+def _rival_campaign(db: Session) -> int:
+    rival_agency, rival_advertiser = other_tenant(db)
+    return campaigns.create_campaign(db, actor=actor_of(db, rival_agency.email), advertiser_id=rival_advertiser.id,
+                                     data={**BASE, "name": "Rival Sale", "bid": "3"})["id"]
+
+
+def test_each_row_is_applied_or_refused_on_its_own_in_request_order(db):
+    me = actor_of(db, "advertiser@demo.example")
+    low, high, higher = _make(db, me, "Low", "2.40"), _make(db, me, "High", "3.50"), _make(db, me, "Higher", "3.20")
+    theirs = _rival_campaign(db)
+    results = campaign_bulk.bulk_update(db, actor=me, campaign_ids=[high, low, theirs, 987654, higher],
+                                        changes={"bid_min": "3", "bid_max": "5", "total_budget": "6000"})
+    assert results == [
+        {"id": high, "name": "High", "ok": True, "message": ""},
+        {"id": low, "name": "Low", "ok": False, "message": "Bid range: the bid must lie within the bid range."},
+        {"id": theirs, "name": "", "ok": False, "message": "Campaign not found."},
+        {"id": 987654, "name": "", "ok": False, "message": "Campaign not found."},
+        {"id": higher, "name": "Higher", "ok": True, "message": ""},
+    ]
+    for applied in (high, higher):
+        row = campaigns.get_campaign(db, actor=me, campaign_id=applied)
+        assert (row["bid_min"], row["bid_max"], row["total_budget"]) == ("3.00", "5.00", "6000.00")
+        assert _actions(db, applied) == ["create", "update"]
+    refused = campaigns.get_campaign(db, actor=me, campaign_id=low)
+    assert (refused["bid_min"], refused["total_budget"]) == ("1.00", "1000.00")  # nothing of the change stayed
+    assert _actions(db, low) == ["create"]
+    assert db.get(Campaign, theirs).total_budget_micros == 1_000 * 1_000_000
+
+
+def test_a_row_refused_at_its_status_keeps_none_of_its_settings(db):
+    me = actor_of(db, "advertiser@demo.example")
+    running, finished = _make(db, me, "Running", "2"), _make(db, me, "Finished", "2")
+    for campaign_id in (running, finished):
+        campaigns.set_status(db, actor=me, campaign_id=campaign_id, status="active")
+    campaigns.set_status(db, actor=me, campaign_id=finished, status="completed")
+    results = campaign_bulk.bulk_update(db, actor=me, campaign_ids=[running, finished],
+                                        changes={"daily_budget": "50", "status": "paused"})
+    assert [r["ok"] for r in results] == [True, False]
+    assert results[1]["message"] == "Status: a completed campaign cannot become paused."
+    after = campaigns.get_campaign(db, actor=me, campaign_id=finished)
+    assert after["daily_budget"] is None and after["status"] == "completed"  # its budget change was rolled back
+    assert _actions(db, finished) == ["create", "set_status_active", "set_status_completed"]
+    assert campaigns.get_campaign(db, actor=me, campaign_id=running)["status"] == "paused"
+
+
+def test_goal_and_list_modes(db):
+    me = actor_of(db, "advertiser@demo.example")
+    campaign_id = _make(db, me, "Lists", "2", targeting={"inventory_lists": {"allow": [1, 2], "block": [9]}})
+    changes = {"goal_metric": "ctr", "goal_target": "1.5", "inventory_lists": {"mode": "add", "allow": [3], "block": []},
+               "audiences": {"mode": "replace", "allow": [7], "block": [8]}}
+    assert campaign_bulk.bulk_update(db, actor=me, campaign_ids=[campaign_id], changes=changes)[0]["ok"]
+    row = campaigns.get_campaign(db, actor=me, campaign_id=campaign_id)
+    assert (row["goal_metric"], row["goal_target"]) == ("ctr", "1.5")
+    assert row["targeting"]["inventory_lists"] == {"allow": [1, 2, 3], "block": [9]}
+    assert row["targeting"]["audiences"] == {"allow": [7], "block": [8]}
+    campaign_bulk.bulk_update(db, actor=me, campaign_ids=[campaign_id],
+                              changes={"inventory_lists": {"mode": "remove", "allow": [1], "block": [9]}})
+    assert campaigns.get_campaign(db, actor=me, campaign_id=campaign_id)["targeting"]["inventory_lists"] == {
+        "allow": [2, 3], "block": []}
+    refused = campaign_bulk.bulk_update(db, actor=me, campaign_ids=[campaign_id],
+                                        changes={"audiences": {"mode": "add", "allow": [8], "block": []}})
+    assert refused[0]["message"] == "Audiences: a list cannot be both allowed and blocked."
+
+
+def test_the_request_itself_is_checked_before_any_row(db):
+    me = actor_of(db, "advertiser@demo.example")
+    campaign_id = _make(db, me, "Checked", "2")
+    for ids, changes, field in (([], {"bid_max": "5"}, "campaign_ids"),
+                                (list(range(1, 1002)), {"bid_max": "5"}, "campaign_ids"),
+                                ([campaign_id], {}, "changes"),
+                                ([campaign_id], {"name": "Renamed"}, "changes"),
+                                ([campaign_id], {"status": "sleeping"}, "status"),
+                                ([campaign_id], {"audiences": {"mode": "merge"}}, "audiences")):
+        with pytest.raises(Invalid) as error:
+            campaign_bulk.bulk_update(db, actor=me, campaign_ids=ids, changes=changes)
+        assert set(error.value.fields) == {field}
+    assert _actions(db, campaign_id) == ["create"]
+
+
+def test_bulk_status_is_for_admin_and_co_admin_only(db):
+    agency = actor_of(db, "agency@demo.example")
+    advertiser = user_by_email(db, "advertiser@demo.example")
+    first = _make(db, agency, "First", "2", advertiser_id=advertiser.id)
+    second = _make(db, agency, "Second", "2", advertiser_id=advertiser.id)
+    for email in ("agency@demo.example", "advertiser@demo.example"):
+        with pytest.raises(Forbidden):
+            campaign_bulk.bulk_status(db, actor=actor_of(db, email), campaign_ids=[first], status="active")
+    campaigns.set_status(db, actor=agency, campaign_id=second, status="archived")
+    for email in ("admin@demo.example", "coadmin@demo.example"):
+        results = campaign_bulk.bulk_status(db, actor=actor_of(db, email), campaign_ids=[first, second], status="active")
+        assert [(r["ok"], r["message"]) for r in results] == [
+            (True, ""), (False, "Status: an archived campaign cannot become active.")]
+    assert _actions(db, first) == ["create", "set_status_active"]  # the second admin's call changed nothing
+
+
+def test_bulk_exchanges_refuses_a_row_whose_advertiser_may_not_buy_there(db):
+    admin = actor_of(db, "admin@demo.example")
+    agency = actor_of(db, "agency@demo.example")
+    _, rival_advertiser = other_tenant(db)
+    restricted = user_by_email(db, "advertiser@demo.example")
+    first, second, third, *_ = db.exec(select(ReferenceValue.id).where(ReferenceValue.kind == "exchange")).all()
+    config = user_config.get_config(db, actor=admin, user_id=restricted.id)
+    user_config.update_config(db, actor=admin, user_id=restricted.id, insight_dashboard=config["insight_dashboard"],
+                              postback_enabled=config["postback_enabled"], api_access=config["api_access"],
+                              margin=config["margin"], allowed_exchanges=[first, second])
+    mine = _make(db, agency, "Mine", "2", advertiser_id=restricted.id, targeting={"exchanges": [first, second]})
+    free = _make(db, admin, "Unrestricted", "2", advertiser_id=rival_advertiser.id, targeting={"exchanges": [second]})
+    results = campaign_bulk.bulk_exchanges(db, actor=admin, campaign_ids=[mine, free], add=[third], remove=[second])
+    assert results[0] == {"id": mine, "name": "Mine", "ok": False,
+                          "message": "Exchanges: this advertiser may not buy on some of these exchanges."}
+    assert results[1]["ok"]
+    assert campaigns.get_campaign(db, actor=admin, campaign_id=mine)["targeting"]["exchanges"] == [first, second]
+    assert campaigns.get_campaign(db, actor=admin, campaign_id=free)["targeting"]["exchanges"] == [third]
+    assert campaign_bulk.bulk_exchanges(db, actor=agency, campaign_ids=[mine, free], add=[], remove=[second]) == [
+        {"id": mine, "name": "Mine", "ok": True, "message": ""},
+        {"id": free, "name": "", "ok": False, "message": "Campaign not found."}]  # the rival's, out of its reach
+    with pytest.raises(Invalid) as error:
+        campaign_bulk.bulk_exchanges(db, actor=admin, campaign_ids=[mine], add=[first], remove=[first])
+    assert set(error.value.fields) == {"add"}
+
+
+def test_another_tenant_is_unreachable_through_every_bulk_call(db):
+    theirs = _rival_campaign(db)
+    for email in ("agency@demo.example", "advertiser@demo.example"):
+        actor = actor_of(db, email)
+        for results in (campaign_bulk.bulk_update(db, actor=actor, campaign_ids=[theirs], changes={"status": "active"}),
+                        campaign_bulk.bulk_exchanges(db, actor=actor, campaign_ids=[theirs], add=[], remove=[1])):
+            assert results == [{"id": theirs, "name": "", "ok": False, "message": "Campaign not found."}]
+    assert db.get(Campaign, theirs).status == "draft"
+    assert _actions(db, theirs) == ["create"]

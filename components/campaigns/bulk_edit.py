@@ -11,6 +11,7 @@ from typing import Any
 from reactpy import Ref, component, html, use_ref, use_state
 from reactpy_router import use_search_params
 
+from app.auth.roles import Role
 from app.models.campaign import GOAL_METRICS, CampaignStatus
 from app.services import campaign_bulk, campaigns, metadata
 from components.campaigns.campaign_list import grid_rows
@@ -31,7 +32,7 @@ GROUPS = (("bid_range", ("bid_min", "bid_max")), ("budget", ("total_budget", "da
 
 def _columns(console: Console) -> list[GridColumn]:
     return [{"key": key, "label": console.t(f"campaigns.col.{key}"), "type": kind, "width": width}  # type: ignore[typeddict-item]
-            for key, kind, width in GRID_COLUMNS]
+            for key, kind, width in GRID_COLUMNS if not (key == "advertiser" and console.role == Role.ADVERTISER)]
 
 
 def _initial_ids() -> list[str]:

@@ -116,3 +116,56 @@ def test_an_agency_and_an_admin_find_the_advertisers_campaign(page: Page) -> Non
     page.goto("/admin/campaign")
     expect(page.locator(".dsp-grid tr", has_text="Autumn Push")).to_be_visible()
     screenshot(page, "admin-campaign-list")
+
+
+def _three_campaigns() -> None:
+    def make(db):
+        advertiser = actor_of(db, "advertiser@demo.example")
+        for name, bid in (("North Wave", "1.75"), ("South Wave", "2.10"), ("East Wave", "1.75")):
+            campaigns.create_campaign(db, actor=advertiser, data={**SETTINGS, "name": name, "bid": bid})
+    run(make)
+
+
+def test_a_bulk_edit_applies_or_refuses_each_selected_campaign(page: Page) -> None:
+    _three_campaigns()
+    login(page, "advertiser@demo.example")
+    page.goto("/campaign")
+    grid = page.locator(".dsp-grid")
+    for name in ("North Wave", "South Wave"):
+        grid.locator("tr", has_text=name).locator("input[data-select]").check()
+    expect(page.locator("[data-selection]")).to_have_attribute("data-selection", "2")
+    page.click("[data-bulk='campaign.bulk_edit']")
+    page.wait_for_url("**/bulk-campaign-edit?ids=*")
+    expect(page.locator("[data-action=apply-bulk]")).to_have_text("Apply to 2 campaigns")
+    page.click("[data-group=bid_range] input[type=checkbox]")
+    page.fill("#field-bid_min", "2")
+    page.fill("#field-bid_max", "3")
+    page.click("[data-action=apply-bulk]")
+    results = page.locator("[data-results]")
+    expect(results).to_have_attribute("data-results", "1/2")
+    expect(page.locator("[data-result=refused]")).to_contain_text("North Wave")
+    expect(page.locator("[data-result=refused]")).to_contain_text("the bid must lie within the bid range")
+    expect(page.locator("[data-result=ok]")).to_contain_text("South Wave")
+    screenshot(page, "campaign-bulk-edit")
+
+
+def test_an_admin_pauses_campaigns_in_bulk_and_an_agency_has_no_such_page(page: Page) -> None:
+    _three_campaigns()
+    run(lambda db: [campaigns.set_status(db, actor=actor_of(db, "advertiser@demo.example"), campaign_id=row["id"],
+                                         status="active")
+                    for row in campaigns.list_campaigns(db, actor=actor_of(db, "advertiser@demo.example"))])
+    login(page, "admin@demo.example")
+    page.goto("/admin/campaign")
+    page.locator(".dsp-grid thead input[data-select=all]").check()
+    page.click("[data-bulk='campaign.bulk_status']")
+    page.wait_for_url("**/admin/bulk-campaign-status?ids=*")
+    page.select_option("#field-status", "paused")
+    page.click("[data-action=apply-bulk]")
+    expect(page.locator("[data-results]")).to_have_attribute("data-results", "3/3")
+    expect(page.locator(".dsp-grid .badge", has_text="Paused")).to_have_count(3)
+    screenshot(page, "admin-bulk-status")
+    page.context.clear_cookies()
+    login(page, "agency@demo.example")
+    page.goto("/agency/campaign")
+    expect(page.locator("[data-bulk]")).to_have_count(0)
+    expect(page.locator(".dsp-grid input[data-select]")).to_have_count(0)

@@ -23,6 +23,10 @@ from components.campaigns.campaign_form import CloneCampaignPage, CreateCampaign
 from components.campaigns.campaign_list import CampaignListPage
 from components.campaigns.campaign_view import CampaignViewPage
 from components.campaigns.change_log import AdvertiserCampaignsChangeLogPage, CampaignChangeLogPage
+from components.creatives.bulk_edit import BulkCreativeEditPage, BulkCreativeStatusPage
+from components.creatives.change_log import CreativeChangeLogPage
+from components.creatives.creative_list import CampaignCreativesPage, CreativeListPage
+from components.creatives.creative_view import CreativeViewPage
 from components.dashboard.dashboard_page import DashboardPage
 from components.docs.documentation import ConsoleDocsPage, GeneralDocsPage
 from components.metadata.metadata_page import MetadataPage
@@ -97,6 +101,12 @@ ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/campaign/viewCampaign/{id:int}", CampaignViewPage, frozenset({A}), name="campaign.view"),
     Page("/admin/campaignEditForm/{id:int}", EditCampaignPage, frozenset({A}), name="campaign.edit"),
     Page("/admin/campaign/changelog/{id:int}", CampaignChangeLogPage, frozenset({A}), name="campaign.change_log"),
+    Page("/admin/CampaignList/creative-list/{id:int}", CampaignCreativesPage, frozenset({A}), name="campaign.creatives"),
+    Page("/admin/creative", CreativeListPage, frozenset({A}), menu="menu.creatives", order=40, icon="bi-images",
+         name="creatives"),
+    Page("/admin/bulk-creative-status", BulkCreativeStatusPage, frozenset({A}), name="creative.bulk_status"),
+    Page("/admin/creative/viewCreative/{id:int}", CreativeViewPage, frozenset({A}), name="creative.view"),
+    Page("/admin/creative/changelog/{id:int}", CreativeChangeLogPage, frozenset({A}), name="creative.change_log"),
     Page("/admin/agencies", AgenciesPage, frozenset({A}), menu="menu.agencies", order=110, icon="bi-buildings",
          name="agencies"),
     Page("/admin/editAgency/{id:int}", EditAgencyPage, frozenset({A}), name="agency.edit"),
@@ -121,6 +131,12 @@ AGENCY_PAGES: tuple[Page, ...] = (
     Page("/agency/campaign/viewCampaign/{id:int}", CampaignViewPage, frozenset({G}), name="campaign.view"),
     Page("/agency/campaignEditForm/{id:int}", EditCampaignPage, frozenset({G}), name="campaign.edit"),
     Page("/agency/campaign/changelog/{id:int}", CampaignChangeLogPage, frozenset({G}), name="campaign.change_log"),
+    Page("/agency/CampaignList/creativeList/{id:int}", CampaignCreativesPage, frozenset({G}),
+         name="campaign.creatives"),
+    Page("/agency/creative", CreativeListPage, frozenset({G}), menu="menu.creatives", order=40, icon="bi-images",
+         name="creatives"),
+    Page("/agency/creative/viewCreative/{id:int}", CreativeViewPage, frozenset({G}), name="creative.view"),
+    Page("/agency/creative/changelog/{id:int}", CreativeChangeLogPage, frozenset({G}), name="creative.change_log"),
     Page("/agency/profile", ProfilePage, frozenset({G}), name="profile"),
     Page("/agency/agency-settings", ClientSettingsPage, frozenset({G}), name="settings"),
 )
@@ -136,6 +152,11 @@ ADVERTISER_PAGES: tuple[Page, ...] = (
     Page("/campaignEditForm/{id:int}", EditCampaignPage, frozenset({V}), name="campaign.edit"),
     Page("/campaignClone/{id:int}", CloneCampaignPage, frozenset({V}), name="campaign.clone"),
     Page("/campaign/changelog/{id:int}", CampaignChangeLogPage, frozenset({V}), name="campaign.change_log"),
+    Page("/creatives", CreativeListPage, frozenset({V}), menu="menu.creatives", order=30, icon="bi-images",
+         name="creatives"),
+    Page("/creative/ViewCreative/{id:int}", CreativeViewPage, frozenset({V}), name="creative.view"),
+    Page("/campaign/creative/changelog/{id:int}", CreativeChangeLogPage, frozenset({V}), name="creative.change_log"),
+    Page("/creative/bulk-creative-edit", BulkCreativeEditPage, frozenset({V}), name="creative.bulk_edit"),
     Page("/profile", ProfilePage, frozenset({V}), name="profile"),
     Page("/advertiser-settings", ClientSettingsPage, frozenset({V}), name="settings"),
 )

@@ -60,7 +60,8 @@ def test_an_agency_sees_its_advertisers_campaign_without_a_clone_tab(demo_ids):
     campaign = _create()
     model = page_at(f"/agency/campaign/viewCampaign/{campaign['id']}", "agency@demo.example")
     assert "Autumn Push" in text_of(model)
-    assert attribute_values(model, "data-tab") == ["campaign.view", "campaign.edit", "campaign.change_log"]
+    assert attribute_values(model, "data-tab") == ["campaign.view", "campaign.edit", "campaign.creatives",
+                                                   "campaign.change_log"]
 
 
 def test_another_agencys_campaign_is_not_found_on_every_page(demo_ids):

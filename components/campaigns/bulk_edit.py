@@ -5,11 +5,9 @@ Refused campaigns keep everything as it was; applied ones are in their change lo
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from reactpy import Ref, component, html, use_ref, use_state
-from reactpy_router import use_search_params
+from reactpy import component, html, use_state
 
 from app.auth.roles import Role
 from app.models.campaign import GOAL_METRICS, CampaignStatus
@@ -17,11 +15,11 @@ from app.services import campaign_bulk, campaigns, metadata
 from components.campaigns.campaign_list import grid_rows
 from components.campaigns.common import back_to_list
 from components.shell.context import Console, use_console
-from components.ui.elements import card, loading_page, page_header
-from components.ui.field_store import FieldStore, StoreSelect, StoreText, use_field_store
+from components.ui.bulk import bulk_page
+from components.ui.field_store import FieldStore, StoreSelect, StoreText
 from components.ui.forms import checkbox_list, switch_field
-from components.ui.hooks import use_action, use_query
-from components.widgets.datagrid import GridColumn, data_grid
+from components.ui.hooks import use_query
+from components.widgets.datagrid import GridColumn
 
 GRID_COLUMNS = (("name", "text", 220), ("advertiser", "text", 150), ("status", "badge", 100),
                 ("total_budget", "money", 115), ("daily_budget", "money", 115), ("bid", "money", 90))
@@ -35,94 +33,12 @@ def _columns(console: Console) -> list[GridColumn]:
             for key, kind, width in GRID_COLUMNS if not (key == "advertiser" and console.role == Role.ADVERTISER)]
 
 
-def _initial_ids() -> list[str]:
-    params = use_search_params()
-    return [part for value in params.get("ids", []) for part in value.split(",") if part.isdigit()]
-
-
-def results_table(console: Console, results: list[dict[str, Any]]) -> Any:
-    t = console.t
-    applied = sum(1 for r in results if r["ok"])
-    return card(
-        html.p({"className": "small mb-2", "data-results": f"{applied}/{len(results)}"},
-               t("campaigns.bulk_applied", applied=applied, total=len(results))),
-        html.div({"className": "table-responsive"},
-                 html.table({"className": "table table-sm align-middle mb-0"},
-                            html.tbody(*[html.tr({"key": str(r["id"]), "data-result": "ok" if r["ok"] else "refused"},
-                                                 html.td({"style": {"width": "2rem"}},
-                                                         html.i({"className": "bi bi-check-circle-fill text-success"
-                                                                 if r["ok"] else "bi bi-x-circle-fill text-danger"})),
-                                                 html.td({"className": "fw-medium"}, r["name"] or f"#{r['id']}"),
-                                                 html.td({"className": "small text-body-secondary"},
-                                                         t("campaigns.bulk_ok") if r["ok"] else t(r["message"])))
-                                         for r in results]))),
-        title=t("campaigns.bulk_results"))
-
-
-@component
-def ApplyPanel(selection: Ref[Any], title: str, fields: Callable[[FieldStore, dict[str, str]], Any],
-               apply: Callable[[Console, FieldStore, list[int], Any], None], action_fn: Any,
-               on_applied: Callable[[], None], initial: dict[str, Any]) -> Any:
-    """What changes and the Apply button; re-renders alone as the selection changes."""
+def _campaign_bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: Any, apply: Any,
+                        action_fn: Any, initial: dict[str, Any]) -> Any:
     console = use_console()
-    t = console.t
-    chosen, set_chosen = use_state([])
-    selection.current = set_chosen
-    store = use_field_store(initial)
-    results, set_results = use_state(None)
-
-    def done(rows: list[dict[str, Any]]) -> None:
-        set_results(rows)
-        on_applied()
-
-    action = use_action(action_fn, on_done=done)
-    ids = [int(i) for i in chosen]
-    return html.div(
-        {"className": "d-flex flex-column gap-4"},
-        card(fields(store, action.errors),
-             html.div({"className": "invalid-feedback d-block mb-2", "data-field-error": "campaign_ids"},
-                      action.errors["campaign_ids"]) if action.errors.get("campaign_ids") else "",
-             html.button({"type": "button", "className": "btn btn-primary w-100", "data-action": "apply-bulk",
-                          "disabled": action.pending or not ids,
-                          "onClick": lambda _e: apply(console, store, ids, action.submit)},
-                         html.span({"className": "spinner-border spinner-border-sm me-2"}) if action.pending else "",
-                         t("campaigns.bulk_apply", count=len(ids)) if ids else t("campaigns.bulk_pick")),
-             title=title),
-        results_table(console, results) if results is not None else "",
-    )
-
-
-def bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: Any, apply: Any, action_fn: Any,
-              initial: dict[str, Any]) -> Any:
-    """The layout every bulk page shares: the selectable grid of campaigns beside the panel of changes."""
-    console = use_console()
-    t = console.t
-    rows = use_query(campaigns.list_campaigns, actor=console.actor)
-    selection: Ref[Any] = use_ref(None)
-    first_ids = use_ref(_initial_ids()).current
-    if rows.loading:
-        return loading_page(t, t(title_key))
-
-    def selected(ids: list[str]) -> None:
-        if selection.current:
-            selection.current(ids)
-
-    return html.div(
-        {"data-page": "campaign-bulk"},
-        page_header(t(title_key), t(subtitle_key), back_to_list(console)),
-        html.div({"className": "row g-4"},
-                 html.div({"className": "col-xl-8"},
-                          card(data_grid(columns=_columns(console), rows=grid_rows(console, rows.value or []),
-                                         height=520, search_placeholder=t("common.search"),
-                                         empty_text=t("campaigns.empty"), row_count_label=t("grid.rows"),
-                                         locale=console.language, on_selection_change=selected,
-                                         initial_selection=first_ids,
-                                         select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected"))))),
-                 html.div({"className": "col-xl-4"},
-                          html.div({"className": "dsp-sticky"},
-                                   ApplyPanel(selection, t(panel_title_key), fields, apply, action_fn, rows.reload,
-                                              initial)))),
-    )
+    return bulk_page(title_key, subtitle_key, panel_title_key, fields, apply, action_fn, initial,
+                     rows_fn=campaigns.list_campaigns, columns=_columns(console), to_rows=grid_rows,
+                     back=back_to_list(console))
 
 
 # --- /bulk-campaign-edit --------------------------------------------------------------------------------
@@ -183,9 +99,9 @@ def _apply_edit(console: Console, store: FieldStore, ids: list[int], submit: Any
 
 @component
 def BulkCampaignEditPage() -> Any:
-    return bulk_page("campaigns.bulk_edit_title", "campaigns.bulk_edit_subtitle", "campaigns.bulk_changes",
-                     _edit_fields, _apply_edit, campaign_bulk.bulk_update,
-                     {"status": CampaignStatus.PAUSED.value, "goal_metric": "ctr"})
+    return _campaign_bulk_page("campaigns.bulk_edit_title", "campaigns.bulk_edit_subtitle", "campaigns.bulk_changes",
+                               _edit_fields, _apply_edit, campaign_bulk.bulk_update,
+                               {"status": CampaignStatus.PAUSED.value, "goal_metric": "ctr"})
 
 
 # --- /bulk-edit-exchanges -------------------------------------------------------------------------------
@@ -218,8 +134,9 @@ def _apply_exchanges(console: Console, store: FieldStore, ids: list[int], submit
 
 @component
 def BulkExchangesPage() -> Any:
-    return bulk_page("campaigns.bulk_exchanges_title", "campaigns.bulk_exchanges_subtitle", "campaigns.bulk_changes",
-                     _exchange_fields, _apply_exchanges, campaign_bulk.bulk_exchanges, {"add": [], "remove": []})
+    return _campaign_bulk_page("campaigns.bulk_exchanges_title", "campaigns.bulk_exchanges_subtitle",
+                               "campaigns.bulk_changes", _exchange_fields, _apply_exchanges, campaign_bulk.bulk_exchanges,
+                               {"add": [], "remove": []})
 
 
 # --- /admin/bulk-campaign-status ------------------------------------------------------------------------
@@ -237,5 +154,6 @@ def _apply_status(console: Console, store: FieldStore, ids: list[int], submit: A
 
 @component
 def BulkStatusPage() -> Any:
-    return bulk_page("campaigns.bulk_status_title", "campaigns.bulk_status_subtitle", "campaigns.bulk_status",
-                     _status_fields, _apply_status, campaign_bulk.bulk_status, {"status": CampaignStatus.PAUSED.value})
+    return _campaign_bulk_page("campaigns.bulk_status_title", "campaigns.bulk_status_subtitle", "campaigns.bulk_status",
+                               _status_fields, _apply_status, campaign_bulk.bulk_status,
+                               {"status": CampaignStatus.PAUSED.value})

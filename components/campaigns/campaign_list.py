@@ -8,9 +8,7 @@ open the campaign's pages; archiving asks first. Selected campaigns go to the bu
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode
 
 from reactpy import Ref, component, html, use_ref, use_state
 from reactpy_router import use_params
@@ -22,18 +20,16 @@ from components.campaigns.common import status_cell
 from components.campaigns.export import ExportButton
 from components.paths import page_path
 from components.shell.context import Console, use_console
-from components.ui.confirm import ConfirmDialog
+from components.ui.bulk import SelectionBar
 from components.ui.elements import card, page_header
 from components.ui.forms import select_field
-from components.ui.hooks import use_action, use_query
+from components.ui.grid_host import ARCHIVE, TOGGLE, StatusRowActions, use_row_actions
+from components.ui.hooks import use_query
 from components.ui.links import app_link
-from components.ui.navigation import use_navigation
 from components.widgets.datagrid import GridAction, GridColumn, GridView, data_grid
 
 ALL = ""
 ARCHIVED_TOO = "all"
-TOGGLE = "toggle_active"
-ARCHIVE = "archive"
 # (key, grid type, width, hidden until chosen); "advertiser" is left out for an advertiser's own list.
 COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
     ("name", "text", 200, False), ("advertiser", "text", 150, False), ("status", "badge", 100, False),
@@ -86,30 +82,6 @@ def grid_actions(console: Console) -> list[GridAction]:
 
 
 @component
-def SelectionBar(host: Ref[Any]) -> Any:
-    """The selected campaigns and what can be done with them; re-renders alone as the selection changes."""
-    console = use_console()
-    t = console.t
-    selected, set_selected = use_state([])
-    host.current = set_selected
-    links = [(name, label, icon, page_path(name, console.role)) for name, label, icon in BULK_PAGES]
-    links = [link for link in links if link[3]]
-    if not links:
-        return html.div()
-    query = urlencode({"ids": ",".join(selected)})
-    return html.div(
-        {"className": "d-flex flex-wrap align-items-center gap-2 mb-2 dsp-selection-bar", "data-selection": str(len(selected))},
-        html.span({"className": "small text-body-secondary me-1"},
-                  t("campaigns.selected", count=len(selected)) if selected else t("campaigns.select_hint")),
-        *[app_link({"to": f"{path}?{query}", "key": name, "data-bulk": name,
-                    "className": "btn btn-sm btn-outline-primary" + ("" if selected else " disabled"),
-                    "aria-disabled": "false" if selected else "true"},
-                   html.i({"className": f"bi {icon} me-1"}), t(label))
-          for name, label, icon, path in links],
-    )
-
-
-@component
 def CampaignListPage() -> Any:
     console = use_console()
     t = console.t
@@ -122,7 +94,7 @@ def CampaignListPage() -> Any:
                            deps=[advertiser_id]) if advertiser_id else None
     view: Ref[GridView] = use_ref(GridView())
     selection_host: Ref[Any] = use_ref(None)
-    actions = _use_row_actions(rows.value or [], rows.reload)
+    actions = use_row_actions(StatusRowActions, rows.value or [], rows.reload, campaigns.set_status, "campaign_id", "campaigns")
 
     def selection_changed(ids: list[str]) -> None:
         if selection_host.current:
@@ -149,7 +121,7 @@ def CampaignListPage() -> Any:
             html.div({"className": "d-flex flex-wrap gap-3 align-items-end mb-1 dsp-filters"},
                      select_field(name="status_filter", label=t("campaigns.filter_status"), value=status,
                                   options=status_options, on_change=set_status, class_name="dsp-filter")),
-            SelectionBar(selection_host) if bulk else "",
+            SelectionBar(selection_host, BULK_PAGES, "campaigns.select_hint") if bulk else "",
             data_grid(columns=columns, rows=grid_rows(console, rows.value or []), height=560,
                       search_placeholder=t("common.search"), empty_text=t("campaigns.empty"),
                       row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
@@ -162,60 +134,3 @@ def CampaignListPage() -> Any:
         ),
         actions.elements,
     )
-
-
-class _RowActions:
-    def __init__(self, on_action: Callable[[str, Any], None], elements: Any) -> None:
-        self.on_action = on_action
-        self.elements = elements
-
-
-def _use_row_actions(rows: list[dict[str, Any]], reload: Callable[[], None]) -> _RowActions:
-    """The grid's handler and the elements it drives (navigation, the archive question), kept in a sibling
-    component so asking does not resend every row of the grid."""
-    host: Ref[Any] = use_ref(None)
-
-    def on_action(action_id: str, key: Any) -> None:
-        if host.current:
-            host.current(action_id, int(key))
-
-    return _RowActions(on_action, _RowActionHost(host, rows, reload))
-
-
-@component
-def _RowActionHost(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[[], None]) -> Any:
-    console = use_console()
-    t = console.t
-    asking, set_asking = use_state(None)  # (campaign id, name) to archive
-    navigation, go = use_navigation()
-
-    def changed(campaign: dict[str, Any]) -> None:
-        console.toast("success", t(f"campaigns.now_{campaign['status']}", name=campaign["name"]))
-        reload()
-
-    set_status = use_action(campaigns.set_status, on_done=changed)
-
-    def act(action_id: str, campaign_id: int) -> None:
-        row = next((r for r in rows if r["id"] == campaign_id), None)
-        if row is None:
-            return
-        if action_id == TOGGLE:
-            wanted = CampaignStatus.PAUSED if row["status"] == CampaignStatus.ACTIVE else CampaignStatus.ACTIVE
-            set_status.submit(actor=console.actor, campaign_id=campaign_id, status=wanted.value)
-        elif action_id == ARCHIVE:
-            set_asking((campaign_id, row["name"]))
-        elif path := page_path(action_id, console.role, id=campaign_id):
-            go(path)
-
-    host.current = act
-
-    def confirm() -> None:
-        if asking is None:
-            return
-        set_asking(None)
-        set_status.submit(actor=console.actor, campaign_id=asking[0], status=CampaignStatus.ARCHIVED.value)
-
-    return html.div(navigation,
-                    ConfirmDialog(t("campaigns.confirm_archived_title"), t("campaigns.confirm_archived", name=asking[1]),
-                                  t("campaigns.archive"), t("common.cancel"), confirm, lambda: set_asking(None))
-                    if asking else "")

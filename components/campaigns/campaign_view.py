@@ -13,6 +13,7 @@ from app.services import campaigns
 from components.campaigns.campaign_form import _local
 from components.campaigns.common import back_to_list, campaign_tabs, not_found, status_badge
 from components.campaigns.targeting import WEEKDAYS
+from components.creatives.creative_list import CampaignCreativesCard
 from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
 from components.ui.elements import card, loading_page, page_header
@@ -79,7 +80,7 @@ def CampaignViewPage() -> Any:
     fence = [p for p in (targeting.get("geo_fence") or "").split("|") if p.strip()]
     return html.div(
         {"data-page": "campaign-view"},
-        page_header(html.span({"className": "d-inline-flex align-items-center gap-2"}, campaign["name"],
+        page_header(html.span({"className": "d-inline-flex align-items-center gap-2 dsp-title-with-badge"}, campaign["name"],
                               status_badge(console, campaign["status"])),
                     f"{campaign['advertiser']} · #{campaign['id']}", *buttons, back_to_list(console)),
         campaign_tabs(console, campaign, current="campaign.view"),
@@ -110,7 +111,7 @@ def CampaignViewPage() -> Any:
                               (t("campaigns.field.goal_metric"), t(f"campaigns.goal.{campaign['goal_metric']}")
                                + (f" · {campaign['goal_target']}" if campaign["goal_target"] else "")),
                           ]), title=t("campaigns.section_budget"))),
-                 html.div({"className": "col-12"},
+                 html.div({"className": "col-xl-8"},
                           card(_facts([
                               (t("campaigns.field.countries"), _list(names["countries"], t("campaigns.everywhere"))),
                               (t("campaigns.field.regions"), _list(names["regions"], "—")),
@@ -125,6 +126,7 @@ def CampaignViewPage() -> Any:
                                             "exchanges")],
                               (t("campaigns.schedule"), schedule),
                           ]), title=t("campaigns.section_targeting"))),
+                 html.div({"className": "col-xl-4"}, CampaignCreativesCard(campaign, query.reload)),
                  ),
         ConfirmDialog(t(f"campaigns.confirm_{asking}_title"), t(f"campaigns.confirm_{asking}", name=campaign["name"]),
                       t("campaigns.archive" if asking == CampaignStatus.ARCHIVED else "campaigns.complete"),

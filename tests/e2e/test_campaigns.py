@@ -136,7 +136,7 @@ def test_a_bulk_edit_applies_or_refuses_each_selected_campaign(page: Page) -> No
     expect(page.locator("[data-selection]")).to_have_attribute("data-selection", "2")
     page.click("[data-bulk='campaign.bulk_edit']")
     page.wait_for_url("**/bulk-campaign-edit?ids=*")
-    expect(page.locator("[data-action=apply-bulk]")).to_have_text("Apply to 2 campaigns")
+    expect(page.locator("[data-action=apply-bulk]")).to_have_text("Apply to 2 selected")
     page.click("[data-group=bid_range] input[type=checkbox]")
     page.fill("#field-bid_min", "2")
     page.fill("#field-bid_max", "3")

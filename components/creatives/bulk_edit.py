@@ -1,0 +1,78 @@
+"""/creative/bulk-creative-edit (the advertiser's click and tracking URLs on many creatives at once) and the
+admin's /admin/bulk-creative-status: one result per creative, applied or refused with its reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reactpy import component, html
+
+from app.models.creative import CreativeStatus
+from app.services import creatives
+from components.creatives.common import back_to_list
+from components.creatives.creative_list import grid_rows
+from components.shell.context import Console, use_console
+from components.ui.bulk import bulk_page
+from components.ui.field_store import FieldStore, StoreSelect, StoreText
+from components.widgets.datagrid import GridColumn
+
+# The URL fields a bulk edit may set (the service refuses a field the creative's type does not have).
+URL_FIELDS = (("click_url", "creatives.field.click_url"), ("pixel_urls", "creatives.field.pixel_urls"),
+              ("impression_urls", "creatives.field.impression_urls"))
+
+
+def _columns(console: Console) -> list[GridColumn]:
+    t = console.t
+    keys = (("name", "text", 220), ("type", "text", 95), ("status", "badge", 95), ("size", "text", 120),
+            ("click_url", "text", 220))
+    return [{"key": key, "label": t(f"creatives.col.{key}"), "type": kind, "width": width}  # type: ignore[typeddict-item]
+            for key, kind, width in keys]
+
+
+def _url_fields(store: FieldStore, errors: dict[str, str]) -> Any:
+    t = use_console().t
+    return html.div(
+        html.p({"className": "small text-body-secondary"}, t("creatives.bulk_help")),
+        *[StoreText(store, name, t(label), error=errors.get(name), key=name,
+                    help_text=t("creatives.url_list_help") if name != "click_url" else "")
+          for name, label in URL_FIELDS],
+        html.div({"className": "invalid-feedback d-block mb-2", "data-field-error": "changes"}, errors["changes"])
+        if errors.get("changes") else "")
+
+
+def _apply_urls(console: Console, store: FieldStore, ids: list[int], submit: Any) -> None:
+    values = store.snapshot()
+    changes = {name: values[name] for name, _label in URL_FIELDS if str(values.get(name) or "").strip()}
+    submit(actor=console.actor, creative_ids=ids, changes=changes)
+
+
+def _status_fields(store: FieldStore, errors: dict[str, str]) -> Any:
+    t = use_console().t
+    return StoreSelect(store, "status", t("campaigns.filter_status"),
+                       [(s.value, t(f"creatives.status.{s.value}")) for s in CreativeStatus],
+                       error=errors.get("status"), key="status")
+
+
+def _apply_status(console: Console, store: FieldStore, ids: list[int], submit: Any) -> None:
+    submit(actor=console.actor, creative_ids=ids, status=str(store.get("status") or ""))
+
+
+def _creative_bulk_page(title_key: str, subtitle_key: str, fields: Any, apply: Any, action_fn: Any,
+                        initial: dict[str, Any]) -> Any:
+    console = use_console()
+    return bulk_page(title_key, subtitle_key, "campaigns.bulk_changes", fields, apply, action_fn, initial,
+                     rows_fn=creatives.list_creatives, columns=_columns(console), to_rows=grid_rows,
+                     back=back_to_list(console))
+
+
+@component
+def BulkCreativeEditPage() -> Any:
+    return _creative_bulk_page("creatives.bulk_edit_title", "creatives.bulk_edit_subtitle", _url_fields, _apply_urls,
+                               creatives.bulk_update, {})
+
+
+@component
+def BulkCreativeStatusPage() -> Any:
+    return _creative_bulk_page("creatives.bulk_status_title", "creatives.bulk_status_subtitle", _status_fields,
+                               _apply_status, creatives.bulk_status, {"status": CreativeStatus.PAUSED.value})
+

@@ -1,0 +1,33 @@
+"""Pieces the creative pages share: sizes, and (components/ui/entity_pages.py, declared here
+for creatives) status badges, the tabs between one creative's pages, the back link and the not-found state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.models.creative import CreativeStatus
+from components.shell.context import Console
+from components.ui.entity_pages import EntityPages
+
+CREATIVES = EntityPages(
+    prefix="creatives", list_page="creatives", icon="bi-image",
+    variants={CreativeStatus.ACTIVE: "success", CreativeStatus.PAUSED: "warning", CreativeStatus.ARCHIVED: "dark"},
+    tabs=(("creative.view", "creatives.tab_overview", "bi-eye"),
+          ("creative.change_log", "creatives.tab_change_log", "bi-clock-history")))
+status_badge, status_cell = CREATIVES.status_badge, CREATIVES.status_cell
+back_to_list, not_found = CREATIVES.back_to_list, CREATIVES.not_found
+
+
+def creative_tabs(console: Console, creative_id: int, *, current: str) -> Any:
+    return CREATIVES.record_tabs(console, creative_id, current=current)
+
+
+def size_text(creative: dict[str, Any]) -> str:
+    """"300 × 250 · 0:15" from what the file (or, for html, the form) says."""
+    parts = []
+    if creative.get("width") and creative.get("height"):
+        parts.append(f"{creative['width']} × {creative['height']}")
+    if creative.get("duration_ms"):
+        seconds = round(creative["duration_ms"] / 1000)
+        parts.append(f"{seconds // 60}:{seconds % 60:02d}")
+    return " · ".join(parts) or "—"

@@ -1,0 +1,199 @@
+"""/creatives, /agency/creative, /admin/creative (and co-admin's): every creative the actor may see, with a
+"New creative" dialog (the spec gives creatives no page of their own for creating); and the creatives of one
+campaign at /agency/CampaignList/creativeList/{id} and /admin/CampaignList/creative-list/{id}, where the
+campaign's creatives are also chosen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reactpy import Ref, component, html, use_ref, use_state
+from reactpy_router import use_params
+
+from app.models.creative import CreativeStatus, CreativeType
+from app.services import campaigns, creatives
+from components.campaigns.common import back_to_list as back_to_campaigns
+from components.campaigns.common import not_found as campaign_not_found
+from components.creatives.common import size_text, status_cell
+from components.creatives.creative_form import CreativeForm
+from components.paths import page_path
+from components.shell.context import Console, use_console
+from components.ui.bulk import SelectionBar
+from components.ui.elements import card, loading_page, page_header
+from components.ui.forms import checkbox_list, select_field
+from components.ui.grid_host import ARCHIVE, TOGGLE, StatusRowActions, use_row_actions
+from components.ui.hooks import use_action, use_query
+from components.widgets.datagrid import GridAction, GridColumn, data_grid
+
+ALL = ""
+COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
+    ("name", "text", 220, False), ("type", "text", 95, False), ("advertiser", "text", 150, False),
+    ("status", "badge", 95, False), ("active", "toggle", 64, False), ("size", "text", 120, False),
+    ("click_url", "text", 220, True), ("updated_at", "date", 150, False), ("id", "number", 70, True))
+BULK_PAGES = (("creative.bulk_edit", "creatives.bulk_edit", "bi-pencil-square"),
+              ("creative.bulk_status", "creatives.bulk_status", "bi-toggles"))
+
+
+def grid_columns(console: Console, *, advertiser_column: bool) -> list[GridColumn]:
+    return [{"key": key, "label": console.t(f"creatives.col.{key}"), "type": kind, "width": width,  # type: ignore[typeddict-item]
+             **({"hidden": True} if hidden else {}), **({"action": TOGGLE} if kind == "toggle" else {})}
+            for key, kind, width, hidden in COLUMNS if advertiser_column or key != "advertiser"]
+
+
+def grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    t = console.t
+    return [{**row, "type": t(f"creatives.type.{row['type']}"), "status": status_cell(console, row["status"]),
+             "size": size_text(row),
+             "active": {"on": row["status"] == CreativeStatus.ACTIVE,
+                        "enabled": row["status"] != CreativeStatus.ARCHIVED,
+                        "label": t("campaigns.pause" if row["status"] == CreativeStatus.ACTIVE else "campaigns.activate")},
+             "can_archive": row["status"] != CreativeStatus.ARCHIVED}
+            for row in rows]
+
+
+def grid_actions(console: Console) -> list[GridAction]:
+    t = console.t
+    actions: list[GridAction] = [
+        {"id": "creative.view", "label": t("creatives.tab_overview"), "icon": "bi-eye"},
+        {"id": "creative.change_log", "label": t("creatives.tab_change_log"), "icon": "bi-clock-history", "menu": True},
+        {"id": ARCHIVE, "label": t("campaigns.archive"), "icon": "bi-archive", "variant": "danger",
+         "when": "can_archive", "menu": True}]
+    return [a for a in actions if a["id"] == ARCHIVE or page_path(a["id"], console.role, id=0)]
+
+
+@component
+def _NewCreativeDialog(on_close: Callable[[], None], on_created: Callable[[dict[str, Any]], None]) -> Any:
+    console = use_console()
+    t = console.t
+    advertisers = use_query(campaigns.advertiser_choices, actor=console.actor)
+    return html.div(
+        html.div({"className": "modal-backdrop fade show"}),
+        html.div({"className": "modal fade show d-block", "role": "dialog", "aria-modal": "true",
+                  "aria-label": t("creatives.new"), "tabIndex": -1, "data-dialog": "new-creative"},
+                 html.div({"className": "modal-dialog modal-xl modal-dialog-scrollable"},
+                          html.div({"className": "modal-content border-0 shadow"},
+                                   html.div({"className": "modal-header"},
+                                            html.h2({"className": "modal-title h5"}, t("creatives.new")),
+                                            html.button({"type": "button", "className": "btn-close",
+                                                         "aria-label": t("common.close"),
+                                                         "onClick": lambda _e: on_close()})),
+                                   html.div({"className": "modal-body"},
+                                            CreativeForm(creative=None, advertisers=advertisers.value,
+                                                         on_saved=on_created, on_cancel=on_close)
+                                            if advertisers.value else
+                                            html.p({"className": "mb-0"}, t("common.loading")
+                                                   if advertisers.loading else t("campaigns.no_advertisers")))))),
+    )
+
+
+def _advertiser_column(console: Console) -> bool:
+    return console.role is not None and console.role.value != "ADVERTISER"
+
+
+@component
+def CreativeListPage() -> Any:
+    console = use_console()
+    t = console.t
+    type_filter, set_type_filter = use_state(ALL)
+    status, set_status = use_state(ALL)
+    adding, set_adding = use_state(False)
+    rows = use_query(creatives.list_creatives, actor=console.actor, type=type_filter, status=status,
+                     deps=[type_filter, status])
+    selection: Ref[Any] = use_ref(None)
+    actions = use_row_actions(StatusRowActions, rows.value or [], rows.reload, creatives.set_status, "creative_id", "creatives")
+    bulk = any(page_path(name, console.role) for name, _l, _i in BULK_PAGES)
+
+    def created(creative: dict[str, Any]) -> None:
+        set_adding(False)
+        console.toast("success", t("creatives.created", name=creative["name"]))
+        rows.reload()
+
+    return html.div(
+        {"data-page": "creatives"},
+        page_header(t("creatives.title"), t("creatives.subtitle"),
+                    html.button({"type": "button", "className": "btn btn-primary", "data-action": "new-creative",
+                                 "onClick": lambda _e: set_adding(True)},
+                                html.i({"className": "bi bi-plus-lg me-1"}), t("creatives.new"))),
+        card(
+            html.div({"className": "d-flex flex-wrap gap-3 align-items-end mb-1 dsp-filters"},
+                     select_field(name="type_filter", label=t("creatives.field.type"), value=type_filter,
+                                  options=[(ALL, t("creatives.all_types"))]
+                                  + [(k.value, t(f"creatives.type.{k.value}")) for k in CreativeType],
+                                  on_change=set_type_filter, class_name="dsp-filter"),
+                     select_field(name="status_filter", label=t("campaigns.filter_status"), value=status,
+                                  options=[(ALL, t("campaigns.all_but_archived"))]
+                                  + [(s.value, t(f"creatives.status.{s.value}")) for s in CreativeStatus],
+                                  on_change=set_status, class_name="dsp-filter")),
+            SelectionBar(selection, BULK_PAGES, "creatives.select_hint") if bulk else "",
+            data_grid(columns=grid_columns(console, advertiser_column=_advertiser_column(console)),
+                      rows=grid_rows(console, rows.value or []), height=560, search_placeholder=t("common.search"),
+                      empty_text=t("creatives.empty"), row_count_label=t("grid.rows"), more_label=t("grid.more"),
+                      locale=console.language, actions=grid_actions(console), on_action=actions.on_action,
+                      on_row_click=lambda key: actions.on_action("creative.view", key),
+                      loading_text=t("common.loading") if rows.loading else None,
+                      on_selection_change=(lambda ids: selection.current and selection.current(ids)) if bulk else None,
+                      select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
+                      columns_label=t("grid.columns"), storage_key="creatives"),
+        ),
+        actions.elements,
+        _NewCreativeDialog(lambda: set_adding(False), created) if adding else "",
+    )
+
+
+# --- one campaign's creatives ---------------------------------------------------------------------------
+
+@component
+def CampaignCreativesCard(campaign: dict[str, Any], on_saved: Callable[[], None]) -> Any:
+    """Which of the advertiser's creatives the campaign shows."""
+    console = use_console()
+    t = console.t
+    offered = use_query(creatives.list_creatives, actor=console.actor, advertiser_id=campaign["advertiser_id"])
+    current = use_query(creatives.campaign_creatives, actor=console.actor, campaign_id=campaign["id"])
+    chosen, set_chosen = use_state(None)
+    save = use_action(creatives.set_campaign_creatives, on_done=lambda _r: (
+        console.toast("success", t("creatives.assignment_saved")), current.reload(), on_saved()))
+    if offered.loading or current.loading:
+        return card(html.p({"className": "mb-0"}, t("common.loading")), title=t("creatives.choose_for_campaign"))
+    selected = chosen if chosen is not None else [c["id"] for c in current.value or []]
+    options = [(c["id"], f"{c['name']} · {t('creatives.type.' + c['type'])}") for c in offered.value or []]
+    return card(
+        checkbox_list(name="campaign_creatives", label=t("creatives.choose_for_campaign"), options=options,
+                      selected=selected, on_change=set_chosen, error=save.errors.get("creative_ids"),
+                      hide_label=True) if options else html.p({"className": "small text-body-secondary"},
+                                                              t("creatives.advertiser_has_none")),
+        html.button({"type": "button", "className": "btn btn-primary btn-sm", "data-action": "save-assignment",
+                     "disabled": save.pending or not options,
+                     "onClick": lambda _e: save.submit(actor=console.actor, campaign_id=campaign["id"],
+                                                       creative_ids=list(selected))},
+                    t("common.save")),
+        title=t("creatives.choose_for_campaign"))
+
+
+@component
+def CampaignCreativesPage() -> Any:
+    console = use_console()
+    t = console.t
+    campaign_id = int(use_params().get("id", 0))
+    campaign = use_query(campaigns.get_campaign, actor=console.actor, campaign_id=campaign_id, deps=[campaign_id])
+    rows = use_query(creatives.list_creatives, actor=console.actor, campaign_id=campaign_id, deps=[campaign_id])
+    actions = use_row_actions(StatusRowActions, rows.value or [], rows.reload, creatives.set_status, "creative_id", "creatives")
+    if campaign.loading:
+        return loading_page(t, t("creatives.campaign_title"))
+    if campaign.value is None:
+        return html.div(page_header(t("creatives.campaign_title")), campaign_not_found(console))
+    return html.div(
+        {"data-page": "campaign-creatives"},
+        page_header(t("creatives.campaign_title"), campaign.value["name"], back_to_campaigns(console)),
+        html.div({"className": "row g-4"},
+                 html.div({"className": "col-xl-8"},
+                          card(data_grid(columns=grid_columns(console, advertiser_column=False),
+                                         rows=grid_rows(console, rows.value or []), height=420,
+                                         empty_text=t("creatives.campaign_empty"), row_count_label=t("grid.rows"),
+                                         more_label=t("grid.more"), locale=console.language,
+                                         actions=grid_actions(console), on_action=actions.on_action,
+                                         on_row_click=lambda key: actions.on_action("creative.view", key),
+                                         loading_text=t("common.loading") if rows.loading else None))),
+                 html.div({"className": "col-xl-4"}, CampaignCreativesCard(campaign.value, rows.reload))),
+        actions.elements,
+    )

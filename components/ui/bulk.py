@@ -1,0 +1,140 @@
+"""The layout every bulk page shares (campaigns and creatives): the selectable grid of rows beside a panel
+saying what changes, and after Apply one result per row: applied, or refused with the reason naming the
+field. The list page's selection arrives in ?ids=."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+from urllib.parse import urlencode
+
+from reactpy import Ref, component, html, use_ref, use_state
+from reactpy_router import use_search_params
+
+from components.paths import page_path
+from components.shell.context import Console, use_console
+from components.ui.elements import card, loading_page, page_header
+from components.ui.field_store import FieldStore, use_field_store
+from components.ui.hooks import use_action, use_query
+from components.ui.links import app_link
+from components.widgets.datagrid import GridColumn, data_grid
+
+
+def _initial_ids() -> list[str]:
+    params = use_search_params()
+    return [part for value in params.get("ids", []) for part in value.split(",") if part.isdigit()]
+
+
+def results_table(console: Console, results: list[dict[str, Any]]) -> Any:
+    t = console.t
+    applied = sum(1 for r in results if r["ok"])
+    return card(
+        html.p({"className": "small mb-2", "data-results": f"{applied}/{len(results)}"},
+               t("bulk.applied", applied=applied, total=len(results))),
+        html.div({"className": "table-responsive"},
+                 html.table({"className": "table table-sm align-middle mb-0"},
+                            html.tbody(*[html.tr({"key": str(r["id"]), "data-result": "ok" if r["ok"] else "refused"},
+                                                 html.td({"style": {"width": "2rem"}},
+                                                         html.i({"className": "bi bi-check-circle-fill text-success"
+                                                                 if r["ok"] else "bi bi-x-circle-fill text-danger"})),
+                                                 html.td({"className": "fw-medium"}, r["name"] or f"#{r['id']}"),
+                                                 html.td({"className": "small text-body-secondary"},
+                                                         t("bulk.ok") if r["ok"] else t(r["message"])))
+                                         for r in results]))),
+        title=t("bulk.results"))
+
+
+@component
+def ApplyPanel(selection: Ref[Any], title: str, fields: Callable[[FieldStore, dict[str, str]], Any],
+               apply: Callable[[Console, FieldStore, list[int], Any], None], action_fn: Any,
+               on_applied: Callable[[], None], initial: dict[str, Any]) -> Any:
+    """What changes and the Apply button; re-renders alone as the selection changes."""
+    console = use_console()
+    t = console.t
+    chosen, set_chosen = use_state([])
+    selection.current = set_chosen
+    store = use_field_store(initial)
+    results, set_results = use_state(None)
+
+    def done(rows: list[dict[str, Any]]) -> None:
+        set_results(rows)
+        on_applied()
+
+    action = use_action(action_fn, on_done=done)
+    ids = [int(i) for i in chosen]
+    return html.div(
+        {"className": "d-flex flex-column gap-4"},
+        card(fields(store, action.errors),
+             html.div({"className": "invalid-feedback d-block mb-2", "data-field-error": "campaign_ids"},
+                      action.errors["campaign_ids"]) if action.errors.get("campaign_ids") else "",
+             html.button({"type": "button", "className": "btn btn-primary w-100", "data-action": "apply-bulk",
+                          "disabled": action.pending or not ids,
+                          "onClick": lambda _e: apply(console, store, ids, action.submit)},
+                         html.span({"className": "spinner-border spinner-border-sm me-2"}) if action.pending else "",
+                         t("bulk.apply", count=len(ids)) if ids else t("bulk.pick")),
+             title=title),
+        results_table(console, results) if results is not None else "",
+    )
+
+
+def bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: Any, apply: Any, action_fn: Any,
+              initial: dict[str, Any], *, rows_fn: Callable[..., list[dict[str, Any]]],
+              columns: Sequence[GridColumn], to_rows: Callable[[Console, list[dict[str, Any]]], list[dict[str, Any]]],
+              back: Any) -> Any:
+    """A bulk page: `rows_fn(actor=...)` reads the rows, `to_rows` makes them grid rows, `fields(store, errors)`
+    draws what changes and `apply(console, store, ids, submit)` calls `action_fn` through use_action."""
+    console = use_console()
+    t = console.t
+    rows = use_query(rows_fn, actor=console.actor)
+    selection: Ref[Any] = use_ref(None)
+    first_ids = use_ref(_initial_ids()).current
+    if rows.loading:
+        return loading_page(t, t(title_key))
+
+    def selected(ids: list[str]) -> None:
+        if selection.current:
+            selection.current(ids)
+
+    return html.div(
+        {"data-page": "campaign-bulk"},
+        page_header(t(title_key), t(subtitle_key), back),
+        html.div({"className": "row g-4"},
+                 html.div({"className": "col-xl-8"},
+                          card(data_grid(columns=columns, rows=to_rows(console, rows.value or []),
+                                         height=520, search_placeholder=t("common.search"),
+                                         empty_text=t("bulk.empty"), row_count_label=t("grid.rows"),
+                                         locale=console.language, on_selection_change=selected,
+                                         initial_selection=first_ids,
+                                         select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected"))))),
+                 html.div({"className": "col-xl-4"},
+                          html.div({"className": "dsp-sticky"},
+                                   ApplyPanel(selection, t(panel_title_key), fields, apply, action_fn, rows.reload,
+                                              initial)))),
+    )
+
+
+
+
+@component
+def SelectionBar(host: Ref[Any], pages: Sequence[tuple[str, str, str]], hint_key: str) -> Any:
+    """On a list page: what is selected and the bulk `pages` ((page name, label key, icon)) the role has, each
+    opened with the selection in ?ids=. Re-renders alone as the selection changes (the grid calls
+    `host.current(ids)`)."""
+    console = use_console()
+    t = console.t
+    selected, set_selected = use_state([])
+    host.current = set_selected
+    links = [(name, label, icon, path) for name, label, icon in pages if (path := page_path(name, console.role))]
+    if not links:
+        return html.div()
+    query = urlencode({"ids": ",".join(selected)})
+    return html.div(
+        {"className": "d-flex flex-wrap align-items-center gap-2 mb-2 dsp-selection-bar", "data-selection": str(len(selected))},
+        html.span({"className": "small text-body-secondary me-1"},
+                  t("campaigns.selected", count=len(selected)) if selected else t(hint_key)),
+        *[app_link({"to": f"{path}?{query}", "key": name, "data-bulk": name,
+                    "className": "btn btn-sm btn-outline-primary" + ("" if selected else " disabled"),
+                    "aria-disabled": "false" if selected else "true"},
+                   html.i({"className": f"bi {icon} me-1"}), t(label))
+          for name, label, icon, path in links],
+    )

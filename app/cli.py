@@ -35,11 +35,22 @@ def _migrate(_args: argparse.Namespace) -> None:
 
 def _seed(_args: argparse.Namespace) -> None:
     from app.db import session_scope
+    from app.services import accounts, sessions
+    from app.services.demo_advertising import seed_demo_advertising
     from app.services.seed import DEMO_PASSWORD, seed_demo
 
     with session_scope() as db:
         ids = seed_demo(db)
-    print(f"demo data ready: {', '.join(ids)} (password {DEMO_PASSWORD})")
+    with session_scope() as db:
+        # The demo advertiser makes its own campaigns, signed in like anyone, so they pass the same checks.
+        login = accounts.login(db, email="advertiser@demo.example", password=DEMO_PASSWORD, kind="browser")
+        db.flush()
+        actor = sessions.actor_for(db, login.new_session.session)
+        assert actor is not None
+        made = seed_demo_advertising(db, actor=actor)
+        sessions.revoke(db, session_id=actor.session_id)
+    print(f"demo data ready: {', '.join(ids)} (password {DEMO_PASSWORD})"
+          + (f"; {made} campaigns and a creative of each type for the advertiser" if made else ""))
 
 
 def _create_admin(args: argparse.Namespace) -> None:

@@ -121,7 +121,8 @@ def test_a_revoked_token_stops_working_at_once(client: TestClient, db: Session) 
     assert _profile(client, reply["token"]).status_code == 401
     listed = api_credentials.list_credentials(db, actor=actor, user_id=actor.id)
     assert listed[0]["revoked"]
-    actions = [a.action for a in db.exec(select(AuditEntry).where(AuditEntry.entity == "api_credential"))]
+    actions = [a.action for a in db.exec(select(AuditEntry).where(AuditEntry.entity == "api_credential")
+                                         .order_by(AuditEntry.id))]
     assert actions == ["generate", "revoke"]
 
 

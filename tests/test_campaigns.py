@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from sqlmodel import select
+from sqlmodel import col, select
 
 from app.errors import Conflict, Invalid, NotAuthenticated, NotFound
 from app.models.audit import AuditEntry
@@ -80,8 +80,8 @@ def test_edits_and_status_changes_are_audited_field_by_field(db):
     campaign_id = campaigns.create_campaign(db, actor=agency, data=VALID, advertiser_id=own.id)["id"]
     campaigns.update_campaign(db, actor=agency, campaign_id=campaign_id, data={"bid": "3.10", "name": "Spring Sale 2"})
     campaigns.set_status(db, actor=agency, campaign_id=campaign_id, status="active")
-    entries = db.exec(select(AuditEntry).where(AuditEntry.entity == "campaign",
-                                               AuditEntry.entity_id == str(campaign_id))).all()
+    entries = db.exec(select(AuditEntry).where(AuditEntry.entity == "campaign", AuditEntry.entity_id == str(campaign_id))
+                      .order_by(col(AuditEntry.id))).all()  # PostgreSQL returns rows in no set order without it
     assert [e.action for e in entries] == ["create", "update", "set_status_active"]
     assert entries[1].changes == {"bid_micros": [2_400_000, 3_100_000], "name": ["Spring Sale", "Spring Sale 2"]}
     assert all(e.actor_id == agency.id for e in entries)

@@ -161,3 +161,28 @@ def test_state_fills_in_only_what_the_form_does_not_hold() -> None:
 async def _first_model(page: Any) -> dict[str, Any]:
     async with _layout(page, logged_out_console(), "/") as layout:
         return (await layout.render())["model"]
+
+
+def test_two_ticks_in_one_burst_both_count() -> None:
+    """Checkbox lists build each click's list on the one before it, not on the render before both."""
+    seen: list[list[int]] = []
+
+    @component
+    def Exchanges() -> Any:
+        chosen, set_chosen = use_state([])
+        seen.append(list(chosen))
+        return checkbox_list(name="exchanges", label="Exchanges", options=[(1, "One"), (2, "Two"), (3, "Three")],
+                             selected=chosen, on_change=set_chosen)
+
+    async def scenario() -> None:
+        async with _layout(Exchanges, logged_out_console(), "/") as layout:
+            model = await settle(layout, (await layout.render())["model"])
+            for value in ("1", "3"):  # delivered back to back, no render between
+                node = next(n for n in walk(model) if n.get("attributes", {}).get("value") == value)
+                await layout.deliver({"type": "layout-event", "target": node["eventHandlers"]["onChange"]["target"],
+                                      "data": [{"target": {"checked": True, "value": value}}]})
+            await asyncio.sleep(0.05)  # the handlers run in tasks of their own
+            await settle(layout, model)
+
+    run_async(scenario())
+    assert seen[-1] == [1, 3]

@@ -144,3 +144,11 @@ def campaign_creatives(db: Session, *, actor: Actor, campaign_id: int) -> list[d
     if _campaign_in_scope(db, actor, campaign_id) is None:
         raise NotFound(CAMPAIGN_NOT_FOUND)
     return _campaign_creative_rows(db, campaign_id)
+
+
+def set_creatives_of_saved_campaign(db: Session, *, actor: Actor, campaign: dict[str, Any],
+                                    creative_ids: list[int]) -> dict[str, Any]:
+    """The second step of saving a campaign form: its creatives. Returns the campaign the first step saved,
+    for the page to go on to."""
+    set_campaign_creatives(db, actor=actor, campaign_id=int(campaign["id"]), creative_ids=creative_ids)
+    return campaign

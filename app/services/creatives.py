@@ -5,7 +5,12 @@ checks permission and row scope itself and audits its writes."""
 from __future__ import annotations
 
 from app.services.creative_bulk import bulk_status, bulk_update
-from app.services.creative_links import assign_to_campaigns, campaign_creatives, set_campaign_creatives
+from app.services.creative_links import (
+    assign_to_campaigns,
+    campaign_creatives,
+    set_campaign_creatives,
+    set_creatives_of_saved_campaign,
+)
 from app.services.creative_records import (
     archive_creative,
     create_creative,
@@ -30,6 +35,7 @@ __all__ = [
     "list_creatives",
     "preview",
     "set_campaign_creatives",
+    "set_creatives_of_saved_campaign",
     "set_status",
     "update_creative",
     "upload_asset",

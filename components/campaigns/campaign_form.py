@@ -29,13 +29,14 @@ from app.models.campaign import (
     TRAFFIC_TYPES,
     CampaignStatus,
 )
-from app.services import campaigns, targeting_options
+from app.services import campaigns, creatives, targeting_options
 from app.services.campaign_targeting import DEVICE_TYPES, EMPTY
 from components.campaigns.common import back_to_list, campaign_tabs, not_found
 from components.campaigns.summary import CampaignSummary
 from components.campaigns.targeting import (
     CheckboxGroup,
     CityPicker,
+    CreativesPicker,
     DaypartingGrid,
     GeoFenceField,
     RegionPicker,
@@ -141,9 +142,19 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
     options_query = use_query(targeting_options.options, actor=console.actor, advertiser_id=advertiser, deps=[advertiser])
     navigation, go = use_navigation()
 
-    def saved(result: dict[str, Any]) -> None:
+    def finished(result: dict[str, Any]) -> None:
         console.toast("success", t("campaigns.saved" if mode == "edit" else "campaigns.created", name=result["name"]))
         go(page_path("campaign.view", console.role, id=result["id"]) or page_path("campaigns", console.role) or "/")
+
+    # Saved in two steps, the settings and then the creatives; the second names the campaign the first made.
+    assign = use_action(creatives.set_creatives_of_saved_campaign, on_done=finished)
+
+    def saved(result: dict[str, Any]) -> None:
+        chosen = store.get("creative_ids")
+        if chosen is None:
+            finished(result)
+        else:
+            assign.submit(actor=console.actor, campaign=result, creative_ids=list(chosen))
 
     action = use_action(campaigns.update_campaign if mode == "edit" else campaigns.create_campaign, on_done=saved)
     errors = action.errors
@@ -267,6 +278,12 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
         DaypartingGrid(store, error=errors.get("targeting.dayparting"), key="dayparting"),
         marker="targeting")
 
+    creatives_section = _section(
+        t("campaigns.section_creatives"), "bi-images",
+        CreativesPicker(store, advertiser, campaign["id"] if campaign else None, error=assign.errors.get("creative_ids"),
+                        key=f"creatives-{advertiser}"),
+        marker="creatives")
+
     cancel_path = (page_path("campaign.view", console.role, id=campaign["id"]) if campaign and mode == "edit"
                    else page_path("campaigns", console.role))
     problems = len(errors)
@@ -274,7 +291,7 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
         navigation,
         html.div({"data-form": "campaign"},
              html.div({"className": "row g-4"},
-                      html.div({"className": "col-xl-8"}, basics, budget, targeting),
+                      html.div({"className": "col-xl-8"}, basics, budget, targeting, creatives_section),
                       html.div({"className": "col-xl-4"},
                                html.div({"className": "dsp-sticky"},
                                         alert("danger", t("campaigns.fix_fields", count=problems)) if problems else "",
@@ -282,9 +299,11 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
                                         html.div({"className": "d-flex gap-2 mt-3"},
                                                  html.button({"type": "button", "data-action": "save-campaign",
                                                               "className": "btn btn-primary flex-grow-1",
-                                                              "disabled": action.pending, "onClick": submit},
+                                                              "disabled": action.pending or assign.pending,
+                                                              "onClick": submit},
                                                              html.span({"className": "spinner-border spinner-border-sm "
-                                                                                    "me-2"}) if action.pending else "",
+                                                                                    "me-2"})
+                                                             if action.pending or assign.pending else "",
                                                              t("campaigns.save" if mode == "edit"
                                                                else "campaigns.create")),
                                                  app_link({"to": cancel_path, "className": "btn btn-outline-secondary"},

@@ -9,7 +9,7 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.services import geo
+from app.services import creatives, geo
 from app.services.campaign_targeting import geo_fence_from_csv
 from components.shell.context import use_console
 from components.ui import styles
@@ -271,3 +271,29 @@ def DaypartingGrid(store: FieldStore, error: str | None = None) -> Any:
                  t("campaigns.daypart_some", hours=chosen_hours)),
         _error("dayparting", error),
     )
+
+
+@component
+def CreativesPicker(store: FieldStore, advertiser_id: int | None, source_campaign_id: int | None = None,
+                    error: str | None = None) -> Any:
+    """Which of the advertiser's creatives the campaign shows; an edit or a clone starts from the saved
+    campaign's. Kept in the store as "creative_ids" (None until the saved ones are in: saving then leaves
+    the campaign's creatives as they are)."""
+    console = use_console()
+    t = console.t
+    offered = use_query(creatives.list_creatives, actor=console.actor, advertiser_id=advertiser_id or 0,
+                        deps=[advertiser_id])
+    saved = use_query(creatives.campaign_creatives, actor=console.actor, campaign_id=source_campaign_id or 0,
+                      deps=[source_campaign_id]) if source_campaign_id else None
+    chosen, set_chosen = use_field(store, "creative_ids")
+    if chosen is None and (saved is None or saved.value is not None):
+        chosen = [c["id"] for c in (saved.value if saved is not None else [])]
+        store.put("creative_ids", chosen)
+    options = [(c["id"], f"{c['name']} · {t('creatives.type.' + c['type'])}") for c in offered.value or []]
+    if offered.loading:
+        return html.p({"className": "small text-body-secondary"}, t("common.loading"))
+    if not options:
+        return html.p({"className": "small text-body-secondary", "data-empty": "creatives"},
+                      t("creatives.advertiser_has_none"))
+    return checkbox_list(name="creative_ids", label=t("creatives.choose_for_campaign"), options=options,
+                         selected=list(chosen or []), on_change=set_chosen, error=error, hide_label=True)

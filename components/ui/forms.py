@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from reactpy import event, html
+from reactpy import component, event, html, use_ref
 
 from components.ui import styles
 
@@ -138,11 +138,24 @@ def checkbox_list(*, name: str, label: str, options: Sequence[tuple[int, str]], 
                   hide_label: bool = False) -> Any:
     """Several checkboxes in columns; `on_change` receives the new list of checked values. `hide_label` keeps
     the legend for screen readers only, where a card title above already says it."""
-    chosen = set(selected)
+    return _CheckboxList(name, label, list(options), list(selected), on_change, error, help_text, hide_label)
+
+
+@component
+def _CheckboxList(name: str, label: str, options: list[tuple[int, str]], selected: list[int],
+                  on_change: Callable[[list[int]], None], error: str | None, help_text: str, hide_label: bool) -> Any:
+    # Each click's new list is built on the one before it, kept here as clicks are handled: two quick clicks
+    # arrive before the render of the first, and a list taken from that render would drop the first.
+    latest = use_ref(list(selected))
+    latest.current = list(selected)  # a render carries every click handled before it
 
     def toggle(value: int, checked: bool) -> None:
-        on_change(sorted(chosen | {value}) if checked else sorted(chosen - {value}))
+        chosen = set(latest.current)
+        new = sorted(chosen | {value}) if checked else sorted(chosen - {value})
+        latest.current = new
+        on_change(new)
 
+    chosen = set(selected)
     return html.fieldset(
         {"className": "mb-3", "name": name},
         html.legend({"className": "visually-hidden" if hide_label else styles.FORM_LABEL + " mb-2"}, label),

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.db import run
-from app.services import campaigns
+from app.services import campaigns, creatives
 from tests.e2e.conftest import login, screenshot
 from tests.helpers import actor_of
 from tests.test_campaign_pages import SETTINGS
@@ -169,3 +169,26 @@ def test_an_admin_pauses_campaigns_in_bulk_and_an_agency_has_no_such_page(page: 
     page.goto("/agency/campaign")
     expect(page.locator("[data-bulk]")).to_have_count(0)
     expect(page.locator(".dsp-grid input[data-select]")).to_have_count(0)
+
+
+def test_the_campaign_form_chooses_the_creatives_it_shows(page: Page) -> None:
+    def prepare(db):
+        advertiser = actor_of(db, "advertiser@demo.example")
+        campaign = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
+        creative = creatives.create_creative(db, actor=advertiser, data={
+            "type": "html", "name": "Tall Box", "html": "<p>hi</p>", "width": 160, "height": 600})
+        return campaign["id"], creative["id"]
+
+    campaign_id, creative_id = run(prepare)
+    login(page, "advertiser@demo.example")
+    page.goto(f"/campaignEditForm/{campaign_id}")
+    box = page.locator(f"[data-section=creatives] #creative_ids-{creative_id}")
+    expect(box).not_to_be_checked()
+    box.click()  # the server owns the box's state: a click, then wait for the render that says so
+    expect(box).to_be_checked()
+    page.click("[data-action=save-campaign]")
+    page.wait_for_url(VIEW)
+    _toast(page, "Autumn Push was saved.")
+    expect(page.locator(f"#campaign_creatives-{creative_id}")).to_be_checked()
+    page.click("[data-tab='campaign.clone']")
+    expect(page.locator(f"[data-section=creatives] #creative_ids-{creative_id}")).to_be_checked()  # a clone keeps them

@@ -4,15 +4,13 @@ every campaign of one advertiser (/admin/CampaignList/changeLog/{id})."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlmodel import Session, col, or_, select
+from sqlmodel import Session, select
 
 from app.auth.policy import Actor, require, require_user_in_scope
-from app.errors import Invalid
-from app.models.audit import AuditEntry
 from app.models.campaign import Campaign
 from app.models.ledger import MICROS_PER_DOLLAR
 from app.models.user import User
@@ -76,41 +74,16 @@ def _hours(days: Any) -> Any:
     return f"{sum(len(day) for day in days)} h/week" if isinstance(days, list) and any(days) else ""
 
 
-def _day(value: str, field: str) -> date | None:
-    if not value:
-        return None
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise Invalid({field: "Enter a date such as 2026-12-01."}) from None
-
-
 def _log(db: Session, campaign_ids: list[int], names: dict[str, str], *, since: str, until: str,
          user_id: int | None) -> list[dict[str, Any]]:
-    start, end = _day(since, "since"), _day(until, "until")
-    query = select(AuditEntry).where(AuditEntry.entity == "campaign",
-                                     col(AuditEntry.entity_id).in_([str(i) for i in campaign_ids]))
-    if start:
-        query = query.where(AuditEntry.created_at >= datetime.combine(start, time.min, tzinfo=UTC))
-    if end:
-        query = query.where(AuditEntry.created_at < datetime.combine(end + timedelta(days=1), time.min, tzinfo=UTC))
-    if user_id:
-        query = query.where(or_(AuditEntry.actor_id == user_id, AuditEntry.real_user_id == user_id))
-    rows = list(db.exec(query.order_by(col(AuditEntry.id).desc()).limit(LIMIT)))
+    rows = change_log.filtered_rows(db, entity="campaign", entity_ids=campaign_ids, since=since, until=until,
+                                    user_id=user_id, limit=LIMIT)
     entries = change_log.shown(db, rows)
     for entry in entries:
         entry["campaign"] = names.get(entry["entity_id"], "")
         created = entry["action"] in ("create", "clone")
         entry["changes"] = [row for change in entry["changes"] for row in _readable(db, change, created=created)]
     return entries
-
-
-def _people(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    seen: dict[int, str] = {}
-    for entry in entries:
-        if entry["actor_id"] and entry["actor_id"] not in seen:
-            seen[entry["actor_id"]] = entry["actor"]
-    return [{"id": uid, "name": name} for uid, name in seen.items()]
 
 
 def campaign_change_log(db: Session, *, actor: Actor, campaign_id: int, since: str = "", until: str = "",
@@ -122,7 +95,7 @@ def campaign_change_log(db: Session, *, actor: Actor, campaign_id: int, since: s
     entries = _log(db, [campaign_id], {str(campaign_id): campaign["name"]}, since=since, until=until,
                    user_id=user_id) if since or until or user_id else every
     return {"campaign": {"id": campaign["id"], "name": campaign["name"], "status": campaign["status"]},
-            "entries": entries, "people": _people(every)}
+            "entries": entries, "people": change_log.people(every)}
 
 
 def advertiser_change_log(db: Session, *, actor: Actor, advertiser_id: int, since: str = "", until: str = "",
@@ -140,4 +113,4 @@ def advertiser_change_log(db: Session, *, actor: Actor, advertiser_id: int, sinc
     entries = _log(db, ids, names, since=since, until=until, user_id=user_id) if ids and (since or until or user_id) \
         else every
     return {"advertiser": {"id": advertiser.id, "name": advertiser.company_name or advertiser.display_name},
-            "entries": entries, "people": _people(every)}
+            "entries": entries, "people": change_log.people(every)}

@@ -3,11 +3,13 @@ behind it when acting as another user). Every entity's change-log page reads thr
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, or_, select
 
 from app.auth.policy import Actor, can_see_user, require, require_user_in_scope
+from app.errors import Invalid
 from app.models.audit import AuditEntry
 from app.models.user import User
 from app.services import audit
@@ -32,6 +34,40 @@ def shown(db: Session, rows: list[AuditEntry]) -> list[dict[str, Any]]:
              "on_behalf": who(r.real_user_id) if r.real_user_id and r.real_user_id != r.actor_id else "",
              "changes": [{"field": field, "old": old, "new": new} for field, (old, new) in r.changes.items()]}
             for r in rows]
+
+
+def _day(value: str, field: str) -> date | None:
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise Invalid({field: "Enter a date such as 2026-12-01."}) from None
+
+
+def filtered_rows(db: Session, *, entity: str, entity_ids: list[Any], since: str = "", until: str = "",
+                  user_id: int | None = None, limit: int = 1000) -> list[AuditEntry]:
+    """The audit rows of some records, newest first, from the day `since` to the day `until` (ISO dates, UTC)
+    and by `user_id` (who made the change, or who was really behind it). Callers check scope first."""
+    start, end = _day(since, "since"), _day(until, "until")
+    query = select(AuditEntry).where(AuditEntry.entity == entity,
+                                     col(AuditEntry.entity_id).in_([str(i) for i in entity_ids]))
+    if start:
+        query = query.where(AuditEntry.created_at >= datetime.combine(start, time.min, tzinfo=UTC))
+    if end:
+        query = query.where(AuditEntry.created_at < datetime.combine(end + timedelta(days=1), time.min, tzinfo=UTC))
+    if user_id:
+        query = query.where(or_(AuditEntry.actor_id == user_id, AuditEntry.real_user_id == user_id))
+    return list(db.exec(query.order_by(col(AuditEntry.id).desc()).limit(limit)))
+
+
+def people(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Who made the changes in `entries` (shown entries), once each: the change log's person filter."""
+    seen: dict[int, str] = {}
+    for entry in entries:
+        if entry["actor_id"] and entry["actor_id"] not in seen:
+            seen[entry["actor_id"]] = entry["actor"]
+    return [{"id": uid, "name": name} for uid, name in seen.items()]
 
 
 def user_change_log(db: Session, *, actor: Actor, user_id: int) -> list[dict[str, Any]]:

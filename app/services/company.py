@@ -6,6 +6,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app import validation as v
@@ -84,8 +85,11 @@ def config_row_for_host(db: Session, host: str) -> CompanyConfig:
     if default:
         return default[0]
     row = CompanyConfig(host="")  # first start: a neutral default brand
-    db.add(row)
-    db.flush()
+    try:
+        with db.begin_nested():  # two first requests at once: one inserts, the other reads what it made
+            db.add(row)
+    except IntegrityError:
+        return db.exec(select(CompanyConfig).where(CompanyConfig.host == "")).one()
     return row
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -12,6 +13,8 @@ from app.auth.roles import Role
 from app.models.user import User, UserPreferences, UserSettings
 from app.services import company, ledger, preferences, sessions
 from app.services.company import Branding
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,9 @@ def console_state(db: Session, *, token: str | None, host: str) -> ConsoleState:
     row = sessions.find(db, token=token)
     actor = sessions.actor_for(db, row)
     if actor is None or row is None:
+        if token:
+            # A tab that sent a session cookie is shown signed out: say why, the log is where that is traced.
+            logger.warning("session cookie not honoured: %s", sessions.why_not_live(db, token=token))
         return ConsoleState(None, branding, None, None, (), ())
     chain = tuple(u for u in (db.get(User, uid) for uid in actor.stack[:-1]) if u is not None)
     return ConsoleState(

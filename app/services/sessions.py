@@ -89,6 +89,18 @@ def find(db: Session, *, token: str | None) -> AuthSession | None:
     return _live(db, row)
 
 
+def why_not_live(db: Session, *, token: str) -> str:
+    """Why a session token does not sign anyone in (for the log; never shown to users)."""
+    row = db.exec(select(AuthSession).where(AuthSession.token_hash == token_digest(token))).first()
+    if row is None:
+        return "no such session"
+    if row.revoked_at is not None:
+        return f"session {row.id} revoked at {row.revoked_at.isoformat()}"
+    if row.expires_at <= utcnow():
+        return f"session {row.id} expired at {row.expires_at.isoformat()}"
+    return f"session {row.id} is live but its user cannot act (disabled or gone)"
+
+
 def find_by_id(db: Session, *, session_id: str | None) -> AuthSession | None:
     return _live(db, db.get(AuthSession, session_id)) if session_id else None
 

@@ -8,12 +8,11 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.services import creatives
+from app.services import creative_history
 from components.creatives.common import back_to_list, creative_tabs, not_found
 from components.shell.context import use_console
-from components.ui.change_log import change_log_table
+from components.ui.change_log import change_log_table, filters, use_filtered_log
 from components.ui.elements import loading_page, page_header
-from components.ui.hooks import use_query
 from components.users.common import use_subject_id
 
 
@@ -22,15 +21,16 @@ def CreativeChangeLogPage() -> Any:
     console = use_console()
     t = console.t
     creative_id = use_subject_id()
-    creative = use_query(creatives.get_creative, actor=console.actor, creative_id=creative_id, deps=[creative_id])
-    entries = use_query(creatives.creative_change_log, actor=console.actor, creative_id=creative_id, deps=[creative_id])
-    if creative.loading or entries.loading:
-        return loading_page(t, t("changelog.title"))
-    if creative.value is None or entries.value is None:
-        return html.div(page_header(t("changelog.title")), not_found(console))
+    query, values, set_values = use_filtered_log(creative_history.creative_history, actor=console.actor,
+                                                 creative_id=creative_id)
+    if query.value is None:
+        return loading_page(t, t("changelog.title")) if query.loading or not query.failed else \
+            html.div(page_header(t("changelog.title")), not_found(console))
+    log = query.value
     return html.div(
         {"data-page": "creative-change-log"},
-        page_header(t("changelog.title"), creative.value["name"], back_to_list(console)),
+        page_header(t("changelog.title"), log["creative"]["name"], back_to_list(console)),
         creative_tabs(console, creative_id, current="creative.change_log"),
-        change_log_table(console, entries.value, entity="creative"),
+        filters(console, log["people"], values, set_values),
+        change_log_table(console, log["entries"], entity="creative"),
     )

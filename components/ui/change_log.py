@@ -6,12 +6,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from reactpy import html
+from reactpy import html, use_state
 
 from app.auth.roles import ALL_ROLES, Role
 from app.services.user_config import margin_text
 from components.shell.context import Console
 from components.ui.elements import card, empty_state
+from components.ui.forms import select_field, text_field
+from components.ui.hooks import use_query
 from components.ui.labels import role_label_key
 
 # Field names whose stored values are not in the unit people use: basis points shown as percent.
@@ -102,3 +104,38 @@ def change_log_table(console: Console, entries: list[dict[str, Any]], *, entity:
                                                        html.th(t("changelog.what")),
                                                        html.th(t("changelog.who")), html.th(t("changelog.changes")))),
                                     html.tbody(*rows))))
+
+
+def filters(console: Console, people: list[dict[str, Any]], values: dict[str, str], set_values: Any) -> Any:
+    """The date range and person filters above a change log."""
+    t = console.t
+
+    def change(name: str, value: str) -> None:
+        set_values(lambda v: {**v, name: value})
+
+    return html.div(
+        {"className": "d-flex flex-wrap gap-3 align-items-end mb-3 dsp-filters", "data-filters": "change-log"},
+        html.div({"className": "dsp-filter"},
+                 text_field(name="since", label=t("changelog.since"), kind="date", value=values["since"],
+                            on_change=lambda v: change("since", v))),
+        html.div({"className": "dsp-filter"},
+                 text_field(name="until", label=t("changelog.until"), kind="date", value=values["until"],
+                            on_change=lambda v: change("until", v))),
+        select_field(name="user", label=t("changelog.person"), value=values["user"], class_name="dsp-filter mb-3",
+                     options=[("", t("changelog.anyone"))] + [(str(p["id"]), p["name"]) for p in people],
+                     on_change=lambda v: change("user", v)),
+        html.button({"type": "button", "className": "btn btn-link btn-sm mb-3", "data-action": "clear-filters",
+                     "onClick": lambda _e: set_values({"since": "", "until": "", "user": ""})},
+                    t("changelog.clear")) if any(values.values()) else "",
+    )
+
+
+def use_filtered_log(fn: Any, **kwargs: Any) -> tuple[Any, dict[str, str], Any]:
+    """(the query of `fn(since=, until=, user_id=, **kwargs)`, the filter values, their setter)."""
+    values, set_values = use_state({"since": "", "until": "", "user": ""})
+    # A date being typed is not a date yet: only whole ISO dates filter.
+    since = values["since"] if len(values["since"]) == 10 else ""
+    until = values["until"] if len(values["until"]) == 10 else ""
+    query = use_query(fn, since=since, until=until, user_id=int(values["user"]) if values["user"] else None,
+                      deps=[*kwargs.values(), since, until, values["user"]], **kwargs)
+    return query, values, set_values

@@ -83,7 +83,10 @@ def demo(demo_ids: dict[str, int]) -> dict[str, int]:
 
 
 @pytest.fixture
-def context(browser: Browser, server_url: str, demo: dict[str, int]) -> Iterator[BrowserContext]:
+def context(browser: Browser, server_url: str, demo: dict[str, int],
+            request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
+    # The test's name in the server's access log, so a failure's requests can be told from its neighbours'.
+    httpx.get(f"{server_url}/api/health", params={"test": request.node.name}, timeout=10)
     ctx = browser.new_context(base_url=server_url, viewport={"width": 1440, "height": 900})
     ctx.set_default_timeout(10_000)
     yield ctx
@@ -92,7 +95,15 @@ def context(browser: Browser, server_url: str, demo: dict[str, int]) -> Iterator
 
 @pytest.fixture
 def page(context: BrowserContext) -> Page:
-    return context.new_page()
+    page = context.new_page()
+    # What the page went through, printed when a login does not land (see login()).
+    journal: list[str] = []
+    page.on("framenavigated", lambda frame: journal.append(f"navigated {frame.url}") if frame == page.main_frame
+            else None)
+    page.on("console", lambda message: journal.append(f"console {message.type}: {message.text[:200]}"))
+    page.on("websocket", lambda socket: journal.append(f"websocket {socket.url}"))
+    page.journal = journal  # type: ignore[attr-defined]
+    return page
 
 
 def login(page: Page, email: str, password: str = DEMO_PASSWORD, lands_on: str | None = None) -> None:
@@ -106,7 +117,9 @@ def login(page: Page, email: str, password: str = DEMO_PASSWORD, lands_on: str |
         page.wait_for_url(at_path(lands_on or ROLE_HOMES.get(email, "/")), timeout=15_000)
     except PlaywrightTimeout:
         screenshot(page, f"login-failed-{email.split('@')[0]}")
-        raise AssertionError(f"login as {email} did not land; page says: {page.inner_text('body')[:300]!r}") from None
+        journal = "\n  ".join(getattr(page, "journal", []))
+        raise AssertionError(f"login as {email} did not land; page says: {page.inner_text('body')[:300]!r}; "
+                             f"the page went through:\n  {journal}") from None
     page.wait_for_selector(".dsp-shell" if lands_on is None else "body")
 
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel
 from sqlmodel import Session
 
-from app.api.deps import SESSION_COOKIE, bearer_token, client_address, get_actor, get_db
+from app.api.deps import DB, SESSION_COOKIE, bearer_token, client_address, get_actor
 from app.api.envelope import ok
 from app.auth import tokens
 from app.auth.policy import Actor, require_user_in_scope
@@ -82,7 +82,7 @@ def _token_reply(user: User, row: AuthSession) -> dict[str, Any]:
 
 @router.post("/login/")
 @router.post("/login", include_in_schema=False)
-def login(body: LoginBody, request: Request, db: Session = Depends(get_db)) -> dict[str, Any]:
+def login(body: LoginBody, request: Request, db: Session = DB) -> dict[str, Any]:
     """Exchange e-mail and password for a bearer token (2-hour lifetime; renew with refresh-token)."""
     result = accounts.login(db, email=body.email, password=body.password, kind="api",
                             address=client_address(request), user_agent=request.headers.get("user-agent", ""))
@@ -90,7 +90,7 @@ def login(body: LoginBody, request: Request, db: Session = Depends(get_db)) -> d
 
 
 @router.post("/register")
-def register(body: RegisterBody, request: Request, db: Session = Depends(get_db)) -> dict[str, Any]:
+def register(body: RegisterBody, request: Request, db: Session = DB) -> dict[str, Any]:
     """Create an advertiser account; a one-time code is e-mailed to verify the address."""
     user = accounts.register(db, email=body.email, password=body.password, first_name=body.firstName,
                              last_name=body.lastName, company_name=body.companyName,
@@ -99,7 +99,7 @@ def register(body: RegisterBody, request: Request, db: Session = Depends(get_db)
 
 
 @router.get("/agency-config")
-def agency_config(request: Request, db: Session = Depends(get_db)) -> dict[str, Any]:
+def agency_config(request: Request, db: Session = DB) -> dict[str, Any]:
     """The public white-label configuration for the host this request was made to."""
     brand = company.branding_for_host(db, request.url.hostname or "")
     return ok({
@@ -115,28 +115,28 @@ def agency_config(request: Request, db: Session = Depends(get_db)) -> dict[str, 
 
 
 @router.post("/resend-verify-otp")
-def resend_verify_otp(body: EmailBody, db: Session = Depends(get_db)) -> dict[str, Any]:
+def resend_verify_otp(body: EmailBody, db: Session = DB) -> dict[str, Any]:
     """Send a new one-time code (purpose `verify` or `reset`). Replies the same whether or not the address exists."""
     accounts.resend_verify_otp(db, email=body.email, purpose=body.purpose)
     return ok(None, "If the address has an account, a new code is on its way.")
 
 
 @router.post("/verify-otp")
-def verify_otp(body: VerifyBody, db: Session = Depends(get_db)) -> dict[str, Any]:
+def verify_otp(body: VerifyBody, db: Session = DB) -> dict[str, Any]:
     """Confirm a new account's e-mail with the code it was sent; the account can then log in."""
     accounts.verify_otp(db, email=body.email, code=body.otp)
     return ok(None, "Email verified. You can log in now.")
 
 
 @router.post("/changePassword")
-def change_password_with_code(body: ResetBody, db: Session = Depends(get_db)) -> dict[str, Any]:
+def change_password_with_code(body: ResetBody, db: Session = DB) -> dict[str, Any]:
     """Forgot-password: set a new password with the e-mailed code."""
     accounts.reset_password(db, email=body.email, code=body.otp, new_password=body.newPassword)
     return ok(None, "Password changed. You can log in now.")
 
 
 @router.get("/refresh-token")
-def refresh_token(request: Request, db: Session = Depends(get_db)) -> dict[str, Any]:
+def refresh_token(request: Request, db: Session = DB) -> dict[str, Any]:
     """Renew the bearer token for another full lifetime."""
     token = bearer_token(request)
     if not token:
@@ -150,13 +150,13 @@ def refresh_token(request: Request, db: Session = Depends(get_db)) -> dict[str, 
 
 
 @router.get("/profile")
-def get_profile(actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def get_profile(actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """The acting user's e-mail, names, company and role."""
     return ok(accounts.get_profile(db, actor=actor))
 
 
 @router.put("/profile")
-def put_profile(body: ProfileBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def put_profile(body: ProfileBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Change the acting user's e-mail, names and company."""
     user = accounts.update_profile(db, actor=actor, email=body.email, first_name=body.firstName,
                                    last_name=body.lastName, company_name=body.companyName)
@@ -165,7 +165,7 @@ def put_profile(body: ProfileBody, actor: Actor = Depends(get_actor), db: Sessio
 
 @router.post("/userChangePassword")
 def user_change_password(body: ChangePasswordBody, actor: Actor = Depends(get_actor),
-                         db: Session = Depends(get_db)) -> dict[str, Any]:
+                         db: Session = DB) -> dict[str, Any]:
     """Change your password with the current one; your other sessions end."""
     accounts.change_password(db, actor=actor, current_password=body.currentPassword, new_password=body.newPassword)
     return ok(None, "Password changed")
@@ -190,7 +190,7 @@ def _set_cookie(response: Response, token: str, row: AuthSession) -> None:
 
 @router.post("/session", include_in_schema=False)
 def open_browser_session(body: TicketBody, request: Request, response: Response,
-                         db: Session = Depends(get_db)) -> dict[str, Any]:
+                         db: Session = DB) -> dict[str, Any]:
     _same_origin(request)
     row, token = sessions.redeem_ticket(db, ticket=body.ticket)
     _set_cookie(response, token, row)
@@ -198,7 +198,7 @@ def open_browser_session(body: TicketBody, request: Request, response: Response,
 
 
 @router.post("/session/refresh", include_in_schema=False)
-def refresh_browser_session(request: Request, response: Response, db: Session = Depends(get_db)) -> dict[str, Any]:
+def refresh_browser_session(request: Request, response: Response, db: Session = DB) -> dict[str, Any]:
     _same_origin(request)
     token = request.cookies.get(SESSION_COOKIE)
     row = sessions.refresh(db, token=token)
@@ -208,7 +208,7 @@ def refresh_browser_session(request: Request, response: Response, db: Session = 
 
 
 @router.post("/session/logout", include_in_schema=False)
-def logout_browser_session(request: Request, response: Response, db: Session = Depends(get_db)) -> dict[str, Any]:
+def logout_browser_session(request: Request, response: Response, db: Session = DB) -> dict[str, Any]:
     _same_origin(request)
     sessions.revoke(db, token=request.cookies.get(SESSION_COOKIE))
     response.delete_cookie(SESSION_COOKIE, path="/")
@@ -216,7 +216,7 @@ def logout_browser_session(request: Request, response: Response, db: Session = D
 
 
 @router.post("/logout")
-def logout_api(request: Request, db: Session = Depends(get_db)) -> dict[str, Any]:
+def logout_api(request: Request, db: Session = DB) -> dict[str, Any]:
     """End the bearer token's session."""
     token = bearer_token(request)
     if token:
@@ -228,7 +228,7 @@ user_settings_router = APIRouter(tags=["users"])
 
 
 @user_settings_router.get("/user-settings/{user_primary_id}")
-def user_settings(user_primary_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def user_settings(user_primary_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """A user's console settings (api_access, insight_dashboard, postback_enabled)."""
     require_user_in_scope(actor, db.get(User, user_primary_id))
     row = preferences.settings_of(db, user_primary_id)

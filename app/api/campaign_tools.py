@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
-from app.api.deps import get_actor, get_db
+from app.api.deps import DB, get_actor
 from app.api.envelope import ok
 from app.auth.policy import Actor
 from app.services import campaign_bulk, campaign_export, campaigns, ledger
@@ -87,7 +87,7 @@ def summary(results: list[dict[str, Any]]) -> str:
 
 @router.post("/campaigns/bulk", description="Change many campaigns at once. " + RESULTS_HELP)
 def bulk_update(body: BulkUpdateBody, actor: Actor = Depends(get_actor),
-                db: Session = Depends(get_db)) -> dict[str, Any]:
+                db: Session = DB) -> dict[str, Any]:
     results = campaign_bulk.bulk_update(db, actor=actor, campaign_ids=body.campaign_ids, changes=changes_of(body.changes))
     return ok(results, summary(results))
 
@@ -95,7 +95,7 @@ def bulk_update(body: BulkUpdateBody, actor: Actor = Depends(get_actor),
 @router.post("/campaigns/bulk/status", description="Admin and co-admin: move many campaigns to one status. "
                                                   + RESULTS_HELP)
 def bulk_status(body: BulkStatusBody, actor: Actor = Depends(get_actor),
-                db: Session = Depends(get_db)) -> dict[str, Any]:
+                db: Session = DB) -> dict[str, Any]:
     results = campaign_bulk.bulk_status(db, actor=actor, campaign_ids=body.campaign_ids, status=body.status)
     return ok(results, summary(results))
 
@@ -104,21 +104,21 @@ def bulk_status(body: BulkStatusBody, actor: Actor = Depends(get_actor),
                                                      "campaign whose advertiser may not buy on an added exchange "
                                                      "is refused. " + RESULTS_HELP)
 def bulk_exchanges(body: BulkExchangesBody, actor: Actor = Depends(get_actor),
-                   db: Session = Depends(get_db)) -> dict[str, Any]:
+                   db: Session = DB) -> dict[str, Any]:
     results = campaign_bulk.bulk_exchanges(db, actor=actor, campaign_ids=body.campaign_ids, add=body.add,
                                            remove=body.remove)
     return ok(results, summary(results))
 
 
 @router.post("/campaigns/export")
-def export(body: ExportBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def export(body: ExportBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """The campaign list as CSV: replies {csv_download_url, filename}. The link works for 15 minutes, and only
     for you (send your session cookie or bearer token with the download)."""
     return ok(campaign_export.export_campaigns(db, actor=actor, **body.model_dump()), "Export ready")
 
 
 @router.get("/advertisers/{advertiser_id}/balance")
-def balance(advertiser_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def balance(advertiser_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """An advertiser's balance: {advertiser_id, balance (dollars as text), balance_micros}. Advertisers ask for
     their own, agencies for their advertisers'."""
     return ok(ledger.advertiser_balance(db, actor=actor, advertiser_id=advertiser_id))

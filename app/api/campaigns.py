@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
-from app.api.deps import get_actor, get_db
+from app.api.deps import DB, get_actor
 from app.api.envelope import ok
 from app.auth.policy import Actor
 from app.services import campaigns
@@ -64,7 +64,7 @@ SORT_HELP = f"A list column ({', '.join(campaigns.LIST_COLUMNS)}), '-' first for
 @router.get("/campaigns")
 def list_campaigns(status: str = "", search: str = "", advertiser_id: int | None = None,
                    include_archived: bool = False, sort: str = Query("", description=SORT_HELP),
-                   actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+                   actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """The campaigns you may see, newest change first unless `sort` says otherwise; archived ones only when
     asked for."""
     return ok(campaigns.list_campaigns(db, actor=actor, status=status, search=search, advertiser_id=advertiser_id,
@@ -73,39 +73,39 @@ def list_campaigns(status: str = "", search: str = "", advertiser_id: int | None
 
 @router.post("/campaigns")
 def create_campaign(body: NewCampaignBody, actor: Actor = Depends(get_actor),
-                    db: Session = Depends(get_db)) -> dict[str, Any]:
+                    db: Session = DB) -> dict[str, Any]:
     """A new campaign, as a draft."""
     return ok(campaigns.create_campaign(db, actor=actor, data=_sent(body), advertiser_id=body.advertiser_id),
               "Campaign created")
 
 
 @router.get("/campaigns/{campaign_id}")
-def get_campaign(campaign_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def get_campaign(campaign_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     return ok(campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id))
 
 
 @router.put("/campaigns/{campaign_id}")
 def update_campaign(campaign_id: int, body: CampaignBody, actor: Actor = Depends(get_actor),
-                    db: Session = Depends(get_db)) -> dict[str, Any]:
+                    db: Session = DB) -> dict[str, Any]:
     return ok(campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data=_sent(body)),
               "Campaign saved")
 
 
 @router.put("/campaigns/{campaign_id}/status")
 def set_status(campaign_id: int, body: StatusBody, actor: Actor = Depends(get_actor),
-               db: Session = Depends(get_db)) -> dict[str, Any]:
+               db: Session = DB) -> dict[str, Any]:
     """draft → active → paused ⇄ active → completed; any → archived (final)."""
     return ok(campaigns.set_status(db, actor=actor, campaign_id=campaign_id, status=body.status), "Status changed")
 
 
 @router.post("/campaigns/{campaign_id}/clone")
 def clone_campaign(campaign_id: int, actor: Actor = Depends(get_actor),
-                   db: Session = Depends(get_db)) -> dict[str, Any]:
+                   db: Session = DB) -> dict[str, Any]:
     return ok(campaigns.clone_campaign(db, actor=actor, campaign_id=campaign_id), "Campaign cloned")
 
 
 @router.delete("/campaigns/{campaign_id}")
 def delete_campaign(campaign_id: int, actor: Actor = Depends(get_actor),
-                    db: Session = Depends(get_db)) -> dict[str, Any]:
+                    db: Session = DB) -> dict[str, Any]:
     """Deleting archives: nothing with delivery history is ever removed."""
     return ok(campaigns.archive_campaign(db, actor=actor, campaign_id=campaign_id), "Campaign archived")

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
-from app.api.deps import get_actor, get_db, get_signed_in_actor
+from app.api.deps import DB, get_actor, get_signed_in_actor
 from app.api.envelope import ok
 from app.auth.policy import Actor
 from app.services import api_credentials, postbacks
@@ -29,19 +29,19 @@ class NewKeyBody(BaseModel):
 
 
 @router.get("/postback")
-def get_postback(actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def get_postback(actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Your postback URL and events (403 unless an admin has enabled postbacks for your account)."""
     return ok(postbacks.get_postback(db, actor=actor))
 
 
 @router.put("/postback")
-def put_postback(body: PostbackBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def put_postback(body: PostbackBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Save your postback URL and events."""
     return ok(postbacks.update_postback(db, actor=actor, url=body.url, events=body.events), "Postback saved")
 
 
 @router.get("/users/{user_id}/api-keys")
-def list_keys(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def list_keys(user_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """A user's API keys (your own, or an account you manage), live ones first, with when and from where
     each was last used. The secret is never shown again after it was generated."""
     return ok(api_credentials.list_credentials(db, actor=actor, user_id=user_id))
@@ -49,7 +49,7 @@ def list_keys(user_id: int, actor: Actor = Depends(get_actor), db: Session = Dep
 
 @router.post("/users/{user_id}/api-keys")
 def generate_key(user_id: int, body: NewKeyBody, actor: Actor = Depends(get_signed_in_actor),
-                 db: Session = Depends(get_db)) -> dict[str, Any]:
+                 db: Session = DB) -> dict[str, Any]:
     """Generate a key for a user with API access. `data.token` holds the whole key: this reply is the only
     time it exists; we keep a fingerprint. Not callable with an API key."""
     return ok(api_credentials.generate(db, actor=actor, user_id=user_id, label=body.label), "API key generated")
@@ -57,7 +57,7 @@ def generate_key(user_id: int, body: NewKeyBody, actor: Actor = Depends(get_sign
 
 @router.delete("/api-keys/{credential_id}")
 def revoke_key(credential_id: int, actor: Actor = Depends(get_signed_in_actor),
-               db: Session = Depends(get_db)) -> dict[str, Any]:
+               db: Session = DB) -> dict[str, Any]:
     """Revoke a key at once. Revoking it again changes nothing. Not callable with an API key."""
     api_credentials.revoke(db, actor=actor, credential_id=credential_id)
     return ok(None, "API key revoked")

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Request, UploadFile
 from fastapi.responses import RedirectResponse
 from sqlmodel import Session
 
-from app.api.deps import get_actor, get_db
+from app.api.deps import DB, get_actor
 from app.api.envelope import ok
 from app.auth.policy import Actor
 from app.errors import Invalid
@@ -22,7 +22,7 @@ SETTINGS_PAGE = "/admin/settings"
 
 @router.post("/company-config/{config_id}/{kind}")
 async def upload_image(config_id: int, kind: str, file: UploadFile, request: Request,
-                       actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> Any:
+                       actor: Actor = Depends(get_actor), db: Session = DB) -> Any:
     """Upload the brand's `logo` or `favicon` (PNG, JPG, GIF, WEBP or ICO; at most 1 MB)."""
     wants_page = "text/html" in request.headers.get("accept", "")
     content = await file.read(get_settings().max_image_upload_bytes + 1)

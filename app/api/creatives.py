@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Form, UploadFile
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
-from app.api.deps import get_actor, get_db
+from app.api.deps import DB, get_actor
 from app.api.envelope import ok
 from app.auth.policy import Actor
 from app.services import creatives
@@ -87,7 +87,7 @@ def _sent(body: CreativeBody) -> dict[str, Any]:
 def list_creatives(type: Literal["", "image", "native", "video", "html"] = "",
                    status: Literal["", "active", "paused", "archived"] = "", search: str = "",
                    advertiser_id: int | None = None, campaign_id: int | None = None, include_archived: bool = False,
-                   actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+                   actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """The creatives you may see, newest change first; archived ones only when asked for. Never html markup."""
     return ok(creatives.list_creatives(db, actor=actor, advertiser_id=advertiser_id, type=type, status=status,
                                        search=search, campaign_id=campaign_id, include_archived=include_archived))
@@ -95,14 +95,14 @@ def list_creatives(type: Literal["", "image", "native", "video", "html"] = "",
 
 @router.post("/creatives")
 def create_creative(body: NewCreativeBody, actor: Actor = Depends(get_actor),
-                    db: Session = Depends(get_db)) -> dict[str, Any]:
+                    db: Session = DB) -> dict[str, Any]:
     """A new, active creative. Its type cannot change later."""
     return ok(creatives.create_creative(db, actor=actor, data=_sent(body), advertiser_id=body.advertiser_id),
               "Creative created")
 
 
 @router.post("/creatives/bulk")
-def bulk_update(body: BulkUpdateBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def bulk_update(body: BulkUpdateBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Set click URL, pixel URLs or impression URLs on many creatives. Each row is saved or refused on its own:
     `data` is [{id, name, ok, message}]."""
     changes = body.changes.model_dump(exclude_unset=True)
@@ -110,39 +110,39 @@ def bulk_update(body: BulkUpdateBody, actor: Actor = Depends(get_actor), db: Ses
 
 
 @router.post("/creatives/bulk-status")
-def bulk_status(body: BulkStatusBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def bulk_status(body: BulkStatusBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Admin and co-admin: change the status of many creatives; `data` is [{id, name, ok, message}]."""
     return ok(creatives.bulk_status(db, actor=actor, creative_ids=body.creative_ids, status=body.status))
 
 
 @router.get("/creatives/{creative_id}")
-def get_creative(creative_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def get_creative(creative_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """A creative with its files (URL, size, duration) and the campaigns it is in. Html markup: see /preview."""
     return ok(creatives.get_creative(db, actor=actor, creative_id=creative_id))
 
 
 @router.put("/creatives/{creative_id}")
 def update_creative(creative_id: int, body: CreativeBody, actor: Actor = Depends(get_actor),
-                    db: Session = Depends(get_db)) -> dict[str, Any]:
+                    db: Session = DB) -> dict[str, Any]:
     """Edit a creative; archived creatives are read-only."""
     return ok(creatives.update_creative(db, actor=actor, creative_id=creative_id, data=_sent(body)), "Creative saved")
 
 
 @router.delete("/creatives/{creative_id}")
-def delete_creative(creative_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def delete_creative(creative_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Deleting archives: nothing with delivery history is ever removed."""
     return ok(creatives.archive_creative(db, actor=actor, creative_id=creative_id), "Creative archived")
 
 
 @router.put("/creatives/{creative_id}/status")
 def set_status(creative_id: int, body: StatusBody, actor: Actor = Depends(get_actor),
-               db: Session = Depends(get_db)) -> dict[str, Any]:
+               db: Session = DB) -> dict[str, Any]:
     """active ⇄ paused; either → archived (final)."""
     return ok(creatives.set_status(db, actor=actor, creative_id=creative_id, status=body.status), "Status changed")
 
 
 @router.get("/creatives/{creative_id}/preview")
-def preview(creative_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def preview(creative_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """What a preview draws: type, sizes, file URLs, native texts, and for html creatives the markup, which is
     untrusted: show it only in a sandboxed iframe (`<iframe sandbox srcdoc=...>`)."""
     return ok(creatives.preview(db, actor=actor, creative_id=creative_id))
@@ -150,28 +150,28 @@ def preview(creative_id: int, actor: Actor = Depends(get_actor), db: Session = D
 
 @router.put("/creatives/{creative_id}/campaigns")
 def assign_to_campaigns(creative_id: int, body: CampaignIdsBody, actor: Actor = Depends(get_actor),
-                        db: Session = Depends(get_db)) -> dict[str, Any]:
+                        db: Session = DB) -> dict[str, Any]:
     """Make these exactly the campaigns that show the creative (same advertiser only)."""
     return ok(creatives.assign_to_campaigns(db, actor=actor, creative_id=creative_id, campaign_ids=body.campaign_ids),
               "Campaigns saved")
 
 
 @router.get("/creatives/{creative_id}/change-log")
-def change_log(creative_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def change_log(creative_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Who changed what and when, newest first."""
     return ok(creatives.creative_change_log(db, actor=actor, creative_id=creative_id))
 
 
 @router.get("/campaigns/{campaign_id}/creatives")
 def campaign_creatives(campaign_id: int, actor: Actor = Depends(get_actor),
-                       db: Session = Depends(get_db)) -> dict[str, Any]:
+                       db: Session = DB) -> dict[str, Any]:
     """The creatives a campaign shows."""
     return ok(creatives.campaign_creatives(db, actor=actor, campaign_id=campaign_id))
 
 
 @router.put("/campaigns/{campaign_id}/creatives")
 def set_campaign_creatives(campaign_id: int, body: CreativeIdsBody, actor: Actor = Depends(get_actor),
-                           db: Session = Depends(get_db)) -> dict[str, Any]:
+                           db: Session = DB) -> dict[str, Any]:
     """Make these exactly the creatives the campaign shows (same advertiser only)."""
     return ok(creatives.set_campaign_creatives(db, actor=actor, campaign_id=campaign_id,
                                                creative_ids=body.creative_ids), "Creatives saved")
@@ -180,7 +180,7 @@ def set_campaign_creatives(campaign_id: int, body: CreativeIdsBody, actor: Actor
 @router.post("/uploads/creative")
 def upload_creative_file(file: UploadFile, purpose: Literal["image", "icon", "video"] = Form("image"),
                          advertiser_id: int | None = Form(None), actor: Actor = Depends(get_actor),
-                         db: Session = Depends(get_db)) -> dict[str, Any]:
+                         db: Session = DB) -> dict[str, Any]:
     """Upload a creative's file (multipart field `file`): an `image` or `icon` (PNG, JPEG, GIF or WEBP, at most
     2 MB) or a `video` (MP4, at most 50 MB). What it is comes from its bytes, not its name. `data` is {id, url,
     content_type, width, height, duration_ms}; use the id as the creative's asset_id."""

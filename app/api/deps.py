@@ -21,6 +21,12 @@ def get_db() -> Iterator[Session]:
         yield db
 
 
+# Commit before the response leaves. With FastAPI's default a dependency with yield ends after the response
+# is sent, so a client's next request could outrun this one's commit: a browser that had just opened its
+# session was shown signed out on the page it went to next (a login flake traced to this).
+DB = Depends(get_db, scope="function")
+
+
 def client_address(request: Request) -> str:
     return request.client.host if request.client else ""
 
@@ -30,7 +36,7 @@ def bearer_token(request: Request) -> str | None:
     return header[7:].strip() if header.lower().startswith("bearer ") else None
 
 
-def get_actor(request: Request, db: Session = Depends(get_db)) -> Actor:
+def get_actor(request: Request, db: Session = DB) -> Actor:
     """The caller: a bearer API key (`dsp_...`), a bearer JWT (API clients) or the browser's session cookie."""
     token = bearer_token(request)
     if api_credentials.is_api_token(token):

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
-from app.api.deps import get_actor, get_db
+from app.api.deps import DB, get_actor
 from app.api.envelope import ok
 from app.auth.policy import Actor
 from app.errors import Invalid
@@ -38,25 +38,25 @@ class ValueChangeBody(BaseModel):
 
 
 @router.get("/metadata")
-def kinds(actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def kinds(actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Admin and co-admin: every list with how many of its values are active and retired."""
     return ok(metadata.kind_counts(db, actor=actor))
 
 
 @router.get("/metadata/{kind}", description=f"Admin and co-admin: a list's values with how often each is used. "
                                             f"Kinds: {KINDS}.")
-def values(kind: str, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def values(kind: str, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     return ok(metadata.list_values(db, actor=actor, kind=kind))
 
 
 @router.get("/metadata/{kind}/active")
-def active(kind: str, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def active(kind: str, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """The values a picker offers (not retired), for every signed-in role."""
     return ok(metadata.active_values(db, actor=actor, kind=kind))
 
 
 @router.post("/metadata/{kind}")
-def add(kind: str, body: NameBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def add(kind: str, body: NameBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Add a value to a list."""
     return ok(metadata.add_value(db, actor=actor, kind=kind, name=body.name, parent_id=body.parent_id,
                                  country=body.country), "Value added")
@@ -64,7 +64,7 @@ def add(kind: str, body: NameBody, actor: Actor = Depends(get_actor), db: Sessio
 
 @router.put("/metadata/values/{value_id}")
 def change(value_id: int, body: ValueChangeBody, actor: Actor = Depends(get_actor),
-           db: Session = Depends(get_db)) -> dict[str, Any]:
+           db: Session = DB) -> dict[str, Any]:
     """Rename, retire or restore a value, or set an OS version's operating system or a carrier's country
     (in one call: name and detail first)."""
     details = {"parent_id", "country"} & body.model_fields_set
@@ -82,6 +82,6 @@ def change(value_id: int, body: ValueChangeBody, actor: Actor = Depends(get_acto
 
 
 @router.delete("/metadata/values/{value_id}")
-def delete(value_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def delete(value_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Delete a value nothing uses (409 when something does: retire it instead)."""
     return ok(metadata.delete_value(db, actor=actor, value_id=value_id), "Value deleted")

@@ -25,7 +25,7 @@ from app.api.campaign_tools import (
     summary,
 )
 from app.api.campaigns import SORT_HELP, CampaignBody, StatusBody
-from app.api.deps import get_actor, get_db
+from app.api.deps import DB, get_actor
 from app.api.envelope import ok
 from app.auth.policy import Actor
 from app.services import campaign_bulk, campaign_export, campaigns, ledger
@@ -65,7 +65,7 @@ def _bulk(db: Session, actor: Actor, campaign_ids: list[int], changes: dict[str,
 @router.get("/campaning/campaignData")
 def campaign_data(status: str = "", search: str = "", advertiser_id: int | None = None, include_archived: bool = False,
                   sort: str = Query("", description=SORT_HELP), actor: Actor = Depends(get_actor),
-                  db: Session = Depends(get_db)) -> dict[str, Any]:
+                  db: Session = DB) -> dict[str, Any]:
     """The campaign list (as GET /campaigns)."""
     return ok(campaigns.list_campaigns(db, actor=actor, status=status, search=search, advertiser_id=advertiser_id,
                                        include_archived=include_archived, sort=sort))
@@ -73,20 +73,20 @@ def campaign_data(status: str = "", search: str = "", advertiser_id: int | None 
 
 @router.post("/campaning/changeStatus")
 def change_status(body: CampaignStatusBody, actor: Actor = Depends(get_actor),
-                  db: Session = Depends(get_db)) -> dict[str, Any]:
+                  db: Session = DB) -> dict[str, Any]:
     """Move one campaign to a status (as PUT /campaigns/{id}/status)."""
     return ok(campaigns.set_status(db, actor=actor, campaign_id=body.campaign_id, status=body.status), "Status changed")
 
 
 @router.get("/campaning/editTable")
-def edit_table(campaign_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def edit_table(campaign_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """One campaign, for its edit form (as GET /campaigns/{id})."""
     return ok(campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id))
 
 
 @router.post("/campaning/update/editTable")
 def update_edit_table(body: CampaignEditBody, actor: Actor = Depends(get_actor),
-                      db: Session = Depends(get_db)) -> dict[str, Any]:
+                      db: Session = DB) -> dict[str, Any]:
     """Save a campaign's settings; fields left out keep their values (as PUT /campaigns/{id})."""
     data = body.model_dump(exclude_unset=True, exclude={"campaign_id"})
     return ok(campaigns.update_campaign(db, actor=actor, campaign_id=body.campaign_id, data=data), "Campaign saved")
@@ -94,47 +94,47 @@ def update_edit_table(body: CampaignEditBody, actor: Actor = Depends(get_actor),
 
 @router.delete("/campaning/deleteCampaign")
 def delete_campaign(campaign_id: int, actor: Actor = Depends(get_actor),
-                    db: Session = Depends(get_db)) -> dict[str, Any]:
+                    db: Session = DB) -> dict[str, Any]:
     """Delete a campaign: it is archived, never removed (as DELETE /campaigns/{id})."""
     return ok(campaigns.archive_campaign(db, actor=actor, campaign_id=campaign_id), "Campaign archived")
 
 
 @router.post("/campaning/bulk/bid-range", description="Set the bid range of many campaigns. " + RESULTS_HELP)
 def bulk_bid_range(body: BidRangeBody, actor: Actor = Depends(get_actor),
-                   db: Session = Depends(get_db)) -> dict[str, Any]:
+                   db: Session = DB) -> dict[str, Any]:
     changes = body.model_dump(exclude_unset=True, exclude={"campaign_ids"})
     return _bulk(db, actor, body.campaign_ids, changes)
 
 
 @router.post("/campaning/bulk/inventory", description="Add, remove or replace the inventory lists many campaigns "
                                                      "allow and block. " + RESULTS_HELP)
-def bulk_inventory(body: ListsBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def bulk_inventory(body: ListsBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     return _bulk(db, actor, body.campaign_ids, {"inventory_lists": body.model_dump(exclude={"campaign_ids"})})
 
 
 @router.post("/campaning/bulk/audience", description="Add, remove or replace the audiences many campaigns allow "
                                                     "and block. " + RESULTS_HELP)
-def bulk_audience(body: ListsBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def bulk_audience(body: ListsBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     return _bulk(db, actor, body.campaign_ids, {"audiences": body.model_dump(exclude={"campaign_ids"})})
 
 
 @router.post("/campaning/bulk/campaign-update", description="Any bulk change (as POST /campaigns/bulk). "
                                                            + RESULTS_HELP)
 def bulk_campaign_update(body: BulkUpdateBody, actor: Actor = Depends(get_actor),
-                         db: Session = Depends(get_db)) -> dict[str, Any]:
+                         db: Session = DB) -> dict[str, Any]:
     return _bulk(db, actor, body.campaign_ids, changes_of(body.changes))
 
 
 @router.post("/campaning/bulk/user-optimization-settings", description="Set the optimisation goal of many "
                                                                       "campaigns. " + RESULTS_HELP)
 def bulk_optimization(body: OptimizationBody, actor: Actor = Depends(get_actor),
-                      db: Session = Depends(get_db)) -> dict[str, Any]:
+                      db: Session = DB) -> dict[str, Any]:
     return _bulk(db, actor, body.campaign_ids, {"goal_metric": body.goal_metric, "goal_target": body.goal_target})
 
 
 @router.post("/campaning/bulk/exchanges", description="As POST /campaigns/bulk/exchanges. " + RESULTS_HELP)
 def bulk_exchanges(body: BulkExchangesBody, actor: Actor = Depends(get_actor),
-                   db: Session = Depends(get_db)) -> dict[str, Any]:
+                   db: Session = DB) -> dict[str, Any]:
     results = campaign_bulk.bulk_exchanges(db, actor=actor, campaign_ids=body.campaign_ids, add=body.add,
                                            remove=body.remove)
     return ok(results, summary(results))
@@ -143,21 +143,21 @@ def bulk_exchanges(body: BulkExchangesBody, actor: Actor = Depends(get_actor),
 @router.post("/admin/campaning/bulk-status", description="Admin and co-admin (as POST /campaigns/bulk/status). "
                                                         + RESULTS_HELP)
 def admin_bulk_status(body: BulkStatusBody, actor: Actor = Depends(get_actor),
-                      db: Session = Depends(get_db)) -> dict[str, Any]:
+                      db: Session = DB) -> dict[str, Any]:
     results = campaign_bulk.bulk_status(db, actor=actor, campaign_ids=body.campaign_ids, status=body.status)
     return ok(results, summary(results))
 
 
 @router.post("/campaning/exportCampaningData")
 def export_campaign_data(body: ExportBody, actor: Actor = Depends(get_actor),
-                         db: Session = Depends(get_db)) -> dict[str, Any]:
+                         db: Session = DB) -> dict[str, Any]:
     """The campaign list as CSV (as POST /campaigns/export): data.csv_download_url, valid 15 minutes, for you only."""
     return ok(campaign_export.export_campaigns(db, actor=actor, **body.model_dump()), "Export ready")
 
 
 @router.get("/campaning/getAdvertiserBalance")
 def advertiser_balance(advertiser_id: int | None = Query(None, description="Left out by an advertiser: its own"),
-                       actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+                       actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """An advertiser's balance (as GET /advertisers/{id}/balance)."""
     return ok(ledger.advertiser_balance(db, actor=actor, advertiser_id=actor.id if advertiser_id is None
                                         else advertiser_id))

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
-from app.api.deps import get_actor, get_db
+from app.api.deps import DB, get_actor
 from app.api.envelope import ok
 from app.auth.policy import Actor
 from app.services import change_log, directory, ledger, user_config, users
@@ -57,13 +57,13 @@ class AssignBody(BaseModel):
 
 @router.get("/users")
 def list_users(role: str = "", status: str = "", actor: Actor = Depends(get_actor),
-               db: Session = Depends(get_db)) -> dict[str, Any]:
+               db: Session = DB) -> dict[str, Any]:
     """Accounts you manage (an agency: its advertisers), optionally filtered by role and status."""
     return ok(directory.accounts_overview(db, actor=actor, role=role, status=status))
 
 
 @router.post("/users")
-def add_user(body: NewUserBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def add_user(body: NewUserBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Create an account (/admin/addUser, /agency/addAdvertiser)."""
     user = users.create_user(db, actor=actor, role=body.role, email=body.email, password=body.password,
                              first_name=body.firstName, last_name=body.lastName, company_name=body.companyName,
@@ -72,14 +72,14 @@ def add_user(body: NewUserBody, actor: Actor = Depends(get_actor), db: Session =
 
 
 @router.get("/users/{user_id}")
-def single_user(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def single_user(user_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """One account you manage, with the row flags (can_enter, can_edit, ...) the user list shows."""
     return ok(users.get_user(db, actor=actor, user_id=user_id))
 
 
 @router.put("/users/{user_id}")
 def update_user(user_id: int, body: UserDetailsBody, actor: Actor = Depends(get_actor),
-                db: Session = Depends(get_db)) -> dict[str, Any]:
+                db: Session = DB) -> dict[str, Any]:
     """Change an account's e-mail, names and company."""
     users.update_user(db, actor=actor, user_id=user_id, email=body.email, first_name=body.firstName,
                       last_name=body.lastName, company_name=body.companyName)
@@ -88,20 +88,20 @@ def update_user(user_id: int, body: UserDetailsBody, actor: Actor = Depends(get_
 
 @router.put("/users/{user_id}/status")
 def set_status(user_id: int, body: StatusBody, actor: Actor = Depends(get_actor),
-               db: Session = Depends(get_db)) -> dict[str, Any]:
+               db: Session = DB) -> dict[str, Any]:
     """Enable or disable an account; disabling ends its sessions at once."""
     users.set_status(db, actor=actor, user_id=user_id, status=body.status)
     return ok(users.get_user(db, actor=actor, user_id=user_id), "Status changed")
 
 
 @router.post("/users/{user_id}/password-reset")
-def password_reset(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def password_reset(user_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """E-mail the account a one-time code to choose a new password."""
     return ok({"email": users.send_password_reset(db, actor=actor, user_id=user_id)}, "Reset code sent")
 
 
 @router.get("/users/{user_id}/config")
-def get_config(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def get_config(user_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Admin and co-admin: a user's switches (insight_dashboard, postback_enabled, api_access), margin and
     allowed exchanges."""
     return ok(user_config.get_config(db, actor=actor, user_id=user_id))
@@ -109,7 +109,7 @@ def get_config(user_id: int, actor: Actor = Depends(get_actor), db: Session = De
 
 @router.put("/users/{user_id}/config")
 def update_config(user_id: int, body: ConfigBody, actor: Actor = Depends(get_actor),
-                  db: Session = Depends(get_db)) -> dict[str, Any]:
+                  db: Session = DB) -> dict[str, Any]:
     """Admin and co-admin: set the switches, margin and exchanges. Switching api_access off revokes the
     user's API keys."""
     user_config.update_config(db, actor=actor, user_id=user_id, **body.model_dump())
@@ -118,33 +118,33 @@ def update_config(user_id: int, body: ConfigBody, actor: Actor = Depends(get_act
 
 @router.put("/users/{user_id}/margin")
 def set_margin(user_id: int, body: MarginBody, actor: Actor = Depends(get_actor),
-               db: Session = Depends(get_db)) -> dict[str, Any]:
+               db: Session = DB) -> dict[str, Any]:
     """An agency's margin on one of its advertisers."""
     user_config.set_margin(db, actor=actor, user_id=user_id, margin=body.margin)
     return ok({"margin": user_config.margin_of(db, actor=actor, user_id=user_id)}, "Margin saved")
 
 
 @router.get("/users/{user_id}/change-log")
-def user_change_log(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def user_change_log(user_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Every change to the account, newest first: who made it (and who was really behind it when acting
     as another user) and each field's old and new value."""
     return ok(change_log.user_change_log(db, actor=actor, user_id=user_id))
 
 
 @router.get("/users/{user_id}/payments")
-def payments(user_id: int, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def payments(user_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """An advertiser's ledger, newest first, with the balance after each entry."""
     return ok(ledger.payment_history(db, actor=actor, advertiser_id=user_id))
 
 
 @router.get("/agencies")
-def agencies(status: str = "", actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def agencies(status: str = "", actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Admin and co-admin: every agency with its number of advertisers and their combined balance."""
     return ok(directory.agencies_overview(db, actor=actor, status=status))
 
 
 @router.post("/agencies/assign")
-def assign(body: AssignBody, actor: Actor = Depends(get_actor), db: Session = Depends(get_db)) -> dict[str, Any]:
+def assign(body: AssignBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Move advertisers to another agency; their data goes with them."""
     moved = users.assign_advertisers(db, actor=actor, advertiser_ids=body.advertiserIds, agency_id=body.agencyId)
     return ok({"moved": moved}, "Advertisers assigned")

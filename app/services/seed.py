@@ -32,6 +32,13 @@ def create_user(db: Session, *, email: str, role: Role, password: str, first_nam
     return user
 
 
+def _untouched_default(config: CompanyConfig) -> bool:
+    neutral = CompanyConfig(host="")
+    fields = ("meta_title", "name", "logo_file", "favicon_file", "agency_id", "help_and_support", "footer_text",
+              "primary_color", "maintenance_mode")
+    return all(getattr(config, f) == getattr(neutral, f) for f in fields)
+
+
 def seed_demo(db: Session) -> dict[str, int]:
     ids: dict[str, int] = {}
     for email, role, first, last, company in DEMO_USERS:
@@ -64,9 +71,15 @@ def seed_demo(db: Session) -> dict[str, int]:
         link_reference_details(db)
 
     config = db.exec(select(CompanyConfig).where(CompanyConfig.host == "")).first()
+    demo_brand = {"meta_title": "Northwind DSP", "name": "Northwind DSP", "agency_id": ids["agency@demo.example"],
+                  "footer_start_year": 2024, "footer_text": "Northwind DSP. All rights reserved.",
+                  "help_and_support": True, "help_and_support_link": "https://support.northwind.example/"}
     if config is None:
-        db.add(CompanyConfig(host="", meta_title="Northwind DSP", name="Northwind DSP",
-                             agency_id=ids["agency@demo.example"], footer_start_year=2024,
-                             footer_text="Northwind DSP. All rights reserved.", help_and_support=True,
-                             help_and_support_link="https://support.northwind.example/"))
+        db.add(CompanyConfig(host="", **demo_brand))
+    elif _untouched_default(config):
+        # A request that came before the seed made the neutral brand (company.config_row_for_host): the demo's
+        # replaces it. An admin's own brand is never overwritten.
+        for field, value in demo_brand.items():
+            setattr(config, field, value)
+        db.add(config)
     return ids

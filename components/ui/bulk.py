@@ -65,8 +65,8 @@ def ApplyPanel(selection: Ref[Any], title: str, fields: Callable[[FieldStore, di
     return html.div(
         {"className": "d-flex flex-column gap-4"},
         card(fields(store, action.errors),
-             html.div({"className": "invalid-feedback d-block mb-2", "data-field-error": "campaign_ids"},
-                      action.errors["campaign_ids"]) if action.errors.get("campaign_ids") else "",
+             *[html.div({"className": "invalid-feedback d-block mb-2", "data-field-error": name, "key": name},
+                        action.errors[name]) for name in ("campaign_ids", "creative_ids") if action.errors.get(name)],
              html.button({"type": "button", "className": "btn btn-primary w-100", "data-action": "apply-bulk",
                           "disabled": action.pending or not ids,
                           "onClick": lambda _e: apply(console, store, ids, action.submit)},
@@ -96,7 +96,7 @@ def bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: A
             selection.current(ids)
 
     return html.div(
-        {"data-page": "campaign-bulk"},
+        {"data-page": "bulk"},
         page_header(t(title_key), t(subtitle_key), back),
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-8"},
@@ -111,8 +111,6 @@ def bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: A
                                    ApplyPanel(selection, t(panel_title_key), fields, apply, action_fn, rows.reload,
                                               initial)))),
     )
-
-
 
 
 @component

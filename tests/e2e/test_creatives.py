@@ -153,3 +153,34 @@ def test_an_agency_lists_a_campaigns_creatives(page: Page) -> None:
     page.wait_for_url(f"**/agency/CampaignList/creativeList/{campaign_id}")
     expect(page.locator(".dsp-grid tr", has_text="Html Box")).to_be_visible()
     screenshot(page, "agency-campaign-creatives")
+
+
+def test_bulk_creative_edit_and_the_admins_bulk_status(page: Page) -> None:
+    def prepare(db):
+        advertiser = actor_of(db, "advertiser@demo.example")
+        asset = creatives.upload_asset(db, actor=advertiser, filename="b.png", content=image_bytes(300, 250))
+        creatives.create_creative(db, actor=advertiser, data={
+            "type": "image", "name": "Square One", "click_url": "https://shop.example/", "asset_id": asset["id"]})
+        creatives.create_creative(db, actor=advertiser, data={
+            "type": "html", "name": "Html Two", "html": "<p>hi</p>", "width": 300, "height": 250})
+
+    run(prepare)
+    login(page, "advertiser@demo.example")
+    page.goto("/creatives")
+    page.locator(".dsp-grid thead input[data-select=all]").check()
+    page.click("[data-bulk='creative.bulk_edit']")
+    page.wait_for_url("**/creative/bulk-creative-edit?ids=*")
+    page.fill("#field-click_url", "https://shop.example/new/")
+    page.click("[data-action=apply-bulk]")
+    expect(page.locator("[data-results]")).to_have_attribute("data-results", "1/2")  # html creatives have no click URL
+    expect(page.locator("[data-result=refused]")).to_contain_text("Html Two")
+    page.context.clear_cookies()
+    login(page, "admin@demo.example")
+    page.goto("/admin/creative")
+    page.locator(".dsp-grid thead input[data-select=all]").check()
+    page.click("[data-bulk='creative.bulk_status']")
+    page.wait_for_url("**/admin/bulk-creative-status?ids=*")
+    page.click("[data-action=apply-bulk]")
+    expect(page.locator("[data-results]")).to_have_attribute("data-results", "2/2")
+    expect(page.locator(".dsp-grid .badge", has_text="Paused")).to_have_count(2)
+    screenshot(page, "admin-bulk-creative-status")

@@ -74,6 +74,9 @@ def test_admin_rebrands_and_maintenance_sends_others_away(page: Page, browser, s
     page.fill("#field-name", "Harbor Ads")
     page.fill("#field-primary_color", "#0d9488")
     page.click("#field-maintenance_mode")
+    # The server owns the switch: a render still on its way from the typing above can show it off again for a
+    # moment, and a submit in that moment sends what the page shows. Wait for the render that has the click.
+    expect(page.locator("#field-maintenance_mode")).to_be_checked()
     page.click("form[name=brand] button[type=submit]")
     expect(page.locator("[data-toast-kind=success]")).to_contain_text("Brand settings saved")
     screenshot(page, "brand-settings-admin")

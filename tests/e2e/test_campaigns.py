@@ -138,6 +138,7 @@ def test_a_bulk_edit_applies_or_refuses_each_selected_campaign(page: Page) -> No
     page.wait_for_url("**/bulk-campaign-edit?ids=*")
     expect(page.locator("[data-action=apply-bulk]")).to_have_text("Apply to 2 selected")
     page.click("[data-group=bid_range] input[type=checkbox]")
+    expect(page.locator("[data-group=bid_range] input[type=checkbox]")).to_be_checked()
     page.fill("#field-bid_min", "2")
     page.fill("#field-bid_max", "3")
     page.click("[data-action=apply-bulk]")

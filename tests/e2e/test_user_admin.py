@@ -114,7 +114,9 @@ def test_admin_moves_an_advertiser_to_another_agency(page: Page) -> None:
     screenshot(page, "admin-edit-agency")
     page.get_by_role("link", name="Move advertisers").click()
     page.wait_for_url("**/admin/assignAdvertiser?from=*")
-    page.check("tr[data-advertiser='advertiser@demo.example'] input[type=checkbox]")
+    box = page.locator("tr[data-advertiser='advertiser@demo.example'] input[type=checkbox]")
+    box.click()  # the server owns the box: click, then wait for the render that says so
+    expect(box).to_be_checked()
     page.select_option("#field-agency_id", label="Summit Digital")
     expect(page.locator("[data-selected-count]")).to_have_text("1 selected")
     screenshot(page, "admin-assign-advertiser")

@@ -91,11 +91,11 @@ def campaign_change_log(db: Session, *, actor: Actor, campaign_id: int, since: s
     """{"campaign": {id, name}, "entries": [...], "people": [{id, name}] (who changed it, for the filter)}."""
     require(actor, "audit", "view")
     campaign = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)
-    every = _log(db, [campaign_id], {str(campaign_id): campaign["name"]}, since="", until="", user_id=None)
     entries = _log(db, [campaign_id], {str(campaign_id): campaign["name"]}, since=since, until=until,
-                   user_id=user_id) if since or until or user_id else every
+                   user_id=user_id)
     return {"campaign": {"id": campaign["id"], "name": campaign["name"], "status": campaign["status"]},
-            "entries": entries, "people": change_log.people(every)}
+            "entries": entries,
+            "people": change_log.people(db, entity="campaign", entity_ids=[campaign_id])}
 
 
 def advertiser_change_log(db: Session, *, actor: Actor, advertiser_id: int, since: str = "", until: str = "",
@@ -109,8 +109,7 @@ def advertiser_change_log(db: Session, *, actor: Actor, advertiser_id: int, sinc
     names = {str(cid): name for cid, name in db.exec(select(Campaign.id, Campaign.name)
                                                      .where(Campaign.advertiser_id == advertiser_id))}
     ids = [int(i) for i in names]
-    every = _log(db, ids, names, since="", until="", user_id=None) if ids else []
-    entries = _log(db, ids, names, since=since, until=until, user_id=user_id) if ids and (since or until or user_id) \
-        else every
+    entries = _log(db, ids, names, since=since, until=until, user_id=user_id) if ids else []
     return {"advertiser": {"id": advertiser.id, "name": advertiser.company_name or advertiser.display_name},
-            "entries": entries, "people": change_log.people(every)}
+            "entries": entries,
+            "people": change_log.people(db, entity="campaign", entity_ids=ids)}

@@ -40,10 +40,8 @@ def creative_history(db: Session, *, actor: Actor, creative_id: int, since: str 
     """{"creative": {id, name, status}, "entries": [...], "people": [{id, name}] (for the person filter)}."""
     require(actor, "audit", "view")
     creative = get_creative(db, actor=actor, creative_id=creative_id)
-    every = change_log.shown(db, change_log.filtered_rows(db, entity="creative", entity_ids=[creative_id]))
     entries = change_log.shown(db, change_log.filtered_rows(
-        db, entity="creative", entity_ids=[creative_id], since=since, until=until,
-        user_id=user_id)) if since or until or user_id else every
+        db, entity="creative", entity_ids=[creative_id], since=since, until=until, user_id=user_id))
     asset_ids = {v for e in entries for c in e["changes"] if c["field"] in ASSET_FIELDS for v in (c["old"], c["new"])
                  if isinstance(v, int)}
     campaign_ids = {v for e in entries for c in e["changes"] if c["field"] == "campaign_ids"
@@ -56,4 +54,4 @@ def creative_history(db: Session, *, actor: Actor, creative_id: int, since: str 
     for entry in entries:
         entry["changes"] = _readable(entry["changes"], files, names, created=entry["action"] == "create")
     return {"creative": {"id": creative["id"], "name": creative["name"], "status": creative["status"]},
-            "entries": entries, "people": change_log.people(every)}
+            "entries": entries, "people": change_log.people(db, entity="creative", entity_ids=[creative_id])}

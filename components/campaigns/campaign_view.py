@@ -16,7 +16,7 @@ from components.campaigns.targeting import WEEKDAYS
 from components.creatives.creative_list import CampaignCreativesCard
 from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
-from components.ui.elements import card, loading_page, page_header
+from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.hooks import use_action, use_query
 from components.users.common import use_subject_id
 
@@ -29,10 +29,7 @@ MOVES = ((CampaignStatus.ACTIVE, "campaigns.activate", "bi-play-fill", False),
 
 def _facts(rows: list[tuple[str, Any]]) -> Any:
     # Form labels carry the unit for typing ("Bid ($)"); shown values already have it.
-    return html.dl({"className": "row mb-0 small dsp-facts"},
-                   *[html.div({"className": "col-sm-6 mb-3", "key": label},
-                              html.dt({"className": "text-body-secondary fw-normal"}, label.replace(" ($)", "")),
-                              html.dd({"className": "mb-0 fw-medium"}, value)) for label, value in rows])
+    return facts([(label.replace(" ($)", ""), value) for label, value in rows])
 
 
 def _money(console: Console, amount: str | None) -> str:

@@ -16,7 +16,7 @@ from components.creatives.preview import creative_preview
 from components.paths import page_path
 from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
-from components.ui.elements import card, loading_page, page_header
+from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.forms import checkbox_list
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
@@ -25,13 +25,6 @@ from components.users.common import use_subject_id
 MOVES = ((CreativeStatus.ACTIVE, "campaigns.activate", "bi-play-fill"),
          (CreativeStatus.PAUSED, "campaigns.pause", "bi-pause-fill"),
          (CreativeStatus.ARCHIVED, "campaigns.archive", "bi-archive"))
-
-
-def _facts(rows: list[tuple[str, Any]]) -> Any:
-    return html.dl({"className": "row mb-0 small dsp-facts"},
-                   *[html.div({"className": "col-sm-6 mb-3", "key": label},
-                              html.dt({"className": "text-body-secondary fw-normal"}, label),
-                              html.dd({"className": "mb-0 fw-medium text-break"}, value)) for label, value in rows])
 
 
 @component
@@ -124,7 +117,7 @@ def CreativeViewPage() -> Any:
                  html.div({"className": "col-xl-7"},
                           card(creative_preview(console, preview), title=t("creatives.preview")),
                           html.div({"className": "mt-4"},
-                                   card(_facts(details),
+                                   card(facts(details),
                                         html.button({"type": "button", "className": "btn btn-outline-primary btn-sm",
                                                      "data-action": "edit-creative",
                                                      "onClick": lambda _e: set_editing(True)},

@@ -29,6 +29,14 @@ def card(*children: Any, title: str = "", extra: Any = "", class_name: str = "")
                     html.div({"className": styles.CARD_BODY}, *children))
 
 
+def facts(rows: list[tuple[str, Any]], *, cell: str = "col-sm-6 mb-3") -> Any:
+    """Label/value pairs in two columns, the way a record's overview lists its settings."""
+    return html.dl({"className": "row mb-0 small dsp-facts"},
+                   *[html.div({"className": cell, "key": label},
+                              html.dt({"className": "text-body-secondary fw-normal"}, label),
+                              html.dd({"className": "mb-0 fw-medium text-break"}, value)) for label, value in rows])
+
+
 def empty_state(icon: str, title: str, text: str, *actions: Any, marker: dict[str, str] | None = None) -> Any:
     """The centred icon, title and explanation a page or panel shows when it has nothing to list; `marker`
     is the data- attribute tests and styles find it by."""

@@ -14,7 +14,7 @@ from app.services import user_config, users
 from components.paths import page_path
 from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
-from components.ui.elements import card, loading_page, page_header
+from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.forms import form, select_field, submit_button, text_field
 from components.ui.hooks import use_action, use_query
 from components.ui.labels import role_label_key
@@ -164,16 +164,12 @@ def ResetPasswordButton(user: dict[str, Any]) -> Any:
 
 def account_facts(console: Console, user: dict[str, Any], *, actions: Any = "") -> Any:
     t = console.t
-    facts = [(t("field.role"), t(role_label_key(Role(user["role"])))),
+    rows = [(t("field.role"), t(role_label_key(Role(user["role"])))),
              (t("dashboard.col.status"), t(f"status.{user['status']}")),
              (t("field.agency"), user["agency"] or (t("users.direct_advertiser") if user["role"] == Role.ADVERTISER
                                                    else "—")),
              (t("users.user_id"), str(user["id"]))]
-    return card(html.dl({"className": "row mb-0 small dsp-facts"},
-                        *[html.div({"className": "col-6 mb-2", "key": label},
-                                   html.dt({"className": "text-body-secondary fw-normal"}, label),
-                                   html.dd({"className": "mb-0 fw-medium"}, value)) for label, value in facts]),
-                actions, title=t("users.account"))
+    return card(facts(rows, cell="col-6 mb-2"), actions, title=t("users.account"))
 
 
 @component

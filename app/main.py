@@ -41,7 +41,7 @@ from app.db import session_scope
 from app.errors import ServiceError
 from app.middleware import HtmlShellHeaders, WebsocketGuard
 from app.services import company, media, sessions
-from app.settings import REPO_ROOT
+from app.settings import REPO_ROOT, get_settings
 
 # The UI is configured by name so that app/ never imports components/ at module level.
 ROOT_COMPONENT = "components.root:Root"
@@ -79,6 +79,16 @@ def create_api() -> FastAPI:
         with session_scope() as db:
             company.branding_for_host(db, "")
         return ok({"status": "ok"})
+
+    if get_settings().environment == "test":
+        @api.post("/testing/reset-statistics", include_in_schema=False)
+        def reset_statistics() -> dict[str, Any]:
+            """Browser tests only (the server owns its statistics file, so the test process cannot empty it);
+            absent outside DSP_ENVIRONMENT=test."""
+            from app.analytics import get_store
+
+            get_store().clear()
+            return ok(None)
 
     @api.api_route("/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     def unknown(rest: str) -> JSONResponse:

@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     smtp_starttls: bool = False
     mail_from: str = "DSP Console <no-reply@dsp.example>"
 
+    # Delivery statistics (app/analytics): the DuckDB file; empty means analytics.duckdb in the data directory.
+    analytics_file: Path | None = None
+
     # Upload limits for logos and favicons.
     max_image_upload_bytes: int = 1_048_576
     # Creative files (app/services/media.py): what ad exchanges commonly accept for display and video.
@@ -61,6 +64,11 @@ class Settings(BaseSettings):
                 url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
             return url
         return f"sqlite:///{self.data_dir / 'dsp.sqlite3'}"
+
+    @property
+    def analytics_path(self) -> Path:
+        """The statistics store's file (DuckDB); the browser tests give their server its own."""
+        return self.analytics_file or self.data_dir / "analytics.duckdb"
 
     @property
     def uploads_dir(self) -> Path:

@@ -17,6 +17,7 @@ from sqlalchemy import text  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
+from app.analytics import get_store  # noqa: E402
 from app.db import get_engine, migrate, session_scope  # noqa: E402
 from app.services.seed import seed_demo  # noqa: E402
 from app.settings import get_settings  # noqa: E402
@@ -42,6 +43,7 @@ def reset_database() -> dict[str, int]:
     with engine.begin() as connection:
         for table in reversed(SQLModel.metadata.sorted_tables):
             connection.execute(table.delete())
+    get_store().clear()
     with session_scope() as db:
         return seed_demo(db)
 

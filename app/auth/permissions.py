@@ -19,6 +19,7 @@ ADMIN_ONLY: frozenset[tuple[str, str]] = frozenset(
         ("dsp", "manage"),
         ("company_config", "manage"),  # branding and the maintenance switch
         ("agency", "create"),
+        ("statistics", "ingest"),
     }
 )
 
@@ -47,6 +48,9 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
     "creative": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),
                  "status": frozenset({A, G, V}), "bulk_status": frozenset({A})},
     "dashboard": {"view": EVERYONE},
+    # Delivery statistics of the advertisers in the actor's row scope (services/statistics.py). Ingestion is
+    # the delivery pipeline's job: an admin's API key, not a person's page.
+    "statistics": {"view": frozenset({A, G, V}), "ingest": frozenset({A})},
     "audit": {"view": frozenset({A, G, V})},
     "reference": {"view": EVERYONE, "manage": frozenset({A})},  # /admin/metadata lists; every picker reads them
     # Keys of users whose settings have api_access: their own, an agency's advertisers', any for staff.

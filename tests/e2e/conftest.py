@@ -19,6 +19,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from app.services.seed import DEMO_PASSWORD
 from app.settings import REPO_ROOT
+from app.settings import get_settings
 from tests.conftest import reset_database
 
 CHROMIUM = "/usr/bin/chromium"
@@ -43,7 +44,8 @@ def server_url() -> Iterator[str]:
     listener.bind(("127.0.0.1", 0))
     listener.listen(128)
     port = int(listener.getsockname()[1])
-    env = dict(os.environ)
+    # Its own statistics file: DuckDB lets one process open a file, and this test process has its own store.
+    env = {**os.environ, "DSP_ANALYTICS_FILE": str(Path(get_settings().data_dir) / "analytics-e2e.duckdb")}
     ARTIFACTS.mkdir(exist_ok=True)
     database = "postgresql" if os.environ.get("DATABASE_URL") else "sqlite"
     log = open(ARTIFACTS / f"server-{database}.log", "w")  # noqa: SIM115
@@ -87,6 +89,7 @@ def context(browser: Browser, server_url: str, demo: dict[str, int],
             request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
     # The test's name in the server's access log, so a failure's requests can be told from its neighbours'.
     httpx.get(f"{server_url}/api/health", params={"test": request.node.name}, timeout=10)
+    httpx.post(f"{server_url}/api/testing/reset-statistics", timeout=10).raise_for_status()
     ctx = browser.new_context(base_url=server_url, viewport={"width": 1440, "height": 900})
     ctx.set_default_timeout(10_000)
     yield ctx

@@ -1,0 +1,76 @@
+"""The analytics store's interface: what pages and services may ask of delivery statistics.
+
+One implementation today (DuckDB, a file in the data directory: duckdb_store.py). The interface speaks
+only in plain values (dates, ids, dimension keys from schema.py), so a ClickHouse backend can follow without
+touching a page or a service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class FactRow:
+    """One hour of delivery at one placement. `hour` is UTC on the hour; ids are 0 when unknown."""
+
+    hour: datetime
+    advertiser_id: int
+    campaign_id: int
+    creative_id: int
+    exchange: str
+    os: str
+    country: str
+    app: str
+    device_type: str
+    impressions: int = 0
+    clicks: int = 0
+    spend_micros: int = 0
+    conversions: int = 0
+    events: Mapping[str, int] = field(default_factory=dict)  # custom event name -> count
+
+
+@dataclass(frozen=True)
+class StatsQuery:
+    start: date  # first day, in time_zone
+    end: date  # last day (inclusive), in time_zone
+    dimensions: tuple[str, ...] = ()  # keys of schema.DIMENSIONS; none: one total row
+    metrics: tuple[str, ...] = ("impressions", "clicks", "ctr", "spend", "ecpm", "ecpc", "conversions", "cpa")
+    events: tuple[str, ...] = ()  # custom event names, each a column event_<name>
+    advertiser_ids: tuple[int, ...] | None = None  # row scope: None is every advertiser (staff only)
+    filters: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # dimension key -> allowed values
+    time_zone: str = "UTC"
+    order_by: str | None = None  # a dimension or metric key; default: the dimensions in order
+    descending: bool = False
+    limit: int | None = None
+
+
+@dataclass(frozen=True)
+class BatchReceipt:
+    batch_id: str
+    rows: int
+    spend_by_advertiser: dict[int, int]  # micro-dollars, what the ledger charges for this batch
+    duplicate: bool  # the batch had been stored before: nothing was written this time
+
+
+class StatisticsStore(Protocol):
+    def ingest(self, batch_id: str, rows: Iterable[FactRow], *, source: str) -> BatchReceipt:
+        """Store a batch whole or not at all. A batch id seen before writes nothing and answers the first
+        receipt (duplicate=True), so a client may retry freely."""
+
+    def query(self, query: StatsQuery) -> list[dict[str, Any]]:
+        """Rows of the asked dimensions (keys as in DIMENSIONS; date as a date, hour as a datetime) with the
+        asked metrics (METRICS keys) and event_<name> columns."""
+
+    def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
+        """Custom event names recorded for these advertisers (None: all), alphabetical."""
+
+    def first_and_last_hour(self, advertiser_ids: Sequence[int] | None) -> tuple[datetime, datetime] | None: ...
+
+    def clear(self) -> None:
+        """Remove every statistic (tests and `python -m app simulate --reset`)."""
+
+    def close(self) -> None: ...

@@ -1,0 +1,77 @@
+"""The statistics store and its service: totals by dimension, time zones, custom events, idempotent batches,
+and row scope (an agency never reads another agency's advertisers)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from app.analytics import get_store
+from app.analytics.store import FactRow
+from app.errors import Invalid, NotFound
+from app.services import statistics
+from tests.helpers import actor_of
+
+
+def _row(advertiser: int, hour: datetime, **values: object) -> FactRow:
+    base: dict[str, object] = {"hour": hour, "advertiser_id": advertiser, "campaign_id": 0, "creative_id": 0,
+                               "exchange": "Google AdX", "os": "Android", "country": "US", "app": "com.example.game",
+                               "device_type": "phone"}
+    return FactRow(**{**base, **values})  # type: ignore[arg-type]
+
+
+def test_a_batch_is_stored_once_and_summed_by_day_and_country(db, demo_ids) -> None:
+    advertiser = demo_ids["advertiser@demo.example"]
+    rows = [_row(advertiser, datetime(2026, 11, 10, h), impressions=1000, clicks=12, spend_micros=2_500_000,
+                 conversions=1, events={"purchase": 2}) for h in range(24)]
+    rows.append(_row(advertiser, datetime(2026, 11, 11, 3), country="DE", impressions=400, spend_micros=1_000_000))
+    first = get_store().ingest("batch-1", rows, source="test")
+    again = get_store().ingest("batch-1", rows, source="test")
+    assert (first.duplicate, again.duplicate) == (False, True)
+    assert first.spend_by_advertiser == again.spend_by_advertiser == {advertiser: 61_000_000}
+
+    actor = actor_of(db, "advertiser@demo.example")
+    by_day = statistics.statistics(db, actor=actor, start=date(2026, 11, 10), end=date(2026, 11, 11),
+                                   dimensions=["date"], events=["purchase"])
+    assert [(r["date"], r["impressions"], r["clicks"], r["spend_micros"], r["event_purchase"]) for r in by_day] == [
+        (date(2026, 11, 10), 24_000, 288, 60_000_000, 48), (date(2026, 11, 11), 400, 0, 1_000_000, 0)]
+    assert by_day[0]["ctr"] == pytest.approx(1.2) and by_day[0]["ecpm"] == pytest.approx(2.5)
+    assert by_day[1]["ecpc"] is None  # no clicks: no cost per click, never a division by zero
+
+    # In New York (UTC-5 in November), 03:00 UTC on the 11th is still the 10th, and the 10th starts at 05:00 UTC.
+    local = statistics.statistics(db, actor=actor, start=date(2026, 11, 10), end=date(2026, 11, 10),
+                                  dimensions=["country"], time_zone="America/New_York")
+    assert {r["country"]: r["impressions"] for r in local} == {"US": 19_000, "DE": 400}
+
+
+def test_scope_keeps_other_tenants_out(db, demo_ids) -> None:
+    advertiser = demo_ids["advertiser@demo.example"]
+    get_store().ingest("b", [_row(advertiser, datetime(2026, 11, 1, 1), impressions=10),
+                             _row(999_999, datetime(2026, 11, 1, 1), impressions=7)], source="test")
+    day = {"start": date(2026, 11, 1), "end": date(2026, 11, 1)}
+    admin = actor_of(db, "admin@demo.example")
+    assert statistics.statistics(db, actor=admin, **day)[0]["impressions"] == 17
+    agency = actor_of(db, "agency@demo.example")
+    assert statistics.statistics(db, actor=agency, **day)[0]["impressions"] == 10
+    own = actor_of(db, "advertiser@demo.example")
+    # A filter narrows the scope; it can never widen it.
+    widened = statistics.statistics(db, actor=own, filters={"advertiser_id": [999_999]}, **day)
+    assert widened[0]["impressions"] == 0
+    with pytest.raises(NotFound):
+        statistics.statistics(db, actor=agency, advertiser_id=demo_ids["admin@demo.example"], **day)
+
+
+def test_bad_parameters_name_their_field(db) -> None:
+    actor = actor_of(db, "admin@demo.example")
+    with pytest.raises(Invalid) as caught:
+        statistics.build_query(db, actor=actor, start=date(2026, 1, 1), end=date(2026, 1, 2),
+                               dimensions=["planet"], metrics=["likes"], time_zone="Mars/Base",
+                               filters={"date": ["2026-01-01"], "campaign_id": ["x"]})
+    assert set(caught.value.fields) == {"dimensions", "metrics", "time_zone", "filters.date", "filters.campaign_id"}
+    with pytest.raises(Invalid) as caught:
+        statistics.parse_period("2026-02-01", "2026-01-01")
+    assert caught.value.fields == {"end": "The end date must not be before the start date."}
+    with pytest.raises(Invalid) as caught:
+        statistics.parse_period("yesterday", None)
+    assert "start" in caught.value.fields

@@ -18,8 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_play
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from app.services.seed import DEMO_PASSWORD
-from app.settings import REPO_ROOT
-from app.settings import get_settings
+from app.settings import REPO_ROOT, get_settings
 from tests.conftest import reset_database
 
 CHROMIUM = "/usr/bin/chromium"

@@ -86,6 +86,7 @@ async function buildWidgets() {
     minify: true,
     target: ['es2022'],
     jsx: 'automatic',
+    loader: { '.css': 'text' },  // a widget's stylesheet arrives as text for adoptCss
     entryNames: '[name]-[hash]',
     chunkNames: 'chunks/[name]-[hash]',
     define: { 'process.env.NODE_ENV': '"production"' },

@@ -66,21 +66,23 @@ MESSAGE_KEYS = (
     "Choose an operating system from the list.",
     "Choose a country from the list.",
     "This list has no such detail.",
+    "Enter a date as YYYY-MM-DD.",
+    "The end date must not be before the start date.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.
 ALLOWED_SAME: dict[str, frozenset[str]] = {
-    "sp": frozenset({"campaigns.traffic.web", "changelog.field.postback_enabled", "config.exchanges", "config.postback_enabled", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon",
+    "sp": frozenset({"dashboard.kpi.cpa", "dashboard.kpi.ecpm", "dashboard.by.exchange", "campaigns.traffic.web", "changelog.field.postback_enabled", "config.exchanges", "config.postback_enabled", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon",
                      "theme.layout.vertical", "theme.layout.horizontal"}),
-    "gr": frozenset({"creatives.details", "campaigns.optional", "campaigns.field.name", "campaigns.col.name", "campaigns.col.total_budget",
+    "gr": frozenset({"dashboard.kpi.cpa", "dashboard.kpi.ecpm", "creatives.details", "campaigns.optional", "campaigns.field.name", "campaigns.col.name", "campaigns.col.total_budget",
                      "changelog.field.postback_enabled", "changelog.field.status", "config.postback_enabled", "users.filter_status", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
                      "menu.dashboard", "topbar.view_old", "role.admin", "role.co_admin", "theme.layout",
                      "theme.layout.horizontal", "field.code", "dashboard.kpi.conversions",
                      "dashboard.col.name", "dashboard.col.status"}),
-    "it": frozenset({"changelog.creative.field.asset_id", "campaigns.device.tablet", "campaigns.col.total_budget", "changelog.field.email", "changelog.field.password_hash", "users.account", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
+    "it": frozenset({"dashboard.kpi.cpa", "dashboard.kpi.ecpm", "dashboard.by.exchange", "changelog.creative.field.asset_id", "campaigns.device.tablet", "campaigns.col.total_budget", "changelog.field.email", "changelog.field.password_hash", "users.account", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
                      "menu.dashboard", "topbar.view_old", "usermenu.title", "theme.layout",
                      "field.password", "profile.password"}),
-    "rs": frozenset({"changelog.field.email", "topbar.view_new", "dashboard.kpi.ctr"}),
+    "rs": frozenset({"dashboard.kpi.cpa", "dashboard.kpi.ecpm", "changelog.field.email", "topbar.view_new", "dashboard.kpi.ctr"}),
 }
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")

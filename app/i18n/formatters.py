@@ -36,6 +36,16 @@ def money(amount: Decimal | int | float, *, micros: bool = False, language: str 
     return f"{sign}${whole}{decimal}{cents}"
 
 
+def grouped(value: int | float, *, language: str = "en", decimals: int = 0) -> str:
+    """A count with the language's thousands separator: 1,234,567 (en), 1.234.567 (gr)."""
+    group, decimal, min_grouping = _SEPARATORS.get(language, _SEPARATORS["en"])
+    whole, _, fraction = f"{abs(value):.{decimals}f}".partition(".")
+    if len(whole) >= 4 + (min_grouping - 1):
+        whole = f"{int(whole):,}".replace(",", group)
+    sign = "-" if value < 0 else ""
+    return f"{sign}{whole}{decimal + fraction if fraction else ''}"
+
+
 def _two_decimals(value: float) -> str:
     """At most two decimals, thousands grouped as Intl does in English (1,023.5)."""
     return f"{value:,.2f}".rstrip("0").rstrip(".")

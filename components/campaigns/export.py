@@ -54,7 +54,7 @@ def ExportButton(view: Ref[GridView], *, status: str, advertiser_id: int | None,
 
     return html.div(
         {"className": "d-inline-flex"},
-        html.button({"type": "button", "className": "btn btn-outline-secondary", "data-action": "export",
+        html.button({"type": "button", "className": "btn btn-light border", "data-action": "export",
                      "disabled": busy, "onClick": click},
                     html.span({"className": "spinner-border spinner-border-sm me-2"}) if busy else
                     html.i({"className": "bi bi-download me-1"}), t("campaigns.export")),

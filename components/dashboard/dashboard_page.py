@@ -1,95 +1,71 @@
-"""The dashboards of all four roles: headline figures, the delivery chart and an accounts or
-transactions table. Delivery figures stay at zero with an empty state until statistics arrive."""
+"""The dashboards of all four roles: headline figures, delivery by day, and performance by campaign,
+creative, exchange and OS (and by advertiser, for agencies and staff), for a period and a campaign.
+Insight360 (the "new" view) adds trends against the previous period, pacing and the campaigns that need
+attention."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from reactpy import component, html
+from reactpy import component, html, use_state
 
-from app.auth.roles import Role
-from app.i18n.formatters import money
-from app.services import directory
-from components.shell.context import Console, use_console
+from app.services import dashboards
+from components.dashboard.insight import InsightPanels
+from components.dashboard.widgets import breakdown_card, day_table, delivery_chart, kpi_tiles
+from components.shell.context import use_console
 from components.ui.elements import card, page_header
+from components.ui.forms import selected_value
 from components.ui.hooks import use_query
-from components.users.accounts_table import account_columns, account_rows
-from components.widgets.chart import chart
-from components.widgets.datagrid import data_grid
 
-KPI_KEYS: tuple[tuple[str, str], ...] = (
-    ("impressions", "bi-eye"),
-    ("clicks", "bi-cursor"),
-    ("ctr", "bi-percent"),
-    ("spend", "bi-currency-dollar"),
-    ("conversions", "bi-bullseye"),
-)
+PRESET_DAYS = (7, 30, 90)
 
 
-def _zero(key: str, language: str) -> str:
-    """What a tile shows before statistics arrive; money in the user's language, as the grids show it."""
-    return {"ctr": "0.00%", "spend": money(0, language=language)}.get(key, "0")
+def _dates(period: dict[str, Any]) -> tuple[str, str]:
+    """The period's first and last day as ISO text: a preset counts back from today (UTC)."""
+    if period["days"]:
+        today = datetime.now(UTC).date()
+        return (today - timedelta(days=period["days"] - 1)).isoformat(), today.isoformat()
+    return period["start"], period["end"]
 
 
-def kpi_tiles(console: Console) -> Any:
-    return html.div({"className": "row g-3 mb-4"}, *[
-        html.div({"className": "col-6 col-md-4 col-xl", "key": key},
-                 html.div({"className": "card dsp-card dsp-kpi shadow-sm border-0 h-100"},
-                          html.div({"className": "card-body d-flex align-items-center gap-3"},
-                                   html.span({"className": "dsp-kpi-icon"}, html.i({"className": f"bi {icon}"})),
-                                   html.div(html.div({"className": "small text-body-secondary"}, console.t(f"dashboard.kpi.{key}")),
-                                            html.div({"className": "fs-5 fw-semibold", "data-kpi": key},
-                                                     _zero(key, console.language))))))
-        for key, icon in KPI_KEYS
-    ])
-
-
-def delivery_chart(console: Console, *, kind: str) -> Any:
-    option: dict[str, Any] = {"tooltip": {"trigger": "axis" if kind != "pie" else "item"}, "series": []}
-    if kind != "pie":
-        option.update({"grid": {"left": 48, "right": 16, "top": 24, "bottom": 32},
-                       "xAxis": {"type": "category", "data": []}, "yAxis": {"type": "value"}})
-    return chart(option, height=300, empty_text=console.t("dashboard.no_delivery"))
-
-
-ACCOUNT_COLUMNS = ("name", "email", "role", "agency", "status", "balance", "created")
-
-
-def _accounts_grid(console: Console) -> Any:
-    query = use_query(directory.accounts_overview, actor=console.actor)
-    rows = query.value
+def _filters(console: Any, period: dict[str, Any], set_period: Any, campaign: str, set_campaign: Any,
+             campaigns: list[dict[str, Any]]) -> Any:
     t = console.t
-    keys = [key for key in ACCOUNT_COLUMNS if not (key == "agency" and console.role == Role.AGENCY)]
-    columns = account_columns(console, keys)
-    data = account_rows(console, rows or [])
-    title = t("dashboard.my_advertisers" if console.role == Role.AGENCY else "dashboard.accounts")
-    return card(data_grid(columns=columns, rows=data, height=360, search_placeholder=t("common.search"),
-                          empty_text=t("dashboard.no_accounts"), row_count_label=t("grid.rows"),
-                          locale=console.language, loading_text=t("common.loading") if query.loading else None),
-                title=title)
+    start, end = _dates(period)
 
+    def preset(days: int) -> Any:
+        return html.button({"type": "button", "key": f"preset-{days}", "data-preset": days,
+                            "className": "btn btn-sm " + ("btn-primary" if period["days"] == days else "btn-light border"),
+                            "aria-pressed": "true" if period["days"] == days else "false",
+                            "onClick": lambda _e: set_period({"days": days, "start": "", "end": ""})},
+                           t("dashboard.last_days", days=days))
 
-def _transactions_grid(console: Console) -> Any:
-    query = use_query(directory.recent_transactions, actor=console.actor)
-    rows = query.value
-    t = console.t
-    columns = [{"key": "date", "label": t("dashboard.col.date"), "type": "date"},
-               {"key": "kind", "label": t("dashboard.col.kind"), "type": "text"},
-               {"key": "note", "label": t("dashboard.col.note"), "type": "text"},
-               {"key": "amount", "label": t("dashboard.col.amount"), "type": "money"}]
-    data = [{**row, "kind": t(f"ledger.{row['kind']}")} for row in rows or []]
-    return card(data_grid(columns=columns, rows=data, height=300, empty_text=t("dashboard.no_transactions"),
-                          row_count_label=t("grid.rows"), locale=console.language,
-                          loading_text=t("common.loading") if query.loading else None),
-                title=t("dashboard.transactions"))
+    def set_day(field: str) -> Any:
+        def on_change(event: dict[str, Any]) -> None:
+            value = str(event["target"].get("value") or "")
+            # Built on the period as it is when the change is handled, never on this render's copy.
+            set_period(lambda now: {"days": 0, **dict(zip(("start", "end"), _dates(now), strict=True)), field: value})
+        return on_change
 
-
-@component
-def DashboardTable() -> Any:
-    console = use_console()
-    if console.role == Role.ADVERTISER:
-        return _transactions_grid(console)
-    return _accounts_grid(console)
+    return html.div(
+        {"className": "d-flex flex-wrap align-items-end gap-2 mb-4 dsp-dashboard-filters"},
+        html.div({"className": "btn-group", "role": "group", "aria-label": t("dashboard.period")},
+                 *[preset(days) for days in PRESET_DAYS]),
+        html.div(html.label({"className": "form-label small mb-1", "htmlFor": "dashboard-start"}, t("dashboard.from")),
+                 html.input({"id": "dashboard-start", "type": "date", "className": "form-control form-control-sm",
+                             "value": start, "max": end, "onChange": set_day("start")})),
+        html.div(html.label({"className": "form-label small mb-1", "htmlFor": "dashboard-end"}, t("dashboard.to")),
+                 html.input({"id": "dashboard-end", "type": "date", "className": "form-control form-control-sm",
+                             "value": end, "min": start, "onChange": set_day("end")})),
+        html.div({"className": "ms-md-auto"},
+                 html.label({"className": "form-label small mb-1", "htmlFor": "dashboard-campaign"}, t("dashboard.campaign")),
+                 html.select({"id": "dashboard-campaign", "className": "form-select form-select-sm", "value": campaign,
+                              "onChange": lambda event: set_campaign(selected_value(event))},
+                             html.option({"value": "", "key": "all"}, t("dashboard.all_campaigns")),
+                             *[html.option({"value": str(c["id"]), "key": f"campaign-{c['id']}"}, c["name"])
+                               for c in campaigns])),
+    )
 
 
 @component
@@ -99,21 +75,42 @@ def DashboardPage() -> Any:
     actor = console.actor
     assert actor is not None
     insight = console.preferences.get("dashboard_view") == "new"
+    period, set_period = use_state({"days": 30, "start": "", "end": ""})
+    campaign, set_campaign = use_state("")
+    start, end = _dates(period)
+    campaign_ids = [int(campaign)] if campaign else []
+    board = use_query(dashboards.dashboard, actor=actor, start=start, end=end, campaign_ids=campaign_ids,
+                      deps=[start, end, campaign])
+    choices = use_query(dashboards.campaign_choices, actor=actor)
+    data = board.value
     title = t("topbar.view_new") if insight else t("topbar.view_old")
     subtitle = t("dashboard.welcome", name=actor.user.display_name)
-    if insight:
-        body = html.div(
-            kpi_tiles(console),
-            html.div({"className": "row g-4 mb-4"},
-                     html.div({"className": "col-xl-8"}, card(delivery_chart(console, kind="line"), title=t("dashboard.performance_by_day"))),
-                     html.div({"className": "col-xl-4"}, card(delivery_chart(console, kind="pie"), title=t("dashboard.spend_by_exchange")))),
-            DashboardTable(),
-        )
+    if data is None:
+        period_text = ""
     else:
-        body = html.div(
-            kpi_tiles(console),
-            html.div({"className": "row g-4"},
-                     html.div({"className": "col-12"}, card(delivery_chart(console, kind="bar"), title=t("dashboard.performance_by_day"))),
-                     html.div({"className": "col-12"}, DashboardTable())),
-        )
-    return html.div({"data-dashboard": "insight360" if insight else "classic"}, page_header(title, subtitle), body)
+        period_text = t("dashboard.period_text", start=data["period"]["start"], end=data["period"]["end"])
+    header = page_header(title, subtitle, html.span({"className": "small text-body-secondary", "data-period": "shown"},
+                                                    period_text))
+    filters = _filters(console, period, set_period, campaign, set_campaign, choices.value or [])
+    if data is None:
+        return html.div({"data-dashboard": "insight360" if insight else "classic", "data-loading": "true"}, header,
+                        filters, kpi_tiles(console))
+    breakdowns = data["breakdowns"]
+    tables = html.div({"className": "row g-4 mb-4"}, *[
+        html.div({"className": "col-xl-6", "key": f"by-{name}"},
+                 breakdown_card(console, name, rows, data["labels"][name]))
+        for name, rows in breakdowns.items()])
+    chart_card = card(delivery_chart(console, data["by_day"]), title=t("dashboard.performance_by_day"))
+    return html.div(
+        {"data-dashboard": "insight360" if insight else "classic", "data-loading": "true" if board.loading else "false"},
+        header,
+        filters,
+        kpi_tiles(console, data["totals"], data["trend"] if insight else None),
+        html.div({"className": "mb-4"}, chart_card),
+        InsightPanels(campaign_ids, key=f"insight-{campaign}") if insight else "",
+        tables,
+        day_table(console, data["by_day"]),
+    )
+
+
+__all__ = ["DashboardPage", "kpi_tiles"]

@@ -26,9 +26,11 @@ def Dropdown(toggle: Any, render_menu: Callable[[Callable[[], None]], Any], labe
 
     return html.div(
         {"className": "dropdown dsp-topbar-item", "data-dropdown": name, "onKeyDown": on_key_down},
-        html.button({"type": "button", "className": styles.TOPBAR_BUTTON, "aria-label": label, "title": label,
+        # The label is hidden text inside the button, not an aria-label: a spoken name must contain what the
+        # button shows ("EN", the unread count, the user's name), or speech users cannot say it (WCAG 2.5.3).
+        html.button({"type": "button", "className": styles.TOPBAR_BUTTON, "title": label,
                      "aria-expanded": "true" if is_open else "false", "onClick": lambda _e: set_open(not is_open)},
-                    toggle),
+                    html.span({"className": "visually-hidden"}, label), toggle),
         backdrop(lambda _e: close()) if is_open else "",
         html.div({"className": f"{styles.DROPDOWN_MENU} {menu_class}"}, render_menu(close)) if is_open else "",
     )

@@ -1,37 +1,41 @@
-"""Charts: an ECharts option built in Python, drawn by the `chart` JS widget.
+"""Charts: days on the x axis and one or more series of figures, drawn by the `chart` JS widget (uPlot).
 
-The option is plain data (no JS functions or formatter strings are evaluated), so it can be
-built from report rows on the server and sent as JSON.
+Props are plain data (no JS functions or formatter strings are evaluated), built from statistics rows on
+the server and sent as JSON.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
 from reactpy.types import VdomDict
 
 from components.widgets.bundles import widget_component
 
-DEFAULT_CHART_HEIGHT_PX = 320
+DEFAULT_CHART_HEIGHT_PX = 300
 
 _Chart = widget_component("chart", "Chart")
 
 
 def chart(
-    option: Mapping[str, Any],
     *,
+    x: Sequence[str],
+    x_label: str = "",
+    series: Sequence[dict[str, Any]],
     height: int = DEFAULT_CHART_HEIGHT_PX,
+    locale: str = "en",
     empty_text: str = "No data",
     key: str | None = None,
 ) -> VdomDict:
     """A chart that fills its container's width and resizes with it.
 
-    `option` is an ECharts option (series, xAxis, dataset, ...). Without `color` the first
-    series uses the white-label CSS variable --dsp-primary. `empty_text` is shown instead of
-    the chart when no series or dataset holds data.
+    `x` holds ISO days ("2026-11-01"); each series is {name, values (one per day, None for a gap),
+    type "bar" | "line", axis "left" | "right", format "number" | "money" | "percent"}. The first series
+    takes the white-label colour --dsp-primary. `empty_text` is shown instead when every value is zero.
     """
-    props: dict[str, Any] = {"option": dict(option), "height": height, "emptyText": empty_text}
+    props: dict[str, Any] = {"x": list(x), "xLabel": x_label, "series": [dict(s) for s in series], "height": height,
+                             "locale": locale, "emptyText": empty_text}
     if key is not None:
         props["key"] = key
     return _Chart(props)

@@ -99,3 +99,28 @@ def test_an_agency_sees_only_its_advertisers(db, demo_ids) -> None:
     assert [r["advertiser_id"] for r in agency["breakdowns"]["advertiser"]] == [advertiser]
     admin = dashboards.dashboard(db, actor=actor_of(db, "admin@demo.example"), start=TODAY, end=TODAY)
     assert admin["totals"]["impressions"] == 15
+
+
+def test_the_api_answers_under_the_spec_names_in_scope(client, db, demo_ids) -> None:
+    from tests.helpers import bearer_headers
+
+    advertiser = demo_ids["advertiser@demo.example"]
+    get_store().ingest("dash-api", _rows(advertiser, 0, TODAY, impressions=40, spend_micros=3_000_000,
+                                         exchange="Magnite"), source="test")
+    headers = bearer_headers(client, "advertiser@demo.example")
+    overview = client.get("/api/dashboard/overview", headers=headers).json()
+    assert overview["success"] and overview["data"]["totals"]["impressions"] == 40
+    by_exchange = client.get("/api/dashboard/performanceByExchangeAdvertiser", headers=headers).json()["data"]
+    assert [(r["exchange"], r["spend"]) for r in by_exchange] == [("Magnite", 3.0)]
+    days = client.get("/api/dashboard/performance/day", params={"start": TODAY.isoformat(), "end": TODAY.isoformat()},
+                      headers=headers).json()["data"]
+    assert [d["impressions"] for d in days] == [40]
+    bad = client.get("/api/dashboard/chart", params={"start": "2026-02-30"}, headers=headers)
+    assert bad.status_code == 422 and "start" in bad.json()["data"]["fields"]
+    # The admin/ family is staff's; an advertiser asking is refused.
+    assert client.get("/api/admin/dashboard/overview", headers=headers).status_code == 403
+    agency = bearer_headers(client, "agency@demo.example")
+    assert client.get("/api/agency/dashboard/overview", headers=agency).json()["data"]["totals"]["impressions"] == 40
+    other = client.get("/api/agency/dashboard/overview", params={"advertiser_id": demo_ids["admin@demo.example"]},
+                       headers=agency)
+    assert other.status_code == 404

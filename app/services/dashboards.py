@@ -9,6 +9,7 @@ a CSV and the funds pages agree: they sum the same rows. Days are UTC days.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -17,6 +18,7 @@ from sqlmodel import Session, col, func, select
 from app.analytics.schema import METRICS
 from app.auth.policy import Actor, advertiser_rows, require
 from app.auth.roles import Role
+from app.errors import Invalid
 from app.models.campaign import Campaign, CampaignStatus
 from app.models.ledger import LedgerEntry
 from app.models.user import User
@@ -68,41 +70,83 @@ def _plain(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def dashboard(db: Session, *, actor: Actor, start: str | date | None = None, end: str | date | None = None,
-              campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> dict[str, Any]:
-    """Every classic-dashboard widget at once (the spec's dashboard/overview, performanceBy*, chart and
-    performance/day calls each answer one part of it). Dates default to the last 30 days."""
+@dataclass(frozen=True)
+class _Period:
+    """One dashboard request: the actor, the days, the previous period of the same length and the filters."""
+
+    db: Session
+    actor: Actor
+    first: date
+    last: date
+    filters: dict[str, list[int]]
+    advertiser_id: int | None
+
+    @property
+    def previous(self) -> tuple[date, date]:
+        length = (self.last - self.first).days + 1
+        return self.first - timedelta(days=length), self.first - timedelta(days=1)
+
+    def rows(self, period: tuple[date, date] | None = None, **options: Any) -> list[dict[str, Any]]:
+        first, last = period or (self.first, self.last)
+        return statistics.statistics(self.db, actor=self.actor, start=first, end=last, filters=self.filters,
+                                     advertiser_id=self.advertiser_id, **options)
+
+
+def _period(db: Session, actor: Actor, start: str | date | None, end: str | date | None,
+            campaign_ids: Sequence[int], advertiser_id: int | None) -> _Period:
     require(actor, "dashboard", "view")
     first, last = statistics.parse_period(start, end)
-    length = (last - first).days + 1
-    previous = (first - timedelta(days=length), first - timedelta(days=1))
     filters = {"campaign_id": list(campaign_ids)} if campaign_ids else {}
+    return _Period(db, actor, first, last, filters, advertiser_id)
 
-    def query(period: tuple[date, date], **options: Any) -> list[dict[str, Any]]:
-        return statistics.statistics(db, actor=actor, start=period[0], end=period[1], filters=filters,
-                                     advertiser_id=advertiser_id, **options)
 
-    totals = query((first, last))[0]
-    before = query(previous)[0]
-    by_day = {row["date"]: row for row in query((first, last), dimensions=["date"])}
+def overview(db: Session, *, actor: Actor, start: str | date | None = None, end: str | date | None = None,
+             campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> dict[str, Any]:
+    """Headline figures of the period and of the one before it, and the change (dashboard/overview)."""
+    return _overview(_period(db, actor, start, end, campaign_ids, advertiser_id))
+
+
+def _overview(p: _Period) -> dict[str, Any]:
+    totals, before = p.rows()[0], p.rows(p.previous)[0]
+    return {"period": {"start": p.first.isoformat(), "end": p.last.isoformat(),
+                       "previous_start": p.previous[0].isoformat(), "previous_end": p.previous[1].isoformat()},
+            "totals": _plain([totals])[0], "previous": _plain([before])[0],
+            "trend": {key: _trend(totals.get(key), before.get(key)) for key in TREND_METRICS}}
+
+
+def by_day(db: Session, *, actor: Actor, start: str | date | None = None, end: str | date | None = None,
+           campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> list[dict[str, Any]]:
+    """Every day of the period, days without delivery as zeros (chart and performance/day)."""
+    return _by_day(_period(db, actor, start, end, campaign_ids, advertiser_id))
+
+
+def _by_day(p: _Period) -> list[dict[str, Any]]:
+    found = {row["date"]: row for row in p.rows(dimensions=["date"])}
     zero = {key: 0 for key in ("impressions", "clicks", "spend", "conversions", "spend_micros")}
-    days = [{"date": day, **zero, **by_day.get(day, {})}
-            for day in (first + timedelta(days=n) for n in range(length))]
-    breakdowns = {}
-    for name in _breakdowns_for(actor, advertiser_id):
-        dimension, _label = BREAKDOWNS[name]
-        breakdowns[name] = _plain(query((first, last), dimensions=[dimension], order_by="spend", descending=True,
-                                        limit=TOP))
-    return {
-        "period": {"start": first.isoformat(), "end": last.isoformat(), "previous_start": previous[0].isoformat(),
-                   "previous_end": previous[1].isoformat()},
-        "totals": _plain([totals])[0],
-        "previous": _plain([before])[0],
-        "trend": {key: _trend(totals.get(key), before.get(key)) for key in TREND_METRICS},
-        "by_day": _plain(days),
-        "breakdowns": breakdowns,
-        "labels": {name: label for name, (_d, label) in BREAKDOWNS.items()},
-    }
+    days = (p.first + timedelta(days=n) for n in range((p.last - p.first).days + 1))
+    return _plain([{"date": day, **zero, **found.get(day, {})} for day in days])
+
+
+def breakdown(db: Session, *, actor: Actor, by: str, start: str | date | None = None, end: str | date | None = None,
+              campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> list[dict[str, Any]]:
+    """The top rows by spend of one breakdown (performanceByCampaign, ...ByCreative, ...ByExchange, ...ByOS)."""
+    if by not in BREAKDOWNS:
+        raise Invalid({"by": f"Choose one of: {', '.join(BREAKDOWNS)}."})
+    return _breakdown(_period(db, actor, start, end, campaign_ids, advertiser_id), by)
+
+
+def _breakdown(p: _Period, by: str) -> list[dict[str, Any]]:
+    return _plain(p.rows(dimensions=[BREAKDOWNS[by][0]], order_by="spend", descending=True, limit=TOP))
+
+
+def dashboard(db: Session, *, actor: Actor, start: str | date | None = None, end: str | date | None = None,
+              campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> dict[str, Any]:
+    """Every classic-dashboard widget at once, for the page (the API also answers each part alone). Dates
+    default to the last 30 days."""
+    p = _period(db, actor, start, end, campaign_ids, advertiser_id)
+    return {**_overview(p), "by_day": _by_day(p),
+            "breakdowns": {name: _breakdown(p, name) for name in _breakdowns_for(actor, advertiser_id)},
+            "labels": {name: label for name, (_d, label) in BREAKDOWNS.items()}}
 
 
 def _active_campaigns(db: Session, actor: Actor, campaign_ids: Sequence[int], advertiser_id: int | None) -> list[Any]:

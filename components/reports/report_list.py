@@ -8,20 +8,16 @@ from typing import Any
 
 from reactpy import Ref, component, html, use_state
 
-from app.db import run_off_loop
-from app.errors import ServiceError
 from app.services import reports
 from components.paths import page_path
-from components.reports.common import NewReportMenu, period_text, status_cell
+from components.reports.common import NewReportMenu, ServiceDownload, period_text, status_cell
 from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
-from components.ui.download import run_download
 from components.ui.elements import card, page_header
 from components.ui.grid_host import use_row_actions
-from components.ui.hooks import background, use_action, use_query
+from components.ui.hooks import use_action, use_query
 from components.ui.navigation import use_navigation
 from components.widgets.datagrid import GridAction, GridColumn, data_grid
-from components.widgets.document_effects import document_effects
 
 DELETE = "delete"
 RUNNING_APPS_DAYS = 30
@@ -29,46 +25,12 @@ RUNNING_APPS_DAYS = 30
 
 @component
 def RunningAppsButton() -> Any:
-    """The spec's running-apps CSV (the last 30 days, every advertiser in scope) through the download helper."""
-    console = use_console()
-    t = console.t
-    download, set_download = use_state(None)
-    busy, set_busy = use_state(False)
-
-    async def export() -> None:
-        async def request() -> dict[str, Any]:
-            end = date.today()
-            try:
-                data = await run_off_loop(reports.running_apps_export, actor=console.actor,
-                                          start=end - timedelta(days=RUNNING_APPS_DAYS - 1), end=end)
-            except ServiceError as error:
-                raise _Failed(t(error.message)) from error
-            return {"success": True, "data": data}
-
-        try:
-            await run_download(request, filename=reports.RUNNING_APPS_FILE, toast=console.toast, t=t,
-                               start=set_download)
-        finally:
-            set_busy(False)
-
-    def click(_event: Any) -> None:
-        if not busy:
-            set_busy(True)
-            background(export())
-
-    return html.div({"className": "d-inline-flex"},
-                    html.button({"type": "button", "className": "btn btn-outline-secondary", "disabled": busy,
-                                 "data-action": "running-apps", "title": t("reports.running_apps_hint"),
-                                 "onClick": click},
-                                html.span({"className": "spinner-border spinner-border-sm me-2"}) if busy else
-                                html.i({"className": "bi bi-download me-1"}), t("reports.running_apps")),
-                    document_effects(download=download) if download else "")
-
-
-class _Failed(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    """The spec's running-apps CSV (the last 30 days, every advertiser in scope)."""
+    t = use_console().t
+    end = date.today()
+    return ServiceDownload(reports.running_apps_export, {"start": end - timedelta(days=RUNNING_APPS_DAYS - 1), "end": end},
+                           reports.RUNNING_APPS_FILE, t("reports.running_apps"), "running-apps",
+                           title=t("reports.running_apps_hint"))
 
 
 @component

@@ -10,21 +10,17 @@ from typing import Any
 from reactpy import component, html, use_effect, use_ref, use_state
 from reactpy_router import use_params
 
-from app.db import run_off_loop
-from app.errors import ServiceError
 from app.i18n.formatters import money
 from app.services import reports
 from components.paths import page_path
-from components.reports.common import TYPE_ICONS, column_text, period_text, status_badge
+from components.reports.common import TYPE_ICONS, ServiceDownload, column_text, period_text, status_badge
 from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
-from components.ui.download import run_download
 from components.ui.elements import card, empty_state, facts, loading_page, page_header
 from components.ui.hooks import background, use_action, use_query
 from components.ui.links import app_link
 from components.users.common import back_link
 from components.widgets.datagrid import GridColumn, data_grid
-from components.widgets.document_effects import document_effects
 
 POLL_SECONDS = 1.0
 ACTIVE = ("pending", "running")
@@ -43,45 +39,6 @@ def _total_text(console: Console, key: str, value: Any) -> str:
 
 
 @component
-def DownloadButton(run_id: int, filename: str) -> Any:
-    console = use_console()
-    t = console.t
-    download, set_download = use_state(None)
-    busy, set_busy = use_state(False)
-
-    async def fetch() -> None:
-        async def request() -> dict[str, Any]:
-            try:
-                return {"success": True,
-                        "data": await run_off_loop(reports.download_run, actor=console.actor, run_id=run_id)}
-            except ServiceError as error:
-                raise _Failed(t(error.message)) from error
-
-        try:
-            await run_download(request, filename=filename, toast=console.toast, t=t, start=set_download)
-        finally:
-            set_busy(False)
-
-    def click(_event: Any) -> None:
-        if not busy:
-            set_busy(True)
-            background(fetch())
-
-    return html.div({"className": "d-inline-flex"},
-                    html.button({"type": "button", "className": "btn btn-outline-primary btn-sm", "disabled": busy,
-                                 "data-action": "download-csv", "onClick": click},
-                                html.span({"className": "spinner-border spinner-border-sm me-1"}) if busy else
-                                html.i({"className": "bi bi-filetype-csv me-1"}), t("reports.download_csv")),
-                    document_effects(download=download) if download else "")
-
-
-class _Failed(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-@component
 def ResultPanel(run: dict[str, Any], report: dict[str, Any]) -> Any:
     console = use_console()
     t = console.t
@@ -94,19 +51,19 @@ def ResultPanel(run: dict[str, Any], report: dict[str, Any]) -> Any:
                                 marker={"data-state": "no-file"}))
     columns: list[GridColumn] = [{"key": key, "label": column_text(console, key),  # type: ignore[typeddict-item]
                                   "type": GRID_TYPES[reports.column_kind(key)] if not key.endswith("_id") else "number",
-                                  "width": 150 if reports.column_kind(key) != "text" else 180}
+                                  "width": 120 if reports.column_kind(key) != "text" else 170}
                                  for key in data["columns"]]
     totals = data.get("totals") or {}
     metric_keys = [k for k in data["columns"] if reports.column_kind(k) != "text" and not k.endswith("_id")]
     filename = f"{report['name']}.csv"
     return html.div(
         html.div({"className": "row g-3 mb-4", "data-totals": "run"},
-                 *[html.div({"className": "col-6 col-md-4 col-xl-2", "key": key},
+                 *[html.div({"className": "col-6 col-md-3", "key": key},
                             html.div({"className": "card dsp-card shadow-sm border-0 h-100"},
                                      html.div({"className": "card-body py-3"},
                                               html.div({"className": "small text-body-secondary text-truncate"},
                                                        column_text(console, key)),
-                                              html.div({"className": "fs-5 fw-semibold", "data-total": key},
+                                              html.div({"className": "fs-5 fw-semibold text-nowrap", "data-total": key},
                                                        _total_text(console, key, totals.get(key))))))
                    for key in metric_keys]),
         card(
@@ -117,7 +74,8 @@ def ResultPanel(run: dict[str, Any], report: dict[str, Any]) -> Any:
                       row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
                       key=f"result-{run['id']}"),
             title=t("reports.result_title", start=run["period_start"], end=run["period_end"]),
-            extra=DownloadButton(run["id"], filename)),
+            extra=ServiceDownload(reports.download_run, {"run_id": run["id"]}, filename, t("reports.download_csv"),
+                                  "download-csv", class_name="btn btn-outline-primary btn-sm", icon="bi-filetype-csv")),
     )
 
 
@@ -195,10 +153,10 @@ def RunsCard(runs: list[dict[str, Any]], selected: int | None, on_select: Callab
                                 f"#{run['id']}"),
                     html.i({"className": "bi bi-clock ms-1 text-body-tertiary", "title": t("reports.scheduled_run")})
                     if run["scheduled"] else ""),
-            html.td({"className": "small"}, f"{run['period_start']} – {run['period_end']}"),
+            html.td({"className": "small text-nowrap"}, f"{run['period_start']} – {run['period_end']}"),
             html.td(status_badge(console, run["status"])),
             html.td({"className": "small text-end"}, f"{run['row_count']:,}" if run["row_count"] is not None else "–"),
-            html.td({"className": "small text-body-secondary"}, (run["created_at"] or "")[:16].replace("T", " ")),
+            html.td({"className": "small text-body-secondary text-nowrap"}, (run["created_at"] or "")[:16].replace("T", " ")),
             html.td({"className": "text-end"},
                     html.button({"type": "button", "className": "btn btn-sm btn-outline-danger",
                                  "title": t("reports.delete_file"), "aria-label": t("reports.delete_file"),
@@ -255,7 +213,9 @@ def ReportViewPage() -> Any:
                  html.div({"className": "col-xxl-9"},
                           RunPanel(selected, value, runs.reload, key=str(selected)) if selected else
                           card(empty_state("bi-play-circle", t("reports.not_run_yet"), t("reports.not_run_yet_hint"),
-                                           marker={"data-state": "not-run"}))),
+                                           marker={"data-state": "not-run"})),
+                          # Below the result, full width: the runs table needs room for its six columns.
+                          html.div({"className": "mt-4"}, RunsCard(run_list, selected, set_chosen, runs.reload))),
                  html.div({"className": "col-xxl-3"},
                           card(facts([(t("reports.field.dimensions"), ", ".join(column_text(console, d)
                                                                                 for d in value["dimensions"])),
@@ -268,7 +228,5 @@ def ReportViewPage() -> Any:
                                       (t("reports.field.schedule"), t(f"reports.schedule.{value['schedule']}")
                                        + (f" → {', '.join(value['recipients'])}" if value["recipients"] else ""))],
                                      cell="col-12 mb-2"),
-                               title=t("reports.settings")),
-                          html.div({"className": "mt-4"},
-                                   RunsCard(run_list, selected, set_chosen, runs.reload)))),
+                               title=t("reports.settings")))),
     )

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI
@@ -27,6 +30,7 @@ from app.api import dashboards as dashboards_api
 from app.api import export_files
 from app.api import geo as geo_api
 from app.api import metadata as metadata_api
+from app.api import reports as reports_api
 from app.api import spec_campaign_calls as spec_campaign_calls_api
 from app.api import targeting as targeting_api
 from app.api import users as users_api
@@ -41,7 +45,7 @@ from app.api.envelope import (
 from app.db import session_scope
 from app.errors import ServiceError
 from app.middleware import HtmlShellHeaders, WebsocketGuard
-from app.services import company, media, sessions
+from app.services import company, media, report_jobs, sessions
 from app.settings import REPO_ROOT, get_settings
 
 # The UI is configured by name so that app/ never imports components/ at module level.
@@ -74,6 +78,7 @@ def create_api() -> FastAPI:
     api.include_router(client_settings_api.router)
     api.include_router(metadata_api.router)
     api.include_router(dashboards_api.router)
+    api.include_router(reports_api.router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, Any]:
@@ -155,6 +160,17 @@ def _boot_spinner() -> Any:
                     html.div({"className": "spinner-border text-primary"}))
 
 
+@contextlib.asynccontextmanager
+async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+    """Background work of this process: the report scheduler (generations, scheduled reports, recovery of runs
+    a restart interrupted). Started off the event loop: recovery reads the database."""
+    await asyncio.to_thread(report_jobs.start)
+    try:
+        yield
+    finally:
+        await asyncio.to_thread(report_jobs.shutdown)
+
+
 def create_app() -> Any:
     module_name, _, attr = ROOT_COMPONENT.partition(":")
     root = getattr(importlib.import_module(module_name), attr)
@@ -169,6 +185,7 @@ def create_app() -> Any:
             Route("/files/exports/{token}", export_files.download),
             Mount("", app=pages),
         ],
+        lifespan=lifespan,
     )
     starlette.add_middleware(GZipMiddleware, minimum_size=1024)
     return WebsocketGuard(HtmlShellHeaders(starlette), cookie_name=SESSION_COOKIE, session_alive=_session_alive)

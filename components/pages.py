@@ -31,6 +31,9 @@ from components.dashboard.dashboard_page import DashboardPage
 from components.docs.documentation import ConsoleDocsPage, GeneralDocsPage
 from components.metadata.metadata_page import MetadataPage
 from components.profile.profile_page import ProfilePage
+from components.reports.report_form import ReportCreatePage, ReportEditPage
+from components.reports.report_list import ReportListPage
+from components.reports.report_view import ReportViewPage
 from components.settings.client_settings import ClientSettingsPage
 from components.settings.company_settings import CompanySettingsPage
 from components.users.change_log import UserChangeLogPage
@@ -109,6 +112,13 @@ ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/creative/changelog/{id:int}", CreativeChangeLogPage, frozenset({A}), name="creative.change_log"),
     Page("/admin/agencies", AgenciesPage, frozenset({A}), menu="menu.agencies", order=110, icon="bi-buildings",
          name="agencies"),
+    Page("/admin/report", ReportListPage, frozenset({A}), menu="menu.reports", order=115, icon="bi-bar-chart-line",
+         name="reports"),
+    # Before the generic create route: the router takes the first match.
+    Page("/admin/report/create/multi-dimensional", ReportCreatePage, frozenset({A}), name="report.create_multi"),
+    Page("/admin/report/create/{report_type:str}", ReportCreatePage, frozenset({A}), name="report.create"),
+    Page("/admin/report/edit/{id:int}", ReportEditPage, frozenset({A}), name="report.edit"),
+    Page("/admin/report/view/{id:int}", ReportViewPage, frozenset({A}), name="report.view"),
     Page("/admin/editAgency/{id:int}", EditAgencyPage, frozenset({A}), name="agency.edit"),
     Page("/admin/assignAdvertiser", AssignAdvertiserPage, frozenset({A}), name="agency.assign"),
     Page("/admin/profile", ProfilePage, frozenset({A}), name="profile"),
@@ -137,6 +147,11 @@ AGENCY_PAGES: tuple[Page, ...] = (
          name="creatives"),
     Page("/agency/creative/viewCreative/{id:int}", CreativeViewPage, frozenset({G}), name="creative.view"),
     Page("/agency/creative/changelog/{id:int}", CreativeChangeLogPage, frozenset({G}), name="creative.change_log"),
+    Page("/agency/report", ReportListPage, frozenset({G}), menu="menu.reports", order=90, icon="bi-bar-chart-line",
+         name="reports"),
+    Page("/agency/report/create/{report_type:str}", ReportCreatePage, frozenset({G}), name="report.create"),
+    Page("/agency/report/edit/{id:int}", ReportEditPage, frozenset({G}), name="report.edit"),
+    Page("/agency/report/view/{id:int}", ReportViewPage, frozenset({G}), name="report.view"),
     Page("/agency/profile", ProfilePage, frozenset({G}), name="profile"),
     Page("/agency/agency-settings", ClientSettingsPage, frozenset({G}), name="settings"),
 )
@@ -157,6 +172,11 @@ ADVERTISER_PAGES: tuple[Page, ...] = (
     Page("/creative/ViewCreative/{id:int}", CreativeViewPage, frozenset({V}), name="creative.view"),
     Page("/campaign/creative/changelog/{id:int}", CreativeChangeLogPage, frozenset({V}), name="creative.change_log"),
     Page("/creative/bulk-creative-edit", BulkCreativeEditPage, frozenset({V}), name="creative.bulk_edit"),
+    Page("/report", ReportListPage, frozenset({V}), menu="menu.reports", order=90, icon="bi-bar-chart-line",
+         name="reports"),
+    Page("/report/create/{report_type:str}", ReportCreatePage, frozenset({V}), name="report.create"),
+    Page("/report/edit/{id:int}", ReportEditPage, frozenset({V}), name="report.edit"),
+    Page("/report/view/{id:int}", ReportViewPage, frozenset({V}), name="report.view"),
     Page("/profile", ProfilePage, frozenset({V}), name="profile"),
     Page("/advertiser-settings", ClientSettingsPage, frozenset({V}), name="settings"),
 )

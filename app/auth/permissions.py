@@ -51,6 +51,9 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
     # Delivery statistics of the advertisers in the actor's row scope (services/statistics.py). Ingestion is
     # the delivery pipeline's job: an admin's API key, not a person's page.
     "statistics": {"view": frozenset({A, G, V}), "ingest": frozenset({A})},
+    # Saved reports of the users in the actor's row scope (services/reports.py); their rows follow "statistics".
+    "report": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),
+               "delete": frozenset({A, G, V})},
     "audit": {"view": frozenset({A, G, V})},
     "reference": {"view": EVERYONE, "manage": frozenset({A})},  # /admin/metadata lists; every picker reads them
     # Keys of users whose settings have api_access: their own, an agency's advertisers', any for staff.

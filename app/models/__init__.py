@@ -9,6 +9,7 @@ from app.models.creative import CampaignCreative, Creative, CreativeAsset
 from app.models.ledger import LedgerEntry
 from app.models.messaging import EmailOutbox, Notification
 from app.models.reference import ReferenceValue
+from app.models.report import Report, ReportRun
 from app.models.user import User, UserPreferences, UserSettings, UserStatus
 
 __all__ = [
@@ -26,6 +27,8 @@ __all__ = [
     "Notification",
     "OneTimeCode",
     "ReferenceValue",
+    "Report",
+    "ReportRun",
     "User",
     "UserPreferences",
     "UserSettings",

@@ -13,6 +13,7 @@ import csv
 import re
 import secrets
 import time
+from collections.abc import Iterable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -84,16 +85,41 @@ def export_campaigns(db: Session, *, actor: Actor, columns: list[str], status: s
     rows = [row for row in campaigns.list_campaigns(db, actor=actor, status=status, advertiser_id=advertiser_id,
                                                     include_archived=include_archived, sort=sort)
             if _shown(row, chosen, terms)]
-    folder = exports_dir()
-    _prune(folder)
-    stored = f"{secrets.token_urlsafe(24)}.csv"
+    stored = write_export(headers if headers is not None else chosen,
+                          ([row[column] for column in chosen] for row in rows))
+    return export_link(actor=actor, stored=stored, filename=f"Campaigns-{utcnow():%Y%m%d-%H%M%S}.csv")
+
+
+def write_csv(path: Path, header: Iterable[Any], rows: Iterable[Iterable[Any]]) -> int:
+    """Write a CSV a spreadsheet opens safely; answers the number of data rows."""
+    count = 0
     # utf-8-sig: Excel reads the file as UTF-8 (names with accents) only when it starts with a byte-order mark.
-    with (folder / stored).open("w", newline="", encoding="utf-8-sig") as out:
+    with path.open("w", newline="", encoding="utf-8-sig") as out:
         writer = csv.writer(out)
-        writer.writerow([safe_cell(title) for title in headers] if headers is not None else chosen)
-        writer.writerows([safe_cell(row[column]) for column in chosen] for row in rows)
+        writer.writerow([safe_cell(title) for title in header])
+        for row in rows:
+            writer.writerow([safe_cell(value) for value in row])
+            count += 1
+    return count
+
+
+def new_export_name() -> str:
+    """A fresh random file name in the exports folder (expired exports are removed first)."""
+    _prune(exports_dir())
+    return f"{secrets.token_urlsafe(24)}.csv"
+
+
+def write_export(header: Iterable[Any], rows: Iterable[Iterable[Any]]) -> str:
+    """Write rows to a new file in the exports folder; answers its stored name for export_link."""
+    stored = new_export_name()
+    write_csv(exports_dir() / stored, header, rows)
+    return stored
+
+
+def export_link(*, actor: Actor, stored: str, filename: str) -> dict[str, str]:
+    """{csv_download_url, filename}: a link to an exports-folder file that works for 15 minutes, for `actor`
+    only, downloading as `filename`."""
     now = utcnow()
-    filename = f"Campaigns-{now:%Y%m%d-%H%M%S}.csv"
     token = jwt.encode({"aud": AUDIENCE, "sub": str(actor.id), "file": stored, "name": filename,
                         "iat": int(now.timestamp()), "exp": int((now + LINK_LIFETIME).timestamp())},
                        get_settings().secret_key, algorithm=ALGORITHM)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import smtplib
+from collections.abc import Sequence
 from email.message import EmailMessage
 
 from sqlmodel import Session
@@ -16,8 +17,16 @@ from app.settings import get_settings
 _log = logging.getLogger("dsp.mail")
 
 
-def send_mail(session: Session, *, to: str, subject: str, body: str) -> EmailOutbox:
+Attachment = tuple[str, bytes, str]  # (file name, content, MIME type such as "text/csv")
+
+
+def send_mail(session: Session, *, to: str, subject: str, body: str,
+              attachments: Sequence[Attachment] = ()) -> EmailOutbox:
+    """Send (or log) one message. Attachments travel by SMTP; the outbox row and the log name them (the table
+    keeps the text of a message, not its files)."""
     settings = get_settings()
+    if attachments:
+        body += "\n\nAttached: " + ", ".join(name for name, _data, _type in attachments)
     item = EmailOutbox(to_address=to, subject=subject, body=body)
     if settings.smtp_host:
         item.transport = "smtp"
@@ -26,6 +35,9 @@ def send_mail(session: Session, *, to: str, subject: str, body: str) -> EmailOut
         message["To"] = to
         message["Subject"] = subject
         message.set_content(body)
+        for name, data, mime_type in attachments:
+            main, _, sub = mime_type.partition("/")
+            message.add_attachment(data, maintype=main, subtype=sub or "octet-stream", filename=name)
         try:
             with smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=10) as smtp:
                 if settings.smtp_starttls:

@@ -1,0 +1,95 @@
+"""/report, /agency/report, /admin/report (and co-admin's): the reports the user may see, with a "New report"
+menu of types and the running-apps CSV export."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from reactpy import Ref, component, html, use_state
+
+from app.services import reports
+from components.paths import page_path
+from components.reports.common import NewReportMenu, ServiceDownload, period_text, status_cell
+from components.shell.context import use_console
+from components.ui.confirm import ConfirmDialog
+from components.ui.elements import card, page_header
+from components.ui.grid_host import use_row_actions
+from components.ui.hooks import use_action, use_query
+from components.ui.navigation import use_navigation
+from components.widgets.datagrid import GridAction, GridColumn, data_grid
+
+DELETE = "delete"
+RUNNING_APPS_DAYS = 30
+
+
+@component
+def RunningAppsButton() -> Any:
+    """The spec's running-apps CSV (the last 30 days, every advertiser in scope)."""
+    t = use_console().t
+    end = date.today()
+    return ServiceDownload(reports.running_apps_export, {"start": end - timedelta(days=RUNNING_APPS_DAYS - 1), "end": end},
+                           reports.RUNNING_APPS_FILE, t("reports.running_apps"), "running-apps",
+                           title=t("reports.running_apps_hint"))
+
+
+@component
+def _ReportRowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Any) -> Any:
+    console = use_console()
+    t = console.t
+    asking, set_asking = use_state(None)
+    navigation, go = use_navigation()
+    remove = use_action(reports.delete_report, on_done=lambda _r: (
+        console.toast("success", t("reports.deleted", name=asking[1] if asking else "")), set_asking(None), reload()))
+
+    def act(action_id: str, report_id: int) -> None:
+        row = next((r for r in rows if r["id"] == report_id), None)
+        if row is None:
+            return
+        if action_id == DELETE:
+            set_asking((report_id, row["name"]))
+        elif path := page_path(action_id, console.role, id=report_id):
+            go(path)
+
+    host.current = act
+    return html.div(navigation,
+                    ConfirmDialog(t("reports.confirm_delete_title"), t("reports.confirm_delete", name=asking[1]),
+                                  t("reports.delete"), t("common.cancel"),
+                                  lambda: remove.submit(actor=console.actor, report_id=asking[0]),
+                                  lambda: set_asking(None)) if asking else "")
+
+
+@component
+def ReportListPage() -> Any:
+    console = use_console()
+    t = console.t
+    rows = use_query(reports.list_reports, actor=console.actor)
+    actions = use_row_actions(_ReportRowActions, rows.value or [], rows.reload)
+    cross = console.role is not None and console.role.value != "ADVERTISER"
+    columns: list[GridColumn] = [
+        {"key": "name", "label": t("reports.field.name"), "width": 240},
+        {"key": "type", "label": t("reports.field.type"), "width": 150},
+        *([{"key": "advertiser", "label": t("reports.field.advertiser"), "width": 160}] if cross else []),  # type: ignore[list-item]
+        {"key": "period_text", "label": t("reports.field.period"), "width": 170},
+        {"key": "schedule_text", "label": t("reports.field.schedule"), "width": 110},
+        {"key": "last_status", "label": t("reports.last_run"), "type": "badge", "width": 120},
+        {"key": "last_run_at", "label": t("reports.last_run_at"), "type": "date", "width": 160},
+    ]
+    grid_rows = [{**r, "type": t(f"reports.type.{r['report_type']}"), "period_text": period_text(console, r),
+                  "advertiser": r["advertiser"] or t("reports.all_advertisers"),
+                  "schedule_text": t(f"reports.schedule.{r['schedule']}"),
+                  "last_status": status_cell(console, r["last_status"])} for r in rows.value or []]
+    grid_actions: list[GridAction] = [
+        {"id": "report.view", "label": t("reports.view"), "icon": "bi-eye"},
+        {"id": "report.edit", "label": t("reports.edit"), "icon": "bi-pencil"},
+        {"id": DELETE, "label": t("reports.delete"), "icon": "bi-trash", "variant": "danger", "menu": True}]
+    return html.div(
+        {"data-page": "reports"},
+        page_header(t("reports.title"), t("reports.subtitle"), RunningAppsButton(), NewReportMenu()),
+        card(data_grid(columns=columns, rows=grid_rows, height=520, search_placeholder=t("common.search"),
+                       empty_text=t("reports.empty"), row_count_label=t("grid.rows"), more_label=t("grid.more"),
+                       locale=console.language, actions=grid_actions, on_action=actions.on_action,
+                       on_row_click=lambda key: actions.on_action("report.view", key),
+                       loading_text=t("common.loading") if rows.loading else None)),
+        actions.elements,
+    )

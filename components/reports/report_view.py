@@ -1,0 +1,232 @@
+"""/report/view/{id} (and the agency's, admin's and co-admin's): the report's settings, its current run with
+live progress, the result with totals in the grid, the CSV download, and previous runs (each file deletable)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from reactpy import component, html, use_effect, use_ref, use_state
+from reactpy_router import use_params
+
+from app.i18n.formatters import money
+from app.services import reports
+from components.paths import page_path
+from components.reports.common import TYPE_ICONS, ServiceDownload, column_text, period_text, status_badge
+from components.shell.context import Console, use_console
+from components.ui.confirm import ConfirmDialog
+from components.ui.elements import card, empty_state, facts, loading_page, page_header
+from components.ui.hooks import background, use_action, use_query
+from components.ui.links import app_link
+from components.users.common import back_link
+from components.widgets.datagrid import GridColumn, data_grid
+
+POLL_SECONDS = 1.0
+ACTIVE = ("pending", "running")
+GRID_TYPES = {"number": "number", "money": "money", "percent": "number", "text": "text"}
+
+
+def _total_text(console: Console, key: str, value: Any) -> str:
+    if value is None:
+        return "–"
+    kind = reports.column_kind(key)
+    if kind == "money":
+        return money(value, language=console.language)
+    if kind == "percent":
+        return f"{value:.2f} %"
+    return f"{int(value):,}"
+
+
+@component
+def ResultPanel(run: dict[str, Any], report: dict[str, Any]) -> Any:
+    console = use_console()
+    t = console.t
+    result = use_query(reports.run_result, actor=console.actor, run_id=run["id"], deps=[run["id"], run["has_file"]])
+    if result.loading:
+        return card(html.p({"className": "mb-0"}, t("common.loading")))
+    data = result.value or {}
+    if not data.get("available"):
+        return card(empty_state("bi-file-earmark-x", t("reports.file_deleted"), t("reports.file_deleted_hint"),
+                                marker={"data-state": "no-file"}))
+    columns: list[GridColumn] = [{"key": key, "label": column_text(console, key),  # type: ignore[typeddict-item]
+                                  "type": GRID_TYPES[reports.column_kind(key)] if not key.endswith("_id") else "number",
+                                  "width": 120 if reports.column_kind(key) != "text" else 170}
+                                 for key in data["columns"]]
+    totals = data.get("totals") or {}
+    metric_keys = [k for k in data["columns"] if reports.column_kind(k) != "text" and not k.endswith("_id")]
+    filename = f"{report['name']}.csv"
+    return html.div(
+        html.div({"className": "row g-3 mb-4", "data-totals": "run"},
+                 *[html.div({"className": "col-6 col-md-3", "key": key},
+                            html.div({"className": "card dsp-card shadow-sm border-0 h-100"},
+                                     html.div({"className": "card-body py-3"},
+                                              html.div({"className": "small text-body-secondary text-truncate"},
+                                                       column_text(console, key)),
+                                              html.div({"className": "fs-5 fw-semibold text-nowrap", "data-total": key},
+                                                       _total_text(console, key, totals.get(key))))))
+                   for key in metric_keys]),
+        card(
+            html.p({"className": "small text-body-secondary"}, t("reports.truncated", shown=len(data["rows"]),
+                                                                 total=data["row_count"])) if data["truncated"] else "",
+            data_grid(columns=columns, rows=data["rows"], row_key="_row", height=460,
+                      search_placeholder=t("common.search"), empty_text=t("reports.no_rows"),
+                      row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
+                      key=f"result-{run['id']}"),
+            title=t("reports.result_title", start=run["period_start"], end=run["period_end"]),
+            extra=ServiceDownload(reports.download_run, {"run_id": run["id"]}, filename, t("reports.download_csv"),
+                                  "download-csv", class_name="btn btn-outline-primary btn-sm", icon="bi-filetype-csv")),
+    )
+
+
+@component
+def RunPanel(run_id: int, report: dict[str, Any], on_finished: Callable[[], None]) -> Any:
+    """One run: its progress polled every second while it is pending or running, then its result."""
+    console = use_console()
+    t = console.t
+    tick, set_tick = use_state(0)
+    run = use_query(reports.get_run, actor=console.actor, run_id=run_id, deps=[run_id])
+    status = (run.value or {}).get("status")
+
+    def poll() -> Callable[[], None] | None:
+        if status not in ACTIVE:
+            return None
+
+        async def later() -> None:
+            await asyncio.sleep(POLL_SECONDS)
+            run.reload()
+            set_tick(tick + 1)
+
+        task = background(later())
+        return task.cancel
+
+    use_effect(poll, dependencies=[run_id, status, tick])
+    previous = use_ref(status)
+
+    def finished() -> None:
+        # The runs list beside this panel shows the new status and row count once the run ends.
+        if previous.current in ACTIVE and status not in ACTIVE:
+            on_finished()
+        previous.current = status
+
+    use_effect(finished, dependencies=[status])
+    if run.loading or run.value is None:
+        return card(html.p({"className": "mb-0"}, t("common.loading")))
+    value = run.value
+    if status in ACTIVE:
+        return card(html.div({"data-run-state": status},
+                             html.div({"className": "d-flex justify-content-between small mb-2"},
+                                      html.span(html.span({"className": "spinner-border spinner-border-sm me-2"}),
+                                                t(f"reports.progress.{status}")),
+                                      html.span({"data-progress": str(value["progress"])}, f"{value['progress']} %")),
+                             html.div({"className": "progress", "role": "progressbar", "aria-valuemin": 0,
+                                       "aria-valuemax": 100, "aria-valuenow": value["progress"],
+                                       "style": {"height": "0.6rem"}},
+                                      html.div({"className": "progress-bar progress-bar-striped progress-bar-animated",
+                                                "style": {"width": f"{max(value['progress'], 3)}%"}}))),
+                    title=t("reports.generating"))
+    if status == "failed":
+        return card(html.div({"className": "alert alert-danger mb-0", "data-run-state": "failed"},
+                             html.i({"className": "bi bi-exclamation-triangle me-2"}),
+                             t("reports.run_failed", error=t(value["error"]) if value["error"] else "")))
+    return ResultPanel(value, report)
+
+
+@component
+def RunsCard(runs: list[dict[str, Any]], selected: int | None, on_select: Callable[[int], None],
+             reload: Callable[[], None]) -> Any:
+    console = use_console()
+    t = console.t
+    asking, set_asking = use_state(None)
+    remove = use_action(reports.delete_run_file, on_done=lambda _r: (
+        console.toast("success", t("reports.file_removed")), set_asking(None), reload()))
+    if not runs:
+        return card(html.p({"className": "small text-body-secondary mb-0"}, t("reports.no_runs")),
+                    title=t("reports.previous_runs"))
+    rows = []
+    for run in runs:
+        current = run["id"] == selected
+        rows.append(html.tr(
+            {"key": str(run["id"]), "className": "table-active" if current else "", "data-run": str(run["id"])},
+            html.td(html.button({"type": "button", "className": "btn btn-link btn-sm p-0 text-decoration-none",
+                                 "onClick": lambda _e, i=run["id"]: on_select(i)},
+                                f"#{run['id']}"),
+                    html.i({"className": "bi bi-clock ms-1 text-body-tertiary", "title": t("reports.scheduled_run")})
+                    if run["scheduled"] else ""),
+            html.td({"className": "small text-nowrap"}, f"{run['period_start']} – {run['period_end']}"),
+            html.td(status_badge(console, run["status"])),
+            html.td({"className": "small text-end"}, f"{run['row_count']:,}" if run["row_count"] is not None else "–"),
+            html.td({"className": "small text-body-secondary text-nowrap"}, (run["created_at"] or "")[:16].replace("T", " ")),
+            html.td({"className": "text-end"},
+                    html.button({"type": "button", "className": "btn btn-sm btn-outline-danger",
+                                 "title": t("reports.delete_file"), "aria-label": t("reports.delete_file"),
+                                 "data-action": "delete-file", "onClick": lambda _e, i=run["id"]: set_asking(i)},
+                                html.i({"className": "bi bi-trash"})) if run["has_file"] else ""),
+        ))
+    return card(
+        html.div({"className": "table-responsive"},
+                 html.table({"className": "table table-sm align-middle mb-0", "data-table": "runs"},
+                            html.thead(html.tr(*[html.th({"className": "small fw-medium text-body-secondary"
+                                                          + (" text-end" if i == 3 else ""), "key": str(i)}, label)
+                                                 for i, label in enumerate((t("reports.run"), t("reports.field.period"),
+                                                                            t("reports.status_col"), t("reports.rows"),
+                                                                            t("reports.started"), ""))])),
+                            html.tbody(*rows))),
+        ConfirmDialog(t("reports.delete_file"), t("reports.confirm_delete_file"), t("reports.delete"),
+                      t("common.cancel"), lambda: remove.submit(actor=console.actor, run_id=asking),
+                      lambda: set_asking(None)) if asking else "",
+        title=t("reports.previous_runs"))
+
+
+@component
+def ReportViewPage() -> Any:
+    console = use_console()
+    t = console.t
+    report_id = int(use_params().get("id", 0))
+    report = use_query(reports.get_report, actor=console.actor, report_id=report_id, deps=[report_id])
+    runs = use_query(reports.list_runs, actor=console.actor, report_id=report_id, deps=[report_id])
+    chosen, set_chosen = use_state(None)
+    start = use_action(reports.start_run, on_done=lambda run: (set_chosen(run["id"]), runs.reload()))
+    if report.loading:
+        return loading_page(t, t("reports.view_title"))
+    if report.value is None:
+        return html.div(page_header(t("reports.view_title"), "", back_link(console, "reports", "reports.back")),
+                        card(html.p({"className": "mb-0", "data-state": "not-found"}, t("reports.not_found"))))
+    value = report.value
+    run_list = runs.value or []
+    selected = chosen if chosen is not None else (run_list[0]["id"] if run_list else None)
+    edit = page_path("report.edit", console.role, id=report_id)
+    filters = ", ".join(f"{column_text(console, k)}: {len(v)}" for k, v in value["filters"].items()) or t("reports.none")
+    return html.div(
+        {"data-page": "report-view"},
+        page_header(value["name"],
+                    html.span(html.i({"className": f"bi {TYPE_ICONS.get(value['report_type'], 'bi-table')} me-1"}),
+                              t(f"reports.type.{value['report_type']}"), " · ", period_text(console, value)),
+                    back_link(console, "reports", "reports.back"),
+                    app_link({"to": edit, "className": "btn btn-outline-secondary btn-sm"},
+                             html.i({"className": "bi bi-pencil me-1"}), t("reports.edit")) if edit else "",
+                    html.button({"type": "button", "className": "btn btn-primary btn-sm", "data-action": "run-report",
+                                 "disabled": start.pending,
+                                 "onClick": lambda _e: start.submit(actor=console.actor, report_id=report_id)},
+                                html.i({"className": "bi bi-play-fill me-1"}), t("reports.run_now"))),
+        html.div({"className": "row g-4"},
+                 html.div({"className": "col-xxl-9"},
+                          RunPanel(selected, value, runs.reload, key=str(selected)) if selected else
+                          card(empty_state("bi-play-circle", t("reports.not_run_yet"), t("reports.not_run_yet_hint"),
+                                           marker={"data-state": "not-run"})),
+                          # Below the result, full width: the runs table needs room for its six columns.
+                          html.div({"className": "mt-4"}, RunsCard(run_list, selected, set_chosen, runs.reload))),
+                 html.div({"className": "col-xxl-3"},
+                          card(facts([(t("reports.field.dimensions"), ", ".join(column_text(console, d)
+                                                                                for d in value["dimensions"])),
+                                      (t("reports.field.metrics"), ", ".join(column_text(console, m)
+                                                                             for m in value["metrics"])),
+                                      (t("reports.field.events"), ", ".join(value["events"]) or t("reports.none")),
+                                      (t("reports.section.filters"), filters),
+                                      (t("reports.field.advertiser"), value["advertiser"] or t("reports.all_advertisers")),
+                                      (t("reports.field.time_zone"), value["time_zone"]),
+                                      (t("reports.field.schedule"), t(f"reports.schedule.{value['schedule']}")
+                                       + (f" → {', '.join(value['recipients'])}" if value["recipients"] else ""))],
+                                     cell="col-12 mb-2"),
+                               title=t("reports.settings")))),
+    )

@@ -85,7 +85,7 @@ class _Failed(Exception):
 
 @component
 def ServiceDownload(service: Callable[..., dict[str, str]], kwargs: dict[str, Any], filename: str, label: str,
-                    action: str, class_name: str = "btn btn-outline-secondary", icon: str = "bi-download",
+                    action: str, class_name: str = "btn btn-light border", icon: str = "bi-download",
                     title: str = "") -> Any:
     """A button that asks `service(db, actor=..., **kwargs)` for a {csv_download_url} and downloads it through
     the download helper and its four toasts (spec section 8)."""

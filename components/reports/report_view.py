@@ -24,7 +24,7 @@ from components.widgets.datagrid import GridColumn, data_grid
 
 POLL_SECONDS = 1.0
 ACTIVE = ("pending", "running")
-GRID_TYPES = {"number": "number", "money": "money", "percent": "number", "text": "text"}
+GRID_TYPES = {"number": "number", "money": "money", "percent": "percent", "text": "text"}
 
 
 def _total_text(console: Console, key: str, value: Any) -> str:

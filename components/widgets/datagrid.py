@@ -16,7 +16,7 @@ from reactpy.types import VdomDict
 
 from components.widgets.bundles import widget_component
 
-ColumnType = Literal["text", "number", "money", "date", "day", "badge", "bytes", "toggle"]
+ColumnType = Literal["text", "number", "money", "percent", "date", "day", "badge", "bytes", "toggle"]
 Variant = Literal["primary", "secondary", "success", "danger", "warning", "info", "light", "dark"]
 DEFAULT_GRID_HEIGHT_PX = 480
 

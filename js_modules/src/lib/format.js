@@ -34,6 +34,7 @@ export function makeFormatters(locale) {
   const number = new Intl.NumberFormat(loc, { maximumFractionDigits: 3 });
   const money = new Intl.NumberFormat(loc, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const bytes = new Intl.NumberFormat(loc, { maximumFractionDigits: 2 });
+  const percent = new Intl.NumberFormat(loc, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const dateTime = new Intl.DateTimeFormat(loc, { dateStyle: 'medium', timeStyle: 'short' });
   const dateOnly = new Intl.DateTimeFormat(loc, { dateStyle: 'medium', timeZone: 'UTC' });
   const localDay = new Intl.DateTimeFormat(loc, { dateStyle: 'medium' });
@@ -56,6 +57,11 @@ export function makeFormatters(locale) {
       const negative = n < 0 && Math.abs(n) >= 0.005;
       const abs = typeof raw === 'string' ? raw.replace(/^-/, '') : Math.abs(raw);
       return `${negative ? '-' : ''}$${money.format(abs)}`;
+    },
+    // A ratio already in percent (CTR 0.91 means 0.91 %): two decimals and the sign.
+    percent: (value) => {
+      const n = toNumber(value);
+      return Number.isNaN(n) ? formatters.text(value) : `${percent.format(n)}%`;
     },
     // Browser time zone; a date-only ISO string is a calendar date, shown as is.
     date: (value) => {

@@ -28,7 +28,7 @@ const features = tableFeatures({
   filteredRowModel: createFilteredRowModel(),
 });
 
-const NUMERIC_TYPES = new Set(['number', 'money', 'bytes']);
+const NUMERIC_TYPES = new Set(['number', 'money', 'bytes', 'percent']);
 const UNSORTABLE_TYPES = new Set(['toggle']);
 const ROW_HEIGHT_ESTIMATE = 38;
 const DEFAULT_COLUMN_WIDTH = 140;

@@ -8,7 +8,7 @@ import importlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 from reactpy import html
 from reactpy.executors.asgi import ReactPy
@@ -34,6 +34,7 @@ from app.api import reports as reports_api
 from app.api import spec_campaign_calls as spec_campaign_calls_api
 from app.api import targeting as targeting_api
 from app.api import users as users_api
+from app.api.bounds import bounded_integers
 from app.api.deps import SESSION_COOKIE
 from app.api.envelope import (
     http_error_handler,
@@ -59,7 +60,7 @@ def create_api() -> FastAPI:
                               "on your Settings page when API access is enabled for your account; it works until "
                               "revoked), or log in with `POST /api/auth/login/` for a 2-hour token. Send it as "
                               "`Authorization: Bearer <token>`. Every reply is `{success, code, message, data}`.",
-                  servers=[{"url": "/api"}])
+                  servers=[{"url": "/api"}], dependencies=[Depends(bounded_integers)])
     api.add_exception_handler(ServiceError, service_error_handler)
     api.add_exception_handler(RequestValidationError, validation_error_handler)
     api.add_exception_handler(StarletteHTTPException, http_error_handler)

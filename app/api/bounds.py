@@ -1,0 +1,56 @@
+"""Whole numbers in a request must fit the database's 64-bit integers; one check for every API call.
+
+Without it an id such as 14766569749463814144 reaches the database driver, which cannot bind it (SQLite raises
+OverflowError, PostgreSQL "out of range") and the call failed with a 500. Installed once as a dependency of the
+whole API (app/main.py), so every endpoint, present and future, answers 422 naming the field instead.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from starlette.requests import Request
+
+from app.errors import Invalid
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+OUT_OF_RANGE = f"Must be a whole number from {INT64_MIN} to {INT64_MAX}."
+_WHOLE = re.compile(r"^[+-]?\d+$")
+
+
+def _too_big_text(value: str) -> bool:
+    return bool(_WHOLE.match(value.strip())) and not INT64_MIN <= int(value) <= INT64_MAX
+
+
+def _walk(value: Any, path: str, problems: dict[str, str]) -> None:
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if not INT64_MIN <= value <= INT64_MAX:
+            problems[path or "body"] = OUT_OF_RANGE
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _walk(item, f"{path}.{key}" if path else str(key), problems)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _walk(item, f"{path}[{index}]", problems)
+
+
+async def bounded_integers(request: Request) -> None:
+    problems: dict[str, str] = {}
+    for name, value in request.path_params.items():
+        if isinstance(value, str) and _too_big_text(value) or isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
+            problems[name] = OUT_OF_RANGE
+    for name, value in request.query_params.multi_items():
+        if _too_big_text(value):
+            problems[name] = OUT_OF_RANGE
+    if request.headers.get("content-type", "").startswith("application/json"):
+        body = await request.body()  # cached by Starlette: the endpoint reads it again
+        try:
+            _walk(json.loads(body or b"null"), "", problems)
+        except ValueError:
+            pass  # not JSON: the endpoint's own validation says so
+    if problems:
+        raise Invalid(problems)

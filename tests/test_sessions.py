@@ -31,14 +31,27 @@ def test_wrong_password_and_unknown_email_read_the_same(db):
     assert wrong.value.message == unknown.value.message == accounts.BAD_CREDENTIALS
 
 
-def test_login_is_throttled_per_account(db, settings):
+def test_login_is_throttled_per_account_and_address_never_for_everyone(db, settings, demo_ids):
+    from sqlmodel import select
+
+    from app.models.messaging import EmailOutbox, Notification
+
     for _ in range(settings.login_max_failures_per_account):
         with pytest.raises(NotAuthenticated):
             accounts.login(db, email="agency@demo.example", password="wrong-pass-1", kind="browser", address="10.0.0.1")
-    with pytest.raises(TooManyAttempts):  # even the right password waits now
-        accounts.login(db, email="agency@demo.example", password=DEMO_PASSWORD, kind="browser", address="10.0.0.2")
-    # another account from the first address still works
+    with pytest.raises(TooManyAttempts):  # from the guessing address, even the right password waits now
+        accounts.login(db, email="agency@demo.example", password=DEMO_PASSWORD, kind="browser", address="10.0.0.1")
+    # The owner, from an address with no failures, still signs in: a stranger cannot lock them out.
+    accounts.login(db, email="agency@demo.example", password=DEMO_PASSWORD, kind="browser", address="10.0.0.2")
+    # Another account from the guessing address still works.
     accounts.login(db, email="advertiser@demo.example", password=DEMO_PASSWORD, kind="browser", address="10.0.0.1")
+    # The owner was told, once, by notification and e-mail.
+    told = db.exec(select(Notification).where(Notification.user_id == demo_ids["agency@demo.example"],
+                                              Notification.title == accounts.REFUSED_TITLE)).all()
+    assert len(told) == 1 and "10.0.0.1" in told[0].body
+    mails = db.exec(select(EmailOutbox).where(EmailOutbox.to_address == "agency@demo.example",
+                                              EmailOutbox.subject == accounts.REFUSED_TITLE)).all()
+    assert len(mails) == 1
 
 
 def test_login_is_throttled_per_address(db, settings):

@@ -6,6 +6,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from sqlmodel import Session, col, func, select
 
@@ -18,8 +19,9 @@ from app.errors import Invalid, NotAuthenticated, TooManyAttempts
 from app.models.auth_session import LoginAttempt, OneTimeCode
 from app.models.base import utcnow
 from app.models.company import CompanyConfig
+from app.models.messaging import Notification
 from app.models.user import User, UserStatus
-from app.services import audit, sessions
+from app.services import audit, notifications, sessions
 from app.services.mail import send_mail
 from app.settings import get_settings
 
@@ -35,21 +37,50 @@ def find_user_by_email(db: Session, email: str) -> User | None:
     return db.exec(select(User).where(User.email == normalise_email(email))).first()
 
 
-def _recent_failures(db: Session, column: object, value: str) -> int:
+def _recent_failures(db: Session, *conditions: Any) -> int:
     since = utcnow() - timedelta(seconds=get_settings().login_window_s)
     statement = select(func.count()).where(
-        column == value, LoginAttempt.succeeded == False, LoginAttempt.created_at >= since  # noqa: E712
+        *conditions, LoginAttempt.succeeded == False, LoginAttempt.created_at >= since  # noqa: E712
     )
     return int(db.exec(statement).one())
 
 
+REFUSED_TITLE = "Sign-ins to your account were refused"
+
+
 def _check_throttle(db: Session, email: str, address: str) -> None:
+    """Failures count per account *and* address: an address that keeps guessing one account's password is
+    refused for that account, and an address that guesses across many accounts is refused for all. An account
+    is never locked for everyone: anyone who knows an e-mail address could otherwise keep its owner out, so
+    the right password from an address with no recent failures still signs in."""
     settings = get_settings()
     minutes = settings.login_window_s // 60
-    if _recent_failures(db, LoginAttempt.email, email) >= settings.login_max_failures_per_account:
+    if _recent_failures(db, LoginAttempt.email == email, LoginAttempt.address == address) \
+            >= settings.login_max_failures_per_account:
         raise TooManyAttempts(f"Too many failed sign-ins for this account. Try again in {minutes} minutes.")
-    if address and _recent_failures(db, LoginAttempt.address, address) >= settings.login_max_failures_per_address:
+    if address and _recent_failures(db, LoginAttempt.address == address) >= settings.login_max_failures_per_address:
         raise TooManyAttempts(f"Too many failed sign-ins from your network. Try again in {minutes} minutes.")
+
+
+def _tell_owner_of_refusals(db: Session, user: User | None, email: str, address: str) -> None:
+    """When an address has just used up its failures for an account, its owner hears of it by e-mail and a
+    notification (once per window, however many addresses try)."""
+    settings = get_settings()
+    if user is None or user.id is None:
+        return
+    if _recent_failures(db, LoginAttempt.email == email, LoginAttempt.address == address) \
+            != settings.login_max_failures_per_account:
+        return
+    since = utcnow() - timedelta(seconds=settings.login_window_s)
+    told = db.exec(select(func.count()).select_from(Notification).where(
+        Notification.user_id == user.id, Notification.title == REFUSED_TITLE, Notification.created_at >= since)).one()
+    if told:
+        return
+    body = (f"{settings.login_max_failures_per_account} wrong passwords for your account came from {address or 'one address'}; "
+            f"sign-ins from there are refused for {settings.login_window_s // 60} minutes. You can still sign in "
+            "from your usual network. If this was not you, consider changing your password.")
+    notifications.notify(db, user_id=user.id, title=REFUSED_TITLE, body=body)
+    send_mail(db, to=user.email, subject=REFUSED_TITLE, body=body)
 
 
 @dataclass(frozen=True)
@@ -68,6 +99,8 @@ def login(db: Session, *, email: str, password: str, kind: str, address: str = "
     ok = verify_password(user.password_hash if user else None, password)
     db.add(LoginAttempt(email=email, address=address[:64], succeeded=ok and user is not None))
     if not ok or user is None:
+        db.flush()
+        _tell_owner_of_refusals(db, user, email, address[:64])
         db.commit()  # the failure must count even though we raise
         raise NotAuthenticated(BAD_CREDENTIALS)
     if user.status == UserStatus.PENDING:

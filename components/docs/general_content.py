@@ -135,9 +135,11 @@ def _logging_in() -> Any:
              "your role's home page."),
         items(
             ("Incorrect email or password.", "The e-mail address or the password is wrong."),
-            ("Too many failed sign-ins", "After 5 failed attempts on one account (or 20 from one network) within "
-                                         "15 minutes, further attempts are refused for a while: try again "
-                                         "in 15 minutes."),
+            ("Too many failed sign-ins", "After 5 failed attempts on one account from one network (or 20 on any "
+                                         "accounts from one network) within 15 minutes, that network's attempts "
+                                         "are refused for 15 minutes. The account itself is never locked: its "
+                                         "owner can still sign in from elsewhere, and gets an e-mail and a "
+                                         "notification saying sign-ins were refused."),
             ("This account is disabled. Please contact support.", "An administrator has disabled the account."),
         ),
         callout("While the console is in maintenance, only admins and co-admins can work in it; signed-in "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from app.errors import Forbidden, Invalid, NotFound
 from app.models.audit import AuditEntry
@@ -164,15 +164,15 @@ def test_running_out_pauses_active_campaigns_once_with_one_notification(db: Sess
     active = db.exec(select(Campaign.id).where(Campaign.advertiser_id == advertiser.id,
                                                Campaign.status == CampaignStatus.ACTIVE)).all()
     assert active, "the demo advertiser has an active campaign"
-    before = db.exec(select(Notification).where(Notification.user_id == advertiser.id)).all()
+    before = db.exec(select(func.max(Notification.id))).one() or 0
     funds.charge_delivery(db, charges={advertiser.id: 4_000_000_000}, reference="b1")
     assert db.exec(select(Campaign.status).where(col(Campaign.id).in_(active))).all() == ["active"] * len(active)
     result = funds.charge_delivery(db, charges={advertiser.id: 1_500_000_000}, reference="b2")
     assert result[advertiser.id] == -500_000_000
     assert set(db.exec(select(Campaign.status).where(col(Campaign.id).in_(active))).all()) == {"paused"}
     funds.charge_delivery(db, charges={advertiser.id: 1_000_000}, reference="b3")  # nothing left to pause
-    notes = db.exec(select(Notification).where(Notification.user_id == advertiser.id)).all()
-    paused_notes = [n for n in notes[len(before):] if "ran out" in n.title]
+    notes = db.exec(select(Notification).where(Notification.user_id == advertiser.id, Notification.id > before)).all()
+    paused_notes = [n for n in notes if "ran out" in n.title]
     assert len(paused_notes) == 1
     changes = db.exec(select(AuditEntry).where(AuditEntry.entity == "campaign", AuditEntry.action == "status")).all()
     assert sorted(int(c.entity_id) for c in changes) == sorted(active)

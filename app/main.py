@@ -24,6 +24,7 @@ from app.api import client_settings as client_settings_api
 from app.api import company as company_api
 from app.api import creatives as creatives_api
 from app.api import export_files
+from app.api import funds as funds_api
 from app.api import geo as geo_api
 from app.api import metadata as metadata_api
 from app.api import spec_campaign_calls as spec_campaign_calls_api
@@ -72,6 +73,7 @@ def create_api() -> FastAPI:
     api.include_router(targeting_api.router)
     api.include_router(client_settings_api.router)
     api.include_router(metadata_api.router)
+    api.include_router(funds_api.router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, Any]:

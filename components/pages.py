@@ -29,6 +29,9 @@ from components.creatives.creative_list import CampaignCreativesPage, CreativeLi
 from components.creatives.creative_view import CreativeViewPage
 from components.dashboard.dashboard_page import DashboardPage
 from components.docs.documentation import ConsoleDocsPage, GeneralDocsPage
+from components.funds.add_funds import AddFundsPage
+from components.funds.advertiser_funds import FundsPage
+from components.funds.funds_overview import FundsOverviewPage
 from components.metadata.metadata_page import MetadataPage
 from components.profile.profile_page import ProfilePage
 from components.settings.client_settings import ClientSettingsPage
@@ -107,6 +110,10 @@ ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/bulk-creative-status", BulkCreativeStatusPage, frozenset({A}), name="creative.bulk_status"),
     Page("/admin/creative/viewCreative/{id:int}", CreativeViewPage, frozenset({A}), name="creative.view"),
     Page("/admin/creative/changelog/{id:int}", CreativeChangeLogPage, frozenset({A}), name="creative.change_log"),
+    # Funds sit after creatives in every menu (spec section 2, top menus); 45/35 leave room on both sides.
+    Page("/admin/funds", FundsOverviewPage, frozenset({A}), menu="menu.funds", order=45, icon="bi-wallet2",
+         name="funds"),
+    Page("/admin/addfund", AddFundsPage, frozenset({A}), name="funds.add"),
     Page("/admin/agencies", AgenciesPage, frozenset({A}), menu="menu.agencies", order=110, icon="bi-buildings",
          name="agencies"),
     Page("/admin/editAgency/{id:int}", EditAgencyPage, frozenset({A}), name="agency.edit"),
@@ -137,6 +144,8 @@ AGENCY_PAGES: tuple[Page, ...] = (
          name="creatives"),
     Page("/agency/creative/viewCreative/{id:int}", CreativeViewPage, frozenset({G}), name="creative.view"),
     Page("/agency/creative/changelog/{id:int}", CreativeChangeLogPage, frozenset({G}), name="creative.change_log"),
+    Page("/agency/funds", FundsOverviewPage, frozenset({G}), menu="menu.funds", order=45, icon="bi-wallet2",
+         name="funds"),
     Page("/agency/profile", ProfilePage, frozenset({G}), name="profile"),
     Page("/agency/agency-settings", ClientSettingsPage, frozenset({G}), name="settings"),
 )
@@ -157,6 +166,7 @@ ADVERTISER_PAGES: tuple[Page, ...] = (
     Page("/creative/ViewCreative/{id:int}", CreativeViewPage, frozenset({V}), name="creative.view"),
     Page("/campaign/creative/changelog/{id:int}", CreativeChangeLogPage, frozenset({V}), name="creative.change_log"),
     Page("/creative/bulk-creative-edit", BulkCreativeEditPage, frozenset({V}), name="creative.bulk_edit"),
+    Page("/funds", FundsPage, frozenset({V}), menu="menu.funds", order=35, icon="bi-wallet2", name="funds"),
     Page("/profile", ProfilePage, frozenset({V}), name="profile"),
     Page("/advertiser-settings", ClientSettingsPage, frozenset({V}), name="settings"),
 )

@@ -9,7 +9,7 @@ from reactpy import component, html, use_connection, use_effect, use_state
 from reactpy_router import use_search_params
 
 from app.services import card_payments, funds, ledger
-from components.funds.common import kpi_card, kpi_row, ledger_columns, ledger_rows
+from components.funds.common import grid_height, kpi_card, kpi_row, ledger_columns, ledger_rows
 from components.shell.context import Console, use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.forms import alert, form, submit_button, text_field
@@ -92,7 +92,8 @@ def FundsPage() -> Any:
             kpi_card(console, key="spent", label=t("funds.spent_total"),
                      micros=figures.get("spend_micros", 0) + figures.get("margin_micros", 0), icon="bi-cart-check"),
         ),
-        card(data_grid(columns=ledger_columns(console), rows=ledger_rows(console, history.value or []), height=480,
+        card(data_grid(columns=ledger_columns(console), rows=ledger_rows(console, history.value or []),
+                       height=grid_height(len(history.value or [])),
                        empty_text=t("payments.empty"), row_count_label=t("grid.rows"), locale=console.language,
                        search_placeholder=t("common.search")),
              title=t("funds.ledger")),

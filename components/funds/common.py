@@ -47,3 +47,9 @@ def ledger_rows(console: Console, history: list[dict[str, Any]]) -> list[dict[st
     def variant(row: dict[str, Any]) -> str:
         return KIND_VARIANTS.get(row["kind"], "primary" if row["amount"] >= 0 else "danger")
     return [{**row, "kind": {"text": console.t(f"ledger.{row['kind']}"), "variant": variant(row)}} for row in history]
+
+
+def grid_height(rows: int, *, most: int = 520) -> int:
+    """Tall enough for the rows (a few rows should not sit above an empty screenful), at most `most` pixels,
+    beyond which the grid scrolls. 44 px a row plus the search bar, header and footer."""
+    return max(240, min(most, 150 + 44 * rows))

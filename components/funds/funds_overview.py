@@ -8,7 +8,7 @@ from typing import Any
 from reactpy import component, html, use_state
 
 from app.services import funds
-from components.funds.common import kpi_card, kpi_row
+from components.funds.common import grid_height, kpi_card, kpi_row
 from components.paths import page_path
 from components.shell.context import Console, use_console
 from components.ui.elements import card, loading_page, page_header
@@ -40,15 +40,18 @@ def in_agency(rows: list[dict[str, Any]], choice: str) -> list[dict[str, Any]]:
 def columns(console: Console, staff: bool) -> list[GridColumn]:
     t = console.t
     shown: list[GridColumn] = [
-        {"key": "name", "label": t("funds.col.advertiser"), "width": 200},
-        {"key": "company", "label": t("funds.col.company"), "width": 180},
-        {"key": "balance", "label": t("funds.col.balance"), "type": "money", "width": 140},
-        {"key": "spend", "label": t("funds.col.spend"), "type": "money", "width": 130},
-        {"key": "margin", "label": t("funds.col.margin"), "type": "money", "width": 130},
-        {"key": "deposits", "label": t("funds.col.deposits"), "type": "money", "width": 130, "hidden": True},
-        {"key": "last_entry_at", "label": t("funds.col.last_activity"), "type": "date", "width": 180},
+        {"key": "name", "label": t("funds.col.advertiser"), "width": 170},
+        {"key": "company", "label": t("funds.col.company"), "width": 150},
+        {"key": "balance", "label": t("funds.col.balance"), "type": "money", "width": 125},
+        {"key": "spend", "label": t("funds.col.spend"), "type": "money", "width": 125},
+        {"key": "margin", "label": t("funds.col.margin"), "type": "money", "width": 125},
+        {"key": "deposits", "label": t("funds.col.deposits"), "type": "money", "width": 125, "hidden": True},
+        # The day is enough here; the payment list a click away has the times.
+        {"key": "last_entry_at", "label": t("funds.col.last_activity"), "type": "day", "width": 125},
     ]
     if staff:
+        # Staff look across agencies: the agency matters more than the company, which stays in the chooser.
+        shown[1] = {**shown[1], "hidden": True}
         shown.insert(2, {"key": "agency", "label": t("funds.col.agency"), "width": 170})
     return shown
 
@@ -104,7 +107,7 @@ def FundsOverviewPage() -> Any:
                      select_field(name="agency_filter", label=t("funds.filter_agency"), value=agency,
                                   options=agency_options(console, rows), on_change=set_agency,
                                   class_name="dsp-filter")) if staff else "",
-            data_grid(columns=columns(console, staff), rows=shown, height=520, empty_text=t("funds.empty"),
+            data_grid(columns=columns(console, staff), rows=shown, height=grid_height(len(shown)), empty_text=t("funds.empty"),
                       row_count_label=t("grid.rows"), locale=console.language, search_placeholder=t("common.search"),
                       actions=actions, on_action=on_action, on_row_click=lambda key: on_action("payments", key),
                       columns_label=t("grid.columns"), storage_key="funds-overview", more_label=t("grid.more")),

@@ -28,6 +28,7 @@ from app.api import company as company_api
 from app.api import creatives as creatives_api
 from app.api import dashboards as dashboards_api
 from app.api import export_files
+from app.api import funds as funds_api
 from app.api import geo as geo_api
 from app.api import metadata as metadata_api
 from app.api import reports as reports_api
@@ -80,6 +81,7 @@ def create_api() -> FastAPI:
     api.include_router(metadata_api.router)
     api.include_router(dashboards_api.router)
     api.include_router(reports_api.router)
+    api.include_router(funds_api.router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, Any]:

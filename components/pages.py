@@ -29,6 +29,9 @@ from components.creatives.creative_list import CampaignCreativesPage, CreativeLi
 from components.creatives.creative_view import CreativeViewPage
 from components.dashboard.dashboard_page import DashboardPage
 from components.docs.documentation import ConsoleDocsPage, GeneralDocsPage
+from components.funds.add_funds import AddFundsPage
+from components.funds.advertiser_funds import FundsPage
+from components.funds.funds_overview import FundsOverviewPage
 from components.metadata.metadata_page import MetadataPage
 from components.profile.profile_page import ProfilePage
 from components.reports.report_form import ReportCreatePage, ReportEditPage
@@ -110,6 +113,10 @@ ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/bulk-creative-status", BulkCreativeStatusPage, frozenset({A}), name="creative.bulk_status"),
     Page("/admin/creative/viewCreative/{id:int}", CreativeViewPage, frozenset({A}), name="creative.view"),
     Page("/admin/creative/changelog/{id:int}", CreativeChangeLogPage, frozenset({A}), name="creative.change_log"),
+    # Funds sit after creatives in every menu (spec section 2, top menus); 45/35 leave room on both sides.
+    Page("/admin/funds", FundsOverviewPage, frozenset({A}), menu="menu.funds", order=45, icon="bi-wallet2",
+         name="funds"),
+    Page("/admin/addfund", AddFundsPage, frozenset({A}), name="funds.add"),
     Page("/admin/agencies", AgenciesPage, frozenset({A}), menu="menu.agencies", order=110, icon="bi-buildings",
          name="agencies"),
     Page("/admin/report", ReportListPage, frozenset({A}), menu="menu.reports", order=115, icon="bi-bar-chart-line",
@@ -152,6 +159,8 @@ AGENCY_PAGES: tuple[Page, ...] = (
     Page("/agency/report/create/{report_type:str}", ReportCreatePage, frozenset({G}), name="report.create"),
     Page("/agency/report/edit/{id:int}", ReportEditPage, frozenset({G}), name="report.edit"),
     Page("/agency/report/view/{id:int}", ReportViewPage, frozenset({G}), name="report.view"),
+    Page("/agency/funds", FundsOverviewPage, frozenset({G}), menu="menu.funds", order=45, icon="bi-wallet2",
+         name="funds"),
     Page("/agency/profile", ProfilePage, frozenset({G}), name="profile"),
     Page("/agency/agency-settings", ClientSettingsPage, frozenset({G}), name="settings"),
 )
@@ -177,6 +186,7 @@ ADVERTISER_PAGES: tuple[Page, ...] = (
     Page("/report/create/{report_type:str}", ReportCreatePage, frozenset({V}), name="report.create"),
     Page("/report/edit/{id:int}", ReportEditPage, frozenset({V}), name="report.edit"),
     Page("/report/view/{id:int}", ReportViewPage, frozenset({V}), name="report.view"),
+    Page("/funds", FundsPage, frozenset({V}), menu="menu.funds", order=35, icon="bi-wallet2", name="funds"),
     Page("/profile", ProfilePage, frozenset({V}), name="profile"),
     Page("/advertiser-settings", ClientSettingsPage, frozenset({V}), name="settings"),
 )

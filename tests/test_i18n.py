@@ -68,6 +68,19 @@ MESSAGE_KEYS = (
     "This list has no such detail.",
     "Enter a date as YYYY-MM-DD.",
     "The end date must not be before the start date.",
+    # funds (app/services/funds.py, app/services/card_payments.py)
+    "Enter an amount, e.g. 250.00.",
+    "Enter an amount with at most two decimals.",
+    "Enter an amount other than zero.",
+    "At most 1,000,000.00 per entry.",
+    "A deposit or refund adds money: enter a positive amount.",
+    "Choose deposit, refund or adjustment.",
+    "Choose an advertiser from the list.",
+    "Card payments start at 0.50.",
+    "Card payments are not set up on this console.",
+    "The card payment service could not be reached. Please try again.",
+    "The webhook signature is not valid.",
+    "Payment not found.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

@@ -50,6 +50,11 @@ class Settings(BaseSettings):
     max_creative_image_bytes: int = 2_097_152  # 2 MB
     max_creative_video_bytes: int = 52_428_800  # 50 MB
 
+    # Card top-ups (Stripe Checkout). Off unless both keys are set; api_base is for tests (a local fake Stripe).
+    stripe_secret_key: str = ""
+    stripe_webhook_secret: str = ""
+    stripe_api_base: str = "https://api.stripe.com"
+
     @model_validator(mode="after")
     def _refuse_dev_secret_outside_development(self) -> Settings:
         if self.environment == "production" and self.secret_key == _DEV_SECRET:
@@ -69,6 +74,10 @@ class Settings(BaseSettings):
     def analytics_path(self) -> Path:
         """The statistics store's file (DuckDB); the browser tests give their server its own."""
         return self.analytics_file or self.data_dir / "analytics.duckdb"
+
+    @property
+    def stripe_enabled(self) -> bool:
+        return bool(self.stripe_secret_key and self.stripe_webhook_secret)
 
     @property
     def uploads_dir(self) -> Path:

@@ -40,7 +40,9 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
     "agency": {"view": frozenset({A}), "create": frozenset({A}), "update": frozenset({A})},
     "company_config": {"manage": frozenset({A})},
     "dsp": {"view": frozenset({A}), "manage": frozenset({A})},
-    "funds": {"view": frozenset({A, G, V})},
+    # add: /admin/addfund (deposits, refunds, adjustments); card: start a card top-up (Stripe Checkout) for an
+    # advertiser in scope. Spend and margin are charged by the system (statistics ingestion), never by a person.
+    "funds": {"view": frozenset({A, G, V}), "add": frozenset({A}), "card": frozenset({A, G, V})},
     # Campaigns of the advertisers in the actor's row scope (services/campaigns.py).
     "campaign": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),
                  "status": frozenset({A, G, V}), "bulk_status": frozenset({A})},

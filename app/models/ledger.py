@@ -10,6 +10,9 @@ from sqlmodel import Field, SQLModel
 from app.models.base import created_at_field
 
 MICROS_PER_DOLLAR = 1_000_000
+# deposit: money in (card or bank); spend: media bought; margin: the agency's margin on that spend;
+# refund: money given back to the account; adjustment: a correction either way.
+LEDGER_KINDS = ("deposit", "spend", "margin", "refund", "adjustment")
 
 
 class LedgerEntry(SQLModel, table=True):
@@ -18,7 +21,11 @@ class LedgerEntry(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     advertiser_id: int = Field(foreign_key="users.id", index=True)
     amount_micros: int = Field(sa_column=Column(BigInteger, nullable=False))
-    kind: str = Field(max_length=16)  # deposit | spend | refund | adjustment
+    kind: str = Field(max_length=16)  # one of LEDGER_KINDS
     note: str = Field(default="", max_length=255)
     created_by: int | None = Field(default=None, foreign_key="users.id")
     created_at: datetime = created_at_field()
+    # Idempotency key of an entry that arrives from outside (a Stripe checkout session id, a statistics batch
+    # and advertiser): unique, so a retried webhook or batch finds its entry already there and adds nothing.
+    # NULL for entries a person types in (any number of NULLs may coexist in a unique index).
+    reference: str | None = Field(default=None, max_length=191, unique=True, index=True)

@@ -1,0 +1,179 @@
+"""Funds service: adding funds (permission, scope, validation), charging delivery (spend, margin, idempotency,
+pausing on an empty balance) and the overview each role sees."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from sqlmodel import Session, col, select
+
+from app.errors import Forbidden, Invalid, NotFound
+from app.models.audit import AuditEntry
+from app.models.campaign import Campaign, CampaignStatus
+from app.models.ledger import LedgerEntry
+from app.models.messaging import Notification
+from app.models.user import UserSettings
+from app.services import funds, ledger
+from app.services.demo_advertising import seed_demo_advertising
+from tests.helpers import actor_of, other_tenant, user_by_email
+
+ADMIN, CO_ADMIN, AGENCY, ADVERTISER = ("admin@demo.example", "coadmin@demo.example", "agency@demo.example",
+                                       "advertiser@demo.example")
+OPENING = 5_000_000_000  # the demo seed's $5,000 deposit
+
+
+def balance(db: Session, advertiser_id: int) -> int:
+    return funds.balances_micros(db, [advertiser_id])[advertiser_id]
+
+
+@pytest.mark.parametrize("email", [ADMIN, CO_ADMIN])
+def test_staff_add_a_deposit_that_the_advertiser_sees_and_is_told_about(db: Session, email: str) -> None:
+    advertiser = user_by_email(db, ADVERTISER)
+    result = funds.add_funds(db, actor=actor_of(db, email), advertiser_id=advertiser.id, amount="250.75",
+                             kind="deposit", note="Wire 42")
+    assert result["balance"] == "5250.75" and result["amount_micros"] == 250_750_000
+    own = actor_of(db, ADVERTISER)
+    assert ledger.balance_micros(db, actor=own, advertiser_id=advertiser.id) == OPENING + 250_750_000
+    assert ledger.payment_history(db, actor=own, advertiser_id=advertiser.id)[0]["note"] == "Wire 42"
+    note = db.exec(select(Notification).where(Notification.user_id == advertiser.id)
+                   .order_by(col(Notification.id).desc())).first()
+    assert note is not None and note.title == "$250.75 added to your balance"
+    change = db.exec(select(AuditEntry).where(AuditEntry.entity == "funds",
+                                              AuditEntry.entity_id == str(advertiser.id))).one()
+    assert change.action == "deposit" and change.changes["amount"] == [None, "250.75"]
+    assert change.actor_id == user_by_email(db, email).id
+
+
+def test_an_adjustment_may_take_money_off_but_a_deposit_may_not(db: Session) -> None:
+    admin, advertiser = actor_of(db, ADMIN), user_by_email(db, ADVERTISER)
+    assert funds.add_funds(db, actor=admin, advertiser_id=advertiser.id, amount="-100", kind="adjustment",
+                           note="Correction")["balance"] == "4900.00"
+    for kind in ("deposit", "refund"):
+        with pytest.raises(Invalid) as refused:
+            funds.add_funds(db, actor=admin, advertiser_id=advertiser.id, amount="-100", kind=kind, note="")
+        assert refused.value.fields == {"amount": funds.CREDIT_POSITIVE}
+    assert balance(db, advertiser.id) == OPENING - 100_000_000
+
+
+@pytest.mark.parametrize(("amount", "message"), [
+    ("", funds.ENTER_AMOUNT), ("ten", funds.ENTER_AMOUNT), ("1.005", funds.TWO_DECIMALS), ("0", funds.NOT_ZERO),
+    ("0.00", funds.NOT_ZERO), ("1000000.01", funds.TOO_LARGE), ("-1000001", funds.TOO_LARGE),
+    ("NaN", funds.ENTER_AMOUNT), ("1,000", funds.ENTER_AMOUNT), ("Infinity", funds.ENTER_AMOUNT),
+])
+def test_amounts_are_validated_with_a_message_on_the_amount_field(db: Session, amount: str, message: str) -> None:
+    advertiser = user_by_email(db, ADVERTISER)
+    with pytest.raises(Invalid) as refused:
+        funds.add_funds(db, actor=actor_of(db, ADMIN), advertiser_id=advertiser.id, amount=amount, kind="deposit",
+                        note="")
+    assert refused.value.fields == {"amount": message}
+    assert balance(db, advertiser.id) == OPENING
+
+
+def test_amounts_accept_the_largest_entry_and_a_decimal_comma() -> None:
+    assert funds.parse_amount("1000000.00") == (Decimal("1000000.00"), None)
+    assert funds.parse_amount("12,5") == (Decimal("12.50"), None)
+    assert funds.parse_amount(" $7.10 ") == (Decimal("7.10"), None)
+    assert funds.parse_amount(Decimal("3")) == (Decimal("3.00"), None)
+
+
+def test_every_wrong_field_is_named_at_once(db: Session) -> None:
+    agency = user_by_email(db, AGENCY)
+    with pytest.raises(Invalid) as refused:
+        funds.add_funds(db, actor=actor_of(db, ADMIN), advertiser_id=agency.id, amount="x", kind="spend",
+                        note="n" * 256)
+    assert set(refused.value.fields) == {"advertiser_id", "kind", "amount", "note"}
+    assert refused.value.fields["advertiser_id"] == funds.CHOOSE_ADVERTISER
+    assert refused.value.fields["kind"] == funds.CHOOSE_KIND
+
+
+@pytest.mark.parametrize("email", [AGENCY, ADVERTISER])
+def test_only_staff_add_funds(db: Session, email: str) -> None:
+    advertiser = user_by_email(db, ADVERTISER)
+    with pytest.raises(Forbidden):
+        funds.add_funds(db, actor=actor_of(db, email), advertiser_id=advertiser.id, amount="10", kind="deposit",
+                        note="")
+    assert balance(db, advertiser.id) == OPENING
+
+
+def test_an_agency_sees_only_its_own_advertisers_funds(db: Session) -> None:
+    _rival_agency, rival_advertiser = other_tenant(db)
+    own = user_by_email(db, ADVERTISER)
+    agency = actor_of(db, AGENCY)
+    assert [row["id"] for row in funds.funds_overview(db, actor=agency)] == [own.id]
+    with pytest.raises(NotFound):
+        funds.funds_summary(db, actor=agency, advertiser_id=rival_advertiser.id)
+    with pytest.raises(NotFound):
+        ledger.payment_history(db, actor=agency, advertiser_id=rival_advertiser.id)
+    staff = {row["id"] for row in funds.funds_overview(db, actor=actor_of(db, CO_ADMIN))}
+    assert staff == {own.id, rival_advertiser.id}
+    advertiser_view = funds.funds_overview(db, actor=actor_of(db, ADVERTISER))
+    assert [row["id"] for row in advertiser_view] == [own.id]
+
+
+def test_the_overview_adds_up_each_kind_and_filters_by_agency(db: Session) -> None:
+    rival_agency, rival_advertiser = other_tenant(db)
+    own = user_by_email(db, ADVERTISER)
+    db.add(UserSettings(user_id=rival_advertiser.id, margin_bps=1000))
+    admin = actor_of(db, ADMIN)
+    funds.add_funds(db, actor=admin, advertiser_id=rival_advertiser.id, amount="100", kind="deposit", note="")
+    funds.charge_delivery(db, charges={rival_advertiser.id: 20_000_000, own.id: 1_000_000}, reference="batch-1")
+    rows = {row["id"]: row for row in funds.funds_overview(db, actor=admin)}
+    rival = rows[rival_advertiser.id]
+    assert (rival["deposits"], rival["spend"], rival["margin"], rival["balance"]) == ("100.00", "20.00", "2.00",
+                                                                                      "78.00")
+    assert rival["month_charged"] == "22.00" and rival["agency"] == "Rival Media" and rival["entries"] == 3
+    assert rows[own.id]["balance"] == "4999.00" and rows[own.id]["margin"] == "0.00"
+    only_rival = funds.funds_overview(db, actor=admin, agency_id=rival_agency.id)
+    assert [row["id"] for row in only_rival] == [rival_advertiser.id]
+
+
+def test_margin_is_rounded_half_up() -> None:
+    assert funds.margin_micros(1_000_001, 1500) == 150_000  # 150000.15
+    assert funds.margin_micros(3, 5000) == 2  # 1.5 -> 2
+    assert funds.margin_micros(1_000_000, 0) == 0
+
+
+def test_a_retried_batch_never_charges_twice(db: Session) -> None:
+    advertiser = user_by_email(db, ADVERTISER)
+    settings = db.get(UserSettings, advertiser.id)
+    assert settings is not None
+    settings.margin_bps = 1500
+    db.add(settings)
+    db.flush()
+    first = funds.charge_delivery(db, charges={advertiser.id: 10_000_000}, reference="stats-2026-11-24T10")
+    again = funds.charge_delivery(db, charges={advertiser.id: 10_000_000}, reference="stats-2026-11-24T10")
+    assert first == again == {advertiser.id: OPENING - 11_500_000}
+    kinds = db.exec(select(LedgerEntry.kind, LedgerEntry.amount_micros, LedgerEntry.reference)
+                    .where(col(LedgerEntry.reference).is_not(None))).all()
+    assert sorted(kinds) == [("margin", -1_500_000, f"stats-2026-11-24T10:{advertiser.id}:margin"),
+                             ("spend", -10_000_000, f"stats-2026-11-24T10:{advertiser.id}:spend")]
+
+
+def test_a_bad_batch_writes_nothing(db: Session) -> None:
+    advertiser, agency = user_by_email(db, ADVERTISER), user_by_email(db, AGENCY)
+    for charges, reference in (({advertiser.id: -5}, "b"), ({agency.id: 5}, "b"), ({advertiser.id: 5}, "")):
+        with pytest.raises(ValueError):
+            funds.charge_delivery(db, charges=charges, reference=reference)
+    assert balance(db, advertiser.id) == OPENING
+
+
+def test_running_out_pauses_active_campaigns_once_with_one_notification(db: Session) -> None:
+    advertiser = user_by_email(db, ADVERTISER)
+    seed_demo_advertising(db, actor=actor_of(db, ADVERTISER))  # five campaigns, one in each state
+    active = db.exec(select(Campaign.id).where(Campaign.advertiser_id == advertiser.id,
+                                               Campaign.status == CampaignStatus.ACTIVE)).all()
+    assert active, "the demo advertiser has an active campaign"
+    before = db.exec(select(Notification).where(Notification.user_id == advertiser.id)).all()
+    funds.charge_delivery(db, charges={advertiser.id: 4_000_000_000}, reference="b1")
+    assert db.exec(select(Campaign.status).where(col(Campaign.id).in_(active))).all() == ["active"] * len(active)
+    result = funds.charge_delivery(db, charges={advertiser.id: 1_500_000_000}, reference="b2")
+    assert result[advertiser.id] == -500_000_000
+    assert set(db.exec(select(Campaign.status).where(col(Campaign.id).in_(active))).all()) == {"paused"}
+    funds.charge_delivery(db, charges={advertiser.id: 1_000_000}, reference="b3")  # nothing left to pause
+    notes = db.exec(select(Notification).where(Notification.user_id == advertiser.id)).all()
+    paused_notes = [n for n in notes[len(before):] if "ran out" in n.title]
+    assert len(paused_notes) == 1
+    changes = db.exec(select(AuditEntry).where(AuditEntry.entity == "campaign", AuditEntry.action == "status")).all()
+    assert sorted(int(c.entity_id) for c in changes) == sorted(active)
+    assert all(c.actor_id is None and c.changes["status"] == ["active", "paused"] for c in changes)

@@ -26,6 +26,7 @@ from app.api import creatives as creatives_api
 from app.api import export_files
 from app.api import geo as geo_api
 from app.api import metadata as metadata_api
+from app.api import postbacks as postbacks_api
 from app.api import spec_campaign_calls as spec_campaign_calls_api
 from app.api import statistics as statistics_api
 from app.api import targeting as targeting_api
@@ -74,6 +75,7 @@ def create_api() -> FastAPI:
     api.include_router(client_settings_api.router)
     api.include_router(metadata_api.router)
     api.include_router(statistics_api.router)
+    api.include_router(postbacks_api.router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, Any]:

@@ -72,7 +72,7 @@ def parse_hour(value: Any) -> datetime | None:
     return moment.astimezone(UTC).replace(tzinfo=None)
 
 
-def _count(value: Any) -> int | None:
+def count_of(value: Any) -> int | None:
     """A non-negative whole number from JSON (int) or CSV (digits); None otherwise. 2.0 and True are refused:
     a fraction of an impression means the sender computed something wrong."""
     if isinstance(value, bool):
@@ -84,10 +84,6 @@ def _count(value: Any) -> int | None:
     else:
         return None
     return number if 0 <= number <= MAX_COUNT else None
-
-
-def _id(value: Any) -> int | None:
-    return _count(value)
 
 
 class _Problems:
@@ -111,7 +107,7 @@ def _ownership(db: Session, rows: list[tuple[str, dict[str, Any]]]) -> tuple[set
     """Advertiser ids, campaign -> advertiser and creative -> advertiser for every id the rows name, in one
     query per kind (chunked: SQLite limits a statement's parameters)."""
     def ids(key: str) -> list[int]:
-        return sorted({i for _, row in rows if (i := _id(row.get(key))) is not None})
+        return sorted({i for _, row in rows if (i := count_of(row.get(key))) is not None})
 
     def chunks(values: list[int]) -> Iterable[list[int]]:
         for start in range(0, len(values), 500):
@@ -131,69 +127,71 @@ def _ownership(db: Session, rows: list[tuple[str, dict[str, Any]]]) -> tuple[set
 
 def check_rows(db: Session, rows: list[tuple[str, Mapping[str, Any]]],
                allowed_advertisers: set[int] | None = None) -> list[FactRow]:
-    """FactRows for (label, row) pairs, or Invalid naming "<label>.<field>" for each problem (the first 20).
-    `allowed_advertisers` narrows whose statistics may be written (a postback token writes only its own)."""
+    """FactRows for (label, row) pairs, or Invalid naming "<label>.<field>" for each problem (the first 20;
+    just "<field>" when the label is ""). `allowed_advertisers` narrows whose statistics may be written (a
+    postback token writes only its own)."""
     problems = _Problems()
     plain = [(label, dict(row) if isinstance(row, Mapping) else {}) for label, row in rows]
     advertisers, campaigns, creatives = _ownership(db, plain)
     facts: list[FactRow] = []
     for (label, row), (_, original) in zip(plain, rows, strict=True):
+        dot = "." if label else ""
         if not isinstance(original, Mapping):
             problems.add(label, "Give each row as an object.")
             continue
         for key in sorted(set(row) - set(ROW_FIELDS)):
-            problems.add(f"{label}.{key}", "More cells than header columns." if key == EXTRA_CELLS else "Unknown field.")
+            problems.add(f"{label}{dot}{key}", "More cells than header columns." if key == EXTRA_CELLS else "Unknown field.")
         values: dict[str, Any] = {}
         for key in ROW_FIELDS:
             if key not in row and key != "events":
-                problems.add(f"{label}.{key}", REQUIRED)
+                problems.add(f"{label}{dot}{key}", REQUIRED)
         hour = parse_hour(row.get("hour"))
         if "hour" in row and hour is None:
-            problems.add(f"{label}.hour", BAD_HOUR)
+            problems.add(f"{label}{dot}hour", BAD_HOUR)
         elif hour is not None and (hour.minute or hour.second or hour.microsecond):
-            problems.add(f"{label}.hour", NOT_ON_THE_HOUR)
+            problems.add(f"{label}{dot}hour", NOT_ON_THE_HOUR)
         values["hour"] = hour
-        advertiser = _id(row.get("advertiser_id"))
+        advertiser = count_of(row.get("advertiser_id"))
         if "advertiser_id" in row and (advertiser not in advertisers
                                        or (allowed_advertisers is not None and advertiser not in allowed_advertisers)):
-            problems.add(f"{label}.advertiser_id", NO_ADVERTISER)
-        campaign = _id(row.get("campaign_id"))
+            problems.add(f"{label}{dot}advertiser_id", NO_ADVERTISER)
+        campaign = count_of(row.get("campaign_id"))
         if "campaign_id" in row and (campaign is None or campaigns.get(campaign) != advertiser):
-            problems.add(f"{label}.campaign_id", NO_CAMPAIGN)
-        creative = _id(row.get("creative_id"))
+            problems.add(f"{label}{dot}campaign_id", NO_CAMPAIGN)
+        creative = count_of(row.get("creative_id"))
         if "creative_id" in row and (creative is None or (creative and creatives.get(creative) != advertiser)):
-            problems.add(f"{label}.creative_id", NO_CREATIVE)
+            problems.add(f"{label}{dot}creative_id", NO_CREATIVE)
         values.update(advertiser_id=advertiser, campaign_id=campaign, creative_id=creative)
         for key in ("exchange", "os", "app"):
             text = row.get(key)
             if key in row and (not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT):
-                problems.add(f"{label}.{key}", f"Give a name of 1 to {MAX_TEXT} characters.")
+                problems.add(f"{label}{dot}{key}", f"Give a name of 1 to {MAX_TEXT} characters.")
             values[key] = text.strip() if isinstance(text, str) else ""
         country = row.get("country")
         code = country.strip().upper() if isinstance(country, str) else ""
         if "country" in row and (len(code) != 2 or pycountry.countries.get(alpha_2=code) is None):
-            problems.add(f"{label}.country", NOT_A_COUNTRY)
+            problems.add(f"{label}{dot}country", NOT_A_COUNTRY)
         values["country"] = code
         device = row.get("device_type")
         if "device_type" in row and device not in DEVICE_TYPES:
-            problems.add(f"{label}.device_type", NOT_A_DEVICE)
+            problems.add(f"{label}{dot}device_type", NOT_A_DEVICE)
         values["device_type"] = device
         for key in MEASURES:
-            number = _count(row.get(key))
+            number = count_of(row.get(key))
             if key in row and number is None:
-                problems.add(f"{label}.{key}", NOT_A_COUNT)
+                problems.add(f"{label}{dot}{key}", NOT_A_COUNT)
             values[key] = number
         events = row.get("events") or {}
         clean_events: dict[str, int] = {}
         if not isinstance(events, Mapping) or len(events) > MAX_EVENTS_PER_ROW:
-            problems.add(f"{label}.events", f"Give an object of at most {MAX_EVENTS_PER_ROW} event names and counts.")
+            problems.add(f"{label}{dot}events", f"Give an object of at most {MAX_EVENTS_PER_ROW} event names and counts.")
         else:
             for name, value in events.items():
-                number = _count(value)
+                number = count_of(value)
                 if not isinstance(name, str) or not _EVENT_NAME.match(name):
-                    problems.add(f"{label}.events", f"Not an event name: {str(name)[:50]!r} (a-z, 0-9, _; at most 40).")
+                    problems.add(f"{label}{dot}events", f"Not an event name: {str(name)[:50]!r} (a-z, 0-9, _; at most 40).")
                 elif number is None:
-                    problems.add(f"{label}.events.{name}", NOT_A_COUNT)
+                    problems.add(f"{label}{dot}events.{name}", NOT_A_COUNT)
                 elif number:
                     clean_events[name] = number
         if not problems.total:

@@ -190,7 +190,8 @@ def record_postback(db: Session, *, token: str, params: Mapping[str, Any]) -> tu
     if (not stored["duplicate"] and settings.postback_enabled == ENABLED and settings.postback_url
             and event in (settings.postback_events or [])):
         macros = {"click_id": values["click_id"], "event": event,
-                  "event_time": moment.strftime("%Y-%m-%dT%H:%M:%SZ"), "campaign_id": str(campaign.id),
+                  # Unix seconds, as the settings page's macro list promises (what MMP templates expect).
+                  "event_time": str(int(moment.replace(tzinfo=UTC).timestamp())), "campaign_id": str(campaign.id),
                   "creative_id": str(facts[0].creative_id), "advertiser_id": str(campaign.advertiser_id),
                   "app_id": facts[0].app, "device_id": values["device_id"], "ip": values["ip"],
                   "country": facts[0].country, "revenue": values["revenue"], "currency": values["currency"]}

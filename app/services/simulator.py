@@ -12,6 +12,7 @@ Every hour is one batch named `sim:<hour>`, and each campaign-hour draws from a 
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
@@ -258,27 +259,35 @@ def simulate(db: Session, *, days: int = 30, seed: int = 1, now: datetime | None
 def synthetic_rows(count: int, *, seed: int = 1, days: int = 90, advertisers: int = 500,
                    end: datetime | None = None) -> Iterator[FactRow]:
     """`count` hourly rows for synthetic advertisers (ids from 1,000,001) over the last `days` days, in time
-    order as they would arrive. Never charged: these advertisers have no accounts."""
+    order as they would arrive. Each advertiser delivers through a fixed set of placements (campaign, creative,
+    exchange, OS, country, app, device), a few advertisers far more than the rest, as on a real DSP. Never
+    charged: these advertisers have no accounts."""
     rng = random.Random(seed)
     last = (end or datetime.now(UTC)).replace(minute=0, second=0, microsecond=0, tzinfo=None)
-    first = last - timedelta(days=days)
-    per_hour = max(1, math.ceil(count / (days * 24)))
     countries = COUNTRIES + ("MX", "SE", "PL", "TR", "KR", "ZA", "AR", "BE", "AT", "CH")
-    devices, weights = list(DEVICES), list(DEVICES.values())
+    devices, device_weights = list(DEVICES), list(DEVICES.values())
+    placements, weights = [], []
+    for number in range(advertisers):
+        advertiser = 1_000_001 + number
+        size = 40 + rng.randrange(160)
+        share = 1 / (number + 1) ** 0.8  # a few big spenders, a long tail
+        for _ in range(size):
+            device = rng.choices(devices, device_weights)[0]
+            placements.append((advertiser, advertiser * 10 + rng.randrange(10), advertiser * 100 + rng.randrange(20),
+                               rng.choice(EXCHANGES), rng.choice(OS_BY_DEVICE[device]), rng.choice(countries),
+                               rng.choice(APPS), device))
+            weights.append(share / size)
+    cumulative = list(itertools.accumulate(weights))
+    per_hour = max(1, math.ceil(count / (days * 24)))
+    hour = last - timedelta(days=days)
     written = 0
-    hour = first
+    draw = rng.random
     while written < count:
-        for _ in range(min(per_hour, count - written)):
-            advertiser = 1_000_001 + int(rng.paretovariate(1.2)) % advertisers  # a few big spenders
-            device = rng.choices(devices, weights)[0]
-            impressions = rng.randint(50, 20_000)
-            clicks = int(impressions * rng.uniform(0.001, 0.02))
-            yield FactRow(hour=hour, advertiser_id=advertiser, campaign_id=advertiser * 10 + rng.randrange(10),
-                          creative_id=advertiser * 100 + rng.randrange(20), exchange=rng.choice(EXCHANGES),
-                          os=rng.choice(OS_BY_DEVICE[device]), country=rng.choice(countries),
-                          app=rng.choice(APPS), device_type=device, impressions=impressions, clicks=clicks,
-                          spend_micros=int(impressions * rng.uniform(500, 8_000)),
-                          conversions=int(clicks * rng.uniform(0.0, 0.1)))
+        for placement in rng.choices(placements, cum_weights=cumulative, k=min(per_hour, count - written)):
+            impressions = 50 + int(draw() * 20_000)
+            clicks = int(impressions * (0.001 + draw() * 0.019))
+            yield FactRow(hour, *placement, impressions, clicks, int(impressions * (500 + draw() * 7_500)),  # type: ignore[arg-type]
+                          int(clicks * draw() * 0.1))
             written += 1
         hour += timedelta(hours=1)
 

@@ -33,8 +33,10 @@ system-test-deps:
 migrate: install
 	$(PY) -m app migrate
 
+# Statistics for the demo's last 30 days; skipped once the store has any (a second make run adds nothing).
 seed: migrate
 	$(PY) -m app seed-demo
+	$(PY) -m app simulate --days 30 --if-empty
 
 run: seed
 	$(PY) -m app serve

@@ -1,4 +1,4 @@
-"""python -m app: serve, migrate, seed-demo, create-admin."""
+"""python -m app: serve, migrate, seed-demo, simulate, create-admin."""
 
 from __future__ import annotations
 
@@ -53,6 +53,43 @@ def _seed(_args: argparse.Namespace) -> None:
           + (f"; {made} campaigns and a creative of each type for the advertiser" if made else ""))
 
 
+def _open_store() -> object:
+    """The statistics store, or exit with a message when the serving process holds its file."""
+    import duckdb
+
+    from app.analytics import get_store
+
+    try:
+        return get_store()
+    except duckdb.IOException as error:
+        if "lock" not in str(error).lower():
+            raise
+        sys.exit("The statistics file is in use by the running server (DuckDB allows one process per file). "
+                 "Stop the server to simulate, or send statistics through the ingestion API "
+                 "(POST /api/statistics/batches).")
+
+
+def _simulate(args: argparse.Namespace) -> None:
+    from app.db import session_scope
+    from app.services import simulator
+
+    store = _open_store()
+    if args.if_empty and store.first_and_last_hour(None) is not None:  # type: ignore[attr-defined]
+        print("statistics already present: nothing simulated")
+        return
+    if args.reset:
+        store.clear()  # type: ignore[attr-defined]
+        print("statistics emptied")
+    if args.rows:
+        seconds = simulator.write_synthetic(args.rows, seed=args.seed)
+        print(f"{args.rows:,} synthetic rows written in {seconds:.1f} s ({args.rows / seconds:,.0f} rows/s)")
+        return
+    with session_scope() as db:
+        result = simulator.simulate(db, days=args.days, seed=args.seed, log=print)
+    print(f"simulated {result['hours']} hours of the active campaigns: {result['batches_written']} new hourly "
+          f"batches, {result['rows']:,} rows, ${result['spend_micros'] / 1e6:,.2f} charged")
+
+
 def _create_admin(args: argparse.Namespace) -> None:
     from app import validation as v
     from app.auth.roles import Role
@@ -79,6 +116,20 @@ def main(argv: list[str] | None = None) -> None:
     serve.set_defaults(run=_serve)
     commands.add_parser("migrate", help="apply database migrations").set_defaults(run=_migrate)
     commands.add_parser("seed-demo", help="create the demo brand and users").set_defaults(run=_seed)
+    simulate = commands.add_parser(
+        "simulate", help="write realistic delivery statistics for the active campaigns",
+        description="Writes hourly delivery for the ACTIVE campaigns over the last N days, within their flights, "
+                    "budgets, pacing and targeting, charged to the advertisers' balances (never below zero). "
+                    "Each hour is one batch with a fixed id, so running again over the same hours changes nothing. "
+                    "Run it while the server is stopped: the server holds the statistics file.")
+    simulate.add_argument("--days", type=int, default=30, help="the last N days up to the current hour (default 30)")
+    simulate.add_argument("--seed", type=int, default=1, help="random seed: the same seed gives the same numbers")
+    simulate.add_argument("--rows", type=int, help="benchmark mode: write N synthetic rows (made-up advertisers "
+                                                   "and campaigns) straight into the store in batches of 50,000, "
+                                                   "printing rows/s; NO ledger charges in this mode")
+    simulate.add_argument("--reset", action="store_true", help="empty the statistics store first")
+    simulate.add_argument("--if-empty", action="store_true", help="do nothing when the store holds statistics")
+    simulate.set_defaults(run=_simulate)
     admin = commands.add_parser("create-admin", help="create an ADMIN account")
     admin.add_argument("email")
     admin.add_argument("--password", help="read from the terminal when omitted")

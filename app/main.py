@@ -32,7 +32,9 @@ from app.api import funds as funds_api
 from app.api import geo as geo_api
 from app.api import metadata as metadata_api
 from app.api import reports as reports_api
+from app.api import postbacks as postbacks_api
 from app.api import spec_campaign_calls as spec_campaign_calls_api
+from app.api import statistics as statistics_api
 from app.api import targeting as targeting_api
 from app.api import users as users_api
 from app.api.bounds import bounded_integers
@@ -82,6 +84,8 @@ def create_api() -> FastAPI:
     api.include_router(dashboards_api.router)
     api.include_router(reports_api.router)
     api.include_router(funds_api.router)
+    api.include_router(statistics_api.router)
+    api.include_router(postbacks_api.router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, Any]:

@@ -8,6 +8,7 @@ from app.models.company import CompanyConfig
 from app.models.creative import CampaignCreative, Creative, CreativeAsset
 from app.models.ledger import LedgerEntry
 from app.models.messaging import EmailOutbox, Notification
+from app.models.postback import PostbackDelivery
 from app.models.reference import ReferenceValue
 from app.models.report import Report, ReportRun
 from app.models.user import User, UserPreferences, UserSettings, UserStatus
@@ -26,6 +27,7 @@ __all__ = [
     "LoginAttempt",
     "Notification",
     "OneTimeCode",
+    "PostbackDelivery",
     "ReferenceValue",
     "Report",
     "ReportRun",

@@ -52,6 +52,8 @@ class UserSettings(SQLModel, table=True):
     allowed_exchanges: list[int] = json_field(list)
     postback_url: str = Field(default="", max_length=500)
     postback_events: list[str] = json_field(list)
+    # The secret in the user's conversion postback endpoint (/api/postback/{token}): made on first need.
+    postback_token: str | None = Field(default=None, max_length=64, unique=True, index=True)
 
 
 class UserPreferences(SQLModel, table=True):

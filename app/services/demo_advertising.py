@@ -28,19 +28,22 @@ def _ids(db: Session, kind: str, names: tuple[str, ...]) -> list[int]:
             if r.name in names and r.id is not None]
 
 
+# Budgets fit the $5,000 opening deposit: `python -m app simulate` (make run) spends about $3,500 of it over the
+# last 30 days, so the dashboard shows a month of delivery and a balance left to spend. Spring Sale started
+# over 30 days ago so that the whole month has numbers.
 def seed_demo_advertising(db: Session, *, actor: Actor) -> int:
     """Campaigns and creatives for `actor` (the demo advertiser, signed in); returns how many campaigns."""
     if db.exec(select(Campaign).where(Campaign.advertiser_id == actor.id)).first() is not None:
         return 0
     plans: list[tuple[dict[str, Any], list[str]]] = [
-        ({"name": "Spring Sale DACH", "objective": "conversions", "starts_at": _day(-20), "ends_at": _day(40),
-          "time_zone": "Europe/Berlin", "total_budget": "12000", "daily_budget": "200", "pacing": "even",
+        ({"name": "Spring Sale DACH", "objective": "conversions", "starts_at": _day(-32), "ends_at": _day(40),
+          "time_zone": "Europe/Berlin", "total_budget": "12000", "daily_budget": "120", "pacing": "even",
           "bid_strategy": "cpm", "bid": "2.40", "bid_min": "1.50", "bid_max": "4", "frequency_cap": 4,
           "frequency_period": "day", "goal_metric": "cpa", "goal_target": "18",
           "targeting": {"countries": ["AT", "CH", "DE"], "languages": ["de"], "device_types": ["phone", "tablet"],
                         "dayparting": BUSINESS_HOURS}}, ["active"]),
         ({"name": "App Install Push US", "objective": "app_installs", "starts_at": _day(-10), "ends_at": _day(50),
-          "time_zone": "America/New_York", "total_budget": "25000", "daily_budget": "500", "bid_strategy": "cpc",
+          "time_zone": "America/New_York", "total_budget": "25000", "daily_budget": "150", "bid_strategy": "cpc",
           "bid": "0.85", "goal_metric": "cpi", "goal_target": "2.5",
           "targeting": {"countries": ["US"], "device_types": ["phone"],
                         "operating_systems": _ids(db, "operating_system", ("Android", "iOS"))}}, ["active"]),

@@ -5,6 +5,7 @@ Set by the acting user (agency or advertiser) while an admin has postback_enable
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from sqlmodel import Session
@@ -30,6 +31,13 @@ POSTBACK_MACROS: tuple[str, ...] = (
     "click_id", "event", "event_time", "campaign_id", "creative_id", "advertiser_id", "app_id", "device_id",
     "ip", "country", "revenue", "currency",
 )
+
+# Events received on the postback endpoint that count as a conversion (the others are only custom events).
+CONVERSION_EVENTS: frozenset[str] = frozenset({
+    "install", "purchase", "registration", "subscription", "trial_started", "checkout_initiated", "conversion"})
+ENDPOINT_PATH = "/api/postback/{token}"
+# The query a measurement partner appends to the endpoint, in its own macro syntax where it has one.
+ENDPOINT_QUERY = "click_id={click_id}&event=install&campaign_id={campaign_id}&country={country}&os={os}"
 
 NOT_ENABLED = "Postbacks are not enabled for this account."
 URL_TOO_LONG = v.too_long(URL_MAX_LENGTH)
@@ -79,3 +87,16 @@ def update_postback(db: Session, *, actor: Actor, url: str, events: list[str]) -
     after = _view(settings)
     audit.record(db, actor=actor, entity="postback", entity_id=actor.id, action="update", before=before, after=after)
     return after
+
+
+def postback_endpoint(db: Session, *, actor: Actor) -> dict[str, str]:
+    """The acting user's conversion endpoint: {token, path, example}. The token (the endpoint's only
+    credential) is made the first time it is asked for and kept; the path is relative to the console's address."""
+    settings = _settings(db, actor, "view")
+    if not settings.postback_token:
+        settings.postback_token = secrets.token_urlsafe(24)  # 192 random bits
+        db.add(settings)
+        audit.record(db, actor=actor, entity="postback", entity_id=actor.id, action="token",
+                     after={"token": "created"})
+    path = ENDPOINT_PATH.format(token=settings.postback_token)
+    return {"token": settings.postback_token, "path": path, "example": f"{path}?{ENDPOINT_QUERY}"}

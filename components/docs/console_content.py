@@ -158,6 +158,72 @@ def _api() -> Any:
     )
 
 
+def _statistics_ingest() -> Any:
+    return (
+        para("Delivery statistics (impressions, clicks, spend, conversions and custom events by hour) reach the "
+             "console as batches sent by an admin's system, with an admin's API key or login token. Each batch is "
+             "stored whole or not at all, and its spend is charged to each advertiser's balance; an advertiser "
+             "whose balance runs out has its active campaigns paused and is notified."),
+        steps(html.span("Send ", code("POST /api/statistics/batches"), " with ", code("batch_id"),
+                        " (1 to 100 letters, digits and - _ . :) and up to 50,000 ", code("rows"), ":"),
+              _pre("""curl -X POST https://console.example.com/api/statistics/batches \\
+  -H "Authorization: Bearer dsp_…" -H "Content-Type: application/json" \\
+  -d '{"batch_id": "exchange-a:2026-11-10T14",
+       "rows": [{"hour": "2026-11-10T14:00:00Z", "advertiser_id": 4, "campaign_id": 12,
+                 "creative_id": 0, "exchange": "Google AdX", "os": "Android", "country": "DE",
+                 "app": "com.example.game", "device_type": "phone", "impressions": 18250,
+                 "clicks": 141, "spend_micros": 43800000, "conversions": 6,
+                 "events": {"install": 5}}]}'"""),
+              html.span("The reply says how many rows were stored and what each advertiser was charged, in "
+                        "micro-dollars ($1.00 is 1000000): ",
+                        code('{"batch_id": "…", "rows": 1, "duplicate": false, '
+                             '"spend_micros_by_advertiser": {"4": 43800000}}'), "."),
+              html.span("After a timeout or an error, send the same batch with the same ", code("batch_id"),
+                        " again: a batch already stored is neither stored nor charged twice (",
+                        code('"duplicate": true'), ").")),
+        table(("Field", "What it holds"), [
+            (code("hour"), "The start of the hour, ISO 8601 with Z or an offset (14:00, not 14:30)."),
+            (code("advertiser_id, campaign_id"), "The advertiser and one of its campaigns."),
+            (code("creative_id"), "0, or one of the advertiser's creatives."),
+            (code("exchange, os, app"), "Names, e.g. Google AdX, Android, com.example.game or a site's domain."),
+            (code("country"), "ISO 3166-1 alpha-2 code, e.g. DE."),
+            (code("device_type"), "phone, tablet, desktop, ctv or other."),
+            (code("impressions, clicks, spend_micros, conversions"), "Whole numbers, 0 or more (clicks may "
+             "exceed impressions: clicks can arrive late)."),
+            (code("events"), "Optional: custom event names (a-z, 0-9, _) and their counts."),
+        ]),
+        para("A bad row refuses the whole batch with 422 and nothing is stored; ", code("data.fields"),
+             " names the row and the field, e.g. ", code('{"rows[17].country": "Not an ISO country code."}'),
+             " (the first 20 problems). The same rows as CSV, with a header row and ", code("event_<name>"),
+             " columns for custom events, go to ", code("POST /api/statistics/batches/csv?batch_id=…"),
+             " with ", code("Content-Type: text/csv"), "; problems then name the line (the header is line 1). ",
+             code("GET /api/statistics"), " reads statistics back for every role, within what it may see."),
+    )
+
+
+def _postbacks() -> Any:
+    return (
+        para("When postbacks are enabled for an agency or advertiser, its Settings page shows its own conversion "
+             "endpoint, with a secret token in the address. Give it to your measurement partner (MMP): each "
+             "attributed event it sends is counted in your statistics, and install, purchase, registration, "
+             "subscription, trial_started, checkout_initiated and conversion also count as a conversion."),
+        _pre("https://console.example.com/api/postback/<token>?click_id={click_id}&event=install"
+             "&campaign_id=12&country=DE&os=Android&revenue=0.00"),
+        para(code("click_id"), ", ", code("event"), ", ", code("campaign_id"), " (one of your campaigns) and ",
+             code("country"), " are required; ", code("creative_id"), ", ", code("os"), ", ", code("exchange"),
+             ", ", code("app"), ", ", code("device_type"), ", ", code("event_time"), " and ", code("revenue"),
+             " are optional. The same click and event sent twice count once. A wrong token answers 404, a "
+             "wrong parameter 422 naming it."),
+        para("Your own postback URL, on the same page, is then called (GET, up to 3 tries) for the events you "
+             "chose, with its macros replaced, for example:"),
+        _pre("https://tracker.example.com/postback?click_id={click_id}&event={event}&revenue={revenue}"
+             "&country={country}"),
+        para("Macros: {click_id}, {event}, {event_time}, {campaign_id}, {creative_id}, {advertiser_id}, "
+             "{app_id}, {device_id}, {ip}, {country}, {revenue}, {currency}. Keep the token secret: anyone "
+             "who has it can add events to your statistics."),
+    )
+
+
 def _validation() -> Any:
     rules = [
         ("Creative name", "Must not be empty.", v.creative_name("")),
@@ -215,6 +281,8 @@ CONSOLE_SECTIONS: tuple[Section, ...] = (
     Section("profile", "Profile and password", _profile),
     Section("brand-settings", "Brand settings (admin)", _brand_settings),
     Section("api", "The API", _api),
+    Section("statistics-ingest", "Sending delivery statistics", _statistics_ingest),
+    Section("postbacks", "Conversion postbacks", _postbacks),
     Section("validation", "Validation rules", _validation),
     Section("accessibility", "Keyboard and accessibility", _keyboard),
 )

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reactpy import component, html, use_state
+from reactpy import component, html, use_scope, use_state
 
+from app.middleware import header
 from app.services import postbacks
 from components.settings.api_credentials_panel import ApiCredentialsPanel
 from components.shell.context import use_console
@@ -78,6 +79,7 @@ def PostbackForm(initial: dict[str, Any]) -> Any:
 
     return card(
         html.p({"className": "text-body-secondary small mb-3"}, t("postback.intro")),
+        PostbackEndpoint(key="endpoint"),
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-8"},
                           form(lambda values: save.submit(actor=console.actor, url=values["url"],
@@ -94,6 +96,40 @@ def PostbackForm(initial: dict[str, Any]) -> Any:
         title=t("postback.title"),
         extra=html.span({"className": "badge " + ("text-bg-success" if saved_url else "text-bg-light border"),
                          "data-postback": "status"}, t("postback.active") if saved_url else t("postback.not_set")),
+    )
+
+
+ENDPOINT_INPUT_ID = "postback-endpoint-value"
+# Runs in the browser (Python cannot reach the clipboard): copies the example from its read-only input.
+_COPY_ENDPOINT = (
+    "(function(b){var i=document.getElementById('" + ENDPOINT_INPUT_ID + "');if(!i)return;i.focus();i.select();"
+    "var done=function(){b.textContent=b.getAttribute('data-copied');};"
+    "if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(i.value).then(done,"
+    "function(){document.execCommand('copy');done();});}else{document.execCommand('copy');done();}})(this)"
+)
+
+
+@component
+def PostbackEndpoint() -> Any:
+    """The user's own conversion endpoint (its token made on first view), with an example to copy."""
+    console = use_console()
+    t = console.t
+    scope = use_scope()
+    query = use_query(postbacks.postback_endpoint, actor=console.actor)
+    if query.value is None:
+        return None
+    # The address this page was opened on (behind a proxy: its forwarded scheme, which uvicorn applies).
+    origin = f"{'https' if scope.get('scheme') in ('https', 'wss') else 'http'}://{header(scope, b'host')}"
+    example = origin + query.value["example"]
+    return html.div(
+        {"className": "border rounded-3 p-3 mb-4", "data-postback": "endpoint"},
+        html.div({"className": "fw-semibold mb-1"}, t("postback.endpoint")),
+        html.p({"className": "small text-body-secondary mb-2"}, t("postback.endpoint_help")),
+        html.div({"className": "input-group input-group-sm"},
+                 html.input({"id": ENDPOINT_INPUT_ID, "className": "form-control font-monospace", "readOnly": True,
+                             "value": example, "aria-label": t("postback.endpoint"), "spellCheck": False}),
+                 html.button({"type": "button", "className": "btn btn-outline-primary", "data-action": "copy-endpoint",
+                              "data-copied": t("api_keys.copied"), "onClick": _COPY_ENDPOINT}, t("api_keys.copy"))),
     )
 
 

@@ -97,3 +97,21 @@ def test_agency_without_postbacks_or_api_sees_an_explanation(page: Page) -> None
     expect(page.locator("[data-client-settings=empty]")).to_contain_text("Ask your account manager")
     expect(page.locator("form[name=postback]")).to_have_count(0)
     screenshot(page, "client-settings-agency-empty")
+
+
+def test_advertiser_copies_its_conversion_endpoint_and_a_partner_calls_it(page: Page, context: BrowserContext,
+                                                                            server_url: str) -> None:
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server_url)
+    login(page, "advertiser@demo.example")
+    page.goto(f"{server_url}/advertiser-settings")
+    endpoint = page.locator("#postback-endpoint-value")
+    expect(endpoint).to_have_value(re.compile(re.escape(server_url) + r"/api/postback/[\w-]{20,}\?click_id="))
+    page.click("[data-action=copy-endpoint]")
+    expect(page.locator("[data-action=copy-endpoint]")).to_have_text("Copied")
+    screenshot(page, "postback-endpoint")
+    address = endpoint.input_value()
+    # The partner's call, with the example's macros filled in: a wrong campaign is refused by name.
+    reply = httpx.get(address.split("?")[0], params={"click_id": "c1", "event": "install", "campaign_id": "999999",
+                                                     "country": "DE"}, timeout=10)
+    assert reply.status_code == 422 and "campaign_id" in reply.json()["data"]["fields"]
+    assert httpx.get(f"{server_url}/api/postback/wrong-token", timeout=10).status_code == 404

@@ -31,8 +31,8 @@ from app.api import export_files
 from app.api import funds as funds_api
 from app.api import geo as geo_api
 from app.api import metadata as metadata_api
-from app.api import reports as reports_api
 from app.api import postbacks as postbacks_api
+from app.api import reports as reports_api
 from app.api import spec_campaign_calls as spec_campaign_calls_api
 from app.api import statistics as statistics_api
 from app.api import targeting as targeting_api

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import gzip
+from datetime import UTC, datetime, timedelta
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from app.db import run
+from app.services import campaigns
+from app.services.seed import DEMO_PASSWORD
 from tests.e2e.conftest import login
+from tests.helpers import actor_of
+from tests.test_campaign_pages import SETTINGS
 
 pytestmark = pytest.mark.e2e
 
@@ -27,3 +34,43 @@ def test_a_dashboard_loads_at_most_150_kb_of_gzipped_javascript(page: Page) -> N
     loaded = {url: len(gzip.compress(page.request.get(url).body(), 6)) for url in set(scripts)}
     assert any("/static/js/chart-" in url for url in loaded), loaded  # the chart is among them
     assert sum(loaded.values()) <= JS_BUDGET_GZIPPED, loaded
+
+
+def _ingest(server_url: str, rows: list[dict[str, object]], batch_id: str) -> None:
+    token = httpx.post(f"{server_url}/api/auth/login/", json={"email": "admin@demo.example",
+                                                             "password": DEMO_PASSWORD}, timeout=30).json()["data"]["token"]
+    reply = httpx.post(f"{server_url}/api/statistics/batches", json={"batch_id": batch_id, "rows": rows},
+                       headers={"Authorization": f"Bearer {token}"}, timeout=60)
+    assert reply.status_code == 200, reply.text
+
+
+def test_the_dashboard_shows_what_was_delivered_and_filters_by_campaign(page: Page, server_url: str,
+                                                                        demo: dict[str, int]) -> None:
+    advertiser = demo["advertiser@demo.example"]
+    shown = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
+                                                     data={**SETTINGS, "name": "Delivered"}))
+    quiet = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
+                                                     data={**SETTINGS, "name": "Quiet"}))
+    yesterday = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(days=1)
+    _ingest(server_url, [{"hour": (yesterday - timedelta(hours=h)).isoformat(), "advertiser_id": advertiser,
+                          "campaign_id": shown["id"], "creative_id": 0, "exchange": "Magnite", "os": "iOS",
+                          "country": "DE", "app": "com.example.game", "device_type": "phone",
+                          "impressions": 1000, "clicks": 12, "spend_micros": 2_500_000, "conversions": 1}
+                         for h in range(4)], "e2e-dashboard")
+
+    login(page, "advertiser@demo.example")
+    expect(page.locator("[data-dashboard][data-loading=false]")).to_be_visible()
+    expect(page.locator("[data-kpi=impressions]")).to_have_text("4,000")
+    expect(page.locator("[data-kpi=spend]")).to_have_text("$10.00")
+    expect(page.locator("[data-kpi=ctr]")).to_have_text("1.20%")
+    by_campaign = page.locator("[data-breakdown=campaign]")
+    expect(by_campaign.get_by_role("link", name="Delivered")).to_be_visible()
+    expect(page.locator("[data-breakdown=exchange]")).to_contain_text("Magnite")
+
+    page.select_option("#dashboard-campaign", str(quiet["id"]))
+    expect(page.locator("[data-kpi=impressions]")).to_have_text("0")
+    page.select_option("#dashboard-campaign", str(shown["id"]))
+    expect(page.locator("[data-kpi=impressions]")).to_have_text("4,000")
+    # The campaign's row leads to the campaign.
+    by_campaign.get_by_role("link", name="Delivered").click()
+    page.wait_for_url(f"**/campaign/{shown['id']}/")

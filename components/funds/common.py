@@ -27,7 +27,7 @@ def kpi_card(console: Console, *, key: str, label: str, micros: int | None = Non
                                    html.div({"className": "small text-body-secondary"}, label),
                                    html.div({"className": "fs-4 fw-semibold" + (" text-danger" if negative else ""),
                                              "data-kpi": key}, value),
-                                   html.div({"className": "small text-body-tertiary"}, hint) if hint else ""))))
+                                   html.div({"className": "small text-body-secondary"}, hint) if hint else ""))))
 
 
 def kpi_row(*cards: Any) -> Any:

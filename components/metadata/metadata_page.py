@@ -195,7 +195,7 @@ def _detail_cell(row: dict[str, Any], country_names: dict[str, str]) -> Any:
         return ""
     shown = row.get("parent") if detail == "parent_id" else country_names.get(row.get("country") or "", "")
     return html.td({"className": "text-nowrap", "data-detail": detail}, shown or html.span(
-        {"className": "text-body-tertiary"}, "—"))
+        {"className": "text-body-secondary"}, "—"))
 
 
 @component
@@ -234,7 +234,7 @@ def ValueRow(row: dict[str, Any], on_changed: Callable[[], None], ask_delete: Ca
             html.i({"className": "bi " + ("bi-arrow-counterclockwise" if retired else "bi-archive") + " me-1"}),
             t("metadata.restore" if retired else "metadata.retire")),
         html.span(  # in use: a lock in the delete button's place keeps the rows aligned and says why
-            {"className": "btn btn-sm text-body-tertiary", "role": "img", "data-action": "delete-locked",
+            {"className": "btn btn-sm text-body-secondary", "role": "img", "data-action": "delete-locked",
              "title": t("metadata.in_use_hint"), "aria-label": t("metadata.in_use_hint")},
             html.i({"className": "bi bi-lock"})) if row["used"] else html.button(
             {"type": "button", "className": "btn btn-sm btn-outline-danger", "data-action": "delete",

@@ -1,7 +1,9 @@
 """Delivery statistics at volume: ingestion of N hourly rows (the simulator's --rows path, batches of 50,000),
 then two report queries on the DuckDB store against the same rows in SQLite (indexed for each query):
 (a) one advertiser's 30 days by day, (b) day x country x OS x exchange over 90 days for everyone.
-Prints the median of 5 runs after a warm-up, SQLite beside DuckDB, and the ratio.
+Prints the median of 5 runs after a warm-up, SQLite beside DuckDB, and the ratio. Then a whole dashboard
+(every widget of services/dashboards.dashboard: headline figures, the previous period, days, five breakdowns)
+for the biggest advertiser and for an admin over everyone (target: under 300 ms server time).
 
     .venv/bin/python bench/statistics.py             # 10,000,000 rows (several minutes)
     .venv/bin/python bench/statistics.py 1000000     # a quicker run while developing
@@ -18,6 +20,8 @@ import time
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+
+from sqlmodel import select
 
 # A throwaway data directory, chosen before the app reads its settings.
 DATA_DIR = tempfile.mkdtemp(prefix="dsp-bench-statistics-")
@@ -68,6 +72,29 @@ def load_sqlite(path: Path) -> float:
     return time.perf_counter() - started
 
 
+def dashboard_times(advertiser: int, month: tuple[object, object]) -> None:
+    """The dashboard's service call as a page makes it, for an advertiser account given the synthetic id, and
+    for the demo admin (every advertiser's rows)."""
+    from app.auth.policy import Actor
+    from app.auth.roles import Role
+    from app.db import migrate, session_scope
+    from app.models.user import User
+    from app.services import dashboards
+    from app.services.seed import seed_demo
+
+    migrate()
+    with session_scope() as db:
+        seed_demo(db)
+        db.add(User(id=advertiser, email=f"bench{advertiser}@bench.example", role=Role.ADVERTISER, first_name="Bench",
+                    password_hash="!"))
+    with session_scope() as db:
+        for label, user in (("advertiser", db.get(User, advertiser)),
+                            ("admin, every advertiser", db.exec(select(User).where(User.role == Role.ADMIN)).first())):
+            actor = Actor(user=user, stack=(user.id,))  # type: ignore[union-attr,arg-type]
+            took, _answer = median_ms(lambda a=actor: dashboards.dashboard(db, actor=a, start=month[0], end=month[1]))
+            print(f"dashboard, {label}, 30 days with all its widgets: {took:,.1f} ms (target < 300 ms)")
+
+
 def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000_000
     print(f"data directory {DATA_DIR}")
@@ -112,6 +139,7 @@ def main() -> None:
             assert len(duck_rows) == len(lite_rows), (len(duck_rows), len(lite_rows))  # type: ignore[arg-type]
             print(f"{label}: DuckDB {duck_ms:,.1f} ms, SQLite {lite_ms:,.1f} ms, {lite_ms / duck_ms:,.1f}x "
                   f"({len(duck_rows):,} rows; target {target})")  # type: ignore[arg-type]
+        dashboard_times(advertiser, month)
         print(f"rows span {first} to {last}")
     finally:
         shutil.rmtree(DATA_DIR, ignore_errors=True)

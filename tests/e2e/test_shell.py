@@ -122,13 +122,13 @@ def test_language_switch_translates_and_is_remembered(page: Page) -> None:
     page.click("[data-dropdown=language] button")
     page.click("[data-language=gr]")
     expect(page.locator(".dsp-sidebar a[href='/dashboard']")).to_contain_text("Dashboard")  # German keeps the word
-    expect(page.locator("[data-dropdown=user] button")).to_have_attribute("aria-label", "Konto")
+    expect(page.locator("[data-dropdown=user]").get_by_role("button", name="Konto")).to_be_visible()
     page.wait_for_function("localStorage.getItem('language') === 'gr'", timeout=2000)
     page.reload()
-    expect(page.locator("[data-dropdown=user] button")).to_have_attribute("aria-label", "Konto")
+    expect(page.locator("[data-dropdown=user]").get_by_role("button", name="Konto")).to_be_visible()
     page.click("[data-dropdown=language] button")
     page.click("[data-language=sp]")
-    expect(page.locator("[data-dropdown=user] button")).to_have_attribute("aria-label", "Cuenta")
+    expect(page.locator("[data-dropdown=user]").get_by_role("button", name="Cuenta")).to_be_visible()
 
 
 def test_advertiser_sees_balance_and_others_do_not(page: Page) -> None:

@@ -44,6 +44,10 @@ class Settings(BaseSettings):
     # Delivery statistics (app/analytics): the DuckDB file; empty means analytics.duckdb in the data directory.
     analytics_file: Path | None = None
 
+    # Conversion postbacks are forwarded to client URLs; private and local addresses are refused unless allowed
+    # (a tracker inside the operator's own network; the tests' fake tracker on 127.0.0.1).
+    postback_allow_private_targets: bool = False
+
     # Upload limits for logos and favicons.
     max_image_upload_bytes: int = 1_048_576
     # Creative files (app/services/media.py): what ad exchanges commonly accept for display and video.

@@ -12,6 +12,8 @@ import pytest
 _DATA_DIR = tempfile.mkdtemp(prefix="dsp-test-")
 os.environ.setdefault("DSP_DATA_DIR", _DATA_DIR)
 os.environ["DSP_ENVIRONMENT"] = "test"
+# The fake trackers that receive forwarded postbacks listen on 127.0.0.1 (tests/test_postback_ingest.py).
+os.environ.setdefault("DSP_POSTBACK_ALLOW_PRIVATE_TARGETS", "1")
 
 from sqlalchemy import text  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402

@@ -22,6 +22,7 @@ from app.models.user import UserStatus
 from app.services import postback_ingest, postbacks, statistics
 from app.services.demo_advertising import seed_demo_advertising
 from app.services.preferences import settings_of
+from app.settings import get_settings
 from tests.helpers import actor_of, other_tenant, user_by_email
 
 
@@ -177,3 +178,17 @@ def test_a_token_writes_only_its_own_advertisers(db: Session, client_setup: dict
     with pytest.raises(NotFound):
         postback_ingest.receive_postback(token=agency_token, params={
             "click_id": "a3", "event": "install", "campaign_id": str(client_setup["campaign"]), "country": "DE"})
+
+
+def test_a_forward_to_a_private_address_is_refused_unless_allowed(db: Session, client_setup: dict[str, Any],
+                                                                  tracker: FakeTracker,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # A client must not make the server call its own network (here the tracker on 127.0.0.1 stands for an
+    # internal service, or cloud metadata at 169.254.169.254).
+    monkeypatch.setattr(get_settings(), "postback_allow_private_targets", False)
+    postback_ingest.receive_postback(token=client_setup["token"], params={
+        "click_id": "ssrf", "event": "install", "campaign_id": str(client_setup["campaign"]), "country": "AT"})
+    postback_ingest.wait_for_forwards()
+    assert tracker.paths == []
+    delivery = db.exec(select(PostbackDelivery)).one()
+    assert delivery.attempts == 0 and "private or local address (127.0.0.1)" in delivery.error

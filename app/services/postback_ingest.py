@@ -14,8 +14,10 @@ third party's server, and each forward is recorded in postback_deliveries.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import logging
 import re
+import socket
 import threading
 import time
 from collections.abc import Mapping
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import httpx
 import pycountry
@@ -40,6 +42,7 @@ from app.models.postback import PostbackDelivery
 from app.models.user import User, UserSettings, UserStatus
 from app.services import ingestion
 from app.services.postbacks import CONVERSION_EVENTS, ENABLED, POSTBACK_MACROS
+from app.settings import get_settings
 
 logger = logging.getLogger(__name__)
 
@@ -227,6 +230,25 @@ def wait_for_forwards(timeout: float = 30.0) -> None:
     wait(running, timeout=timeout)
 
 
+def _private_target(url: str) -> str:
+    """Why a forward must not be sent, or "": a client's URL must not make the server call its own network
+    (localhost, private ranges, link-local cloud metadata at 169.254.169.254) unless the operator allows it
+    (DSP_POSTBACK_ALLOW_PRIVATE_TARGETS, for trackers inside the same network). Checked on every send, as DNS
+    answers change; a name that resolves to any private address is refused."""
+    if get_settings().postback_allow_private_targets:
+        return ""
+    host = urlsplit(url).hostname or ""
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    except (OSError, UnicodeError):
+        return f"Refused: {host or 'the URL'} does not resolve."
+    for address in addresses:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        if not ip.is_global or ip.is_multicast:
+            return f"Refused: {host} is a private or local address ({ip})."
+    return ""
+
+
 def _deliver(forward: Forward) -> None:
     """GET the client's URL: up to ATTEMPTS tries while the answer is a server error (5xx, 429) or none came,
     waiting BACKOFF_S between tries; a 2xx-4xx answer is final (a 404 will not become a 200 by asking again).
@@ -235,6 +257,12 @@ def _deliver(forward: Forward) -> None:
     error = ""
     attempt = 0
     try:
+        if refusal := _private_target(forward.url):
+            with session_scope() as db:
+                db.add(PostbackDelivery(user_id=forward.user_id, advertiser_id=forward.advertiser_id,
+                                        event=forward.event, url=forward.url[:2048], status_code=None, error=refusal,
+                                        attempts=0))
+            return
         with httpx.Client(timeout=TIMEOUT_S, follow_redirects=False,
                           headers={"user-agent": "DSP-Console-Postback/1"}) as http:
             for attempt in range(1, ATTEMPTS + 1):

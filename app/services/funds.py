@@ -250,7 +250,7 @@ def pause_for_empty_balance(db: Session, *, advertiser_id: int, balance_micros: 
             .values(status=CampaignStatus.PAUSED.value, updated_at=utcnow()))
         if result.rowcount == 1:
             paused.append(campaign_id)
-            audit.record(db, actor=None, entity="campaign", entity_id=campaign_id, action="status",
+            audit.record(db, actor=None, entity="campaign", entity_id=campaign_id, action="set_status_paused",
                          before={"status": CampaignStatus.ACTIVE.value},
                          after={"status": CampaignStatus.PAUSED.value,
                                 "reason": f"balance ran out (${dollars(balance_micros)})"})

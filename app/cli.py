@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import sys
+from collections.abc import Iterator
+from typing import Any
 
 from app.settings import get_settings
 
@@ -33,24 +36,36 @@ def _migrate(_args: argparse.Namespace) -> None:
     print("database is at the newest schema")
 
 
-def _seed(_args: argparse.Namespace) -> None:
+@contextlib.contextmanager
+def _signed_in(email: str) -> Iterator[tuple[Any, Any]]:
+    """(db, actor) of a demo person signed in like anyone, so what the seed makes passes the pages' checks."""
     from app.db import session_scope
     from app.services import accounts, sessions
-    from app.services.demo_advertising import seed_demo_advertising
+    from app.services.seed import DEMO_PASSWORD
+
+    with session_scope() as db:
+        login = accounts.login(db, email=email, password=DEMO_PASSWORD, kind="browser")
+        db.flush()
+        actor = sessions.actor_for(db, login.new_session.session)
+        assert actor is not None
+        yield db, actor
+        sessions.revoke(db, session_id=actor.session_id)
+
+
+def _seed(_args: argparse.Namespace) -> None:
+    from app.db import session_scope
+    from app.services.demo_advertising import approve_demo_exchanges, seed_demo_advertising
     from app.services.seed import DEMO_PASSWORD, seed_demo
 
     with session_scope() as db:
         ids = seed_demo(db)
-    with session_scope() as db:
-        # The demo advertiser makes its own campaigns, signed in like anyone, so they pass the same checks.
-        login = accounts.login(db, email="advertiser@demo.example", password=DEMO_PASSWORD, kind="browser")
-        db.flush()
-        actor = sessions.actor_for(db, login.new_session.session)
-        assert actor is not None
-        made = seed_demo_advertising(db, actor=actor)
-        sessions.revoke(db, session_id=actor.session_id)
+    with _signed_in("advertiser@demo.example") as (db, advertiser):
+        made = seed_demo_advertising(db, actor=advertiser)
+    with _signed_in("admin@demo.example") as (db, admin):
+        approved = approve_demo_exchanges(db, actor=admin)
     print(f"demo data ready: {', '.join(ids)} (password {DEMO_PASSWORD})"
-          + (f"; {made} campaigns and a creative of each type for the advertiser" if made else ""))
+          + (f"; {made} campaigns and a creative of each type for the advertiser" if made else "")
+          + (f"; {approved} exchange requests approved" if approved else ""))
 
 
 def _open_store() -> object:

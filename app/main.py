@@ -27,6 +27,7 @@ from app.api import client_settings as client_settings_api
 from app.api import company as company_api
 from app.api import creatives as creatives_api
 from app.api import dashboards as dashboards_api
+from app.api import exchange_approvals as exchange_approvals_api
 from app.api import export_files
 from app.api import funds as funds_api
 from app.api import geo as geo_api
@@ -82,6 +83,7 @@ def create_api() -> FastAPI:
     api.include_router(client_settings_api.router)
     api.include_router(metadata_api.router)
     api.include_router(dashboards_api.router)
+    api.include_router(exchange_approvals_api.router)
     api.include_router(reports_api.router)
     api.include_router(funds_api.router)
     api.include_router(statistics_api.router)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.auth.roles import ALL_ROLES, ROLE_PREFIX, STAFF_ROLES, Role
+from app.auth.roles import ROLE_PREFIX, STAFF_ROLES, Role
 from components.agencies.agency_list import AgenciesPage
 from components.agencies.assign_advertiser import AssignAdvertiserPage
 from components.agencies.edit_agency import EditAgencyPage
@@ -29,6 +29,9 @@ from components.creatives.creative_list import CampaignCreativesPage, CreativeLi
 from components.creatives.creative_view import CreativeViewPage
 from components.dashboard.dashboard_page import DashboardPage
 from components.docs.documentation import ConsoleDocsPage, GeneralDocsPage
+from components.exchanges.approval_list import ExchangeApprovalPage
+from components.exchanges.bulk_approval import BulkExchangeApprovalPage
+from components.exchanges.change_log import ExchangeApprovalChangeLogPage
 from components.funds.add_funds import AddFundsPage
 from components.funds.advertiser_funds import FundsPage
 from components.funds.funds_overview import FundsOverviewPage
@@ -126,6 +129,11 @@ ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/report/create/{report_type:str}", ReportCreatePage, frozenset({A}), name="report.create"),
     Page("/admin/report/edit/{id:int}", ReportEditPage, frozenset({A}), name="report.edit"),
     Page("/admin/report/view/{id:int}", ReportViewPage, frozenset({A}), name="report.view"),
+    Page("/admin/exchange-approval", ExchangeApprovalPage, frozenset({A}), menu="menu.exchanges", order=120,
+         icon="bi-diagram-3", name="exchange.approvals"),
+    Page("/admin/exchange-approval/change-log/{id:int}", ExchangeApprovalChangeLogPage, frozenset({A}),
+         name="exchange.change_log"),
+    Page("/admin/bulk-exchange-approval", BulkExchangeApprovalPage, frozenset({A}), name="exchange.bulk_approval"),
     Page("/admin/editAgency/{id:int}", EditAgencyPage, frozenset({A}), name="agency.edit"),
     Page("/admin/assignAdvertiser", AssignAdvertiserPage, frozenset({A}), name="agency.assign"),
     Page("/admin/profile", ProfilePage, frozenset({A}), name="profile"),
@@ -193,7 +201,8 @@ ADVERTISER_PAGES: tuple[Page, ...] = (
 
 MENU_LINKS: tuple[MenuLink, ...] = (
     MenuLink("menu.api_docs", "/docs", "bi-code-square", 900, frozenset({G, V}), "api_access"),
-    MenuLink("menu.help", "", "bi-life-preserver", 910, frozenset(ALL_ROLES), "help_and_support"),
+    # Spec §2 top menus: Help & Support is in the advertiser's menu only.
+    MenuLink("menu.help", "", "bi-life-preserver", 910, frozenset({V}), "help_and_support"),
 )
 
 

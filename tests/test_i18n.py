@@ -81,18 +81,23 @@ MESSAGE_KEYS = (
     "The card payment service could not be reached. Please try again.",
     "The webhook signature is not valid.",
     "Payment not found.",
+    "Give a reason for the rejection.",
+    "Choose approve or reject.",
+    "Choose at least one request.",
+    "Request not found.",
+    "The campaign is archived.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.
 ALLOWED_SAME: dict[str, frozenset[str]] = {
-    "sp": frozenset({"dashboard.kpi.cpa", "dashboard.kpi.ecpm", "dashboard.by.exchange", "campaigns.traffic.web", "changelog.field.postback_enabled", "config.exchanges", "config.postback_enabled", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon",
+    "sp": frozenset({"changelog.exchange_approval.field.exchange", "exchanges.card_title", "exchanges.col.exchange", "menu.exchanges", "dashboard.kpi.cpa", "dashboard.kpi.ecpm", "dashboard.by.exchange", "campaigns.traffic.web", "changelog.field.postback_enabled", "config.exchanges", "config.postback_enabled", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon",
                      "theme.layout.vertical", "theme.layout.horizontal"}),
-    "gr": frozenset({"dashboard.kpi.cpa", "dashboard.kpi.ecpm", "creatives.details", "campaigns.optional", "campaigns.field.name", "campaigns.col.name", "campaigns.col.total_budget",
+    "gr": frozenset({"changelog.exchange_approval.field.status", "exchanges.col.status", "dashboard.kpi.cpa", "dashboard.kpi.ecpm", "creatives.details", "campaigns.optional", "campaigns.field.name", "campaigns.col.name", "campaigns.col.total_budget",
                      "changelog.field.postback_enabled", "changelog.field.status", "config.postback_enabled", "users.filter_status", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
                      "menu.dashboard", "topbar.view_old", "role.admin", "role.co_admin", "theme.layout",
                      "theme.layout.horizontal", "field.code", "dashboard.kpi.conversions",
                      "dashboard.col.name", "dashboard.col.status"}),
-    "it": frozenset({"dashboard.kpi.cpa", "dashboard.kpi.ecpm", "dashboard.by.exchange", "changelog.creative.field.asset_id", "campaigns.device.tablet", "campaigns.col.total_budget", "changelog.field.email", "changelog.field.password_hash", "users.account", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
+    "it": frozenset({"changelog.exchange_approval.field.exchange", "exchanges.card_title", "exchanges.col.exchange", "menu.exchanges", "dashboard.kpi.cpa", "dashboard.kpi.ecpm", "dashboard.by.exchange", "changelog.creative.field.asset_id", "campaigns.device.tablet", "campaigns.col.total_budget", "changelog.field.email", "changelog.field.password_hash", "users.account", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
                      "menu.dashboard", "topbar.view_old", "usermenu.title", "theme.layout",
                      "field.password", "profile.password"}),
     "rs": frozenset({"dashboard.kpi.cpa", "dashboard.kpi.ecpm", "changelog.field.email", "topbar.view_new", "dashboard.kpi.ctr"}),

@@ -14,7 +14,7 @@ from app.analytics import get_store
 from app.analytics.store import StatsQuery
 from app.models.campaign import Campaign, CampaignStatus
 from app.services import ledger, simulator
-from app.services.demo_advertising import seed_demo_advertising
+from app.services.demo_advertising import approve_demo_exchanges, seed_demo_advertising
 from tests.helpers import actor_of
 
 NOW = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
@@ -30,6 +30,7 @@ def by_campaign_day(days: int = 3) -> dict[tuple[int, Any], dict[str, Any]]:
 def demo(db: Session) -> dict[str, Any]:
     advertiser = actor_of(db, "advertiser@demo.example")
     seed_demo_advertising(db, actor=advertiser)
+    approve_demo_exchanges(db, actor=actor_of(db, "admin@demo.example"))  # delivery runs on approved exchanges only
     return {"advertiser": advertiser, "admin": actor_of(db, "admin@demo.example"),
             "campaigns": {c.name: c for c in db.exec(select(Campaign).where(Campaign.advertiser_id == advertiser.id))}}
 

@@ -50,6 +50,9 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
     "creative": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),
                  "status": frozenset({A, G, V}), "bulk_status": frozenset({A})},
     "dashboard": {"view": EVERYONE},
+    # Staff decide which exchanges each campaign may run on (services/exchange_approvals.py); clients read the
+    # state of their own campaigns' requests through the campaign.
+    "exchange_approval": {"view": frozenset({A}), "decide": frozenset({A})},
     # Delivery statistics of the advertisers in the actor's row scope (services/statistics.py). Ingestion is
     # the delivery pipeline's job: an admin's API key, not a person's page.
     "statistics": {"view": frozenset({A, G, V}), "ingest": frozenset({A})},

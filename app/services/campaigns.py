@@ -37,7 +37,7 @@ from app.models.campaign import (
 from app.models.ledger import MICROS_PER_DOLLAR
 from app.models.reference import ReferenceValue
 from app.models.user import User, UserStatus
-from app.services import audit, geo
+from app.services import audit, exchange_approvals, geo
 from app.services.campaign_targeting import clean_targeting
 
 NOT_FOUND = "Campaign not found."
@@ -360,6 +360,7 @@ def create_campaign(db: Session, *, actor: Actor, data: dict[str, Any], advertis
     db.add(campaign)
     db.flush()
     audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="create", after=_snapshot(campaign))
+    exchange_approvals.sync_requests(db, actor=actor, campaign=campaign)
     return public(campaign, advertiser)
 
 
@@ -381,6 +382,7 @@ def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: dict[s
         audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="update",
                      before={k: before[k] for k in before if before[k] != after[k]},
                      after={k: after[k] for k in after if before[k] != after[k]})
+        exchange_approvals.sync_requests(db, actor=actor, campaign=campaign)
     return public(campaign, advertiser)
 
 
@@ -423,4 +425,5 @@ def clone_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, 
     db.flush()
     audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="clone",
                  after={"from": source.id, **_snapshot(campaign)})
+    exchange_approvals.sync_requests(db, actor=actor, campaign=campaign)
     return public(campaign, advertiser)

@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 from app.auth.policy import Actor
 from app.models.campaign import Campaign
 from app.models.reference import ReferenceValue
-from app.services import campaigns, creatives
+from app.services import campaigns, creatives, exchange_approvals
 from app.services.demo_media import banner, mp4_bytes
 
 BUSINESS_HOURS = [list(range(8, 20))] * 5 + [[], []]
@@ -90,3 +90,13 @@ def seed_demo_advertising(db: Session, *, actor: Actor) -> int:
     creatives.set_campaign_creatives(db, actor=actor, campaign_id=made[1], creative_ids=[native["id"], rich["id"]])
     creatives.set_campaign_creatives(db, actor=actor, campaign_id=made[3], creative_ids=[video["id"]])
     return len(made)
+
+
+def approve_demo_exchanges(db: Session, *, actor: Actor) -> int:
+    """The demo admin approves the exchange requests of the demo campaigns that have run (so the simulated month
+    has delivery); the draft's stay pending, for the approval page to show. Answers how many were approved."""
+    pending = [r for r in exchange_approvals.list_requests(db, actor=actor, status="pending")
+               if r["campaign_status"] != "draft"]
+    if pending:
+        exchange_approvals.decide_many(db, actor=actor, approval_ids=[r["id"] for r in pending], decision="approved")
+    return len(pending)

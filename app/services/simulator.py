@@ -31,7 +31,7 @@ from app.models.campaign import Campaign, CampaignStatus
 from app.models.creative import CampaignCreative
 from app.models.reference import ReferenceValue
 from app.models.user import UserSettings
-from app.services import funds, ingestion
+from app.services import exchange_approvals, funds, ingestion
 
 BATCH_ROWS = 50_000
 # Share of a day's traffic in each local hour (night trough around 04:00, evening peak), and per weekday
@@ -83,7 +83,7 @@ def _names(db: Session, ids: list[int]) -> tuple[str, ...]:
     return tuple(db.exec(select(ReferenceValue.name).where(col(ReferenceValue.id).in_(ids))).all())
 
 
-def _plan(db: Session, campaign: Campaign, seed: int) -> _Plan:
+def _plan(db: Session, campaign: Campaign, seed: int, approved: tuple[str, ...]) -> _Plan:
     rng = random.Random(f"{seed}:{campaign.id}")
     targeting = campaign.targeting or {}
     if campaign.bid_strategy == "cpm":  # clears below the bid, as second-price-like auctions do
@@ -100,7 +100,7 @@ def _plan(db: Session, campaign: Campaign, seed: int) -> _Plan:
         cvr=rng.uniform(*CVR_RANGE.get(campaign.objective, (0.01, 0.03))),
         countries=tuple(targeting.get("countries") or rng.sample(COUNTRIES, 4)),
         devices=devices, systems=_names(db, targeting.get("operating_systems") or []),
-        exchanges=_names(db, targeting.get("exchanges") or []) or tuple(rng.sample(EXCHANGES, 5)),
+        exchanges=approved,
         apps=tuple(rng.sample(SITES if campaign.traffic_type == "web" else APPS, 4)),
         creatives=creatives or (0,))
 
@@ -214,7 +214,10 @@ def simulate(db: Session, *, days: int = 30, seed: int = 1, now: datetime | None
     current = (now or datetime.now(UTC)).astimezone(UTC).replace(minute=0, second=0, microsecond=0, tzinfo=None)
     campaigns = db.exec(select(Campaign).where(Campaign.status == CampaignStatus.ACTIVE)
                         .order_by(col(Campaign.id))).all()
-    plans = {int(c.id): _plan(db, c, seed) for c in campaigns if c.id is not None}
+    # A campaign runs only on the exchanges approved for it (services/exchange_approvals.py); without any, nowhere.
+    approved = exchange_approvals.approved_exchange_names(db, [int(c.id) for c in campaigns if c.id is not None])
+    plans = {int(c.id): _plan(db, c, seed, approved[int(c.id)]) for c in campaigns
+             if c.id is not None and approved.get(int(c.id))}
     _spent_so_far(plans)
     advertisers = sorted({p.campaign.advertiser_id for p in plans.values()})
     balances = funds.balances_micros(db, advertisers)

@@ -33,7 +33,7 @@ class EntityPages:
 
     def back_to_list(self, console: Console) -> Any:
         path = page_path(self.list_page, console.role)
-        return app_link({"to": path, "className": "btn btn-outline-secondary btn-sm"},
+        return app_link({"to": path, "className": "btn btn-light border btn-sm"},
                         html.i({"className": "bi bi-arrow-left me-1"}), console.t(f"{self.prefix}.back")) if path else ""
 
     def not_found(self, console: Console) -> Any:

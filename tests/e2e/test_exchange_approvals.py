@@ -1,0 +1,67 @@
+"""Exchange approvals in a browser: an admin rejects one request with a reason and approves another in bulk,
+then the advertiser sees each exchange's state and the reason on the campaign."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+from sqlmodel import select
+
+from app.db import run
+from app.models.reference import ReferenceValue
+from app.services import campaigns
+from tests.e2e.conftest import login, screenshot
+from tests.helpers import actor_of
+from tests.test_campaign_pages import SETTINGS
+
+pytestmark = pytest.mark.e2e
+
+
+def _campaign_asking_for(*names: str) -> dict:
+    def make(db):  # type: ignore[no-untyped-def]
+        ids = [r.id for r in db.exec(select(ReferenceValue).where(ReferenceValue.kind == "exchange",
+                                                                  ReferenceValue.name.in_(names)))]  # type: ignore[attr-defined]
+        return campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
+                                         data={**SETTINGS, "name": "Harbour Lights", "targeting": {"exchanges": ids}})
+    return run(make)
+
+
+def test_an_admin_decides_in_bulk_and_the_advertiser_sees_why(page: Page, browser, server_url: str) -> None:
+    made = _campaign_asking_for("Magnite", "Xandr")
+    login(page, "admin@demo.example")
+    page.click(".dsp-sidebar a[href='/admin/exchange-approval']")
+    grid = page.locator("[data-page=exchange-approvals] .dsp-grid")
+    expect(grid.locator("tbody tr", has_text="Harbour Lights")).to_have_count(2)
+    screenshot(page, "exchange-approvals")
+
+    grid.locator("tr", has_text="Xandr").locator("input[data-select]").check()
+    expect(page.locator("[data-selection]")).to_have_attribute("data-selection", "1")
+    page.click("[data-bulk='exchange.bulk_approval']")
+    page.wait_for_url("**/admin/bulk-exchange-approval?ids=*")
+    page.select_option("#field-decision", "rejected")
+    page.click("[data-action=apply-bulk]")
+    expect(page.locator("[data-field-error=reason]")).to_have_text("Give a reason for the rejection.")
+    page.fill("#field-reason", "Not brand safe for this advertiser")
+    page.click("[data-action=apply-bulk]")
+    expect(page.locator("[data-results]")).to_have_attribute("data-results", "1/1")
+
+    page.goto("/admin/exchange-approval")
+    grid.locator("tr", has_text="Magnite").locator("input[data-select]").check()
+    page.click("[data-bulk='exchange.bulk_approval']")
+    page.wait_for_url("**/admin/bulk-exchange-approval?ids=*")
+    page.click("[data-action=apply-bulk]")  # approve is the default decision
+    expect(page.locator("[data-results]")).to_have_attribute("data-results", "1/1")
+    screenshot(page, "exchange-bulk-approval")
+
+    advertiser = browser.new_page(base_url=server_url, viewport={"width": 1440, "height": 900})
+    login(advertiser, "advertiser@demo.example")
+    advertiser.goto(f"/campaign/{made['id']}/")
+    card = advertiser.locator("[data-exchanges=campaign]")
+    expect(card.locator("[data-exchange=Magnite] [data-status=approved]")).to_be_visible()
+    expect(card.locator("[data-exchange=Xandr] [data-status=rejected]")).to_be_visible()
+    expect(card.locator("[data-reason=Xandr]")).to_have_text("Not brand safe for this advertiser")
+    screenshot(advertiser, "campaign-exchanges")
+    advertiser.close()
+
+    page.goto(f"/admin/exchange-approval/change-log/{made['id']}")
+    expect(page.locator("[data-page=exchange-approval-change-log] tr[data-action=reject]")).to_contain_text("Xandr")

@@ -1,0 +1,135 @@
+"""Exchange approvals: saving a campaign requests its exchanges, staff approve or reject them (in bulk, one
+result per request, a rejection needs a reason), the advertiser sees each state and reason, the change log
+records it all, and delivery runs only on approved exchanges."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlmodel import select
+
+from app.analytics import get_store
+from app.analytics.store import StatsQuery
+from app.errors import Forbidden, Invalid, NotFound
+from app.models.campaign import Campaign
+from app.models.reference import ReferenceValue
+from app.services import campaigns, exchange_approvals, simulator
+from tests.helpers import actor_of, bearer_headers, other_tenant
+
+BASE: dict[str, Any] = {"name": "Approval Run", "objective": "traffic", "starts_at": "2026-01-01T00:00",
+                        "total_budget": "5000", "daily_budget": "200", "bid": "3.00", "bid_strategy": "cpm",
+                        "targeting": {}}
+
+
+def _exchanges(db) -> dict[str, int]:
+    return {r.name: r.id for r in db.exec(select(ReferenceValue).where(ReferenceValue.kind == "exchange"))}
+
+
+def _states(db, actor, campaign_id: int) -> dict[str, tuple[str, str]]:
+    return {r["exchange"]: (r["status"], r["reason"])
+            for r in exchange_approvals.campaign_exchanges(db, actor=actor, campaign_id=campaign_id)}
+
+
+def test_saving_requests_exchanges_and_changing_them_withdraws_only_pending_ones(db) -> None:
+    ex = _exchanges(db)
+    me = actor_of(db, "advertiser@demo.example")
+    made = campaigns.create_campaign(db, actor=me, data={**BASE, "targeting": {"exchanges": [ex["Magnite"], ex["OpenX"]]}})
+    assert _states(db, me, made["id"]) == {"Magnite": ("pending", ""), "OpenX": ("pending", "")}
+
+    admin = actor_of(db, "admin@demo.example")
+    magnite = next(r["id"] for r in exchange_approvals.list_requests(db, actor=admin, campaign_id=made["id"])
+                   if r["exchange"] == "Magnite")
+    exchange_approvals.decide_many(db, actor=admin, approval_ids=[magnite], decision="approved")
+    # Magnite approved stays approved; OpenX (pending) is withdrawn; PubMatic is requested.
+    campaigns.update_campaign(db, actor=me, campaign_id=made["id"],
+                              data={"targeting": {"exchanges": [ex["Magnite"], ex["PubMatic"]]}})
+    assert _states(db, me, made["id"]) == {"Magnite": ("approved", ""), "PubMatic": ("pending", "")}
+
+    history = exchange_approvals.approval_history(db, actor=admin, campaign_id=made["id"])
+    assert [e["action"] for e in history["entries"]][::-1] == ["request", "request", "approve", "request", "withdraw"]
+
+
+def test_without_chosen_exchanges_a_campaign_asks_for_every_exchange_its_advertiser_may_use(db) -> None:
+    me = actor_of(db, "advertiser@demo.example")
+    made = campaigns.create_campaign(db, actor=me, data=BASE)
+    active = {r.name for r in db.exec(select(ReferenceValue).where(ReferenceValue.kind == "exchange",
+                                                                   ReferenceValue.retired == False))}  # noqa: E712
+    assert set(_states(db, me, made["id"])) == active
+
+
+def test_bulk_decisions_report_each_request_and_a_rejection_needs_a_reason(db) -> None:
+    ex = _exchanges(db)
+    me = actor_of(db, "advertiser@demo.example")
+    made = campaigns.create_campaign(db, actor=me, data={**BASE, "targeting": {"exchanges": [ex["Xandr"], ex["InMobi"]]}})
+    admin = actor_of(db, "coadmin@demo.example")  # co-admin decides as admin does
+    ids = [r["id"] for r in exchange_approvals.list_requests(db, actor=admin, campaign_id=made["id"])]
+    with pytest.raises(Invalid) as refused:
+        exchange_approvals.decide_many(db, actor=admin, approval_ids=ids, decision="rejected", reason="  ")
+    assert refused.value.fields == {"reason": exchange_approvals.REASON_NEEDED}
+    results = exchange_approvals.decide_many(db, actor=admin, approval_ids=[*ids, 987_654], decision="rejected",
+                                             reason="Brand safety review failed")
+    assert [(r["ok"], r["message"]) for r in results] == [(True, ""), (True, ""), (False, "Request not found.")]
+    assert _states(db, me, made["id"]) == {"Xandr": ("rejected", "Brand safety review failed"),
+                                           "InMobi": ("rejected", "Brand safety review failed")}
+    assert exchange_approvals.list_requests(db, actor=admin, status="pending", campaign_id=made["id"]) == []
+
+
+def test_clients_cannot_decide_and_see_only_their_own_campaigns(db) -> None:
+    me = actor_of(db, "advertiser@demo.example")
+    made = campaigns.create_campaign(db, actor=me, data=BASE)
+    for email in ("advertiser@demo.example", "agency@demo.example"):
+        actor = actor_of(db, email)
+        with pytest.raises(Forbidden):
+            exchange_approvals.list_requests(db, actor=actor)
+        with pytest.raises(Forbidden):
+            exchange_approvals.decide_many(db, actor=actor, approval_ids=[1], decision="approved")
+    agency, _theirs = other_tenant(db)
+    other_agency = actor_of(db, agency.email)
+    with pytest.raises(NotFound):
+        exchange_approvals.campaign_exchanges(db, actor=other_agency, campaign_id=made["id"])
+
+
+def test_delivery_runs_only_on_approved_exchanges(db) -> None:
+    ex = _exchanges(db)
+    me = actor_of(db, "advertiser@demo.example")
+    start = (datetime.now(UTC) - timedelta(days=3)).strftime("%Y-%m-%dT00:00")
+    made = campaigns.create_campaign(db, actor=me, data={**BASE, "starts_at": start,
+                                                         "targeting": {"exchanges": [ex["Magnite"], ex["OpenX"]]}})
+    campaigns.set_status(db, actor=me, campaign_id=made["id"], status="active")
+    db.commit()
+    simulator.simulate(db, days=1, seed=3)
+    assert get_store().query(StatsQuery(start=datetime.now(UTC).date() - timedelta(days=2),
+                                        end=datetime.now(UTC).date(), filters={"campaign_id": (made["id"],)})
+                             )[0]["impressions"] == 0  # nothing approved yet: nothing delivered
+
+    admin = actor_of(db, "admin@demo.example")
+    magnite = next(r["id"] for r in exchange_approvals.list_requests(db, actor=admin, campaign_id=made["id"])
+                   if r["exchange"] == "Magnite")
+    exchange_approvals.decide_many(db, actor=admin, approval_ids=[magnite], decision="approved")
+    db.commit()
+    simulator.simulate(db, days=1, seed=4)
+    rows = get_store().query(StatsQuery(start=datetime.now(UTC).date() - timedelta(days=2), end=datetime.now(UTC).date(),
+                                        dimensions=("exchange",), filters={"campaign_id": (made["id"],)}))
+    assert [r["exchange"] for r in rows] == ["Magnite"] and rows[0]["impressions"] > 0
+
+
+def test_the_api_decides_in_bulk_and_shows_states(client, db) -> None:
+    ex = _exchanges(db)
+    me = actor_of(db, "advertiser@demo.example")
+    made = campaigns.create_campaign(db, actor=me, data={**BASE, "targeting": {"exchanges": [ex["Smaato"]]}})
+    db.commit()
+    admin = bearer_headers(client, "admin@demo.example")
+    pending = client.get("/api/exchange-approval", params={"campaign_id": made["id"]}, headers=admin).json()["data"]
+    refused = client.post("/api/exchange-approval/decide", json={"approval_ids": [pending[0]["id"]],
+                                                                 "decision": "rejected"}, headers=admin)
+    assert refused.status_code == 422 and "reason" in refused.json()["data"]["fields"]
+    done = client.post("/api/exchange-approval/decide", json={"approval_ids": [pending[0]["id"]], "decision": "approved"},
+                       headers=admin).json()
+    assert done["data"][0]["ok"] is True
+    client_headers = bearer_headers(client, "advertiser@demo.example")
+    states = client.get(f"/api/campaigns/{made['id']}/exchanges", headers=client_headers).json()["data"]
+    assert [(s["exchange"], s["status"]) for s in states] == [("Smaato", "approved")]
+    assert client.get("/api/exchange-approval", headers=client_headers).status_code == 403
+    assert db.get(Campaign, made["id"]) is not None

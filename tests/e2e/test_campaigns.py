@@ -73,6 +73,9 @@ def test_an_advertiser_creates_edits_clones_and_archives_a_campaign(page: Page) 
     page.click("[data-action=save-campaign]")
     page.wait_for_url(VIEW)
     _toast(page, "Winter Launch copy was created as a draft.")
+    # The clone form has the same tabs: click the view's, once it is drawn (the form's tab is gone by then, and a
+    # click on it in between would be ignored by the server: its handler unmounted with the form).
+    expect(page.locator("[data-page=campaign-view] h1")).to_contain_text("Winter Launch copy")
 
     page.click("[data-tab='campaign.change_log']")
     expect(page.locator("[data-action=create]")).to_be_visible()

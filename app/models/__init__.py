@@ -6,6 +6,7 @@ from app.models.auth_session import AuthSession, LoginAttempt, OneTimeCode
 from app.models.campaign import Campaign
 from app.models.company import CompanyConfig
 from app.models.creative import CampaignCreative, Creative, CreativeAsset
+from app.models.dsp import Dsp, DspAssociation
 from app.models.ledger import LedgerEntry
 from app.models.messaging import EmailOutbox, Notification
 from app.models.postback import PostbackDelivery
@@ -22,6 +23,8 @@ __all__ = [
     "CompanyConfig",
     "Creative",
     "CreativeAsset",
+    "Dsp",
+    "DspAssociation",
     "EmailOutbox",
     "LedgerEntry",
     "LoginAttempt",

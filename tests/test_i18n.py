@@ -81,6 +81,11 @@ MESSAGE_KEYS = (
     "The card payment service could not be reached. Please try again.",
     "The webhook signature is not valid.",
     "Payment not found.",
+    # DSP connections (app/services/dsps.py)
+    "DSP not found.",
+    "A DSP with this name already exists.",
+    "Enter the DSP's address, starting with http:// or https://.",
+    "This DSP is inactive. Activate it to sync.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

@@ -60,10 +60,10 @@ def key_is_set(console: Console, on_replace: Callable[[], None]) -> Any:
 
 
 def exchange_picker(console: Console, options: list[dict[str, Any]], chosen: list[int],
-                    on_change: Callable[[list[int]], None], error: str | None) -> Any:
+                    on_change: Callable[[list[int]], None], error: str | None, *, hide_label: bool = False) -> Any:
     return checkbox_list(name="exchange_ids", label=console.t("dsps.field.exchanges"),
                          options=[(o["id"], o["name"]) for o in options], selected=chosen, on_change=on_change,
-                         error=error, help_text=console.t("dsps.exchanges_help"))
+                         error=error, help_text=console.t("dsps.exchanges_help"), hide_label=hide_label)
 
 
 def submitted_exchanges(values: dict[str, Any], chosen: list[int]) -> list[int]:
@@ -118,7 +118,8 @@ def DspForm(dsp: dict[str, Any] | None, exchanges: list[dict[str, Any]], on_save
                                             error=errors.get("status"))),
                       html.div({"className": "col-lg-6"},
                                html.h2({"className": "h6 fw-semibold mb-3"}, t("dsps.field.exchanges")),
-                               exchange_picker(console, exchanges, chosen, set_chosen, errors.get("exchange_ids")))),
+                               exchange_picker(console, exchanges, chosen, set_chosen, errors.get("exchange_ids"),
+                                               hide_label=True))),
              html.div({"className": "d-flex justify-content-end gap-2 border-top pt-3 mt-2"},
                       submit_button(t("dsps.create") if dsp is None else t("common.save"), pending=save.pending,
                                     class_name="btn btn-primary px-4")),

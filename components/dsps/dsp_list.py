@@ -21,9 +21,9 @@ from components.ui.navigation import use_navigation
 from components.widgets.datagrid import GridAction, GridColumn, data_grid
 
 COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
-    ("name", "text", 200, False), ("status", "badge", 95, False), ("active", "toggle", 64, False),
-    ("endpoint_url", "text", 260, False), ("exchanges", "text", 200, False), ("connection", "badge", 120, False),
-    ("synced", "number", 90, False), ("updated_at", "date", 150, True), ("id", "number", 70, True))
+    ("name", "text", 180, False), ("status", "badge", 90, False), ("active", "toggle", 56, False),
+    ("endpoint_url", "text", 220, False), ("exchanges", "text", 170, False), ("connection", "badge", 120, False),
+    ("synced", "number", 80, False), ("updated_at", "date", 150, True), ("id", "number", 70, True))
 
 
 def grid_columns(console: Console) -> list[GridColumn]:

@@ -45,7 +45,8 @@ def _steps(console: Console, current: int) -> Any:
                               "aria-current": "step" if state == "current" else "false"},
                              html.span({"className": "dsp-step-number rounded-circle d-inline-flex align-items-center "
                                                      "justify-content-center fw-semibold " +
-                                                     ("text-bg-primary" if state != "todo" else "text-bg-light border")},
+                                                     ("text-bg-primary" if state != "todo" else "text-bg-light border"),
+                                        "style": {"width": "1.75rem", "height": "1.75rem", "flex": "none"}},
                                        html.i({"className": "bi bi-check-lg"}) if state == "done" else str(number)),
                              html.span({"className": "small fw-medium" + (" text-body-secondary" if state == "todo"
                                                                            else "")}, t(f"dsps.step.{step}"))))
@@ -200,5 +201,7 @@ def NewDspPage() -> Any:
                                                                t(f"dsps.step.{STEPS[step - 1]}")),
                                html.p({"className": "small text-body-secondary mb-4"},
                                       t(f"dsps.step_hint.{STEPS[step - 1]}")),
-                               body))),
+                               # Keyed by step: each step's fields are new DOM nodes, never the previous step's
+                               # inputs reused (an input keeps what was typed into it).
+                               html.div({"key": f"step-{step}"}, body)))),
     )

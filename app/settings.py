@@ -52,7 +52,7 @@ class Settings(BaseSettings):
     # dsp_credentials_key (a Fernet key) is given: see app/services/dsp_credentials.py for why and how to rotate.
     dsp_credentials_key: str = Field("", validation_alias="DSP_CREDENTIALS_KEY")
     # Each call to a DSP (connection test, push) gives up after this long: a slow platform must not hold a worker.
-    dsp_request_timeout_s: float = 10.0
+    dsp_request_timeout_s: float = Field(10.0, validation_alias="DSP_REQUEST_TIMEOUT_S")
 
     # Upload limits for logos and favicons.
     max_image_upload_bytes: int = 1_048_576

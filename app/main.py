@@ -28,6 +28,7 @@ from app.api import company as company_api
 from app.api import creatives as creatives_api
 from app.api import dashboards as dashboards_api
 from app.api import exchange_approvals as exchange_approvals_api
+from app.api import dsps as dsps_api
 from app.api import export_files
 from app.api import funds as funds_api
 from app.api import geo as geo_api
@@ -88,6 +89,7 @@ def create_api() -> FastAPI:
     api.include_router(funds_api.router)
     api.include_router(statistics_api.router)
     api.include_router(postbacks_api.router)
+    api.include_router(dsps_api.router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, Any]:

@@ -48,6 +48,12 @@ class Settings(BaseSettings):
     # (a tracker inside the operator's own network; the tests' fake tracker on 127.0.0.1).
     postback_allow_private_targets: bool = False
 
+    # DSP connections (app/services/dsps.py). Credentials are encrypted with a key derived from secret_key unless
+    # dsp_credentials_key (a Fernet key) is given: see app/services/dsp_credentials.py for why and how to rotate.
+    dsp_credentials_key: str = Field("", validation_alias="DSP_CREDENTIALS_KEY")
+    # Each call to a DSP (connection test, push) gives up after this long: a slow platform must not hold a worker.
+    dsp_request_timeout_s: float = Field(10.0, validation_alias="DSP_REQUEST_TIMEOUT_S")
+
     # Upload limits for logos and favicons.
     max_image_upload_bytes: int = 1_048_576
     # Creative files (app/services/media.py): what ad exchanges commonly accept for display and video.

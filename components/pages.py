@@ -32,6 +32,10 @@ from components.docs.documentation import ConsoleDocsPage, GeneralDocsPage
 from components.exchanges.approval_list import ExchangeApprovalPage
 from components.exchanges.bulk_approval import BulkExchangeApprovalPage
 from components.exchanges.change_log import ExchangeApprovalChangeLogPage
+from components.dsps.dsp_form import CreateDspPage, EditDspPage
+from components.dsps.dsp_list import DspListPage
+from components.dsps.dsp_view import DspViewPage
+from components.dsps.new_dsp import NewDspPage
 from components.funds.add_funds import AddFundsPage
 from components.funds.advertiser_funds import FundsPage
 from components.funds.funds_overview import FundsOverviewPage
@@ -120,6 +124,14 @@ ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/funds", FundsOverviewPage, frozenset({A}), menu="menu.funds", order=45, icon="bi-wallet2",
          name="funds"),
     Page("/admin/addfund", AddFundsPage, frozenset({A}), name="funds.add"),
+    # DSP connections: admin only (spec: co-admin mirrors admin "without the DSP pages").
+    Page("/admin/dsplist", DspListPage, frozenset({A}), menu="menu.dsps", order=70, icon="bi-hdd-network",
+         co_admin="none", name="dsps"),
+    Page("/admin/newdsp", NewDspPage, frozenset({A}), menu="menu.new_dsp", order=75, icon="bi-plus-square",
+         co_admin="none", name="dsp.new"),
+    Page("/admin/createdsp", CreateDspPage, frozenset({A}), co_admin="none", name="dsp.create"),
+    Page("/admin/editdsp/{id:int}", EditDspPage, frozenset({A}), co_admin="none", name="dsp.edit"),
+    Page("/admin/viewdsp/{id:int}", DspViewPage, frozenset({A}), co_admin="none", name="dsp.view"),
     Page("/admin/agencies", AgenciesPage, frozenset({A}), menu="menu.agencies", order=110, icon="bi-buildings",
          name="agencies"),
     Page("/admin/report", ReportListPage, frozenset({A}), menu="menu.reports", order=115, icon="bi-bar-chart-line",

@@ -6,13 +6,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl
+
+from tests.loopback_server import loopback_server
 
 
 def _nest(pairs: list[tuple[str, str]]) -> dict[str, Any]:
@@ -108,12 +109,6 @@ def _handler(fake: FakeStripe) -> type[BaseHTTPRequestHandler]:
 @contextmanager
 def fake_stripe(secret_key: str) -> Iterator[FakeStripe]:
     fake = FakeStripe(secret_key)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(fake))
-    fake.base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with loopback_server(_handler(fake)) as base_url:
+        fake.base_url = base_url
         yield fake
-    finally:
-        server.shutdown()
-        server.server_close()

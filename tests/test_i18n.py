@@ -86,6 +86,11 @@ MESSAGE_KEYS = (
     "Choose at least one request.",
     "Request not found.",
     "The campaign is archived.",
+    # DSP connections (app/services/dsps.py)
+    "DSP not found.",
+    "A DSP with this name already exists.",
+    "Enter the DSP's address, starting with http:// or https://.",
+    "This DSP is inactive. Activate it to sync.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

@@ -7,6 +7,7 @@ from app.models.campaign import Campaign
 from app.models.company import CompanyConfig
 from app.models.creative import CampaignCreative, Creative, CreativeAsset
 from app.models.exchange_approval import ExchangeApproval
+from app.models.dsp import Dsp, DspAssociation
 from app.models.ledger import LedgerEntry
 from app.models.messaging import EmailOutbox, Notification
 from app.models.postback import PostbackDelivery
@@ -23,6 +24,8 @@ __all__ = [
     "CompanyConfig",
     "Creative",
     "CreativeAsset",
+    "Dsp",
+    "DspAssociation",
     "EmailOutbox",
     "ExchangeApproval",
     "LedgerEntry",

@@ -11,7 +11,8 @@ from app.auth.policy import Actor
 from app.models.audit import AuditEntry
 
 # Never copied into the change history.
-_SECRET_FIELDS = frozenset({"password_hash", "token_hash", "ticket_hash", "code_hash"})
+_SECRET_FIELDS = frozenset({"password_hash", "token_hash", "ticket_hash", "code_hash",
+                            "credentials"})  # a DSP's API key (app/services/dsps.py): only that it changed
 
 
 def _plain(value: Any) -> Any:

@@ -15,6 +15,7 @@ from components.campaigns.common import back_to_list, campaign_tabs, not_found, 
 from components.campaigns.targeting import WEEKDAYS
 from components.creatives.creative_list import CampaignCreativesCard
 from components.exchanges.campaign_card import CampaignExchangesCard
+from components.dsps.sync_card import DspSyncCard, shows_dsps
 from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
 from components.ui.elements import card, facts, loading_page, page_header
@@ -125,7 +126,8 @@ def CampaignViewPage() -> Any:
                               (t("campaigns.schedule"), schedule),
                           ]), title=t("campaigns.section_targeting"))),
                  html.div({"className": "col-xl-4 d-flex flex-column gap-4"},
-                          CampaignCreativesCard(campaign, query.reload), CampaignExchangesCard(campaign_id)),
+                          CampaignCreativesCard(campaign, query.reload), CampaignExchangesCard(campaign_id),
+                          DspSyncCard("campaign", campaign_id) if shows_dsps(console.actor) else ""),
                  ),
         ConfirmDialog(t(f"campaigns.confirm_{asking}_title"), t(f"campaigns.confirm_{asking}", name=campaign["name"]),
                       t("campaigns.archive" if asking == CampaignStatus.ARCHIVED else "campaigns.complete"),

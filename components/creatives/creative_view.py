@@ -13,6 +13,7 @@ from app.services import campaigns, creatives
 from components.creatives.common import back_to_list, creative_tabs, not_found, size_text, status_badge
 from components.creatives.creative_form import CreativeForm
 from components.creatives.preview import creative_preview
+from components.dsps.sync_card import DspSyncCard, shows_dsps
 from components.paths import page_path
 from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
@@ -124,7 +125,8 @@ def CreativeViewPage() -> Any:
                                                     html.i({"className": "bi bi-pencil me-1"}), t("campaigns.tab_edit"))
                                         if editable else "",
                                         title=t("creatives.details")))),
-                 html.div({"className": "col-xl-5"}, CampaignsCard(creative, reload, key=creative["updated_at"]))),
+                 html.div({"className": "col-xl-5"}, CampaignsCard(creative, reload, key=creative["updated_at"]),
+                          DspSyncCard("creative", creative_id) if shows_dsps(console.actor) else "")),
         ConfirmDialog(t("creatives.confirm_archived_title"), t("creatives.confirm_archived", name=creative["name"]),
                       t("campaigns.archive"), t("common.cancel"), lambda: go_to(CreativeStatus.ARCHIVED.value),
                       lambda: set_asking(False)) if asking else "",

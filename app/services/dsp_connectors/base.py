@@ -1,0 +1,21 @@
+"""What every connector is (Connector) and how it fails (ConnectorError)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class ConnectorError(Exception):
+    """A DSP call that did not do its job; `str(error)` is the reason shown as the sync error."""
+
+
+class Connector(Protocol):
+    def test_connection(self) -> str:
+        """A short description of the answer (e.g. "HTTP 200 in 45 ms"); raises ConnectorError on failure."""
+
+    def push_campaign(self, campaign: dict[str, Any], remote_id: str = "") -> str:
+        """Create the campaign on the DSP (or update it, when `remote_id` is what the DSP called it before);
+        answers the DSP's id for it."""
+
+    def push_creative(self, creative: dict[str, Any], remote_id: str = "") -> str:
+        """As push_campaign, for a creative."""

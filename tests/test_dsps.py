@@ -1,0 +1,302 @@
+"""DSP connections: credentials encrypted at rest and never shown (service answers, API answers, pages, the change
+history), admin only (co-admin, agency and advertiser refused by the service and the API), and the HTTP/JSON
+connector against a real local fake DSP: a good sync records the DSP's id; a timeout, a 5xx and answers it cannot
+read are recorded as sync errors, with the campaign untouched and syncable again."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from cryptography.fernet import Fernet
+from sqlmodel import select
+
+from app.errors import Conflict, Forbidden, Invalid, NotAuthenticated
+from app.models.audit import AuditEntry
+from app.models.campaign import Campaign
+from app.models.creative import Creative
+from app.models.dsp import Dsp, DspAssociation
+from app.services import campaigns, dsp_credentials, dsps, metadata
+from tests.fake_dsp import FakeDsp, running_fake_dsp
+from tests.helpers import actor_of, bearer_headers
+from tests.test_creatives import CAMPAIGN, _image_creative
+
+SECRET = "sk_live_dsp_Zq8vR2mN5tW1xY7"  # what must never come back out
+STAFF = "admin@demo.example"
+REFUSED = ("coadmin@demo.example", "agency@demo.example", "advertiser@demo.example")
+
+
+@pytest.fixture
+def fake() -> Any:
+    with running_fake_dsp(SECRET) as server:
+        yield server
+
+
+@pytest.fixture
+def quick(settings, monkeypatch) -> None:
+    """A connector timeout well under the fake's slow answer."""
+    monkeypatch.setattr(settings, "dsp_request_timeout_s", 0.5)
+
+
+def _exchanges(db, actor, n: int = 2) -> list[int]:
+    return [row["id"] for row in metadata.active_values(db, actor=actor, kind="exchange")[:n]]
+
+
+def _dsp(db, actor, url: str, **extra: Any) -> dict[str, Any]:
+    data = {"name": "Acme Bidder", "connector": "http_json", "endpoint_url": url, "api_key": SECRET,
+            "exchange_ids": _exchanges(db, actor), **extra}
+    return dsps.create_dsp(db, actor=actor, data=data)
+
+
+def _a_campaign(db) -> Campaign:
+    """An advertiser's campaign (the demo seed has none until the demo advertising is added)."""
+    made = campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"), data=dict(CAMPAIGN))
+    campaign = db.get(Campaign, made["id"])
+    assert campaign is not None
+    return campaign
+
+
+def test_credentials_are_encrypted_at_rest_and_decrypt_back(db):
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, "https://bidder.example/api")
+    stored = db.get(Dsp, created["id"])
+    assert SECRET not in stored.credentials_encrypted and stored.credentials_encrypted
+    assert dsp_credentials.decrypt(stored.credentials_encrypted) == SECRET
+    assert created["credentials_set"] is True
+    assert SECRET not in json.dumps(created) and SECRET not in json.dumps(dsps.list_dsps(db, actor=admin))
+
+
+def test_a_separate_key_encrypts_new_credentials_and_still_reads_old_ones(settings, monkeypatch):
+    old = dsp_credentials.encrypt(SECRET)  # made with the key derived from secret_key
+    monkeypatch.setattr(settings, "dsp_credentials_key", Fernet.generate_key().decode())
+    new = dsp_credentials.encrypt(SECRET)
+    assert dsp_credentials.decrypt(old) == dsp_credentials.decrypt(new) == SECRET
+    monkeypatch.setattr(settings, "dsp_credentials_key", "")
+    with pytest.raises(dsp_credentials.CredentialsUnreadable):
+        dsp_credentials.decrypt(new)  # the separate key is needed for what it encrypted
+
+
+def test_an_edit_keeps_the_key_unless_replaced_and_the_history_never_holds_it(db):
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, "https://bidder.example/api")
+    before = db.get(Dsp, created["id"]).credentials_encrypted
+    dsps.update_dsp(db, actor=admin, dsp_id=created["id"], data={"name": "Acme Bidder EU", "api_key": ""})
+    assert db.get(Dsp, created["id"]).credentials_encrypted == before
+    dsps.update_dsp(db, actor=admin, dsp_id=created["id"], data={"api_key": "replaced-key-42"})
+    assert dsp_credentials.decrypt(db.get(Dsp, created["id"]).credentials_encrypted) == "replaced-key-42"
+    db.flush()
+    history = db.exec(select(AuditEntry).where(AuditEntry.entity == "dsp")).all()
+    text = json.dumps([entry.changes for entry in history])
+    assert SECRET not in text and "replaced-key-42" not in text
+    assert any(entry.changes.get("credentials") == ["***", "***"] for entry in history)
+    log = dsps.dsp_change_log(db, actor=admin, dsp_id=created["id"])
+    assert [e["action"] for e in log] == ["update", "update", "create"]
+
+
+def test_bad_input_names_its_field(db):
+    admin = actor_of(db, STAFF)
+    with pytest.raises(Invalid) as caught:
+        dsps.create_dsp(db, actor=admin, data={"name": "", "endpoint_url": "ftp://x", "api_key": "",
+                                               "exchange_ids": [999_999]})
+    assert set(caught.value.fields) == {"name", "endpoint_url", "exchange_ids"}
+    with pytest.raises(Invalid) as caught:
+        dsps.create_dsp(db, actor=admin, data={"name": "X", "endpoint_url": "https://user:pw@bidder.example/"})
+    assert caught.value.fields == {"endpoint_url": dsps.INVALID_ENDPOINT}
+    with pytest.raises(Invalid) as caught:
+        dsps.create_dsp(db, actor=admin, data={"name": "X", "endpoint_url": "http://10.0.0.5:8080/rtb"})
+    assert caught.value.fields == {"api_key": dsps.REQUIRED}, "a private address is a valid endpoint"
+    _dsp(db, admin, "https://bidder.example/api")
+    with pytest.raises(Invalid) as caught:
+        _dsp(db, admin, "https://other.example/api", name="acme bidder")
+    assert caught.value.fields == {"name": dsps.NAME_TAKEN}
+
+
+@pytest.mark.parametrize("email", REFUSED)
+def test_only_admin_reaches_dsps_in_the_services(db, email):
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, "https://bidder.example/api")
+    other = actor_of(db, email)
+    campaign = _a_campaign(db)
+    calls = [lambda: dsps.list_dsps(db, actor=other), lambda: dsps.active_dsps(db, actor=other),
+             lambda: dsps.get_dsp(db, actor=other, dsp_id=created["id"]),
+             lambda: dsps.create_dsp(db, actor=other, data={"name": "Mine"}),
+             lambda: dsps.update_dsp(db, actor=other, dsp_id=created["id"], data={"name": "Mine"}),
+             lambda: dsps.set_status(db, actor=other, dsp_id=created["id"], status="inactive"),
+             lambda: dsps.test_connection(db, actor=other, dsp_id=created["id"]),
+             lambda: dsps.try_connection(db, actor=other, endpoint_url="https://x.example", api_key="k"),
+             lambda: dsps.associations(db, actor=other, entity="campaign", local_id=campaign.id),
+             lambda: dsps.sync(db, actor=other, dsp_id=created["id"], entity="campaign", local_id=campaign.id)]
+    for call in calls:
+        with pytest.raises(Forbidden):
+            call()
+    with pytest.raises(NotAuthenticated):
+        dsps.list_dsps(db, actor=None)  # type: ignore[arg-type]
+
+
+def test_a_sync_records_the_dsps_id_and_a_resync_updates_it(db, fake: FakeDsp, quick):
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, fake.url)
+    campaign = _a_campaign(db)
+    result = dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=campaign.id)
+    assert result["ok"] is True
+    line = result["association"]
+    assert line["campaign_associate_id"] == line["remote_id"] == "cam-0001" and line["dsp_name"] == "Acme Bidder"
+    assert line["synced_at"] and line["last_error"] == ""
+    pushed = fake.requests[-1]
+    assert (pushed["method"], pushed["path"]) == ("POST", "/v1/campaigns")
+    assert pushed["authorization"] == f"Bearer {SECRET}"
+    assert pushed["body"]["external_id"] == campaign.id and pushed["body"]["name"] == campaign.name
+    again = dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=campaign.id)
+    assert again["association"]["remote_id"] == "cam-0001"
+    assert (fake.requests[-1]["method"], fake.requests[-1]["path"]) == ("PUT", "/v1/campaigns/cam-0001")
+    shown = dsps.associations(db, actor=admin, entity="campaign", local_id=campaign.id)
+    assert [(s["dsp_name"], s["campaign_associate_id"]) for s in shown] == [("Acme Bidder", "cam-0001")]
+    assert SECRET not in json.dumps(shown) + json.dumps(result)
+
+
+def test_a_creative_sync_gives_the_creative_maps(db, fake: FakeDsp, quick):
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, fake.url)
+    creative = db.get(Creative, _image_creative(db, actor_of(db, "advertiser@demo.example"))["id"])
+    result = dsps.sync(db, actor=admin, dsp_id=created["id"], entity="creative", local_id=creative.id)
+    assert result["ok"], result
+    assert result["association"]["creative_associate_id"] == "cre-0001"
+    assert result["association"]["creative_primary_id"] == creative.id
+    assert fake.requests[-1]["body"]["type"] == creative.type
+
+
+@pytest.mark.parametrize(("mode", "message"), [
+    ("slow", "The DSP did not answer within 0.5 s."),
+    ("error_500", "The DSP answered HTTP 503."),
+    ("not_json", "The DSP's answer was not JSON."),
+    ("no_id", "The DSP's answer has no id."),
+])
+def test_a_failed_sync_is_recorded_and_the_campaign_is_untouched(db, fake: FakeDsp, quick, mode, message):
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, fake.url)
+    campaign = _a_campaign(db)
+    first = dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=campaign.id)
+    db.commit()
+    before = campaigns.get_campaign(db, actor=admin, campaign_id=campaign.id)
+    fake.mode = mode
+    failed = dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=campaign.id)
+    db.commit()
+    assert failed["ok"] is False and failed["message"] == message
+    line = failed["association"]
+    assert line["last_error"] == message
+    assert line["remote_id"] == first["association"]["remote_id"], "the last good id is kept"
+    assert line["synced_at"] == first["association"]["synced_at"] and line["attempted_at"] > line["synced_at"]
+    assert campaigns.get_campaign(db, actor=admin, campaign_id=campaign.id) == before
+    fake.mode = "ok"
+    recovered = dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=campaign.id)
+    assert recovered["ok"] and recovered["association"]["last_error"] == ""
+
+
+def test_a_first_sync_that_fails_leaves_no_id_and_a_wrong_key_is_reported(db, fake: FakeDsp, quick):
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, fake.url, api_key="not-the-right-key")
+    campaign = _a_campaign(db)
+    failed = dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=campaign.id)
+    assert failed["association"]["remote_id"] == "" and failed["association"]["synced_at"] is None
+    assert failed["message"] == "The DSP refused the API key (HTTP 401)."
+    assert db.exec(select(DspAssociation)).one().last_error == failed["message"]
+
+
+def test_an_inactive_dsp_is_not_synced_to(db, fake: FakeDsp):
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, fake.url, status="inactive")
+    with pytest.raises(Conflict):
+        dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=_a_campaign(db).id)
+    assert dsps.active_dsps(db, actor=admin) == []
+
+
+def test_the_connection_test_before_and_after_saving(db, fake: FakeDsp, quick):
+    admin = actor_of(db, STAFF)
+    good = dsps.try_connection(db, actor=admin, endpoint_url=fake.url, api_key=SECRET)
+    assert good["ok"] and good["message"].startswith("HTTP 200")
+    assert dsps.try_connection(db, actor=admin, endpoint_url=fake.url, api_key="wrong")["ok"] is False
+    fake.mode = "slow"
+    assert dsps.try_connection(db, actor=admin, endpoint_url=fake.url, api_key=SECRET) == {
+        "ok": False, "message": "The DSP did not answer within 0.5 s."}
+    fake.mode = "ok"
+    created = _dsp(db, admin, fake.url)
+    # An edit form tests with the stored key when no new one is typed.
+    assert dsps.try_connection(db, actor=admin, endpoint_url=fake.url, dsp_id=created["id"])["ok"]
+    tested = dsps.test_connection(db, actor=admin, dsp_id=created["id"])
+    assert tested["ok"] and tested["dsp"]["last_test_ok"] is True and tested["dsp"]["last_test_at"]
+    assert fake.requests[-1]["path"] == "/v1/health"
+
+
+def test_an_exchange_a_dsp_buys_on_cannot_be_deleted(db):
+    admin = actor_of(db, STAFF)
+    exchange = _exchanges(db, admin, 1)[0]
+    _dsp(db, admin, "https://bidder.example/api", exchange_ids=[exchange])
+    assert metadata.usage_counts(db, "exchange", [exchange])[exchange] >= 1
+
+
+# --- the API --------------------------------------------------------------------------------------------
+
+def _body(url: str, exchanges: list[int]) -> dict[str, Any]:
+    return {"name": "Acme Bidder", "connector": "http_json", "endpoint_url": url, "api_key": SECRET,
+            "status": "active", "exchange_ids": exchanges}
+
+
+def test_the_api_creates_lists_syncs_and_never_answers_the_key(client, db, fake: FakeDsp, quick):
+    headers = bearer_headers(client, STAFF)
+    exchanges = _exchanges(db, actor_of(db, STAFF))
+    db.commit()
+    answers = []
+    made = client.post("/api/newDsp/createNewDsp", json=_body(fake.url, exchanges), headers=headers)
+    assert made.status_code == 200, made.text
+    answers.append(made.text)
+    dsp = made.json()["data"]["dsp"]
+    assert made.json()["data"]["test"]["ok"] is True and dsp["last_test_ok"] is True
+    assert dsp["credentials_set"] is True and "api_key" not in dsp
+    for path in ("/api/dsp/list", "/api/dsp/activeDspList", f"/api/dsp/{dsp['id']}", f"/api/dsp/{dsp['id']}/changelog"):
+        reply = client.get(path, headers=headers)
+        assert reply.status_code == 200, (path, reply.text)
+        answers.append(reply.text)
+    assert [row["name"] for row in client.get("/api/dsp/activeDspList", headers=headers).json()["data"]] == ["Acme Bidder"]
+    updated = client.put(f"/api/dsp/{dsp['id']}", json={"endpoint_url": fake.url + "/"}, headers=headers)
+    answers.append(updated.text)
+    assert updated.json()["data"]["endpoint_url"] == fake.url + "/"
+    campaign_id = _a_campaign(db).id
+    db.commit()
+    synced = client.post(f"/api/dsp/{dsp['id']}/sync", json={"entity": "campaign", "id": campaign_id}, headers=headers)
+    answers.append(synced.text)
+    assert synced.status_code == 200 and synced.json()["data"]["association"]["campaign_associate_id"] == "cam-0001"
+    fake.mode = "error_500"
+    failed = client.post(f"/api/dsp/{dsp['id']}/sync", json={"entity": "campaign", "id": campaign_id}, headers=headers)
+    assert failed.status_code == 502 and failed.json()["success"] is False
+    assert failed.json()["message"] == "The DSP answered HTTP 503."
+    maps = client.get(f"/api/dsp/associations/campaign/{campaign_id}", headers=headers).json()["data"]
+    assert maps[0]["last_error"] == "The DSP answered HTTP 503.", "the failure was kept"
+    answers += [failed.text, json.dumps(maps)]
+    assert not [a for a in answers if SECRET in a]
+
+
+def test_the_api_names_bad_fields(client, db):
+    headers = bearer_headers(client, STAFF)
+    reply = client.post("/api/dsp/createDSP", json={"name": "", "endpoint_url": "nope", "api_key": ""},
+                        headers=headers)
+    assert reply.status_code == 422
+    assert set(reply.json()["data"]["fields"]) >= {"name", "endpoint_url"}
+
+
+@pytest.mark.parametrize("email", REFUSED)
+def test_the_api_refuses_everyone_but_admin(client, db, email):
+    created = _dsp(db, actor_of(db, STAFF), "https://bidder.example/api")
+    db.commit()
+    headers = bearer_headers(client, email)
+    calls = [("get", "/api/dsp/list", None), ("get", "/api/dsp/activeDspList", None),
+             ("get", f"/api/dsp/{created['id']}", None), ("post", "/api/dsp/createDSP", _body("https://x.example", [])),
+             ("post", "/api/newDsp/createNewDsp", _body("https://x.example", [])),
+             ("put", f"/api/dsp/{created['id']}", {"name": "Mine"}),
+             ("post", f"/api/dsp/{created['id']}/status", {"status": "inactive"}),
+             ("post", f"/api/dsp/{created['id']}/test", None),
+             ("post", f"/api/dsp/{created['id']}/sync", {"entity": "campaign", "id": 1})]
+    for method, path, body in calls:
+        reply = getattr(client, method)(path, headers=headers, **({"json": body} if body is not None else {}))
+        assert reply.status_code == 403, (path, reply.text)
+        assert SECRET not in reply.text

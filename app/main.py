@@ -27,8 +27,8 @@ from app.api import client_settings as client_settings_api
 from app.api import company as company_api
 from app.api import creatives as creatives_api
 from app.api import dashboards as dashboards_api
-from app.api import exchange_approvals as exchange_approvals_api
 from app.api import dsps as dsps_api
+from app.api import exchange_approvals as exchange_approvals_api
 from app.api import export_files
 from app.api import funds as funds_api
 from app.api import geo as geo_api

@@ -29,13 +29,13 @@ from components.creatives.creative_list import CampaignCreativesPage, CreativeLi
 from components.creatives.creative_view import CreativeViewPage
 from components.dashboard.dashboard_page import DashboardPage
 from components.docs.documentation import ConsoleDocsPage, GeneralDocsPage
-from components.exchanges.approval_list import ExchangeApprovalPage
-from components.exchanges.bulk_approval import BulkExchangeApprovalPage
-from components.exchanges.change_log import ExchangeApprovalChangeLogPage
 from components.dsps.dsp_form import CreateDspPage, EditDspPage
 from components.dsps.dsp_list import DspListPage
 from components.dsps.dsp_view import DspViewPage
 from components.dsps.new_dsp import NewDspPage
+from components.exchanges.approval_list import ExchangeApprovalPage
+from components.exchanges.bulk_approval import BulkExchangeApprovalPage
+from components.exchanges.change_log import ExchangeApprovalChangeLogPage
 from components.funds.add_funds import AddFundsPage
 from components.funds.advertiser_funds import FundsPage
 from components.funds.funds_overview import FundsOverviewPage

@@ -6,8 +6,8 @@ from app.models.auth_session import AuthSession, LoginAttempt, OneTimeCode
 from app.models.campaign import Campaign
 from app.models.company import CompanyConfig
 from app.models.creative import CampaignCreative, Creative, CreativeAsset
-from app.models.exchange_approval import ExchangeApproval
 from app.models.dsp import Dsp, DspAssociation
+from app.models.exchange_approval import ExchangeApproval
 from app.models.ledger import LedgerEntry
 from app.models.messaging import EmailOutbox, Notification
 from app.models.postback import PostbackDelivery

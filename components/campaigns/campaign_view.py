@@ -14,8 +14,8 @@ from components.campaigns.campaign_form import _local
 from components.campaigns.common import back_to_list, campaign_tabs, not_found, status_badge
 from components.campaigns.targeting import WEEKDAYS
 from components.creatives.creative_list import CampaignCreativesCard
-from components.exchanges.campaign_card import CampaignExchangesCard
 from components.dsps.sync_card import DspSyncCard, shows_dsps
+from components.exchanges.campaign_card import CampaignExchangesCard
 from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
 from components.ui.elements import card, facts, loading_page, page_header

@@ -52,16 +52,18 @@ def server_url() -> Iterator[str]:
                                env=env, stdout=log, stderr=subprocess.STDOUT, pass_fds=(listener.fileno(),))
     listener.close()  # the server holds its own copy
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    # Wait for the server to answer, or to die. Start-up (migrated database, scheduler recovery, statistics file)
+    # took over 30 s on a 2-core machine at a load average of 9, so the limit only guards against a hang.
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and process.poll() is None:
         try:
-            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
                 break
         except httpx.HTTPError:
             time.sleep(0.2)
     else:
         process.terminate()
-        raise RuntimeError(f"server did not start; see {log.name}")
+        raise RuntimeError(f"server did not start (exit code {process.poll()}); see {log.name}")
     yield url
     process.terminate()
     process.wait(timeout=10)

@@ -15,7 +15,7 @@ class AuditEntry(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     entity: str = Field(max_length=40, index=True)
-    entity_id: str = Field(max_length=40, index=True)
+    entity_id: str = Field(max_length=128, index=True)  # a statistics batch id is up to 100 characters
     action: str = Field(max_length=40)
     actor_id: int | None = Field(default=None, foreign_key="users.id")
     real_user_id: int | None = Field(default=None, foreign_key="users.id")

@@ -20,9 +20,8 @@ from app.auth.policy import Actor, advertiser_rows, require
 from app.auth.roles import Role
 from app.errors import Invalid
 from app.models.campaign import Campaign, CampaignStatus
-from app.models.ledger import LedgerEntry
 from app.models.user import User
-from app.services import statistics
+from app.services import funds, statistics
 
 TOP = 10  # rows in each "performance by" table
 # The breakdowns a dashboard shows, by role: the dimension and the row label's key.
@@ -188,9 +187,7 @@ def insight(db: Session, *, actor: Actor, campaign_ids: Sequence[int] = (), adve
     recent_spend = spend_by_campaign(today - timedelta(days=NO_SPEND_DAYS - 1))
     week_spend = spend_by_campaign(today - timedelta(days=6))
     advertisers = {c.advertiser_id for c in campaigns}
-    balances = dict(db.exec(select(LedgerEntry.advertiser_id, func.coalesce(func.sum(LedgerEntry.amount_micros), 0))
-                            .where(col(LedgerEntry.advertiser_id).in_(advertisers))
-                            .group_by(col(LedgerEntry.advertiser_id))).all())
+    balances = funds.balances_micros(db, sorted(advertisers))
     names = dict(db.exec(select(User.id, User.company_name).where(col(User.id).in_(advertisers))).all())
     weekly_by_advertiser: dict[int, int] = {}
     for c in campaigns:

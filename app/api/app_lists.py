@@ -27,8 +27,8 @@ spec_router = APIRouter(tags=["inventory and smart-app lists (spec call names)"]
 Kind = Literal["allow", "block"]
 Status = Literal["active", "archived"]
 Mode = Literal["add", "replace", "remove"]
-ENTRIES_HELP = ("App bundle ids (com.example.app, id123456789) and domains (example.com), one a line; commas and "
-                "spaces also separate entries")
+ENTRIES_HELP = ("App bundle ids (com.example.app, id123456789) and domains (example.com), one a line; commas, "
+                "semicolons and tabs also separate entries")
 RESULT_HELP = ("`data.result` is the batch's result: lines, added, duplicates_in_batch, already_in_list, "
                "refused_count and refused [{line, text, reason}] (the first 1,000).")
 

@@ -220,19 +220,21 @@ def update_list(db: Session, *, actor: Actor, applist_id: int, data: dict[str, A
         raise Invalid({"status": "An archived list cannot be changed; restore it first."})
     before = _snapshot(app_list)
     errors: dict[str, str] = {}
+    wanted: dict[str, str] = {}
     for field, check in (("name", checked_name), ("kind", _kind)):
         if field in data and data[field] is not None:
             try:
-                setattr(app_list, field, check(data[field]))
+                wanted[field] = check(data[field])
             except Invalid as problem:
                 errors.update(problem.fields)
-    if not errors and app_list.kind != before["kind"]:
+    if not errors and wanted.get("kind", app_list.kind) != app_list.kind:
         used = campaigns_using(db, [applist_id], advertiser_ids={app_list.advertiser_id})[applist_id]
         if used:
             errors["kind"] = KIND_IN_USE.format(names=", ".join(c["name"] for c in used))
     if errors:
-        db.refresh(app_list)
         raise Invalid(errors)
+    for field, value in wanted.items():
+        setattr(app_list, field, value)
     after = _snapshot(app_list)
     if after != before:
         app_list.updated_at = utcnow()
@@ -310,7 +312,8 @@ def delete_list(db: Session, *, actor: Actor, applist_id: int) -> dict[str, Any]
         raise Conflict(IN_USE.format(names=", ".join(c["name"] for c in used)), data={"campaigns": used})
     count = db.exec(select(func.count()).select_from(AppListEntry).where(AppListEntry.list_id == applist_id)).one()
     before = _snapshot(app_list) | {"entries_total": count}
-    app_entries.store(db, AppListEntry, applist_id, app_entries.Parsed(), mode="replace")
+    app_entries.delete_all(db, AppListEntry, applist_id)
     db.delete(app_list)
+    db.flush()
     audit.record(db, actor=actor, entity="app_list", entity_id=applist_id, action="delete", before=before)
     return {"id": applist_id, "name": before["name"], "deleted": True}

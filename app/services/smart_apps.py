@@ -231,8 +231,9 @@ def delete_list(db: Session, *, actor: Actor, list_id: int) -> dict[str, Any]:
         raise Conflict(app_lists.IN_USE.format(names=", ".join(c["name"] for c in used)), data={"campaigns": used})
     count = db.exec(select(func.count()).select_from(SmartAppEntry).where(SmartAppEntry.list_id == list_id)).one()
     before = _snapshot(found) | {"entries_total": count}
-    app_entries.store(db, SmartAppEntry, list_id, app_entries.Parsed(), mode="replace")
+    app_entries.delete_all(db, SmartAppEntry, list_id)
     db.delete(found)
+    db.flush()
     audit.record(db, actor=actor, entity="smart_app_list", entity_id=list_id, action="delete", before=before)
     return {"id": list_id, "name": before["name"], "deleted": True}
 

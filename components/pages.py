@@ -14,6 +14,20 @@ from app.auth.roles import ROLE_PREFIX, STAFF_ROLES, Role
 from components.agencies.agency_list import AgenciesPage
 from components.agencies.assign_advertiser import AssignAdvertiserPage
 from components.agencies.edit_agency import EditAgencyPage
+from components.app_lists.inventory_pages import (
+    CreateInventoryListPage,
+    EditInventoryListPage,
+    InventoryListChangeLogPage,
+    InventoryListsPage,
+    ViewInventoryListPage,
+)
+from components.app_lists.smart_pages import (
+    CreateSmartAppListPage,
+    EditSmartAppListPage,
+    SmartAppListChangeLogPage,
+    SmartAppListsPage,
+    ViewSmartAppListPage,
+)
 from components.auth.forgot_password import ForgotPasswordPage
 from components.auth.login import LoginPage
 from components.auth.maintenance import MaintenancePage
@@ -87,6 +101,22 @@ class MenuLink:
 
 A, C, G, V = Role.ADMIN, Role.CO_ADMIN, Role.AGENCY, Role.ADVERTISER
 
+
+def _inventory_pages(prefix: str, role: Role) -> tuple[Page, ...]:
+    """/inventory-list and its create, edit, view and change-log pages under a role's prefix. The menu entry sits
+    after audience (50) for every role (spec section 2, top menus)."""
+    roles = frozenset({role})
+    return (
+        Page(f"{prefix}/inventory-list", InventoryListsPage, roles, menu="menu.inventory_lists", order=55,
+             icon="bi-list-check", name="applists"),
+        Page(f"{prefix}/inventory-list/create", CreateInventoryListPage, roles, name="applist.create"),
+        Page(f"{prefix}/inventory-list/edit/{{id:int}}", EditInventoryListPage, roles, name="applist.edit"),
+        Page(f"{prefix}/inventory-list/view/{{id:int}}", ViewInventoryListPage, roles, name="applist.view"),
+        Page(f"{prefix}/inventory-list/changelog/{{id:int}}", InventoryListChangeLogPage, roles,
+             name="applist.change_log"),
+    )
+
+
 PUBLIC_PAGES: tuple[Page, ...] = (
     Page("/login", LoginPage, frame="auth"),
     Page("/register", RegisterPage, frame="auth"),
@@ -132,6 +162,13 @@ ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/createdsp", CreateDspPage, frozenset({A}), co_admin="none", name="dsp.create"),
     Page("/admin/editdsp/{id:int}", EditDspPage, frozenset({A}), co_admin="none", name="dsp.edit"),
     Page("/admin/viewdsp/{id:int}", DspViewPage, frozenset({A}), co_admin="none", name="dsp.view"),
+    *_inventory_pages("/admin", A),
+    Page("/admin/smart-apps", SmartAppListsPage, frozenset({A}), menu="menu.smart_apps", order=60, icon="bi-stars",
+         name="smartapps"),
+    Page("/admin/smart-apps/create", CreateSmartAppListPage, frozenset({A}), name="smartapp.create"),
+    Page("/admin/smart-apps/edit/{id:int}", EditSmartAppListPage, frozenset({A}), name="smartapp.edit"),
+    Page("/admin/smart-apps/view/{id:int}", ViewSmartAppListPage, frozenset({A}), name="smartapp.view"),
+    Page("/admin/smart-apps/changelog/{id:int}", SmartAppListChangeLogPage, frozenset({A}), name="smartapp.change_log"),
     Page("/admin/agencies", AgenciesPage, frozenset({A}), menu="menu.agencies", order=110, icon="bi-buildings",
          name="agencies"),
     Page("/admin/report", ReportListPage, frozenset({A}), menu="menu.reports", order=115, icon="bi-bar-chart-line",
@@ -181,6 +218,7 @@ AGENCY_PAGES: tuple[Page, ...] = (
     Page("/agency/report/view/{id:int}", ReportViewPage, frozenset({G}), name="report.view"),
     Page("/agency/funds", FundsOverviewPage, frozenset({G}), menu="menu.funds", order=45, icon="bi-wallet2",
          name="funds"),
+    *_inventory_pages("/agency", G),
     Page("/agency/profile", ProfilePage, frozenset({G}), name="profile"),
     Page("/agency/agency-settings", ClientSettingsPage, frozenset({G}), name="settings"),
 )
@@ -207,6 +245,7 @@ ADVERTISER_PAGES: tuple[Page, ...] = (
     Page("/report/edit/{id:int}", ReportEditPage, frozenset({V}), name="report.edit"),
     Page("/report/view/{id:int}", ReportViewPage, frozenset({V}), name="report.view"),
     Page("/funds", FundsPage, frozenset({V}), menu="menu.funds", order=35, icon="bi-wallet2", name="funds"),
+    *_inventory_pages("", V),
     Page("/profile", ProfilePage, frozenset({V}), name="profile"),
     Page("/advertiser-settings", ClientSettingsPage, frozenset({V}), name="settings"),
 )

@@ -34,8 +34,10 @@ from components.ui.hooks import UNEXPECTED_ERROR, background
 from components.widgets.document_effects import document_effects
 from components.widgets.session_agent import session_agent
 
-# Paths whose pages show the inactivity prompt (spec section 4).
-EDIT_PATH_MARKERS: tuple[str, ...] = ("campaignEditForm", "applist/edit", "campaignClone", "bulk-campaign-edit")
+# Paths whose pages show the inactivity prompt (spec section 4). The spec's applist/edit is our
+# inventory-list/edit (the spec's routes name the page /inventory-list/edit/{applist_id}).
+EDIT_PATH_MARKERS: tuple[str, ...] = ("campaignEditForm", "applist/edit", "inventory-list/edit", "campaignClone",
+                                      "bulk-campaign-edit")
 _navigation_ids = itertools.count(1)
 logger = logging.getLogger(__name__)
 

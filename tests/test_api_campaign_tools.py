@@ -29,10 +29,12 @@ def test_bulk_calls_answer_row_by_row_under_both_names(client):
     assert body["data"] == [
         {"id": low, "name": "Low", "ok": False, "message": "Bid range: the bid must lie within the bid range."},
         {"id": high, "name": "High", "ok": True, "message": ""}]
+    listed = client.post("/api/file/addApp", headers=me, json={"name": "Apps", "kind": "allow"}).json()["data"]
+    list_id = listed["list"]["id"]
     rest = client.post("/api/campaigns/bulk", headers=me, json={"campaign_ids": [low, high], "changes": {
-        "total_budget": "2000", "inventory_lists": {"mode": "add", "allow": [4]}}}).json()["data"]
+        "total_budget": "2000", "inventory_lists": {"mode": "add", "allow": [list_id]}}}).json()["data"]
     assert [row["ok"] for row in rest] == [True, True]
-    for path, payload in (("/api/campaning/bulk/inventory", {"mode": "remove", "allow": [4]}),
+    for path, payload in (("/api/campaning/bulk/inventory", {"mode": "remove", "allow": [list_id]}),
                           ("/api/campaning/bulk/audience", {"mode": "replace", "allow": [1], "block": [2]}),
                           ("/api/campaning/bulk/user-optimization-settings", {"goal_metric": "ctr", "goal_target": "2"}),
                           ("/api/campaning/bulk/campaign-update", {"changes": {"daily_budget": "100"}}),

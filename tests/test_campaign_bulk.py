@@ -13,7 +13,7 @@ from app.errors import Forbidden, Invalid
 from app.models.audit import AuditEntry
 from app.models.campaign import Campaign
 from app.models.reference import ReferenceValue
-from app.services import campaign_bulk, campaigns, user_config
+from app.services import app_lists, campaign_bulk, campaigns, user_config
 from tests.helpers import actor_of, other_tenant, user_by_email
 
 BASE: dict[str, Any] = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1000",
@@ -76,23 +76,46 @@ def test_a_row_refused_at_its_status_keeps_none_of_its_settings(db):
     assert campaigns.get_campaign(db, actor=me, campaign_id=running)["status"] == "paused"
 
 
+def _lists(db: Session, actor: Any, *kinds: str) -> list[int]:
+    return [app_lists.create_list(db, actor=actor, data={"name": f"List {n}", "kind": kind})["list"]["id"]
+            for n, kind in enumerate(kinds)]
+
+
 def test_goal_and_list_modes(db):
     me = actor_of(db, "advertiser@demo.example")
-    campaign_id = _make(db, me, "Lists", "2", targeting={"inventory_lists": {"allow": [1, 2], "block": [9]}})
-    changes = {"goal_metric": "ctr", "goal_target": "1.5", "inventory_lists": {"mode": "add", "allow": [3], "block": []},
+    one, two, three, nine = _lists(db, me, "allow", "allow", "allow", "block")
+    campaign_id = _make(db, me, "Lists", "2", targeting={"inventory_lists": {"allow": [one, two], "block": [nine]}})
+    changes = {"goal_metric": "ctr", "goal_target": "1.5", "inventory_lists": {"mode": "add", "allow": [three], "block": []},
                "audiences": {"mode": "replace", "allow": [7], "block": [8]}}
     assert campaign_bulk.bulk_update(db, actor=me, campaign_ids=[campaign_id], changes=changes)[0]["ok"]
     row = campaigns.get_campaign(db, actor=me, campaign_id=campaign_id)
     assert (row["goal_metric"], row["goal_target"]) == ("ctr", "1.5")
-    assert row["targeting"]["inventory_lists"] == {"allow": [1, 2, 3], "block": [9]}
+    assert row["targeting"]["inventory_lists"] == {"allow": [one, two, three], "block": [nine]}
     assert row["targeting"]["audiences"] == {"allow": [7], "block": [8]}
     campaign_bulk.bulk_update(db, actor=me, campaign_ids=[campaign_id],
-                              changes={"inventory_lists": {"mode": "remove", "allow": [1], "block": [9]}})
+                              changes={"inventory_lists": {"mode": "remove", "allow": [one], "block": [nine]}})
     assert campaigns.get_campaign(db, actor=me, campaign_id=campaign_id)["targeting"]["inventory_lists"] == {
-        "allow": [2, 3], "block": []}
+        "allow": [two, three], "block": []}
     refused = campaign_bulk.bulk_update(db, actor=me, campaign_ids=[campaign_id],
                                         changes={"audiences": {"mode": "add", "allow": [8], "block": []}})
     assert refused[0]["message"] == "Audiences: a list cannot be both allowed and blocked."
+
+
+def test_bulk_lists_refuse_another_advertisers_list_row_by_row(db):
+    me = actor_of(db, "advertiser@demo.example")
+    agency = actor_of(db, "agency@demo.example")
+    mine = _make(db, me, "Mine", "2")
+    rival_agency, rival_advertiser = other_tenant(db)
+    theirs = app_lists.create_list(db, actor=actor_of(db, rival_agency.email), advertiser_id=rival_advertiser.id,
+                                   data={"name": "Rival apps", "kind": "allow"})["list"]["id"]
+    (own,) = _lists(db, me, "allow")
+    results = campaign_bulk.bulk_update(db, actor=agency, campaign_ids=[mine], changes={
+        "inventory_lists": {"mode": "add", "allow": [own, theirs], "block": []}})
+    assert results[0]["ok"] is False
+    assert results[0]["message"] == f"Inventory lists: not inventory lists of this campaign's advertiser: #{theirs}."
+    assert campaigns.get_campaign(db, actor=me, campaign_id=mine)["targeting"]["inventory_lists"]["allow"] == []
+    assert campaign_bulk.bulk_update(db, actor=agency, campaign_ids=[mine], changes={
+        "inventory_lists": {"mode": "add", "allow": [own], "block": []}})[0]["ok"]
 
 
 def test_the_request_itself_is_checked_before_any_row(db):

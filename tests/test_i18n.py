@@ -91,6 +91,19 @@ MESSAGE_KEYS = (
     "A DSP with this name already exists.",
     "Enter the DSP's address, starting with http:// or https://.",
     "This DSP is inactive. Activate it to sync.",
+    "Not an app id (com.example.app, id123456789) or a domain (example.com).",
+    "Longer than 255 characters.",
+    "The file is not UTF-8 text: save it as CSV (UTF-8) and upload it again.",
+    "The file is empty.",
+    "The file is larger than 8 MB: split it and upload the parts.",
+    "The file has more than 200,000 lines: split it and upload the parts.",
+    "The file is not CSV text (it holds binary data). Upload a .csv or .txt file, one entry a line.",
+    "Inventory list not found.",
+    "Smart-app list not found.",
+    "Choose allow or block.",
+    "An archived list cannot be changed; restore it first.",
+    "Choose a category, a genre of it and (optionally) one of its subgenres.",
+    "Give the entries the list should hold.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

@@ -49,6 +49,11 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
     # Creatives of the advertisers in the actor's row scope (services/creatives.py); bulk status is the admin page.
     "creative": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),
                  "status": frozenset({A, G, V}), "bulk_status": frozenset({A})},
+    # Inventory lists (the spec's app lists) of the advertisers in the actor's row scope (services/app_lists.py).
+    "app_list": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),
+                 "delete": frozenset({A, G, V})},
+    # Smart-app lists: staff curate them; every role reads the active ones to target them (services/smart_apps.py).
+    "smart_app_list": {"view": EVERYONE, "manage": frozenset({A})},
     "dashboard": {"view": EVERYONE},
     # Staff decide which exchanges each campaign may run on (services/exchange_approvals.py); clients read the
     # state of their own campaigns' requests through the campaign.

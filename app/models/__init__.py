@@ -1,6 +1,7 @@
 """SQLModel tables, one module per entity. Importing this package registers every table."""
 
 from app.models.api_credential import ApiCredential
+from app.models.app_list import AppList, AppListEntry, SmartAppEntry, SmartAppList
 from app.models.audit import AuditEntry
 from app.models.auth_session import AuthSession, LoginAttempt, OneTimeCode
 from app.models.campaign import Campaign
@@ -17,6 +18,8 @@ from app.models.user import User, UserPreferences, UserSettings, UserStatus
 
 __all__ = [
     "ApiCredential",
+    "AppList",
+    "AppListEntry",
     "AuditEntry",
     "AuthSession",
     "Campaign",
@@ -36,6 +39,8 @@ __all__ = [
     "ReferenceValue",
     "Report",
     "ReportRun",
+    "SmartAppEntry",
+    "SmartAppList",
     "User",
     "UserPreferences",
     "UserSettings",

@@ -19,16 +19,17 @@ from sqlmodel import Session, col, select
 from app import validation as v
 from app.models.campaign import TARGETING_REFERENCE_KEYS
 from app.models.reference import ReferenceValue
-from app.services import geo
+from app.services import geo, list_targeting
 from app.services.preferences import settings_of
 
 DEVICE_TYPES = ("phone", "tablet", "desktop", "connected_tv")
 REFERENCE_KEYS = TARGETING_REFERENCE_KEYS
 LIST_REFERENCES = ("inventory_lists", "audiences")  # {allow: [ids], block: [ids]}; their tables come later
+SMART_APP_KEY = "smart_app_lists"  # [ids] of active smart-app lists, allowed (services/list_targeting.py)
 EMPTY: dict[str, Any] = {
     "countries": [], "regions": [], "cities": [], "geo_fence": "", "languages": [], "device_types": [],
     **{key: [] for key in REFERENCE_KEYS}, "dayparting": [],
-    **{key: {"allow": [], "block": []} for key in LIST_REFERENCES},
+    **{key: {"allow": [], "block": []} for key in LIST_REFERENCES}, SMART_APP_KEY: [],
 }
 
 
@@ -61,8 +62,10 @@ def _check_belonging(db: Session, out: dict[str, Any], errors: dict[str, str]) -
             errors[f"targeting.{key}"] = f"{message}: {', '.join(outside)}."
 
 
-def clean_targeting(db: Session, *, advertiser_id: int, raw: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, str]]:
-    """(the normalised targeting, {"targeting.<key>": message}) for what a form or the API sent."""
+def clean_targeting(db: Session, *, advertiser_id: int, raw: dict[str, Any] | None,
+                    previous: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, str]]:
+    """(the normalised targeting, {"targeting.<key>": message}) for what a form or the API sent. `previous`: the
+    saved campaign's targeting, whose lists stay accepted after they were archived."""
     raw = raw or {}
     errors: dict[str, str] = {}
     out: dict[str, Any] = {key: (dict(value) if isinstance(value, dict) else list(value) if isinstance(value, list)
@@ -142,7 +145,29 @@ def clean_targeting(db: Session, *, advertiser_id: int, raw: dict[str, Any] | No
             errors[f"targeting.{key}"] = "A list cannot be both allowed and blocked."
         else:
             out[key] = {"allow": allow, "block": block}
+    _check_app_lists(db, advertiser_id, out, errors, previous or {}, raw.get(SMART_APP_KEY, []))
     return out, errors
+
+
+def _check_app_lists(db: Session, advertiser_id: int, out: dict[str, Any], errors: dict[str, str],
+                     previous: dict[str, Any], smart_raw: Any) -> None:
+    """Inventory lists must be the campaign advertiser's active lists on their own side; smart-app lists active
+    ones (list_targeting.py)."""
+    key = "inventory_lists"
+    if f"targeting.{key}" not in errors:
+        saved = previous.get(key) or {}
+        problem = list_targeting.check_inventory_lists(
+            db, advertiser_id=advertiser_id, allow=out[key]["allow"], block=out[key]["block"],
+            kept=set(saved.get("allow") or []) | set(saved.get("block") or []))
+        if problem:
+            errors[f"targeting.{key}"] = problem
+    smart = _ids(smart_raw)
+    if smart is None:
+        errors[f"targeting.{SMART_APP_KEY}"] = "Smart-app lists are given as a list of ids."
+    elif problem := list_targeting.check_smart_app_lists(db, ids=smart, kept=previous.get(SMART_APP_KEY) or []):
+        errors[f"targeting.{SMART_APP_KEY}"] = problem
+    else:
+        out[SMART_APP_KEY] = smart
 
 
 def geo_fence_from_csv(text: str) -> tuple[str, str | None]:

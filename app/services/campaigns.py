@@ -37,7 +37,7 @@ from app.models.campaign import (
 from app.models.ledger import MICROS_PER_DOLLAR
 from app.models.reference import ReferenceValue
 from app.models.user import User, UserStatus
-from app.services import audit, exchange_approvals, geo
+from app.services import audit, exchange_approvals, geo, list_targeting
 from app.services.campaign_targeting import clean_targeting
 
 NOT_FOUND = "Campaign not found."
@@ -140,6 +140,7 @@ def targeting_names(db: Session, targeting: dict[str, Any]) -> dict[str, list[st
              "languages": [language(c) for c in targeting.get("languages") or []]}
     for key in TARGETING_REFERENCE_KEYS:
         names[key] = [reference.get(i, f"#{i}") for i in targeting.get(key) or []]
+    names.update(list_targeting.names(db, targeting))  # inventory_allow, inventory_block, smart_apps
     return names
 
 
@@ -250,7 +251,8 @@ def _choice(value: Any, allowed: tuple[str, ...], errors: dict[str, str], field:
     return text
 
 
-def _checked(db: Session, advertiser_id: int, data: dict[str, Any]) -> dict[str, Any]:
+def _checked(db: Session, advertiser_id: int, data: dict[str, Any],
+             previous_targeting: dict[str, Any] | None = None) -> dict[str, Any]:
     """Column values for a campaign from form/API input, or Invalid naming every bad field."""
     errors: dict[str, str] = {}
     values: dict[str, Any] = {}
@@ -326,7 +328,8 @@ def _checked(db: Session, advertiser_id: int, data: dict[str, Any]) -> dict[str,
             errors["goal_target"] = "Enter the target as a positive number."
     values["goal_target"] = target if values["goal_metric"] != "none" else ""
 
-    values["targeting"], targeting_errors = clean_targeting(db, advertiser_id=advertiser_id, raw=data.get("targeting"))
+    values["targeting"], targeting_errors = clean_targeting(db, advertiser_id=advertiser_id, raw=data.get("targeting"),
+                                                             previous=previous_targeting)
     errors.update(targeting_errors)
     if errors:
         raise Invalid(errors)
@@ -373,7 +376,7 @@ def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: dict[s
     current = {**public(campaign, advertiser), "targeting": campaign.targeting}
     merged = {field: data.get(field, current.get(field)) for field in EDITABLE}
     before = _snapshot(campaign)
-    for column, value in _checked(db, campaign.advertiser_id, merged).items():
+    for column, value in _checked(db, campaign.advertiser_id, merged, campaign.targeting).items():
         setattr(campaign, column, value)
     after = _snapshot(campaign)
     if after != before:

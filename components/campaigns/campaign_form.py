@@ -39,7 +39,9 @@ from components.campaigns.targeting import (
     CreativesPicker,
     DaypartingGrid,
     GeoFenceField,
+    InventoryListsPicker,
     RegionPicker,
+    SmartAppListsPicker,
     TagPicker,
 )
 from components.paths import page_path
@@ -274,6 +276,9 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
                       error=errors.get("targeting.exchanges"), help_text=t("campaigns.exchanges_help"),
                       key=f"exchanges-{advertiser}") if exchanges else
         html.p({"className": "small text-body-secondary", "data-empty": "exchanges"}, t("campaigns.no_exchanges")),
+        InventoryListsPicker(store, advertiser, error=errors.get("targeting.inventory_lists"),
+                             key=f"inventory-lists-{advertiser}"),
+        SmartAppListsPicker(store, error=errors.get("targeting.smart_app_lists"), key="smart-app-lists"),
         _subhead(t("campaigns.schedule")),
         DaypartingGrid(store, error=errors.get("targeting.dayparting"), key="dayparting"),
         marker="targeting")

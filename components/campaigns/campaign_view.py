@@ -123,6 +123,9 @@ def CampaignViewPage() -> Any:
                               *[(t(f"campaigns.field.{key}"), _list(names[key], everyone))
                                 for key in ("operating_systems", "os_versions", "manufacturers", "browsers", "carriers",
                                             "exchanges")],
+                              (t("applists.target_allow"), _list(names["inventory_allow"], "—")),
+                              (t("applists.target_block"), _list(names["inventory_block"], "—")),
+                              (t("campaigns.field.smart_app_lists"), _list(names["smart_apps"], "—")),
                               (t("campaigns.schedule"), schedule),
                           ]), title=t("campaigns.section_targeting"))),
                  html.div({"className": "col-xl-4 d-flex flex-column gap-4"},

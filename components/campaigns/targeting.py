@@ -9,7 +9,7 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.services import creatives, geo
+from app.services import app_lists, creatives, geo, smart_apps
 from app.services.campaign_targeting import geo_fence_from_csv
 from components.shell.context import use_console
 from components.ui import styles
@@ -297,3 +297,55 @@ def CreativesPicker(store: FieldStore, advertiser_id: int | None, source_campaig
                       t("creatives.advertiser_has_none"))
     return checkbox_list(name="creative_ids", label=t("creatives.choose_for_campaign"), options=options,
                          selected=list(chosen or []), on_change=set_chosen, error=error, hide_label=True)
+
+
+@component
+def InventoryListsPicker(store: FieldStore, advertiser_id: int | None, error: str | None = None) -> Any:
+    """The advertiser's active inventory lists: its allow lists to allow, its block lists to block. Kept in the
+    store as "targeting.inventory_lists" = {allow: [ids], block: [ids]}."""
+    console = use_console()
+    t = console.t
+    offered = use_query(app_lists.targeting_choices, actor=console.actor, advertiser_id=advertiser_id,
+                        deps=[advertiser_id])
+    value, set_value = use_field(store, "targeting.inventory_lists")
+    chosen = {"allow": list((value or {}).get("allow") or []), "block": list((value or {}).get("block") or [])}
+    if offered.loading:
+        return html.p({"className": "small text-body-secondary"}, t("common.loading"))
+    rows = offered.value or []
+    if not rows:
+        return html.div({"className": "mb-3", "data-picker": "inventory_lists"},
+                        html.div({"className": styles.FORM_LABEL}, t("campaigns.field.inventory_lists")),
+                        html.div({"className": "form-text mt-0", "data-empty": "inventory_lists"},
+                                 t("applists.none_for_campaign")), _error("inventory_lists", error))
+
+    def side(kind: str) -> Any:
+        options = [(r["id"], f"{r['name']} · {t('applists.entries_count', count=r['entries'])}")
+                   for r in rows if r["kind"] == kind]
+        if not options:
+            return ""
+        return checkbox_list(name=f"inventory_{kind}", label=t(f"applists.target_{kind}"), options=options,
+                             selected=chosen[kind], on_change=lambda ids, k=kind: set_value({**chosen, k: ids}))
+
+    return html.div({"data-picker": "inventory_lists"}, side("allow"), side("block"), _error("inventory_lists", error))
+
+
+@component
+def SmartAppListsPicker(store: FieldStore, error: str | None = None) -> Any:
+    """Active smart-app lists (curated by staff) to allow; "targeting.smart_app_lists" = [ids]."""
+    console = use_console()
+    t = console.t
+    offered = use_query(smart_apps.targeting_choices, actor=console.actor)
+    value, set_value = use_field(store, "targeting.smart_app_lists")
+    if offered.loading:
+        return html.p({"className": "small text-body-secondary"}, t("common.loading"))
+    options = [(r["id"], f"{r['name']} · {' › '.join(p for p in (r['genre'], r['subgenre']) if p)}")
+               for r in offered.value or []]
+    if not options:
+        return html.div({"className": "mb-3", "data-picker": "smart_app_lists"},
+                        html.div({"className": styles.FORM_LABEL}, t("campaigns.field.smart_app_lists")),
+                        html.div({"className": "form-text mt-0", "data-empty": "smart_app_lists"},
+                                 t("smartapps.none_for_campaign")), _error("smart_app_lists", error))
+    return html.div({"data-picker": "smart_app_lists"},
+                    checkbox_list(name="smart_app_lists", label=t("campaigns.field.smart_app_lists"), options=options,
+                                  selected=list(value or []), on_change=set_value, error=error,
+                                  help_text=t("smartapps.campaign_help")))

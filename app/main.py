@@ -20,6 +20,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from app.api import audiences as audiences_api
 from app.api import auth as auth_api
 from app.api import campaign_tools as campaign_tools_api
 from app.api import campaigns as campaigns_api
@@ -86,6 +87,8 @@ def create_api() -> FastAPI:
     api.include_router(funds_api.router)
     api.include_router(statistics_api.router)
     api.include_router(postbacks_api.router)
+    api.include_router(audiences_api.router)
+    api.include_router(audiences_api.spec_router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, Any]:

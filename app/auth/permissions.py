@@ -49,6 +49,10 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
     # Creatives of the advertisers in the actor's row scope (services/creatives.py); bulk status is the admin page.
     "creative": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),
                  "status": frozenset({A, G, V}), "bulk_status": frozenset({A})},
+    # Audiences of the advertisers in the actor's row scope (services/audiences.py): device-id lists and
+    # retargeting audiences; "delete" only while no campaign uses one.
+    "audience": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),
+                 "status": frozenset({A, G, V}), "delete": frozenset({A, G, V})},
     "dashboard": {"view": EVERYONE},
     # Delivery statistics of the advertisers in the actor's row scope (services/statistics.py). Ingestion is
     # the delivery pipeline's job: an admin's API key, not a person's page.

@@ -1,6 +1,7 @@
 """SQLModel tables, one module per entity. Importing this package registers every table."""
 
 from app.models.api_credential import ApiCredential
+from app.models.audience import Audience, AudienceDevice
 from app.models.audit import AuditEntry
 from app.models.auth_session import AuthSession, LoginAttempt, OneTimeCode
 from app.models.campaign import Campaign
@@ -15,6 +16,8 @@ from app.models.user import User, UserPreferences, UserSettings, UserStatus
 
 __all__ = [
     "ApiCredential",
+    "Audience",
+    "AudienceDevice",
     "AuditEntry",
     "AuthSession",
     "Campaign",

@@ -81,6 +81,17 @@ MESSAGE_KEYS = (
     "The card payment service could not be reached. Please try again.",
     "The webhook signature is not valid.",
     "Payment not found.",
+    "Audience not found.",
+    "Give the audience a name.",
+    "This advertiser already has an audience of that name.",
+    "Choose a device-id list or retargeting.",
+    "Choose an event.",
+    "This advertiser has recorded no such event.",
+    "Enter a whole number of days from 1 to 540.",
+    "Only a device-id audience takes files of ids.",
+    "The file holds no device ids (IDFA or GAID, one a line).",
+    "A campaign cannot both allow and block the audience.",
+    "The file is larger than 256 MB. Split it and append the parts one after another.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

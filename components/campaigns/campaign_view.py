@@ -10,6 +10,7 @@ from reactpy import component, html, use_state
 from app.i18n.formatters import money
 from app.models.campaign import CampaignStatus
 from app.services import campaigns
+from components.audiences.campaign_audiences import CampaignAudiencesCard
 from components.campaigns.campaign_form import _local
 from components.campaigns.common import back_to_list, campaign_tabs, not_found, status_badge
 from components.campaigns.targeting import WEEKDAYS
@@ -122,7 +123,8 @@ def CampaignViewPage() -> Any:
                                 for key in ("operating_systems", "os_versions", "manufacturers", "browsers", "carriers",
                                             "exchanges")],
                               (t("campaigns.schedule"), schedule),
-                          ]), title=t("campaigns.section_targeting"))),
+                          ]), title=t("campaigns.section_targeting")),
+                          CampaignAudiencesCard(campaign["id"], key=campaign["updated_at"])),
                  html.div({"className": "col-xl-4"}, CampaignCreativesCard(campaign, query.reload)),
                  ),
         ConfirmDialog(t(f"campaigns.confirm_{asking}_title"), t(f"campaigns.confirm_{asking}", name=campaign["name"]),

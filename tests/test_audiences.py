@@ -208,6 +208,7 @@ def test_campaigns_take_only_their_own_advertisers_active_audiences(db, demo_ids
     audiences.set_status(db, actor=me, audience_id=mine["id"], status="active")
     both = audiences.associate_campaigns(db, actor=me, audience_id=mine["id"], allow=[campaign["id"]], block=[other["id"]])
     assert [(c["name"], c["mode"]) for c in both["campaigns"]] == [("Audience Run", "allow"), ("Second", "block")]
+    assert [(a["name"], a["campaign_count"]) for a in audiences.list_audiences(db, actor=me)] == [("Mine", 2)]
     assert audiences.campaign_audiences(db, actor=me, campaign_id=other["id"])["block"][0]["name"] == "Mine"
     audiences.associate_campaigns(db, actor=me, audience_id=mine["id"], allow=[], block=[])
     assert audiences.delete_audience(db, actor=me, audience_id=mine["id"])["name"] == "Mine"

@@ -141,8 +141,8 @@ def _usage(db: Session, advertiser_ids: set[int]) -> dict[int, int]:
     if not advertiser_ids:
         return {}
     counts: dict[int, int] = {}
-    for (targeting,) in db.exec(select(Campaign.targeting).where(col(Campaign.advertiser_id).in_(advertiser_ids),
-                                                                 Campaign.status != CampaignStatus.ARCHIVED)):
+    for targeting in db.exec(select(Campaign.targeting).where(col(Campaign.advertiser_id).in_(advertiser_ids),
+                                                              Campaign.status != CampaignStatus.ARCHIVED)):
         lists = (targeting or {}).get("audiences") or {}
         for audience_id in {*(lists.get("allow") or []), *(lists.get("block") or [])}:
             counts[audience_id] = counts.get(audience_id, 0) + 1

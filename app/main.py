@@ -21,6 +21,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from app.api import app_lists as app_lists_api
+from app.api import audiences as audiences_api
 from app.api import auth as auth_api
 from app.api import campaign_tools as campaign_tools_api
 from app.api import campaigns as campaigns_api
@@ -94,6 +95,8 @@ def create_api() -> FastAPI:
     api.include_router(app_lists_api.router)
     api.include_router(app_lists_api.smart_router)
     api.include_router(app_lists_api.spec_router)
+    api.include_router(audiences_api.router)
+    api.include_router(audiences_api.spec_router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, Any]:

@@ -28,6 +28,10 @@ from components.app_lists.smart_pages import (
     SmartAppListsPage,
     ViewSmartAppListPage,
 )
+from components.audiences.audience_form import AudienceCreatePage
+from components.audiences.audience_list import AudienceListPage
+from components.audiences.audience_view import AudienceViewPage
+from components.audiences.change_log import AudienceChangeLogPage
 from components.auth.forgot_password import ForgotPasswordPage
 from components.auth.login import LoginPage
 from components.auth.maintenance import MaintenancePage
@@ -169,6 +173,12 @@ ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/smart-apps/edit/{id:int}", EditSmartAppListPage, frozenset({A}), name="smartapp.edit"),
     Page("/admin/smart-apps/view/{id:int}", ViewSmartAppListPage, frozenset({A}), name="smartapp.view"),
     Page("/admin/smart-apps/changelog/{id:int}", SmartAppListChangeLogPage, frozenset({A}), name="smartapp.change_log"),
+    # Audiences follow funds in every menu (spec: ... funds, audience, inventory-list ...).
+    Page("/admin/audience", AudienceListPage, frozenset({A}), menu="menu.audiences", order=50, icon="bi-people",
+         name="audiences"),
+    Page("/admin/audience/create", AudienceCreatePage, frozenset({A}), name="audience.create"),
+    Page("/admin/audience/view/{id:int}", AudienceViewPage, frozenset({A}), name="audience.view"),
+    Page("/admin/audience/changelog/{id:int}", AudienceChangeLogPage, frozenset({A}), name="audience.change_log"),
     Page("/admin/agencies", AgenciesPage, frozenset({A}), menu="menu.agencies", order=110, icon="bi-buildings",
          name="agencies"),
     Page("/admin/report", ReportListPage, frozenset({A}), menu="menu.reports", order=115, icon="bi-bar-chart-line",
@@ -219,6 +229,11 @@ AGENCY_PAGES: tuple[Page, ...] = (
     Page("/agency/funds", FundsOverviewPage, frozenset({G}), menu="menu.funds", order=45, icon="bi-wallet2",
          name="funds"),
     *_inventory_pages("/agency", G),
+    Page("/agency/audience", AudienceListPage, frozenset({G}), menu="menu.audiences", order=50, icon="bi-people",
+         name="audiences"),
+    Page("/agency/audience/create", AudienceCreatePage, frozenset({G}), name="audience.create"),
+    Page("/agency/audience/view/{id:int}", AudienceViewPage, frozenset({G}), name="audience.view"),
+    Page("/agency/audience/changelog/{id:int}", AudienceChangeLogPage, frozenset({G}), name="audience.change_log"),
     Page("/agency/profile", ProfilePage, frozenset({G}), name="profile"),
     Page("/agency/agency-settings", ClientSettingsPage, frozenset({G}), name="settings"),
 )
@@ -246,6 +261,11 @@ ADVERTISER_PAGES: tuple[Page, ...] = (
     Page("/report/view/{id:int}", ReportViewPage, frozenset({V}), name="report.view"),
     Page("/funds", FundsPage, frozenset({V}), menu="menu.funds", order=35, icon="bi-wallet2", name="funds"),
     *_inventory_pages("", V),
+    Page("/audience", AudienceListPage, frozenset({V}), menu="menu.audiences", order=50, icon="bi-people",
+         name="audiences"),
+    Page("/audience/create", AudienceCreatePage, frozenset({V}), name="audience.create"),
+    Page("/audience/view/{id:int}", AudienceViewPage, frozenset({V}), name="audience.view"),
+    Page("/audience/changeLog/{id:int}", AudienceChangeLogPage, frozenset({V}), name="audience.change_log"),
     Page("/profile", ProfilePage, frozenset({V}), name="profile"),
     Page("/advertiser-settings", ClientSettingsPage, frozenset({V}), name="settings"),
 )

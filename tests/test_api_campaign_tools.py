@@ -34,15 +34,17 @@ def test_bulk_calls_answer_row_by_row_under_both_names(client):
     rest = client.post("/api/campaigns/bulk", headers=me, json={"campaign_ids": [low, high], "changes": {
         "total_budget": "2000", "inventory_lists": {"mode": "add", "allow": [list_id]}}}).json()["data"]
     assert [row["ok"] for row in rest] == [True, True]
+    one, two = (client.post("/api/createAudiance", headers=me, json={"name": name, "kind": "device_ids"}).json()["data"]["id"]
+                for name in ("One", "Two"))
     for path, payload in (("/api/campaning/bulk/inventory", {"mode": "remove", "allow": [list_id]}),
-                          ("/api/campaning/bulk/audience", {"mode": "replace", "allow": [1], "block": [2]}),
+                          ("/api/campaning/bulk/audience", {"mode": "replace", "allow": [one], "block": [two]}),
                           ("/api/campaning/bulk/user-optimization-settings", {"goal_metric": "ctr", "goal_target": "2"}),
                           ("/api/campaning/bulk/campaign-update", {"changes": {"daily_budget": "100"}}),
                           ("/api/campaning/bulk/exchanges", {"add": [], "remove": [1]})):
         reply = client.post(path, headers=me, json={"campaign_ids": [high], **payload})
         assert reply.status_code == 200 and reply.json()["data"][0]["ok"], (path, reply.text)
     saved = client.get(f"/api/campaning/editTable?campaign_id={high}", headers=me).json()["data"]
-    assert saved["targeting"]["audiences"] == {"allow": [1], "block": [2]} and saved["daily_budget"] == "100.00"
+    assert saved["targeting"]["audiences"] == {"allow": [one], "block": [two]} and saved["daily_budget"] == "100.00"
     assert saved["goal_metric"] == "ctr" and saved["targeting"]["inventory_lists"] == {"allow": [], "block": []}
     assert client.get(f"/api/campaigns/{low}", headers=me).json()["data"]["bid_min"] == "1.00"
     for campaign_id, status in ((low, "active"), (low, "completed"), (high, "active")):

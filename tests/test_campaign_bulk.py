@@ -13,7 +13,7 @@ from app.errors import Forbidden, Invalid
 from app.models.audit import AuditEntry
 from app.models.campaign import Campaign
 from app.models.reference import ReferenceValue
-from app.services import app_lists, campaign_bulk, campaigns, user_config
+from app.services import app_lists, audiences, campaign_bulk, campaigns, user_config
 from tests.helpers import actor_of, other_tenant, user_by_email
 
 BASE: dict[str, Any] = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1000",
@@ -85,19 +85,21 @@ def test_goal_and_list_modes(db):
     me = actor_of(db, "advertiser@demo.example")
     one, two, three, nine = _lists(db, me, "allow", "allow", "allow", "block")
     campaign_id = _make(db, me, "Lists", "2", targeting={"inventory_lists": {"allow": [one, two], "block": [nine]}})
+    seven, eight = (audiences.create_audience(db, actor=me, data={"name": name, "kind": "device_ids"})["id"]
+                    for name in ("Seven", "Eight"))
     changes = {"goal_metric": "ctr", "goal_target": "1.5", "inventory_lists": {"mode": "add", "allow": [three], "block": []},
-               "audiences": {"mode": "replace", "allow": [7], "block": [8]}}
+               "audiences": {"mode": "replace", "allow": [seven], "block": [eight]}}
     assert campaign_bulk.bulk_update(db, actor=me, campaign_ids=[campaign_id], changes=changes)[0]["ok"]
     row = campaigns.get_campaign(db, actor=me, campaign_id=campaign_id)
     assert (row["goal_metric"], row["goal_target"]) == ("ctr", "1.5")
     assert row["targeting"]["inventory_lists"] == {"allow": [one, two, three], "block": [nine]}
-    assert row["targeting"]["audiences"] == {"allow": [7], "block": [8]}
+    assert row["targeting"]["audiences"] == {"allow": [seven], "block": [eight]}
     campaign_bulk.bulk_update(db, actor=me, campaign_ids=[campaign_id],
                               changes={"inventory_lists": {"mode": "remove", "allow": [one], "block": [nine]}})
     assert campaigns.get_campaign(db, actor=me, campaign_id=campaign_id)["targeting"]["inventory_lists"] == {
         "allow": [two, three], "block": []}
     refused = campaign_bulk.bulk_update(db, actor=me, campaign_ids=[campaign_id],
-                                        changes={"audiences": {"mode": "add", "allow": [8], "block": []}})
+                                        changes={"audiences": {"mode": "add", "allow": [eight], "block": []}})
     assert refused[0]["message"] == "Audiences: a list cannot be both allowed and blocked."
 
 

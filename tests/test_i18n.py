@@ -104,6 +104,17 @@ MESSAGE_KEYS = (
     "An archived list cannot be changed; restore it first.",
     "Choose a category, a genre of it and (optionally) one of its subgenres.",
     "Give the entries the list should hold.",
+    "Audience not found.",
+    "Give the audience a name.",
+    "This advertiser already has an audience of that name.",
+    "Choose a device-id list or retargeting.",
+    "Choose an event.",
+    "This advertiser has recorded no such event.",
+    "Enter a whole number of days from 1 to 540.",
+    "Only a device-id audience takes files of ids.",
+    "The file holds no device ids (IDFA or GAID, one a line).",
+    "A campaign cannot both allow and block the audience.",
+    "The file is larger than 256 MB. Split it and append the parts one after another.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

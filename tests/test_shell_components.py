@@ -26,7 +26,7 @@ def test_advertiser_top_bar(demo_ids):
     model = _shell(console)
     assert _attr_values(model, "data-balance") == ["$5,000.00"]
     assert set(_attr_values(model, "data-view")) == {"old", "new"}  # insight_dashboard is set
-    assert [i.href for i in menu_items(console)] == ["/dashboard", "/campaign", "/creatives", "/funds", "/inventory-list", "/report", "/docs",
+    assert [i.href for i in menu_items(console)] == ["/dashboard", "/campaign", "/creatives", "/funds", "/audience", "/inventory-list", "/report", "/docs",
                                                     "https://support.northwind.example/"]
 
 

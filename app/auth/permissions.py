@@ -54,6 +54,10 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
                  "delete": frozenset({A, G, V})},
     # Smart-app lists: staff curate them; every role reads the active ones to target them (services/smart_apps.py).
     "smart_app_list": {"view": EVERYONE, "manage": frozenset({A})},
+    # Audiences of the advertisers in the actor's row scope (services/audiences.py): device-id lists and
+    # retargeting audiences; "delete" only while no campaign uses one.
+    "audience": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),
+                 "status": frozenset({A, G, V}), "delete": frozenset({A, G, V})},
     "dashboard": {"view": EVERYONE},
     # Staff decide which exchanges each campaign may run on (services/exchange_approvals.py); clients read the
     # state of their own campaigns' requests through the campaign.

@@ -2,6 +2,7 @@
 
 from app.models.api_credential import ApiCredential
 from app.models.app_list import AppList, AppListEntry, SmartAppEntry, SmartAppList
+from app.models.audience import Audience, AudienceDevice
 from app.models.audit import AuditEntry
 from app.models.auth_session import AuthSession, LoginAttempt, OneTimeCode
 from app.models.campaign import Campaign
@@ -20,6 +21,8 @@ __all__ = [
     "ApiCredential",
     "AppList",
     "AppListEntry",
+    "Audience",
+    "AudienceDevice",
     "AuditEntry",
     "AuthSession",
     "Campaign",

@@ -20,6 +20,7 @@ from app import validation as v
 from app.models.campaign import TARGETING_REFERENCE_KEYS
 from app.models.reference import ReferenceValue
 from app.services import geo, list_targeting
+from app.services.audience_rules import audience_problem
 from app.services.preferences import settings_of
 
 DEVICE_TYPES = ("phone", "tablet", "desktop", "connected_tv")
@@ -146,6 +147,9 @@ def clean_targeting(db: Session, *, advertiser_id: int, raw: dict[str, Any] | No
         else:
             out[key] = {"allow": allow, "block": block}
     _check_app_lists(db, advertiser_id, out, errors, previous or {}, raw.get(SMART_APP_KEY, []))
+    if "targeting.audiences" not in errors and (problem := audience_problem(
+            db, advertiser_id=advertiser_id, ids=out["audiences"]["allow"] + out["audiences"]["block"])):
+        errors["targeting.audiences"] = problem
     return out, errors
 
 

@@ -31,6 +31,7 @@ from app.models.campaign import (
 )
 from app.services import campaigns, creatives, targeting_options
 from app.services.campaign_targeting import DEVICE_TYPES, EMPTY
+from components.audiences.campaign_audiences import AudiencePicker
 from components.campaigns.common import back_to_list, campaign_tabs, not_found
 from components.campaigns.summary import CampaignSummary
 from components.campaigns.targeting import (
@@ -271,6 +272,8 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
                         error=errors.get(f"targeting.{key}"), help_text=t("campaigns.none_means_all"),
                         narrowed_by=narrowed_by, key=key)
           for key, label, narrowed_by, detail in REFERENCE_GROUPS if options.get(key)],
+        _subhead(t("audiences.menu_label")),
+        AudiencePicker(store, advertiser, error=errors.get("targeting.audiences"), key=f"audiences-{advertiser}"),
         _subhead(t("campaigns.supply")),
         CheckboxGroup(store, "exchanges", t("campaigns.field.exchanges"), exchanges,
                       error=errors.get("targeting.exchanges"), help_text=t("campaigns.exchanges_help"),

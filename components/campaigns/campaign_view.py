@@ -10,6 +10,7 @@ from reactpy import component, html, use_state
 from app.i18n.formatters import money
 from app.models.campaign import CampaignStatus
 from app.services import campaigns
+from components.audiences.campaign_audiences import CampaignAudiencesCard
 from components.campaigns.campaign_form import _local
 from components.campaigns.common import back_to_list, campaign_tabs, not_found, status_badge
 from components.campaigns.targeting import WEEKDAYS
@@ -127,7 +128,8 @@ def CampaignViewPage() -> Any:
                               (t("applists.target_block"), _list(names["inventory_block"], "—")),
                               (t("campaigns.field.smart_app_lists"), _list(names["smart_apps"], "—")),
                               (t("campaigns.schedule"), schedule),
-                          ]), title=t("campaigns.section_targeting"))),
+                          ]), title=t("campaigns.section_targeting")),
+                          CampaignAudiencesCard(campaign["id"], key=campaign["updated_at"])),
                  html.div({"className": "col-xl-4 d-flex flex-column gap-4"},
                           CampaignCreativesCard(campaign, query.reload), CampaignExchangesCard(campaign_id),
                           DspSyncCard("campaign", campaign_id) if shows_dsps(console.actor) else ""),

@@ -22,7 +22,8 @@ _FIELD_FORMATS = {"margin_bps": lambda v: f"{margin_text(v)} %" if isinstance(v,
 _CODE_LABELS = {"campaign": {"objective": "campaigns.objective", "pacing": "campaigns.pacing",
                              "bid_strategy": "campaigns.strategy", "traffic_type": "campaigns.traffic",
                              "goal_metric": "campaigns.goal", "frequency_period": "campaigns.period",
-                             "status": "campaigns.status"}}
+                             "status": "campaigns.status"},
+               "audience": {"kind": "audiences.kind", "status": "audiences.status"}}
 
 
 def _label(console: Console, key: str, fallback: str, *more_keys: str) -> str:

@@ -1,0 +1,28 @@
+"""The rule a campaign's audience targeting obeys, apart from the audience service (which itself saves campaigns
+through app.services.campaigns, so campaign_targeting cannot import it): every audience a campaign allows or
+blocks is an ACTIVE audience of the campaign's own advertiser."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlmodel import Session, col, select
+
+from app.models.audience import Audience, AudienceStatus
+
+
+def audience_problem(db: Session, *, advertiser_id: int, ids: Iterable[int]) -> str | None:
+    """Why these audience ids cannot be a campaign's of this advertiser, or None. Another advertiser's audience
+    reads like a missing one (its name is not told)."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return None
+    rows = db.exec(select(Audience.id, Audience.name, Audience.status, Audience.advertiser_id)
+                   .where(col(Audience.id).in_(wanted))).all()
+    own = {audience_id: (name, status) for audience_id, name, status, owner in rows if owner == advertiser_id}
+    problems = []
+    if missing := [i for i in wanted if i not in own]:
+        problems.append("Not audiences of this advertiser: " + ", ".join(f"#{i}" for i in missing) + ".")
+    if inactive := [name for name, status in own.values() if status != AudienceStatus.ACTIVE]:
+        problems.append("Inactive audiences (activate them or take them out): " + ", ".join(sorted(inactive)) + ".")
+    return " ".join(problems) or None

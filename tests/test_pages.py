@@ -82,3 +82,23 @@ def test_page_title_and_footer():
     brand = branding(footer_start_year=2021, footer_text="Acme Ads.")
     assert footer_text(brand, now=datetime(2026, 5, 1, tzinfo=UTC)) == "© 2021–2026 Acme Ads."
     assert footer_text(branding(footer_start_year=2026), now=datetime(2026, 5, 1, tzinfo=UTC)) == "© 2026 Acme Ads"
+
+
+# Spec §2, "Top menus": each role's pages in this order, nothing more (API Docs and Help & Support are the
+# conditional links after them, tested in test_shell_components).
+SPEC_MENUS: dict[Role, list[str]] = {
+    Role.ADVERTISER: ["/dashboard", "/campaign", "/creatives", "/funds", "/audience", "/inventory-list", "/report"],
+    Role.ADMIN: ["/admin/dashboard", "/admin/users", "/admin/campaign", "/admin/creative", "/admin/funds",
+                 "/admin/audience", "/admin/inventory-list", "/admin/smart-apps", "/admin/dsplist", "/admin/newdsp",
+                 "/admin/agencies", "/admin/report", "/admin/exchange-approval"],
+    Role.AGENCY: ["/agency/dashboard", "/agency/advertiser", "/agency/campaign", "/agency/creative", "/agency/funds",
+                  "/agency/audience", "/agency/inventory-list", "/agency/report"],
+    Role.CO_ADMIN: ["/co-admin/dashboard", "/co-admin/users", "/co-admin/campaign", "/co-admin/creative",
+                    "/co-admin/funds", "/co-admin/audience", "/co-admin/inventory-list", "/co-admin/smart-apps",
+                    "/co-admin/agencies", "/co-admin/report", "/co-admin/exchange-approval"],
+}
+
+
+def test_each_roles_menu_is_the_specs_list_in_order():
+    for role, paths in SPEC_MENUS.items():
+        assert [p.path for p in menu_pages(role)] == paths, role

@@ -162,11 +162,12 @@ def CampaignCreativesCard(campaign: dict[str, Any], on_saved: Callable[[], None]
                       selected=selected, on_change=set_chosen, error=save.errors.get("creative_ids"),
                       hide_label=True) if options else html.p({"className": "small text-body-secondary"},
                                                               t("creatives.advertiser_has_none")),
+        # Nothing to choose, nothing to save: no button then.
         html.button({"type": "button", "className": "btn btn-primary btn-sm", "data-action": "save-assignment",
-                     "disabled": save.pending or not options,
+                     "disabled": save.pending,
                      "onClick": lambda _e: save.submit(actor=console.actor, campaign_id=campaign["id"],
                                                        creative_ids=list(selected))},
-                    t("common.save")),
+                    t("common.save")) if options else "",
         title=t("creatives.choose_for_campaign"))
 
 

@@ -188,6 +188,10 @@ def test_campaigns_take_only_their_own_advertisers_active_audiences(db, demo_ids
     with pytest.raises(Conflict) as conflict:
         audiences.delete_audience(db, actor=me, audience_id=mine["id"])
     assert "Audience Run" in conflict.value.message
+    # A campaign already using it can still be edited otherwise; only newly choosing it is refused.
+    renamed = campaigns.update_campaign(db, actor=me, campaign_id=campaign["id"], data={"name": "Audience Run 2"})
+    assert renamed["targeting"]["audiences"] == {"allow": [mine["id"]], "block": []}
+    campaigns.update_campaign(db, actor=me, campaign_id=campaign["id"], data={"name": "Audience Run"})
     assert audiences.get_audience(db, actor=me, audience_id=mine["id"])["campaigns"] == [
         {"id": campaign["id"], "name": "Audience Run", "status": "draft", "mode": "allow"}]
     other = campaigns.create_campaign(db, actor=me, data={**CAMPAIGN, "name": "Second"})

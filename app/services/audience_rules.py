@@ -11,9 +11,10 @@ from sqlmodel import Session, col, select
 from app.models.audience import Audience, AudienceStatus
 
 
-def audience_problem(db: Session, *, advertiser_id: int, ids: Iterable[int]) -> str | None:
+def audience_problem(db: Session, *, advertiser_id: int, ids: Iterable[int], kept: Iterable[int] = ()) -> str | None:
     """Why these audience ids cannot be a campaign's of this advertiser, or None. Another advertiser's audience
-    reads like a missing one (its name is not told)."""
+    reads like a missing one (its name is not told). `kept`: audiences already on the saved campaign, which stay
+    accepted when inactive, so a paused audience does not block every other edit of the campaigns using it."""
     wanted = sorted(set(ids))
     if not wanted:
         return None
@@ -23,6 +24,8 @@ def audience_problem(db: Session, *, advertiser_id: int, ids: Iterable[int]) -> 
     problems = []
     if missing := [i for i in wanted if i not in own]:
         problems.append("Not audiences of this advertiser: " + ", ".join(f"#{i}" for i in missing) + ".")
-    if inactive := [name for name, status in own.values() if status != AudienceStatus.ACTIVE]:
+    kept_ids = set(kept)
+    if inactive := [name for audience_id, (name, status) in own.items()
+                    if status != AudienceStatus.ACTIVE and audience_id not in kept_ids]:
         problems.append("Inactive audiences (activate them or take them out): " + ", ".join(sorted(inactive)) + ".")
     return " ".join(problems) or None

@@ -147,8 +147,10 @@ def clean_targeting(db: Session, *, advertiser_id: int, raw: dict[str, Any] | No
         else:
             out[key] = {"allow": allow, "block": block}
     _check_app_lists(db, advertiser_id, out, errors, previous or {}, raw.get(SMART_APP_KEY, []))
+    saved = (previous or {}).get("audiences") or {}
     if "targeting.audiences" not in errors and (problem := audience_problem(
-            db, advertiser_id=advertiser_id, ids=out["audiences"]["allow"] + out["audiences"]["block"])):
+            db, advertiser_id=advertiser_id, ids=out["audiences"]["allow"] + out["audiences"]["block"],
+            kept=[*(saved.get("allow") or []), *(saved.get("block") or [])])):
         errors["targeting.audiences"] = problem
     return out, errors
 

@@ -252,4 +252,7 @@ for path, endpoint, methods, summary in (
     ("/genre", genres, ["GET"], "genre: the genres of a category (as GET /smart-apps/genres)"),
     ("/subgenre", subgenres, ["GET"], "subgenre: the subgenres of a genre (as GET /smart-apps/subgenres)"),
 ):
-    spec_router.add_api_route(path, endpoint, methods=methods, summary=summary, description=summary)
+    for method in methods:  # one operation per method: generated clients need unique operation ids
+        spec_router.add_api_route(path, endpoint, methods=[method], summary=summary, description=summary,
+                                  operation_id=f"{path.strip('/').replace('/', '_').replace('{', '').replace('}', '')}"
+                                               f"_{method.lower()}")

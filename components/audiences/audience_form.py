@@ -75,9 +75,12 @@ def AudienceCreatePage() -> Any:
 
     def submit(values: dict[str, Any]) -> None:
         picked = values.get("advertiser_id") or chosen
-        data = {"name": values.get("name", ""), "kind": values.get("kind") or kind}
+        # A field the submit event does not carry (the look-back field drawn by the kind's click an instant
+        # before, seen in CI) reads as its state, which its own change events keep current.
+        data = {"name": values["name"] if "name" in values else name, "kind": values.get("kind") or kind}
         if data["kind"] == AudienceKind.RETARGETING:
-            data.update(event=values.get("event") or event, lookback_days=values.get("lookback_days", ""))
+            data.update(event=values.get("event") or event,
+                        lookback_days=values["lookback_days"] if "lookback_days" in values else lookback)
         action.submit(actor=console.actor, data=data, advertiser_id=int(picked) if picked else None)
 
     errors = action.errors

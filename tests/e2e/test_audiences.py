@@ -96,9 +96,9 @@ def test_agency_and_staff_choose_the_advertiser(page: Page, email: str, path: st
     expect(page.locator("#field-advertiser_id")).to_be_visible()
     page.fill("#field-name", "Lapsed users")
     page.click("[data-kind=retargeting]")
-    # Submit once the server has drawn the click (the kind chosen, the name still there): a render on its way
-    # from before the click could otherwise be what the submit reads.
-    expect(page.locator("#kind-retargeting")).to_be_checked()
+    # The radio checks itself in the browser at once; the server's render of the click adds the retargeting
+    # fields. (Submitting before it arrived sent no look-back field, which the form now reads from its state.)
+    expect(page.locator("#field-lookback_days")).to_have_value("30")
     expect(page.locator("#field-name")).to_have_value("Lapsed users")
     page.click("[data-page=audience-create] button[type=submit]")
     view = page.locator("[data-page=audience-view]")

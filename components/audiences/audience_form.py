@@ -77,10 +77,10 @@ def AudienceCreatePage() -> Any:
         picked = values.get("advertiser_id") or chosen
         # A field the submit event does not carry (the look-back field drawn by the kind's click an instant
         # before, seen in CI) reads as its state, which its own change events keep current.
-        data = {"name": values["name"] if "name" in values else name, "kind": values.get("kind") or kind}
+        data = {"name": values.get("name", name), "kind": values.get("kind") or kind}
         if data["kind"] == AudienceKind.RETARGETING:
             data.update(event=values.get("event") or event,
-                        lookback_days=values["lookback_days"] if "lookback_days" in values else lookback)
+                        lookback_days=values.get("lookback_days", lookback))
         action.submit(actor=console.actor, data=data, advertiser_id=int(picked) if picked else None)
 
     errors = action.errors

@@ -66,13 +66,6 @@ def _get(db: Session, dsp_id: int) -> Dsp:
     return dsp
 
 
-def _exchange_names(db: Session, ids: set[int]) -> dict[int, str]:
-    if not ids:
-        return {}
-    rows = db.exec(select(ReferenceValue.id, ReferenceValue.name).where(col(ReferenceValue.id).in_(ids)))
-    return {value_id: name for value_id, name in rows if value_id is not None}
-
-
 def _when(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
@@ -100,7 +93,7 @@ def list_dsps(db: Session, *, actor: Actor, status: str = "") -> list[dict[str, 
     if status:
         query = query.where(Dsp.status == status)
     rows = list(db.exec(query))
-    names = _exchange_names(db, {i for dsp in rows for i in dsp.exchange_ids})
+    names = metadata.names_by_id(db, {i for dsp in rows for i in dsp.exchange_ids})
     synced = _synced_counts(db)
     return [public(dsp, names, synced.get(dsp.id or 0, 0)) for dsp in rows]
 
@@ -116,7 +109,7 @@ def get_dsp(db: Session, *, actor: Actor, dsp_id: int) -> dict[str, Any]:
     dsp = _get(db, dsp_id)
     synced = db.exec(select(func.count()).select_from(DspAssociation)
                      .where(DspAssociation.dsp_id == dsp_id, DspAssociation.remote_id != "")).one()
-    return public(dsp, _exchange_names(db, set(dsp.exchange_ids)), int(synced))
+    return public(dsp, metadata.names_by_id(db, set(dsp.exchange_ids)), int(synced))
 
 
 # --- checking input ------------------------------------------------------------------------------------
@@ -228,7 +221,7 @@ def create_dsp(db: Session, *, actor: Actor, data: dict[str, Any]) -> dict[str, 
     db.add(dsp)
     db.flush()
     audit.record(db, actor=actor, entity="dsp", entity_id=dsp.id, action="create", after=_snapshot(dsp))
-    return public(dsp, _exchange_names(db, set(dsp.exchange_ids)))
+    return public(dsp, metadata.names_by_id(db, set(dsp.exchange_ids)))
 
 
 def update_dsp(db: Session, *, actor: Actor, dsp_id: int, data: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ decision is in the campaign's exchange change log (audit entity "exchange_approv
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -21,7 +21,7 @@ from app.models.campaign import Campaign, CampaignStatus
 from app.models.exchange_approval import ApprovalStatus, ExchangeApproval
 from app.models.reference import ReferenceValue
 from app.models.user import User
-from app.services import audit, change_log
+from app.services import audit, change_log, metadata
 from app.services.preferences import settings_of
 
 ENTITY = "exchange_approval"
@@ -43,13 +43,6 @@ def requested_exchanges(db: Session, campaign: Campaign) -> set[int]:
     return (allowed & active) if allowed else active
 
 
-def _names(db: Session, ids: Iterable[int]) -> dict[int, str]:
-    wanted = set(ids)
-    if not wanted:
-        return {}
-    return dict(db.exec(select(ReferenceValue.id, ReferenceValue.name).where(col(ReferenceValue.id).in_(wanted))).all())
-
-
 def sync_requests(db: Session, *, actor: Actor | None, campaign: Campaign) -> None:
     """After a campaign is saved: a pending request for each exchange it now asks for and has none for, and its
     pending requests for exchanges it no longer asks for withdrawn. Decisions already made stay: an approved
@@ -60,7 +53,7 @@ def sync_requests(db: Session, *, actor: Actor | None, campaign: Campaign) -> No
     wanted = requested_exchanges(db, campaign)
     existing = {a.exchange_id: a for a in db.exec(select(ExchangeApproval)
                                                    .where(ExchangeApproval.campaign_id == campaign.id)).all()}
-    names = _names(db, wanted | set(existing))
+    names = metadata.names_by_id(db, wanted | set(existing))
     for exchange_id in sorted(wanted - set(existing)):
         db.add(ExchangeApproval(campaign_id=campaign.id, exchange_id=exchange_id))
         audit.record(db, actor=actor, entity=ENTITY, entity_id=campaign.id, action="request",

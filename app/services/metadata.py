@@ -13,7 +13,7 @@ features (campaign targeting, ...) add their counter with `register_usage_counte
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import pycountry
@@ -120,12 +120,17 @@ def _by_name(rows: list[ReferenceValue]) -> list[ReferenceValue]:
     return sorted(rows, key=lambda r: (r.name.casefold(), r.id or 0))
 
 
-def _parent_names(db: Session, rows: Sequence[ReferenceValue]) -> dict[int, str]:
-    ids = {r.parent_id for r in rows if r.parent_id is not None}
-    if not ids:
+def names_by_id(db: Session, ids: Iterable[int]) -> dict[int, str]:
+    """{id: name} of reference values (retired ones too: old records still name them), in one query."""
+    wanted = set(ids)
+    if not wanted:
         return {}
     return {int(i): n for i, n in db.exec(select(ReferenceValue.id, ReferenceValue.name)
-                                          .where(col(ReferenceValue.id).in_(ids)))}
+                                          .where(col(ReferenceValue.id).in_(wanted)))}
+
+
+def _parent_names(db: Session, rows: Sequence[ReferenceValue]) -> dict[int, str]:
+    return names_by_id(db, (r.parent_id for r in rows if r.parent_id is not None))
 
 
 def _row(value: ReferenceValue, used: int, parents: Mapping[int, str]) -> dict[str, Any]:

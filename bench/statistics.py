@@ -7,6 +7,7 @@ for the biggest advertiser and for an admin over everyone (target: under 300 ms 
 
     .venv/bin/python bench/statistics.py             # 10,000,000 rows (several minutes)
     .venv/bin/python bench/statistics.py 1000000     # a quicker run while developing
+    .venv/bin/python bench/statistics.py 10000000 --keep /tmp/stats10m   # keep the rows; a second run reuses them
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ from pathlib import Path
 
 from sqlmodel import select
 
-# A throwaway data directory, chosen before the app reads its settings.
-DATA_DIR = tempfile.mkdtemp(prefix="dsp-bench-statistics-")
+# The data directory, chosen before the app reads its settings: a throwaway one, or with --keep DIR one that is
+# kept (and reused by the next run with the same DIR, which then skips ingestion: 10M rows take minutes).
+KEEP = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
+DATA_DIR = KEEP or tempfile.mkdtemp(prefix="dsp-bench-statistics-")
 os.environ["DSP_DATA_DIR"] = DATA_DIR
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -53,7 +56,9 @@ def median_ms(run: Callable[[], object], times: int = 5) -> tuple[float, object]
 def load_sqlite(path: Path) -> float:
     """The DuckDB rows copied into SQLite, indexed for both queries; seconds taken."""
     started = time.perf_counter()
-    lite = sqlite3.connect(path)
+    partial = path.with_suffix(".part")
+    partial.unlink(missing_ok=True)
+    lite = sqlite3.connect(partial)
     lite.execute("PRAGMA journal_mode=OFF")
     lite.execute("PRAGMA synchronous=OFF")
     lite.execute(f"CREATE TABLE delivery ({', '.join(COLUMNS)})")
@@ -69,6 +74,7 @@ def load_sqlite(path: Path) -> float:
     lite.execute("ANALYZE")
     lite.commit()
     lite.close()
+    partial.rename(path)  # only a finished copy is reused by --keep
     return time.perf_counter() - started
 
 
@@ -85,8 +91,10 @@ def dashboard_times(advertiser: int, month: tuple[object, object]) -> None:
     migrate()
     with session_scope() as db:
         seed_demo(db)
-        db.add(User(id=advertiser, email=f"bench{advertiser}@bench.example", role=Role.ADVERTISER, first_name="Bench",
-                    password_hash="!"))
+    with session_scope() as db:
+        if db.get(User, advertiser) is None:
+            db.add(User(id=advertiser, email=f"bench{advertiser}@bench.example", role=Role.ADVERTISER, first_name="Bench",
+                        password_hash="!"))
     with session_scope() as db:
         for label, user in (("advertiser", db.get(User, advertiser)),
                             ("admin, every advertiser", db.exec(select(User).where(User.role == Role.ADMIN)).first())):
@@ -96,12 +104,15 @@ def dashboard_times(advertiser: int, month: tuple[object, object]) -> None:
 
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000_000
+    count = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 10_000_000
     print(f"data directory {DATA_DIR}")
     try:
-        seconds = simulator.write_synthetic(count, log=lambda line: print("  " + line, flush=True))
-        print(f"ingestion: {count:,} rows in {seconds:.1f} s ({count / seconds:,.0f} rows/s)")
         store = get_store()
+        if store.first_and_last_hour(None) is None:
+            seconds = simulator.write_synthetic(count, log=lambda line: print("  " + line, flush=True))
+            print(f"ingestion: {count:,} rows in {seconds:.1f} s ({count / seconds:,.0f} rows/s)")
+        else:
+            print("reusing the rows stored by an earlier run (--keep)")
         first, last = store.first_and_last_hour(None)  # type: ignore[misc]
         advertiser = int(store._cursor().execute(  # type: ignore[attr-defined]
             "SELECT advertiser_id FROM delivery GROUP BY 1 ORDER BY count(*) DESC LIMIT 1").fetchone()[0])
@@ -109,7 +120,8 @@ def main() -> None:
         quarter = (last.date() - timedelta(days=89), last.date())
 
         lite_path = Path(DATA_DIR, "compare.sqlite3")
-        print(f"SQLite copy and indexes: {load_sqlite(lite_path):.1f} s")
+        if not lite_path.exists():
+            print(f"SQLite copy and indexes: {load_sqlite(lite_path):.1f} s")
         lite = sqlite3.connect(lite_path)
 
         def duck_a() -> object:
@@ -142,7 +154,8 @@ def main() -> None:
         dashboard_times(advertiser, month)
         print(f"rows span {first} to {last}")
     finally:
-        shutil.rmtree(DATA_DIR, ignore_errors=True)
+        if not KEEP:
+            shutil.rmtree(DATA_DIR, ignore_errors=True)
 
 
 if __name__ == "__main__":

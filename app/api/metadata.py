@@ -11,7 +11,7 @@ from sqlmodel import Session
 
 from app.api.deps import DB, get_actor
 from app.api.envelope import ok
-from app.auth.policy import Actor
+from app.auth.policy import Actor, require
 from app.errors import Invalid
 from app.models.reference import REFERENCE_KINDS
 from app.services import metadata
@@ -67,6 +67,7 @@ def change(value_id: int, body: ValueChangeBody, actor: Actor = Depends(get_acto
            db: Session = DB) -> dict[str, Any]:
     """Rename, retire or restore a value, or set an OS version's operating system or a carrier's country
     (in one call: name and detail first)."""
+    require(actor, "reference", "manage")  # before the body is judged: other roles get 403, not advice
     details = {"parent_id", "country"} & body.model_fields_set
     if body.name is None and body.retired is None and not details:
         raise Invalid({"name": "Give a new name, or retired true or false."})

@@ -25,6 +25,7 @@ from app.auth.policy import Actor, require
 from app.errors import Conflict, Invalid, NotFound
 from app.models.base import utcnow
 from app.models.campaign import TARGETING_REFERENCE_KEYS, Campaign
+from app.models.exchange_approval import ExchangeApproval
 from app.models.reference import REFERENCE_KINDS, ReferenceValue
 from app.models.user import UserSettings
 from app.services import audit
@@ -59,6 +60,14 @@ def _exchange_users(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
     return counts
 
 
+def _exchange_requests(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
+    """Campaigns' requests to run on the exchange (exchange_approvals.exchange_id references the value: deleting
+    it failed on that foreign key with a 500)."""
+    rows = db.exec(select(ExchangeApproval.exchange_id, func.count())
+                   .where(col(ExchangeApproval.exchange_id).in_(value_ids)).group_by(ExchangeApproval.exchange_id))
+    return {int(value_id): int(count) for value_id, count in rows}
+
+
 def _campaign_users(targeting_key: str) -> UsageCounter:
     """Campaigns whose targeting names the value (under `targeting_key`), counted in Python as above."""
     def count(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
@@ -78,6 +87,7 @@ def _child_versions(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
 
 USAGE_COUNTERS: dict[str, list[UsageCounter]] = {kind: [] for kind in REFERENCE_KINDS}
 USAGE_COUNTERS["exchange"].append(_exchange_users)
+USAGE_COUNTERS["exchange"].append(_exchange_requests)
 USAGE_COUNTERS["operating_system"].append(_child_versions)
 for _key, _kind in TARGETING_REFERENCE_KEYS.items():
     USAGE_COUNTERS[_kind].append(_campaign_users(_key))

@@ -77,6 +77,9 @@ def _agency_for_new_advertiser(db: Session, actor: Actor, agency_id: int | None)
 def create_user(db: Session, *, actor: Actor, role: str, email: str, password: str, first_name: str,
                 last_name: str, company_name: str = "", agency_id: int | None = None) -> User:
     """/admin/addUser creates any role; /agency/addAdvertiser creates advertisers under the agency."""
+    # A role that may create no one at all is refused before its input is looked at (create_any's roles are a
+    # subset of create_advertiser's): a co-admin or an advertiser gets 403, not a lesson in valid roles.
+    require(actor, "user", "create_advertiser")
     if role not in ALL_ROLES:
         raise Invalid({"role": "Not an allowed value."})
     new_role = Role(role)

@@ -8,7 +8,7 @@ from datetime import date, datetime
 import pytest
 
 from app.analytics import get_store
-from app.analytics.duckdb_store import DuckDBStore
+from app.analytics.duckdb_store import EVENTS_ROLLUP, ROLLUPS, DuckDBStore, _report_sql
 from app.analytics.store import FactRow, StatsQuery
 from app.errors import Invalid, NotFound
 from app.services import statistics
@@ -79,20 +79,27 @@ def test_bad_parameters_name_their_field(db) -> None:
 
 
 def _every_breakdown(time_zone: str) -> list[list[dict[str, object]]]:
+    """Queries that read each daily rollup (with and without events, scope and filters) in UTC."""
     store = get_store()
-    return [store.query(StatsQuery(start=date(2026, 11, 9), end=date(2026, 11, 12), dimensions=dimensions,
-                                   events=("purchase",), time_zone=time_zone, filters=filters))
+    period = {"start": date(2026, 11, 9), "end": date(2026, 11, 12), "time_zone": time_zone}
+    return [store.query(StatsQuery(**period, dimensions=dimensions, events=events, filters=filters,  # type: ignore[arg-type]
+                                   advertiser_ids=scope, order_by=order, descending=bool(order)))
             for dimensions, filters in ((("date",), {}), (("date", "country", "os"), {}), (("campaign_id",), {}),
-                                        ((), {"campaign_id": (2,)}), (("exchange",), {"country": ("DE",)}))]
+                                        ((), {"campaign_id": (2,)}), (("exchange",), {"country": ("DE",)}),
+                                        (("creative_id",), {"campaign_id": (1,)}), (("os",), {}), (("exchange",), {}),
+                                        (("advertiser_id", "date"), {}))
+            for events in ((), ("purchase",)) for scope in (None, (7,), (8,)) for order in (None, "spend")]
 
 
 def test_the_daily_rollup_answers_exactly_what_the_hourly_rows_do(db, tmp_path) -> None:
     """Queries of UTC days read the daily rollup; the same query in Etc/UTC (the same days, another name) reads
     the hourly rows. Several batches land in the same days and placements, and a batch spans midnight."""
-    batches = [[_row(7, datetime(2026, 11, day, hour), campaign_id=campaign, country=country, impressions=100 + hour,
-                     clicks=hour % 3, spend_micros=1_000 * hour + batch, conversions=hour % 2,
-                     events={"purchase": batch} if hour % 4 == 0 else {})
-                for day in (9, 10, 11, 12) for hour in range(0, 24, 5) for campaign in (1, 2) for country in ("US", "DE")]
+    batches = [[_row(advertiser, datetime(2026, 11, day, hour), campaign_id=campaign, creative_id=campaign * 10 + hour % 2,
+                     country=country, os=("iOS", "Android")[hour % 2], exchange=("A", "B", "C")[day % 3],
+                     impressions=100 + hour, clicks=hour % 3, spend_micros=1_000 * hour + batch + advertiser,
+                     conversions=hour % 2, events={"purchase": batch} if hour % 4 == 0 else {})
+                for advertiser in (7, 8) for day in (9, 10, 11, 12) for hour in range(0, 24, 5) for campaign in (1, 2)
+                for country in ("US", "DE")]
                for batch in range(3)]
     store = get_store()
     for number, rows in enumerate(batches):
@@ -101,39 +108,36 @@ def test_the_daily_rollup_answers_exactly_what_the_hourly_rows_do(db, tmp_path) 
     assert daily == _every_breakdown("Etc/UTC")
     assert sum(r["impressions"] for r in daily[0]) == sum(r.impressions for rows in batches for r in rows)
     assert store.event_names(None) == ["purchase"]
+    cursor = store._cursor()  # type: ignore[attr-defined]
+    for rollup, columns in ROLLUPS.items():  # three batches in the same days: still one row per key and day
+        rows, keys = cursor.execute(f"SELECT count(*), count(DISTINCT (hour, {', '.join(columns)})) FROM {rollup}").fetchone()
+        assert rows == keys, rollup
 
     # A store file from before the rollup existed gets it built when it is opened.
     old = DuckDBStore(tmp_path / "old.duckdb")
     old.ingest("old-1", batches[0], source="test")
-    old._cursor().execute("DROP TABLE delivery_daily; DROP TABLE delivery_events_daily")
+    old._cursor().execute("; ".join(f"DROP TABLE {rollup}" for rollup in (*ROLLUPS, EVENTS_ROLLUP)))
     old.close()
     reopened = DuckDBStore(tmp_path / "old.duckdb")
-    one_batch = StatsQuery(start=date(2026, 11, 9), end=date(2026, 11, 12), dimensions=("date", "country"))
-    rebuilt = reopened.query(one_batch)
-    assert rebuilt == reopened.query(StatsQuery(**{**one_batch.__dict__, "time_zone": "Etc/UTC"}))
-    assert sum(r["impressions"] for r in rebuilt) == sum(r.impressions for r in batches[0])
+    for dimensions in (("date", "country"), ("campaign_id",), ("creative_id",), ("os",), ("exchange",)):
+        one_batch = StatsQuery(start=date(2026, 11, 9), end=date(2026, 11, 12), dimensions=dimensions)
+        rebuilt = reopened.query(one_batch)
+        assert rebuilt == reopened.query(StatsQuery(**{**one_batch.__dict__, "time_zone": "Etc/UTC"}))
+        assert sum(r["impressions"] for r in rebuilt) == sum(r.impressions for r in batches[0])
     reopened.close()
 
 
-def test_queries_sharing_one_scan_answer_as_each_alone(db) -> None:
-    """A dashboard's queries go to the store together; those over the same rows share one GROUPING SETS scan.
-    Each must still get exactly its own rows, order and limit, whatever its neighbours ask."""
-    rows = [_row(advertiser, datetime(2026, 11, day, hour), campaign_id=advertiser * 10 + hour % 3, exchange=exchange,
-                 impressions=day * 100 + hour, clicks=hour % 4, spend_micros=(day + hour) * 1_000 + advertiser,
-                 events={"install": hour % 2})
-            for advertiser in (7, 8) for day in range(1, 15) for hour in (1, 9, 17) for exchange in ("A", "B", "C")]
-    get_store().ingest("shared-scan", rows, source="test")
-    week = {"start": date(2026, 11, 8), "end": date(2026, 11, 14)}
-    queries = [StatsQuery(**week), StatsQuery(start=date(2026, 11, 1), end=date(2026, 11, 7)),
-               StatsQuery(**week, dimensions=("date",)),
-               StatsQuery(**week, dimensions=("campaign_id",), order_by="spend", descending=True, limit=2),
-               StatsQuery(**week, dimensions=("exchange",), metrics=("clicks", "ctr"), order_by="ctr"),
-               StatsQuery(**week, dimensions=("date", "exchange"), limit=5),
-               StatsQuery(**week, dimensions=("campaign_id",), advertiser_ids=(8,)),
-               StatsQuery(**week, dimensions=("exchange",), advertiser_ids=(8,), events=("install",)),
-               StatsQuery(**week, dimensions=("date",), events=("install",), advertiser_ids=(8,))]
-    store = get_store()
-    together = store.query_many(queries)
-    assert together == [store.query(query) for query in queries]
-    assert [len(answer) for answer in together] == [1, 1, 7, 2, 3, 5, 3, 3, 7]
-    assert together[3][0]["spend_micros"] >= together[3][1]["spend_micros"]
+def test_each_query_reads_the_smallest_table_that_answers_it() -> None:
+    def table(**options: object) -> str:
+        return _report_sql(StatsQuery(start=date(2026, 11, 1), end=date(2026, 11, 30), **options))[0]  # type: ignore[arg-type]
+
+    assert "FROM daily_by_campaign " in table(dimensions=("date",), advertiser_ids=(7,))  # a dashboard's chart
+    assert "FROM daily_by_campaign " in table(dimensions=("campaign_id",), filters={"campaign_id": (1, 2)})
+    assert "FROM daily_by_creative " in table(dimensions=("creative_id",), advertiser_ids=(7,))
+    assert "FROM daily_by_exchange " in table(dimensions=("exchange",), filters={"campaign_id": (1,)})
+    assert "FROM daily_by_os " in table(dimensions=("os",))
+    assert "FROM delivery_daily " in table(dimensions=("exchange", "os"))
+    assert "FROM delivery_daily " in table(dimensions=("campaign_id",), events=("purchase",))
+    assert "FROM delivery " in table(dimensions=("hour",))
+    assert "FROM delivery " in table(dimensions=("date",), time_zone="Europe/Berlin")
+

@@ -1,8 +1,9 @@
 """The DuckDB statistics store: one file in the data directory, owned by one process.
 
-Beside the hourly facts it keeps a daily rollup (the same placements summed per UTC day, written in the same
-transaction as each batch). Every query that needs no hours and reads UTC days (the dashboards, most reports)
-reads the rollup instead: real placements repeat through the day, so it is up to 24 times fewer rows to scan.
+Beside the hourly facts it keeps daily rollups (ROLLUPS: the facts summed per UTC day over fewer columns, written
+in the same transaction as each batch). A query that needs no hours and reads UTC days (the dashboards, most
+reports) reads the smallest rollup that has every column it groups or filters by: a dashboard's "performance by
+campaign" sums one row per campaign and day instead of one per placement and hour.
 
 DuckDB answers the report queries 10-300x faster than SQLite or PostgreSQL on millions of hourly rows (see
 bench/statistics.py), from a single embedded file. The file is locked by the process that opens it, so
@@ -41,11 +42,17 @@ CREATE TABLE IF NOT EXISTS delivery ({_PLACEMENT_DDL},
     impressions BIGINT NOT NULL, clicks BIGINT NOT NULL, spend_micros BIGINT NOT NULL, conversions BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS delivery_events ({_PLACEMENT_DDL}, event VARCHAR NOT NULL, count BIGINT NOT NULL);
 """
-# The daily rollup of each fact table: `hour` is the UTC day's midnight, so a query reads either table with the
-# same SQL. `batch` is the batch that added the row (a day's placement has one row per batch that delivered it).
-ROLLUPS = {"delivery": "delivery_daily", "delivery_events": "delivery_events_daily"}
-_ROLLUP_KEYS = {"delivery": "", "delivery_events": ", event"}
-_ROLLUP_SUMS = {"delivery": ", ".join(f"sum({m})" for m in MEASURES), "delivery_events": "sum(count)"}
+# Daily rollups of the delivery facts and the placement columns each keeps. `hour` is the UTC day's midnight, so
+# a query reads any of them with the same SQL; each day holds one row per key (see _roll_up_days_of). The small
+# ones are the dashboard's breakdowns, with the campaign kept for its campaign filter.
+ROLLUPS: dict[str, tuple[str, ...]] = {
+    "delivery_daily": PLACEMENT_COLUMNS,
+    "daily_by_campaign": ("advertiser_id", "campaign_id"),
+    "daily_by_creative": ("advertiser_id", "campaign_id", "creative_id"),
+    "daily_by_exchange": ("advertiser_id", "campaign_id", "exchange"),
+    "daily_by_os": ("advertiser_id", "campaign_id", "os"),
+}
+EVENTS_ROLLUP = "delivery_events_daily"  # custom events by day, every placement column (events are rarer)
 
 _FACT_COLUMNS = ("hour", *PLACEMENT_COLUMNS, "batch")
 
@@ -69,12 +76,12 @@ class DuckDBStore:
         self.path = path
         self._connection = duckdb.connect(str(path))
         self._connection.execute(SCHEMA)
-        for facts, rollup in ROLLUPS.items():
+        for rollup in (*ROLLUPS, EVENTS_ROLLUP):
             if not self._connection.execute("SELECT 1 FROM information_schema.tables WHERE table_name = ?",
                                             [rollup]).fetchone():
-                # A file from before the rollup existed: build it once from the hourly facts.
-                self._connection.execute(f"CREATE TABLE {rollup} AS SELECT * FROM {facts} LIMIT 0")
-                self._connection.execute(_rollup_insert(facts, "TRUE"))
+                # A new file, or one from before this rollup existed: made from the hourly facts (once).
+                self._connection.execute(f"CREATE TABLE {rollup} AS {_rollup_select(rollup, 'FALSE')}")
+                self._connection.execute(f"INSERT INTO {rollup} {_rollup_select(rollup, 'TRUE')}")
         self._write_lock = threading.Lock()  # one batch at a time: the duplicate check and the write are one step
 
     def _cursor(self) -> duckdb.DuckDBPyConnection:
@@ -104,8 +111,7 @@ class DuckDBStore:
                     if event_count:
                         db.execute(f"INSERT INTO delivery_events SELECT * FROM read_csv(?, header=false, columns={{{_csv_columns(False)}}})",
                                    [str(events_file)])
-                    for facts in ROLLUPS:
-                        db.execute(_rollup_insert(facts, "batch = ?"), [seq])
+                    self._roll_up_days_of(db, seq)
                     db.execute("INSERT INTO batches VALUES (?, ?, ?, ?, ?)",
                                [seq, batch_id, source, datetime.now(UTC).replace(tzinfo=None), count])
                     db.execute("COMMIT")
@@ -113,6 +119,22 @@ class DuckDBStore:
                     db.execute("ROLLBACK")
                     raise
             return BatchReceipt(batch_id, count, self._spend_of(db, seq), duplicate=False)
+
+    @staticmethod
+    def _roll_up_days_of(db: duckdb.DuckDBPyConnection, seq: int) -> None:
+        """Sum again, in every rollup, the UTC days this batch delivered in: a day's rows always hold the whole
+        day, however many batches brought it (a batch per hour, retries, late rows)."""
+        days = [day for (day,) in db.execute(
+            "SELECT DISTINCT date_trunc('day', hour) FROM delivery WHERE batch = $seq UNION "
+            "SELECT DISTINCT date_trunc('day', hour) FROM delivery_events WHERE batch = $seq", {"seq": seq}).fetchall()]
+        if not days:
+            return
+        # The range lets DuckDB skip the row groups of other days; the list keeps the days between out.
+        params = {"first": min(days), "after": max(days) + timedelta(days=1), "days": days}
+        touched = "hour >= $first AND hour < $after AND list_contains($days, date_trunc('day', hour))"
+        for rollup in (*ROLLUPS, EVENTS_ROLLUP):
+            db.execute(f"DELETE FROM {rollup} WHERE {touched}", params)
+            db.execute(f"INSERT INTO {rollup} {_rollup_select(rollup, touched)}", params)
 
     @staticmethod
     def _write_csv(rows: Iterable[FactRow], seq: int, facts_file: Path, events_file: Path) -> tuple[int, int]:
@@ -139,7 +161,7 @@ class DuckDBStore:
     def clear(self) -> None:
         with self._write_lock:
             self._cursor().execute("DELETE FROM delivery; DELETE FROM delivery_events; DELETE FROM batches; "
-                                   + " ".join(f"DELETE FROM {rollup};" for rollup in ROLLUPS.values()))
+                                   + " ".join(f"DELETE FROM {rollup};" for rollup in (*ROLLUPS, EVENTS_ROLLUP)))
 
     def close(self) -> None:
         self._connection.close()
@@ -148,40 +170,11 @@ class DuckDBStore:
     def query(self, query: StatsQuery) -> list[dict[str, Any]]:
         return _fetch(self._cursor(), *_report_sql(query))
 
-    def query_many(self, queries: Sequence[StatsQuery]) -> list[list[dict[str, Any]]]:
-        """Each query's rows, as query() answers them. Queries that sum the same rows (a dashboard's widgets:
-        one period, scope and filters, by several dimensions) share one scan with GROUPING SETS, into a
-        temporary table each then reads its own ordered rows from."""
-        answers: list[list[dict[str, Any]]] = [[] for _ in queries]
-        shared: dict[tuple[Any, ...], list[int]] = {}
-        for index, query in enumerate(queries):
-            shared.setdefault(_scan_key(query), []).append(index)
-        for indexes in shared.values():
-            sets = list(dict.fromkeys(queries[i].dimensions for i in indexes))
-            if len(sets) == 1:
-                for index in indexes:
-                    answers[index] = self.query(queries[index])
-                continue
-            keys = list(dict.fromkeys(key for dimensions in sets for key in dimensions))
-            inner, params = _aggregate_sql(queries[indexes[0]], sets)
-            if "$tz" not in inner:
-                params.pop("tz", None)
-            cursor = self._cursor()  # a connection of its own: the temporary table is private to it
-            try:
-                cursor.execute(f"CREATE TEMPORARY TABLE scan AS {inner}", params)
-                for index in indexes:
-                    query = queries[index]
-                    mine = f"SELECT * FROM scan WHERE grouping_id = {_grouping_id(keys, query.dimensions)}"
-                    answers[index] = _fetch(cursor, *_shown_sql(query, mine, {}))
-            finally:
-                cursor.close()
-        return answers
-
     def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
         if advertiser_ids is not None and not advertiser_ids:
             return []
         where, params = _scope(advertiser_ids)
-        rows = self._cursor().execute(f"SELECT DISTINCT event FROM delivery_events_daily WHERE {where} ORDER BY 1",
+        rows = self._cursor().execute(f"SELECT DISTINCT event FROM {EVENTS_ROLLUP} WHERE {where} ORDER BY 1",
                                       params).fetchall()
         return [r[0] for r in rows]
 
@@ -208,11 +201,26 @@ def _csv_columns(with_measures: bool) -> str:
     return ", ".join(columns + tail)
 
 
-def _rollup_insert(facts: str, where: str) -> str:
-    """The rows of `facts` matching `where`, summed per UTC day and placement, into its rollup."""
-    keys = f"{', '.join(PLACEMENT_COLUMNS)}, batch{_ROLLUP_KEYS[facts]}"
-    return (f"INSERT INTO {ROLLUPS[facts]} SELECT date_trunc('day', hour), {keys}, {_ROLLUP_SUMS[facts]} "
-            f"FROM {facts} WHERE {where} GROUP BY date_trunc('day', hour), {keys}")
+def _rollup_select(rollup: str, where: str) -> str:
+    """The hourly facts matching `where`, summed per UTC day over the rollup's columns (the rows it adds)."""
+    if rollup == EVENTS_ROLLUP:
+        keys, sums, facts = ", ".join(PLACEMENT_COLUMNS) + ", event", "sum(count)::BIGINT AS count", "delivery_events"
+    else:
+        keys, facts = ", ".join(ROLLUPS[rollup]), "delivery"
+        sums = ", ".join(f"sum({m})::BIGINT AS {m}" for m in MEASURES)
+    return (f"SELECT date_trunc('day', hour) AS hour, {keys}, {sums} FROM {facts} WHERE {where} "
+            f"GROUP BY date_trunc('day', hour), {keys}")
+
+
+def _tables_for(query: StatsQuery, columns: set[str]) -> tuple[str, str]:
+    """The delivery and event tables that answer the query with the fewest rows to read: the hourly facts, or
+    for UTC days without hours the smallest daily rollup with every column the query groups or filters by."""
+    if not _reads_days(query):
+        return "delivery", "delivery_events"
+    if query.events:
+        return "delivery_daily", EVENTS_ROLLUP
+    covering = [name for name, kept in ROLLUPS.items() if columns <= set(kept)]
+    return min(covering, key=lambda name: len(ROLLUPS[name])), EVENTS_ROLLUP
 
 
 def _reads_days(query: StatsQuery) -> bool:
@@ -228,28 +236,12 @@ def _scope(advertiser_ids: Sequence[int] | None) -> tuple[str, dict[str, Any]]:
 
 def _report_sql(query: StatsQuery) -> tuple[str, dict[str, Any]]:
     """One aggregation over the facts (and, for custom events, the event facts beside them)."""
-    inner, params = _aggregate_sql(query, [query.dimensions])
-    return _shown_sql(query, inner, params)
-
-
-def _checked(query: StatsQuery) -> None:
     for key in query.dimensions:
         if key not in DIMENSIONS:
             raise ValueError(f"unknown dimension {key!r}")
     for key in query.metrics:
         if key not in METRICS:
             raise ValueError(f"unknown metric {key!r}")
-
-
-def _dimension_sql(key: str, time_zone: str) -> str:
-    return _time_expression(key, time_zone) if DIMENSIONS[key].kind == "time" else DIMENSIONS[key].column
-
-
-def _aggregate_sql(query: StatsQuery, dimension_sets: Sequence[Sequence[str]]) -> tuple[str, dict[str, Any]]:
-    """The summed measures of the query's rows (its period, scope, filters and events) grouped by each of the
-    dimension sets: one set is a plain GROUP BY; several are GROUPING SETS, one scan for all of them, with
-    `grouping_id` telling the sets' rows apart (see _grouping_id)."""
-    _checked(query)
     first, after = _utc_bounds(query.start, query.end, query.time_zone)
     params: dict[str, Any] = {"first": first, "after": after}
     if query.time_zone != "UTC":
@@ -263,66 +255,51 @@ def _aggregate_sql(query: StatsQuery, dimension_sets: Sequence[Sequence[str]]) -
         params[f"filter{index}"] = list(values)
     where = " AND ".join(conditions)
 
-    keys = list(dict.fromkeys(key for dimensions in dimension_sets for key in dimensions))
-    expressions = [_dimension_sql(key, query.time_zone) for key in keys]
-    selected = [f"{expression} AS {key}" for expression, key in zip(expressions, keys, strict=True)]
-    placement = ", ".join(["hour", *PLACEMENT_COLUMNS])
-    facts, events = ("delivery", "delivery_events")
-    if _reads_days(query):
-        facts, events = ROLLUPS[facts], ROLLUPS[events]
-    source = f"SELECT {placement}, {', '.join(MEASURES)}, NULL AS event, 0 AS count FROM {facts} WHERE {where}"
+    # The placement columns the query reads, which decide the table it can read them from.
+    columns = {DIMENSIONS[k].column for k in (*query.dimensions, *query.filters) if DIMENSIONS[k].kind != "time"}
+    if query.advertiser_ids is not None:
+        columns.add("advertiser_id")
+    facts, events = _tables_for(query, columns)
+    read = ", ".join(["hour", *sorted(columns)])
+    source = f"SELECT {read}, {', '.join(MEASURES)}, NULL AS event, 0 AS count FROM {facts} WHERE {where}"
     event_sums = []
     if query.events:
         params["events"] = list(query.events)
-        source += (f" UNION ALL SELECT {placement}, {', '.join('0' for _ in MEASURES)}, event, count "
+        source += (f" UNION ALL SELECT {read}, {', '.join('0' for _ in MEASURES)}, event, count "
                    f"FROM {events} WHERE {where} AND list_contains($events, event)")
         for index, name in enumerate(query.events):
             params[f"event{index}"] = name
             column = f'"{EVENT_PREFIX}{name}"'
             event_sums.append(f"coalesce(sum(count) FILTER (WHERE event = $event{index}), 0) AS {column}")
+    selected = [f"{_dimension_sql(key, query.time_zone)} AS {key}" for key in query.dimensions]
     sums = [f"coalesce(sum({m}), 0)::BIGINT AS {m}" for m in MEASURES]
-    if len(dimension_sets) > 1:
-        sets = ", ".join("(" + ", ".join(_dimension_sql(k, query.time_zone) for k in dimensions) + ")"
-                         for dimensions in dimension_sets)
-        grouping = [f"GROUPING({', '.join(expressions)}) AS grouping_id"] if expressions else ["0 AS grouping_id"]
-        group = f" GROUP BY GROUPING SETS ({sets})"
-    else:
-        grouping = []
-        group = f" GROUP BY {', '.join(str(i + 1) for i in range(len(selected)))}" if selected else ""
-    return f"SELECT {', '.join([*selected, *grouping, *sums, *event_sums])} FROM ({source}){group}", params
+    group = f" GROUP BY {', '.join(str(i + 1) for i in range(len(selected)))}" if selected else ""
+    inner = f"SELECT {', '.join([*selected, *sums, *event_sums])} FROM ({source}){group}"
 
-
-def _grouping_id(keys: Sequence[str], dimensions: Sequence[str]) -> int:
-    """GROUPING()'s number for one set: a bit per key, most significant first, set when the key is not in it."""
-    return sum(1 << (len(keys) - 1 - index) for index, key in enumerate(keys) if key not in dimensions)
-
-
-def _shown_sql(query: StatsQuery, inner: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The query's dimensions and metrics from summed measures, ordered and limited as it asks."""
     outer = [*query.dimensions, *(f"{METRICS[m].sql} AS {m}" for m in query.metrics),
              *(f'"{EVENT_PREFIX}{name}"' for name in query.events)]
     if "spend" in query.metrics:
         outer.append("spend_micros")  # exact money beside the dollars, so totals and the ledger can agree
-    order_keys = [query.order_by] if query.order_by else list(query.dimensions)
     known = set(query.dimensions) | set(query.metrics) | {f"{EVENT_PREFIX}{n}" for n in query.events}
-    for key in order_keys:
-        if key not in known:
-            raise ValueError(f"cannot order by {key!r}")
+    if query.order_by and query.order_by not in known:
+        raise ValueError(f"cannot order by {query.order_by!r}")
     direction = " DESC" if query.descending else ""
-    ordering = ", ".join(f'"{key}"{direction} NULLS LAST' for key in order_keys)
-    order = f" ORDER BY {ordering}" if order_keys else ""
+    if query.order_by:
+        # Rows that tie on the asked order keep the dimensions' order, so every read (and a top 10) is the same.
+        keys = [f'"{query.order_by}"{direction} NULLS LAST',
+                *(f'"{key}" NULLS LAST' for key in query.dimensions if key != query.order_by)]
+    else:
+        keys = [f'"{key}"{direction} NULLS LAST' for key in query.dimensions]
+    order = f" ORDER BY {', '.join(keys)}" if keys else ""
     limit = f" LIMIT {int(query.limit)}" if query.limit else ""
     sql = f"SELECT {', '.join(outer)} FROM ({inner}){order}{limit}"
-    params = {**params}
     if "$tz" not in sql:
         params.pop("tz", None)  # DuckDB refuses a parameter the statement does not use
     return sql, params
 
 
-def _scan_key(query: StatsQuery) -> tuple[Any, ...]:
-    """What decides which rows a query sums: queries with the same key can share one scan."""
-    return (query.start, query.end, query.advertiser_ids, tuple(sorted(query.filters.items())), query.time_zone,
-            query.events, _reads_days(query))
+def _dimension_sql(key: str, time_zone: str) -> str:
+    return _time_expression(key, time_zone) if DIMENSIONS[key].kind == "time" else DIMENSIONS[key].column
 
 
 _stores: dict[Path, DuckDBStore] = {}

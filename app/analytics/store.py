@@ -65,9 +65,6 @@ class StatisticsStore(Protocol):
         """Rows of the asked dimensions (keys as in DIMENSIONS; date as a date, hour as a datetime) with the
         asked metrics (METRICS keys) and event_<name> columns."""
 
-    def query_many(self, queries: Sequence[StatsQuery]) -> list[list[dict[str, Any]]]:
-        """query() of each, in order; a store may answer queries over the same rows with one scan."""
-
     def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
         """Custom event names recorded for these advertisers (None: all), alphabetical."""
 

@@ -16,7 +16,6 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from app.analytics.schema import METRICS
-from app.analytics.store import StatsQuery
 from app.auth.policy import Actor, advertiser_rows, require
 from app.auth.roles import Role
 from app.errors import Invalid
@@ -86,14 +85,10 @@ class _Period:
         length = (self.last - self.first).days + 1
         return self.first - timedelta(days=length), self.first - timedelta(days=1)
 
-    def query(self, period: tuple[date, date] | None = None, **options: Any) -> StatsQuery:
+    def rows(self, period: tuple[date, date] | None = None, **options: Any) -> list[dict[str, Any]]:
         first, last = period or (self.first, self.last)
-        return statistics.build_query(self.db, actor=self.actor, start=first, end=last, filters=self.filters,
-                                      advertiser_id=self.advertiser_id, **options)
-
-    def rows(self, *queries: StatsQuery) -> list[list[dict[str, Any]]]:
-        """The queries' rows; those of one period share one scan of the statistics."""
-        return statistics.run_many(self.db, queries)
+        return statistics.statistics(self.db, actor=self.actor, start=first, end=last, filters=self.filters,
+                                     advertiser_id=self.advertiser_id, **options)
 
 
 def _period(db: Session, actor: Actor, start: str | date | None, end: str | date | None,
@@ -107,12 +102,11 @@ def _period(db: Session, actor: Actor, start: str | date | None, end: str | date
 def overview(db: Session, *, actor: Actor, start: str | date | None = None, end: str | date | None = None,
              campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> dict[str, Any]:
     """Headline figures of the period and of the one before it, and the change (dashboard/overview)."""
-    p = _period(db, actor, start, end, campaign_ids, advertiser_id)
-    return _overview(p, *p.rows(*_overview_queries(p)))
+    return _overview(_period(db, actor, start, end, campaign_ids, advertiser_id))
 
 
-def _overview(p: _Period, now: list[dict[str, Any]], then: list[dict[str, Any]]) -> dict[str, Any]:
-    totals, before = now[0], then[0]
+def _overview(p: _Period) -> dict[str, Any]:
+    totals, before = p.rows()[0], p.rows(p.previous)[0]
     return {"period": {"start": p.first.isoformat(), "end": p.last.isoformat(),
                        "previous_start": p.previous[0].isoformat(), "previous_end": p.previous[1].isoformat()},
             "totals": _plain([totals])[0], "previous": _plain([before])[0],
@@ -122,20 +116,11 @@ def _overview(p: _Period, now: list[dict[str, Any]], then: list[dict[str, Any]])
 def by_day(db: Session, *, actor: Actor, start: str | date | None = None, end: str | date | None = None,
            campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> list[dict[str, Any]]:
     """Every day of the period, days without delivery as zeros (chart and performance/day)."""
-    p = _period(db, actor, start, end, campaign_ids, advertiser_id)
-    return _by_day(p, p.rows(_by_day_query(p))[0])
+    return _by_day(_period(db, actor, start, end, campaign_ids, advertiser_id))
 
 
-def _overview_queries(p: _Period) -> tuple[StatsQuery, StatsQuery]:
-    return p.query(), p.query(p.previous)
-
-
-def _by_day_query(p: _Period) -> StatsQuery:
-    return p.query(dimensions=["date"])
-
-
-def _by_day(p: _Period, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    found = {row["date"]: row for row in rows}
+def _by_day(p: _Period) -> list[dict[str, Any]]:
+    found = {row["date"]: row for row in p.rows(dimensions=["date"])}
     zero = {key: 0 for key in ("impressions", "clicks", "spend", "conversions", "spend_micros")}
     days = (p.first + timedelta(days=n) for n in range((p.last - p.first).days + 1))
     return _plain([{"date": day, **zero, **found.get(day, {})} for day in days])
@@ -146,12 +131,11 @@ def breakdown(db: Session, *, actor: Actor, by: str, start: str | date | None = 
     """The top rows by spend of one breakdown (performanceByCampaign, ...ByCreative, ...ByExchange, ...ByOS)."""
     if by not in BREAKDOWNS:
         raise Invalid({"by": f"Choose one of: {', '.join(BREAKDOWNS)}."})
-    p = _period(db, actor, start, end, campaign_ids, advertiser_id)
-    return _plain(p.rows(_breakdown_query(p, by))[0])
+    return _breakdown(_period(db, actor, start, end, campaign_ids, advertiser_id), by)
 
 
-def _breakdown_query(p: _Period, by: str) -> StatsQuery:
-    return p.query(dimensions=[BREAKDOWNS[by][0]], order_by="spend", descending=True, limit=TOP)
+def _breakdown(p: _Period, by: str) -> list[dict[str, Any]]:
+    return _plain(p.rows(dimensions=[BREAKDOWNS[by][0]], order_by="spend", descending=True, limit=TOP))
 
 
 def dashboard(db: Session, *, actor: Actor, start: str | date | None = None, end: str | date | None = None,
@@ -159,12 +143,8 @@ def dashboard(db: Session, *, actor: Actor, start: str | date | None = None, end
     """Every classic-dashboard widget at once, for the page (the API also answers each part alone). Dates
     default to the last 30 days."""
     p = _period(db, actor, start, end, campaign_ids, advertiser_id)
-    names = _breakdowns_for(actor, advertiser_id)
-    # Every widget's query at once: the period's ones share one scan of the statistics (see query_many).
-    now, then, days, *breakdowns = p.rows(*_overview_queries(p), _by_day_query(p),
-                                          *(_breakdown_query(p, name) for name in names))
-    return {**_overview(p, now, then), "by_day": _by_day(p, days),
-            "breakdowns": {name: _plain(rows) for name, rows in zip(names, breakdowns, strict=True)},
+    return {**_overview(p), "by_day": _by_day(p),
+            "breakdowns": {name: _breakdown(p, name) for name in _breakdowns_for(actor, advertiser_id)},
             "labels": {name: label for name, (_d, label) in BREAKDOWNS.items()}}
 
 

@@ -122,13 +122,6 @@ def run(db: Session, query: StatsQuery, *, names: bool = True) -> list[dict[str,
     return rows
 
 
-def run_many(db: Session, queries: Sequence[StatsQuery]) -> list[list[dict[str, Any]]]:
-    """run() of each query, in order; queries over the same rows share one scan of the store (a dashboard)."""
-    answers = get_store().query_many(queries)
-    add_names(db, [row for rows in answers for row in rows])
-    return answers
-
-
 def statistics(db: Session, *, actor: Actor, start: date, end: date, **options: Any) -> list[dict[str, Any]]:
     """build_query then run: the one call for a page or an API call that wants rows."""
     return run(db, build_query(db, actor=actor, start=start, end=end, **options))

@@ -247,12 +247,13 @@ def test_deposits_killed_mid_write_are_each_whole_and_the_ledger_adds_up(server:
     with session_scope() as db:
         notes = list(db.exec(select(LedgerEntry.note).where(LedgerEntry.advertiser_id == advertiser,
                                                            col(LedgerEntry.note).startswith("kill test "))))
-        audited = list(db.exec(select(AuditEntry.after).where(AuditEntry.entity == "funds",
+        audited = list(db.exec(select(AuditEntry.changes).where(AuditEntry.entity == "funds",
                                                              AuditEntry.entity_id == str(advertiser),
                                                              AuditEntry.action == "deposit")))
     assert set(answered) <= set(notes), "a deposit the client was told about is missing"
     assert len(notes) <= len(answered) + 1  # at most the one in flight, whole
-    assert sorted(notes) == sorted(after["note"] for after in audited if after["note"].startswith("kill test "))
+    audited_notes = [changes["note"][1] for changes in audited]  # {field: [before, after]}
+    assert sorted(notes) == sorted(n for n in audited_notes if n.startswith("kill test ")), "a deposit without its audit"
 
     server.start()
     headers = server.login()

@@ -16,6 +16,7 @@ from app.api.deps import SESSION_COOKIE
 from app.auth.roles import Role
 from app.db import run_off_loop
 from app.errors import ServiceError
+from app.faults import infrastructure_error
 from app.i18n.catalog import LANGUAGE_COOKIE, normalise_language, translator
 from app.middleware import cookie, header
 from app.services import preferences as preferences_service
@@ -55,29 +56,38 @@ def Root() -> Any:
     token = cookie(scope, SESSION_COOKIE)
     host = header(scope, b"host")
     state, set_state = use_state(None)  # ConsoleState, once read (off the event loop)
+    problem, set_problem = use_state("")  # why the read is being retried, when the database or disk is at fault
     language = normalise_language(cookie(scope, LANGUAGE_COOKIE))
     # Started during the first render (as use_query does), so the read is under way before the spinner
     # is even sent.
-    first_read = use_memo(lambda: background(read_console_state(token, host, set_state)), dependencies=[])
+    first_read = use_memo(lambda: background(read_console_state(token, host, set_state, set_problem)),
+                          dependencies=[])
 
     @use_async_effect(dependencies=[])
     async def follow() -> None:
         await follow_console_state(await first_read, token, host, set_state)
 
     if state is None:  # spec section 2: a spinner until the company configuration is in
-        return html.div({"className": "dsp-root", "data-signed-in": "pending"}, spinner("Loading"))
+        return html.div({"className": "dsp-root", "data-signed-in": "pending"}, spinner("Loading"),
+                        html.p({"className": "dsp-root-problem text-center text-danger", "role": "alert"},
+                               f"{problem} This page opens by itself when it is back.") if problem else "")
     return ConsoleProvider(state, language, key=state.actor.session_id if state.actor else "signed-out")
 
 
-async def read_console_state(token: str | None, host: str,
-                             set_state: Callable[[ConsoleState], None]) -> ConsoleState:
+async def read_console_state(token: str | None, host: str, set_state: Callable[[ConsoleState], None],
+                             set_problem: Callable[[str], None] = lambda _problem: None) -> ConsoleState:
     """The tab's console state, read off the event loop; while the database is away the tab keeps its
-    spinner and tries again."""
+    spinner, says why (app/faults.py) and tries again."""
     while True:
         try:
             state = await run_off_loop(console_state, token=token, host=host)
-        except Exception:  # noqa: BLE001 - retried; the operator has the log
-            logger.exception("reading the console state failed; retrying")
+        except Exception as error:  # noqa: BLE001 - retried; the operator has the log
+            fault = infrastructure_error(error)
+            if fault is None:
+                logger.exception("reading the console state failed; retrying")
+            else:
+                logger.warning("reading the console state failed: %s; retrying", fault.message)
+                set_problem(fault.message)
             await asyncio.sleep(CONFIG_POLL_S)
             continue
         set_state(state)

@@ -14,6 +14,7 @@ writers use the ingestion API. Several serving processes need the ClickHouse bac
 from __future__ import annotations
 
 import csv
+import shutil
 import tempfile
 import threading
 from collections.abc import Iterable, Sequence
@@ -75,6 +76,11 @@ class DuckDBStore:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._connection = duckdb.connect(str(path))
+        # A batch's files are written into an ingest-* folder and removed once DuckDB has read them; a process
+        # killed meanwhile leaves its folder behind (its batch was not committed: DuckDB's log drops it).
+        # Only this process opens the file, so any such folder now is a dead one's.
+        for stale in path.parent.glob("ingest-*"):
+            shutil.rmtree(stale, ignore_errors=True)
         self._connection.execute(SCHEMA)
         for rollup in (*ROLLUPS, EVENTS_ROLLUP):
             if not self._connection.execute("SELECT 1 FROM information_schema.tables WHERE table_name = ?",

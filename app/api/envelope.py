@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import Invalid, ServiceError
+from app.faults import infrastructure_error
 from app.i18n.catalog import DEFAULT_LANGUAGE, translator
 
 logger = logging.getLogger(__name__)
@@ -38,8 +39,13 @@ async def http_error_handler(_request: Request, error: Exception) -> JSONRespons
 
 
 async def unexpected_error_handler(_request: Request, error: Exception) -> JSONResponse:
-    """Anything else: logged with its traceback for the operator, a plain 500 in our shape for the client
-    (never the traceback, never text/plain)."""
+    """Anything else: a database gone away or a full or unwritable data disk answers 503 or 507 with what happened
+    (app/faults.py); the rest is logged with its traceback for the operator, a plain 500 in our shape for the
+    client (never the traceback, never text/plain)."""
+    fault = infrastructure_error(error)
+    if fault is not None:
+        logger.warning("an API call failed: %s (%s: %s)", fault.message, type(error).__name__, error)
+        return _reply(fault.code, fault.message)
     logger.error("unexpected error in an API call", exc_info=error)
     return _reply(500, UNEXPECTED_ERROR)
 

@@ -8,6 +8,7 @@ Files are stored once per content, as uploads/creatives/<sha256>.<ext>, and serv
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -137,9 +138,15 @@ def store(content: bytes, media: Media) -> tuple[str, str]:
     if not target.exists():
         # Written aside and renamed, so a reader never sees half a file.
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=".upload-")
-        with os.fdopen(handle, "wb") as out:
-            out.write(content)
-        os.replace(temporary, target)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(content)
+            os.replace(temporary, target)
+        except BaseException:
+            # A full disk fails the write part-way: take the half-written file away (app/faults.py answers).
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
     return digest, stored
 
 

@@ -18,6 +18,7 @@ from reactpy import use_effect, use_memo, use_ref, use_state
 
 from app.db import run_off_loop
 from app.errors import Invalid, NotAuthenticated, ServiceError
+from app.faults import infrastructure_error
 from components.shell.context import Console, use_console
 
 logger = logging.getLogger(__name__)
@@ -41,7 +42,9 @@ def background(work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
 
 
 def _report(console: Console, error: BaseException) -> None:
-    """What a user sees of a failure that is not a field error."""
+    """What a user sees of a failure that is not a field error. A database gone away or a full disk is said as
+    such (app/faults.py), not as an unexpected error."""
+    error = infrastructure_error(error) or error
     if isinstance(error, NotAuthenticated):
         console.logout()
     elif isinstance(error, ServiceError):

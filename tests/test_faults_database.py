@@ -1,0 +1,116 @@
+"""PostgreSQL stopped and started while the console is in use: API calls answer 503 in the envelope saying the
+database is not answering (not a 500, not a hang), a page says so too, and both recover by themselves once it is
+back, without a restart of the server (pool_pre_ping, app/faults.py).
+
+It stops a cluster of its own (never the suite's shared one), made like tests/run_all.sh makes it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.faults import DATABASE_DOWN
+from app.settings import REPO_ROOT, get_settings
+from tests.faults import Server, wait_until
+
+pytestmark = pytest.mark.skipif(
+    not get_settings().sqlalchemy_url.startswith("postgresql"),
+    reason="SQLite is a file, with no server that could stop; this runs in the PostgreSQL pass (DATABASE_URL)")
+
+
+class Cluster:
+    def __init__(self) -> None:
+        self.bin = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name))[-1]
+        self.dir = Path(tempfile.mkdtemp(prefix="dsp-faults-pg-"))
+        self.run_as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if self.run_as:
+            shutil.chown(self.dir, "postgres")
+        with socket.socket() as probe:  # a free port for it (it cannot be handed a bound socket)
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"postgresql://dsp@127.0.0.1:{self.port}/dsp_faults"
+
+    def _ctl(self, *args: str) -> None:
+        subprocess.run([*self.run_as, str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), *args], check=True,
+                       stdout=subprocess.DEVNULL)
+
+    def create(self) -> None:
+        subprocess.run([*self.run_as, str(self.bin / "initdb"), "-D", str(self.dir / "data"), "-U", "dsp",
+                        "--auth=trust", "-E", "UTF8"], check=True, stdout=subprocess.DEVNULL)
+        self.start()
+        subprocess.run([str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "dsp",
+                        "dsp_faults"], check=True)
+
+    def start(self) -> None:
+        self._ctl("-l", str(self.dir / "log"), "-w", "-o",
+                  f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir} -c fsync=off -c full_page_writes=off",
+                  "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        self._ctl("-m", mode, "-w", "stop")
+
+    def remove(self) -> None:
+        subprocess.run([*self.run_as, str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-m", "immediate",
+                        "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture
+def cluster() -> Iterator[Cluster]:
+    made = Cluster()
+    try:
+        made.create()
+        env = {**os.environ, "DATABASE_URL": made.url}
+        for command in ("migrate", "seed-demo"):
+            subprocess.run([sys.executable, "-m", "app", command], cwd=REPO_ROOT, env=env, check=True,
+                           stdout=subprocess.DEVNULL)
+        yield made
+    finally:
+        made.remove()
+
+
+def test_the_database_going_away_answers_503_and_the_console_recovers_by_itself(cluster: Cluster,
+                                                                                 tmp_path: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.e2e.conftest import CHROMIUM, CHROMIUM_FLAGS
+
+    server = Server(tmp_path / "data", database_url=cluster.url).start()
+    try:
+        headers = server.login()
+        funds = f"{server.url}/api/funds"
+        assert httpx.get(funds, headers=headers, timeout=60).status_code == 200
+        pid = server.pid
+
+        cluster.stop("fast")
+        for method, url, body in (("GET", funds, None), ("GET", f"{server.url}/api/health", None),
+                                  ("POST", f"{server.url}/api/auth/login/",
+                                   {"email": "admin@demo.example", "password": "x"})):
+            reply = httpx.request(method, url, headers=headers, json=body, timeout=60)
+            assert reply.status_code == 503, reply.text
+            assert reply.json() == {"success": False, "code": 503, "message": DATABASE_DOWN, "data": None}
+
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+            page = browser.new_page(base_url=server.url)
+            page.goto("/login")
+            expect(page.get_by_role("alert")).to_contain_text(DATABASE_DOWN, timeout=60_000)
+
+            cluster.start()
+            # The same process, no restart: its pool finds its dead connections and makes new ones.
+            wait_until(lambda: httpx.get(funds, headers=headers, timeout=60).status_code == 200,
+                       "the API to answer again", every_s=0.2)
+            assert server.process is not None and server.process.poll() is None and server.pid == pid
+            expect(page.locator("#field-email")).to_be_visible(timeout=60_000)  # the page opened by itself
+            browser.close()
+    finally:
+        server.stop()

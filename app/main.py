@@ -55,6 +55,7 @@ from app.errors import ServiceError
 from app.middleware import HtmlShellHeaders, WebsocketGuard
 from app.services import company, media, report_jobs, sessions
 from app.settings import REPO_ROOT, get_settings
+from app.uploads import BodyLimit
 
 # The UI is configured by name so that app/ never imports components/ at module level.
 ROOT_COMPONENT = "components.root:Root"
@@ -206,4 +207,4 @@ def create_app() -> Any:
         lifespan=lifespan,
     )
     starlette.add_middleware(GZipMiddleware, minimum_size=1024)
-    return WebsocketGuard(HtmlShellHeaders(starlette), cookie_name=SESSION_COOKIE, session_alive=_session_alive)
+    return WebsocketGuard(HtmlShellHeaders(BodyLimit(starlette)), cookie_name=SESSION_COOKIE, session_alive=_session_alive)

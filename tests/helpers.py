@@ -55,3 +55,22 @@ def user_by_email(db: Session, email: str) -> User:
     user = db.exec(select(User).where(User.email == email)).first()
     assert user is not None
     return user
+
+
+def wait_for_run(run_id: int, timeout: float = 60) -> Any:
+    """A report run once it has completed or failed (the scheduler runs it on its own thread); fails the test
+    if it is still pending after `timeout` seconds (a bound on a hang, not a timing check)."""
+    import time
+
+    from app.db import session_scope
+    from app.models.report import ReportRun
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with session_scope() as db:
+            run = db.get(ReportRun, run_id)
+            assert run is not None
+            if run.status in ("completed", "failed"):
+                return run
+        time.sleep(0.05)
+    raise AssertionError(f"report run {run_id} did not finish")

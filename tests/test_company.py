@@ -14,8 +14,9 @@ from app.models.company import CompanyConfig
 from app.services import company
 from app.services.seed import DEMO_PASSWORD
 from tests.helpers import actor_of
+from tests.media_files import image_bytes
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+PNG = image_bytes(32, 32)  # a whole picture: a PNG signature alone is refused
 
 
 def test_host_picks_its_brand_or_the_default(db):

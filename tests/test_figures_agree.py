@@ -5,18 +5,15 @@ back exactly their sums (issue 10, "Done means")."""
 from __future__ import annotations
 
 import csv
-import time
 from datetime import UTC, date, datetime, timedelta
 
 from sqlmodel import select
 
-from app.db import session_scope
 from app.models.campaign import Campaign, CampaignStatus
 from app.models.ledger import LedgerEntry
-from app.models.report import ReportRun
 from app.models.user import UserSettings
 from app.services import dashboards, funds, ingestion, report_jobs, reports
-from tests.helpers import actor_of, bearer_headers
+from tests.helpers import actor_of, bearer_headers, wait_for_run
 
 DAY = date.today() - timedelta(days=3)
 MARGIN_BPS = 1250  # 12.5 % agency margin on this advertiser's spend
@@ -32,18 +29,6 @@ def _rows(advertiser: int, campaign: int) -> list[dict[str, object]]:
                          "device_type": "phone", "impressions": 1000 + hour, "clicks": 7 + hour % 4,
                          "spend_micros": spend + hour, "conversions": hour % 3, "events": {"purchase": 1}})
     return rows
-
-
-def _wait(run_id: int) -> ReportRun:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        with session_scope() as db:
-            run = db.get(ReportRun, run_id)
-            assert run is not None
-            if run.status in ("completed", "failed"):
-                return run
-        time.sleep(0.05)
-    raise AssertionError("the report run did not finish")
 
 
 def test_dashboard_report_csv_api_and_ledger_agree_with_the_ingested_rows(client, db, demo_ids) -> None:
@@ -76,7 +61,7 @@ def test_dashboard_report_csv_api_and_ledger_agree_with_the_ingested_rows(client
             "metrics": ["impressions", "clicks", "spend", "conversions"]})
         run_id = reports.start_run(db, actor=me, report_id=report["id"])["id"]
         db.commit()  # the job starts once the run is committed
-        run = _wait(run_id)
+        run = wait_for_run(run_id)
     finally:
         report_jobs.shutdown()
     assert run.status == "completed", run.error

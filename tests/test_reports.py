@@ -17,7 +17,7 @@ from app.db import session_scope
 from app.errors import Invalid, NotFound
 from app.models.report import Report, ReportRun
 from app.services import report_jobs, reports
-from tests.helpers import actor_of, bearer_headers, other_tenant
+from tests.helpers import actor_of, bearer_headers, other_tenant, wait_for_run
 from tests.test_mail import smtp_server  # noqa: F401  (the fake SMTP server fixture)
 
 DAY = date.today() - timedelta(days=2)
@@ -41,18 +41,6 @@ def _fixed(**extra: object) -> dict[str, object]:
             "metrics": ["impressions", "clicks", "ctr", "spend"], **extra}
 
 
-def _wait(run_id: int, timeout: float = 20) -> ReportRun:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with session_scope() as db:
-            run = db.get(ReportRun, run_id)
-            assert run is not None
-            if run.status in ("completed", "failed"):
-                return run
-        time.sleep(0.05)
-    raise AssertionError(f"run {run_id} did not finish")
-
-
 def _csv(run: ReportRun) -> list[list[str]]:
     with (reports.reports_dir() / run.result_file).open(newline="", encoding="utf-8-sig") as source:
         return list(csv.reader(source))
@@ -68,7 +56,7 @@ def test_a_run_has_the_exact_totals_of_the_store_and_reaches_100(db, demo_ids) -
     assert report["dimensions"] == ["country"]  # the type's preset
     run = reports.start_run(db, actor=actor, report_id=report["id"])
     db.commit()  # the job starts once the run is committed
-    done = _wait(run["id"])
+    done = wait_for_run(run["id"])
     assert (done.status, done.progress, done.row_count) == ("completed", 100, 3)
     assert done.totals["impressions"] == 1750 and done.totals["clicks"] == 15
     assert done.totals["spend"] == pytest.approx(2.000001)
@@ -87,7 +75,7 @@ def test_formula_like_cells_are_neutralised(db, demo_ids) -> None:
     report = reports.create_report(db, actor=actor, data=_fixed(name="Apps"), report_type="app")
     run_id = reports.start_run(db, actor=actor, report_id=report["id"])["id"]
     db.commit()
-    cells = [r[0] for r in _csv(_wait(run_id))[1:]]
+    cells = [r[0] for r in _csv(wait_for_run(run_id))[1:]]
     assert sorted(cells) == ["'=HYPERLINK(\"http://evil\")", "'@SUM(A1)"]
     # The page shows the value as it was, not the guard.
     shown = reports.run_result(db, actor=actor, run_id=run_id)["rows"]
@@ -120,14 +108,14 @@ def test_an_agency_cross_advertiser_report_holds_only_its_advertisers(db, demo_i
     assert report["advertiser_id"] is None
     run_id = reports.start_run(db, actor=agency, report_id=report["id"])["id"]
     db.commit()
-    done = _wait(run_id)
+    done = wait_for_run(run_id)
     assert done.totals["impressions"] == 10
     assert [r[1] for r in _csv(done)[1:]] == [str(own)]
     # An admin running the agency's report sees the agency's rows, not everyone's.
     admin = actor_of(db, "admin@demo.example")
     again = reports.start_run(db, actor=admin, report_id=report["id"])["id"]
     db.commit()
-    assert _wait(again).totals["impressions"] == 10
+    assert wait_for_run(again).totals["impressions"] == 10
 
 
 def test_bad_settings_name_their_fields(db) -> None:
@@ -159,8 +147,8 @@ def test_restart_retries_an_interrupted_run_once_then_fails_it(db, demo_ids) -> 
     db.add_all([first, second, queued])
     db.commit()
     report_jobs.start()  # start-up: recovery runs here
-    assert _wait(first.id).status == "completed" and _wait(queued.id).status == "completed"
-    failed = _wait(second.id)
+    assert wait_for_run(first.id).status == "completed" and wait_for_run(queued.id).status == "completed"
+    failed = wait_for_run(second.id)
     assert (failed.status, failed.error) == ("failed", "interrupted by a restart")
     with session_scope() as check:
         assert check.get(ReportRun, first.id).attempts == 2
@@ -193,7 +181,7 @@ def test_deleting_a_file_keeps_the_run(db, demo_ids) -> None:
     report = reports.create_report(db, actor=actor, data=_fixed(), report_type="geo")
     run_id = reports.start_run(db, actor=actor, report_id=report["id"])["id"]
     db.commit()
-    path = reports.reports_dir() / _wait(run_id).result_file
+    path = reports.reports_dir() / wait_for_run(run_id).result_file
     assert path.is_file()
     assert reports.delete_run_file(db, actor=actor, run_id=run_id)["has_file"] is False
     db.commit()

@@ -19,6 +19,7 @@ from app.api.deps import DB, get_actor
 from app.api.envelope import ok
 from app.auth.policy import Actor
 from app.services import app_entries, app_lists, smart_apps
+from app.uploads import shown_file_name
 
 router = APIRouter(tags=["inventory lists"])
 smart_router = APIRouter(tags=["smart-app lists"])
@@ -153,7 +154,7 @@ def change_log(applist_id: int, actor: Actor = Depends(get_actor), db: Session =
 def upload_entries(file: UploadFile, applist_id: int = Form(...), mode: Mode = Form("add"),
                    actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     result = app_lists.upload_entries(db, actor=actor, applist_id=applist_id, content=_read(file), mode=mode)
-    return ok({"result": result, "filename": file.filename or ""}, "Uploaded")
+    return ok({"result": result, "filename": shown_file_name(file.filename)}, "Uploaded")
 
 
 # --- smart-app lists ---------------------------------------------------------------------------------------
@@ -230,7 +231,7 @@ def change_log_smart(list_id: int, actor: Actor = Depends(get_actor), db: Sessio
 def upload_smart(file: UploadFile, list_id: int = Form(...), mode: Mode = Form("add"),
                  actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     result = smart_apps.upload_entries(db, actor=actor, list_id=list_id, content=_read(file), mode=mode)
-    return ok({"result": result, "filename": file.filename or ""}, "Uploaded")
+    return ok({"result": result, "filename": shown_file_name(file.filename)}, "Uploaded")
 
 
 # --- the spec's call names (section 7) ----------------------------------------------------------------------

@@ -30,6 +30,7 @@ from app.models.campaign import Campaign, CampaignStatus
 from app.models.user import User
 from app.services import audit, campaigns, change_log, statistics
 from app.services.audience_devices import UploadSummary, iter_lines, store_devices
+from app.uploads import shown_file_name
 
 NOT_FOUND = "Audience not found."
 CONVERSION = "conversion"  # the retargeting event that means every conversion (the statistics' conversions)
@@ -253,7 +254,7 @@ def upload_devices(db: Session, *, actor: Actor, audience_id: int, stream: IO[by
     summary: UploadSummary = store_devices(db, audience_id=audience_id, lines=iter_lines(stream))
     if summary.valid == 0:
         raise Invalid({"file": "The file holds no device ids (IDFA or GAID, one a line)."})
-    name = filename.replace("\\", "/").rsplit("/", 1)[-1][:255]
+    name = shown_file_name(filename)
     upload = {"file": name, **summary.as_dict(), "at": utcnow().isoformat()}
     before = audience.device_count
     audience.device_count = before + summary.added

@@ -14,17 +14,17 @@ from app.auth.policy import Actor, require
 from app.errors import Invalid
 from app.models.base import utcnow
 from app.models.company import CompanyConfig
+from app.services import media
 from app.settings import get_settings
+from app.uploads import too_large
 
 BRANDING_DIR = "branding"
-# Uploads accepted for logo and favicon, by their leading bytes (never by the client's word).
-_IMAGE_SIGNATURES: dict[str, tuple[bytes, ...]] = {
-    ".png": (b"\x89PNG\r\n\x1a\n",),
-    ".jpg": (b"\xff\xd8\xff",),
-    ".gif": (b"GIF87a", b"GIF89a"),
-    ".ico": (b"\x00\x00\x01\x00",),
-    ".webp": (b"RIFF",),
+# Pillow format -> (content type, extension) of the logo and favicon formats browsers show.
+BRANDING_FORMATS: dict[str, tuple[str, str]] = {
+    "PNG": ("image/png", "png"), "JPEG": ("image/jpeg", "jpg"), "GIF": ("image/gif", "gif"),
+    "WEBP": ("image/webp", "webp"), "ICO": ("image/x-icon", "ico"),
 }
+NOT_A_BRANDING_IMAGE = "Upload a PNG, JPG, GIF, WEBP or ICO image."
 EDITABLE_FIELDS = (
     "meta_title", "name", "help_and_support", "help_and_support_link", "primary_color", "hover_color",
     "text_agency_color", "card_background_color", "navbar_color", "footer_start_year", "footer_text",
@@ -153,11 +153,13 @@ def store_image(db: Session, *, actor: Actor, config_id: int, kind: str, filenam
         raise Invalid({kind: "Unknown image."})
     limit = get_settings().max_image_upload_bytes
     if len(content) > limit:
-        raise Invalid({kind: f"The file is larger than {limit // 1024} KB."})
-    suffix = Path(filename or "").suffix.lower().replace(".jpeg", ".jpg")
-    signatures = _IMAGE_SIGNATURES.get(suffix)
-    if not signatures or not content.startswith(signatures):
-        raise Invalid({kind: "Upload a PNG, JPG, GIF, WEBP or ICO image."})
+        raise Invalid({kind: too_large(limit)})
+    if not content:
+        raise Invalid({kind: "The file is empty."})
+    # What it is comes from its bytes, decoded whole (a truncated file, a decompression bomb and an .exe named
+    # .png are refused); the stored name is the server's, its extension the format found: `filename` plays no part.
+    picture = media.read_image(content, kind, BRANDING_FORMATS, NOT_A_BRANDING_IMAGE)
+    suffix = f".{picture.extension}"
     folder = get_settings().uploads_dir / BRANDING_DIR
     folder.mkdir(parents=True, exist_ok=True)
     stored = f"{kind}-{config_id}-{secrets.token_hex(6)}{suffix}"

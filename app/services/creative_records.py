@@ -10,7 +10,6 @@ iframe; everywhere else (reads, lists, the change history) it is reported by siz
 from __future__ import annotations
 
 import hashlib
-from pathlib import PurePath
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -31,6 +30,7 @@ from app.models.user import User
 from app.services import audit, change_log, media
 from app.services.campaigns import advertiser_for_new
 from app.services.creative_rules import INPUT_FIELDS, TYPE_FIELDS, checked
+from app.uploads import shown_file_name
 
 NOT_FOUND = "Creative not found."
 UPLOAD_PURPOSES = {"image": "image", "icon": "image", "video": "video"}  # purpose -> kind of file
@@ -250,7 +250,7 @@ def upload_asset(db: Session, *, actor: Actor, advertiser_id: int | None = None,
         asset = CreativeAsset(advertiser_id=advertiser.id, sha256=digest, stored_name=stored,
                               content_type=found.content_type, size_bytes=len(content), width=found.width,
                               height=found.height, duration_ms=found.duration_ms,
-                              original_filename=PurePath(filename.replace("\\", "/")).name[:255])
+                              original_filename=shown_file_name(filename))
         db.add(asset)
         db.flush()
         audit.record(db, actor=actor, entity="creative_asset", entity_id=asset.id, action="upload",

@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import os
 import re
+import struct
 import tempfile
 from dataclasses import dataclass
 from io import BytesIO
@@ -60,7 +61,13 @@ def _too_big(limit: int) -> str:
     return f"The file is larger than {limit / 1_048_576:g} MB."
 
 
-def _image(content: bytes, field: str) -> Media:
+def read_image(content: bytes, field: str, formats: dict[str, tuple[str, str]] | None = None,
+               not_an_image: str = NOT_AN_IMAGE) -> Media:
+    """What image `content` is, when it is whole (decoded to the last pixel: a truncated file is refused here,
+    not broken in a browser later), of one of `formats` (Pillow format -> (content type, extension); the ad
+    formats by default) and within Pillow's pixel limit (a small file can declare 30000x30000 pixels and take
+    gigabytes to decode: a decompression bomb). Else Invalid naming `field`."""
+    formats = IMAGE_FORMATS if formats is None else formats
     try:
         with Image.open(BytesIO(content)) as probe:
             format_name = probe.format or ""
@@ -73,11 +80,11 @@ def _image(content: bytes, field: str) -> Media:
             picture.load()  # a truncated file fails here, not in a browser later
     except Image.DecompressionBombError:
         raise Invalid({field: IMAGE_TOO_LARGE_IN_PIXELS}) from None
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError):
-        raise Invalid({field: NOT_AN_IMAGE}) from None
-    if format_name not in IMAGE_FORMATS:
-        raise Invalid({field: NOT_AN_IMAGE})
-    content_type, extension = IMAGE_FORMATS[format_name]
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, struct.error):
+        raise Invalid({field: not_an_image}) from None
+    if format_name not in formats:
+        raise Invalid({field: not_an_image})
+    content_type, extension = formats[format_name]
     return Media("image", content_type, extension, width, height)
 
 
@@ -125,7 +132,7 @@ def inspect(content: bytes, *, kind: str, field: str = "file") -> Media:
         raise Invalid({field: EMPTY_FILE})
     if len(content) > limit:
         raise Invalid({field: _too_big(limit)})
-    return _video(content, field) if kind == "video" else _image(content, field)
+    return _video(content, field) if kind == "video" else read_image(content, field)
 
 
 def store(content: bytes, media: Media) -> tuple[str, str]:

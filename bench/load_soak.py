@@ -97,6 +97,7 @@ class Figures:
     sessions_failed: int = 0
     events: int = 0
     round_trips: list[float] = field(default_factory=list)
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
     api_times: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -115,44 +116,45 @@ async def settled(tab: Tab, quiet: float = 2.0) -> None:
             return
 
 
-async def discover(tab: Tab, kind: str) -> list[tuple[str, list[list[Any]]]]:
-    """(event target, the event data to send in turn) of each control the settled page shows."""
+async def present(tab: Tab, kind: str) -> list[Control]:
+    """The controls the settled page shows (the staff-only filters, for instance, only to staff)."""
     await asyncio.wait_for(tab.handler("onClick", **FULLSCREEN.attrs), 60)
     await settled(tab)
-    found = []
-    for control in (*CONTROLS[kind], FULLSCREEN):
-        target = find_target(tab.model, control.event, control.within, **control.attrs)
-        if target is None:
-            continue
-        if control.select:
-            values = option_values(tab.model, control.select)
-            current = str(next(node["attributes"].get("value") for node in _selects(tab.model, control.select)))
-            start = values.index(current) + 1 if current in values else 0
-            values = values[start:] + values[:start]  # each choice differs from the one before
-            found.append((target, [[{"target": {"value": value}}] for value in values]))
-        else:
-            found.append((target, [[{}]]))
-    return found
+    return [control for control in (*CONTROLS[kind], FULLSCREEN)
+            if find_target(tab.model, control.event, control.within, **control.attrs)]
 
 
-def _selects(model: dict[str, Any], name: str) -> list[dict[str, Any]]:
-    return [node for node in walk(model) if node.get("tagName") == "select"
-            and node.get("attributes", {}).get("name") == name]
+async def event_for(tab: Tab, control: Control) -> tuple[str, list[Any]]:
+    """(target, data) of a click on `control` as the page shows it now, waiting while it is not shown (a list
+    being reloaded). A <select> moves to the option after the chosen one."""
+    if control is FULLSCREEN:  # its attribute says whether it is on; the target is the same either way
+        found = find_target(tab.model, "onClick", None, **{"data-fullscreen": "on"})
+        if found:
+            return found, [{}]
+    target = await asyncio.wait_for(tab.handler(control.event, control.within, **control.attrs), 30)
+    if not control.select:
+        return target, [{}]
+    select = next(node for node in walk(tab.model) if node.get("tagName") == "select"
+                  and node.get("attributes", {}).get("name") == control.select)
+    values = option_values(select, control.select)
+    current = str(select["attributes"].get("value"))
+    chosen = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+    return target, [{"target": {"value": chosen}}]
 
 
 async def session(url: str, origin: str, email: str, cookie: str, kind: str, figures: Figures,
                   stop: asyncio.Event, measuring: asyncio.Event) -> None:
+    """One tab on one page. It keeps its model up to date, as a browser does, and finds each control's
+    target in it just before the click."""
     try:
         async with page_tab(url, origin, page_path(email, kind), cookie) as tab:
-            controls = await discover(tab, kind)
-            tab.following = False  # targets found: the tab stops parsing what it receives
+            controls = itertools.cycle(await present(tab, kind))
             figures.connected += 1
-            turns = itertools.cycle([(target, data) for target, choices in controls for data in choices])
-            for _ in range(random.randrange(7)):
-                next(turns)
+            for _ in range(random.randrange(4)):
+                next(controls)
             while not stop.is_set():
                 await asyncio.sleep(random.uniform(2, 5))  # human pace
-                target, data = next(turns)
+                target, data = await event_for(tab, next(controls))
                 started = time.perf_counter()
                 await tab.send(target, data)
                 try:
@@ -163,6 +165,7 @@ async def session(url: str, origin: str, email: str, cookie: str, kind: str, fig
                 if measuring.is_set():
                     figures.events += 1
                     figures.round_trips.append((time.perf_counter() - started) * 1000)
+                    figures.by_kind.setdefault(kind, []).append(figures.round_trips[-1])
     except Exception as failed:  # noqa: BLE001 - every failure is a figure here (a closed socket included)
         figures.sessions_failed += 1
         figures.error(f"{email} {kind}: {failed!r}")
@@ -180,7 +183,7 @@ async def api_client(origin: str, token: str, prefix: str, campaign: dict[str, A
     reads = ["/api/campaigns", f"/api/{prefix}/overview", f"/api/{prefix}/chart",
              f"/api/{prefix}/performanceByCampaign", "/api/statistics?dimensions=date",
              "/api/statistics?dimensions=campaign_id,exchange"]
-    names = itertools.cycle([f"{campaign['name']} (soak)", campaign["name"]] if campaign else [""])
+    names = itertools.cycle([f"{campaign['name']} soak", campaign["name"]] if campaign else [""])
     async with httpx.AsyncClient(base_url=origin, headers={"Authorization": f"Bearer {token}"}, timeout=60) as http:
         for turn in itertools.count():
             if stop.is_set():
@@ -282,6 +285,10 @@ async def soak(args: argparse.Namespace, server_pid: int, url: str, origin: str,
     print(f"events sent: {figures.events} ({figures.events / elapsed:.1f}/s); round trip p50 "
           f"{percentile(trips, 0.5):.1f} ms, p95 {percentile(trips, 0.95):.1f} ms, "
           f"p99 {percentile(trips, 0.99):.1f} ms, max {trips[-1] if trips else float('nan'):.1f} ms")
+    for kind, times in sorted(figures.by_kind.items()):
+        times.sort()
+        print(f"  {kind:<10} {len(times):6d} events, p50 {percentile(times, 0.5):7.1f} ms, "
+              f"p95 {percentile(times, 0.95):7.1f} ms")
     print(f"API calls: {len(api)} ({len(api) / elapsed:.1f}/s); p50 {percentile(api, 0.5):.1f} ms, "
           f"p95 {percentile(api, 0.95):.1f} ms")
     print(f"errors: {len(figures.errors)} ({errors_before} before measuring; {len(tracebacks)} server tracebacks)")

@@ -3,13 +3,13 @@ and without its memory growing? Two modes, each against a real server started as
 (migrate, seed-demo, simulate --days 30, serve) in a throwaway data directory, as a process of its own:
 
 soak (default): `--sessions` signed-in tabs (200), each on a real page (dashboard, campaigns, creatives,
-reports, funds; spread over the four demo roles), click that page's own controls at human pace (a date preset,
-a status or type filter, a menu, the full-screen switch; one every 2-5 s), while `--api-clients` (20) call the
-API as fast as they can with bearer tokens (campaign list, dashboard figures, statistics, and one call in ten
-renames a campaign back and forth). After `--warmup` seconds it takes the server's RSS, then runs `--minutes`
-(10), printing RSS every minute. An event's round trip is from sending it to the first layout update it
-causes. Errors: a websocket the server closed, a click with no update within 30 s, an API answer that is not
-2xx, a traceback in the server's log.
+reports, funds; spread over the four demo roles; opened `--arrivals-per-s` (4) a second), click that page's own
+controls at human pace (a date preset, a status or type filter, a menu, the full-screen switch; one every 2-5 s),
+while `--api-clients` (20) call the API as fast as they can with bearer tokens (campaign list, dashboard
+figures, statistics, and one call in ten renames a campaign back and forth). After `--warmup` seconds it takes
+the server's RSS, then runs `--minutes` (10), printing RSS every minute. An event's round trip is from sending
+it to the first layout update it causes. Errors: a websocket the server closed, a click with no update within
+30 s, an API answer that is not 2xx, a traceback in the server's log.
 
 cycles: `--cycles` (1,000) tabs each open a page's websocket with a signed-in cookie, wait for the first
 render and close, `--parallel` (10) at a time; RSS after a warm-up of 100 cycles and after all of them.
@@ -243,8 +243,14 @@ async def soak(args: argparse.Namespace, server_pid: int, url: str, origin: str,
         origin, "agency@demo.example")}
 
     figures, stop, measuring = Figures(), asyncio.Event(), asyncio.Event()
-    tasks = [asyncio.create_task(session(url, origin, email, cookie, kind, figures, stop, measuring))
-             for email, cookie, kind in zip(emails, cookies, kinds, strict=True)]
+    tasks = []
+    # Users arrive over a minute or so, not all in the same instant: 200 first renders at once took over 30 s
+    # each on this busy machine, which is a thundering herd no real console sees.
+    for email, cookie, kind in zip(emails, cookies, kinds, strict=True):
+        tasks.append(asyncio.create_task(session(url, origin, email, cookie, kind, figures, stop, measuring)))
+        await asyncio.sleep(1 / args.arrivals_per_s)
+    while figures.connected + figures.sessions_failed < args.sessions:
+        await asyncio.sleep(0.5)
     for i in range(args.api_clients):
         own = i % 2 == 0
         tasks.append(asyncio.create_task(api_client(
@@ -350,6 +356,7 @@ async def main() -> None:
     parser.add_argument("--minutes", type=float, default=10)
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--api-clients", type=int, default=20)
+    parser.add_argument("--arrivals-per-s", type=float, default=4, help="tabs opened per second at the start")
     parser.add_argument("--warmup", type=float, default=60, help="seconds of full load before RSS at start")
     parser.add_argument("--cycles", type=int, default=1000)
     parser.add_argument("--parallel", type=int, default=10)

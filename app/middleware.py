@@ -75,6 +75,18 @@ class HtmlShellHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+async def unless_gone(send: Send, message: Message) -> None:
+    """Send `message`, dropping an update for a tab that has just closed. uvicorn raises ClientDisconnected (an
+    OSError) when a render finishes after the browser went away; ReactPy then logs "Failed to send update" with
+    a traceback, for something that happens whenever a tab closes mid-update (seen under bench/load_soak.py).
+    The disconnect itself arrives on receive and ends the page's layout, so nothing is lost by dropping it."""
+    try:
+        await send(message)
+    except OSError:
+        if message["type"] != "websocket.send":
+            raise
+
+
 def accept_first(send: Send) -> Send:
     """`send` that holds messages back until the websocket is accepted. ReactPy starts rendering before
     it accepts the socket, so a first render that is quick (a spinner) would go out before the accept,
@@ -87,11 +99,11 @@ def accept_first(send: Send) -> Send:
         if message["type"] == "websocket.send" and not accepted:
             held.append(message)
             return
-        await send(message)
+        await unless_gone(send, message)
         if message["type"] == "websocket.accept":
             accepted = True
             for waiting in held:
-                await send(waiting)
+                await unless_gone(send, waiting)
             held.clear()
 
     return ordered_send

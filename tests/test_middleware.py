@@ -45,3 +45,38 @@ def test_same_origin_websocket_renders_and_a_revoked_session_closes_it(demo_ids)
                 for _ in range(10):  # renders already on their way may arrive first; then the close
                     assert ws.receive_json()["type"] == "layout-update"
             assert closed.value.code == SESSION_ENDED_CLOSE_CODE
+
+
+def test_an_update_for_a_tab_that_just_closed_is_dropped_not_raised():
+    """A render that finishes after the browser closed its tab: uvicorn's send raises ClientDisconnected, and
+    ReactPy would log it as a traceback ("Failed to send update"). The guard drops that update; the app goes on
+    to see the disconnect. Any other message that cannot be sent still fails loudly."""
+    import asyncio
+
+    from uvicorn.protocols.utils import ClientDisconnected
+
+    from app.middleware import WebsocketGuard
+
+    seen: list[str] = []
+
+    async def app(scope, receive, send):
+        await receive()
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": "an update for the closed tab"})
+        seen.append((await receive())["type"])
+        await send({"type": "websocket.close", "code": 1000})
+
+    async def gone_send(message):
+        if message["type"] != "websocket.accept":
+            raise ClientDisconnected
+
+    incoming = iter([{"type": "websocket.connect"}, {"type": "websocket.disconnect", "code": 1001}])
+
+    async def receive():
+        return next(incoming)
+
+    scope = {"type": "websocket", "headers": [(b"host", b"testserver"), (b"origin", b"http://testserver")]}
+    guard = WebsocketGuard(app, cookie_name=SESSION_COOKIE, session_alive=lambda _token: True)
+    with pytest.raises(ClientDisconnected):  # the close is not an update: its failure is not hidden
+        asyncio.run(guard(scope, receive, gone_send))
+    assert seen == ["websocket.disconnect"]  # the update's failure did not end the app before the disconnect

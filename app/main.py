@@ -11,7 +11,6 @@ from typing import Any
 from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 from reactpy import html
-from reactpy.executors.asgi import ReactPy
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
@@ -20,6 +19,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from app import brand_theme, csp
 from app.api import app_lists as app_lists_api
 from app.api import audiences as audiences_api
 from app.api import auth as auth_api
@@ -52,6 +52,7 @@ from app.api.envelope import (
 )
 from app.db import session_scope
 from app.errors import ServiceError
+from app.html_shell import ConsolePages
 from app.middleware import HtmlShellHeaders, WebsocketGuard
 from app.services import company, media, report_jobs, sessions
 from app.settings import REPO_ROOT, get_settings
@@ -132,7 +133,18 @@ _DOCS_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><titl
 
 
 async def api_docs(_request: Request) -> HTMLResponse:
-    return HTMLResponse(_DOCS_HTML.format(title=API_TITLE), headers={"cache-control": "no-store"})
+    return HTMLResponse(_DOCS_HTML.format(title=API_TITLE),
+                        headers={"cache-control": "no-store", "content-security-policy": csp.DOCS_POLICY})
+
+
+_CREATIVE_FRAME_HTML = ('<!doctype html><html><head><meta charset="utf-8">'
+                        '<script src="/static/shell/creative-frame.js"></script></head><body></body></html>')
+
+
+async def creative_frame(_request: Request) -> HTMLResponse:
+    """The empty document an html creative's preview is written into (static/shell/creative-frame.js), under
+    its own policy: sandboxed to an opaque origin, open for ad markup (app/csp.py)."""
+    return HTMLResponse(_CREATIVE_FRAME_HTML, headers={"content-security-policy": csp.CREATIVE_FRAME_POLICY})
 
 
 async def branding_file(request: Request) -> Response:
@@ -193,11 +205,13 @@ async def lifespan(_app: Starlette) -> AsyncIterator[None]:
 def create_app() -> Any:
     module_name, _, attr = ROOT_COMPONENT.partition(":")
     root = getattr(importlib.import_module(module_name), attr)
-    pages = ReactPy(root, html_head=_html_head(), prepend_body=_boot_spinner())
+    pages = ConsolePages(root, html_head=_html_head(), prepend_body=_boot_spinner())
     starlette = Starlette(
         routes=[
             Mount("/api", app=create_api()),
             Route("/docs", api_docs),
+            Route(csp.CREATIVE_FRAME_PATH, creative_frame),
+            Route(brand_theme.PATH, brand_theme.stylesheet),
             Mount("/static", app=StaticFiles(directory=REPO_ROOT / "static")),
             Route("/files/branding/{name}", branding_file),
             Route("/files/creatives/{name}", creative_file),

@@ -1,7 +1,9 @@
 """ASGI guards around the whole server.
 
 - HtmlShellHeaders: ReactPy sends its HTML shell as `cache-control: public` with
-  `access-control-allow-origin: *`; authenticated pages must not be cached or shared.
+  `access-control-allow-origin: *`; authenticated pages must not be cached or shared. It also adds the
+  security headers of app/csp.py to every response: the Content-Security-Policy (unless the route set its
+  own), Permissions-Policy, Cross-Origin-Opener-Policy, and Strict-Transport-Security over https only.
 - WebsocketGuard: ReactPy does not check a websocket's Origin, so a foreign page could open an
   authenticated socket; refuse those. It also re-checks the session on every event: cookies are
   read only at the handshake, and a logout or expiry elsewhere must take effect at once. And it
@@ -15,11 +17,18 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any
 
+from app import csp
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+PAGE_POLICY = csp.PAGE_POLICY.encode()
+PERMISSIONS_POLICY = csp.PERMISSIONS_POLICY.encode()
+CROSS_ORIGIN_OPENER_POLICY = csp.CROSS_ORIGIN_OPENER_POLICY.encode()
+STRICT_TRANSPORT_SECURITY = csp.STRICT_TRANSPORT_SECURITY.encode()
 
 SESSION_ENDED_CLOSE_CODE = 4401
 FOREIGN_ORIGIN_CLOSE_CODE = 4403
@@ -57,6 +66,9 @@ class HtmlShellHeaders:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
 
+        # uvicorn sets the scheme from X-Forwarded-Proto when the proxy is trusted (--forwarded-allow-ips).
+        https = scope.get("scheme") == "https"
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"access-control-allow-origin"]
@@ -64,7 +76,12 @@ class HtmlShellHeaders:
                     headers = [(k, v) for k, v in headers if k.lower() not in (b"cache-control", b"etag", b"last-modified")]
                     headers.append((b"cache-control", b"no-store"))
                 headers += [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
-                            (b"x-frame-options", b"SAMEORIGIN")]
+                            (b"x-frame-options", b"SAMEORIGIN"), (b"permissions-policy", PERMISSIONS_POLICY),
+                            (b"cross-origin-opener-policy", CROSS_ORIGIN_OPENER_POLICY)]
+                if not any(k.lower() == b"content-security-policy" for k, _v in headers):
+                    headers.append((b"content-security-policy", PAGE_POLICY))  # routes with their own keep it
+                if https:
+                    headers.append((b"strict-transport-security", STRICT_TRANSPORT_SECURITY))
                 message["headers"] = headers
             await send(message)
 

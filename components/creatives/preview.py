@@ -4,10 +4,12 @@ to the console, its cookies or its storage; it is never put into the page itself
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from reactpy import html
 
+from app.csp import CREATIVE_FRAME_PATH
 from app.models.creative import CreativeType
 from components.shell.context import Console
 
@@ -55,8 +57,14 @@ def creative_preview(console: Console, shown: dict[str, Any]) -> Any:
         ), marker="native")
     if kind == CreativeType.HTML:
         width, height = int(shown.get("width") or 300), int(shown.get("height") or 250)
-        return _frame(html.iframe({"title": t("creatives.html_preview"), "sandbox": "allow-scripts",
-                                   "srcDoc": shown.get("html") or "", "referrerPolicy": "no-referrer",
+        markup = shown.get("html") or ""
+        # Not srcdoc: a srcdoc document inherits the console's Content-Security-Policy, under which the
+        # creative's own scripts and images could not load. /creative-frame has its own policy (sandboxed,
+        # open for ad markup, app/csp.py) and static/shell/actions.js posts the markup to it. A new frame
+        # (key) for new markup, as the live preview changes.
+        return _frame(html.iframe({"key": hashlib.sha256(markup.encode()).hexdigest(), "src": CREATIVE_FRAME_PATH,
+                                   "title": t("creatives.html_preview"), "sandbox": "allow-scripts",
+                                   "data-creative-markup": markup, "referrerPolicy": "no-referrer",
                                    "width": str(width), "height": str(height),
                                    "className": "border bg-white shadow-sm",
                                    "style": {"maxWidth": "100%"}}), marker="html")

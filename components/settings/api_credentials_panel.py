@@ -20,16 +20,6 @@ from components.ui.hooks import use_action, use_query
 
 TOKEN_INPUT_ID = "api-token-value"
 
-# Runs in the browser (Python cannot reach the clipboard). Reads the token from the read-only input, so no
-# secret is ever part of a script; falls back to execCommand where the Clipboard API is unavailable.
-_COPY_SCRIPT = (
-    "(function(b){var i=document.getElementById('" + TOKEN_INPUT_ID + "');if(!i)return;"
-    "var done=function(){var l=b.querySelector('[data-copy-label]');if(l)l.textContent=b.getAttribute('data-copied');"
-    "b.classList.remove('btn-primary');b.classList.add('btn-success');};"
-    "i.focus();i.select();"
-    "if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(i.value).then(done,"
-    "function(){document.execCommand('copy');done();});}else{document.execCommand('copy');done();}})(this)"
-)
 
 
 def when(value: str | None) -> str:
@@ -50,9 +40,12 @@ def _reveal(t: Any, token: dict[str, Any], on_close: Any) -> Any:
         html.div({"className": "input-group"},
                  html.input({"id": TOKEN_INPUT_ID, "className": "form-control font-monospace bg-white", "readOnly": True,
                              "value": token["token"], "aria-label": t("api_keys.reveal_title", label=token["label"]),
-                             "onFocus": "this.select()", "spellCheck": False}),
+                             "data-select-on-focus": True, "spellCheck": False}),
                  html.button({"type": "button", "className": "btn btn-primary", "data-action": "copy-token",
-                              "data-copied": t("api_keys.copied"), "onClick": _COPY_SCRIPT},
+                              "data-copied": t("api_keys.copied"),
+                              # static/shell/actions.js copies the field's value: Python cannot reach the
+                              # clipboard, and no secret is ever part of a script or attribute.
+                              "data-copy-from": TOKEN_INPUT_ID},
                              html.i({"className": "bi bi-clipboard me-1"}),
                              html.span({"data-copy-label": "1"}, t("api_keys.copy")))),
         html.div({"className": "d-flex justify-content-end mt-2"},

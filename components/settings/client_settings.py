@@ -100,13 +100,6 @@ def PostbackForm(initial: dict[str, Any]) -> Any:
 
 
 ENDPOINT_INPUT_ID = "postback-endpoint-value"
-# Runs in the browser (Python cannot reach the clipboard): copies the example from its read-only input.
-_COPY_ENDPOINT = (
-    "(function(b){var i=document.getElementById('" + ENDPOINT_INPUT_ID + "');if(!i)return;i.focus();i.select();"
-    "var done=function(){b.textContent=b.getAttribute('data-copied');};"
-    "if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(i.value).then(done,"
-    "function(){document.execCommand('copy');done();});}else{document.execCommand('copy');done();}})(this)"
-)
 
 
 @component
@@ -129,7 +122,9 @@ def PostbackEndpoint() -> Any:
                  html.input({"id": ENDPOINT_INPUT_ID, "className": "form-control font-monospace", "readOnly": True,
                              "value": example, "aria-label": t("postback.endpoint"), "spellCheck": False}),
                  html.button({"type": "button", "className": "btn btn-outline-primary", "data-action": "copy-endpoint",
-                              "data-copied": t("api_keys.copied"), "onClick": _COPY_ENDPOINT}, t("api_keys.copy"))),
+                              # static/shell/actions.js copies it (Python cannot reach the clipboard)
+                              "data-copied": t("api_keys.copied"), "data-copy-from": ENDPOINT_INPUT_ID},
+                             t("api_keys.copy"))),
     )
 
 

@@ -82,8 +82,8 @@ def test_admin_rebrands_and_maintenance_sends_others_away(page: Page, browser, s
     screenshot(page, "brand-settings-admin")
     page.reload()
     expect(page.locator(".dsp-brand-name")).to_have_text("Harbor Ads")
-    primary = page.evaluate("getComputedStyle(document.querySelector('.btn-primary')).backgroundColor")
-    assert primary == "rgb(13, 148, 136)"
+    # The colours arrive as a stylesheet (/theme.css, loaded once the page has drawn): wait for it.
+    expect(page.locator(".btn-primary").first).to_have_css("background-color", "rgb(13, 148, 136)")
     expect(page).to_have_title("Admin Settings | Northwind DSP | Harbor Ads")  # path, meta title, company
 
     other = browser.new_context(base_url=server_url).new_page()

@@ -186,9 +186,10 @@ def _html_head() -> Any:
 
 
 def _boot_spinner() -> Any:
-    # Shown until the first render replaces it (console.css hides it once #app has content).
-    return html.div({"className": "boot-spinner", "role": "status", "aria-label": "Loading"},
-                    html.div({"className": "spinner-border text-primary"}))
+    # Shown until the first render replaces it (console.css hides it once #app has content). Only ever turned into
+    # the shell's HTML text, whose writer takes `class` as it is (it wrote `className` as `classname`).
+    return html.div({"class": "boot-spinner", "role": "status", "aria-label": "Loading"},
+                    html.div({"class": "spinner-border text-primary"}))
 
 
 @contextlib.asynccontextmanager

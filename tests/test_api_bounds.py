@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.api.bounds import OUT_OF_RANGE
 from tests.helpers import bearer_headers
 
 HUGE = 14766569749463814144
@@ -23,3 +24,12 @@ def test_out_of_range_ids_are_named_not_crashed_on(client, method: str, path: st
     answer = reply.json()
     assert answer["success"] is False and answer["code"] == 422
     assert field in answer["data"]["fields"], answer
+
+
+def test_an_upload_form_field_out_of_range_is_named_not_crashed_on(client) -> None:
+    # Found by Schemathesis: a multipart form's list id reached the database (OverflowError, 500).
+    reply = client.post("/api/uploads/smart-app-list", data={"list_id": str(HUGE), "mode": "add"},
+                        files={"file": ("apps.csv", b"com.example.app\n", "text/csv")},
+                        headers=bearer_headers(client, "admin@demo.example"))
+    assert reply.status_code == 422, reply.text
+    assert reply.json()["data"]["fields"] == {"list_id": OUT_OF_RANGE}

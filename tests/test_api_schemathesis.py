@@ -18,8 +18,10 @@ nothing is flaky), no deadline and no request time limit (no timing in tests), n
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -27,6 +29,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 from schemathesis.checks import not_a_server_error
 from schemathesis.config import SchemathesisConfig
 from schemathesis.python.asgi import ASGIClient
@@ -43,6 +46,10 @@ from app.main import create_api
 from app.models.user import User, UserStatus
 from app.services import sessions
 from tests.conftest import reset_database
+
+# Hypothesis keeps caches (and, unless database=None, its examples) in .hypothesis/: into the test run's own data
+# directory instead, never the repository.
+set_hypothesis_home_dir(Path(os.environ["DSP_DATA_DIR"]) / "hypothesis")
 
 ROLES = {"admin": "admin@demo.example", "co-admin": "coadmin@demo.example", "agency": "agency@demo.example",
          "advertiser": "advertiser@demo.example"}

@@ -15,7 +15,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -44,6 +44,7 @@ from app.api import users as users_api
 from app.api.bounds import bounded_integers
 from app.api.deps import SESSION_COOKIE
 from app.api.envelope import (
+    common_error_responses,
     http_error_handler,
     ok,
     service_error_handler,
@@ -69,7 +70,8 @@ def create_api() -> FastAPI:
                               "on your Settings page when API access is enabled for your account; it works until "
                               "revoked), or log in with `POST /api/auth/login/` for a 2-hour token. Send it as "
                               "`Authorization: Bearer <token>`. Every reply is `{success, code, message, data}`.",
-                  servers=[{"url": "/api"}], dependencies=[Depends(bounded_integers)])
+                  servers=[{"url": "/api"}], dependencies=[Depends(bounded_integers)],
+                  responses=common_error_responses())
     api.add_exception_handler(ServiceError, service_error_handler)
     api.add_exception_handler(RequestValidationError, validation_error_handler)
     api.add_exception_handler(StarletteHTTPException, http_error_handler)
@@ -130,6 +132,16 @@ _DOCS_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><titl
 <link rel="stylesheet" href="/static/vendor/swagger-ui/swagger-ui.css"></head>
 <body><div id="swagger-ui"></div><script src="/static/vendor/swagger-ui/swagger-ui-bundle.js"></script>
 <script src="/static/docs/swagger-init.js"></script></body></html>"""
+
+
+async def not_found(request: Request, error: Exception) -> Response:
+    """A path the outer router matches nowhere. Under /api that is still an API call, answered in the envelope:
+    a path with a control character (`/api/users/%0A`) is not matched by the /api mount (Starlette's mount
+    pattern stops at a newline), and fell through to a plain-text 404 (found by Schemathesis)."""
+    assert isinstance(error, StarletteHTTPException)
+    if request.url.path == "/api" or request.url.path.startswith("/api/"):
+        return await http_error_handler(request, error)
+    return PlainTextResponse(str(error.detail), status_code=error.status_code, headers=error.headers)
 
 
 async def api_docs(_request: Request) -> HTMLResponse:
@@ -220,6 +232,7 @@ def create_app() -> Any:
             Mount("", app=pages),
         ],
         lifespan=lifespan,
+        exception_handlers={404: not_found},
     )
     starlette.add_middleware(GZipMiddleware, minimum_size=1024)
     return WebsocketGuard(HtmlShellHeaders(BodyLimit(starlette)), cookie_name=SESSION_COOKIE, session_alive=_session_alive)

@@ -20,7 +20,8 @@ router = APIRouter(tags=["branding"])
 SETTINGS_PAGE = "/admin/settings"
 
 
-@router.post("/company-config/{config_id}/{kind}")
+@router.post("/company-config/{config_id}/{kind}", responses={
+    303: {"description": "A browser's form post (`Accept: text/html`): back to the settings page, with the outcome."}})
 async def upload_image(config_id: int, kind: str, file: UploadFile, request: Request,
                        actor: Actor = Depends(get_actor), db: Session = DB) -> Any:
     """Upload the brand's `logo` or `favicon` (PNG, JPG, GIF, WEBP or ICO; at most 1 MB)."""

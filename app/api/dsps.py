@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.api.deps import DB, get_actor
-from app.api.envelope import ok
+from app.api.envelope import error_response, ok
 from app.auth.policy import Actor
 from app.services import dsps
 
@@ -130,7 +130,9 @@ def change_log(dsp_id: int, actor: Actor = Depends(get_actor), db: Session = DB)
                                                "{ok, message, association}. A failed push (unreachable, too slow, an "
                                                "error status, an answer without an id) answers 502 with the same "
                                                "data; the failure is kept on the association and the campaign or "
-                                               "creative is unchanged.", response_model=None)
+                                               "creative is unchanged.", response_model=None,
+             responses={502: error_response("The DSP refused the push or could not be reached; `data` is the "
+                                            "recorded result.")})
 def sync(dsp_id: int, body: SyncBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Any:
     result = dsps.sync(db, actor=actor, dsp_id=dsp_id, entity=body.entity, local_id=body.id)
     if result["ok"]:

@@ -8,8 +8,10 @@ from typing import Any
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app import errors
 from app.errors import Invalid, ServiceError
 from app.faults import infrastructure_error
 from app.i18n.catalog import DEFAULT_LANGUAGE, translator
@@ -58,3 +60,47 @@ async def validation_error_handler(_request: Request, error: Exception) -> JSONR
         fields[".".join(location) or "body"] = str(item.get("msg", "Invalid value."))
     invalid = Invalid(fields)
     return _reply(422, invalid.message, invalid.data)
+
+
+# --- What the OpenAPI document declares (generated clients learn every status an operation can answer) ---
+
+class ErrorEnvelope(BaseModel):
+    """A refusal or failure: `code` repeats the HTTP status; a 422's `data.fields` maps each wrong field to its
+    message."""
+
+    success: bool = Field(False, description="Always false for an error.")
+    code: int = Field(description="The HTTP status code.")
+    message: str = Field(description="What went wrong, in words for a person.")
+    data: Any = Field(None, description="Details; for 422, `{fields: {name: message}}`.")
+
+
+def error_response(description: str) -> dict[str, Any]:
+    """One `responses=` entry for an error answered in the envelope."""
+    return {"model": ErrorEnvelope, "description": description}
+
+
+_DESCRIPTIONS = {
+    400: "The request body could not be read (not JSON, or a broken multipart form).",
+    401: "No valid token or session (or, at sign-in, a wrong e-mail or password).",
+    403: "Signed in, but this role or this account may not do this.",
+    404: "No such record in your scope (another tenant's ids answer 404 too).",
+    409: "Refused in the current state (in use by campaigns, not configured, inactive).",
+    422: "A field is wrong or missing; `data.fields` names each one.",
+    429: "Too many attempts; try again later.",
+}
+
+
+def common_error_responses() -> dict[int | str, dict[str, Any]]:
+    """The error statuses every operation declares, given once to FastAPI(responses=...) so that every route,
+    present and future, inherits them.
+
+    Generated from app/errors.py rather than listed per route: services raise these errors from any depth (a
+    service calls others, and every call with an id can meet one outside the caller's scope), and the API's
+    handlers answer each of them in the envelope, so no route can promise that it never answers one. A list kept
+    by hand per decorator would be a guess that goes stale as services change. Added to the domain errors: 400,
+    a body that cannot be parsed (FastAPI), and 422, which also covers request validation and the id bounds
+    (app/api/bounds.py). Statuses only some routes answer (303 redirects, 502 from a payment provider or a
+    DSP) are declared on those routes."""
+    codes = {400, 422} | {cls.code for cls in vars(errors).values()
+                          if isinstance(cls, type) and issubclass(cls, ServiceError) and cls is not ServiceError}
+    return {code: error_response(_DESCRIPTIONS.get(code, "Refused.")) for code in sorted(codes)}

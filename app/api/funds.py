@@ -12,7 +12,7 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.api.deps import DB, get_actor
-from app.api.envelope import ok
+from app.api.envelope import error_response, ok
 from app.auth.policy import Actor
 from app.errors import Invalid
 from app.services import card_payments, funds, ledger
@@ -115,7 +115,8 @@ def _origin(request: Request) -> str:
 @router.post("/payment/stripe", summary="Pay by card (Stripe Checkout)",
              description="Starts a Stripe Checkout payment into an advertiser's balance and answers {id, url}: send "
                          "the payer's browser to `url`. The balance grows when Stripe confirms the payment (its "
-                         "webhook), never before. 409 when card payments are not set up on this console.")
+                         "webhook), never before. 409 when card payments are not set up on this console.",
+             responses={502: error_response(card_payments.PROVIDER_DOWN)})
 def stripe_payment(body: CardPaymentBody, request: Request, actor: Actor = Depends(get_actor),
                    db: Session = DB) -> dict[str, Any]:
     origin = _origin(request)
@@ -129,7 +130,9 @@ def stripe_payment(body: CardPaymentBody, request: Request, actor: Actor = Depen
 
 @router.get("/payment/stripe/checkout/{session_id}", summary="Go to a card payment",
             description="Redirects (303) the browser to an open Stripe Checkout page of an advertiser you may see. "
-                        "The funds pages use it to leave for Stripe in the same tab.")
+                        "The funds pages use it to leave for Stripe in the same tab.",
+            responses={303: {"description": "To the Stripe Checkout page (`Location`)."},
+                       502: error_response(card_payments.PROVIDER_DOWN)})
 def stripe_checkout(session_id: str, actor: Actor = Depends(get_actor), db: Session = DB) -> RedirectResponse:
     return RedirectResponse(card_payments.checkout_url(db, actor=actor, session_id=session_id), status_code=303)
 

@@ -87,6 +87,9 @@ _DESCRIPTIONS = {
     409: "Refused in the current state (in use by campaigns, not configured, inactive).",
     422: "A field is wrong or missing; `data.fields` names each one.",
     429: "Too many attempts; try again later.",
+    413: "The request body is larger than this route accepts (app/uploads.py); nothing was read past the limit.",
+    503: "The database is not answering, or the server cannot write its files; nothing was saved (app/faults.py).",
+    507: "The server's disk is full; nothing was saved (app/faults.py).",
 }
 
 
@@ -100,7 +103,8 @@ def common_error_responses() -> dict[int | str, dict[str, Any]]:
     by hand per decorator would be a guess that goes stale as services change. Added to the domain errors: 400,
     a body that cannot be parsed (FastAPI), and 422, which also covers request validation and the id bounds
     (app/api/bounds.py). Statuses only some routes answer (303 redirects, 502 from a payment provider or a
-    DSP) are declared on those routes."""
-    codes = {400, 422} | {cls.code for cls in vars(errors).values()
+    DSP) are declared on those routes. So are the server's own failures, which any call can meet: a body past its
+    route's limit (413), the database gone or the data disk full or unwritable (503, 507)."""
+    codes = {400, 413, 422, 503, 507} | {cls.code for cls in vars(errors).values()
                           if isinstance(cls, type) and issubclass(cls, ServiceError) and cls is not ServiceError}
     return {code: error_response(_DESCRIPTIONS.get(code, "Refused.")) for code in sorted(codes)}

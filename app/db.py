@@ -33,6 +33,17 @@ def get_engine() -> Engine:
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.close()
 
+        @event.listens_for(engine, "savepoint")
+        def _transaction_before_savepoint(connection: Any, _name: str) -> None:
+            # Python's sqlite3 (before 3.12's autocommit setting) opens its transaction only at the first
+            # INSERT, UPDATE or DELETE. A SAVEPOINT before any write then starts the transaction itself, and its
+            # RELEASE commits it: a bulk edit's first row was saved on its own (tests/test_transactions.py).
+            # Open the outer transaction first. IMMEDIATE takes the write lock now, as a savepoint means writes
+            # are coming; a deferred one that read first could not upgrade once another writer had committed.
+            dbapi_connection = connection.connection.dbapi_connection
+            if not dbapi_connection.in_transaction:
+                dbapi_connection.execute("BEGIN IMMEDIATE")
+
         return engine
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 

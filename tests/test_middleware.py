@@ -12,6 +12,7 @@ from app.main import create_app
 from app.middleware import FOREIGN_ORIGIN_CLOSE_CODE, SESSION_ENDED_CLOSE_CODE
 from app.services import accounts, sessions
 from app.services.seed import DEMO_PASSWORD
+from tests.render import run_async
 
 WS_PATH = "/reactpy/?path=/dashboard&qs="
 
@@ -51,8 +52,6 @@ def test_an_update_for_a_tab_that_just_closed_is_dropped_not_raised():
     """A render that finishes after the browser closed its tab: uvicorn's send raises ClientDisconnected, and
     ReactPy would log it as a traceback ("Failed to send update"). The guard drops that update; the app goes on
     to see the disconnect. Any other message that cannot be sent still fails loudly."""
-    import asyncio
-
     from uvicorn.protocols.utils import ClientDisconnected
 
     from app.middleware import WebsocketGuard
@@ -78,5 +77,5 @@ def test_an_update_for_a_tab_that_just_closed_is_dropped_not_raised():
     scope = {"type": "websocket", "headers": [(b"host", b"testserver"), (b"origin", b"http://testserver")]}
     guard = WebsocketGuard(app, cookie_name=SESSION_COOKIE, session_alive=lambda _token: True)
     with pytest.raises(ClientDisconnected):  # the close is not an update: its failure is not hidden
-        asyncio.run(guard(scope, receive, gone_send))
+        run_async(guard(scope, receive, gone_send))
     assert seen == ["websocket.disconnect"]  # the update's failure did not end the app before the disconnect

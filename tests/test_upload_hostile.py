@@ -9,7 +9,6 @@ in the browser and handed to campaign_targeting.geo_fence_from_csv)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -32,6 +31,7 @@ from app.settings import get_settings
 from app.uploads import DISPLAY_NAME_CHARS, BodyLimit, shown_file_name
 from tests.helpers import bearer_headers
 from tests.media_files import image_bytes, mp4_bytes, png_bomb
+from tests.render import run_async
 
 IDFA = "6D92078A-8246-4BA4-AE5B-76104861E7DC"
 EXE = b"MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00" + b"\x00" * 200 + b"This program cannot be run in DOS mode"
@@ -263,7 +263,7 @@ def _asgi_post(app: Any, path: str, headers: dict[str, str], body: _Upload) -> t
         head = next(chunks, None)
         return {"type": "http.request", "body": head, "more_body": True} if head else await body.receive()
 
-    asyncio.run(app(scope, receive, send))
+    run_async(app(scope, receive, send))
     start = next(m for m in sent if m["type"] == "http.response.start")
     data = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return start["status"], json.loads(data)
@@ -300,7 +300,7 @@ def test_body_limit_reads_nothing_past_a_declared_length():
 
     scope = {"type": "http", "method": "POST", "path": "/api/uploads/inventory-list",
              "headers": [(b"content-length", str(10 * 1024**3).encode())]}
-    asyncio.run(BodyLimit(never_called)(scope, receive, send))
+    run_async(BodyLimit(never_called)(scope, receive, send))
     assert sent[0]["status"] == 413 and not read
 
 

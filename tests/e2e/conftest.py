@@ -138,4 +138,15 @@ def screenshot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
-__all__ = ["ROLE_HOMES", "at_path", "login", "reset_database", "screenshot"]
+def wait_for_value(page: Page, expression: str, expected: object, timeout_ms: int = 10_000) -> None:
+    """Until the page's `expression` equals `expected`: page.wait_for_function without eval. The console's
+    Content-Security-Policy forbids eval, which wait_for_function's polling inside the page uses; page.evaluate
+    goes through DevTools, which the policy does not govern."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while (value := page.evaluate(expression)) != expected:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{expression} stayed {value!r}, not {expected!r}")
+        page.wait_for_timeout(50)
+
+
+__all__ = ["ROLE_HOMES", "at_path", "login", "reset_database", "screenshot", "wait_for_value"]

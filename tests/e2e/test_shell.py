@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from app.db import run
 from app.services import campaigns
 from components.pages import menu_pages
-from tests.e2e.conftest import ROLE_HOMES, at_path, login, screenshot
+from tests.e2e.conftest import ROLE_HOMES, at_path, login, screenshot, wait_for_value
 from tests.helpers import actor_of, user_by_email
 from tests.test_campaign_pages import SETTINGS
 
@@ -123,7 +123,7 @@ def test_language_switch_translates_and_is_remembered(page: Page) -> None:
     page.click("[data-language=gr]")
     expect(page.locator(".dsp-sidebar a[href='/dashboard']")).to_contain_text("Dashboard")  # German keeps the word
     expect(page.locator("[data-dropdown=user]").get_by_role("button", name="Konto")).to_be_visible()
-    page.wait_for_function("localStorage.getItem('language') === 'gr'", timeout=2000)
+    wait_for_value(page, "localStorage.getItem('language')", "gr")  # written by the client before the reload
     page.reload()
     expect(page.locator("[data-dropdown=user]").get_by_role("button", name="Konto")).to_be_visible()
     page.click("[data-dropdown=language] button")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from playwright.sync_api import Browser, expect
 
 from app.faults import DATABASE_DOWN
 from app.settings import REPO_ROOT, get_settings
@@ -78,12 +79,8 @@ def cluster() -> Iterator[Cluster]:
         made.remove()
 
 
-def test_the_database_going_away_answers_503_and_the_console_recovers_by_itself(cluster: Cluster,
-                                                                                 tmp_path: Path) -> None:
-    from playwright.sync_api import expect, sync_playwright
-
-    from tests.e2e.conftest import CHROMIUM, CHROMIUM_FLAGS
-
+def test_the_database_going_away_answers_503_and_the_console_recovers_by_itself(cluster: Cluster, tmp_path: Path,
+                                                                                 browser: Browser) -> None:
     server = Server(tmp_path / "data", database_url=cluster.url).start()
     try:
         headers = server.login()
@@ -99,18 +96,18 @@ def test_the_database_going_away_answers_503_and_the_console_recovers_by_itself(
             assert reply.status_code == 503, reply.text
             assert reply.json() == {"success": False, "code": 503, "message": DATABASE_DOWN, "data": None}
 
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-            page = browser.new_page(base_url=server.url)
-            page.goto("/login")
-            expect(page.get_by_role("alert")).to_contain_text(DATABASE_DOWN, timeout=60_000)
+        # The suite's one browser: a second sync_playwright() in this process fails once the browser tests
+        # have started theirs (its loop is running).
+        page = browser.new_page(base_url=server.url)
+        page.goto("/login")
+        expect(page.get_by_role("alert")).to_contain_text(DATABASE_DOWN, timeout=60_000)
 
-            cluster.start()
-            # The same process, no restart: its pool finds its dead connections and makes new ones.
-            wait_until(lambda: httpx.get(funds, headers=headers, timeout=60).status_code == 200,
-                       "the API to answer again", every_s=0.2)
-            assert server.process is not None and server.process.poll() is None and server.pid == pid
-            expect(page.locator("#field-email")).to_be_visible(timeout=60_000)  # the page opened by itself
-            browser.close()
+        cluster.start()
+        # The same process, no restart: its pool finds its dead connections and makes new ones.
+        wait_until(lambda: httpx.get(funds, headers=headers, timeout=60).status_code == 200,
+                   "the API to answer again", every_s=0.2)
+        assert server.process is not None and server.process.poll() is None and server.pid == pid
+        expect(page.locator("#field-email")).to_be_visible(timeout=60_000)  # the page opened by itself
+        page.close()
     finally:
         server.stop()

@@ -1,25 +1,39 @@
 """Stored XSS, tried as an attacker would: markup that runs script if a page ever puts it into the DOM as HTML is
 saved through the services into the free-text fields (the brand's name, title, footer and help text; the
-agency's and advertiser's company names; a notification; an exchange rejection reason; an audience name; html
-creative markup; links with javascript: URLs where a field takes a URL). Fields whose rules refuse such text
-(campaign, list, report and creative names: letters, digits, spaces and hyphens) are tried too: they must
-refuse it. Then each role opens the pages that show them: the payload must be visible as text, never run
-(window.__xss stays unset, no dialog opens), and every iframe (html creatives) must be sandboxed without
-allow-same-origin."""
+agency's and advertiser's company names; a notification; an exchange rejection reason; a DSP's name; a
+reference value (an exchange) that campaign forms list; html creative markup; links with javascript: URLs
+where a field takes a URL). Fields whose rules refuse such text (campaign, audience, inventory-list,
+smart-app-list and creative names: letters, digits, spaces and hyphens) are tried too: they must refuse it.
+Then each role, co-admin included, opens the pages that show them: the payload must be visible as text, never
+run (window.__xss stays unset, no dialog opens), and every iframe (html creatives) must be sandboxed without
+allow-same-origin. List entries are never stored unless they are app ids or domains, but the lines refused
+from a paste or a CSV upload (and the upload's file name) are shown back: those are tried in the browser."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FilePayload, Page, expect
 from sqlmodel import Session, select
 
 from app.db import run
 from app.errors import Invalid
 from app.models.exchange_approval import ExchangeApproval
 from app.models.user import User
-from app.services import audiences, campaigns, company, creatives, exchange_approvals, notifications, users
+from app.services import (
+    app_lists,
+    audiences,
+    campaigns,
+    company,
+    creatives,
+    dsps,
+    exchange_approvals,
+    metadata,
+    notifications,
+    smart_apps,
+    users,
+)
 from tests.e2e.conftest import login
 from tests.helpers import actor_of
 
@@ -67,6 +81,14 @@ def _seed(db: Session) -> dict[str, Any]:
     saved["creative id"] = made.get("id")
     saved["audience name"] = _try(db, lambda: audiences.create_audience(db, actor=me, data={
         "name": P, "kind": "device_ids"}))
+    saved["inventory list name"] = _try(db, lambda: app_lists.create_list(db, actor=me, data={
+        "name": P, "kind": "allow"}))
+    saved["smart list name"] = _try(db, lambda: smart_apps.create_list(db, actor=admin, data={
+        "name": P, "category_id": "36", "genre_id": "6014"}))
+    saved["dsp name"] = _try(db, lambda: made.update(dsp=dsps.create_dsp(db, actor=admin, data={
+        "name": P, "endpoint_url": "https://dsp.example.com/bid", "api_key": "hostile-key"})["id"]))
+    saved["dsp id"] = made.get("dsp")
+    saved["exchange name"] = _try(db, lambda: metadata.add_value(db, actor=admin, kind="exchange", name=P))
     # Saving a campaign requests its exchanges; staff reject one with the payload as the reason.
     campaign = campaigns.create_campaign(db, actor=me, data={**CAMPAIGN, "name": "Reason shown"})
     pending = db.exec(select(ExchangeApproval).where(ExchangeApproval.campaign_id == campaign["id"],
@@ -123,9 +145,11 @@ def test_values_that_look_like_markup_are_refused_where_names_are_checked(hostil
     assert "click_url" in hostile["creative click url"]
     assert hostile["brand link"] == ["help_and_support_link"]
     assert hostile["audience name"] == ["name"]
+    assert hostile["inventory list name"] == ["name"] and hostile["smart list name"] == ["name"]
     # Free text is kept as typed, and must be inert wherever it is shown.
     assert hostile["brand"] is True and hostile["html creative"] is True and hostile["rejection reason"] is True
     assert hostile["company advertiser@demo.example"] is True and hostile["company agency@demo.example"] is True
+    assert hostile["dsp name"] is True and hostile["exchange name"] is True
 
 
 def test_the_advertiser_sees_stored_markup_as_text(page: Page, hostile: dict[str, Any]) -> None:
@@ -147,6 +171,29 @@ def test_the_advertiser_sees_stored_markup_as_text(page: Page, hostile: dict[str
     expect(page.frame_locator("iframe").first.locator("b")).to_have_text("Hostile ad")
     _assert_inert(page, dialogs, f"/creative/ViewCreative/{creative_id}")
     _visit(page, dialogs, f"/campaign/{hostile['rejected campaign']}/", in_content=True)  # the rejection reason
+    _visit(page, dialogs, "/campaignForm", in_content=True)  # the exchange among the campaign's choices
+
+
+def test_refused_list_entries_and_upload_names_are_shown_as_text(page: Page, hostile: dict[str, Any]) -> None:
+    dialogs = _watch(page)
+    login(page, "advertiser@demo.example")
+    page.goto("/inventory-list/create")
+    page.fill("#field-name", "Pasted lines")
+    page.fill("#field-entries", f"news.example.com\n{P}\n{JS_URL}")
+    page.click("[data-action=create-list]")
+    result = page.locator("[data-result=entries]")
+    expect(result.locator("[data-count=added]")).to_have_text("1 added")
+    expect(result.locator("[data-line='2']")).to_contain_text("<img src=x onerror=window.__xss=1>")
+    _assert_inert(page, dialogs, "refused pasted lines")
+    page.click("[data-action='applist.edit']")
+    hostile_name = "<img src=x onerror=window.__xss=1>.csv"
+    upload = FilePayload(name=hostile_name, mimeType="text/csv",
+                         buffer=f"bundle_id\ncom.example.game\n\"{P}\"\n".encode())
+    page.set_input_files("[data-file-input=entries_csv]", files=[upload])
+    expect(result.locator("[data-count=added]")).to_have_text("1 added")
+    expect(result.locator("[data-line='3']")).to_contain_text("<img src=x onerror")
+    expect(result).to_contain_text(f"· {hostile_name}")  # the file's name, shown as text
+    _assert_inert(page, dialogs, "refused uploaded lines")
 
 
 def test_the_agency_sees_stored_markup_as_text(page: Page, hostile: dict[str, Any]) -> None:
@@ -176,3 +223,21 @@ def test_staff_see_stored_markup_as_text(page: Page, hostile: dict[str, Any]) ->
     page.goto("/admin/creative/changelog/" + str(hostile["creative id"]))
     page.wait_for_selector(".dsp-shell")
     _assert_inert(page, dialogs, "creative change log")
+    for path in ("/admin/dsplist", f"/admin/viewdsp/{hostile['dsp id']}", f"/admin/editdsp/{hostile['dsp id']}",
+                 "/admin/metadata"):
+        # The DSP's name; on its edit page, the exchange among its exchanges; the exchange among the values.
+        _visit(page, dialogs, path, in_content=True)
+
+
+def test_the_co_admin_sees_stored_markup_as_text(page: Page, hostile: dict[str, Any]) -> None:
+    dialogs = _watch(page)
+    login(page, "coadmin@demo.example")
+    for path in ("/co-admin/dashboard", "/co-admin/campaign", "/co-admin/audience", "/co-admin/exchange-approval",
+                 "/co-admin/report"):
+        _visit(page, dialogs, path)
+    for path in ("/co-admin/users", "/co-admin/agencies", "/co-admin/creative", "/co-admin/funds",
+                 "/admin/metadata", f"/co-admin/exchange-approval/change-log/{hostile['rejected campaign']}"):
+        _visit(page, dialogs, path, in_content=True)
+    page.goto(f"/co-admin/creative/viewCreative/{hostile['creative id']}")
+    expect(page.frame_locator("iframe").first.locator("b")).to_have_text("Hostile ad")
+    _assert_inert(page, dialogs, "co-admin creative view")

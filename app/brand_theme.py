@@ -2,12 +2,18 @@
 console.css themes everything from.
 
 A stylesheet and not a <style> element in the page, so that the Content-Security-Policy needs no
-'unsafe-inline' for styles (app/csp.py). The colours travel in the address, so the file needs no database
-read and never changes for a given address (cached for good); a brand change renders a new address.
+'unsafe-inline' for styles (app/csp.py). Two addresses:
+- /theme.css?<colours> (href): the colours travel in the address, so the file needs no database read and never
+  changes for a given address (cached for good). Pages render it, so a brand change shows in open tabs at once.
+- /theme.css with no query: the requesting host's colours as they are now. The page shell links it in <head>,
+  where a stylesheet holds the first paint until it has loaded; the rendered link arrives only after the page's
+  first render, so without this a branded console showed the default colours for a moment on every load. It
+  is revalidated on each load (an ETag; one small read).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -15,6 +21,9 @@ from urllib.parse import urlencode
 
 from starlette.requests import Request
 from starlette.responses import Response
+
+from app.db import run_off_loop
+from app.services import company
 
 PATH = "/theme.css"
 
@@ -34,10 +43,13 @@ def _safe(colour: str | None, fallback: str) -> str:
     return f"#{found.group(1).lower()}" if found else fallback  # only validated hex ever reaches the CSS
 
 
+def _colours(branding: Any) -> dict[str, str]:
+    return {name: _safe(getattr(branding, field), default)[1:] for name, (_p, field, default) in COLOURS.items()}
+
+
 def href(branding: Any) -> str:
     """The stylesheet's address for a company's colours (app.services.company.Branding)."""
-    colours = {name: _safe(getattr(branding, field), default)[1:] for name, (_p, field, default) in COLOURS.items()}
-    return f"{PATH}?{urlencode(colours)}"
+    return f"{PATH}?{urlencode(_colours(branding))}"
 
 
 def css(query: Mapping[str, str]) -> str:
@@ -45,6 +57,17 @@ def css(query: Mapping[str, str]) -> str:
     return f":root{{{properties}}}"
 
 
+def _host_css(db: Any, *, host: str) -> str:
+    return css(_colours(company.branding_for_host(db, host)))
+
+
 async def stylesheet(request: Request) -> Response:
-    return Response(css(request.query_params), media_type="text/css",
-                    headers={"cache-control": "public, max-age=31536000, immutable"})
+    if request.query_params:
+        return Response(css(request.query_params), media_type="text/css",
+                        headers={"cache-control": "public, max-age=31536000, immutable"})
+    text = await run_off_loop(_host_css, host=request.url.hostname or "")
+    headers = {"cache-control": "no-cache",
+               "etag": f'"{hashlib.md5(text.encode(), usedforsecurity=False).hexdigest()}"'}
+    if request.headers.get("if-none-match") == headers["etag"]:
+        return Response(status_code=304, headers=headers)
+    return Response(text, media_type="text/css", headers=headers)

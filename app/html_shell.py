@@ -39,6 +39,14 @@ def mount_element() -> str:
 
 
 class _ShellApp(ReactPyApp):
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        # ReactPy answers a conditional request with 304, but the shell is sent as no-store (HtmlShellHeaders)
+        # and is tiny: always send it whole. Static files, which are not served here, keep their 304s.
+        if scope["type"] == "http":
+            scope = {**scope, "headers": [(k, v) for k, v in scope["headers"]
+                                          if k not in (b"if-none-match", b"if-modified-since")]}
+        await super().__call__(scope, receive, send)
+
     def render_index_html(self) -> None:
         super().render_index_html()  # sets last-modified; the text and its etag are replaced below
         parent = self.parent

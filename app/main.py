@@ -194,6 +194,7 @@ def _html_head() -> Any:
         html.link({"rel": "stylesheet", "href": "/static/vendor/bootstrap/bootstrap.min.css"}),
         html.link({"rel": "stylesheet", "href": "/static/vendor/bootstrap-icons/bootstrap-icons.min.css"}),
         html.link({"rel": "stylesheet", "href": "/static/css/console.css"}),
+        html.link({"rel": "stylesheet", "href": brand_theme.PATH}),  # this host's colours before the first paint
     )
 
 

@@ -85,10 +85,6 @@ class HtmlShellHeaders:
                 message["headers"] = headers
             await send(message)
 
-        # A conditional request would get ReactPy's 304; the shell is tiny, always send it whole.
-        if scope.get("method") == "GET":
-            scope = dict(scope)
-            scope["headers"] = [(k, v) for k, v in scope["headers"] if k not in (b"if-none-match", b"if-modified-since")]
         await self.app(scope, receive, send_with_headers)
 
 

@@ -10,8 +10,10 @@ that nothing was saved, which is true because every write runs in one transactio
 from __future__ import annotations
 
 import errno
+import os
 import sqlite3
 
+import duckdb
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from app.errors import ServiceError
@@ -28,6 +30,11 @@ _CANNOT_WRITE_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, e
 # (EFBIG, EDQUOT) with SQLITE_IOERR_WRITE.
 _SQLITE_DISK_FULL = {"SQLITE_FULL", "SQLITE_IOERR_WRITE"}
 _SQLITE_BUSY = {"SQLITE_BUSY", "SQLITE_LOCKED"}
+# DuckDB (the statistics store) reports a failed file write only as text, with the system's wording of the
+# errno and no errno attribute ('Failed to commit: Could not write file "...": File too large'), so its errors
+# are read for the same errnos' texts.
+_DISK_FULL_TEXTS = tuple(os.strerror(n) for n in sorted(_DISK_FULL_ERRNOS))
+_CANNOT_WRITE_TEXTS = tuple(os.strerror(n) for n in sorted(_CANNOT_WRITE_ERRNOS))
 
 
 class Unavailable(ServiceError):
@@ -63,6 +70,13 @@ def infrastructure_error(error: BaseException) -> ServiceError | None:
             if name in _SQLITE_BUSY:
                 return Unavailable(DATABASE_BUSY)
             if name in ("SQLITE_READONLY", "SQLITE_CANTOPEN") or name.startswith("SQLITE_READONLY_"):
+                return Unavailable(CANNOT_WRITE)
+            return None
+        if isinstance(cause, duckdb.Error):
+            text = str(cause)
+            if any(wording in text for wording in _DISK_FULL_TEXTS):
+                return InsufficientStorage(DISK_FULL)
+            if any(wording in text for wording in _CANNOT_WRITE_TEXTS):
                 return Unavailable(CANNOT_WRITE)
             return None
         if isinstance(cause, (OperationalError, InterfaceError)) and not isinstance(cause.orig, sqlite3.Error):

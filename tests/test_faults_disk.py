@@ -10,9 +10,12 @@ from __future__ import annotations
 import errno
 import resource
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import duckdb
 import httpx
 import pytest
 from sqlalchemy.exc import OperationalError
@@ -119,3 +122,32 @@ def test_sqlite_full_and_postgresql_gone_map_to_their_answers() -> None:
     assert fault is not None and (fault.code, fault.message) == (503, DATABASE_DOWN)
     assert infrastructure_error(ValueError("a bug")) is None
     assert infrastructure_error(KeyError("x")) is None
+
+
+_DUCKDB_FULL = """
+import duckdb, os, resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+store = duckdb.connect(sys.argv[1])
+store.execute("CREATE TABLE t (a INTEGER, b VARCHAR)")
+store.execute("CHECKPOINT")
+resource.setrlimit(resource.RLIMIT_FSIZE, (os.path.getsize(sys.argv[1]), resource.RLIM_INFINITY))
+try:
+    store.execute("INSERT INTO t SELECT i, repeat('x', 100) FROM range(200000) r(i)")
+except duckdb.Error as failed:
+    print(type(failed).__name__)
+    print(failed)
+"""
+
+
+def test_the_statistics_store_on_a_full_disk_maps_to_the_same_answer(tmp_path: Path) -> None:
+    """DuckDB's failed write, as the installed DuckDB words it (made for real in a child process whose file
+    size is limited), is a full disk, not a bug."""
+    made = subprocess.run([sys.executable, "-c", _DUCKDB_FULL, str(tmp_path / "stats.duckdb")],
+                          capture_output=True, text=True, timeout=120, check=True)
+    kind, _, message = made.stdout.partition("\n")
+    assert kind, f"the write did not fail: {made.stderr}"
+    fault = infrastructure_error(getattr(duckdb, kind)(message.strip()))
+    assert fault is not None and (fault.code, fault.message) == (507, DISK_FULL)
+    fault = infrastructure_error(duckdb.IOException('IO Error: Cannot open file "x.duckdb": Read-only file system'))
+    assert fault is not None and (fault.code, fault.message) == (503, CANNOT_WRITE)
+    assert infrastructure_error(duckdb.BinderException("Binder Error: column q not found")) is None

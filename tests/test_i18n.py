@@ -115,6 +115,12 @@ MESSAGE_KEYS = (
     "The file holds no device ids (IDFA or GAID, one a line).",
     "A campaign cannot both allow and block the audience.",
     "The file is larger than 256 MB. Split it and append the parts one after another.",
+    # the database or the data disk at fault (app/faults.py)
+    "The database is not answering; nothing was saved. Try again in a moment.",
+    "The database is busy; nothing was saved. Try again in a moment.",
+    "The server's disk is full; nothing was saved. Try again once space has been freed.",
+    "The server cannot write its files (a data folder is missing, read-only or not permitted); nothing was saved. "
+    "Tell your administrator.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

@@ -229,10 +229,11 @@ def build_tenant(db: Session, *, agency_id: int, advertiser_id: int, advertiser_
                  mark: str) -> Tenant:
     """One of each scoped entity for the advertiser (names carry `mark`, so a reply that shows any of them is
     spotted): campaign, creative, asset, audience, inventory list, report and a run, a deposit, a postback URL,
-    an API key."""
-    settings = db.get(UserSettings, advertiser_id) or UserSettings(user_id=advertiser_id)
-    settings.api_access, settings.postback_enabled, settings.insight_dashboard = True, "ENABLED", True
-    db.add(settings)
+    an API key. Both accounts have every switch on, so that only roles and scope refuse a call."""
+    for user_id in (advertiser_id, agency_id):
+        settings = db.get(UserSettings, user_id) or UserSettings(user_id=user_id)
+        settings.api_access, settings.postback_enabled, settings.insight_dashboard = True, "ENABLED", True
+        db.add(settings)
     db.flush()
     actor = actor_of(db, advertiser_email)
     admin = actor_of(db, admin_email)

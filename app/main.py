@@ -44,7 +44,9 @@ from app.api import users as users_api
 from app.api.bounds import bounded_integers
 from app.api.deps import SESSION_COOKIE
 from app.api.envelope import (
+    FAULT_CLASSES,
     common_error_responses,
+    fault_error_handler,
     http_error_handler,
     ok,
     service_error_handler,
@@ -75,6 +77,8 @@ def create_api() -> FastAPI:
     api.add_exception_handler(ServiceError, service_error_handler)
     api.add_exception_handler(RequestValidationError, validation_error_handler)
     api.add_exception_handler(StarletteHTTPException, http_error_handler)
+    for fault_class in FAULT_CLASSES:
+        api.add_exception_handler(fault_class, fault_error_handler)
     api.add_exception_handler(Exception, unexpected_error_handler)
     api.include_router(auth_api.router)
     api.include_router(auth_api.user_settings_router)

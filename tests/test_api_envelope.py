@@ -76,3 +76,31 @@ def test_every_api_operation_has_its_own_operation_id() -> None:
     spec = create_api().openapi()
     counts = Counter(op["operationId"] for path in spec["paths"].values() for op in path.values())
     assert [name for name, count in counts.items() if count > 1] == []
+
+
+def test_a_fault_answers_without_a_traceback_but_a_bug_of_the_same_class_still_is_a_500(demo_ids, monkeypatch,
+                                                                                       caplog):
+    """A full disk is the operator's to fix, not a bug: 507 and one warning line. Starlette re-raises whatever
+    its catch-all handler answered, after sending the answer (uvicorn then logs "Exception in ASGI application"
+    with a traceback; a test client raises it): a fault must be answered before that. An OSError that is no
+    disk fault is still a bug: 500 with its traceback."""
+    import errno
+
+    from app.faults import DISK_FULL
+
+    raised: list[OSError] = []
+
+    def failing(*_args, **_kwargs):
+        raise raised[-1]
+
+    monkeypatch.setattr(company, "branding_for_host", failing)
+    with TestClient(create_app(), base_url="http://testserver") as client:  # raises what the server re-raises
+        raised.append(OSError(errno.ENOSPC, "No space left on device"))
+        full = client.get("/api/auth/agency-config")
+    assert (full.status_code, full.json()["message"]) == (507, DISK_FULL)
+    assert not [r for r in caplog.records if r.exc_info], "a fault was logged with a traceback"
+    with TestClient(create_app(), base_url="http://testserver", raise_server_exceptions=False) as client:
+        raised.append(OSError(errno.EINVAL, "Invalid argument"))
+        bug = client.get("/api/auth/agency-config")
+    assert bug.status_code == 500 and bug.json()["code"] == 500
+    assert [r for r in caplog.records if r.name == "app.api.envelope" and r.exc_info], "the bug's traceback"

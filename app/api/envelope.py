@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 from typing import Any
 
+import duckdb
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import errors
@@ -38,6 +41,23 @@ async def http_error_handler(_request: Request, error: Exception) -> JSONRespons
     """Starlette's own refusals (no such path, method not allowed) in the same shape as ours."""
     assert isinstance(error, StarletteHTTPException)
     return _reply(error.status_code, str(error.detail))
+
+
+# Errors that may be the database or the data disk failing rather than a bug. Handled by class, so that a fault
+# is answered by Starlette's ExceptionMiddleware: a handler for Exception itself runs in ServerErrorMiddleware,
+# which sends the answer and then re-raises, so every 503 also logged "Exception in ASGI application" with a
+# traceback (seen under bench/load_soak.py, for a request that waited out SQLite's write lock).
+FAULT_CLASSES: tuple[type[BaseException], ...] = (DBAPIError, sqlite3.Error, OSError, duckdb.Error)
+
+
+async def fault_error_handler(_request: Request, error: Exception) -> JSONResponse:
+    """One of FAULT_CLASSES: a fault answers 503/507 (app/faults.py); anything else of those classes is a bug
+    and goes on to unexpected_error_handler."""
+    fault = infrastructure_error(error)
+    if fault is None:
+        raise error
+    logger.warning("an API call failed: %s (%s: %s)", fault.message, type(error).__name__, error)
+    return _reply(fault.code, fault.message)
 
 
 async def unexpected_error_handler(_request: Request, error: Exception) -> JSONResponse:

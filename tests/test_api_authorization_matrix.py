@@ -224,8 +224,21 @@ PATH_VALUES = {"kind": "exchange", "entity": "campaign", "token": "not-a-postbac
 # check the cross-tenant case is there to try. Ids are filled in as everywhere else.
 _CAMPAIGN_CHANGE = {"changes": {"total_budget": "4000"}}
 _CREATIVE_CHANGE = {"changes": {"click_url": "https://example.com/landing"}}
-_EXCHANGE_ADDED = {"add": [PATH_VALUES["value_id"]]}  # the first reference value: an exchange
 _numbers = itertools.count(1)
+
+
+def _an_exchange() -> list[int]:
+    """One exchange's id, read when asked: reference ids differ between databases (id 1 is an exchange on SQLite,
+    not on PostgreSQL)."""
+    from sqlmodel import select
+
+    from app.models.reference import ReferenceValue
+
+    with session_scope() as db:
+        return [db.exec(select(ReferenceValue.id).where(ReferenceValue.kind == "exchange")).first()]
+
+
+_EXCHANGE_ADDED = {"add": _an_exchange}
 
 
 def _fresh(prefix: str) -> Callable[[], str]:

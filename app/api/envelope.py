@@ -50,24 +50,30 @@ async def http_error_handler(_request: Request, error: Exception) -> JSONRespons
 FAULT_CLASSES: tuple[type[BaseException], ...] = (DBAPIError, sqlite3.Error, OSError, duckdb.Error)
 
 
-async def fault_error_handler(_request: Request, error: Exception) -> JSONResponse:
-    """One of FAULT_CLASSES: a fault answers 503/507 (app/faults.py); anything else of those classes is a bug
-    and goes on to unexpected_error_handler."""
+def _fault_reply(error: Exception) -> JSONResponse | None:
+    """The 503/507 answer when `error` is the database or the data disk failing (app/faults.py), else None."""
     fault = infrastructure_error(error)
     if fault is None:
-        raise error
+        return None
     logger.warning("an API call failed: %s (%s: %s)", fault.message, type(error).__name__, error)
     return _reply(fault.code, fault.message)
+
+
+async def fault_error_handler(_request: Request, error: Exception) -> JSONResponse:
+    """One of FAULT_CLASSES: a fault answers 503/507; anything else of those classes is a bug and goes on to
+    unexpected_error_handler."""
+    if (reply := _fault_reply(error)) is None:
+        raise error
+    return reply
 
 
 async def unexpected_error_handler(_request: Request, error: Exception) -> JSONResponse:
     """Anything else: a database gone away or a full or unwritable data disk answers 503 or 507 with what happened
     (app/faults.py); the rest is logged with its traceback for the operator, a plain 500 in our shape for the
-    client (never the traceback, never text/plain)."""
-    fault = infrastructure_error(error)
-    if fault is not None:
-        logger.warning("an API call failed: %s (%s: %s)", fault.message, type(error).__name__, error)
-        return _reply(fault.code, fault.message)
+    client (never the traceback, never text/plain). A fault gets here when it is the cause of an error of
+    another class."""
+    if (reply := _fault_reply(error)) is not None:
+        return reply
     logger.error("unexpected error in an API call", exc_info=error)
     return _reply(500, UNEXPECTED_ERROR)
 

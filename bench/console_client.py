@@ -88,16 +88,16 @@ def find_target(model: dict[str, Any], event: str, within: dict[str, Any] | None
     element with the `within` attributes, when given), or None while the page has none."""
     roots = [model]
     if within:
-        roots = [node for node in walk(model) if _has(node, within)][:1]
+        roots = [node for node in walk(model) if has_attributes(node, within)][:1]
     for root in roots:
         for node in walk(root):
             handler = node.get("eventHandlers", {}).get(event)
-            if handler and _has(node, attributes):
+            if handler and has_attributes(node, attributes):
                 return str(handler["target"])
     return None
 
 
-def _has(node: dict[str, Any], attributes: dict[str, Any]) -> bool:
+def has_attributes(node: dict[str, Any], attributes: dict[str, Any]) -> bool:
     attrs = node.get("attributes", {})
     return all(str(attrs.get(key)) == str(value) for key, value in attributes.items())
 

@@ -45,6 +45,7 @@ from bench.console_client import (  # noqa: E402
     browser_cookie,
     find_target,
     free_port,
+    has_attributes,
     option_values,
     page_tab,
     percentile,
@@ -132,14 +133,26 @@ async def event_for(tab: Tab, control: Control) -> tuple[str, list[Any]]:
         if found:
             return found, [{}]
     target = await asyncio.wait_for(tab.handler(control.event, control.within, **control.attrs), 30)
+    return target, event_data(tab.model, control)
+
+
+def pressed(model: dict[str, Any], control: Control) -> bool:
+    """Whether `control` is a toggle button that is on already (a dashboard's current date preset): clicking
+    it changes no state, so the page rightly sends nothing and the click would read as lost."""
+    return any(node.get("attributes", {}).get("aria-pressed") == "true" and has_attributes(node, control.attrs)
+               for node in walk(model)) if control.attrs and not control.select else False
+
+
+def event_data(model: dict[str, Any], control: Control) -> list[Any]:
+    """The event's arguments: none for a button; for a <select>, a change to the option after the chosen one."""
     if not control.select:
-        return target, [{}]
-    select = next(node for node in walk(tab.model) if node.get("tagName") == "select"
+        return [{}]
+    select = next(node for node in walk(model) if node.get("tagName") == "select"
                   and node.get("attributes", {}).get("name") == control.select)
     values = option_values(select, control.select)
     current = str(select["attributes"].get("value"))
     chosen = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
-    return target, [{"target": {"value": chosen}}]
+    return [{"target": {"value": chosen}}]
 
 
 async def session(url: str, origin: str, email: str, cookie: str, kind: str, figures: Figures,
@@ -154,7 +167,10 @@ async def session(url: str, origin: str, email: str, cookie: str, kind: str, fig
                 next(controls)
             while not stop.is_set():
                 await asyncio.sleep(random.uniform(2, 5))  # human pace
-                target, data = await event_for(tab, next(controls))
+                control = next(controls)
+                if pressed(tab.model, control):  # the period already shown: a click that changes nothing
+                    control = next(controls)
+                target, data = await event_for(tab, control)
                 started = time.perf_counter()
                 await tab.send(target, data)
                 try:

@@ -70,9 +70,10 @@ def render_model(page: Callable[[], Any], console: Console | None = None, path: 
     return run_async(settled_render())
 
 
-async def settle(layout: Layout, model: dict[str, Any]) -> dict[str, Any]:
+async def settle(layout: Layout, model: dict[str, Any], sent: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """`model` brought up to date once the work hooks started (reads, actions) has ended and every render
-    it caused has been applied: what a user sees when the page has finished loading."""
+    it caused has been applied: what a user sees when the page has finished loading. Each update applied is
+    added to `sent`, when given."""
     while True:
         pending = in_flight()
         if pending:
@@ -81,7 +82,10 @@ async def settle(layout: Layout, model: dict[str, Any]) -> dict[str, Any]:
             if not in_flight():
                 return model
             continue
-        model = apply_update(model, await asyncio.wait_for(layout.render(), timeout=10))
+        update = await asyncio.wait_for(layout.render(), timeout=10)
+        if sent is not None:
+            sent.append(update)
+        model = apply_update(model, update)
 
 
 def _render_scheduled(layout: Layout) -> bool:
@@ -119,6 +123,22 @@ def render_and_deliver(page: Callable[[], Any], console: Console, path: str,
             await layout.deliver({"type": "layout-event", "target": target, "data": data})
             update = await asyncio.wait_for(layout.render(), timeout=10)
         return first, update
+
+    return run_async(exchange())
+
+
+def deliver_and_settle(page: Callable[[], Any], console: Console, path: str,
+                       event: Callable[[dict[str, Any]], tuple[str, list[Any]]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(the model once one event and every read it started have rendered, every update that event caused):
+    what crossed the websocket for one click, its query answers included."""
+
+    async def exchange() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        async with _layout(page, console, path) as layout:
+            model = await settle(layout, (await layout.render())["model"])
+            target, data = event(model)
+            await layout.deliver({"type": "layout-event", "target": target, "data": data})
+            sent = [await asyncio.wait_for(layout.render(), timeout=10)]
+            return await settle(layout, apply_update(model, sent[0]), sent), sent
 
     return run_async(exchange())
 

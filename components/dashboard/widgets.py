@@ -3,16 +3,18 @@ day-by-day table. Each takes plain rows from services/dashboards and draws them;
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from reactpy import html
 
+from app.analytics.schema import METRICS
 from components.dashboard.figures import figure, trend_badge
 from components.paths import page_path
 from components.shell.context import Console
 from components.ui.elements import card
-from components.ui.links import app_link
 from components.widgets.chart import chart
+from components.widgets.datagrid import ColumnType, GridColumn
+from components.widgets.figure_table import figure_table
 
 KPI_KEYS: tuple[tuple[str, str], ...] = (
     ("impressions", "bi-eye"),
@@ -61,54 +63,47 @@ def delivery_chart(console: Console, days: list[dict[str, Any]]) -> Any:
 # Which page a breakdown row links to: the row's id key and the page's name.
 _ROW_LINKS = {"campaign": ("campaign_id", "campaign.view"), "creative": ("creative_id", "creative.view"),
               "advertiser": ("advertiser_id", "campaigns.of_advertiser")}
+BREAKDOWN_FIGURES = ("impressions", "clicks", "ctr", "spend")
+DAY_FIGURES = ("impressions", "clicks", "ctr", "spend", "ecpm", "conversions", "cpa")
+DAY_TABLE_HEIGHT_PX = 416
 
 
-def _label(console: Console, name: str, row: dict[str, Any], label_key: str) -> Any:
-    text = str(row.get(label_key) or console.t("dashboard.unknown"))
-    link = _ROW_LINKS.get(name)
-    if link and row.get(link[0]):
-        path = page_path(link[1], console.role, id=row[link[0]])
-        if path:
-            return app_link({"to": path, "className": "link-body-emphasis text-decoration-none"}, text)
-    return text
+def _figure_columns(console: Console, keys: tuple[str, ...]) -> list[GridColumn]:
+    return [{"key": k, "label": console.t(f"dashboard.kpi.{k}"), "type": cast(ColumnType, METRICS[k].kind)}
+            for k in keys]
+
+
+def _table_texts(console: Console) -> dict[str, str]:
+    t = console.t
+    return {"locale": console.language, "sort_label": t("grid.sort_by", column="{column}"),
+            "empty_text": t("dashboard.no_rows")}
 
 
 def breakdown_card(console: Console, name: str, rows: list[dict[str, Any]], label_key: str) -> Any:
-    t, language = console.t, console.language
-    top_spend = max((r["spend"] or 0 for r in rows), default=0) or 1
-    body: Any
-    if not rows:
-        body = html.p({"className": "text-body-secondary small mb-0 py-3 text-center"}, t("dashboard.no_rows"))
-    else:
-        body = html.div({"className": "table-responsive"}, html.table(
-            {"className": "table table-sm align-middle mb-0 dsp-breakdown", "data-breakdown": name},
-            html.thead(html.tr(
-                html.th({"scope": "col"}, t(f"dashboard.by.{name}")),
-                *[html.th({"scope": "col", "className": "text-end"}, t(f"dashboard.kpi.{k}"))
-                  for k in ("impressions", "clicks", "ctr", "spend")])),
-            html.tbody(*[html.tr(
-                {"key": f"row-{index}"},
-                html.td({"className": "text-truncate dsp-breakdown-label"}, _label(console, name, row, label_key),
-                        html.div({"className": "dsp-share", "aria-hidden": "true"},
-                                 html.span({"style": {"width": f"{(row['spend'] or 0) * 100 / top_spend:.0f}%"}}))),
-                *[html.td({"className": "text-end text-nowrap"}, figure(k, row.get(k), language))
-                  for k in ("impressions", "clicks", "ctr", "spend")])
-                for index, row in enumerate(rows)])))
-    return card(body, title=t(f"dashboard.performance_by.{name}"), class_name="h-100")
+    """The top rows of one "performance by" breakdown, each labelled (and linked to its campaign, creative or
+    advertiser where there is one) with a bar of its share of the top spend."""
+    t = console.t
+    link = _ROW_LINKS.get(name)
+    shown = []
+    for index, row in enumerate(rows):
+        item = {"row": index, "label": str(row.get(label_key) or t("dashboard.unknown")),
+                **{k: row.get(k) for k in BREAKDOWN_FIGURES}}
+        if link and row.get(link[0]):
+            item["href"] = page_path(link[1], console.role, id=row[link[0]])
+        shown.append(item)
+    table = figure_table(columns=[{"key": "label", "label": t(f"dashboard.by.{name}")},
+                                  *_figure_columns(console, BREAKDOWN_FIGURES)],
+                         rows=shown, row_key="row", link_key="href", share_key="spend", sort="-spend",
+                         table_data={"breakdown": name}, **_table_texts(console))
+    return card(table, title=t(f"dashboard.performance_by.{name}"), class_name="h-100")
 
 
 def day_table(console: Console, days: list[dict[str, Any]]) -> Any:
-    t, language = console.t, console.language
-    keys = ("impressions", "clicks", "ctr", "spend", "ecpm", "conversions", "cpa")
-    # A scrolling region takes keyboard focus, so it can be scrolled without a mouse.
-    return card(html.div({"className": "table-responsive dsp-day-table", "tabIndex": 0, "role": "region",
-                          "aria-label": t("dashboard.performance_by_day_table")}, html.table(
-        {"className": "table table-sm table-hover align-middle mb-0", "data-table": "by-day"},
-        html.thead({"className": "sticky-top"}, html.tr(
-            html.th({"scope": "col"}, t("dashboard.col.date")),
-            *[html.th({"scope": "col", "className": "text-end"}, t(f"dashboard.kpi.{k}")) for k in keys])),
-        html.tbody(*[html.tr({"key": f"day-{d['date']}"}, html.td({"className": "text-nowrap"}, d["date"]),
-                             *[html.td({"className": "text-end text-nowrap"}, figure(k, d.get(k), language))
-                               for k in keys])
-                     for d in reversed(days)]))),
-        title=t("dashboard.performance_by_day_table"))
+    t = console.t
+    title = t("dashboard.performance_by_day_table")
+    table = figure_table(columns=[{"key": "date", "label": t("dashboard.col.date"), "type": "date"},
+                                  *_figure_columns(console, DAY_FIGURES)],
+                         rows=[{k: d.get(k) for k in ("date", *DAY_FIGURES)} for d in days], row_key="date",
+                         sort="-date", max_height=DAY_TABLE_HEIGHT_PX, label=title, table_data={"table": "by-day"},
+                         **_table_texts(console))
+    return card(table, title=title)

@@ -71,6 +71,20 @@ def test_the_dashboard_shows_what_was_delivered_and_filters_by_campaign(page: Pa
     expect(page.locator("[data-kpi=impressions]")).to_have_text("0")
     page.select_option("#dashboard-campaign", str(shown["id"]))
     expect(page.locator("[data-kpi=impressions]")).to_have_text("4,000")
-    # The campaign's row leads to the campaign.
+    # The day-by-day table sorts by a figure's header: the days with delivery first, then last.
+    by_day = page.locator("[data-table=by-day]")
+    impressions = by_day.locator("th", has=page.locator("[data-sort=impressions]"))
+    first_impressions = by_day.locator("tbody tr").first.locator("td").nth(1)
+    impressions.get_by_role("button").click()
+    expect(impressions).to_have_attribute("aria-sort", "descending")
+    expect(first_impressions).not_to_have_text("0")
+    impressions.get_by_role("button").click()
+    expect(impressions).to_have_attribute("aria-sort", "ascending")
+    expect(first_impressions).to_have_text("0")
+
+    # The campaign's row leads to the campaign, within the page (no reload: the marker survives).
+    page.evaluate("window.dspSameDocument = true")
     by_campaign.get_by_role("link", name="Delivered").click()
     page.wait_for_url(f"**/campaign/{shown['id']}/")
+    expect(page.locator("[data-page='/campaign/{id:int}/']")).to_be_visible()
+    assert page.evaluate("window.dspSameDocument === true")

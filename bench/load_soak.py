@@ -139,8 +139,10 @@ async def event_for(tab: Tab, control: Control) -> tuple[str, list[Any]]:
 def pressed(model: dict[str, Any], control: Control) -> bool:
     """Whether `control` is a toggle button that is on already (a dashboard's current date preset): clicking
     it changes no state, so the page rightly sends nothing and the click would read as lost."""
+    if control.select or not control.attrs:
+        return False
     return any(node.get("attributes", {}).get("aria-pressed") == "true" and has_attributes(node, control.attrs)
-               for node in walk(model)) if control.attrs and not control.select else False
+               for node in walk(model))
 
 
 def event_data(model: dict[str, Any], control: Control) -> list[Any]:

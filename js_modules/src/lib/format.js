@@ -4,6 +4,9 @@ import { intlLocale } from './locale.js';
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const BYTE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'];
+// Types whose values are figures: right-aligned, and sorted largest first on the first click (dates latest first).
+export const NUMERIC_TYPES = new Set(['number', 'money', 'bytes', 'percent']);
+export const sortsDescendingFirst = (type) => NUMERIC_TYPES.has(type) || type === 'date' || type === 'day';
 export const VARIANTS = new Set([
   'primary', 'secondary', 'success', 'danger', 'warning', 'info', 'light', 'dark',
 ]);

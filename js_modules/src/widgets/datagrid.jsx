@@ -15,7 +15,9 @@ import {
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { adoptCss } from '../lib/css.js';
-import { VARIANTS, badgeOf, makeComparator, makeFormatters } from '../lib/format.js';
+import {
+  NUMERIC_TYPES, VARIANTS, badgeOf, makeComparator, makeFormatters, sortsDescendingFirst,
+} from '../lib/format.js';
 import { useChangeEffect, useLatest } from '../lib/hooks.js';
 
 export { bind } from '../lib/bind.js';
@@ -28,7 +30,6 @@ const features = tableFeatures({
   filteredRowModel: createFilteredRowModel(),
 });
 
-const NUMERIC_TYPES = new Set(['number', 'money', 'bytes', 'percent']);
 const UNSORTABLE_TYPES = new Set(['toggle']);
 const ROW_HEIGHT_ESTIMATE = 38;
 const DEFAULT_COLUMN_WIDTH = 140;
@@ -411,7 +412,7 @@ export function DataGrid({
         header: column.label,
         enableSorting: column.sortable !== false && !UNSORTABLE_TYPES.has(column.type),
         sortFn: makeComparator(column.type, format.collator),
-        sortDescFirst: NUMERIC_TYPES.has(column.type) || column.type === 'date' || column.type === 'day',
+        sortDescFirst: sortsDescendingFirst(column.type),
         sortUndefined: 'last',
       })),
     [visibleColumns, format],

@@ -17,13 +17,10 @@
 // - maxHeight (px): the body scrolls under a sticky header, as a keyboard-focusable region named `label`.
 // - tableData: {"breakdown": "campaign"} becomes data-breakdown="campaign" on the <table>.
 import { useMemo, useState } from 'react';
-import { makeFormatters, toNumber, toTime } from '../lib/format.js';
+import { makeComparator, makeFormatters, sortsDescendingFirst, toNumber } from '../lib/format.js';
 import { adoptCss } from '../lib/css.js';
 
 export { bind } from '../lib/bind.js';
-
-const NUMERIC = new Set(['number', 'money', 'percent', 'bytes']);
-const TIMES = new Set(['date', 'day']);
 
 adoptCss('figuretable', `
 .dsp-figure-table thead th { background: var(--bs-body-bg); white-space: nowrap; }
@@ -32,12 +29,6 @@ adoptCss('figuretable', `
 .dsp-figure-table .dsp-sort .bi { font-size: .7rem; opacity: .6; }
 .dsp-figure-table-label { max-width: 16rem; }
 `);
-
-function sortKey(type, value) {
-  if (NUMERIC.has(type)) return toNumber(value);
-  if (TIMES.has(type)) return toTime(value);
-  return value == null ? '' : String(value);
-}
 
 function navigate(event, href) {
   if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -77,17 +68,13 @@ export function FigureTable({
   const shown = useMemo(() => {
     const column = columns.find((c) => c.key === sortBy);
     if (!column) return rows;
-    const type = column.type || 'text';
-    const keyed = rows.map((row) => [sortKey(type, row[column.key]), row]);
-    keyed.sort(([a], [b]) => {
-      // Missing figures go last either way.
-      const aMissing = typeof a === 'number' && Number.isNaN(a);
-      const bMissing = typeof b === 'number' && Number.isNaN(b);
-      if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
-      const order = typeof a === 'number' ? a - b : format.collator.compare(a, b);
-      return descending ? -order : order;
-    });
-    return keyed.map(([, row]) => row);
+    // The grid's comparators, over rows shaped as its table hands them over; missing figures go last either way.
+    const compare = makeComparator(column.type || 'text', format.collator);
+    const missing = (item) => (item.row[column.key] == null || item.row[column.key] === '' ? 1 : 0);
+    const items = rows.map((row) => ({ row, getValue: (id) => row[id] }));
+    items.sort((a, b) => missing(a) - missing(b)
+      || (missing(a) ? 0 : (descending ? -1 : 1) * compare(a, b, column.key)));
+    return items.map((item) => item.row);
   }, [rows, columns, sortBy, descending, format]);
 
   const topShare = useMemo(
@@ -98,8 +85,7 @@ export function FigureTable({
   if (!rows.length) return <p className="text-body-secondary small mb-0 py-3 text-center">{emptyText}</p>;
 
   const toggle = (column) => {
-    const numeric = NUMERIC.has(column.type) || TIMES.has(column.type);
-    if (sortBy !== column.key) setSort(numeric ? `-${column.key}` : column.key);
+    if (sortBy !== column.key) setSort(sortsDescendingFirst(column.type) ? `-${column.key}` : column.key);
     else setSort(descending ? column.key : `-${column.key}`);
   };
   const cell = (column, row, index) => {

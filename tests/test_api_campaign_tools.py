@@ -27,7 +27,7 @@ def test_bulk_calls_answer_row_by_row_under_both_names(client):
     body = reply.json()
     assert reply.status_code == 200 and body["success"] is True and body["message"] == "1 of 2 campaigns changed"
     assert body["data"] == [
-        {"id": low, "name": "Low", "ok": False, "message": "Bid range: the bid must lie within the bid range."},
+        {"id": low, "name": "Low", "ok": False, "message": "Lowest bid: the lowest bid cannot be above the bid."},
         {"id": high, "name": "High", "ok": True, "message": ""}]
     listed = client.post("/api/file/addApp", headers=me, json={"name": "Apps", "kind": "allow"}).json()["data"]
     list_id = listed["list"]["id"]

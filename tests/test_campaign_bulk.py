@@ -45,7 +45,7 @@ def test_each_row_is_applied_or_refused_on_its_own_in_request_order(db):
                                         changes={"bid_min": "3", "bid_max": "5", "total_budget": "6000"})
     assert results == [
         {"id": high, "name": "High", "ok": True, "message": ""},
-        {"id": low, "name": "Low", "ok": False, "message": "Bid range: the bid must lie within the bid range."},
+        {"id": low, "name": "Low", "ok": False, "message": "Lowest bid: the lowest bid cannot be above the bid."},
         {"id": theirs, "name": "", "ok": False, "message": "Campaign not found."},
         {"id": 987654, "name": "", "ok": False, "message": "Campaign not found."},
         {"id": higher, "name": "Higher", "ok": True, "message": ""},

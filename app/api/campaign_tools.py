@@ -37,6 +37,7 @@ class BulkChanges(BaseModel):
 
     model_config = ConfigDict(extra="forbid")  # a misspelt change is refused, never silently skipped
 
+    bid: str | None = None
     bid_min: str | None = None
     bid_max: str | None = None
     total_budget: str | None = None

@@ -8,8 +8,8 @@ from sqlalchemy import BigInteger, Column
 from sqlmodel import Field, SQLModel
 
 from app.models.base import created_at_field
+from app.money import MICROS_PER_DOLLAR as MICROS_PER_DOLLAR  # declared with the money parser
 
-MICROS_PER_DOLLAR = 1_000_000
 # deposit: money in (card or bank); spend: media bought; margin: the agency's margin on that spend;
 # refund: money given back to the account; adjustment: a correction either way.
 LEDGER_KINDS = ("deposit", "spend", "margin", "refund", "adjustment")

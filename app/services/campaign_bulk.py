@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from app import money
 from app.auth.policy import Actor, require
 from app.errors import Invalid, ServiceError
 from app.models.campaign import CampaignStatus
@@ -23,10 +24,11 @@ from app.services import campaigns
 MAX_CAMPAIGNS = 1_000
 LIST_KEYS = ("inventory_lists", "audiences")
 LIST_MODES = ("add", "remove", "replace")
-CHANGES = ("bid_min", "bid_max", "total_budget", "daily_budget", "status", "goal_metric", "goal_target", *LIST_KEYS)
-# How a refused field is named in a row's message (the bulk form groups fields: the bid checks against the range).
+CHANGES = ("bid", "bid_min", "bid_max", "total_budget", "daily_budget", "status", "goal_metric", "goal_target", *LIST_KEYS)
+MONEY_CHANGES = tuple(key for key in CHANGES if key in money.FIELDS)
+# How a refused field is named in a row's message.
 LABELS: dict[str, str] = {
-    "bid": "Bid range", "bid_min": "Bid range", "bid_max": "Bid range", "total_budget": "Total budget",
+    "bid": "Bid", "bid_min": "Lowest bid", "bid_max": "Highest bid", "total_budget": "Total budget",
     "daily_budget": "Daily budget", "status": "Status", "goal_metric": "Goal", "goal_target": "Goal target",
     "targeting.inventory_lists": "Inventory lists", "targeting.audiences": "Audiences",
     "targeting.exchanges": "Exchanges",
@@ -82,6 +84,15 @@ def _merged(current: Any, change: dict[str, Any]) -> dict[str, list[int]]:
     return {"allow": sorted(allow), "block": sorted(block)}
 
 
+def _check_amounts(settings: dict[str, Any]) -> None:
+    """Amounts that no campaign could take ("NaN", "1e3", too many decimals, past the field's bound) refuse the
+    whole request, naming the field, before any row is touched; the rules between amounts are each row's own."""
+    problems = {key: problem for key in MONEY_CHANGES if key in settings
+                and (problem := money.check(settings[key], field=key, required=key in campaigns.REQUIRED_MONEY)[1])}
+    if problems:
+        raise Invalid(problems)
+
+
 def _status(value: Any) -> str:
     try:
         return CampaignStatus(str(value)).value
@@ -101,8 +112,8 @@ def _sentence(message: str) -> str:
 
 
 def reason(refusal: ServiceError) -> str:
-    """A refused row's message in plain words, each bad field named: "Bid range: the bid must lie within the
-    bid range." A missing or out-of-scope campaign gives "Campaign not found."."""
+    """A refused row's message in plain words, each bad field named: "Bid: the bid cannot exceed the highest
+    bid." A missing or out-of-scope campaign gives "Campaign not found."."""
     if isinstance(refusal, Invalid) and refusal.fields:
         return " ".join(f"{_label(field)}: {_sentence(message)}" for field, message in refusal.fields.items())
     return refusal.message
@@ -126,7 +137,8 @@ def _each(db: Session, actor: Actor, campaign_ids: list[int], apply: Callable[[i
 
 
 def bulk_update(db: Session, *, actor: Actor, campaign_ids: list[int], changes: dict[str, Any]) -> list[Row]:
-    """Apply `changes` to each campaign: any of bid_min, bid_max, total_budget, daily_budget (dollar text),
+    """Apply `changes` to each campaign: any of bid, bid_min, bid_max, total_budget, daily_budget (dollar text,
+    read by the money parser; each row checked by the amount rules against its own stored values),
     status, goal_metric with goal_target, and inventory_lists / audiences as {mode: add|remove|replace,
     allow: [ids], block: [ids]}. Settings are saved before the status moves. Returns one {id, name, ok,
     message} per requested id, in request order."""
@@ -138,6 +150,7 @@ def bulk_update(db: Session, *, actor: Actor, campaign_ids: list[int], changes: 
     if unknown:
         raise Invalid({"changes": f"These cannot be changed in bulk: {', '.join(unknown)}."})
     settings = {key: changes[key] for key in CHANGES if key in changes and key not in ("status", *LIST_KEYS)}
+    _check_amounts(settings)
     lists = {key: _list_change(key, changes[key]) for key in LIST_KEYS if key in changes}
     status = _status(changes["status"]) if "status" in changes else None
     if status is not None:

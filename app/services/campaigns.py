@@ -8,7 +8,7 @@ and UTC. A bad field raises Invalid naming it, and nothing is saved.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -17,10 +17,14 @@ import pycountry
 from sqlalchemy import DateTime, TypeDecorator, type_coerce
 from sqlmodel import Session, col, func, select
 
+from app import money
 from app import validation as v
+from app.analytics import get_store
+from app.analytics.store import StatsQuery
 from app.auth.policy import Actor, advertiser_rows, can_see_user, require
 from app.auth.roles import Role
 from app.errors import Invalid, NotFound
+from app.i18n.catalog import Message
 from app.models.base import utcnow
 from app.models.campaign import (
     BID_STRATEGIES,
@@ -225,17 +229,68 @@ def advertiser_choices(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
 
 # --- checking input ------------------------------------------------------------------------------------
 
-def _money(value: Any, *, required: bool) -> tuple[int | None, str | None]:
-    text = str(value if value is not None else "").strip().lstrip("$").replace(",", "")
-    if not text:
-        return None, ("This field is required." if required else None)
-    try:
-        amount = Decimal(text)
-    except InvalidOperation:
-        return None, "Enter an amount in dollars, such as 12.50."
-    if amount < 0 or amount != amount.quantize(Decimal("0.000001")):
-        return None, "Enter an amount in dollars, such as 12.50."
-    return int(amount * MICROS_PER_DOLLAR), None
+def spent_micros(campaign: Campaign) -> int:
+    """What a campaign has spent so far, in micro-dollars: its delivery in the statistics store (the ledger
+    charges spend per advertiser, so only the store knows it per campaign), over all time."""
+    if campaign.id is None:
+        return 0
+    rows = get_store().query(StatsQuery(start=date(2000, 1, 1), end=datetime.now(UTC).date() + timedelta(days=1),
+                                        metrics=("spend",), advertiser_ids=(campaign.advertiser_id,),
+                                        filters={"campaign_id": (campaign.id,)}))
+    return int(rows[0].get("spend_micros") or 0) if rows else 0
+
+
+# The amounts that keep an order, smaller first: {field: the message when that side is to blame}. The side that
+# changed is to blame; when both or neither did (a new campaign, a clone), the first named.
+AMOUNT_ORDER: tuple[tuple[str, str, dict[str, str]], ...] = (
+    ("daily_budget", "total_budget", {"daily_budget": "The daily budget cannot exceed the total budget.",
+                                      "total_budget": "The total budget cannot be below the daily budget."}),
+    ("bid_min", "bid_max", {"bid_max": "The highest bid must not be below the lowest.",
+                            "bid_min": "The lowest bid cannot be above the highest bid."}),
+    ("bid", "bid_max", {"bid": "The bid cannot exceed the highest bid.",
+                        "bid_max": "The highest bid cannot be below the bid."}),
+    ("bid_min", "bid", {"bid": "The bid cannot be below the lowest bid.",
+                        "bid_min": "The lowest bid cannot be above the bid."}),
+)
+REQUIRED_MONEY = ("total_budget", "bid")
+BELOW_SPENT = "The total budget cannot be below the {spent} already spent."
+
+
+def _amount_order(micros: dict[str, int | None], changed: set[str], errors: dict[str, str]) -> None:
+    """Daily budget <= total budget, lowest bid <= bid <= highest bid: each broken pair as an error on the side
+    to blame (a pair with an unreadable side is left to that side's own error)."""
+    for small, large, messages in AMOUNT_ORDER:
+        low, high = micros.get(small), micros.get(large)
+        if low is None or high is None or low <= high or small in errors or large in errors:
+            continue
+        sides = [field for field in messages if field in changed]
+        blamed = sides[0] if len(sides) == 1 else next(iter(messages))
+        errors[blamed] = messages[blamed]
+
+
+def _amounts(data: dict[str, Any], errors: dict[str, str], stored: Campaign | None,
+             changed: set[str]) -> dict[str, int | None]:
+    """Column values (micros) for the money fields, read by the one money parser. On an edit (`stored`) only the
+    `changed` fields are read; the others keep their stored micros unread (an edit validates only what it
+    changed), yet a changed side of a pair is checked against the other side's stored value, and a new total
+    budget against what the campaign has already spent."""
+    micros: dict[str, int | None] = {}
+    for field, column in _MONEY_FIELDS.items():
+        if stored is not None and field not in changed:
+            micros[field] = getattr(stored, column)
+            continue
+        micros[field], problem = money.micros_or_none(data.get(field), field=field, required=field in REQUIRED_MONEY)
+        if problem:
+            errors[field] = problem
+    if micros["total_budget"] == 0 and "total_budget" in changed and "total_budget" not in errors:
+        errors["total_budget"] = "The budget must be more than zero."
+    _amount_order(micros, changed, errors)
+    total = micros["total_budget"]
+    if stored is not None and "total_budget" in changed and "total_budget" not in errors and total is not None:
+        spent = spent_micros(stored)
+        if total < spent:
+            errors["total_budget"] = Message(BELOW_SPENT, spent=money.shown(Decimal(spent) / MICROS_PER_DOLLAR))
+    return {column: micros[field] for field, column in _MONEY_FIELDS.items()}
 
 
 def _time(value: Any, zone: ZoneInfo) -> datetime | None:
@@ -252,8 +307,10 @@ def _choice(value: Any, allowed: tuple[str, ...], errors: dict[str, str], field:
 
 
 def _checked(db: Session, advertiser_id: int, data: dict[str, Any],
-             previous_targeting: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Column values for a campaign from form/API input, or Invalid naming every bad field."""
+             previous_targeting: dict[str, Any] | None = None, *, stored: Campaign | None = None,
+             changed: set[str] | None = None) -> dict[str, Any]:
+    """Column values for a campaign from form/API input, or Invalid naming every bad field. On an edit, `stored`
+    is the campaign and `changed` the money fields the edit changes (see _amounts)."""
     errors: dict[str, str] = {}
     values: dict[str, Any] = {}
     name = str(data.get("name") or "").strip()
@@ -291,21 +348,7 @@ def _checked(db: Session, advertiser_id: int, data: dict[str, Any],
     if values.get("starts_at") and values.get("ends_at") and values["ends_at"] <= values["starts_at"]:
         errors["ends_at"] = "The flight must end after it starts."
 
-    for field, column in _MONEY_FIELDS.items():
-        micros, problem = _money(data.get(field), required=field in ("total_budget", "bid"))
-        if problem:
-            errors[field] = problem
-        values[column] = micros
-    if values["total_budget_micros"] == 0:
-        errors["total_budget"] = "The budget must be more than zero."
-    daily, total = values["daily_budget_micros"], values["total_budget_micros"]
-    if daily is not None and total is not None and daily > total:
-        errors["daily_budget"] = "The daily budget cannot exceed the total budget."
-    low, high, bid = values["bid_min_micros"], values["bid_max_micros"], values["bid_micros"]
-    if low is not None and high is not None and low > high:
-        errors["bid_max"] = "The highest bid must not be below the lowest."
-    elif bid is not None and ((low is not None and bid < low) or (high is not None and bid > high)):
-        errors["bid"] = "The bid must lie within the bid range."
+    values.update(_amounts(data, errors, stored, set(_MONEY_FIELDS) if changed is None else changed))
 
     cap, period = data.get("frequency_cap"), str(data.get("frequency_period") or "").strip()
     if cap in (None, ""):
@@ -375,8 +418,10 @@ def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: dict[s
         raise Invalid({"status": "An archived campaign cannot be changed; clone it instead."})
     current = {**public(campaign, advertiser), "targeting": campaign.targeting}
     merged = {field: data.get(field, current.get(field)) for field in EDITABLE}
+    changed_money = {field for field in _MONEY_FIELDS if field in data and data[field] != current[field]}
     before = _snapshot(campaign)
-    for column, value in _checked(db, campaign.advertiser_id, merged, campaign.targeting).items():
+    for column, value in _checked(db, campaign.advertiser_id, merged, campaign.targeting, stored=campaign,
+                                  changed=changed_money).items():
         setattr(campaign, column, value)
     after = _snapshot(campaign)
     if after != before:
@@ -420,6 +465,10 @@ def clone_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, 
     """A draft copy with every setting, named "<name> (copy)"."""
     require(actor, "campaign", "create")
     source, advertiser = _in_scope(db, actor, campaign_id)
+    errors: dict[str, str] = {}
+    _amount_order({field: getattr(source, column) for field, column in _MONEY_FIELDS.items()}, set(), errors)
+    if errors:  # a campaign saved before these rules may break them: its copy does not start out broken
+        raise Invalid(errors)
     copy_name = f"{source.name} (copy)"[:NAME_MAX_LENGTH]
     values = _snapshot(source) | {"name": copy_name, "status": CampaignStatus.DRAFT,
                                   "starts_at": source.starts_at, "ends_at": source.ends_at}

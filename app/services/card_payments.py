@@ -69,7 +69,7 @@ def start_card_payment(db: Session, *, actor: Actor, amount: str, return_url: st
     advertiser = funds.advertiser_in_scope(db, actor, actor.id if advertiser_id is None else advertiser_id)
     if advertiser is None or advertiser.id is None:
         raise NotFound("User not found.")
-    value, problem = funds.parse_amount(amount)
+    value, problem = funds.nonzero_amount(amount)
     if problem is None and value is not None and value < funds.MIN_CARD_PAYMENT:
         problem = funds.CARD_MINIMUM
     if problem:

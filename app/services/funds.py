@@ -17,7 +17,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, TypeVar
 
 from sqlalchemy import case, update
@@ -25,6 +25,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, func, select
 
+from app import money
 from app.auth.policy import Actor, advertiser_rows, can_see_user, require
 from app.auth.roles import Role
 from app.db import session_scope
@@ -42,16 +43,13 @@ T = TypeVar("T")
 # What staff may enter on /admin/addfund. Spend and margin come only from delivery (charge_delivery).
 STAFF_KINDS = ("deposit", "refund", "adjustment")
 CREDIT_KINDS = ("deposit", "refund")  # always add money; taking money off is an adjustment
-MAX_ENTRY = Decimal("1000000.00")
+MAX_ENTRY = money.FIELDS["amount"].maximum
 MIN_CARD_PAYMENT = Decimal("0.50")  # Stripe's smallest USD charge
 NOTE_MAX_LENGTH = 255
 REFERENCE_MAX_LENGTH = 160  # leaves room for ":<advertiser id>:margin" within the column's 191
 CENT = Decimal("0.01")
 
-ENTER_AMOUNT = "Enter an amount, e.g. 250.00."
-TWO_DECIMALS = "Enter an amount with at most two decimals."
 NOT_ZERO = "Enter an amount other than zero."
-TOO_LARGE = "At most 1,000,000.00 per entry."
 CREDIT_POSITIVE = "A deposit or refund adds money: enter a positive amount."
 CHOOSE_KIND = "Choose deposit, refund or adjustment."
 CHOOSE_ADVERTISER = "Choose an advertiser from the list."
@@ -63,35 +61,13 @@ def dollars(micros: int) -> str:
     return str((Decimal(micros) / MICROS_PER_DOLLAR).quantize(CENT))
 
 
-def parse_amount(value: str | Decimal | int | None) -> tuple[Decimal | None, str | None]:
-    """(amount, None) or (None, what is wrong). Dollars with at most two decimals, not zero, at most
-    1,000,000.00 either way. "1,5" is read as 1.50 (a decimal comma, as in four of our five languages);
-    any other comma is refused rather than guessed: "1,000" could mean a thousand or one."""
-    if isinstance(value, float):
-        return None, ENTER_AMOUNT  # a float has already lost cents; callers pass text or Decimal
-    text = str(value if value is not None else "").strip().lstrip("$").strip()
-    if "," in text:
-        whole, _, fraction = text.partition(",")
-        if "." in text or not (1 <= len(fraction) <= 2 and fraction.isdigit()):
-            return None, ENTER_AMOUNT
-        text = f"{whole}.{fraction}"
-    try:
-        amount = Decimal(text)
-    except InvalidOperation:
-        return None, ENTER_AMOUNT
-    if not amount.is_finite():
-        return None, ENTER_AMOUNT
-    if amount != amount.quantize(CENT):
-        return None, TWO_DECIMALS
-    if amount == 0:
+def nonzero_amount(value: Any) -> tuple[Decimal | None, str | None]:
+    """(amount, None) or (None, what is wrong) for money put on a ledger (add funds, card top-ups): the money
+    parser's "amount" field, and not zero (an entry of nothing is a mistake)."""
+    amount, problem = money.check(value, field="amount")
+    if problem is None and amount == 0:
         return None, NOT_ZERO
-    if abs(amount) > MAX_ENTRY:
-        return None, TOO_LARGE
-    return amount.quantize(CENT), None
-
-
-def to_micros(amount: Decimal) -> int:
-    return int(amount * MICROS_PER_DOLLAR)
+    return amount, problem
 
 
 def margin_micros(spend_micros: int, margin_bps: int) -> int:
@@ -152,7 +128,7 @@ def add_funds(db: Session, *, actor: Actor, advertiser_id: int | str, amount: st
         errors["advertiser_id"] = CHOOSE_ADVERTISER
     if kind not in STAFF_KINDS:
         errors["kind"] = CHOOSE_KIND
-    value, problem = parse_amount(amount)
+    value, problem = nonzero_amount(amount)
     if problem:
         errors["amount"] = problem
     elif value is not None and value < 0 and kind in CREDIT_KINDS:
@@ -163,7 +139,7 @@ def add_funds(db: Session, *, actor: Actor, advertiser_id: int | str, amount: st
     if errors:
         raise Invalid(errors)
     assert advertiser is not None and advertiser.id is not None and value is not None
-    micros = to_micros(value)
+    micros = money.to_micros(value)
     entry_id = append_entry(db, advertiser_id=advertiser.id, amount_micros=micros, kind=kind, note=note,
                             reference=None, created_by=actor.id)
     audit.record(db, actor=actor, entity="funds", entity_id=advertiser.id, action=kind,

@@ -1,4 +1,4 @@
-"""/bulk-campaign-edit (bid range, budgets, status, optimisation goal), /bulk-edit-exchanges and the admin's
+"""/bulk-campaign-edit (bids, budgets, status, optimisation goal), /bulk-edit-exchanges and the admin's
 /admin/bulk-campaign-status: pick campaigns in the grid (the list's selection arrives in ?ids=), say what
 changes, apply, and read one result per campaign: applied, or refused with the reason naming the field.
 Refused campaigns keep everything as it was; applied ones are in their change logs."""
@@ -24,8 +24,10 @@ from components.widgets.datagrid import GridColumn
 GRID_COLUMNS = (("name", "text", 220), ("advertiser", "text", 150), ("status", "badge", 100),
                 ("total_budget", "money", 115), ("daily_budget", "money", 115), ("bid", "money", 90))
 # The groups of settings the bulk edit can change: (group, its fields).
-GROUPS = (("bid_range", ("bid_min", "bid_max")), ("budget", ("total_budget", "daily_budget")),
+GROUPS = (("bids", ("bid", "bid_min", "bid_max")), ("budget", ("total_budget", "daily_budget")),
           ("status", ("status",)), ("goal", ("goal_metric", "goal_target")))
+# Groups whose empty fields keep each campaign's own value (an empty daily budget, by contrast, removes it).
+KEEP_WHEN_EMPTY = ("bids",)
 
 
 def _columns(console: Console) -> list[GridColumn]:
@@ -59,12 +61,13 @@ def _Group(store: FieldStore, group: str, body: Any) -> Any:
                     body if on else "")
 
 
-def _pair(store: FieldStore, errors: dict[str, str], left: tuple[str, str], right: tuple[str, str]) -> Any:
+def _row(store: FieldStore, errors: dict[str, str], *fields: tuple[str, str], hint: str = "") -> Any:
     t = use_console().t
-    return html.div({"className": "row gx-2"},
-                    *[html.div({"className": "col-6", "key": name},
-                               StoreText(store, name, t(label), error=errors.get(name), key=name))
-                      for name, label in (left, right)])
+    return html.div(html.div({"className": "row gx-2"},
+                             *[html.div({"className": f"col-{12 // len(fields)}", "key": name},
+                                        StoreText(store, name, t(label), error=errors.get(name), key=name))
+                               for name, label in fields]),
+                    html.div({"className": "form-text mt-0 mb-2"}, hint) if hint else "")
 
 
 def _edit_fields(store: FieldStore, errors: dict[str, str]) -> Any:
@@ -72,10 +75,11 @@ def _edit_fields(store: FieldStore, errors: dict[str, str]) -> Any:
     statuses = [(s.value, t(f"campaigns.status.{s.value}")) for s in CampaignStatus if s != CampaignStatus.DRAFT]
     goals = [(g, t(f"campaigns.goal.{g}")) for g in GOAL_METRICS]
     return html.div(
-        _Group(store, "bid_range", _pair(store, errors, ("bid_min", "campaigns.field.bid_min"),
-                                         ("bid_max", "campaigns.field.bid_max")), key="bid_range"),
-        _Group(store, "budget", _pair(store, errors, ("total_budget", "campaigns.field.total_budget"),
-                                      ("daily_budget", "campaigns.field.daily_budget")), key="budget"),
+        _Group(store, "bids", _row(store, errors, ("bid", "campaigns.field.bid"), ("bid_min", "campaigns.field.bid_min"),
+                                   ("bid_max", "campaigns.field.bid_max"), hint=t("campaigns.bulk_bids_hint")),
+               key="bids"),
+        _Group(store, "budget", _row(store, errors, ("total_budget", "campaigns.field.total_budget"),
+                                     ("daily_budget", "campaigns.field.daily_budget")), key="budget"),
         _Group(store, "status", StoreSelect(store, "status", t("campaigns.filter_status"), statuses,
                                             error=errors.get("status")), key="status"),
         _Group(store, "goal", html.div({"className": "row gx-2"},
@@ -93,7 +97,7 @@ def _edit_fields(store: FieldStore, errors: dict[str, str]) -> Any:
 def _apply_edit(console: Console, store: FieldStore, ids: list[int], submit: Any) -> None:
     values = store.snapshot()
     changes = {field: values.get(field, "") for group, fields in GROUPS if values.get(f"change.{group}")
-               for field in fields}
+               for field in fields if group not in KEEP_WHEN_EMPTY or str(values.get(field) or "").strip()}
     submit(actor=console.actor, campaign_ids=ids, changes=changes)
 
 

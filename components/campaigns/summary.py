@@ -4,22 +4,20 @@
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from reactpy import component, html
 
+from app import money as amounts
 from app.i18n.formatters import money
 from components.shell.context import use_console
 from components.ui.field_store import FieldStore, use_watch
 
 
-def _amount(text: Any) -> Decimal | None:
-    try:
-        value = Decimal(str(text or "").strip().lstrip("$").replace(",", ""))
-    except InvalidOperation:
-        return None
-    return value if value.is_finite() and value >= 0 else None
+def _amount(values: dict[str, Any], field: str) -> Decimal | None:
+    """The field's amount as the save will read it (the one money parser); None while empty or not yet valid."""
+    return amounts.check(values.get(field), field=field, required=False)[0]
 
 
 def _days(start: str, end: str) -> int | None:
@@ -36,15 +34,15 @@ def CampaignSummary(store: FieldStore, *, options: dict[str, Any], advertiser: s
     values = use_watch(store, "summary")
     lang = console.language
 
-    def shown(text: Any) -> str:
-        amount = _amount(text)
+    def shown(field: str) -> str:
+        amount = _amount(values, field)
         return money(amount, language=lang) if amount is not None else "—"
 
     start, end = str(values.get("starts_at") or ""), str(values.get("ends_at") or "")
     days = _days(start, end) if start and end else None
     flight = (f"{start.replace('T', ' ')} → {end.replace('T', ' ') if end else t('campaigns.no_end')}"
               if start else "—")
-    total, daily = _amount(values.get("total_budget")), _amount(values.get("daily_budget"))
+    daily = _amount(values, "daily_budget")
     strategy = str(values.get("bid_strategy") or "cpm")
     bid_low, bid_high = values.get("bid_min"), values.get("bid_max")
     cap = str(values.get("frequency_cap") or "").strip()
@@ -73,11 +71,12 @@ def CampaignSummary(store: FieldStore, *, options: dict[str, Any], advertiser: s
         ("flight", t("campaigns.flight"), flight + (f" · {t('campaigns.summary_days', count=days)}" if days else "")),
         ("time_zone", t("campaigns.field.time_zone"), str(values.get("time_zone") or "UTC")),
         ("budget", t("campaigns.field.total_budget"),
-         shown(total) + (f" · {t('campaigns.summary_daily', amount=shown(daily))}" if daily is not None else "")),
+         shown("total_budget") + (f" · {t('campaigns.summary_daily', amount=shown('daily_budget'))}"
+                                  if daily is not None else "")),
         ("pacing", t("campaigns.field.pacing"), t(f"campaigns.pacing.{values.get('pacing') or 'even'}")),
         ("bid", t("campaigns.field.bid"),
-         f"{shown(values.get('bid'))} {t(f'campaigns.strategy.{strategy}')}"
-         + (f" · {shown(bid_low) if bid_low else '—'} – {shown(bid_high) if bid_high else '—'}"
+         f"{shown('bid')} {t(f'campaigns.strategy.{strategy}')}"
+         + (f" · {shown('bid_min') if bid_low else '—'} – {shown('bid_max') if bid_high else '—'}"
             if bid_low or bid_high else "")),
         ("frequency", t("campaigns.field.frequency_cap"),
          t("campaigns.summary_cap", count=cap, period=t(f"campaigns.period.{values.get('frequency_period') or 'day'}"))

@@ -256,14 +256,17 @@ REQUIRED_MONEY = ("total_budget", "bid")
 BELOW_SPENT = "The total budget cannot be below the {spent} already spent."
 
 
-def _amount_order(micros: dict[str, int | None], changed: set[str], errors: dict[str, str]) -> None:
+def _amount_order(micros: dict[str, int | None], changed: set[str] | None, errors: dict[str, str]) -> None:
     """Daily budget <= total budget, lowest bid <= bid <= highest bid: each broken pair as an error on the side
-    to blame (a pair with an unreadable side is left to that side's own error)."""
+    to blame (a pair with an unreadable side is left to that side's own error). With `changed` (an edit) only the
+    pairs it touches; None: every pair (a new campaign, a clone)."""
     for small, large, messages in AMOUNT_ORDER:
         low, high = micros.get(small), micros.get(large)
+        sides = [field for field in messages if changed is not None and field in changed]
+        if changed is not None and not sides:
+            continue  # an edit validates only what it changed
         if low is None or high is None or low <= high or small in errors or large in errors:
             continue
-        sides = [field for field in messages if field in changed]
         blamed = sides[0] if len(sides) == 1 else next(iter(messages))
         errors[blamed] = messages[blamed]
 
@@ -284,7 +287,7 @@ def _amounts(data: dict[str, Any], errors: dict[str, str], stored: Campaign | No
             errors[field] = problem
     if micros["total_budget"] == 0 and "total_budget" in changed and "total_budget" not in errors:
         errors["total_budget"] = "The budget must be more than zero."
-    _amount_order(micros, changed, errors)
+    _amount_order(micros, changed if stored is not None else None, errors)
     total = micros["total_budget"]
     if stored is not None and "total_budget" in changed and "total_budget" not in errors and total is not None:
         spent = spent_micros(stored)
@@ -466,7 +469,7 @@ def clone_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, 
     require(actor, "campaign", "create")
     source, advertiser = _in_scope(db, actor, campaign_id)
     errors: dict[str, str] = {}
-    _amount_order({field: getattr(source, column) for field, column in _MONEY_FIELDS.items()}, set(), errors)
+    _amount_order({field: getattr(source, column) for field, column in _MONEY_FIELDS.items()}, None, errors)
     if errors:  # a campaign saved before these rules may break them: its copy does not start out broken
         raise Invalid(errors)
     copy_name = f"{source.name} (copy)"[:NAME_MAX_LENGTH]

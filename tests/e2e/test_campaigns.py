@@ -43,7 +43,7 @@ def test_an_advertiser_creates_edits_clones_and_archives_a_campaign(page: Page) 
     page.click("[data-preset=business]")
     expect(page.locator("[data-summary-row=schedule]")).to_contain_text("60 hours a week")
     page.click("[data-action=save-campaign]")
-    expect(page.locator("[data-field-error=bid]")).to_have_text("This field is required.")
+    expect(page.locator("[data-field-error=bid]")).to_have_text("Enter an amount, e.g. 2.50.")
     expect(page.locator("#field-name")).to_have_value("Winter Launch")  # nothing typed is lost
     expect(page.locator("[data-picker=regions] [data-chip='DE-BY']")).to_be_visible()
     screenshot(page, "campaign-form-error")
@@ -61,6 +61,15 @@ def test_an_advertiser_creates_edits_clones_and_archives_a_campaign(page: Page) 
     page.click("[data-tab='campaign.edit']")
     page.wait_for_url("**/campaignEditForm/*")
     expect(page.locator("#field-name")).to_have_value("Winter Launch")
+    page.fill("#field-daily_budget", "1e3")  # was saved as $1,000.00
+    expect(page.locator("[data-summary-row=budget]")).not_to_contain_text("1,000")
+    page.click("[data-action=save-campaign]")
+    expect(page.locator("[data-field-error=daily_budget]")).to_have_text(
+        "Write the amount out in full, e.g. 1000 rather than 1e3.")
+    page.fill("#field-daily_budget", "6,000")
+    page.click("[data-action=save-campaign]")
+    expect(page.locator("[data-field-error=daily_budget]")).to_have_text(
+        "The daily budget cannot exceed the total budget.")
     page.fill("#field-daily_budget", "250")
     page.click("[data-action=save-campaign]")
     page.wait_for_url(VIEW)
@@ -140,17 +149,41 @@ def test_a_bulk_edit_applies_or_refuses_each_selected_campaign(page: Page) -> No
     page.click("[data-bulk='campaign.bulk_edit']")
     page.wait_for_url("**/bulk-campaign-edit?ids=*")
     expect(page.locator("[data-action=apply-bulk]")).to_have_text("Apply to 2 selected")
-    page.click("[data-group=bid_range] input[type=checkbox]")
-    expect(page.locator("[data-group=bid_range] input[type=checkbox]")).to_be_checked()
+    page.click("[data-group=bids] input[type=checkbox]")
+    expect(page.locator("[data-group=bids] input[type=checkbox]")).to_be_checked()
     page.fill("#field-bid_min", "2")
     page.fill("#field-bid_max", "3")
     page.click("[data-action=apply-bulk]")
     results = page.locator("[data-results]")
     expect(results).to_have_attribute("data-results", "1/2")
     expect(page.locator("[data-result=refused]")).to_contain_text("North Wave")
-    expect(page.locator("[data-result=refused]")).to_contain_text("the bid must lie within the bid range")
+    expect(page.locator("[data-result=refused]")).to_contain_text("the lowest bid cannot be above the bid")
     expect(page.locator("[data-result=ok]")).to_contain_text("South Wave")
     screenshot(page, "campaign-bulk-edit")
+
+
+def test_a_bulk_edit_changes_the_bid_of_two_campaigns_and_refuses_the_one_whose_highest_bid_is_lower(
+        page: Page) -> None:
+    def make(db):
+        advertiser = actor_of(db, "advertiser@demo.example")
+        return [campaigns.create_campaign(db, actor=advertiser, data={**SETTINGS, "name": name, "bid_max": cap})["id"]
+                for name, cap in (("Tight Cap", "2.00"), ("Open Cap", "10"))]
+    tight, open_cap = run(make)
+    login(page, "advertiser@demo.example")
+    page.goto(f"/bulk-campaign-edit?ids={tight},{open_cap}")
+    expect(page.locator("[data-action=apply-bulk]")).to_have_text("Apply to 2 selected")
+    page.click("[data-group=bids] input[type=checkbox]")
+    page.fill("#field-bid", "2.50")  # the lowest and highest bid stay empty: each campaign keeps its own
+    page.click("[data-action=apply-bulk]")
+    expect(page.locator("[data-results]")).to_have_attribute("data-results", "1/2")
+    refused = page.locator("[data-result=refused]")
+    expect(refused).to_contain_text("Tight Cap")
+    expect(refused).to_contain_text("Bid: the bid cannot exceed the highest bid.")
+    expect(page.locator("[data-result=ok]")).to_contain_text("Open Cap")
+    screenshot(page, "campaign-bulk-bid")
+    saved = run(lambda db: [campaigns.get_campaign(db, actor=actor_of(db, "advertiser@demo.example"), campaign_id=i)
+                            for i in (tight, open_cap)])
+    assert [(c["bid"], c["bid_max"]) for c in saved] == [("1.75", "2.00"), ("2.50", "10.00")]
 
 
 def test_an_admin_pauses_campaigns_in_bulk_and_an_agency_has_no_such_page(page: Page) -> None:

@@ -81,9 +81,12 @@ def test_admin_configures_a_user_and_sees_payments(page: Page) -> None:
     page.wait_for_url("**/admin/editUser/*")
     page.get_by_role("link", name="Configuration").click()
     page.wait_for_url("**/admin/user-config/*")
+    page.fill("#field-margin", "")  # an empty margin is no way of saying 0
+    page.click("form[name=user-config] button[type=submit]")
+    expect(page.locator("[data-field-error=margin]")).to_have_text("Enter an amount, e.g. 12.5.")
     page.fill("#field-margin", "95")
     page.click("form[name=user-config] button[type=submit]")
-    expect(page.locator("[data-field-error=margin]")).to_contain_text("from 0 to 90")
+    expect(page.locator("[data-field-error=margin]")).to_have_text("At most 90.00 %.")
     page.fill("#field-margin", "12.5")
     page.click("label[for=field-insight_dashboard]")
     page.click("form[name=user-config] button[type=submit]")

@@ -62,15 +62,17 @@ ACCESS: dict[str, frozenset[Role] | str] = {
     "POST /auth/login/": PUBLIC, "POST /auth/register": PUBLIC, "GET /auth/agency-config": PUBLIC,
     "POST /auth/resend-verify-otp": PUBLIC, "POST /auth/verify-otp": PUBLIC, "POST /auth/changePassword": PUBLIC,
     "GET /auth/refresh-token": SIGNED_IN, "GET /auth/profile": P("profile", "view"),
-    "PUT /auth/profile": P("profile", "update"), "POST /auth/userChangePassword": P("profile", "update"),
+    "PUT /auth/profile": P("profile", "update"), "PATCH /auth/profile": P("profile", "update"), "POST /auth/userChangePassword": P("profile", "update"),
     "POST /auth/logout": PUBLIC,  # ends the caller's session if it has one; without one there is nothing to end
     "GET /user-settings/{user_primary_id}": SIGNED_IN,
     "POST /company-config/{config_id}/{kind}": P("company_config", "manage"),
     "GET /users": P("user", "view"), "POST /users": P("user", "create_advertiser"),
     "GET /users/{user_id}": P("user", "view"), "PUT /users/{user_id}": P("user", "update"),
+    "PATCH /users/{user_id}": P("user", "update"),
     "PUT /users/{user_id}/status": P("user", "update"),
     "POST /users/{user_id}/password-reset": P("user", "reset_password"),
     "GET /users/{user_id}/config": P("user", "config"), "PUT /users/{user_id}/config": P("user", "config"),
+    "PATCH /users/{user_id}/config": P("user", "config"),
     "PUT /users/{user_id}/margin": P("user", "margin"), "GET /users/{user_id}/change-log": P("user", "view"),
     "GET /users/{user_id}/payments": P("funds", "view"),
     "GET /agencies": P("agency", "view"), "POST /agencies/assign": P("agency", "update"),
@@ -120,6 +122,7 @@ ACCESS: dict[str, frozenset[Role] | str] = {
         "manufacturers", "carriers", "user-supported-exchanges")},
     "GET /campaign-options": P("campaign", "view"),
     "GET /postback": P("postback", "view"), "PUT /postback": P("postback", "update"),
+    "PATCH /postback": P("postback", "update"),
     "GET /users/{user_id}/api-keys": P("api_credential", "view"),
     "POST /users/{user_id}/api-keys": P("api_credential", "manage"),
     "DELETE /api-keys/{credential_id}": P("api_credential", "manage"),
@@ -255,6 +258,7 @@ BODY_FILLS: dict[str, dict[str, Any]] = {
     "POST /createAudiance": {"name": _fresh("Matrix Audience")},
     # Tenant A's switches stay on when an allowed role sets them (off, they would refuse API keys and postbacks).
     "PUT /users/{user_id}/config": {"insight_dashboard": True, "postback_enabled": True, "api_access": True},
+    "PATCH /users/{user_id}/config": {"insight_dashboard": True, "postback_enabled": True, "api_access": True},
 }
 # Uploads that must be a picture to be looked at further.
 _PICTURE = ("banner.png", image_bytes(300, 250), "image/png")

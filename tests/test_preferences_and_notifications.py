@@ -1,7 +1,7 @@
 import pytest
 
-from app.errors import Invalid
-from app.services import notifications, preferences
+from app.errors import Forbidden, Invalid
+from app.services import notifications, preferences, user_config
 from components.shell.theme_panel import layout_classes
 from tests.helpers import actor_of
 
@@ -17,6 +17,26 @@ def test_theme_choices_are_checked_stored_and_applied(db):
     assert (row.layout, row.sidebar, row.width) == ("horizontal", "icon", "fluid")
     classes = layout_classes({"layout": row.layout, "sidebar": row.sidebar})
     assert "dsp-layout-horizontal" in classes and "dsp-sidebar-icon" in classes and "dsp-width-fluid" in classes
+
+
+def test_insight360_is_honoured_only_while_the_config_allows_it(db, demo_ids):
+    """Issue 21: with insight_dashboard switched off, a stored 'new' view shows the classic dashboard and cannot
+    be chosen again; admin and co-admin may always switch."""
+    advertiser = actor_of(db, "advertiser@demo.example")
+    preferences.update_preferences(db, actor=advertiser, values={"dashboard_view": "new"})
+    settings = preferences.settings_of(db, advertiser.id)
+    assert preferences.dashboard_view(advertiser.role, settings, "new") == "new"
+    user_config.update_config(db, actor=actor_of(db, "admin@demo.example"), user_id=advertiser.id,
+                              insight_dashboard=False)
+    db.flush()
+    settings = preferences.settings_of(db, advertiser.id)
+    assert preferences.preferences_of(db, advertiser.id).dashboard_view == "new"  # stored, but not honoured
+    assert preferences.dashboard_view(advertiser.role, settings, "new") == "old"
+    with pytest.raises(Forbidden):
+        preferences.update_preferences(db, actor=advertiser, values={"dashboard_view": "new"})
+    preferences.update_preferences(db, actor=advertiser, values={"dashboard_view": "old"})
+    admin = actor_of(db, "admin@demo.example")
+    assert preferences.dashboard_view(admin.role, preferences.settings_of(db, admin.id), "new") == "new"
 
 
 def test_notifications_are_per_user_and_mark_read(db, demo_ids):

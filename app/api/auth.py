@@ -15,7 +15,7 @@ from app.auth.policy import Actor, require_user_in_scope
 from app.errors import Forbidden, NotAuthenticated
 from app.models.auth_session import AuthSession
 from app.models.user import User
-from app.services import accounts, company, preferences, sessions
+from app.services import accounts, company, preferences, sessions, user_config
 from app.settings import get_settings
 
 router = APIRouter(prefix="/auth", tags=["auth"])
@@ -56,10 +56,12 @@ class ChangePasswordBody(BaseModel):
 
 
 class ProfileBody(BaseModel):
-    email: str
-    firstName: str
-    lastName: str
-    companyName: str = ""
+    """Every field is optional: a field left out keeps its value."""
+
+    email: str | None = None
+    firstName: str | None = None
+    lastName: str | None = None
+    companyName: str | None = None
 
 
 class TicketBody(BaseModel):
@@ -155,9 +157,11 @@ def get_profile(actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str
     return ok(accounts.get_profile(db, actor=actor))
 
 
-@router.put("/profile")
+@router.patch("/profile")
+@router.put("/profile", summary="Put Profile (fields left out keep their values)")
 def put_profile(body: ProfileBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    """Change the acting user's e-mail, names and company."""
+    """Change the acting user's e-mail, names or company: the fields given; the others keep their values (PUT
+    works the same as PATCH)."""
     user = accounts.update_profile(db, actor=actor, email=body.email, first_name=body.firstName,
                                    last_name=body.lastName, company_name=body.companyName)
     return ok(accounts.profile_of(user), "Profile saved")
@@ -233,4 +237,4 @@ def user_settings(user_primary_id: int, actor: Actor = Depends(get_actor), db: S
     require_user_in_scope(actor, db.get(User, user_primary_id))
     row = preferences.settings_of(db, user_primary_id)
     return ok({"api_access": row.api_access, "insight_dashboard": row.insight_dashboard,
-               "postback_enabled": row.postback_enabled})
+               "postback_enabled": row.postback_enabled == user_config.ENABLED})

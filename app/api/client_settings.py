@@ -18,10 +18,11 @@ router = APIRouter(tags=["settings"])
 
 
 class PostbackBody(BaseModel):
-    url: str = Field(description="http(s) URL; macros such as {click_id} are replaced when a postback is sent. "
-                                 "Empty, with no events, switches the postback off")
-    events: list[str] = Field(default_factory=list, description="Events to send: "
-                              + ", ".join(postbacks.POSTBACK_EVENTS))
+    """Both fields are optional: a field left out keeps its value."""
+
+    url: str | None = Field(None, description="http(s) URL; macros such as {click_id} are replaced when a postback "
+                                              "is sent. Empty, with no events, switches the postback off")
+    events: list[str] | None = Field(None, description="Events to send: " + ", ".join(postbacks.POSTBACK_EVENTS))
 
 
 class NewKeyBody(BaseModel):
@@ -34,9 +35,11 @@ def get_postback(actor: Actor = Depends(get_actor), db: Session = DB) -> dict[st
     return ok(postbacks.get_postback(db, actor=actor))
 
 
-@router.put("/postback")
+@router.patch("/postback")
+@router.put("/postback", summary="Put Postback (fields left out keep their values)")
 def put_postback(body: PostbackBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    """Save your postback URL and events."""
+    """Save your postback URL or events: the fields given; the other keeps its value (PUT works the same as
+    PATCH)."""
     return ok(postbacks.update_postback(db, actor=actor, url=body.url, events=body.events), "Postback saved")
 
 

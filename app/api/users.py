@@ -3,7 +3,7 @@ permission and row-scope checks (an agency reaches its own advertisers only)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
@@ -28,10 +28,12 @@ class NewUserBody(BaseModel):
 
 
 class UserDetailsBody(BaseModel):
-    email: str
-    firstName: str
-    lastName: str
-    companyName: str = ""
+    """Every field is optional: a field left out keeps its value."""
+
+    email: str | None = None
+    firstName: str | None = None
+    lastName: str | None = None
+    companyName: str | None = None
 
 
 class StatusBody(BaseModel):
@@ -39,11 +41,14 @@ class StatusBody(BaseModel):
 
 
 class ConfigBody(BaseModel):
-    insight_dashboard: bool
-    postback_enabled: bool
-    api_access: bool
-    margin: str = Field("0", description="Agency margin in percent, 0 to 90, at most two decimals")
-    allowed_exchanges: list[int] = Field(default_factory=list, description="Exchange ids; empty: every exchange")
+    """Every field is optional: a field left out keeps its value."""
+
+    insight_dashboard: bool | None = None
+    postback_enabled: bool | Literal["ENABLED", "DISABLED"] | None = Field(
+        None, description="A boolean (ENABLED and DISABLED are understood too)")
+    api_access: bool | None = None
+    margin: str | None = Field(None, description="Agency margin in percent, 0 to 90, at most two decimals")
+    allowed_exchanges: list[int] | None = Field(None, description="Exchange ids; empty: every exchange")
 
 
 class MarginBody(BaseModel):
@@ -77,10 +82,12 @@ def single_user(user_id: int, actor: Actor = Depends(get_actor), db: Session = D
     return ok(users.get_user(db, actor=actor, user_id=user_id))
 
 
-@router.put("/users/{user_id}")
+@router.patch("/users/{user_id}")
+@router.put("/users/{user_id}", summary="Update User (fields left out keep their values)")
 def update_user(user_id: int, body: UserDetailsBody, actor: Actor = Depends(get_actor),
                 db: Session = DB) -> dict[str, Any]:
-    """Change an account's e-mail, names and company."""
+    """Change an account's e-mail, names or company: the fields given; the others keep their values (PUT works
+    the same as PATCH)."""
     users.update_user(db, actor=actor, user_id=user_id, email=body.email, first_name=body.firstName,
                       last_name=body.lastName, company_name=body.companyName)
     return ok(users.get_user(db, actor=actor, user_id=user_id), "User updated")
@@ -107,12 +114,13 @@ def get_config(user_id: int, actor: Actor = Depends(get_actor), db: Session = DB
     return ok(user_config.get_config(db, actor=actor, user_id=user_id))
 
 
-@router.put("/users/{user_id}/config")
+@router.patch("/users/{user_id}/config")
+@router.put("/users/{user_id}/config", summary="Update Config (fields left out keep their values)")
 def update_config(user_id: int, body: ConfigBody, actor: Actor = Depends(get_actor),
                   db: Session = DB) -> dict[str, Any]:
-    """Admin and co-admin: set the switches, margin and exchanges. Switching api_access off revokes the
-    user's API keys."""
-    user_config.update_config(db, actor=actor, user_id=user_id, **body.model_dump())
+    """Admin and co-admin: change the switches, margin and exchanges given; a field left out keeps its value
+    (PUT works the same as PATCH). Switching api_access off revokes the user's API keys."""
+    user_config.update_config(db, actor=actor, user_id=user_id, **body.model_dump(exclude_unset=True))
     return ok(user_config.get_config(db, actor=actor, user_id=user_id), "Configuration saved")
 
 

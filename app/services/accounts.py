@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -268,26 +269,42 @@ def get_profile(db: Session, *, actor: Actor) -> dict[str, object]:
     return profile_of(actor.user)
 
 
-def update_profile(db: Session, *, actor: Actor, email: str, first_name: str, last_name: str, company_name: str) -> User:
+def detail_rules(*, company_required: bool) -> dict[str, Callable[[Any], str | None]]:
+    """How each of an account's details is checked (the profile and the user edit pages alike)."""
+    return {
+        "email": v.email,
+        "first_name": lambda x: v.person_name(x, max_length=v.FIRST_NAME_MAX_LENGTH),
+        "last_name": lambda x: v.person_name(x, max_length=v.LAST_NAME_MAX_LENGTH),
+        "company_name": lambda x: "This field is required." if company_required and not (x or "").strip() else None,
+    }
+
+
+def set_details(user: User, given: dict[str, str]) -> None:
+    """Set the details given, as they are stored: the e-mail normalised, the rest trimmed."""
+    for name, value in given.items():
+        setattr(user, name, normalise_email(value) if name == "email" else (value or "").strip())
+
+
+def update_profile(db: Session, *, actor: Actor, email: str | None = None, first_name: str | None = None,
+                   last_name: str | None = None, company_name: str | None = None) -> User:
+    """A detail left out (None) keeps its value; only the details given are checked."""
     require(actor, "profile", "update")
-    v.check(
-        {
-            "email": (v.email, email),
-            "first_name": (lambda x: v.person_name(x, max_length=v.FIRST_NAME_MAX_LENGTH), first_name),
-            "last_name": (lambda x: v.person_name(x, max_length=v.LAST_NAME_MAX_LENGTH), last_name),
-        }
-    )
+    given = {name: value for name, value in (("email", email), ("first_name", first_name), ("last_name", last_name),
+                                              ("company_name", company_name)) if value is not None}
+    rules = detail_rules(company_required=False)
+    v.check({name: (rules[name], value) for name, value in given.items()})
     user = db.get(User, actor.id)
     assert user is not None
-    other = find_user_by_email(db, email)
-    if other is not None and other.id != user.id:
-        raise Invalid({"email": "An account with this email already exists."})
+    if "email" in given:
+        other = find_user_by_email(db, given["email"])
+        if other is not None and other.id != user.id:
+            raise Invalid({"email": "An account with this email already exists."})
     before = {f: getattr(user, f) for f in PROFILE_FIELDS}
-    user.email = normalise_email(email)
-    user.first_name, user.last_name = first_name.strip(), last_name.strip()
-    user.company_name = (company_name or "").strip()
+    set_details(user, given)
+    after = {f: getattr(user, f) for f in PROFILE_FIELDS}
+    if after == before:
+        return user
     user.updated_at = utcnow()
     db.add(user)
-    audit.record(db, actor=actor, entity="user", entity_id=user.id, action="update_profile",
-                 before=before, after={f: getattr(user, f) for f in PROFILE_FIELDS})
+    audit.record(db, actor=actor, entity="user", entity_id=user.id, action="update_profile", before=before, after=after)
     return user

@@ -122,15 +122,20 @@ def update_config(db: Session, *, actor: Actor, config_id: int, values: dict[str
     if "footer_start_year" in values:
         rules["footer_start_year"] = (_year_rule, values["footer_start_year"])
     v.check(rules)  # type: ignore[arg-type]
-    if values.get("help_and_support") and not (values.get("help_and_support_link") or row.help_and_support_link):
+    # The menu item needs a link: checked on the pair as it will be, whichever of the two this save changes.
+    help_on = values.get("help_and_support", row.help_and_support)
+    link = str(values.get("help_and_support_link", row.help_and_support_link) or "").strip()
+    if help_on and not link and {"help_and_support", "help_and_support_link"} & set(values):
         raise Invalid({"help_and_support_link": "Enter the Help & Support link to show the menu item."})
     before = {f: getattr(row, f) for f in values}
     for field, value in values.items():
         setattr(row, field, int(value) if field == "footer_start_year" else (value.strip() if isinstance(value, str) else value))  # type: ignore[arg-type]
-    row.updated_at = utcnow()
-    db.add(row)
-    audit.record(db, actor=actor, entity="company_config", entity_id=row.id, action="update",
-                 before=before, after={f: getattr(row, f) for f in values})
+    after = {f: getattr(row, f) for f in values}
+    if after != before:
+        row.updated_at = utcnow()
+        db.add(row)
+        audit.record(db, actor=actor, entity="company_config", entity_id=row.id, action="update",
+                     before=before, after=after)
     return branding_of(row)
 
 

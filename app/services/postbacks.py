@@ -62,11 +62,13 @@ def get_postback(db: Session, *, actor: Actor) -> dict[str, Any]:
     return _view(_settings(db, actor, "view"))
 
 
-def update_postback(db: Session, *, actor: Actor, url: str, events: list[str]) -> dict[str, Any]:
-    """Save the URL and events. An empty URL with no events switches the postback off."""
+def update_postback(db: Session, *, actor: Actor, url: str | None = None,
+                    events: list[str] | None = None) -> dict[str, Any]:
+    """Save the URL and events given (one left out, None, keeps its value). An empty URL with no events switches
+    the postback off."""
     settings = _settings(db, actor, "update")
-    url = (url or "").strip()
-    chosen = list(dict.fromkeys(events or []))
+    url = (settings.postback_url or "") if url is None else url.strip()
+    chosen = list(settings.postback_events or []) if events is None else list(dict.fromkeys(events))
     if any(e not in POSTBACK_EVENTS for e in chosen):
         raise Invalid({"events": "Not an allowed value."})
     errors: dict[str, str] = {}

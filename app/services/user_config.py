@@ -69,25 +69,49 @@ def _check_exchanges(db: Session, ids: list[int], already: list[int]) -> list[in
     return wanted
 
 
-def update_config(db: Session, *, actor: Actor, user_id: int, insight_dashboard: bool, postback_enabled: bool,
-                  api_access: bool, margin: Any, allowed_exchanges: list[int]) -> UserSettings:
+# postback_enabled is stored as the spec's word; a client that still sends the word is understood.
+SWITCH_WORDS = {ENABLED: True, DISABLED: False}
+
+
+def switch_value(field: str, value: Any) -> bool:
+    """A switch as a bool: true/false, or the spec's ENABLED/DISABLED; anything else is a field error."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().upper() in SWITCH_WORDS:
+        return SWITCH_WORDS[value.strip().upper()]
+    raise Invalid({field: "Not an allowed value."})
+
+
+def update_config(db: Session, *, actor: Actor, user_id: int, insight_dashboard: Any = None,
+                  postback_enabled: Any = None, api_access: Any = None, margin: Any = None,
+                  allowed_exchanges: list[int] | None = None) -> UserSettings:
+    """Change the fields given; a field left out (None) keeps its value, and only what is given is checked."""
     require(actor, "user", "config")
     user = require_user_in_scope(actor, db.get(User, user_id))
     settings = settings_of(db, user_id)
-    bps = margin_bps(margin)
+    before = _snapshot(settings)
+    # Every given value is checked before any is applied: a refused save leaves the row as it was.
+    given = {"insight_dashboard": insight_dashboard, "postback_enabled": postback_enabled, "api_access": api_access}
+    switches = {name: switch_value(name, value) for name, value in given.items() if value is not None}
+    bps = None if margin is None else margin_bps(margin)
     if bps and user.role != Role.ADVERTISER:
         raise Invalid({"margin": "A margin applies to advertisers only."})
-    before = _snapshot(settings)
-    settings.insight_dashboard = bool(insight_dashboard)
-    settings.postback_enabled = ENABLED if postback_enabled else DISABLED
-    settings.api_access = bool(api_access)
-    settings.margin_bps = bps
-    settings.allowed_exchanges = _check_exchanges(db, allowed_exchanges or [], before["allowed_exchanges"])
+    exchanges = None if allowed_exchanges is None else _check_exchanges(db, allowed_exchanges,
+                                                                         before["allowed_exchanges"])
+    if bps is not None:
+        settings.margin_bps = bps
+    if exchanges is not None:
+        settings.allowed_exchanges = exchanges
+    for name, on in switches.items():
+        setattr(settings, name, (ENABLED if on else DISABLED) if name == "postback_enabled" else on)
+    after = _snapshot(settings)
+    if after == before:
+        return settings
     db.add(settings)
     if before["api_access"] and not settings.api_access:
         api_credentials.revoke_all(db, actor=actor, user_id=user_id)
     audit.record(db, actor=actor, entity="user", entity_id=user_id, action="update_config", before=before,
-                 after=_snapshot(settings))
+                 after=after)
     return settings
 
 

@@ -18,7 +18,7 @@ from app.models.auth_session import AuthSession
 from app.models.base import utcnow
 from app.models.user import User, UserSettings, UserStatus
 from app.services import audit, sessions
-from app.services.accounts import find_user_by_email, issue_code, normalise_email
+from app.services.accounts import detail_rules, find_user_by_email, issue_code, normalise_email, set_details
 
 SETTABLE_STATUSES = (UserStatus.ACTIVE, UserStatus.DISABLED)
 # The fields the edit forms change; the change log shows them by these names.
@@ -34,17 +34,13 @@ def _details(user: User) -> dict[str, Any]:
     return {f: getattr(user, f) for f in DETAIL_FIELDS}
 
 
-def _check_details(*, email: str, first_name: str, last_name: str, company_name: str, role: Role,
-                   password: str | None = None) -> None:
-    """Every failing field at once, so the form can mark them all."""
+def _check_details(*, role: Role, password: str | None = None, **details: str | None) -> None:
+    """Every failing field at once, so the form can mark them all; a detail given as None is not checked."""
+    # Agencies and advertisers are businesses: the company name is how lists show them.
+    rules = detail_rules(company_required=role in (Role.AGENCY, Role.ADVERTISER))
     v.check({
         **({"password": (v.password, password)} if password is not None else {}),
-        "email": (v.email, email),
-        "first_name": (lambda x: v.person_name(x, max_length=v.FIRST_NAME_MAX_LENGTH), first_name),
-        "last_name": (lambda x: v.person_name(x, max_length=v.LAST_NAME_MAX_LENGTH), last_name),
-        # Agencies and advertisers are businesses: the company name is how lists show them.
-        "company_name": (lambda x: None if role in (Role.ADMIN, Role.CO_ADMIN) or (x or "").strip()
-                         else "This field is required.", company_name),
+        **{name: (rules[name], value) for name, value in details.items() if value is not None},
     })
 
 
@@ -84,8 +80,8 @@ def create_user(db: Session, *, actor: Actor, role: str, email: str, password: s
         raise Invalid({"role": "Not an allowed value."})
     new_role = Role(role)
     require(actor, "user", "create_advertiser" if new_role == Role.ADVERTISER else "create_any")
-    _check_details(email=email, first_name=first_name, last_name=last_name, company_name=company_name, role=new_role,
-                   password=password or "")
+    _check_details(email=email or "", first_name=first_name or "", last_name=last_name or "",
+                   company_name=company_name or "", role=new_role, password=password or "")
     _email_is_free(db, email)
     user = User(email=normalise_email(email), password_hash=hash_password(password), role=new_role,
                 first_name=first_name.strip(), last_name=last_name.strip(), company_name=(company_name or "").strip(),
@@ -108,20 +104,23 @@ def get_user(db: Session, *, actor: Actor, user_id: int) -> dict[str, Any]:
             "name": user.display_name, **_details(user)}
 
 
-def update_user(db: Session, *, actor: Actor, user_id: int, email: str, first_name: str, last_name: str,
-                company_name: str) -> User:
-    """/admin/editUser, /admin/editAgency and /agency/editAdvertiser."""
+def update_user(db: Session, *, actor: Actor, user_id: int, email: str | None = None, first_name: str | None = None,
+                last_name: str | None = None, company_name: str | None = None) -> User:
+    """/admin/editUser, /admin/editAgency and /agency/editAdvertiser. A detail left out (None) keeps its value;
+    only the details given are checked."""
     require(actor, "user", "update")
     user = require_user_in_scope(actor, db.get(User, user_id))
     if user.id == actor.id:
         raise Forbidden("Edit your own details on your profile page.")
-    _check_details(email=email, first_name=first_name, last_name=last_name, company_name=company_name,
-                   role=Role(user.role))
-    _email_is_free(db, email, own_id=user.id)
+    given = {name: value for name, value in (("email", email), ("first_name", first_name), ("last_name", last_name),
+                                              ("company_name", company_name)) if value is not None}
+    _check_details(role=Role(user.role), **given)
+    if "email" in given:
+        _email_is_free(db, given["email"], own_id=user.id)
     before = _details(user)
-    user.email = normalise_email(email)
-    user.first_name, user.last_name = first_name.strip(), last_name.strip()
-    user.company_name = (company_name or "").strip()
+    set_details(user, given)
+    if _details(user) == before:
+        return user
     user.updated_at = utcnow()
     db.add(user)
     audit.record(db, actor=actor, entity="user", entity_id=user.id, action="update", before=before,

@@ -10,7 +10,7 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.services import dashboards
+from app.services import dashboards, preferences
 from components.dashboard.insight import InsightPanels
 from components.dashboard.widgets import breakdown_card, day_table, delivery_chart, kpi_tiles
 from components.shell.context import use_console
@@ -74,7 +74,9 @@ def DashboardPage() -> Any:
     t = console.t
     actor = console.actor
     assert actor is not None
-    insight = console.preferences.get("dashboard_view") == "new"
+    # The stored choice counts only while the user may switch (re-read when an admin changes the config).
+    insight = preferences.dashboard_view(console.role, console.state.settings,
+                                         console.preferences.get("dashboard_view")) == "new"
     period, set_period = use_state({"days": 30, "start": "", "end": ""})
     campaign, set_campaign = use_state("")
     start, end = _dates(period)

@@ -9,7 +9,7 @@ from reactpy import component, html, use_state
 from app.services import accounts
 from components.shell.context import use_console
 from components.ui.elements import card, page_header
-from components.ui.forms import form, submit_button, text_field
+from components.ui.forms import changed_values, form, submit_button, text_field
 from components.ui.hooks import use_action
 from components.ui.labels import role_label_key
 
@@ -20,16 +20,19 @@ def ProfileDetails() -> Any:
     t = console.t
     user = console.actor.user if console.actor else None
     assert user is not None
-    values, set_values = use_state({"email": user.email, "first_name": user.first_name, "last_name": user.last_name,
-                                    "company_name": user.company_name})
-    save = use_action(accounts.update_profile, success="profile.saved")
+    values, set_values = use_state(lambda: {name: getattr(user, name) for name in accounts.PROFILE_FIELDS})
+    # The details as last saved: a save sends only the fields changed since (the signed-in user in the console
+    # state is the one loaded when the tab opened, so each save's answer moves this on).
+    saved, set_saved = use_state(values)
+    save = use_action(accounts.update_profile, success="profile.saved",
+                      on_done=lambda row: set_saved({name: getattr(row, name) for name in accounts.PROFILE_FIELDS}))
 
     def field(name: str, label_key: str, **extra: Any) -> Any:
         return text_field(name=name, label=t(label_key), value=values[name], error=save.errors.get(name),
                           on_change=lambda text: set_values(lambda v: {**v, name: text}), **extra)
 
     return card(
-        form(lambda submitted: save.submit(actor=console.actor, **{name: submitted[name] for name in values}),
+        form(lambda submitted: save.submit(actor=console.actor, **changed_values(submitted, saved)),
              html.div({"className": "row g-3"},
                       html.div({"className": "col-md-6"}, field("first_name", "field.first_name", max_length=25)),
                       html.div({"className": "col-md-6"}, field("last_name", "field.last_name", max_length=25)),

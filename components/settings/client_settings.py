@@ -12,7 +12,7 @@ from app.services import postbacks
 from components.settings.api_credentials_panel import ApiCredentialsPanel
 from components.shell.context import use_console
 from components.ui.elements import card, empty_state, page_header, spinner
-from components.ui.forms import form, submit_button, text_field
+from components.ui.forms import changed_values, form, submit_button, text_field
 from components.ui.hooks import use_action, use_query
 
 POSTBACK_EXAMPLE = "https://tracker.example.com/postback?click_id={click_id}&event={event}&revenue={revenue}"
@@ -67,9 +67,10 @@ def PostbackForm(initial: dict[str, Any]) -> Any:
     t = console.t
     url, set_url = use_state(initial["url"])
     events, set_events = use_state(list(initial["events"]))
-    saved_url, set_saved_url = use_state(initial["url"])
-    save = use_action(postbacks.update_postback, success="postback.saved",
-                      on_done=lambda result: set_saved_url(result["url"]))
+    # The postback as last saved: a save sends only what changed since (a change made elsewhere stays).
+    saved, set_saved = use_state({"url": initial["url"], "events": list(initial["events"])})
+    save = use_action(postbacks.update_postback, success="postback.saved", on_done=set_saved)
+    saved_url = saved["url"]
 
     def toggle(name: str | None, everything: bool = False) -> None:
         if name is None:
@@ -82,8 +83,7 @@ def PostbackForm(initial: dict[str, Any]) -> Any:
         PostbackEndpoint(key="endpoint"),
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-8"},
-                          form(lambda values: save.submit(actor=console.actor, url=values["url"],
-                                                          events=values["events"]),
+                          form(lambda values: save.submit(actor=console.actor, **changed_values(values, saved)),
                                text_field(name="url", label=t("postback.url"), value=url, on_change=set_url,
                                           error=save.errors.get("url"), placeholder=POSTBACK_EXAMPLE,
                                           max_length=postbacks.URL_MAX_LENGTH, kind="url",

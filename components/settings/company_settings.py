@@ -12,7 +12,7 @@ from app.services import company
 from app.services.company import COLOUR_FIELDS, EDITABLE_FIELDS
 from components.shell.context import use_console
 from components.ui.elements import card, loading_page, page_header
-from components.ui.forms import alert, form, submit_button, switch_field, text_field
+from components.ui.forms import alert, changed_values, form, submit_button, switch_field, text_field
 from components.ui.hooks import use_action, use_query
 
 
@@ -40,8 +40,13 @@ def BrandForm(row: Any) -> Any:
     console = use_console()
     t = console.t
     values, set_values = use_state(lambda: _values_of(row))
-    save = use_action(company.update_config, success="settings.saved",
-                      on_done=lambda _r: console.toast("info", t("settings.reload_hint")))
+    saved, set_saved = use_state(values)  # the brand as last saved: a save sends only the fields changed since
+
+    def done(branding: company.Branding) -> None:
+        set_saved(_values_of(branding))
+        console.toast("info", t("settings.reload_hint"))
+
+    save = use_action(company.update_config, success="settings.saved", on_done=done)
 
     def set_value(name: str, value: Any) -> None:
         set_values(lambda v: {**v, name: value})
@@ -62,8 +67,7 @@ def BrandForm(row: Any) -> Any:
                                  html.div({"className": "invalid-feedback"}, save.errors.get(name, ""))))
 
     return form(
-        lambda submitted: save.submit(actor=console.actor, config_id=row.id,
-                                      values={name: submitted[name] for name in values}),
+        lambda submitted: save.submit(actor=console.actor, config_id=row.id, values=changed_values(submitted, saved)),
         card(html.div({"className": "row g-3"},
                       html.div({"className": "col-md-6"}, text("name")),
                       html.div({"className": "col-md-6"}, text("meta_title")),

@@ -8,10 +8,10 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.auth.roles import STAFF_ROLES, Role
+from app.auth.roles import Role
 from app.i18n.formatters import money
 from app.services import console as console_service
-from app.services import sessions
+from app.services import preferences, sessions
 from components.shell.context import Console, use_console
 from components.shell.language_menu import LanguageMenu
 from components.shell.notifications_menu import NotificationsMenu
@@ -30,9 +30,7 @@ BACK_LABEL_KEYS: dict[Role, str] = {
 
 def shows_view_switch(console: Console) -> bool:
     """Spec section 6: admin and co-admin always; others only with insight_dashboard."""
-    if console.role is None:
-        return False
-    return console.role in STAFF_ROLES or bool(console.state.settings and console.state.settings.insight_dashboard)
+    return preferences.may_switch_dashboard_view(console.role, console.state.settings)
 
 
 @component

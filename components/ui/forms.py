@@ -99,6 +99,13 @@ def submitted_values(submit_event: Any) -> dict[str, Any]:
     return found
 
 
+def changed_values(submitted: Mapping[str, Any], loaded: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of `loaded` (what the form showed when loaded, or last saved) whose submitted value differs:
+    a save sends only what the user changed, so a field the form does not show, or one someone else changed
+    meanwhile, is never overwritten, and only the changed fields are checked."""
+    return {name: submitted[name] for name in loaded if name in submitted and submitted[name] != loaded[name]}
+
+
 def alert(kind: str, text: str) -> Any:
     return html.div({"className": f"alert alert-{kind} py-2 small", "role": "alert"}, text) if text else ""
 

@@ -12,7 +12,7 @@ from app.services import user_config
 from components.settings.api_credentials_panel import ApiCredentialsPanel
 from components.shell.context import use_console
 from components.ui.elements import card, loading_page, page_header
-from components.ui.forms import checkbox_list, form, submit_button, switch_field, text_field
+from components.ui.forms import changed_values, checkbox_list, form, submit_button, switch_field, text_field
 from components.ui.hooks import use_action, use_query
 from components.users.common import back_link, not_found, use_subject_id, user_page_links
 
@@ -35,9 +35,15 @@ def ConfigForm(config: dict[str, Any], on_saved: Any) -> Any:
     options = [(x["id"], x["name"] + (f" ({t('metadata.retired')})" if x["retired"] else ""))
                for x in config["exchange_options"]]
     advertiser = config["role"] == Role.ADVERTISER
+    # What this form shows, as last loaded (the page reloads the config after each save): only the fields
+    # the user changed are sent, so a margin the form does not show, or a change made elsewhere, stays.
+    loaded = {key: config[key] for key in (*[key for key, _label, _help in SWITCHES],
+                                           *(("margin",) if advertiser else ()), "allowed_exchanges")}
+
     def submit(submitted: dict[str, Any]) -> None:
+        chosen = sorted(int(x) for x in submitted["allowed_exchanges"])
         save.submit(actor=console.actor, user_id=config["id"],
-                    **{**submitted, "allowed_exchanges": [int(x) for x in submitted["allowed_exchanges"]]})
+                    **changed_values({**submitted, "allowed_exchanges": chosen}, loaded))
 
     return form(
         submit,

@@ -15,7 +15,7 @@ from components.paths import page_path
 from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
 from components.ui.elements import card, facts, loading_page, page_header
-from components.ui.forms import form, select_field, submit_button, text_field
+from components.ui.forms import changed_values, form, select_field, submit_button, text_field
 from components.ui.hooks import use_action, use_query
 from components.ui.labels import role_label_key
 from components.ui.navigation import use_navigation
@@ -129,8 +129,9 @@ def EditUserForm(user: dict[str, Any], on_saved: Callable[[], None]) -> Any:
     def set_value(name: str, value: str) -> None:
         set_values(lambda v: {**v, name: value})
 
+    # Only what the user changed since the account was loaded (it is reloaded after each save).
     return card(form(lambda submitted: save.submit(actor=console.actor, user_id=user["id"],
-                                                   **{name: submitted[name] for name in DETAILS}),
+                                                   **changed_values(submitted, {n: user[n] for n in DETAILS})),
                      detail_fields(console, values, save.errors, set_value,
                                    company_required=user["role"] in (Role.AGENCY, Role.ADVERTISER)),
                      submit_button(t("common.save"), pending=save.pending, class_name="btn btn-primary"),

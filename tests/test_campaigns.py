@@ -92,7 +92,7 @@ def test_a_clone_is_a_draft_copy(db):
     source = campaigns.create_campaign(db, actor=advertiser, data=VALID)
     campaigns.set_status(db, actor=advertiser, campaign_id=source["id"], status="active")
     copy = campaigns.clone_campaign(db, actor=advertiser, campaign_id=source["id"])
-    assert copy["id"] != source["id"] and copy["name"] == "Spring Sale (copy)" and copy["status"] == "draft"
+    assert copy["id"] != source["id"] and copy["name"] == "Spring Sale copy" and copy["status"] == "draft"
     assert copy["targeting"] == source["targeting"] and copy["bid"] == source["bid"]
 
 

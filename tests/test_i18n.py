@@ -100,6 +100,12 @@ MESSAGE_KEYS = (
     "Choose at least one request.",
     "Request not found.",
     "The campaign is archived.",
+    # campaigns: flights, activation, clones, retired targeting (app/services/campaigns.py, campaign_targeting.py)
+    "This end date has passed: choose one in the future.",
+    "This campaign's flight has ended: extend the end date before activating it.",
+    "Add funds before activating this campaign: the advertiser's balance is ${balance}.",
+    "The original's flight has ended: give the clone new dates.",
+    "Retired, cannot be chosen: {names}.",
     # DSP connections (app/services/dsps.py)
     "DSP not found.",
     "A DSP with this name already exists.",

@@ -35,7 +35,9 @@ class CampaignBody(BaseModel):
     bid_max: str | None = None
     frequency_cap: int | None = Field(None, description="Impressions per user per frequency_period")
     frequency_period: Literal["hour", "day", "week"] | None = None
-    traffic_type: Literal["app", "web"] | None = None
+    traffic_type: str | None = Field(None, max_length=120, description=(
+        "The `code` of an active traffic type from GET /api/meta/traffic-type (app, web, ctv, ...); "
+        "a campaign keeps the one it has after it is retired"))
     goal_metric: Literal["none", "ctr", "cpa", "cpi", "vcr"] | None = None
     goal_target: str | None = None
     targeting: dict[str, Any] | None = Field(None, description=(
@@ -48,6 +50,11 @@ class CampaignBody(BaseModel):
 
 class NewCampaignBody(CampaignBody):
     advertiser_id: int | None = Field(None, description="Whose campaign; an advertiser's own calls leave it out")
+
+
+class CloneBody(BaseModel):
+    starts_at: str | None = Field(None, description="The clone's start (ISO 8601); the original's when left out")
+    ends_at: str | None = Field(None, description="The clone's end; needed when the original's flight has ended")
 
 
 class StatusBody(BaseModel):
@@ -94,14 +101,18 @@ def update_campaign(campaign_id: int, body: CampaignBody, actor: Actor = Depends
 @router.put("/campaigns/{campaign_id}/status")
 def set_status(campaign_id: int, body: StatusBody, actor: Actor = Depends(get_actor),
                db: Session = DB) -> dict[str, Any]:
-    """draft → active → paused ⇄ active → completed; any → archived (final)."""
+    """draft → active → paused ⇄ active → completed; any → archived (final). Activation needs a flight that
+    has not ended and a positive balance (422 naming what to do otherwise)."""
     return ok(campaigns.set_status(db, actor=actor, campaign_id=campaign_id, status=body.status), "Status changed")
 
 
 @router.post("/campaigns/{campaign_id}/clone")
-def clone_campaign(campaign_id: int, actor: Actor = Depends(get_actor),
+def clone_campaign(campaign_id: int, body: CloneBody | None = None, actor: Actor = Depends(get_actor),
                    db: Session = DB) -> dict[str, Any]:
-    return ok(campaigns.clone_campaign(db, actor=actor, campaign_id=campaign_id), "Campaign cloned")
+    """A draft copy named "<name> copy" (then "copy 2", ...), without archived lists and audiences or retired
+    targeting values: `left_out` names them. An original whose flight has ended needs new dates in the body."""
+    dates = body.model_dump(exclude_none=True) if body else {}
+    return ok(campaigns.clone_campaign(db, actor=actor, campaign_id=campaign_id, **dates), "Campaign cloned")
 
 
 @router.delete("/campaigns/{campaign_id}")

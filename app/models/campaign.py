@@ -8,7 +8,7 @@ cap and an optimisation goal. Money is integer micro-dollars. Targeting is one v
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -36,12 +36,36 @@ STATUS_TRANSITIONS: dict[CampaignStatus, frozenset[CampaignStatus]] = {
     S.COMPLETED: frozenset({S.ARCHIVED}),
     S.ARCHIVED: frozenset(),
 }
+# A campaign whose flight is over shows as "ended" (list, view, filters, API) while its stored status is one of
+# these, without anyone changing it; it cannot become active until its end date is moved on.
+ENDED = "ended"
+ENDS_SHOWN = frozenset({S.DRAFT, S.ACTIVE, S.PAUSED})
+
+
+def as_utc(moment: datetime) -> datetime:
+    """A stored time as an aware UTC datetime (SQLite gives naive UTC back, PostgreSQL aware)."""
+    return moment.replace(tzinfo=UTC) if moment.utcoffset() is None else moment.astimezone(UTC)
+
+
+def flight_ended(ends_at: datetime | None, now: datetime | None = None) -> bool:
+    return ends_at is not None and as_utc(ends_at) <= (now or datetime.now(UTC))
+
+
+def shown_status(status: str, ends_at: datetime | None, now: datetime | None = None) -> str:
+    """The status a campaign shows: "ended" once its flight is over (see ENDS_SHOWN), else the stored one."""
+    return ENDED if status in ENDS_SHOWN and flight_ended(ends_at, now) else str(status)
+
+
+def next_statuses(status: str, ends_at: datetime | None, now: datetime | None = None) -> frozenset[CampaignStatus]:
+    """STATUS_TRANSITIONS, less activation once the flight is over."""
+    moves = STATUS_TRANSITIONS[CampaignStatus(status)]
+    return moves - {S.ACTIVE} if flight_ended(ends_at, now) else moves
+
 
 OBJECTIVES = ("awareness", "traffic", "conversions", "app_installs", "video_views")
 PACING = ("even", "asap")
 BID_STRATEGIES = ("cpm", "cpc")
 FREQUENCY_PERIODS = ("hour", "day", "week")
-TRAFFIC_TYPES = ("app", "web")
 GOAL_METRICS = ("none", "ctr", "cpa", "cpi", "vcr")
 # Targeting keys whose values are ids from a reference list (/admin/metadata) -> that list's kind. A used
 # value cannot be deleted: app/services/metadata.py counts these.

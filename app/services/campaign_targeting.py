@@ -5,6 +5,11 @@ regions ISO 3166-2, languages ISO 639-1); device and supply values against the a
 (app/services/metadata.py), which also count each value's use by campaigns so a used value cannot be
 deleted. Chosen OS versions must belong to the chosen operating systems, and chosen carriers to the chosen
 countries, whenever systems or countries are chosen. Exchanges are limited to those enabled for the advertiser in its user configuration.
+
+Only what an edit changes is checked against today's lists: a value the campaign already had stays accepted after
+it was retired (or, for an exchange, taken off the advertiser's allowed list), so the campaign's other settings
+can still be edited, and the buyer can remove it; it cannot be newly chosen. Such values are shown marked
+(stale_values) and never sent to a DSP (deliverable).
 """
 
 from __future__ import annotations
@@ -17,13 +22,19 @@ import pycountry
 from sqlmodel import Session, col, select
 
 from app import validation as v
+from app.i18n.catalog import Message
 from app.models.campaign import TARGETING_REFERENCE_KEYS
 from app.models.reference import ReferenceValue
 from app.services import geo, list_targeting
 from app.services.audience_rules import audience_problem
 from app.services.preferences import settings_of
 
-DEVICE_TYPES = ("phone", "tablet", "desktop", "connected_tv")
+DEVICE_TYPES = ("phone", "tablet", "desktop", "ctv")  # the statistics store's names (app/analytics/schema.py)
+# Names a device type had before; accepted from API callers and read as today's (migration 0014 rewrote them).
+FORMER_DEVICE_NAMES = {"connected_tv": "ctv"}
+# Why a saved reference value could not be chosen today (stale_values).
+RETIRED, NOT_ALLOWED = "retired", "not_allowed"
+RETIRED_REFUSED = "Retired, cannot be chosen: {names}."
 REFERENCE_KEYS = TARGETING_REFERENCE_KEYS
 LIST_REFERENCES = ("inventory_lists", "audiences")  # {allow: [ids], block: [ids]}; their tables come later
 SMART_APP_KEY = "smart_app_lists"  # [ids] of active smart-app lists, allowed (services/list_targeting.py)
@@ -105,11 +116,12 @@ def clean_targeting(db: Session, *, advertiser_id: int, raw: dict[str, Any] | No
         errors["targeting.languages"] = f"Unknown language code: {', '.join(bad)}."
     out["languages"] = sorted(set(languages))
 
-    devices = _codes(raw.get("device_types", []))
+    devices = [FORMER_DEVICE_NAMES.get(d, d) for d in _codes(raw.get("device_types", []))]
     if set(devices) - set(DEVICE_TYPES):
         errors["targeting.device_types"] = "Not an allowed value."
     out["device_types"] = sorted(set(devices))
 
+    saved_ids = {key: set(_ids((previous or {}).get(key, [])) or []) for key in REFERENCE_KEYS}
     for key, kind in REFERENCE_KEYS.items():
         ids = _ids(raw.get(key, []))
         if ids is None:
@@ -117,15 +129,14 @@ def clean_targeting(db: Session, *, advertiser_id: int, raw: dict[str, Any] | No
             continue
         active = set(db.exec(select(ReferenceValue.id).where(ReferenceValue.kind == kind,
                                                              col(ReferenceValue.retired).is_(False))).all())
-        if set(ids) - active:
-            errors[f"targeting.{key}"] = "Choose values from the list."
+        if added_retired := set(ids) - active - saved_ids[key]:
+            errors[f"targeting.{key}"] = _refusal(db, added_retired)
         out[key] = ids
 
     _check_belonging(db, out, errors)
 
-    # An empty allowed_exchanges in the user configuration means every exchange (no restriction set).
-    allowed = set(settings_of(db, advertiser_id).allowed_exchanges or [])
-    if allowed and set(out["exchanges"]) - allowed:
+    allowed = _allowed_exchanges(db, advertiser_id)
+    if allowed and set(out["exchanges"]) - allowed - saved_ids["exchanges"]:
         errors["targeting.exchanges"] = "This advertiser may not buy on some of these exchanges."
 
     daypart = raw.get("dayparting", [])
@@ -153,6 +164,44 @@ def clean_targeting(db: Session, *, advertiser_id: int, raw: dict[str, Any] | No
             kept=[*(saved.get("allow") or []), *(saved.get("block") or [])])):
         errors["targeting.audiences"] = problem
     return out, errors
+
+
+def _refusal(db: Session, ids: set[int]) -> str:
+    """The message for reference ids that cannot be chosen: retired ones by name, anything else unknown."""
+    retired = sorted(db.exec(select(ReferenceValue.name).where(col(ReferenceValue.id).in_(ids),
+                                                                col(ReferenceValue.retired).is_(True))).all())
+    return Message(RETIRED_REFUSED, names=", ".join(retired)) if retired else "Choose values from the list."
+
+
+def _allowed_exchanges(db: Session, advertiser_id: int) -> set[int]:
+    """The exchanges the advertiser's user configuration allows; empty means every exchange (no restriction)."""
+    return set(settings_of(db, advertiser_id).allowed_exchanges or [])
+
+
+def stale_values(db: Session, *, advertiser_id: int, targeting: dict[str, Any]) -> dict[str, dict[int, str]]:
+    """The reference values a saved campaign targets that could not be chosen today: {key: {id: RETIRED or
+    NOT_ALLOWED (an exchange off the advertiser's allowed list)}}, keys with none left out."""
+    chosen = {key: set(_ids(targeting.get(key, [])) or []) for key in REFERENCE_KEYS}
+    every = set().union(*chosen.values())
+    retired = set(db.exec(select(ReferenceValue.id).where(col(ReferenceValue.id).in_(every),
+                                                          col(ReferenceValue.retired).is_(True))).all()) if every else set()
+    allowed = _allowed_exchanges(db, advertiser_id) if chosen["exchanges"] else set()
+    stale: dict[str, dict[int, str]] = {}
+    for key, ids in chosen.items():
+        marks = {i: RETIRED for i in ids & retired}
+        if key == "exchanges" and allowed:
+            marks |= {i: NOT_ALLOWED for i in ids - allowed - retired}
+        if marks:
+            stale[key] = marks
+    return stale
+
+
+def deliverable(db: Session, *, advertiser_id: int, targeting: dict[str, Any]) -> dict[str, Any]:
+    """The targeting without the values stale_values finds: what a DSP gets (it must never buy on a retired
+    exchange, or on one the advertiser may no longer use), and what a clone or the buyer's clean-up keeps."""
+    stale = stale_values(db, advertiser_id=advertiser_id, targeting=targeting)
+    return {key: [i for i in value if i not in stale[key]] if key in stale else value
+            for key, value in targeting.items()}
 
 
 def _check_app_lists(db: Session, advertiser_id: int, out: dict[str, Any], errors: dict[str, str],

@@ -8,6 +8,7 @@ and UTC. A bad field raises Invalid naming it, and nothing is saved.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -28,28 +29,38 @@ from app.i18n.catalog import Message
 from app.models.base import utcnow
 from app.models.campaign import (
     BID_STRATEGIES,
+    ENDED,
+    ENDS_SHOWN,
     FREQUENCY_PERIODS,
     GOAL_METRICS,
     OBJECTIVES,
     PACING,
     STATUS_TRANSITIONS,
     TARGETING_REFERENCE_KEYS,
-    TRAFFIC_TYPES,
     Campaign,
     CampaignStatus,
+    as_utc,
+    flight_ended,
+    next_statuses,
+    shown_status,
 )
 from app.models.ledger import MICROS_PER_DOLLAR
 from app.models.reference import ReferenceValue
 from app.models.user import User, UserStatus
-from app.services import audit, exchange_approvals, geo, list_targeting
-from app.services.campaign_targeting import clean_targeting
+from app.services import audit, exchange_approvals, funds, geo, list_targeting, metadata
+from app.services.campaign_targeting import clean_targeting, deliverable, stale_values
 
 NOT_FOUND = "Campaign not found."
+FLIGHT_OVER = "This end date has passed: choose one in the future."
+CLONE_NEEDS_DATES = "The original's flight has ended: give the clone new dates."
+EXTEND_TO_ACTIVATE = "This campaign's flight has ended: extend the end date before activating it."
+FUND_TO_ACTIVATE = "Add funds before activating this campaign: the advertiser's balance is ${balance}."
 NAME_MAX_LENGTH = 120
 # The settings a campaign form edits (status has its own call, the advertiser is fixed at creation).
 EDITABLE = ("name", "objective", "starts_at", "ends_at", "time_zone", "total_budget", "daily_budget", "pacing",
             "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap", "frequency_period", "traffic_type",
             "goal_metric", "goal_target", "targeting")
+_COPY_SUFFIX = re.compile(r" copy(?: \d+)?$", re.IGNORECASE)  # what _copy_name adds
 _MONEY_FIELDS = {"total_budget": "total_budget_micros", "daily_budget": "daily_budget_micros", "bid": "bid_micros",
                  "bid_min": "bid_min_micros", "bid_max": "bid_max_micros"}
 
@@ -84,7 +95,8 @@ def public(campaign: Campaign, advertiser: User) -> dict[str, Any]:
     row.update(advertiser=advertiser.company_name or advertiser.display_name, targeting=dict(campaign.targeting),
                starts_at=campaign.starts_at.isoformat(), ends_at=campaign.ends_at.isoformat() if campaign.ends_at else None,
                created_at=campaign.created_at.isoformat(), updated_at=campaign.updated_at.isoformat(),
-               next_statuses=sorted(STATUS_TRANSITIONS[CampaignStatus(campaign.status)]))
+               shown_status=shown_status(campaign.status, campaign.ends_at),
+               next_statuses=sorted(next_statuses(campaign.status, campaign.ends_at)))
     return row
 
 
@@ -114,9 +126,29 @@ def get_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, An
 
 def describe_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
     """A campaign with the names behind its targeting codes and ids (the view page):
-    {"campaign": ..., "names": {countries, regions, cities, languages, <reference keys>: [names]}}."""
+    {"campaign": ..., "names": {countries, regions, cities, languages, <reference keys>: [names]},
+    "stale": {<reference key>: [names of values it could not choose today, with why: retired / not_allowed]}}."""
     campaign = get_campaign(db, actor=actor, campaign_id=campaign_id)
-    return {"campaign": campaign, "names": targeting_names(db, campaign["targeting"])}
+    return {"campaign": campaign, "names": targeting_names(db, campaign["targeting"]),
+            "stale": stale_targeting(db, campaign)}
+
+
+def stale_targeting(db: Session, campaign: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """A campaign's (as public() shows it) reference values that are retired, or exchanges off its advertiser's
+    allowed list: {key: [{id, name, reason}]}. They stay on the campaign until the buyer removes them, and are
+    never sent to a DSP."""
+    stale = stale_values(db, advertiser_id=campaign["advertiser_id"], targeting=campaign["targeting"])
+    names = metadata.names_by_id(db, [i for marks in stale.values() for i in marks])
+    return {key: [{"id": i, "name": names.get(i, f"#{i}"), "reason": why} for i, why in sorted(marks.items())]
+            for key, marks in stale.items()}
+
+
+def remove_stale_targeting(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
+    """Take a campaign's retired and no-longer-allowed reference values off its targeting (an edit of that alone)."""
+    require(actor, "campaign", "update")
+    campaign = get_campaign(db, actor=actor, campaign_id=campaign_id)
+    targeting = deliverable(db, advertiser_id=campaign["advertiser_id"], targeting=campaign["targeting"])
+    return update_campaign(db, actor=actor, campaign_id=campaign_id, data={"targeting": targeting})
 
 
 def targeting_names(db: Session, targeting: dict[str, Any]) -> dict[str, list[str]]:
@@ -199,8 +231,14 @@ def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = Non
              .where(_scope_filter(actor)))
     if advertiser_id is not None:
         query = query.where(Campaign.advertiser_id == advertiser_id)
-    if status:
+    now = datetime.now(UTC)
+    over = col(Campaign.ends_at).is_not(None) & (col(Campaign.ends_at) <= now)
+    if status == ENDED:
+        query = query.where(col(Campaign.status).in_(ENDS_SHOWN), over)
+    elif status:
         query = query.where(Campaign.status == status)
+        if status in ENDS_SHOWN:  # an ended campaign shows (and filters) as ended, not as its stored status
+            query = query.where(~over)
     elif not include_archived:
         query = query.where(Campaign.status != CampaignStatus.ARCHIVED)
     if search.strip():
@@ -212,7 +250,8 @@ def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     return [{"id": r[0], "name": r[1], "status": r[2], "objective": r[3], "advertiser_id": r[4],
              "advertiser": r[7] or f"{r[5]} {r[6]}".strip(), "starts_at": _utc_text(r[8]), "ends_at": _utc_text(r[9]),
              "total_budget": _dollars(r[10]), "daily_budget": _dollars(r[11]), "bid_strategy": r[12],
-             "bid": _dollars(r[13]), "traffic_type": r[14], "updated_at": _utc_text(r[15])} for r in rows]
+             "bid": _dollars(r[13]), "traffic_type": r[14], "updated_at": _utc_text(r[15]),
+             "shown_status": shown_status(r[2], r[9], now)} for r in rows]
 
 
 def advertiser_choices(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
@@ -309,11 +348,22 @@ def _choice(value: Any, allowed: tuple[str, ...], errors: dict[str, str], field:
     return text
 
 
-def _checked(db: Session, advertiser_id: int, data: dict[str, Any],
-             previous_targeting: dict[str, Any] | None = None, *, stored: Campaign | None = None,
+def _traffic_type(db: Session, value: Any, saved: Campaign | None, errors: dict[str, str]) -> str:
+    """A traffic type's code (app/services/metadata.py traffic_type_code; its name is taken too): an active
+    traffic type of the admin's list, or the one the campaign already has, even if retired since."""
+    code = metadata.traffic_type_code(str(value or ""))
+    offered = {known for known, row in metadata.traffic_types(db).items() if not row["retired"]}
+    if code not in offered and not (saved is not None and code == saved.traffic_type):
+        errors["traffic_type"] = "Not an allowed value."
+    return code
+
+
+def _checked(db: Session, advertiser_id: int, data: dict[str, Any], saved: Campaign | None = None, *,
              changed: set[str] | None = None) -> dict[str, Any]:
-    """Column values for a campaign from form/API input, or Invalid naming every bad field. On an edit, `stored`
-    is the campaign and `changed` the money fields the edit changes (see _amounts)."""
+    """Column values for a campaign from form/API input, or Invalid naming every bad field. `saved`: the campaign
+    being edited, whose values that are no longer offered (a retired traffic type or targeting value, an end
+    date now past) stay accepted as long as the edit keeps them; `changed`: the money fields the edit changes (see
+    _amounts)."""
     errors: dict[str, str] = {}
     values: dict[str, Any] = {}
     name = str(data.get("name") or "").strip()
@@ -327,7 +377,7 @@ def _checked(db: Session, advertiser_id: int, data: dict[str, Any],
     values["objective"] = _choice(data.get("objective", "awareness"), OBJECTIVES, errors, "objective")
     values["pacing"] = _choice(data.get("pacing", "even"), PACING, errors, "pacing")
     values["bid_strategy"] = _choice(data.get("bid_strategy", "cpm"), BID_STRATEGIES, errors, "bid_strategy")
-    values["traffic_type"] = _choice(data.get("traffic_type", "app"), TRAFFIC_TYPES, errors, "traffic_type")
+    values["traffic_type"] = _traffic_type(db, data.get("traffic_type", "app"), saved, errors)
     values["goal_metric"] = _choice(data.get("goal_metric", "none"), GOAL_METRICS, errors, "goal_metric")
 
     zone_name = str(data.get("time_zone") or "UTC").strip()
@@ -350,8 +400,11 @@ def _checked(db: Session, advertiser_id: int, data: dict[str, Any],
             errors[field] = "Enter a date such as 2026-12-01 or 2026-12-01T09:00."
     if values.get("starts_at") and values.get("ends_at") and values["ends_at"] <= values["starts_at"]:
         errors["ends_at"] = "The flight must end after it starts."
+    elif flight_ended(values.get("ends_at")) and (saved is None or saved.ends_at is None
+                                                  or as_utc(saved.ends_at) != values["ends_at"]):
+        errors["ends_at"] = FLIGHT_OVER
 
-    values.update(_amounts(data, errors, stored, set(_MONEY_FIELDS) if changed is None else changed))
+    values.update(_amounts(data, errors, saved, set(_MONEY_FIELDS) if changed is None else changed))
 
     cap, period = data.get("frequency_cap"), str(data.get("frequency_period") or "").strip()
     if cap in (None, ""):
@@ -375,7 +428,7 @@ def _checked(db: Session, advertiser_id: int, data: dict[str, Any],
     values["goal_target"] = target if values["goal_metric"] != "none" else ""
 
     values["targeting"], targeting_errors = clean_targeting(db, advertiser_id=advertiser_id, raw=data.get("targeting"),
-                                                             previous=previous_targeting)
+                                                             previous=saved.targeting if saved else None)
     errors.update(targeting_errors)
     if errors:
         raise Invalid(errors)
@@ -423,8 +476,7 @@ def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: dict[s
     merged = {field: data.get(field, current.get(field)) for field in EDITABLE}
     changed_money = {field for field in _MONEY_FIELDS if field in data and data[field] != current[field]}
     before = _snapshot(campaign)
-    for column, value in _checked(db, campaign.advertiser_id, merged, campaign.targeting, stored=campaign,
-                                  changed=changed_money).items():
+    for column, value in _checked(db, campaign.advertiser_id, merged, campaign, changed=changed_money).items():
         setattr(campaign, column, value)
     after = _snapshot(campaign)
     if after != before:
@@ -451,6 +503,8 @@ def set_status(db: Session, *, actor: Actor, campaign_id: int, status: str) -> d
     if wanted not in STATUS_TRANSITIONS[current]:
         article = "An" if current.value[0] in "aeiou" else "A"  # an active / an archived campaign
         raise Invalid({"status": f"{article} {current.value} campaign cannot become {wanted.value}."})
+    if wanted == CampaignStatus.ACTIVE:
+        _check_can_run(db, campaign)
     campaign.status = wanted
     campaign.updated_at = utcnow()
     db.add(campaign)
@@ -459,26 +513,73 @@ def set_status(db: Session, *, actor: Actor, campaign_id: int, status: str) -> d
     return public(campaign, advertiser)
 
 
+def _check_can_run(db: Session, campaign: Campaign) -> None:
+    """What activation needs besides the status machine: a flight not yet over and money to spend (campaigns
+    pause when the balance reaches $0.00, app/services/funds.py, so they must not start there either). Each
+    refusal names the field to fix: the end date, or the balance (pages link it to Add Funds)."""
+    if flight_ended(campaign.ends_at):
+        raise Invalid({"ends_at": EXTEND_TO_ACTIVATE})
+    balance = funds.balances_micros(db, [campaign.advertiser_id])[campaign.advertiser_id]
+    if balance <= 0:
+        raise Invalid({"balance": Message(FUND_TO_ACTIVATE, balance=funds.dollars(balance))})
+
+
 def archive_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
     """What deleting a campaign does: it is archived, never removed, so its delivery history stays."""
     return set_status(db, actor=actor, campaign_id=campaign_id, status=CampaignStatus.ARCHIVED)
 
 
-def clone_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
-    """A draft copy with every setting, named "<name> (copy)"."""
+def _copy_name(db: Session, advertiser_id: int, name: str) -> str:
+    """"X copy", else "X copy 2", "X copy 3", ...: the first no campaign of the advertiser has (case aside). A copy
+    of a copy counts on ("X copy" -> "X copy 2"); the base is trimmed so the whole fits NAME_MAX_LENGTH. Only
+    letters, digits, spaces and hyphens are added, so the name rule passes whenever the original's did."""
+    base = _COPY_SUFFIX.sub("", name).strip() or name.strip()
+    taken = {n.casefold() for n in db.exec(select(Campaign.name).where(Campaign.advertiser_id == advertiser_id))}
+    number = 1
+    while True:
+        suffix = " copy" if number == 1 else f" copy {number}"
+        candidate = base[:NAME_MAX_LENGTH - len(suffix)].rstrip() + suffix
+        if candidate.casefold() not in taken:
+            return candidate
+        number += 1
+
+
+def clone_plan(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
+    """What a clone of the campaign starts from (the clone page's form, the API's clone): {"campaign": its settings
+    as public() shows them, named by _copy_name, without the lists, audiences and reference values a new campaign
+    cannot choose; "left_out": their names; "needs_dates": the original's flight has ended, so the clone needs new
+    dates (its dates are then empty)}."""
     require(actor, "campaign", "create")
     source, advertiser = _in_scope(db, actor, campaign_id)
-    errors: dict[str, str] = {}
-    _amount_order({field: getattr(source, column) for field, column in _MONEY_FIELDS.items()}, None, errors)
-    if errors:  # a campaign saved before these rules may break them: its copy does not start out broken
-        raise Invalid(errors)
-    copy_name = f"{source.name} (copy)"[:NAME_MAX_LENGTH]
-    values = _snapshot(source) | {"name": copy_name, "status": CampaignStatus.DRAFT,
-                                  "starts_at": source.starts_at, "ends_at": source.ends_at}
-    campaign = Campaign(**values)
+    shown = public(source, advertiser)
+    targeting, left_out = list_targeting.without_archived(db, dict(source.targeting))
+    targeting = deliverable(db, advertiser_id=source.advertiser_id, targeting=targeting)
+    stale = stale_targeting(db, shown)
+    left_out = sorted([*left_out, *(row["name"] for rows in stale.values() for row in rows)], key=str.casefold)
+    needs_dates = flight_ended(source.ends_at)
+    campaign = {**shown, "name": _copy_name(db, source.advertiser_id, source.name), "targeting": targeting,
+                **({"starts_at": None, "ends_at": None} if needs_dates else {})}
+    return {"campaign": campaign, "left_out": left_out, "needs_dates": needs_dates}
+
+
+def clone_campaign(db: Session, *, actor: Actor, campaign_id: int, starts_at: str | None = None,
+                   ends_at: str | None = None) -> dict[str, Any]:
+    """A draft copy with every setting it may keep (clone_plan), checked as a new campaign is; new dates may be
+    given, and must be when the original's flight has ended. The answer is the clone, with "left_out": the names
+    of the archived lists and retired values it did not take."""
+    plan = clone_plan(db, actor=actor, campaign_id=campaign_id)
+    source = plan["campaign"]
+    data = {field: source.get(field) for field in EDITABLE}
+    data |= {field: value for field, value in (("starts_at", starts_at), ("ends_at", ends_at)) if value is not None}
+    if plan["needs_dates"] and not data.get("ends_at") and not data.get("starts_at"):
+        raise Invalid({"starts_at": CLONE_NEEDS_DATES, "ends_at": CLONE_NEEDS_DATES})
+    advertiser = db.get(User, source["advertiser_id"])
+    assert advertiser is not None
+    campaign = Campaign(advertiser_id=source["advertiser_id"], status=CampaignStatus.DRAFT,
+                        **_checked(db, source["advertiser_id"], data))
     db.add(campaign)
     db.flush()
     audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="clone",
-                 after={"from": source.id, **_snapshot(campaign)})
+                 after={"from": campaign_id, **_snapshot(campaign)})
     exchange_approvals.sync_requests(db, actor=actor, campaign=campaign)
-    return public(campaign, advertiser)
+    return {**public(campaign, advertiser), "left_out": plan["left_out"]}

@@ -53,15 +53,23 @@ def seed_demo_advertising(db: Session, *, actor: Actor) -> int:
         ({"name": "Holiday Teaser", "objective": "video_views", "starts_at": _day(25), "ends_at": _day(45),
           "time_zone": "UTC", "total_budget": "5000", "bid": "6.50", "goal_metric": "vcr", "goal_target": "70",
           "targeting": {"countries": ["FR", "IT", "ES"]}}, []),
-        ({"name": "Autumn Clearance", "objective": "traffic", "starts_at": _day(-75), "ends_at": _day(-15),
+        ({"name": "Autumn Clearance", "objective": "traffic", "starts_at": _day(-75), "ends_at": _day(1),
           "time_zone": "UTC", "total_budget": "3000", "bid": "1.10", "targeting": {"countries": ["NL", "BE"]}},
          ["active", "completed"]),
     ]
+    # A campaign of the past cannot be created ended or activated (campaigns.py): Autumn Clearance is made and
+    # run as a live one, and its flight then set to what it was, as if it had run then.
+    ended = {"Autumn Clearance": _day(-15)}
     made = []
     for data, moves in plans:
         campaign = campaigns.create_campaign(db, actor=actor, data=data)
         for status in moves:
             campaigns.set_status(db, actor=actor, campaign_id=campaign["id"], status=status)
+        if data["name"] in ended:
+            row = db.get(Campaign, campaign["id"])
+            assert row is not None
+            row.ends_at = datetime.fromisoformat(ended[data["name"]]).replace(tzinfo=UTC)
+            db.add(row)
         made.append(campaign["id"])
 
     def upload(name: str, content: bytes, purpose: str = "image") -> int:

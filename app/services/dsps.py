@@ -27,6 +27,7 @@ from app.models.base import utcnow
 from app.models.dsp import AssociationKind, Dsp, DspAssociation, DspStatus
 from app.models.reference import ReferenceValue
 from app.services import audit, campaigns, creatives, metadata
+from app.services.campaign_targeting import deliverable
 from app.services.dsp_connectors import CONNECTORS, HTTP_JSON, ConnectorError, connector_for
 from app.services.dsp_credentials import CredentialsUnreadable, decrypt, encrypt
 from app.settings import get_settings
@@ -311,6 +312,9 @@ def _campaign_payload(db: Session, actor: Actor, campaign_id: int) -> dict[str, 
     keep = ("name", "status", "objective", "starts_at", "ends_at", "time_zone", "total_budget", "daily_budget",
             "pacing", "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap", "frequency_period",
             "traffic_type", "targeting")
+    # Retired values and exchanges the advertiser may no longer use stay on the campaign until the buyer removes
+    # them, but a DSP never gets them (it would buy on them).
+    found["targeting"] = deliverable(db, advertiser_id=found["advertiser_id"], targeting=found["targeting"])
     return {"external_id": found["id"], "advertiser": found["advertiser"], **{k: found.get(k) for k in keep}}
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from app.models.app_list import AppList, ListKind, ListStatus, SmartAppList
+from app.models.audience import Audience, AudienceStatus
 
 
 def check_inventory_lists(db: Session, *, advertiser_id: int, allow: list[int], block: list[int],
@@ -64,3 +65,33 @@ def names(db: Session, targeting: dict[str, Any]) -> dict[str, list[str]]:
     return {"inventory_allow": [inventory.get(i, f"#{i}") for i in allow],
             "inventory_block": [inventory.get(i, f"#{i}") for i in block],
             "smart_apps": [smart_names.get(i, f"#{i}") for i in smart]}
+
+
+def without_archived(db: Session, targeting: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """(the targeting without its inventory lists, smart-app lists and audiences that are no longer active, the
+    names of those left out): what a new campaign made from this one (a clone) may keep."""
+    def sides(key: str) -> tuple[list[int], list[int]]:
+        value = targeting.get(key) or {}
+        return list(value.get("allow") or []), list(value.get("block") or [])
+
+    inventory, audiences = sides("inventory_lists"), sides("audiences")
+    smart = list(targeting.get("smart_app_lists") or [])
+    gone: dict[str, dict[int, str]] = {
+        "inventory_lists": _inactive(db, AppList, ListStatus.ACTIVE, [*inventory[0], *inventory[1]]),
+        "audiences": _inactive(db, Audience, AudienceStatus.ACTIVE, [*audiences[0], *audiences[1]]),
+        "smart_app_lists": _inactive(db, SmartAppList, ListStatus.ACTIVE, smart)}
+    kept = dict(targeting)
+    for key, (allow, block) in (("inventory_lists", inventory), ("audiences", audiences)):
+        if gone[key]:
+            kept[key] = {"allow": [i for i in allow if i not in gone[key]], "block": [i for i in block if i not in gone[key]]}
+    if gone["smart_app_lists"]:
+        kept["smart_app_lists"] = [i for i in smart if i not in gone["smart_app_lists"]]
+    return kept, sorted((name for names in gone.values() for name in names.values()), key=str.casefold)
+
+
+def _inactive(db: Session, table: Any, active: str, ids: list[int]) -> dict[int, str]:
+    """{id: name} of the rows of `table` among `ids` whose status is not `active`."""
+    if not ids:
+        return {}
+    return {int(i): n for i, n in db.exec(select(table.id, table.name).where(col(table.id).in_(ids),
+                                                                           table.status != active))}

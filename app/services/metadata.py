@@ -85,7 +85,28 @@ def _child_versions(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
     return {int(parent): int(count) for parent, count in rows if parent is not None}
 
 
+def traffic_type_code(name: str) -> str:
+    """The code a campaign keeps for a traffic type value: its name in lower case, words joined by "_", cut to
+    the campaign column's 8 characters ("CTV" -> "ctv", "App" -> "app")."""
+    return "_".join(name.casefold().split())[:8]
+
+
+def traffic_types(db: Session) -> dict[str, dict[str, Any]]:
+    """Every traffic type by the code campaigns keep: {code: {"name", "retired"}}, by name."""
+    return {traffic_type_code(r.name): {"name": r.name, "retired": r.retired} for r in _by_name(_rows(db, "traffic_type"))}
+
+
+def _traffic_type_users(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
+    """Campaigns whose traffic type is the value's code."""
+    codes = {traffic_type_code(name): value_id for value_id, name in db.exec(
+        select(ReferenceValue.id, ReferenceValue.name).where(col(ReferenceValue.id).in_(value_ids)))}
+    rows = db.exec(select(Campaign.traffic_type, func.count()).where(col(Campaign.traffic_type).in_(codes))
+                   .group_by(Campaign.traffic_type))
+    return {int(codes[code]): int(count) for code, count in rows}
+
+
 USAGE_COUNTERS: dict[str, list[UsageCounter]] = {kind: [] for kind in REFERENCE_KINDS}
+USAGE_COUNTERS["traffic_type"].append(_traffic_type_users)
 USAGE_COUNTERS["exchange"].append(_exchange_users)
 USAGE_COUNTERS["exchange"].append(_exchange_requests)
 USAGE_COUNTERS["operating_system"].append(_child_versions)
@@ -173,7 +194,7 @@ def kind_counts(db: Session, *, actor: Actor) -> dict[str, dict[str, int]]:
 def active_values(db: Session, *, actor: Actor, kind: str, parent_id: int | None = None,
                   country: str = "") -> list[dict[str, Any]]:
     """What a picker offers: the kind's values that are not retired, as {id, name}, sorted by name; OS versions
-    also carry `parent_id`, carriers `country`. `parent_id` keeps one operating system's versions, `country`
+    also carry `parent_id`, carriers `country`, traffic types the `code` campaigns keep. `parent_id` keeps one operating system's versions, `country`
     one country's carriers."""
     require(actor, "reference", "view")
     _check_kind(kind)
@@ -181,7 +202,8 @@ def active_values(db: Session, *, actor: Actor, kind: str, parent_id: int | None
     wanted_country = country.strip().upper()
     rows = [r for r in _by_name(_rows(db, kind)) if not r.retired
             and (parent_id is None or r.parent_id == parent_id) and (not wanted_country or r.country == wanted_country)]
-    return [{"id": r.id, "name": r.name, **({detail: getattr(r, detail)} if detail else {})} for r in rows]
+    return [{"id": r.id, "name": r.name, **({detail: getattr(r, detail)} if detail else {}),
+             **({"code": traffic_type_code(r.name)} if kind == "traffic_type" else {})} for r in rows]
 
 
 # --- writing -------------------------------------------------------------------------------------------

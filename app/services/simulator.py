@@ -55,7 +55,6 @@ APPS = ("com.king.candycrush", "com.spotify.music", "com.weather.forecast", "com
         "com.example.puzzle", "com.news.reader", "com.duolingo", "com.fitness.tracker")
 SITES = ("news.example.com", "weather.example.org", "recipes.example.net", "sports.example.com",
          "tech.example.io", "travel.example.com")
-TARGETING_DEVICES = {"connected_tv": "ctv"}  # the campaign form's names that differ from the store's
 
 
 @dataclass
@@ -90,7 +89,7 @@ def _plan(db: Session, campaign: Campaign, seed: int, approved: tuple[str, ...])
         ecpm = int(campaign.bid_micros * rng.uniform(0.55, 0.9))
     else:
         ecpm = int(rng.uniform(1.0, 5.0) * 1_000_000)
-    devices = tuple(TARGETING_DEVICES.get(d, d) for d in targeting.get("device_types") or ()) or tuple(DEVICES)
+    devices = tuple(targeting.get("device_types") or ()) or tuple(DEVICES)
     creatives = tuple(db.exec(select(CampaignCreative.creative_id)
                               .where(CampaignCreative.campaign_id == campaign.id)).all())
     return _Plan(

@@ -22,7 +22,6 @@ from app.models.campaign import (
     GOAL_METRICS,
     OBJECTIVES,
     PACING,
-    TRAFFIC_TYPES,
 )
 from app.models.user import User
 from app.services import geo, metadata
@@ -57,12 +56,13 @@ def supported_exchanges(db: Session, *, actor: Actor, advertiser_id: int | None)
 
 def options(db: Session, *, actor: Actor, advertiser_id: int | None) -> dict[str, Any]:
     """Everything the campaign form's pickers need: {exchanges, operating_systems, os_versions (with parent_id),
-    browsers, manufacturers, carriers (with country), traffic_type_values (the admin's list), countries,
+    browsers, manufacturers, carriers (with country), traffic_type_values (the admin's list, with code), countries,
     languages, device_types, objectives, pacing, bid_strategies, frequency_periods, traffic_types, goal_metrics}.
     Lists of reference values hold {id, name}; the fixed choices are codes. Cities are searched
     (/api/meta/city), never listed."""
     require(actor, "campaign", "view")
     exchanges = supported_exchanges(db, actor=actor, advertiser_id=advertiser_id)
+    traffic_types = metadata.active_values(db, actor=actor, kind="traffic_type")
 
     def active(kind: str) -> list[dict[str, Any]]:
         return metadata.active_values(db, actor=actor, kind=kind)
@@ -74,7 +74,7 @@ def options(db: Session, *, actor: Actor, advertiser_id: int | None) -> dict[str
         "browsers": active("browser"),
         "manufacturers": active("manufacturer"),
         "carriers": active("carrier"),
-        "traffic_type_values": active("traffic_type"),
+        "traffic_type_values": traffic_types,
         "countries": geo.countries(actor=actor),
         "languages": geo.languages(actor=actor),
         "device_types": list(DEVICE_TYPES),
@@ -82,6 +82,6 @@ def options(db: Session, *, actor: Actor, advertiser_id: int | None) -> dict[str
         "pacing": list(PACING),
         "bid_strategies": list(BID_STRATEGIES),
         "frequency_periods": list(FREQUENCY_PERIODS),
-        "traffic_types": list(TRAFFIC_TYPES),
+        "traffic_types": [row["code"] for row in traffic_types],  # the admin's list, as the codes campaigns keep
         "goal_metrics": list(GOAL_METRICS),
     }

@@ -26,7 +26,6 @@ from app.models.campaign import (
     GOAL_METRICS,
     OBJECTIVES,
     PACING,
-    TRAFFIC_TYPES,
     CampaignStatus,
 )
 from app.services import campaigns, creatives, targeting_options
@@ -79,7 +78,7 @@ def _local(iso: str | None, zone: str) -> str:
         return iso[:16]
 
 
-def initial_values(campaign: dict[str, Any] | None, *, copy_name: str = "") -> dict[str, Any]:
+def initial_values(campaign: dict[str, Any] | None) -> dict[str, Any]:
     """The store's first values: a saved campaign's settings, or a new campaign's defaults."""
     if campaign is None:
         values: dict[str, Any] = {"objective": "awareness", "traffic_type": "app", "time_zone": "UTC",
@@ -92,8 +91,6 @@ def initial_values(campaign: dict[str, Any] | None, *, copy_name: str = "") -> d
         values["starts_at"] = _local(campaign["starts_at"], campaign["time_zone"])
         values["ends_at"] = _local(campaign["ends_at"], campaign["time_zone"])
         targeting = campaign.get("targeting") or {}
-        if copy_name:
-            values["name"] = copy_name
     for key, empty in EMPTY.items():
         values[f"targeting.{key}"] = targeting.get(key, empty)
     return values
@@ -113,6 +110,24 @@ def choices(console: Console, prefix: str, keys: tuple[str, ...]) -> list[tuple[
     return [(key, console.t(f"{prefix}.{key}")) for key in keys]
 
 
+def traffic_label(console: Console, code: str, name: str = "") -> str:
+    """A traffic type's label: the catalog's words for the seeded ones (app, web, ctv), else the admin's name."""
+    key = f"campaigns.traffic.{code}"
+    text = console.t(key)
+    return text if text != key else (name or code)
+
+
+def stale_badge(console: Console, reason: str) -> Any:
+    """The mark of a targeting value the campaign keeps but could not choose today (retired, not allowed)."""
+    return html.span({"className": "badge rounded-pill text-bg-warning fw-normal ms-1", "data-stale": reason},
+                     console.t(f"campaigns.stale_{reason}"))
+
+
+def _stale_options(console: Console, stale: dict[str, list[dict[str, Any]]], key: str) -> list[tuple[Any, Any]]:
+    """Checkbox options for a key's stale values: ticked, marked, and unticking them removes them."""
+    return [(row["id"], html.span(row["name"], stale_badge(console, row["reason"]))) for row in stale.get(key, [])]
+
+
 def _section(title: str, icon: str, *children: Any, marker: str) -> Any:
     return html.section({"className": "card dsp-card shadow-sm border-0 mb-4", "data-section": marker},
                         html.div({"className": "card-header bg-transparent d-flex align-items-center gap-2"},
@@ -130,13 +145,16 @@ def _col(width: str, *children: Any) -> Any:
 
 
 @component
-def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: list[dict[str, Any]] | None) -> Any:
-    """`mode`: "create", "edit" or "clone". `advertisers`: who a new campaign may be for (None: the saved
-    campaign's advertiser); an advertiser's own list holds only itself."""
+def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: list[dict[str, Any]] | None,
+                 stale: dict[str, list[dict[str, Any]]] | None = None) -> Any:
+    """`mode`: "create", "edit" or "clone" (`campaign` then what campaigns.clone_plan made of the original).
+    `advertisers`: who a new campaign may be for (None: the saved campaign's advertiser); an advertiser's own
+    list holds only itself. `stale`: the saved campaign's retired or no-longer-allowed targeting values
+    (campaigns.stale_targeting), shown ticked and marked so the buyer can untick them."""
     console = use_console()
     t = console.t
-    copy_name = t("campaigns.copy_name", name=campaign["name"])[:120] if campaign and mode == "clone" else ""
-    store = use_field_store(initial_values(campaign, copy_name=copy_name))
+    stale = stale or {}
+    store = use_field_store(initial_values(campaign))
     advertiser, set_advertiser = use_state(campaign["advertiser_id"] if campaign else
                                            (advertisers[0]["id"] if advertisers else None))
     advertiser_name = campaign["advertiser"] if campaign else next(
@@ -179,6 +197,11 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
         return spinner(t("common.loading"))
     options = options_query.value
     zone_options = [(zone, zone.replace("_", " ")) for zone in TIME_ZONES]
+    traffic_choices = [(row["code"], traffic_label(console, row["code"], row["name"]))
+                       for row in options.get("traffic_type_values", [])]
+    saved_traffic = campaign["traffic_type"] if campaign else ""
+    if saved_traffic and saved_traffic not in dict(traffic_choices):  # retired since: kept, and said so
+        traffic_choices.append((saved_traffic, f"{traffic_label(console, saved_traffic)} ({t('campaigns.stale_retired')})"))
     basics = _section(
         t("campaigns.section_basics"), "bi-card-text",
         html.div({"className": "row gx-3"},
@@ -197,8 +220,8 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
                                               choices(console, "campaigns.objective", OBJECTIVES),
                                               error=errors.get("objective"), key="objective")),
                  _col("col-md-6", StoreSelect(store, "traffic_type", t("campaigns.field.traffic_type"),
-                                              choices(console, "campaigns.traffic", TRAFFIC_TYPES),
-                                              error=errors.get("traffic_type"), key="traffic_type"))),
+                                              traffic_choices, error=errors.get("traffic_type"),
+                                              key="traffic_type"))),
         _subhead(t("campaigns.flight")),
         html.div({"className": "row gx-3"},
                  _col("col-md-4", StoreText(store, "starts_at", t("campaigns.field.starts_at"), kind="datetime-local",
@@ -251,9 +274,10 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
     def reference(key: str) -> list[tuple[int, str]]:
         return [(row["id"], row["name"]) for row in options.get(key, [])]
 
-    exchanges = reference("exchanges")
+    exchanges = reference("exchanges") + _stale_options(console, stale, "exchanges")
     targeting = _section(
         t("campaigns.section_targeting"), "bi-bullseye",
+        alert("warning", t("campaigns.stale_note")) if stale else "",
         _subhead(t("campaigns.geography")),
         TagPicker(store, "countries", t("campaigns.field.countries"),
                   [(c["code"], c["name"]) for c in options.get("countries", [])],
@@ -268,10 +292,11 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
         CheckboxGroup(store, "device_types", t("campaigns.field.device_types"),
                       choices(console, "campaigns.device", DEVICE_TYPES), error=errors.get("targeting.device_types"),
                       key="device_types"),
-        *[CheckboxGroup(store, key, t(label), [(row["id"], row["name"], row.get(detail)) for row in options.get(key, [])],
+        *[CheckboxGroup(store, key, t(label), [(row["id"], row["name"], row.get(detail)) for row in options.get(key, [])]
+                        + _stale_options(console, stale, key),
                         error=errors.get(f"targeting.{key}"), help_text=t("campaigns.none_means_all"),
                         narrowed_by=narrowed_by, key=key)
-          for key, label, narrowed_by, detail in REFERENCE_GROUPS if options.get(key)],
+          for key, label, narrowed_by, detail in REFERENCE_GROUPS if options.get(key) or stale.get(key)],
         _subhead(t("audiences.menu_label")),
         AudiencePicker(store, advertiser, error=errors.get("targeting.audiences"), key=f"audiences-{advertiser}"),
         _subhead(t("campaigns.supply")),
@@ -334,17 +359,36 @@ def CreateCampaignPage() -> Any:
                     CampaignForm(campaign=None, mode="create", advertisers=advertisers.value))
 
 
+def _load_existing(db: Any, *, actor: Any, campaign_id: int, mode: str) -> dict[str, Any]:
+    """What the edit or clone form starts from: {"campaign", "stale"} to edit; campaigns.clone_plan to clone."""
+    if mode == "clone":
+        return campaigns.clone_plan(db, actor=actor, campaign_id=campaign_id)
+    return campaigns.describe_campaign(db, actor=actor, campaign_id=campaign_id)
+
+
+def _clone_notes(console: Console, plan: dict[str, Any]) -> Any:
+    """What the clone did not take from the original, and that an ended original's clone needs new dates."""
+    t = console.t
+    notes = [html.li({"data-note": "left-out"}, t("campaigns.clone_left_out", names=", ".join(plan["left_out"])))
+             if plan["left_out"] else "",
+             html.li({"data-note": "needs-dates"}, t("campaigns.clone_needs_dates")) if plan["needs_dates"] else ""]
+    if not any(notes):
+        return ""
+    return html.div({"className": "alert alert-info small d-flex gap-2", "role": "note", "data-clone-notes": ""},
+                    html.i({"className": "bi bi-info-circle-fill"}), html.ul({"className": "mb-0 ps-3"}, *notes))
+
+
 def _existing_page(mode: str) -> Any:
     console = use_console()
     t = console.t
     campaign_id = use_subject_id()
-    query = use_query(campaigns.get_campaign, actor=console.actor, campaign_id=campaign_id, deps=[campaign_id])
+    query = use_query(_load_existing, actor=console.actor, campaign_id=campaign_id, mode=mode, deps=[campaign_id])
     title = t("campaigns.edit_title" if mode == "edit" else "campaigns.clone_title")
     if query.loading:
         return loading_page(t, title)
-    campaign = query.value
-    if campaign is None:
+    if query.value is None:
         return html.div(page_header(title), not_found(console))
+    campaign = query.value["campaign"]
     if mode == "edit" and campaign["status"] == CampaignStatus.ARCHIVED:
         return html.div(page_header(title, campaign["name"], back_to_list(console)),
                         campaign_tabs(console, campaign, current="campaign.edit"),
@@ -352,7 +396,9 @@ def _existing_page(mode: str) -> Any:
     return html.div({"data-page": "campaign-form"},
                     page_header(title, campaign["name"], back_to_list(console)),
                     campaign_tabs(console, campaign, current=f"campaign.{mode}"),
-                    CampaignForm(campaign=campaign, mode=mode, advertisers=None, key=f"{mode}-{campaign_id}"))
+                    _clone_notes(console, query.value) if mode == "clone" else "",
+                    CampaignForm(campaign=campaign, mode=mode, advertisers=None, stale=query.value.get("stale"),
+                                 key=f"{mode}-{campaign_id}"))
 
 
 @component

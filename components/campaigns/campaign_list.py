@@ -14,8 +14,9 @@ from reactpy import Ref, component, html, use_ref, use_state
 from reactpy_router import use_params
 
 from app.auth.roles import Role
-from app.models.campaign import CampaignStatus
+from app.models.campaign import ENDED, CampaignStatus
 from app.services import campaigns, users
+from components.campaigns.campaign_form import traffic_label
 from components.campaigns.common import status_cell
 from components.campaigns.export import ExportButton
 from components.paths import page_path
@@ -30,6 +31,9 @@ from components.widgets.datagrid import GridAction, GridColumn, GridView, data_g
 
 ALL = ""
 ARCHIVED_TOO = "all"
+S = CampaignStatus
+# The status filter's choices, as the list shows statuses: an ended flight is "ended" (campaigns.list_campaigns).
+SHOWN_STATUSES = (S.DRAFT.value, S.ACTIVE.value, S.PAUSED.value, ENDED, S.COMPLETED.value, S.ARCHIVED.value)
 # (key, grid type, width, hidden until chosen); "advertiser" is left out for an advertiser's own list.
 COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
     ("name", "text", 200, False), ("advertiser", "text", 150, False), ("status", "badge", 100, False),
@@ -55,13 +59,15 @@ def grid_columns(console: Console) -> list[GridColumn]:
 def grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     t = console.t
     editable = page_path("campaign.edit", console.role, id=0) is not None
-    return [{**row, "status": status_cell(console, row["status"]),
+    # An ended flight shows as ended; it can still be paused, not activated (campaigns.next_statuses).
+    return [{**row, "status": status_cell(console, row["shown_status"]),
              "active": {"on": row["status"] == CampaignStatus.ACTIVE,
-                        "enabled": row["status"] in (CampaignStatus.DRAFT, CampaignStatus.ACTIVE, CampaignStatus.PAUSED),
+                        "enabled": row["status"] == CampaignStatus.ACTIVE or (
+                            row["status"] in (CampaignStatus.DRAFT, CampaignStatus.PAUSED) and row["shown_status"] != ENDED),
                         "label": t("campaigns.pause" if row["status"] == CampaignStatus.ACTIVE else "campaigns.activate")},
              "objective": t(f"campaigns.objective.{row['objective']}"),
              "bid_strategy": t(f"campaigns.strategy.{row['bid_strategy']}"),
-             "traffic_type": t(f"campaigns.traffic.{row['traffic_type']}"),
+             "traffic_type": traffic_label(console, row["traffic_type"]),
              "can_edit": editable and row["status"] != CampaignStatus.ARCHIVED,
              "can_archive": row["status"] != CampaignStatus.ARCHIVED}
             for row in rows]
@@ -108,7 +114,7 @@ def CampaignListPage() -> Any:
     subtitle = (t("campaigns.subtitle_advertiser", name=advertiser.value["name"])
                 if advertiser is not None and advertiser.value else t("campaigns.subtitle"))
     status_options = [(ALL, t("campaigns.all_but_archived"))] + \
-        [(s.value, t(f"campaigns.status.{s.value}")) for s in CampaignStatus] + [(ARCHIVED_TOO, t("campaigns.all_statuses"))]
+        [(s, t(f"campaigns.status.{s}")) for s in SHOWN_STATUSES] + [(ARCHIVED_TOO, t("campaigns.all_statuses"))]
     bulk = any(page_path(name, console.role) for name, _l, _i in BULK_PAGES)
     return html.div(
         {"data-page": "campaigns"},

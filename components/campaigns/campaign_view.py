@@ -11,16 +11,18 @@ from app.i18n.formatters import money
 from app.models.campaign import CampaignStatus
 from app.services import campaigns
 from components.audiences.campaign_audiences import CampaignAudiencesCard
-from components.campaigns.campaign_form import _local
+from components.campaigns.campaign_form import _local, stale_badge, traffic_label
 from components.campaigns.common import back_to_list, campaign_tabs, not_found, status_badge
 from components.campaigns.targeting import WEEKDAYS
 from components.creatives.creative_list import CampaignCreativesCard
 from components.dsps.sync_card import DspSyncCard, shows_dsps
 from components.exchanges.campaign_card import CampaignExchangesCard
+from components.paths import page_path
 from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
 from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.hooks import use_action, use_query
+from components.ui.links import app_link
 from components.users.common import use_subject_id
 
 # Status buttons, in the order they show: (status, label key, icon, asks first).
@@ -43,6 +45,30 @@ def _list(values: list[str], none: str) -> str:
     return ", ".join(values) if values else none
 
 
+def _marked(console: Console, names: list[str], ids: list[int], stale: list[dict[str, Any]], none: str) -> Any:
+    """A reference key's names, each stale one (retired, not allowed) followed by its badge."""
+    marks = {row["id"]: row["reason"] for row in stale}
+    if not marks:
+        return _list(names, none)
+    return html.span({"className": "d-inline-flex flex-wrap gap-1 align-items-center"},
+                     *[html.span({"key": str(i)}, name, stale_badge(console, marks[i]) if i in marks else "")
+                       for i, name in zip(ids, names, strict=False)])
+
+
+def _refusal(console: Console, errors: dict[str, str]) -> Any:
+    """Why a status move was refused; a refusal for want of money links to the role's Add Funds page."""
+    message = errors.get("balance") or errors.get("ends_at") or errors.get("status")
+    if not message:
+        return ""
+    funds_path = (page_path("funds.add", console.role) or page_path("funds", console.role)) if "balance" in errors \
+        else None
+    return html.div({"className": "alert alert-danger small d-flex flex-wrap gap-2 align-items-center",
+                     "role": "alert", "data-refusal": "status"},
+                    html.span(message),
+                    app_link({"to": funds_path, "className": "alert-link", "data-action": "add-funds"},
+                             console.t("campaigns.add_funds")) if funds_path else "")
+
+
 @component
 def CampaignViewPage() -> Any:
     console = use_console()
@@ -52,14 +78,19 @@ def CampaignViewPage() -> Any:
     asking, set_asking = use_state(None)
     move = use_action(campaigns.set_status, on_done=lambda c: (console.toast(
         "success", t(f"campaigns.now_{c['status']}", name=c["name"])), query.reload()))
+    tidy = use_action(campaigns.remove_stale_targeting, success="campaigns.stale_removed",
+                      on_done=lambda _c: query.reload())
     if query.loading:
         return loading_page(t, t("campaigns.view_title"))
     found = query.value
     if found is None:
         return html.div(page_header(t("campaigns.view_title")), not_found(console))
-    campaign, names = found["campaign"], found["names"]
+    campaign, names, stale = found["campaign"], found["names"], found.get("stale") or {}
     targeting = campaign["targeting"]
     everyone = t("campaigns.no_narrowing")
+
+    def clean(_event: Any) -> None:
+        tidy.submit(actor=console.actor, campaign_id=campaign_id)
 
     def go_to(status: str) -> None:
         set_asking(None)
@@ -81,14 +112,22 @@ def CampaignViewPage() -> Any:
     return html.div(
         {"data-page": "campaign-view"},
         page_header(html.span({"className": "d-inline-flex align-items-center gap-2 dsp-title-with-badge"}, campaign["name"],
-                              status_badge(console, campaign["status"])),
+                              status_badge(console, campaign["shown_status"])),
                     f"{campaign['advertiser']} · #{campaign['id']}", *buttons, back_to_list(console)),
         campaign_tabs(console, campaign, current="campaign.view"),
+        _refusal(console, move.errors),
+        html.div({"className": "alert alert-warning small d-flex flex-wrap gap-2 align-items-center",
+                  "data-stale-note": ""},
+                 html.span(t("campaigns.stale_view_note")),
+                 html.button({"type": "button", "className": "btn btn-sm btn-outline-dark ms-auto",
+                              "data-action": "remove-stale", "disabled": tidy.pending, "onClick": clean},
+                             t("campaigns.stale_remove"))) if stale and campaign["status"] != CampaignStatus.ARCHIVED
+        else "",
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-6"},
                           card(_facts([
                               (t("campaigns.field.objective"), t(f"campaigns.objective.{campaign['objective']}")),
-                              (t("campaigns.field.traffic_type"), t(f"campaigns.traffic.{campaign['traffic_type']}")),
+                              (t("campaigns.field.traffic_type"), traffic_label(console, campaign["traffic_type"])),
                               (t("campaigns.field.starts_at"), _local(campaign["starts_at"], zone).replace("T", " ")),
                               (t("campaigns.field.ends_at"), _local(campaign["ends_at"], zone).replace("T", " ")
                                or t("campaigns.no_end")),
@@ -121,7 +160,8 @@ def CampaignViewPage() -> Any:
                               (t("campaigns.field.languages"), _list(names["languages"], everyone)),
                               (t("campaigns.field.device_types"),
                                _list([t(f"campaigns.device.{d}") for d in targeting.get("device_types") or []], everyone)),
-                              *[(t(f"campaigns.field.{key}"), _list(names[key], everyone))
+                              *[(t(f"campaigns.field.{key}"), _marked(console, names[key], targeting.get(key) or [],
+                                                                      stale.get(key, []), everyone))
                                 for key in ("operating_systems", "os_versions", "manufacturers", "browsers", "carriers",
                                             "exchanges")],
                               (t("applists.target_allow"), _list(names["inventory_allow"], "—")),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.models.campaign import CampaignStatus
+from app.models.campaign import ENDED, CampaignStatus
 from components.shell.context import Console
 from components.ui.entity_pages import EntityPages
 
@@ -14,7 +14,8 @@ S = CampaignStatus
 # agency has no clone page, an advertiser no per-campaign creative list).
 CAMPAIGNS = EntityPages(
     prefix="campaigns", list_page="campaigns", icon="bi-megaphone",
-    variants={S.DRAFT: "secondary", S.ACTIVE: "success", S.PAUSED: "warning", S.COMPLETED: "info", S.ARCHIVED: "dark"},
+    variants={S.DRAFT: "secondary", S.ACTIVE: "success", S.PAUSED: "warning", S.COMPLETED: "info", S.ARCHIVED: "dark",
+              ENDED: "light"},
     tabs=(("campaign.view", "campaigns.tab_overview", "bi-eye"), ("campaign.edit", "campaigns.tab_edit", "bi-pencil"),
           ("campaign.clone", "campaigns.tab_clone", "bi-copy"),
           ("campaign.creatives", "campaigns.tab_creatives", "bi-images"),

@@ -105,7 +105,7 @@ def test_the_total_budget_cannot_go_below_what_is_already_spent(db) -> None:
 def test_a_clone_does_not_start_out_breaking_the_rules(db) -> None:
     me = actor_of(db, ADVERTISER)
     fine, broken = _new(db, name="Fine"), _new(db, name="Broken")
-    assert campaigns.clone_campaign(db, actor=me, campaign_id=fine["id"])["name"] == "Fine (copy)"
+    assert campaigns.clone_campaign(db, actor=me, campaign_id=fine["id"])["name"] == "Fine copy"
     row = db.get(Campaign, broken["id"])
     row.bid_micros = 5_000_000  # above its highest bid of 4.00: saved before the rule
     db.add(row)

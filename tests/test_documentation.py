@@ -78,7 +78,8 @@ def test_general_page_documents_roles_sessions_and_money() -> None:
     text = text_of(render_model(GeneralDocsPage))
     for expected in ("ADMIN", "CO-ADMIN", "AGENCY", "ADVERTISER", "This tab was inactive for some time!",
                      "Back To Admin", "Back To Co-Admin", "Back To Agency", "$1,234.50", "-$5.00",
-                     "Your console's menu shows the sections your role has."):
+                     "Your console's menu shows the sections your role has.", "$100,000,000.00", "$5,000.00",
+                     "90.00 %"):
         assert expected in text, expected
 
 

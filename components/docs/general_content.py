@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 from reactpy import html
 
+from app import money as amounts
 from app import validation as v
 from app.i18n.formatters import file_size, money, short_number
 from app.settings import get_settings
@@ -210,7 +211,18 @@ def _balance() -> Any:
         para("Money always has a dollar sign, thousands separators and two decimals, with the minus sign first. "
              "The separators are your language's: ", code(money(1234.5, language="gr")), " in German, ",
              code(money(-1234.5, language="rs")), " in Russian."),
+        para("Amounts are typed the same way in every language: digits with a point before at most two decimals, "
+             "commas only between thousands, a dollar sign if you like (", code("1,234.50"), ", ", code("$1,234.50"),
+             "). Exponents such as ", code("1e3"), " are refused rather than read as a thousand. Each kind of "
+             "amount has a ceiling, so a typo cannot cost a fortune:"),
+        table(("Amount", "At most"), [(label, code(amounts.shown(amounts.FIELDS[field].maximum,
+                                                                   amounts.FIELDS[field].unit)))
+                                      for field, label in _AMOUNT_LABELS]),
     )
+
+
+_AMOUNT_LABELS = (("total_budget", "Total or daily budget"), ("bid", "Bid, lowest or highest bid"),
+                  ("amount", "Funds added in one entry"), ("margin", "Agency margin"))
 
 
 def _number_formats() -> Any:

@@ -10,6 +10,9 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from urllib.parse import urlparse
 
+import email_validator
+import idna
+
 from app.errors import Invalid
 from app.i18n.catalog import Message
 
@@ -32,9 +35,7 @@ PASSWORD_TOO_SHORT = "Password must be at least {n} characters."
 _TOKEN_FORBIDDEN_RE = re.compile(r"undefined|null|[|*><{}\[\]$~]|\s")
 _FILE_NAME_RE = re.compile(r"^(?![xX])[A-Za-z0-9_\-]+(?: [A-Za-z0-9_\-]+)*\.[A-Za-z0-9]+$")
 _IDENTIFIER_RE = re.compile(r"^[A-Za-z0-9_\-]+$")
-_EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _HEX_COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
-_DOMAIN_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$")
 
 
 def _letters_digits_and(value: str | None, others: str) -> bool:
@@ -53,10 +54,26 @@ def _letters_digits_and(value: str | None, others: str) -> bool:
     return bool(text)
 
 
+def _is_domain(host: str) -> bool:
+    """A host name with a domain (shop.example, bücher.example, пример.рф), checked by the idna library (IDNA
+    2008 with the UTS 46 mapping browsers use): a hand-written ASCII pattern refused every international
+    domain name. An IP address, `localhost` or a bare label is no domain."""
+    try:
+        ascii_host = idna.encode(host, uts46=True, std3_rules=True).decode("ascii")
+    except (idna.IDNAError, UnicodeError):
+        return False
+    labels = ascii_host.split(".")
+    top = labels[-1]
+    return len(ascii_host) <= 253 and len(labels) >= 2 and (top.isalpha() or top.startswith("xn--"))
+
+
 def _is_http_url(value: str) -> bool:
-    parsed = urlparse(value)
-    host = parsed.hostname or ""
-    return parsed.scheme in ("http", "https") and bool(_DOMAIN_RE.match(host))
+    try:
+        parsed = urlparse(value)
+        host = parsed.hostname or ""
+    except ValueError:  # a broken [IPv6] part
+        return False
+    return parsed.scheme in ("http", "https") and _is_domain(host)
 
 
 def creative_name(value: str | None) -> str | None:
@@ -124,10 +141,16 @@ def free_text(value: str | None) -> str | None:
 
 
 def email(value: str | None) -> str | None:
+    """Checked by email-validator (syntax only: no DNS lookup), which knows international addresses
+    (josé@bücher.example) and the length limits."""
     value = (value or "").strip()
     if not value:
         return "Email is required."
-    return None if _EMAIL_RE.match(value) and len(value) <= 254 else "Please enter a valid email address."
+    try:
+        email_validator.validate_email(value, check_deliverability=False)
+    except email_validator.EmailNotValidError:
+        return "Please enter a valid email address."
+    return None
 
 
 def password(value: str | None) -> str | None:

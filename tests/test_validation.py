@@ -91,3 +91,23 @@ def test_money_rounds_half_up_on_the_decimal_text():
     assert money(-1234.5) == "-$1,234.50"
     assert money(1_500_000, micros=True) == "$1.50"
     assert money(0) == "$0.00"
+
+
+def test_urls_with_international_domain_names_are_valid():
+    # Issue 21: a hand-written ASCII pattern refused them. Host names are checked with idna now.
+    for good in ("http://bücher.example/", "https://пример.рф/путь", "https://ÉCOLE.fr/x?y=1", "https://münchen.de"):
+        assert v.click_url(good) is None, good
+        assert v.optional_http_url(good) is None, good
+    assert v.url_list("http://bücher.example/,https://пример.рф/") is None
+    for bad in ("https://localhost", "https://1.2.3.4/", "http://-bad.example/", "http://exa mple.com/", "http://a..b/",
+                "https://[::1/", "http://" + "a" * 64 + ".com/", "ftp://bücher.example/"):
+        assert v.click_url(bad) == "Please enter a valid URL.", bad
+    assert v.url_list("http://bücher.example") is not None, "each still ends with a slash"
+
+
+def test_email_addresses_are_checked_by_email_validator():
+    for good in ("ana@shop.example", "josé@bücher.example", "first.last+tag@sub.example.co.uk"):
+        assert v.email(good) is None, good
+    for bad in ("not-an-address", "a@b", "a..b@example.com", "a@-x.example", "a b@example.com", "@example.com"):
+        assert v.email(bad) == "Please enter a valid email address.", bad
+    assert v.email("  ") == "Email is required."

@@ -34,6 +34,7 @@ from app.models.campaign import Campaign, CampaignStatus
 from app.models.ledger import MICROS_PER_DOLLAR, LedgerEntry
 from app.models.user import User, UserSettings
 from app.services import audit, notifications
+from app.services.ledger import CENT, dollars
 from app.validation import too_long
 
 logger = logging.getLogger(__name__)
@@ -46,7 +47,6 @@ MAX_ENTRY = Decimal("1000000.00")
 MIN_CARD_PAYMENT = Decimal("0.50")  # Stripe's smallest USD charge
 NOTE_MAX_LENGTH = 255
 REFERENCE_MAX_LENGTH = 160  # leaves room for ":<advertiser id>:margin" within the column's 191
-CENT = Decimal("0.01")
 
 ENTER_AMOUNT = "Enter an amount, e.g. 250.00."
 TWO_DECIMALS = "Enter an amount with at most two decimals."
@@ -56,11 +56,6 @@ CREDIT_POSITIVE = "A deposit or refund adds money: enter a positive amount."
 CHOOSE_KIND = "Choose deposit, refund or adjustment."
 CHOOSE_ADVERTISER = "Choose an advertiser from the list."
 CARD_MINIMUM = "Card payments start at 0.50."
-
-
-def dollars(micros: int) -> str:
-    """Micro-dollars as the API shows money: dollars with two decimals as text ("5000.00", "-12.35")."""
-    return str((Decimal(micros) / MICROS_PER_DOLLAR).quantize(CENT))
 
 
 def parse_amount(value: str | Decimal | int | None) -> tuple[Decimal | None, str | None]:

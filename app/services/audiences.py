@@ -345,7 +345,7 @@ def audience_history(db: Session, *, actor: Actor, audience_id: int, since: str 
                      user_id: int | None = None) -> dict[str, Any]:
     """{"audience": {id, name, status}, "entries": [...], "people": [{id, name}]}: its changes (and each file
     appended, with its counts), filterable by date range and by who made the change."""
-    require(actor, "audit", "view")
+    change_log.require_reader(actor, "audience")
     audience, _advertiser = in_scope(db, actor, audience_id)
     entries = change_log.shown(db, change_log.filtered_rows(
         db, entity="audience", entity_ids=[audience_id], since=since, until=until, user_id=user_id))

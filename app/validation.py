@@ -117,7 +117,11 @@ def geo_fence(value: str | None) -> str | None:
 
 
 def name(value: str | None) -> str | None:
-    return None if _letters_digits_and(value, " -") else INVALID_NAME
+    """Letters, digits, spaces and hyphens, with at least one letter or digit: "---" or "  -  " names nothing."""
+    text = value or ""
+    if not _letters_digits_and(text, " -") or not any(unicodedata.category(c)[0] in "LN" for c in text):
+        return INVALID_NAME
+    return None
 
 
 def token_text(value: str | None) -> str | None:
@@ -183,6 +187,38 @@ def hex_colour(value: str | None) -> str | None:
 def optional_http_url(value: str | None) -> str | None:
     value = (value or "").strip()
     return None if not value or _is_http_url(value) else INVALID_URL
+
+
+# Spec section 5's patterns and the fields each governs, with why. The services named check these fields with
+# the rule (tests/test_validation.py holds each of them to it); a field not listed was considered and left out
+# for the reason given.
+GOVERNED_FIELDS: dict[str, dict[str, str]] = {
+    "name": {
+        # What people call their own records: shown in lists, pickers and change logs.
+        "campaign.name": "app/services/campaigns.py",
+        "inventory_list.name": "app/services/app_lists.py checked_name",
+        "smart_app_list.name": "app/services/smart_apps.py (app_lists.checked_name)",
+        "audience.name": "app/services/audiences.py",
+        "report.name": "app/services/reports.py",
+    },
+    "token_text": {
+        # A credential pasted into a form: whitespace, "null", "undefined" or markup characters there is a
+        # copy-and-paste accident (a JavaScript value printed as text), not a key.
+        "dsp.api_key": "app/services/dsps.py _new_key",
+    },
+    "free_text": {
+        # A short label someone types to tell their own things apart. Notes and descriptions (funds notes,
+        # report e-mail text) are not held to it: the pattern has no full stop or comma, so real sentences
+        # would be refused.
+        "api_key.label": "app/services/api_credentials.py generate",
+    },
+    # Identifier and file-name patterns govern no field today. Ids people pick (smart-app taxonomy, exchanges,
+    # DSP associations) are checked against the list they come from, which is stricter; bundle ids carry dots
+    # the identifier pattern refuses (app_entries checks them). No form asks for a file name: uploads keep the
+    # name the file came with (app/uploads.py shown_file_name) and downloads are named by the console.
+    "identifier": {},
+    "file_name": {},
+}
 
 
 def check(rules: Mapping[str, tuple[Callable[..., str | None], object]]) -> None:

@@ -188,8 +188,10 @@ def _new_key(data: dict[str, Any], *, required: bool) -> str | None:
         if required:
             raise Invalid({"api_key": REQUIRED})
         return None
-    if len(key) > KEY_MAX_LENGTH or any(c.isspace() for c in key):
-        raise Invalid({"api_key": NOT_ALLOWED})
+    if len(key) > KEY_MAX_LENGTH:
+        raise Invalid({"api_key": v.too_long(KEY_MAX_LENGTH)})
+    if problem := v.token_text(key):
+        raise Invalid({"api_key": problem})
     return key
 
 

@@ -54,13 +54,20 @@ def _letters_digits_and(value: str | None, others: str) -> bool:
     return bool(text)
 
 
-def _is_domain(host: str) -> bool:
-    """A host name with a domain (shop.example, bücher.example, пример.рф), checked by the idna library (IDNA
-    2008 with the UTS 46 mapping browsers use): a hand-written ASCII pattern refused every international
-    domain name. An IP address, `localhost` or a bare label is no domain."""
+def ascii_host_name(host: str) -> str | None:
+    """A host name (shop.example, bücher.example, пример.рф, localhost) in its ASCII form, or None when it is
+    none. Checked by the idna library (IDNA 2008 with the UTS 46 mapping browsers use): a hand-written ASCII
+    pattern refused every international domain name."""
     try:
-        ascii_host = idna.encode(host, uts46=True, std3_rules=True).decode("ascii")
+        return idna.encode(host, uts46=True, std3_rules=True).decode("ascii")
     except (idna.IDNAError, UnicodeError):
+        return None
+
+
+def _is_domain(host: str) -> bool:
+    """A host name with a domain. An IP address, `localhost` or a bare label is no domain."""
+    ascii_host = ascii_host_name(host)
+    if ascii_host is None:
         return False
     labels = ascii_host.split(".")
     top = labels[-1]

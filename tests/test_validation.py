@@ -155,3 +155,13 @@ def test_each_governed_field_is_held_to_its_section_5_rule(db):
                 attempt(bad_values[rule])
             assert refused.value.fields == {field_name: message}, field
     assert set(attempts) == {f for fields in v.GOVERNED_FIELDS.values() for f in fields}
+
+
+def test_a_dsp_endpoint_host_is_checked_by_idna_too():
+    from app.services.dsps import INVALID_ENDPOINT, endpoint_problem
+
+    for good in ("https://bücher.example/rtb", "http://10.0.0.5:8080/rtb", "http://bidder.internal:9000/",
+                 "http://localhost:8080/"):
+        assert endpoint_problem(good) is None, good
+    for bad in ("http://-bidder.example/", "http://bid_der.example/", "http://a..b/"):
+        assert endpoint_problem(bad) == INVALID_ENDPOINT, bad

@@ -133,7 +133,7 @@ def endpoint_problem(url: str) -> str | None:
     try:
         ipaddress.ip_address(host)
     except ValueError:
-        if not all(part and len(part) <= 63 and part.replace("-", "").isalnum() for part in host.split(".")):
+        if v.ascii_host_name(host) is None:  # a name, international ones too; a private one is fine
             return INVALID_ENDPOINT
     return None
 

@@ -15,7 +15,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -122,11 +122,6 @@ def create_api() -> FastAPI:
 
             get_store().clear()
             return ok(None)
-
-    @api.api_route("/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
-    def unknown(rest: str) -> JSONResponse:
-        return JSONResponse({"success": False, "code": 404, "message": f"No such API call: /{rest}", "data": None},
-                            status_code=404)
 
     return api
 

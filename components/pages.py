@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.auth.roles import ROLE_PREFIX, STAFF_ROLES, Role
+from app.services.change_log import CHANGE_LOGS
 from components.agencies.agency_list import AgenciesPage
 from components.agencies.assign_advertiser import AssignAdvertiserPage
 from components.agencies.edit_agency import EditAgencyPage
@@ -303,6 +304,11 @@ def _check(pages: tuple[Page, ...]) -> None:
     for page in pages:
         assert page.path.startswith("/"), page.path
         assert page.public or page.frame == "shell", page.path
+    # Each change log's pages open to exactly the roles its declaration lets read it (the API follows the same
+    # declaration): a page for a role that may not read the log would only ever show "not found".
+    for kind, log in CHANGE_LOGS.items():
+        roles = frozenset().union(*(p.roles for p in pages if p.name == log.page))
+        assert roles == log.roles, f"change log {kind}: pages for {sorted(roles)}, readers {sorted(log.roles)}"
 
 
 _check(PAGES)

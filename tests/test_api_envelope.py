@@ -32,9 +32,34 @@ def test_unknown_paths_and_wrong_methods_answer_in_the_envelope(client):
     missing = client.get("/api/no-such-call")
     assert missing.status_code == 404
     assert missing.json() == {"success": False, "code": 404, "message": "No such API call: /no-such-call", "data": None}
+    # A wrong method is not "no such call" (issue 21): 405, and Allow lists every method the path takes.
     wrong = client.delete("/api/auth/agency-config")
-    assert wrong.status_code in (404, 405)
-    assert wrong.json()["success"] is False and wrong.json()["code"] == wrong.status_code
+    assert wrong.status_code == 405
+    assert wrong.json()["success"] is False and wrong.json()["code"] == 405
+    assert "GET" in wrong.headers["allow"].split(", ")
+
+
+def test_a_405_allows_every_method_of_the_path_not_only_the_first_route(client):
+    # GET and POST /api/campaigns are two routes: Starlette's own header named only the first one.
+    reply = client.put("/api/campaigns")
+    assert reply.status_code == 405
+    assert {"GET", "POST"} <= set(reply.headers["allow"].split(", "))
+    assert "PUT" not in reply.headers["allow"]
+
+
+def test_a_body_that_is_not_json_is_a_400_not_a_field_error(client):
+    for body, content_type in ((b'{"email": "a@b.c", ', "application/json"), (b"email=a", "text/plain")):
+        reply = client.post("/api/auth/login/", content=body, headers={"content-type": content_type})
+        assert reply.status_code == 400, reply.text
+        assert reply.json() == {"success": False, "code": 400, "message": "The request body is not valid JSON.",
+                                "data": None}
+
+
+def test_json_of_the_wrong_shape_stays_a_422_naming_the_real_fields(client):
+    reply = client.post("/api/auth/login/", json={"email": "a@example.com"})
+    assert reply.status_code == 422
+    assert list(reply.json()["data"]["fields"]) == ["password"]
+    assert client.post("/api/auth/login/", json=[1, 2]).json()["data"]["fields"].keys() == {"body"}
 
 
 def test_an_api_path_with_a_control_character_answers_in_the_envelope(client):
@@ -42,7 +67,9 @@ def test_an_api_path_with_a_control_character_answers_in_the_envelope(client):
     # to the pages' plain-text 404.
     reply = client.get("/api/getChangeLogAppList/1%0A2")
     assert reply.status_code == 404
-    assert reply.json() == {"success": False, "code": 404, "message": "Not Found", "data": None}
+    body = reply.json()
+    assert (body["success"], body["code"], body["data"]) == (False, 404, None)
+    assert body["message"].startswith("No such API call: /getChangeLogAppList/")
     assert client.get("/no-such%0Apage").headers["content-type"].startswith("text/plain")  # pages: as before
 
 

@@ -63,7 +63,7 @@ def test_edit_config_status_reset_and_payments_over_the_api(client, demo_ids):
     assert config["api_access"] is True and config["insight_dashboard"] is True
 
     payments = client.get(f"/api/users/{advertiser}/payments", headers=admin).json()["data"]
-    assert payments and payments[0]["balance"] == 5000  # the demo's opening deposit
+    assert payments and payments[0]["balance"] == "5000.00"  # the demo's opening deposit
 
     reset = client.post(f"/api/users/{advertiser}/password-reset", headers=admin)
     assert reset.status_code == 200 and reset.json()["data"] == {"email": "arlo@renamed.example"}

@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.errors import Invalid, NotFound
+from app.errors import Forbidden, Invalid, NotFound
 from app.services import campaign_history, campaigns
-from tests.helpers import actor_of, other_tenant
+from tests.helpers import actor_of, other_tenant, user_by_email
 from tests.test_campaign_pages import SETTINGS
 
 
@@ -64,6 +64,9 @@ def test_an_advertisers_log_names_each_campaign_and_stays_within_scope(db):
         ("Autumn Push", "set_status_active"), ("Second Wave", "create"), ("Autumn Push", "create")]
     _rival_agency, rival_advertiser = other_tenant(db)
     with pytest.raises(NotFound):
+        campaign_history.advertiser_change_log(db, actor=actor_of(db, "coadmin@demo.example"),
+                                               advertiser_id=user_by_email(db, "admin@demo.example").id)
+    with pytest.raises(Forbidden):  # a staff page (change_log.CHANGE_LOGS), whoever's advertiser it is
         campaign_history.advertiser_change_log(db, actor=actor_of(db, "agency@demo.example"),
                                                advertiser_id=rival_advertiser.id)
     with pytest.raises(NotFound):

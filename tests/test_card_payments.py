@@ -77,7 +77,7 @@ def test_an_advertiser_pays_by_card_and_is_credited_exactly_once(client: TestCli
         assert status == 200 and body["data"]["credited"] is None
     assert balance(client, headers, advertiser_id) == "5500.25"
     ledger = client.get(f"/api/funds/{advertiser_id}/ledger", headers=headers).json()["data"]
-    assert [(row["kind"], row["amount"]) for row in ledger[:2]] == [("deposit", 500.25), ("deposit", 5000.0)]
+    assert [(row["kind"], row["amount"]) for row in ledger[:2]] == [("deposit", "500.25"), ("deposit", "5000.00")]
 
 
 def test_a_forged_or_unsigned_webhook_writes_nothing(client: TestClient, stripe_server: FakeStripe,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import re
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 from pathlib import Path
 
 from sqlmodel import Session
@@ -91,8 +92,26 @@ def test_every_export_neutralises_formulas(db: Session, demo_ids: dict[str, int]
 def test_safe_cell():
     for payload in (*PAYLOADS, "-", "=", "@"):
         assert campaign_export.safe_cell(payload) == "'" + payload
-    for harmless in ("Spring Sale", "100", "1.5", "", None, "a=b", "'quoted"):
+    for harmless in ("Spring Sale", "100", "1.5", "", None, "a=b", "'quoted", "a - b"):
         assert campaign_export.safe_cell(harmless) == ("" if harmless is None else harmless)
+
+
+# Issue 21: blanks before a formula start, and a formula on a later line, passed; numbers became text ('-5).
+HIDDEN = [" =1+1", "\u00a0@SUM(A1)", "note\n=HYPERLINK(\"http://evil.example\")", "a\r\n -1+2", "x\n\t+1"]
+
+
+def test_the_csv_writer_keeps_numbers_and_defuses_every_cell_a_spreadsheet_would_evaluate(tmp_path: Path) -> None:
+    numbers = [-5, Decimal("-12.50"), 0, 2.25, 1234567]
+    path = tmp_path / "out.csv"
+    campaign_export.write_csv(path, ["=title", *(f"c{n}" for n in range(len(numbers) + len(HIDDEN)))],
+                              [[*numbers, *HIDDEN, "Spring Sale"]])
+    with path.open(newline="", encoding="utf-8-sig") as source:
+        header, row = list(csv.reader(source))
+    assert header[0] == "'=title"
+    assert row[:len(numbers)] == ["-5", "-12.50", "0", "2.25", "1234567"], "numbers are written as numbers"
+    assert row[len(numbers):] == ["'" + text for text in HIDDEN] + ["Spring Sale"]
+    for text in HIDDEN:
+        assert campaign_export.unguarded_cell(campaign_export.safe_cell(text)) == text, "reading back undoes it"
 
 
 def test_one_helper_writes_every_csv():

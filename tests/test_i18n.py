@@ -111,6 +111,8 @@ MESSAGE_KEYS = (
     "A DSP with this name already exists.",
     "Enter the DSP's address, starting with http:// or https://.",
     "This DSP is inactive. Activate it to sync.",
+    "Must not contain spaces, the words undefined or null, or any of | * > < { } [ ] $ ~",  # app/validation.py token_text (a DSP's API key)
+    "Use only letters, digits, spaces, _, @ and !.",  # app/validation.py free_text (an API key's label)
     "Not an app id (com.example.app, id123456789) or a domain (example.com).",
     "Longer than 255 characters.",
     "The file is not UTF-8 text: save it as CSV (UTF-8) and upload it again.",

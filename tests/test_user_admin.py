@@ -141,7 +141,7 @@ def test_assigning_an_advertiser_moves_it_with_its_funds_and_ends_the_old_agency
     with pytest.raises(NotFound):
         users.get_user(db, actor=agency, user_id=own.id)
     rival = actor_of(db, "rival-agency@other.example")
-    assert ledger.payment_history(db, actor=rival, advertiser_id=own.id)[0]["balance"] == 5000.0
+    assert ledger.payment_history(db, actor=rival, advertiser_id=own.id)[0]["balance"] == "5000.00"
     assert [e["action"] for e in change_log.user_change_log(db, actor=admin, user_id=rival_agency.id)][0] == \
         "advertiser_moved_to"
     # The advertiser's own log names both agencies for the admin; its new agency does not learn the old one's name.
@@ -163,7 +163,7 @@ def test_lists_filter_and_agencies_total_their_advertisers(db):
     with pytest.raises(Invalid):
         directory.accounts_overview(db, actor=admin, role="nobody")
     agencies = directory.agencies_overview(db, actor=admin)
-    assert [(a["email"], a["advertisers"], a["balance"]) for a in agencies] == [("agency@demo.example", 1, 5000.0)]
+    assert [(a["email"], a["advertisers"], a["balance"]) for a in agencies] == [("agency@demo.example", 1, "5000.00")]
     with pytest.raises(Forbidden):
         directory.agencies_overview(db, actor=actor_of(db, "agency@demo.example"))
 
@@ -172,7 +172,7 @@ def test_payment_history_runs_a_balance(db):
     admin = actor_of(db, "admin@demo.example")
     own = user_by_email(db, "advertiser@demo.example")
     history = ledger.payment_history(db, actor=admin, advertiser_id=own.id)
-    assert history[0]["amount"] == 5000.0 and history[0]["by"] == "Ada Admin"
+    assert history[0]["amount"] == "5000.00" and history[0]["by"] == "Ada Admin"
     with pytest.raises(NotFound):  # agencies have no payment list of their own
         ledger.payment_history(db, actor=admin, advertiser_id=user_by_email(db, "agency@demo.example").id)
 

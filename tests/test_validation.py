@@ -91,3 +91,77 @@ def test_money_rounds_half_up_on_the_decimal_text():
     assert money(-1234.5) == "-$1,234.50"
     assert money(1_500_000, micros=True) == "$1.50"
     assert money(0) == "$0.00"
+
+
+def test_urls_with_international_domain_names_are_valid():
+    # Issue 21: a hand-written ASCII pattern refused them. Host names are checked with idna now.
+    for good in ("http://bücher.example/", "https://пример.рф/путь", "https://ÉCOLE.fr/x?y=1", "https://münchen.de"):
+        assert v.click_url(good) is None, good
+        assert v.optional_http_url(good) is None, good
+    assert v.url_list("http://bücher.example/,https://пример.рф/") is None
+    for bad in ("https://localhost", "https://1.2.3.4/", "http://-bad.example/", "http://exa mple.com/", "http://a..b/",
+                "https://[::1/", "http://" + "a" * 64 + ".com/", "ftp://bücher.example/"):
+        assert v.click_url(bad) == "Please enter a valid URL.", bad
+    assert v.url_list("http://bücher.example") is not None, "each still ends with a slash"
+
+
+def test_email_addresses_are_checked_by_email_validator():
+    for good in ("ana@shop.example", "josé@bücher.example", "first.last+tag@sub.example.co.uk"):
+        assert v.email(good) is None, good
+    for bad in ("not-an-address", "a@b", "a..b@example.com", "a@-x.example", "a b@example.com", "@example.com"):
+        assert v.email(bad) == "Please enter a valid email address.", bad
+    assert v.email("  ") == "Email is required."
+
+
+def test_a_name_of_only_hyphens_or_spaces_is_refused():
+    for bad in ("-", "---", " - - ", "  "):
+        assert v.name(bad) == "Invalid input. Please use only letters, numbers, spaces, and hyphens.", repr(bad)
+    assert v.name("A-1") is None and v.name("- 2 -") is None
+
+
+def test_each_governed_field_is_held_to_its_section_5_rule(db):
+    """GOVERNED_FIELDS names the fields of each spec §5 pattern: each refuses what its rule refuses, naming the
+    field."""
+    import pytest
+
+    from app.services import api_credentials, app_lists, audiences, campaigns, dsps, reports, smart_apps
+    from tests.helpers import actor_of
+
+    me, admin = actor_of(db, "advertiser@demo.example"), actor_of(db, "admin@demo.example")
+    name_rule = "Invalid input. Please use only letters, numbers, spaces, and hyphens."
+    attempts = {
+        "campaign.name": (lambda n: campaigns.create_campaign(db, actor=me, data={
+            "name": n, "starts_at": "2026-12-01", "total_budget": "100", "bid": "1"}), "name", name_rule),
+        "inventory_list.name": (lambda n: app_lists.create_list(db, actor=me, data={
+            "name": n, "kind": "allow", "entries": "com.example.app"}), "name", name_rule),
+        "smart_app_list.name": (lambda n: smart_apps.create_list(db, actor=admin, data={
+            "name": n, "category_id": "36", "genre_id": "6014", "entries": "com.example.app"}), "name", name_rule),
+        "audience.name": (lambda n: audiences.create_audience(db, actor=me, data={"name": n, "kind": "device_ids"}),
+                          "name", name_rule),
+        "report.name": (lambda n: reports.create_report(db, actor=me, report_type="geo", data={
+            "name": n, "period": "custom", "start_date": "2026-01-01", "end_date": "2026-01-01",
+            "metrics": ["impressions"]}), "name", name_rule),
+        "dsp.api_key": (lambda k: dsps.create_dsp(db, actor=admin, data={
+            "name": "Token DSP", "connector": dsps.CONNECTOR_TYPES[0], "endpoint_url": "https://dsp.example/",
+            "api_key": k}), "api_key", v.token_text("null")),
+        "api_key.label": (lambda label: api_credentials.generate(db, actor=admin, user_id=me.id, label=label),
+                          "label", v.free_text("#")),
+    }
+    bad_values = {"name": "- -", "token_text": "key null", "free_text": "Prod <key>"}
+    for rule, fields in v.GOVERNED_FIELDS.items():
+        for field in fields:
+            attempt, field_name, message = attempts[field]
+            with pytest.raises(v.Invalid) as refused:
+                attempt(bad_values[rule])
+            assert refused.value.fields == {field_name: message}, field
+    assert set(attempts) == {f for fields in v.GOVERNED_FIELDS.values() for f in fields}
+
+
+def test_a_dsp_endpoint_host_is_checked_by_idna_too():
+    from app.services.dsps import INVALID_ENDPOINT, endpoint_problem
+
+    for good in ("https://bücher.example/rtb", "http://10.0.0.5:8080/rtb", "http://bidder.internal:9000/",
+                 "http://localhost:8080/"):
+        assert endpoint_problem(good) is None, good
+    for bad in ("http://-bidder.example/", "http://bid_der.example/", "http://a..b/"):
+        assert endpoint_problem(bad) == INVALID_ENDPOINT, bad

@@ -19,6 +19,7 @@ from app.api.deps import DB, get_actor
 from app.api.envelope import ok
 from app.auth.policy import Actor
 from app.services import app_entries, app_lists, smart_apps
+from app.services.change_log import CHANGE_LOGS
 from app.uploads import shown_file_name
 
 router = APIRouter(tags=["inventory lists"])
@@ -142,7 +143,7 @@ def export_entries(applist_id: int, actor: Actor = Depends(get_actor), db: Sessi
     return ok(app_lists.export_entries(db, actor=actor, applist_id=applist_id))
 
 
-@router.get("/inventory-lists/{applist_id}/changelog", description="The list's change history, newest first.")
+@router.get(CHANGE_LOGS["app_list"].api, description="The list's change history, newest first.")
 def change_log(applist_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     return ok(app_lists.list_change_log(db, actor=actor, applist_id=applist_id))
 
@@ -221,7 +222,7 @@ def change_smart_entries(list_id: int, body: EntriesBody, actor: Actor = Depends
                                                    mode=body.mode)})
 
 
-@smart_router.get("/smart-apps/{list_id}/changelog", description="Admin and co-admin: the list's change history.")
+@smart_router.get(CHANGE_LOGS["smart_app_list"].api, description="Admin and co-admin: the list's change history.")
 def change_log_smart(list_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     return ok(smart_apps.list_change_log(db, actor=actor, list_id=list_id))
 

@@ -15,6 +15,7 @@ from app.api.envelope import ok
 from app.auth.policy import Actor
 from app.services import audiences
 from app.services.audience_devices import MAX_FILE_BYTES
+from app.services.change_log import CHANGE_LOGS
 
 router = APIRouter(tags=["audiences"])
 spec_router = APIRouter(tags=["audiences (spec call names)"])
@@ -112,9 +113,9 @@ def upload_devices(audience_id: int, file: UploadFile, actor: Actor = Depends(ge
                                        filename=file.filename or ""), "Device ids added")
 
 
-@router.get("/audiences/{audience_id}/change-log", description="Who changed what and when, newest first; each file "
-                                                               "appended with its counts. Filter by since/until "
-                                                               "(YYYY-MM-DD, UTC) and user_id.")
+@router.get(CHANGE_LOGS["audience"].api, description="Who changed what and when, newest first; each file appended "
+                                                    "with its counts. Filter by since/until (YYYY-MM-DD, UTC) and "
+                                                    "user_id.")
 def change_log(audience_id: int, since: str = "", until: str = "", user_id: int | None = None,
                actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     return ok(audiences.audience_history(db, actor=actor, audience_id=audience_id, since=since, until=until,

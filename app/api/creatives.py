@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Depends, Form, UploadFile
+from fastapi import APIRouter, Depends, Form, Query, UploadFile
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.api.deps import DB, get_actor
 from app.api.envelope import ok
 from app.auth.policy import Actor
-from app.services import creatives
+from app.services import creative_history, creatives
+from app.services.change_log import CHANGE_LOGS
 from app.settings import get_settings
 
 router = APIRouter(tags=["creatives"])
@@ -156,10 +157,15 @@ def assign_to_campaigns(creative_id: int, body: CampaignIdsBody, actor: Actor = 
               "Campaigns saved")
 
 
-@router.get("/creatives/{creative_id}/change-log")
-def change_log(creative_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    """Who changed what and when, newest first."""
-    return ok(creatives.creative_change_log(db, actor=actor, creative_id=creative_id))
+@router.get(CHANGE_LOGS["creative"].api)
+def change_log(creative_id: int, since: str = Query("", description="From this day (YYYY-MM-DD, UTC)"),
+               until: str = Query("", description="To this day (YYYY-MM-DD, UTC)"),
+               user_id: int | None = Query(None, description="Only changes made by (or on behalf of) this user"),
+               actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """The creative's change log as its page shows it: {creative, entries (newest first; files by name,
+    campaigns added and removed), people (who changed it)}."""
+    return ok(creative_history.creative_history(db, actor=actor, creative_id=creative_id, since=since, until=until,
+                                                user_id=user_id))
 
 
 @router.get("/campaigns/{campaign_id}/creatives")

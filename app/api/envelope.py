@@ -10,9 +10,11 @@ import duckdb
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import iter_route_contexts
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import get_route_path
 
 from app import errors
 from app.errors import Invalid, ServiceError
@@ -37,10 +39,38 @@ async def service_error_handler(_request: Request, error: Exception) -> JSONResp
     return _reply(error.code, error.message, error.data)
 
 
-async def http_error_handler(_request: Request, error: Exception) -> JSONResponse:
-    """Starlette's own refusals (no such path, method not allowed) in the same shape as ours."""
+NOT_JSON = "The request body is not valid JSON."
+
+
+def _api_path(request: Request) -> str:
+    """The path under /api, as API users write it (`/campaigns/7`)."""
+    path = request.url.path
+    return path[len("/api"):] if path == "/api" or path.startswith("/api/") else path
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route of this API answers at the request's path. Starlette's own Allow header names
+    only the first route that matched the path, and GET and POST on one path are two routes here."""
+    path = get_route_path(request.scope)
+    return sorted({method for route in iter_route_contexts(getattr(request.app, "routes", ()))
+                   if (pattern := getattr(route, "path_regex", None)) is not None and pattern.match(path)
+                   for method in route.methods or ()})
+
+
+async def http_error_handler(request: Request, error: Exception) -> JSONResponse:
+    """Starlette's own refusals (no such path, method not allowed) in the same shape as ours. A 405 says which
+    methods the path takes, in words and in the `Allow` header."""
     assert isinstance(error, StarletteHTTPException)
-    return _reply(error.status_code, str(error.detail))
+    if error.status_code == 404 and error.detail == "Not Found":
+        return _reply(404, f"No such API call: {_api_path(request)}")
+    if error.status_code == 405:
+        allowed = ", ".join(_allowed_methods(request)) or (error.headers or {}).get("Allow", "")
+        reply = _reply(405, f"{request.method} is not allowed here. Allowed: {allowed}.")
+        reply.headers["Allow"] = allowed
+        return reply
+    reply = _reply(error.status_code, str(error.detail))
+    reply.headers.update(error.headers or {})
+    return reply
 
 
 # Errors that may be the database or the data disk failing rather than a bug. Handled by class, so that a fault
@@ -78,8 +108,18 @@ async def unexpected_error_handler(_request: Request, error: Exception) -> JSONR
     return _reply(500, UNEXPECTED_ERROR)
 
 
+def _unreadable_body(error: RequestValidationError) -> bool:
+    """The body is not JSON: FastAPI could not parse it (json_invalid), or did not try because it was not sent
+    as JSON, and the raw bytes met the model. Either way no field is wrong, the whole body is."""
+    return any(item.get("type") == "json_invalid" or isinstance(item.get("input"), bytes) for item in error.errors())
+
+
 async def validation_error_handler(_request: Request, error: Exception) -> JSONResponse:
+    """A body or parameter of the wrong shape: 422 naming each field. A body that is not JSON at all: 400 (FastAPI
+    reported it as a 422 on a field named after the byte offset of the parse error)."""
     assert isinstance(error, RequestValidationError)
+    if _unreadable_body(error):
+        return _reply(400, NOT_JSON)
     fields: dict[str, str] = {}
     for item in error.errors():
         location = [str(part) for part in item.get("loc", ()) if part not in ("body", "query", "path")]

@@ -13,6 +13,7 @@ from app.api.deps import DB, get_actor
 from app.api.envelope import ok
 from app.auth.policy import Actor
 from app.services import exchange_approvals
+from app.services.change_log import CHANGE_LOGS
 
 router = APIRouter(tags=["exchange approvals"])
 
@@ -46,7 +47,7 @@ def campaign_exchanges(campaign_id: int, actor: Actor = Depends(get_actor), db: 
     return ok(exchange_approvals.campaign_exchanges(db, actor=actor, campaign_id=campaign_id))
 
 
-@router.get("/exchange-approval/change-log/{campaign_id}")
+@router.get(CHANGE_LOGS["exchange_approval"].api)
 def change_log(campaign_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Staff: one campaign's requests and decisions over time."""
     return ok(exchange_approvals.approval_history(db, actor=actor, campaign_id=campaign_id))

@@ -13,6 +13,7 @@ from app.api.deps import DB, get_actor
 from app.api.envelope import ok
 from app.auth.policy import Actor
 from app.services import change_log, directory, ledger, user_config, users
+from app.services.change_log import CHANGE_LOGS
 
 router = APIRouter(tags=["users"])
 
@@ -132,7 +133,7 @@ def set_margin(user_id: int, body: MarginBody, actor: Actor = Depends(get_actor)
     return ok({"margin": user_config.margin_of(db, actor=actor, user_id=user_id)}, "Margin saved")
 
 
-@router.get("/users/{user_id}/change-log")
+@router.get(CHANGE_LOGS["user"].api)
 def user_change_log(user_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Every change to the account, newest first: who made it (and who was really behind it when acting
     as another user) and each field's old and new value."""

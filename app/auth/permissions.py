@@ -68,7 +68,9 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
     # Saved reports of the users in the actor's row scope (services/reports.py); their rows follow "statistics".
     "report": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),
                "delete": frozenset({A, G, V})},
-    "audit": {"view": frozenset({A, G, V})},
+    # Change logs (app/services/change_log.py CHANGE_LOGS): one record's under "view"; every campaign of one
+    # advertiser at once is a staff page.
+    "audit": {"view": frozenset({A, G, V}), "advertiser_campaigns": frozenset({A})},
     "reference": {"view": EVERYONE, "manage": frozenset({A})},  # /admin/metadata lists; every picker reads them
     # Keys of users whose settings have api_access: their own, an agency's advertisers', any for staff.
     "api_credential": {"view": frozenset({A, G, V}), "manage": frozenset({A, G, V})},

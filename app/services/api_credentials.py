@@ -109,6 +109,8 @@ def generate(db: Session, *, actor: Actor, user_id: int, label: str) -> dict[str
         raise Invalid({"label": "This field is required."})
     if len(label) > LABEL_MAX_LENGTH:
         raise Invalid({"label": LABEL_TOO_LONG})
+    if problem := v.free_text(label):
+        raise Invalid({"label": problem})
     assert user.id is not None
     if _live_count(db, user.id) >= MAX_LIVE_CREDENTIALS:
         raise Invalid({"label": TOO_MANY_KEYS})

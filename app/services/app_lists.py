@@ -132,7 +132,7 @@ def export_entries(db: Session, *, actor: Actor, applist_id: int) -> dict[str, s
 
 def list_change_log(db: Session, *, actor: Actor, applist_id: int) -> dict[str, Any]:
     """getChangeLogAppList: {list: {id, name}, entries: [...]} newest first."""
-    require(actor, "app_list", "view")
+    change_log.require_reader(actor, "app_list")
     found, _advertiser = in_scope(db, actor, applist_id)
     return {"list": {"id": found.id, "name": found.name},
             "entries": change_log.entries(db, entity="app_list", entity_id=applist_id)}

@@ -21,6 +21,7 @@ from typing import IO, Any
 from sqlalchemy import delete
 from sqlmodel import Session, col, select
 
+from app import validation as v
 from app.analytics.schema import EVENT_NAME_PATTERN
 from app.auth.policy import Actor, advertiser_rows, can_see_user, require
 from app.errors import Conflict, Invalid, NotFound
@@ -36,7 +37,6 @@ NOT_FOUND = "Audience not found."
 CONVERSION = "conversion"  # the retargeting event that means every conversion (the statistics' conversions)
 LOOKBACK_MIN, LOOKBACK_MAX = 1, 540
 NAME_MAX = 120
-_NAME = re.compile(r"^[\w \-]+$")  # letters (any script), digits, spaces, hyphens, underscores
 _EVENT = re.compile(EVENT_NAME_PATTERN)
 
 
@@ -196,8 +196,8 @@ def _checked(db: Session, actor: Actor, advertiser_id: int, data: dict[str, Any]
         errors["name"] = "Give the audience a name."
     elif len(name) > NAME_MAX:
         errors["name"] = f"At most {NAME_MAX} characters."
-    elif not _NAME.match(name):
-        errors["name"] = "Invalid input. Please use only letters, numbers, spaces, and hyphens."
+    elif problem := v.name(name):
+        errors["name"] = problem
     elif db.exec(select(Audience.id).where(Audience.advertiser_id == advertiser_id,
                                            Audience.name == name)).first() is not None:
         errors["name"] = "This advertiser already has an audience of that name."
@@ -345,7 +345,7 @@ def audience_history(db: Session, *, actor: Actor, audience_id: int, since: str 
                      user_id: int | None = None) -> dict[str, Any]:
     """{"audience": {id, name, status}, "entries": [...], "people": [{id, name}]}: its changes (and each file
     appended, with its counts), filterable by date range and by who made the change."""
-    require(actor, "audit", "view")
+    change_log.require_reader(actor, "audience")
     audience, _advertiser = in_scope(db, actor, audience_id)
     entries = change_log.shown(db, change_log.filtered_rows(
         db, entity="audience", entity_ids=[audience_id], since=since, until=until, user_id=user_id))

@@ -15,6 +15,7 @@ import secrets
 import time
 from collections.abc import Iterable
 from datetime import timedelta
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,9 @@ AUDIENCE = "dsp-console-export"  # an export link can never pass for an API toke
 URL_PREFIX = "/files/exports/"
 # A spreadsheet runs a cell starting with one of these as a formula (CSV injection); a leading ' shows it as text.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# Blanks a spreadsheet skips before it looks for a formula start (" =1+1" runs too), and line breaks after which
+# an importer may start a new cell or row ("note\n=1+1").
+_SKIPPED = " \t\r\n\f\v\u00a0"
 _STORED_NAME = re.compile(r"^[A-Za-z0-9_-]{20,}\.csv$")
 EXPIRED = "This download link has expired. Export the list again."
 NOT_YOURS = "This download belongs to another user."
@@ -45,10 +49,26 @@ def exports_dir() -> Path:
     return folder
 
 
-def safe_cell(value: Any) -> str:
-    """A value as CSV text that a spreadsheet shows as text, never runs as a formula."""
+def _runs_as_formula(text: str) -> bool:
+    """Whether a spreadsheet could evaluate this text: it starts with a formula character, or one of its lines
+    does once its leading blanks are skipped."""
+    return text.startswith(FORMULA_STARTS) or any(line.lstrip(_SKIPPED).startswith(FORMULA_STARTS)
+                                                  for line in text.splitlines())
+
+
+def safe_cell(value: Any) -> Any:
+    """A value as a CSV cell that a spreadsheet shows as it is and never runs as a formula: numbers (int, float,
+    Decimal) stay numbers (-5 is written -5), text that could be evaluated gets a leading ' and shows as text
+    (the text "-5" too: whoever wrote it as text meant text)."""
+    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+        return value
     text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    return "'" + text if _runs_as_formula(text) else text
+
+
+def unguarded_cell(text: str) -> str:
+    """A cell read back from a CSV this module wrote, as it was before safe_cell guarded it."""
+    return text[1:] if text.startswith("'") and _runs_as_formula(text[1:]) else text
 
 
 def _prune(folder: Path) -> None:

@@ -5,22 +5,20 @@ every campaign of one advertiser (/admin/CampaignList/changeLog/{id})."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from decimal import Decimal
 from typing import Any
 
 from sqlmodel import Session, select
 
-from app.auth.policy import Actor, require, require_user_in_scope
+from app.auth.policy import Actor, require_user_in_scope
 from app.models.campaign import Campaign
-from app.models.ledger import MICROS_PER_DOLLAR
 from app.models.user import User
-from app.services import campaigns, change_log
+from app.services import campaigns, change_log, ledger
 
 LIMIT = 1000
 
 
 def _dollars(value: Any) -> Any:
-    return str((Decimal(value) / MICROS_PER_DOLLAR).quantize(Decimal("0.01"))) if isinstance(value, int) else value
+    return ledger.dollars(value) if isinstance(value, int) else value
 
 
 _EMPTY = (None, "", [], {"allow": [], "block": []})
@@ -89,7 +87,7 @@ def _log(db: Session, campaign_ids: list[int], names: dict[str, str], *, since: 
 def campaign_change_log(db: Session, *, actor: Actor, campaign_id: int, since: str = "", until: str = "",
                         user_id: int | None = None) -> dict[str, Any]:
     """{"campaign": {id, name}, "entries": [...], "people": [{id, name}] (who changed it, for the filter)}."""
-    require(actor, "audit", "view")
+    change_log.require_reader(actor, "campaign")
     campaign = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)
     entries = _log(db, [campaign_id], {str(campaign_id): campaign["name"]}, since=since, until=until,
                    user_id=user_id)
@@ -101,8 +99,7 @@ def campaign_change_log(db: Session, *, actor: Actor, campaign_id: int, since: s
 def advertiser_change_log(db: Session, *, actor: Actor, advertiser_id: int, since: str = "", until: str = "",
                           user_id: int | None = None) -> dict[str, Any]:
     """Every change to any campaign of one advertiser, newest first, each naming its campaign."""
-    require(actor, "audit", "view")
-    require(actor, "campaign", "view")
+    change_log.require_reader(actor, "advertiser_campaigns")
     advertiser = db.get(User, advertiser_id)
     require_user_in_scope(actor, advertiser)
     assert advertiser is not None

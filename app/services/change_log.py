@@ -3,16 +3,68 @@ behind it when acting as another user). Every entity's change-log page reads thr
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from sqlmodel import Session, col, func, or_, select
 
+from app.auth.permissions import allowed_roles
 from app.auth.policy import Actor, can_see_user, require, require_user_in_scope
+from app.auth.roles import Role
 from app.errors import Invalid
 from app.models.audit import AuditEntry
 from app.models.user import User
 from app.services import audit
+
+
+@dataclass(frozen=True)
+class ChangeLogKind:
+    """One change log the console shows: whose audit rows it reads and who may read it. Its page(s) in the route
+    table (components/pages.py checks their roles against `roles` at import) and its API route (app/api/*.py,
+    tests/test_change_log_access.py) both follow this; the service that reads it calls require_reader."""
+
+    entity: str  # AuditEntry.entity of its rows
+    permission: tuple[str, str]  # (entity, action) of the permission table that lets a role read it
+    scope: str  # the row scope the reading service checks, in words
+    page: str  # the route name of its page(s) (Page.name)
+    api: str  # its API route (GET, under /api)
+
+    @property
+    def roles(self) -> frozenset[Role]:
+        return allowed_roles(*self.permission)
+
+
+# THE change logs. Each reads under the permission of the record it describes (a campaign's log, whoever may
+# see the campaign; "audit.view" is that for campaigns, creatives and audiences), and always within the
+# actor's row scope: another tenant's record answers 404 as if it did not exist.
+CHANGE_LOGS: dict[str, ChangeLogKind] = {
+    "campaign": ChangeLogKind("campaign", ("audit", "view"), "the campaign's advertiser is in scope",
+                              "campaign.change_log", "/campaigns/{campaign_id}/change-log"),
+    # Every campaign of one advertiser: staff only (/admin/CampaignList/changeLog/{id} and its co-admin copy).
+    "advertiser_campaigns": ChangeLogKind("campaign", ("audit", "advertiser_campaigns"),
+                                          "the advertiser is in scope", "campaigns.advertiser_change_log",
+                                          "/advertisers/{advertiser_id}/campaigns/change-log"),
+    "creative": ChangeLogKind("creative", ("audit", "view"), "the creative's advertiser is in scope",
+                              "creative.change_log", "/creatives/{creative_id}/change-log"),
+    "audience": ChangeLogKind("audience", ("audit", "view"), "the audience's advertiser is in scope",
+                              "audience.change_log", "/audiences/{audience_id}/change-log"),
+    "app_list": ChangeLogKind("app_list", ("app_list", "view"), "the list's advertiser is in scope",
+                              "applist.change_log", "/inventory-lists/{applist_id}/changelog"),
+    "smart_app_list": ChangeLogKind("smart_app_list", ("smart_app_list", "manage"), "every list (staff)",
+                                    "smartapp.change_log", "/smart-apps/{list_id}/changelog"),
+    "exchange_approval": ChangeLogKind("exchange_approval", ("exchange_approval", "view"),
+                                       "the campaign exists (staff)", "exchange.change_log",
+                                       "/exchange-approval/change-log/{campaign_id}"),
+    "user": ChangeLogKind("user", ("user", "view"), "the account is in scope", "user.change_log",
+                          "/users/{user_id}/change-log"),
+}
+
+
+def require_reader(actor: Actor | None, kind: str) -> Actor:
+    """The permission check of one change log (CHANGE_LOGS): pages and API call the same service, which calls
+    this before it checks the record's row scope."""
+    return require(actor, *CHANGE_LOGS[kind].permission)
 
 
 def entries(db: Session, *, entity: str, entity_id: Any, limit: int = 500) -> list[dict[str, Any]]:
@@ -78,7 +130,7 @@ def people(db: Session, *, entity: str, entity_ids: list[Any]) -> list[dict[str,
 
 def user_change_log(db: Session, *, actor: Actor, user_id: int) -> list[dict[str, Any]]:
     """/admin/user/change-log/{id} and /agency/changeLog/{id}."""
-    require(actor, "user", "view")
+    require_reader(actor, "user")
     require_user_in_scope(actor, db.get(User, user_id))
     return _name_agencies(db, actor, entries(db, entity="user", entity_id=user_id))
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from app.auth.policy import Actor, require
+from app.auth.policy import Actor
 from app.models.campaign import Campaign
 from app.models.creative import CreativeAsset
 from app.services import change_log
@@ -38,7 +38,7 @@ def _readable(changes: list[dict[str, Any]], files: dict[int, str], campaigns: d
 def creative_history(db: Session, *, actor: Actor, creative_id: int, since: str = "", until: str = "",
                      user_id: int | None = None) -> dict[str, Any]:
     """{"creative": {id, name, status}, "entries": [...], "people": [{id, name}] (for the person filter)}."""
-    require(actor, "audit", "view")
+    change_log.require_reader(actor, "creative")
     creative = get_creative(db, actor=actor, creative_id=creative_id)
     entries = change_log.shown(db, change_log.filtered_rows(
         db, entity="creative", entity_ids=[creative_id], since=since, until=until, user_id=user_id))

@@ -10,16 +10,18 @@ from sqlmodel import Session, col, func, select
 from app.auth.policy import Actor, can, can_impersonate, can_see_user, require
 from app.auth.roles import Role
 from app.errors import Invalid
-from app.models.ledger import MICROS_PER_DOLLAR, LedgerEntry
+from app.models.ledger import LedgerEntry
 from app.models.user import User, UserSettings, UserStatus
+from app.services.ledger import dollars
 from app.services.user_config import margin_text
 from app.services.users import can_change_status
 
 
-def _balances(db: Session, advertiser_ids: list[int]) -> dict[int, float]:
+def _balances(db: Session, advertiser_ids: list[int]) -> dict[int, int]:
+    """Each advertiser's balance in micros."""
     rows = db.exec(select(LedgerEntry.advertiser_id, func.sum(LedgerEntry.amount_micros))  # type: ignore[call-overload]
                    .where(col(LedgerEntry.advertiser_id).in_(advertiser_ids)).group_by(LedgerEntry.advertiser_id))
-    return {advertiser_id: int(total) / MICROS_PER_DOLLAR for advertiser_id, total in rows}
+    return {advertiser_id: int(total) for advertiser_id, total in rows}
 
 
 def _company(user: User | None) -> str:
@@ -59,7 +61,7 @@ def accounts_overview(db: Session, *, actor: Actor, role: str = "", status: str 
         rows.append({
             "id": u.id, "name": u.display_name, "email": u.email, "company": u.company_name, "role": u.role,
             "agency": _company(agencies.get(u.agency_id)) if u.agency_id else "", "agency_id": u.agency_id,
-            "status": u.status, "balance": balances.get(u.id, 0.0) if advertiser else None,
+            "status": u.status, "balance": dollars(balances.get(u.id, 0)) if advertiser else None,
             "margin": f"{margin_text(margins.get(u.id, 0))} %" if advertiser else "",
             "created": u.created_at.isoformat(),
             "can_enter": u.status == UserStatus.ACTIVE and can_impersonate(actor, u),
@@ -82,11 +84,12 @@ def agencies_overview(db: Session, *, actor: Actor, status: str = "") -> list[di
                                                                 User.role == Role.ADVERTISER)).all()
     balances = _balances(db, [advertiser_id for advertiser_id, _ in advertisers])
     counts: dict[int, int] = {}
-    totals: dict[int, float] = {}
+    totals: dict[int, int] = {}
     for advertiser_id, owner in advertisers:
         counts[owner] = counts.get(owner, 0) + 1
-        totals[owner] = totals.get(owner, 0.0) + balances.get(advertiser_id, 0.0)
-    return [{**a, "advertisers": counts.get(a["id"], 0), "balance": totals.get(a["id"], 0.0)} for a in agencies]
+        totals[owner] = totals.get(owner, 0) + balances.get(advertiser_id, 0)
+    return [{**a, "advertisers": counts.get(a["id"], 0), "balance": dollars(totals.get(a["id"], 0))}
+            for a in agencies]
 
 
 def recent_transactions(db: Session, *, actor: Actor, limit: int = 50) -> list[dict[str, Any]]:
@@ -95,4 +98,4 @@ def recent_transactions(db: Session, *, actor: Actor, limit: int = 50) -> list[d
     rows = db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == actor.id)
                    .order_by(col(LedgerEntry.id).desc()).limit(limit))
     return [{"id": r.id, "date": r.created_at.isoformat(), "kind": r.kind, "note": r.note,
-             "amount": r.amount_micros / MICROS_PER_DOLLAR} for r in rows]
+             "amount": dollars(r.amount_micros)} for r in rows]

@@ -134,7 +134,7 @@ def endpoint_problem(url: str) -> str | None:
     try:
         ipaddress.ip_address(host)
     except ValueError:
-        if not all(part and len(part) <= 63 and part.replace("-", "").isalnum() for part in host.split(".")):
+        if v.ascii_host_name(host) is None:  # a name, international ones too; a private one is fine
             return INVALID_ENDPOINT
     return None
 
@@ -189,8 +189,10 @@ def _new_key(data: dict[str, Any], *, required: bool) -> str | None:
         if required:
             raise Invalid({"api_key": REQUIRED})
         return None
-    if len(key) > KEY_MAX_LENGTH or any(c.isspace() for c in key):
-        raise Invalid({"api_key": NOT_ALLOWED})
+    if len(key) > KEY_MAX_LENGTH:
+        raise Invalid({"api_key": v.too_long(KEY_MAX_LENGTH)})
+    if problem := v.token_text(key):
+        raise Invalid({"api_key": problem})
     return key
 
 

@@ -174,7 +174,7 @@ def approved_exchange_names(db: Session, campaign_ids: Sequence[int]) -> dict[in
 def approval_history(db: Session, *, actor: Actor, campaign_id: int, since: str = "", until: str = "",
                      user_id: int | None = None) -> dict[str, Any]:
     """Staff: one campaign's requests and decisions over time (/admin/exchange-approval/change-log/{id})."""
-    require(actor, ENTITY, "view")
+    change_log.require_reader(actor, "exchange_approval")
     campaign = db.get(Campaign, campaign_id)
     if campaign is None:
         raise NotFound("Campaign not found.")

@@ -32,9 +32,10 @@ from app.db import session_scope
 from app.errors import Invalid
 from app.models.base import utcnow
 from app.models.campaign import Campaign, CampaignStatus
-from app.models.ledger import MICROS_PER_DOLLAR, LedgerEntry
+from app.models.ledger import LedgerEntry
 from app.models.user import User, UserSettings
 from app.services import audit, notifications
+from app.services.ledger import dollars
 from app.validation import too_long
 
 logger = logging.getLogger(__name__)
@@ -47,18 +48,12 @@ MAX_ENTRY = money.FIELDS["amount"].maximum
 MIN_CARD_PAYMENT = Decimal("0.50")  # Stripe's smallest USD charge
 NOTE_MAX_LENGTH = 255
 REFERENCE_MAX_LENGTH = 160  # leaves room for ":<advertiser id>:margin" within the column's 191
-CENT = Decimal("0.01")
 
 NOT_ZERO = "Enter an amount other than zero."
 CREDIT_POSITIVE = "A deposit or refund adds money: enter a positive amount."
 CHOOSE_KIND = "Choose deposit, refund or adjustment."
 CHOOSE_ADVERTISER = "Choose an advertiser from the list."
 CARD_MINIMUM = "Card payments start at 0.50."
-
-
-def dollars(micros: int) -> str:
-    """Micro-dollars as the API shows money: dollars with two decimals as text ("5000.00", "-12.35")."""
-    return str((Decimal(micros) / MICROS_PER_DOLLAR).quantize(CENT))
 
 
 def nonzero_amount(value: Any) -> tuple[Decimal | None, str | None]:

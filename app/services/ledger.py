@@ -12,6 +12,14 @@ from app.errors import NotFound
 from app.models.ledger import MICROS_PER_DOLLAR, LedgerEntry
 from app.models.user import User
 
+CENT = Decimal("0.01")
+
+
+def dollars(micros: int) -> str:
+    """Micro-dollars as the API shows money: dollars with two decimals as text ("5000.00", "-12.35"), never a
+    float (0.1 + 0.2 is not 0.3, and a client cannot tell 12.3 from 12.30)."""
+    return str((Decimal(micros) / MICROS_PER_DOLLAR).quantize(CENT))
+
 
 def balance_micros(db: Session, *, actor: Actor, advertiser_id: int) -> int:
     require(actor, "funds", "view")
@@ -21,7 +29,8 @@ def balance_micros(db: Session, *, actor: Actor, advertiser_id: int) -> int:
 
 
 def payment_history(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, object]]:
-    """An advertiser's ledger, newest first, with the balance after each entry (payment-list pages)."""
+    """An advertiser's ledger, newest first, with the balance after each entry (payment-list pages); amount and
+    balance as dollar text ("-12.35")."""
     require(actor, "funds", "view")
     advertiser = require_user_in_scope(actor, db.get(User, advertiser_id))
     if advertiser.role != Role.ADVERTISER:
@@ -34,7 +43,7 @@ def payment_history(db: Session, *, actor: Actor, advertiser_id: int) -> list[di
     for row in rows:
         running += row.amount_micros
         history.append({"id": row.id, "date": row.created_at.isoformat(), "kind": row.kind, "note": row.note,
-                        "amount": row.amount_micros / MICROS_PER_DOLLAR, "balance": running / MICROS_PER_DOLLAR,
+                        "amount": dollars(row.amount_micros), "balance": dollars(running),
                         "by": people.get(row.created_by, "") if row.created_by else ""})
     return history[::-1]
 
@@ -47,5 +56,4 @@ def advertiser_balance(db: Session, *, actor: Actor, advertiser_id: int) -> dict
     if advertiser.role != Role.ADVERTISER:
         raise NotFound("User not found.")
     micros = balance_micros(db, actor=actor, advertiser_id=advertiser_id)
-    dollars = (Decimal(micros) / MICROS_PER_DOLLAR).quantize(Decimal("0.01"))
-    return {"advertiser_id": advertiser_id, "balance": str(dollars), "balance_micros": micros}
+    return {"advertiser_id": advertiser_id, "balance": dollars(micros), "balance_micros": micros}

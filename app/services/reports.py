@@ -233,11 +233,6 @@ def get_run(db: Session, *, actor: Actor, run_id: int) -> dict[str, Any]:
     return run_public(run)
 
 
-def _unneutralised(text: str) -> str:
-    """A CSV cell as it was before campaign_export.safe_cell guarded it against formulas."""
-    return text[1:] if text.startswith("'") and text[1:].startswith(campaign_export.FORMULA_STARTS) else text
-
-
 def _typed(key: str, text: str) -> Any:
     if column_kind(key) == "text" or key.endswith("_id"):
         return int(text) if key.endswith("_id") and text.isdigit() else text
@@ -260,7 +255,7 @@ def run_result(db: Session, *, actor: Actor, run_id: int, limit: int = VIEW_ROWS
         for number, cells in enumerate(reader):
             if number >= limit:
                 break
-            row = {key: _typed(key, _unneutralised(cell)) for key, cell in zip(run.columns, cells, strict=False)}
+            row = {key: _typed(key, campaign_export.unguarded_cell(cell)) for key, cell in zip(run.columns, cells, strict=False)}
             row["_row"] = number
             rows.append(row)
     return {"columns": list(run.columns), "rows": rows, "row_count": run.row_count or 0, "totals": dict(run.totals),

@@ -98,7 +98,7 @@ def list_entries(db: Session, *, actor: Actor, list_id: int) -> list[dict[str, s
 
 
 def list_change_log(db: Session, *, actor: Actor, list_id: int) -> dict[str, Any]:
-    require(actor, "smart_app_list", "manage")
+    change_log.require_reader(actor, "smart_app_list")
     found = _visible(actor, db.get(SmartAppList, list_id))
     return {"list": {"id": found.id, "name": found.name},
             "entries": change_log.entries(db, entity="smart_app_list", entity_id=list_id)}

@@ -45,7 +45,7 @@ def ledger_columns(console: Console) -> list[dict[str, Any]]:
 
 def ledger_rows(console: Console, history: list[dict[str, Any]]) -> list[dict[str, Any]]:
     def variant(row: dict[str, Any]) -> str:
-        return KIND_VARIANTS.get(row["kind"], "primary" if row["amount"] >= 0 else "danger")
+        return KIND_VARIANTS.get(row["kind"], "danger" if row["amount"].startswith("-") else "primary")
     return [{**row, "kind": {"text": console.t(f"ledger.{row['kind']}"), "variant": variant(row)}} for row in history]
 
 

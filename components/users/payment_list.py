@@ -28,7 +28,7 @@ def PaymentListPage() -> Any:
         return loading_page(t, t("payments.title"))
     if user is None or history is None:
         return html.div(page_header(t("payments.title")), not_found(console))
-    balance = history[0]["balance"] if history else 0.0
+    balance = history[0]["balance"] if history else "0.00"
     columns = [{"key": "date", "label": t("payments.date"), "type": "date", "width": 180},
                {"key": "kind", "label": t("payments.kind"), "type": "badge", "width": 120},
                {"key": "note", "label": t("payments.note"), "width": 260},
@@ -36,7 +36,7 @@ def PaymentListPage() -> Any:
                {"key": "amount", "label": t("payments.amount"), "type": "money", "width": 130},
                {"key": "balance", "label": t("payments.balance"), "type": "money", "width": 130}]
     rows = [{**row, "kind": {"text": t(f"ledger.{row['kind']}"),
-                             "variant": "success" if row["amount"] >= 0 else "secondary"}} for row in history]
+                             "variant": "secondary" if row["amount"].startswith("-") else "success"}} for row in history]
     return html.div(
         page_header(t("payments.title"), f"{user['name']} · {user['email']}", back_link(console)),
         user_page_links(console, user, current="user.payments"),

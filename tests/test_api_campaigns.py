@@ -58,3 +58,15 @@ def test_another_tenants_campaign_answers_404(client):
             reply = client.request(method, path, headers=headers, json=body)
             assert reply.status_code == 404, (email, path, reply.text)
         assert client.get("/api/campaigns", headers=headers).json()["data"] == []
+
+
+def test_a_bid_above_the_highest_bid_is_refused_over_the_api(client):
+    me = bearer_headers(client, "advertiser@demo.example")
+    ranged = {**NEW, "bid_min": "0.20", "bid_max": "0.50"}
+    refused = client.post("/api/campaigns", headers=me, json={**ranged, "bid": "0.51"})
+    assert refused.status_code == 422 and set(refused.json()["data"]["fields"]) == {"bid"}
+    assert client.get("/api/campaigns", headers=me).json()["data"] == []
+    campaign_id = client.post("/api/campaigns", headers=me, json=ranged).json()["data"]["id"]
+    refused = client.put(f"/api/campaigns/{campaign_id}", headers=me, json={"bid": "0.75"})
+    assert refused.status_code == 422 and set(refused.json()["data"]["fields"]) == {"bid"}
+    assert client.get(f"/api/campaigns/{campaign_id}", headers=me).json()["data"]["bid"] == "0.35"

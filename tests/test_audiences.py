@@ -218,3 +218,36 @@ def test_campaigns_take_only_their_own_advertisers_active_audiences(db, demo_ids
     assert audiences.delete_audience(db, actor=me, audience_id=mine["id"])["name"] == "Mine"
     with pytest.raises(NotFound):
         audiences.get_audience(db, actor=me, audience_id=mine["id"])
+
+
+def test_ids_wrapped_as_spreadsheets_and_scripts_write_them_are_read():
+    canonical = uuid.UUID(ID.lower()).bytes
+    for text in (f"\ufeff{ID}", f"'{ID}'", f"\t{ID}\t"):  # a BOM before the first line, single quotes, tabs
+        assert parse_line(text) == canonical, repr(text)
+
+
+@pytest.mark.parametrize("header", ["Device ID", "device-id", "Advertising-ID", "IDFA"])
+def test_a_first_line_naming_the_column_is_skipped_and_nowhere_else(db, header):
+    me = actor_of(db, "advertiser@demo.example")
+    audience = _device_audience(db, me)
+    upload = _upload(db, me, audience["id"], f"{header}\n{ID}\n{header}\n")["upload"]
+    assert (upload["lines"], upload["added"], upload["invalid"]) == (3, 1, 1)
+    assert [(s["line"], s["reason"]) for s in upload["samples"]] == [(3, "invalid")]
+
+
+def test_lines_of_exactly_the_longest_length_are_kept_whatever_the_chunks():
+    assert list(iter_lines(io.BytesIO(b"abcd\nabcde\nabcd"), chunk_bytes=4, max_line=4)) == ["abcd", OVERLONG, "abcd"]
+    assert list(iter_lines(io.BytesIO(b"abcde"), chunk_bytes=100, max_line=4)) == [OVERLONG]
+    assert list(iter_lines(io.BytesIO(b"1\n" * 25), chunk_bytes=10, max_bytes=50)) == ["1"] * 25  # exactly the limit
+
+
+def test_an_upload_shows_the_first_ten_bad_lines_cut_to_eighty_characters(db):
+    me = actor_of(db, "advertiser@demo.example")
+    audience = _device_audience(db, me)
+    bad = ["x" * 120] + [f"bad {n}" for n in range(11)] + ["y" * 300]
+    upload = _upload(db, me, audience["id"], "\n".join([ID, *bad]))["upload"]
+    assert (upload["valid"], upload["invalid"]) == (1, 13)
+    assert [s["line"] for s in upload["samples"]] == list(range(2, 12))
+    assert upload["samples"][0]["text"] == "x" * 80
+    overlong = _upload(db, me, audience["id"], f"{ID}\n{'z' * 300}\n")["upload"]
+    assert [(s["line"], s["text"]) for s in overlong["samples"]] == [(2, "…")]

@@ -145,3 +145,35 @@ def test_an_agency_names_the_advertiser_and_nobody_signed_out_gets_in(db):
     assert set(error.value.fields) == {"advertiser_id"}
     with pytest.raises(NotAuthenticated):
         campaigns.list_campaigns(db, actor=None)
+
+
+def test_a_bid_above_the_highest_bid_is_refused_on_create_and_on_edit(db):
+    advertiser = actor_of(db, "advertiser@demo.example")
+    with pytest.raises(Invalid) as error:  # VALID's range is 1.00 to 4.00
+        campaigns.create_campaign(db, actor=advertiser, data={**VALID, "bid": "4.01"})
+    assert error.value.fields == {"bid": "The bid must lie within the bid range."}
+    assert campaigns.list_campaigns(db, actor=advertiser) == []
+    # Either end of the range is a bid within it.
+    assert campaigns.create_campaign(db, actor=advertiser, data={**VALID, "bid": "4.00"})["bid"] == "4.00"
+    campaign_id = campaigns.create_campaign(db, actor=advertiser, data={**VALID, "bid": "1.00"})["id"]
+    for change in ({"bid": "4.50"}, {"bid_max": "0.99", "bid_min": ""}, {"bid": "0.99"}):
+        with pytest.raises(Invalid) as error:
+            campaigns.update_campaign(db, actor=advertiser, campaign_id=campaign_id, data=change)
+        assert set(error.value.fields) == {"bid"}, change
+    kept = campaigns.get_campaign(db, actor=advertiser, campaign_id=campaign_id)
+    assert (kept["bid"], kept["bid_min"], kept["bid_max"]) == ("1.00", "1.00", "4.00")
+
+
+def test_budget_flight_and_goal_boundaries(db):
+    advertiser = actor_of(db, "advertiser@demo.example")
+    # A daily budget as large as the total, and a frequency cap of one, are allowed.
+    same = campaigns.create_campaign(db, actor=advertiser, data={**VALID, "daily_budget": "5000", "frequency_cap": 1})
+    assert (same["daily_budget"], same["frequency_cap"]) == ("5000.00", 1)
+    fixed = campaigns.create_campaign(db, actor=advertiser, data={**VALID, "bid_min": "2.40", "bid_max": "2.40"})
+    assert (fixed["bid_min"], fixed["bid"], fixed["bid_max"]) == ("2.40", "2.40", "2.40")  # a range of one price
+    for change, field in (({"total_budget": "0", "daily_budget": ""}, "total_budget"), ({"daily_budget": "5000.01"}, "daily_budget"),
+                          ({"ends_at": "2026-12-01T09:00"}, "ends_at"), ({"goal_target": "0"}, "goal_target"),
+                          ({"bid_min": "4.01"}, "bid_max")):
+        with pytest.raises(Invalid) as error:
+            campaigns.create_campaign(db, actor=advertiser, data={**VALID, **change})
+        assert set(error.value.fields) == {field}, change

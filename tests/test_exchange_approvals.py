@@ -133,3 +133,83 @@ def test_the_api_decides_in_bulk_and_shows_states(client, db) -> None:
     assert [(s["exchange"], s["status"]) for s in states] == [("Smaato", "approved")]
     assert client.get("/api/exchange-approval", headers=client_headers).status_code == 403
     assert db.get(Campaign, made["id"]) is not None
+
+
+def _allow(db, advertiser_id: int, exchanges: list[int]) -> None:
+    from app.services import user_config
+
+    admin = actor_of(db, "admin@demo.example")
+    config = user_config.get_config(db, actor=admin, user_id=advertiser_id)
+    user_config.update_config(db, actor=admin, user_id=advertiser_id, insight_dashboard=config["insight_dashboard"],
+                              postback_enabled=config["postback_enabled"], api_access=config["api_access"],
+                              margin=config["margin"], allowed_exchanges=exchanges)
+
+
+def test_a_campaign_asks_only_for_the_active_exchanges_its_advertiser_may_use(db) -> None:
+    from app.services import metadata
+
+    ex = _exchanges(db)
+    admin = actor_of(db, "admin@demo.example")
+    metadata.set_retired(db, actor=admin, value_id=ex["OpenX"], retired=True)
+    me = actor_of(db, "advertiser@demo.example")
+    everything = campaigns.create_campaign(db, actor=me, data=BASE)
+    assert "OpenX" not in _states(db, me, everything["id"]) and "Magnite" in _states(db, me, everything["id"])
+    metadata.set_retired(db, actor=admin, value_id=ex["OpenX"], retired=False)
+    _allow(db, me.id, [ex["Magnite"], ex["OpenX"]])
+    metadata.set_retired(db, actor=admin, value_id=ex["OpenX"], retired=True)  # allowed, but retired since
+    limited = campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Limited Run"})
+    assert _states(db, me, limited["id"]) == {"Magnite": ("pending", "")}
+
+
+def test_taking_a_decided_exchange_out_keeps_its_decision(db) -> None:
+    ex = _exchanges(db)
+    me = actor_of(db, "advertiser@demo.example")
+    made = campaigns.create_campaign(db, actor=me, data={**BASE, "targeting": {"exchanges": [ex["Magnite"], ex["OpenX"]]}})
+    admin = actor_of(db, "admin@demo.example")
+    ids = {r["exchange"]: r["id"] for r in exchange_approvals.list_requests(db, actor=admin, campaign_id=made["id"])}
+    exchange_approvals.decide_many(db, actor=admin, approval_ids=[ids["Magnite"]], decision="approved")
+    exchange_approvals.decide_many(db, actor=admin, approval_ids=[ids["OpenX"]], decision="rejected", reason="No")
+    campaigns.update_campaign(db, actor=me, campaign_id=made["id"], data={"targeting": {"exchanges": [ex["Xandr"]]}})
+    assert _states(db, me, made["id"]) == {"Magnite": ("approved", ""), "OpenX": ("rejected", "No"),
+                                           "Xandr": ("pending", "")}
+    # Delivery runs only where a decision approved it.
+    assert exchange_approvals.approved_exchange_names(db, [made["id"]]) == {made["id"]: ("Magnite",)}
+
+
+def test_decisions_are_checked_before_any_is_made(db) -> None:
+    ex = _exchanges(db)
+    me = actor_of(db, "advertiser@demo.example")
+    made = campaigns.create_campaign(db, actor=me, data={**BASE, "targeting": {"exchanges": [ex["Magnite"]]}})
+    admin = actor_of(db, "admin@demo.example")
+    request = exchange_approvals.list_requests(db, actor=admin, campaign_id=made["id"])[0]["id"]
+    limit = exchange_approvals.MAX_DECISIONS
+    for ids, decision, reason, field in (
+            ([request], "pending", "", "decision"), ([], "approved", "", "approval_ids"),
+            ([request], "rejected", "r" * (exchange_approvals.REASON_MAX + 1), "reason"),
+            (list(range(1, limit + 2)), "approved", "", "approval_ids")):
+        with pytest.raises(Invalid) as refused:
+            exchange_approvals.decide_many(db, actor=admin, approval_ids=ids, decision=decision, reason=reason)
+        assert set(refused.value.fields) == {field}
+    with pytest.raises(Invalid) as refused:
+        exchange_approvals.list_requests(db, actor=admin, status="maybe")
+    assert set(refused.value.fields) == {"status"}
+    assert _states(db, me, made["id"]) == {"Magnite": ("pending", "")}
+    # The largest batch and the longest reason are accepted; an id sent twice is decided once.
+    results = exchange_approvals.decide_many(db, actor=admin, approval_ids=[request, *range(10**6, 10**6 + limit - 1)],
+                                             decision="rejected", reason="r" * exchange_approvals.REASON_MAX)
+    assert len(results) == limit and results[0]["ok"]
+    assert len(exchange_approvals.decide_many(db, actor=admin, approval_ids=[request, request],
+                                              decision="approved")) == 1
+
+
+def test_an_archived_campaigns_requests_leave_the_queue_and_cannot_be_decided(db) -> None:
+    ex = _exchanges(db)
+    me = actor_of(db, "advertiser@demo.example")
+    made = campaigns.create_campaign(db, actor=me, data={**BASE, "targeting": {"exchanges": [ex["Magnite"]]}})
+    admin = actor_of(db, "admin@demo.example")
+    request = exchange_approvals.list_requests(db, actor=admin, campaign_id=made["id"])[0]["id"]
+    campaigns.archive_campaign(db, actor=me, campaign_id=made["id"])
+    assert exchange_approvals.list_requests(db, actor=admin, status="") == []
+    results = exchange_approvals.decide_many(db, actor=admin, approval_ids=[request], decision="approved")
+    assert [(r["ok"], r["message"]) for r in results] == [(False, "The campaign is archived.")]
+    assert _states(db, me, made["id"]) == {"Magnite": ("pending", "")}

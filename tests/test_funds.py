@@ -184,3 +184,57 @@ def test_running_out_pauses_active_campaigns_once_with_one_notification(db: Sess
                                                col(AuditEntry.actor_id).is_(None))).all()
     assert sorted(int(c.entity_id) for c in changes) == sorted(active)
     assert all(c.changes["status"] == ["active", "paused"] for c in changes)
+
+
+def _active_campaigns(db: Session, advertiser_id: int) -> list[Campaign]:
+    """The advertiser's active campaigns, loaded into the session (as a page that shows them would have)."""
+    return list(db.exec(select(Campaign).where(Campaign.advertiser_id == advertiser_id,
+                                               Campaign.status == CampaignStatus.ACTIVE)).all())
+
+
+@pytest.mark.parametrize(("left_micros", "paused"), [
+    (20_000, False), (10_000, False),  # two cents, one cent left: still money to spend
+    (0, True),  # exactly $0.00: nothing left, the campaigns stop
+    (-10_000, True),  # a cent below zero (a margin rounded up can overshoot)
+])
+def test_campaigns_pause_when_a_charge_leaves_exactly_nothing_not_while_a_cent_is_left(
+        db: Session, left_micros: int, paused: bool) -> None:
+    advertiser = user_by_email(db, ADVERTISER)
+    seed_demo_advertising(db, actor=actor_of(db, ADVERTISER))
+    active = _active_campaigns(db, advertiser.id)
+    assert active, "the demo advertiser has active campaigns"
+    result = funds.charge_delivery(db, charges={advertiser.id: balance(db, advertiser.id) - left_micros},
+                                   reference="to-the-cent")
+    assert result == {advertiser.id: left_micros}
+    # The rows this session already holds say so too: the page reading them next shows the pause.
+    assert {c.status for c in active} == ({"paused"} if paused else {"active"})
+    ran_out = db.exec(select(Notification).where(Notification.user_id == advertiser.id,
+                                                 col(Notification.title).contains("ran out"))).all()
+    assert len(ran_out) == (1 if paused else 0)
+
+
+def test_a_batch_without_spend_for_an_advertiser_charges_and_pauses_nothing(db: Session) -> None:
+    advertiser = user_by_email(db, ADVERTISER)
+    seed_demo_advertising(db, actor=actor_of(db, ADVERTISER))
+    funds.add_funds(db, actor=actor_of(db, ADMIN), advertiser_id=advertiser.id, amount=f"-{OPENING // 1_000_000}",
+                    kind="adjustment", note="Spent elsewhere")  # $0.00 left, campaigns still active
+    active = _active_campaigns(db, advertiser.id)
+    assert funds.charge_delivery(db, charges={advertiser.id: 0}, reference="quiet-hour") == {advertiser.id: 0}
+    assert db.exec(select(LedgerEntry).where(col(LedgerEntry.reference).is_not(None))).all() == []
+    assert {c.status for c in active} == {"active"}
+
+
+def test_a_reference_of_the_longest_allowed_length_is_accepted(db: Session) -> None:
+    advertiser = user_by_email(db, ADVERTISER)
+    longest = "r" * funds.REFERENCE_MAX_LENGTH
+    assert funds.charge_delivery(db, charges={advertiser.id: 1_000_000}, reference=longest) == {
+        advertiser.id: OPENING - 1_000_000}
+    with pytest.raises(ValueError):
+        funds.charge_delivery(db, charges={advertiser.id: 1_000_000}, reference=longest + "r")
+
+
+def test_a_card_payment_of_nothing_is_not_credited(db: Session) -> None:
+    advertiser = user_by_email(db, ADVERTISER)
+    assert funds.credit_card_payment(db, advertiser_id=advertiser.id, amount_micros=0, reference="cs_zero",
+                                     note="Card") is None
+    assert db.exec(select(LedgerEntry).where(LedgerEntry.reference == "cs_zero")).all() == []

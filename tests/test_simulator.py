@@ -90,3 +90,44 @@ def test_an_empty_balance_stops_delivery(db: Session, demo: dict[str, Any]) -> N
     simulator.simulate(db, days=2, seed=5, now=NOW)
     balance = ledger.balance_micros(db, actor=demo["admin"], advertiser_id=demo["advertiser"].id)
     assert 0 < balance < 1_000_000  # spent down to (nearly) nothing, never below zero
+
+
+def test_a_flight_delivers_from_its_start_hour_until_its_end(db: Session, demo: dict[str, Any]) -> None:
+    installs = demo["campaigns"]["App Install Push US"]  # no dayparting: it delivers every hour of its flight
+    installs.starts_at, installs.ends_at = NOW - timedelta(hours=5), NOW - timedelta(hours=2)
+    db.add(installs)
+    db.flush()
+    simulator.simulate(db, days=1, seed=3, now=NOW)
+    query = StatsQuery(start=(NOW - timedelta(days=2)).date(), end=NOW.date(), dimensions=("hour",),
+                       filters={"campaign_id": (installs.id,)}, metrics=("impressions",))
+    start = (NOW - timedelta(hours=5)).replace(tzinfo=None)
+    assert [r["hour"] for r in get_store().query(query)] == [start + timedelta(hours=h) for h in range(3)]
+
+
+def test_the_total_budget_holds_across_runs(db: Session, demo: dict[str, Any]) -> None:
+    installs = demo["campaigns"]["App Install Push US"]
+    installs.total_budget_micros = 3_000_000  # $3 in all, a fraction of one day's $150
+    db.add(installs)
+    db.flush()
+    query = StatsQuery(start=(NOW - timedelta(days=3)).date(), end=NOW.date(), filters={"campaign_id": (installs.id,)},
+                       metrics=("spend",))
+    simulator.simulate(db, days=1, seed=3, now=NOW - timedelta(days=1))
+    first = get_store().query(query)[0]["spend_micros"]
+    assert 2_990_000 <= first <= 3_000_000  # spent to the cent
+    simulator.simulate(db, days=1, seed=3, now=NOW)  # a later run knows what was spent before
+    assert get_store().query(query)[0]["spend_micros"] == first
+
+
+def test_the_agency_margin_never_takes_the_balance_below_zero(db: Session, demo: dict[str, Any]) -> None:
+    from app.models.user import UserSettings
+    from app.services import funds
+
+    settings = db.get(UserSettings, demo["advertiser"].id)
+    assert settings is not None
+    settings.margin_bps = 1500
+    db.add(settings)
+    funds.append_entry(db, advertiser_id=demo["advertiser"].id, amount_micros=-4_990_000_000, kind="adjustment",
+                       note="test", reference=None)
+    simulator.simulate(db, days=2, seed=5, now=NOW)
+    balance = ledger.balance_micros(db, actor=demo["admin"], advertiser_id=demo["advertiser"].id)
+    assert 0 < balance < 1_000_000

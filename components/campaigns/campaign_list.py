@@ -16,6 +16,7 @@ from reactpy_router import use_params
 from app.auth.roles import Role
 from app.models.campaign import CampaignStatus
 from app.services import campaigns, users
+from app.services.campaign_export import LABEL_KEYS
 from components.campaigns.common import status_cell
 from components.campaigns.export import ExportButton
 from components.paths import page_path
@@ -59,9 +60,7 @@ def grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, An
              "active": {"on": row["status"] == CampaignStatus.ACTIVE,
                         "enabled": row["status"] in (CampaignStatus.DRAFT, CampaignStatus.ACTIVE, CampaignStatus.PAUSED),
                         "label": t("campaigns.pause" if row["status"] == CampaignStatus.ACTIVE else "campaigns.activate")},
-             "objective": t(f"campaigns.objective.{row['objective']}"),
-             "bid_strategy": t(f"campaigns.strategy.{row['bid_strategy']}"),
-             "traffic_type": t(f"campaigns.traffic.{row['traffic_type']}"),
+             **{key: t(LABEL_KEYS[key].format(row[key])) for key in ("objective", "bid_strategy", "traffic_type")},
              "can_edit": editable and row["status"] != CampaignStatus.ARCHIVED,
              "can_archive": row["status"] != CampaignStatus.ARCHIVED}
             for row in rows]
@@ -113,8 +112,7 @@ def CampaignListPage() -> Any:
     return html.div(
         {"data-page": "campaigns"},
         page_header(t("campaigns.title"), subtitle,
-                    ExportButton(view, status=status, advertiser_id=advertiser_id,
-                                 labels={c["key"]: c["label"] for c in columns}),
+                    ExportButton(view, status=status, advertiser_id=advertiser_id, columns=columns),
                     app_link({"to": create_path, "className": "btn btn-primary", "data-action": "new-campaign"},
                              html.i({"className": "bi bi-plus-lg me-1"}), t("campaigns.new")) if create_path else ""),
         card(

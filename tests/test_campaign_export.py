@@ -45,8 +45,8 @@ def test_columns_filters_and_sort_follow_the_list(db):
     assert export["filename"].startswith("Campaigns-") and export["filename"].endswith(".csv")
     assert _file_rows(export, me) == [
         ["name", "total_budget", "status"],
-        ["'-Winter Sale", "700.00", "draft"],  # a leading - would make a spreadsheet formula of it
-        ["Spring Sale", "500.00", "draft"]]
+        ["'-Winter Sale", "700.00", "Draft"],  # a leading - would make a spreadsheet formula of it
+        ["Spring Sale", "500.00", "Draft"]]
     everything = _file_rows(campaign_export.export_campaigns(db, actor=me, columns=[]), me)
     assert everything[0] == list(campaigns.LIST_COLUMNS) and len(everything) == 4
     with pytest.raises(Invalid) as error:
@@ -112,7 +112,33 @@ def test_the_search_and_titles_follow_the_grid(db):
     me = actor_of(db, "advertiser@demo.example")
     export = campaign_export.export_campaigns(db, actor=me, columns=["name", "status"], search="SPRING draft",
                                               headers=["Nombre", "Estado"])
-    assert _file_rows(export, me) == [["Nombre", "Estado"], ["Spring Sale", "draft"]]
+    assert _file_rows(export, me) == [["Nombre", "Estado"], ["Spring Sale", "Draft"]]
     with pytest.raises(Invalid) as error:
         campaign_export.export_campaigns(db, actor=me, columns=["name", "status"], headers=["Nombre"])
     assert set(error.value.fields) == {"headers"}
+
+
+def test_the_page_columns_export_as_the_list_shows_them(db):
+    """The list page sends its grid's columns, the "On" switch among them (refused as an unknown column before):
+    labels in the user's language, the switch as on / off, money with cents, the flight's days as ISO dates in
+    the campaign's time zone, and the grid's order (numbers in names read as numbers, empty values last)."""
+    me = actor_of(db, "advertiser@demo.example")
+    for name, zone, ends in (("Campaign 10", "UTC", None), ("Campaign 2", "Asia/Tokyo", "2026-12-31"),
+                             ("Campaign 1", "UTC", "2026-12-15")):
+        campaigns.create_campaign(db, actor=me, data={**BASE, "name": name, "time_zone": zone, "ends_at": ends})
+    live = next(c for c in campaigns.list_campaigns(db, actor=me) if c["name"] == "Campaign 1")
+    campaigns.set_status(db, actor=me, campaign_id=live["id"], status="active")
+    columns = ["name", "status", "active", "objective", "starts_at", "ends_at", "bid"]
+    export = campaign_export.export_campaigns(db, actor=me, columns=columns, sort="name", search="campaign",
+                                              headers=["Nombre", "Estado", "Encendida", "Objetivo", "Inicio", "Fin",
+                                                       "Puja"], language="sp")
+    assert _file_rows(export, me) == [
+        ["Nombre", "Estado", "Encendida", "Objetivo", "Inicio", "Fin", "Puja"],
+        ["Campaign 1", "Activa", "Activada", "Tráfico", "2026-12-01", "2026-12-15", "2.00"],
+        ["Campaign 2", "Borrador", "Desactivada", "Tráfico", "2026-12-01", "2026-12-31", "2.00"],
+        ["Campaign 10", "Borrador", "Desactivada", "Tráfico", "2026-12-01", "", "2.00"]]
+    by_end = _file_rows(campaign_export.export_campaigns(db, actor=me, columns=["name"], sort="-ends_at"), me)
+    assert [row[0] for row in by_end[1:]] == ["Campaign 2", "Campaign 1", "Campaign 10"]  # no end date last
+    shown_text = _file_rows(campaign_export.export_campaigns(db, actor=me, columns=["name", "status"], search="activa",
+                                                             language="sp"), me)
+    assert [row[0] for row in shown_text[1:]] == ["Campaign 1"]  # the search reads the translated labels too

@@ -120,10 +120,7 @@ def by_day(db: Session, *, actor: Actor, start: str | date | None = None, end: s
 
 
 def _by_day(p: _Period) -> list[dict[str, Any]]:
-    found = {row["date"]: row for row in p.rows(dimensions=["date"])}
-    zero = {key: 0 for key in ("impressions", "clicks", "spend", "conversions", "spend_micros")}
-    days = (p.first + timedelta(days=n) for n in range((p.last - p.first).days + 1))
-    return _plain([{"date": day, **zero, **found.get(day, {})} for day in days])
+    return _plain(statistics.every_day(p.rows(dimensions=["date"]), p.first, p.last, statistics.zero_row(METRICS)))
 
 
 def breakdown(db: Session, *, actor: Actor, by: str, start: str | date | None = None, end: str | date | None = None,
@@ -171,7 +168,7 @@ def insight(db: Session, *, actor: Actor, campaign_ids: Sequence[int] = (), adve
     campaigns that need attention (under-delivery, no recent spend, low balance), worst first."""
     require(actor, "dashboard", "view")
     statistics.advertiser_scope(db, actor=actor, advertiser_id=advertiser_id)  # out of scope: not found
-    today = today or datetime.now(UTC).date()
+    today = today or statistics.today_in()
     campaigns = _active_campaigns(db, actor, campaign_ids, advertiser_id)
     if not campaigns:
         return {"pacing": [], "attention": []}

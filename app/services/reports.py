@@ -17,7 +17,6 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, col, select
 
@@ -103,19 +102,21 @@ def result_columns(report: Report | Mapping[str, Any]) -> list[str]:
 
 # --- periods -----------------------------------------------------------------------------------------------
 
+# The presets that count back from today: how many days, today included (statistics.last_days).
+LAST_DAYS = {"last_7_days": 7, "last_30_days": 30}
+
+
 def resolve_period(period: str, start: date | None, end: date | None, *, time_zone: str,
                    today: date | None = None) -> tuple[date, date]:
-    """A report's days. Presets count whole days before today in the report's time zone ("last 7 days" is
-    the seven days ending yesterday, as ad platforms count them, so a scheduled run never holds half a day),
-    except "this month", which runs to today."""
-    today = today or datetime.now(ZoneInfo(time_zone)).date()
-    yesterday = today - timedelta(days=1)
+    """A report's days in its time zone. "Last 7/30 days" are the days ending today, today included, as the
+    dashboards count them (statistics.last_days): the same words give the same dates and figures on both.
+    "Yesterday" and "last month" are closed days; "this month" runs to today."""
+    today = today or statistics.today_in(time_zone)
+    if period in LAST_DAYS:
+        return statistics.last_days(LAST_DAYS[period], today=today)
     if period == "yesterday":
+        yesterday = today - timedelta(days=1)
         return yesterday, yesterday
-    if period == "last_7_days":
-        return today - timedelta(days=7), yesterday
-    if period == "last_30_days":
-        return today - timedelta(days=30), yesterday
     if period == "this_month":
         return today.replace(day=1), today
     if period == "last_month":

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlmodel import Session, col, select
 
 from app.analytics import get_store
-from app.analytics.schema import DIMENSIONS, EVENT_NAME_PATTERN, METRICS
+from app.analytics.schema import DIMENSIONS, EVENT_NAME_PATTERN, EVENT_PREFIX, METRICS
 from app.analytics.store import StatsQuery
 from app.auth.policy import Actor, require, require_user_in_scope
 from app.auth.roles import STAFF_ROLES, Role
@@ -46,10 +46,23 @@ def advertiser_scope(db: Session, *, actor: Actor, advertiser_id: int | None = N
     return (actor.id,)
 
 
+def today_in(time_zone: str = "UTC") -> date:
+    """The calendar day it is now in a time zone (dashboards count UTC days; a report, its own time zone's)."""
+    return datetime.now(UTC if time_zone == "UTC" else ZoneInfo(time_zone)).date()
+
+
+def last_days(days: int, *, time_zone: str = "UTC", today: date | None = None) -> tuple[date, date]:
+    """What "last N days" means everywhere (dashboards, reports, the API): the N days ending today in the time
+    zone, today included, so a dashboard and a report of the same days show the same figures."""
+    last = today or today_in(time_zone)
+    return last - timedelta(days=days - 1), last
+
+
 def parse_period(start: str | date | None, end: str | date | None, *, default_days: int = 30) -> tuple[date, date]:
-    """A report's days from form or query-string values; missing ones mean the last `default_days` days."""
+    """A report's days from form or query-string values; missing ones mean the last `default_days` days
+    (last_days, UTC)."""
     errors: dict[str, str] = {}
-    today = date.today()
+    default_first, today = last_days(default_days)
 
     def read(field: str, value: str | date | None, fallback: date) -> date:
         if value in (None, ""):
@@ -63,7 +76,7 @@ def parse_period(start: str | date | None, end: str | date | None, *, default_da
             return fallback
 
     last = read("end", end, today)
-    first = read("start", start, last - timedelta(days=default_days - 1))
+    first = read("start", start, last - (today - default_first))
     if not errors and first > last:
         errors["end"] = "The end date must not be before the start date."
     elif not errors and (last - first).days + 1 > MAX_DAYS:
@@ -71,6 +84,24 @@ def parse_period(start: str | date | None, end: str | date | None, *, default_da
     if errors:
         raise Invalid(errors)
     return first, last
+
+
+def zero_row(metrics: Sequence[str], events: Sequence[str] = ()) -> dict[str, Any]:
+    """A row's figures with no delivery: counts and money 0, ratios empty (their denominator is zero: NULLIF in
+    schema.METRICS), as the store answers them."""
+    row: dict[str, Any] = {key: None if "NULLIF(" in METRICS[key].sql else 0 for key in metrics}
+    row.update({EVENT_PREFIX + name: 0 for name in events})
+    if "spend" in metrics:
+        row["spend_micros"] = 0
+    return row
+
+
+def every_day(rows: Sequence[Mapping[str, Any]], first: date, last: date, zero: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Rows by "date", one for each day first..last in order: a day without delivery as a row of `zero`, so a
+    quiet day shows as a day, not as a gap."""
+    found = {row["date"]: dict(row) for row in rows}
+    days = (first + timedelta(days=n) for n in range((last - first).days + 1))
+    return [found.get(day) or {"date": day, **zero} for day in days]
 
 
 def build_query(db: Session, *, actor: Actor, start: date, end: date, dimensions: Sequence[str] = (),

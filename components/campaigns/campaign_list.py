@@ -119,8 +119,7 @@ def CampaignListPage() -> Any:
     return html.div(
         {"data-page": "campaigns"},
         page_header(t("campaigns.title"), subtitle,
-                    ExportButton(view, status=status, advertiser_id=advertiser_id,
-                                 labels={c["key"]: c["label"] for c in columns}),
+                    ExportButton(view, status=status, advertiser_id=advertiser_id, columns=columns),
                     app_link({"to": create_path, "className": "btn btn-primary", "data-action": "new-campaign"},
                              html.i({"className": "bi bi-plus-lg me-1"}), t("campaigns.new")) if create_path else ""),
         card(

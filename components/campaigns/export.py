@@ -13,14 +13,16 @@ from app.services import campaign_export
 from components.shell.context import use_console
 from components.ui.download import run_download
 from components.ui.hooks import background
-from components.widgets.datagrid import GridView
+from components.widgets.datagrid import GridColumn, GridView
 from components.widgets.document_effects import document_effects
 
 ARCHIVED_TOO = "all"
 
 
 @component
-def ExportButton(view: Ref[GridView], *, status: str, advertiser_id: int | None, labels: dict[str, str]) -> Any:
+def ExportButton(view: Ref[GridView], *, status: str, advertiser_id: int | None, columns: list[GridColumn]) -> Any:
+    """`view` holds what the grid shows (its columns, search and sort); `columns` are the page's grid columns:
+    their titles head the file, and those not hidden until chosen stand in until the grid has reported."""
     console = use_console()
     t = console.t
     download, set_download = use_state(None)
@@ -28,14 +30,16 @@ def ExportButton(view: Ref[GridView], *, status: str, advertiser_id: int | None,
 
     async def export() -> None:
         shown = view.current
+        keys = list(shown.columns) or [c["key"] for c in columns if not c.get("hidden")]
+        titles = {c["key"]: c["label"] for c in columns}
 
         async def request() -> dict[str, Any]:
             try:
                 data = await run_off_loop(
-                    campaign_export.export_campaigns, actor=console.actor, columns=list(shown.columns),
+                    campaign_export.export_campaigns, actor=console.actor, columns=keys,
                     status="" if status in ("", ARCHIVED_TOO) else status, include_archived=status == ARCHIVED_TOO,
                     search=shown.query, sort=shown.sort, advertiser_id=advertiser_id,
-                    headers=[labels.get(c, c) for c in shown.columns if c != "active"] if shown.columns else None)
+                    headers=[titles.get(key, key) for key in keys], language=console.language)
             except ServiceError as error:
                 raise _Failed(t(error.message)) from error
             return {"success": True, "data": data}

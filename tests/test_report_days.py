@@ -1,0 +1,73 @@
+"""Reports and dashboards count days alike: a report by day lists every day of its period, a day without
+delivery as a row of zeros, and "last 30 days" is the same 30 days (today included) with the same figures on a
+report and on a dashboard."""
+
+from __future__ import annotations
+
+import csv
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+
+from app.analytics import get_store
+from app.analytics.store import FactRow
+from app.models.report import ReportRun
+from app.services import dashboards, report_jobs, reports, statistics
+from tests.helpers import actor_of, wait_for_run
+
+
+@pytest.fixture(autouse=True)
+def stop_scheduler():
+    yield
+    report_jobs.shutdown()  # no scheduler thread outlives a test
+
+
+def _delivery(advertiser: int, day: date, impressions: int, spend_micros: int) -> FactRow:
+    return FactRow(hour=datetime(day.year, day.month, day.day, 10), advertiser_id=advertiser, campaign_id=0,
+                   creative_id=0, exchange="Google AdX", os="Android", country="US", app="com.example.game",
+                   device_type="phone", impressions=impressions, clicks=1, spend_micros=spend_micros)
+
+
+def _csv(run: ReportRun) -> list[list[str]]:
+    with (reports.reports_dir() / run.result_file).open(newline="", encoding="utf-8-sig") as source:
+        return list(csv.reader(source))
+
+
+def test_last_30_days_is_one_window_with_every_day_listed(db, demo_ids) -> None:
+    today = datetime.now(UTC).date()
+    advertiser = demo_ids["advertiser@demo.example"]
+    get_store().ingest("days", [_delivery(advertiser, today, 100, 1_000_000),  # today counts on both
+                                _delivery(advertiser, today - timedelta(days=3), 50, 500_000)], source="test")
+    actor = actor_of(db, "advertiser@demo.example")
+    report = reports.create_report(db, actor=actor, report_type="performance", data={
+        "name": "Daily", "period": "last_30_days", "metrics": ["impressions", "clicks", "ctr", "spend"]})
+    run = reports.start_run(db, actor=actor, report_id=report["id"])
+    db.commit()  # the job starts once the run is committed
+    done = wait_for_run(run["id"])
+    assert done.status == "completed"
+
+    board = dashboards.overview(db, actor=actor)  # the dashboard's default: last 30 days
+    first = today - timedelta(days=29)
+    assert (done.period_start, done.period_end) == (first, today)
+    assert (board["period"]["start"], board["period"]["end"]) == (first.isoformat(), today.isoformat())
+    assert done.totals["impressions"] == board["totals"]["impressions"] == 150
+    assert done.totals["spend"] == pytest.approx(board["totals"]["spend"]) == pytest.approx(1.5)
+
+    rows = _csv(done)
+    assert rows[0] == ["Date", "Impressions", "Clicks", "CTR (%)", "Spend ($)"]
+    assert [row[0] for row in rows[1:]] == [(first + timedelta(days=n)).isoformat() for n in range(30)]
+    by_day = {row[0]: row[1:] for row in rows[1:]}
+    assert by_day[today.isoformat()] == ["100", "1", "1.0000", "1"]
+    assert by_day[(today - timedelta(days=1)).isoformat()] == ["0", "0", "", "0"]  # no delivery: zeros, no CTR
+    assert sum(row[1] == "0" for row in rows[1:]) == 28
+    assert [row["impressions"] for row in dashboards.by_day(db, actor=actor)][-4:] == [50, 0, 0, 100]
+
+
+def test_every_report_preset_reads_its_days_in_the_reports_time_zone() -> None:
+    today = date(2026, 11, 30)
+    assert reports.resolve_period("last_7_days", None, None, time_zone="UTC", today=today) == (date(2026, 11, 24), today)
+    assert reports.resolve_period("last_30_days", None, None, time_zone="UTC", today=today) == (date(2026, 11, 1), today)
+    assert reports.resolve_period("yesterday", None, None, time_zone="UTC", today=today) == (date(2026, 11, 29),) * 2
+    assert reports.resolve_period("last_month", None, None, time_zone="UTC", today=today) == (date(2026, 10, 1),
+                                                                                             date(2026, 10, 31))
+    assert statistics.parse_period(None, None) == statistics.last_days(30)

@@ -42,4 +42,10 @@ class Invalid(ServiceError):
 
 
 class TooManyAttempts(ServiceError):
+    """Refused for now; `retry_after_s` says how long to wait (the API's Retry-After header)."""
+
     code = 429
+
+    def __init__(self, message: str, *, retry_after_s: int | None = None, data: Any = None) -> None:
+        super().__init__(message, data=data)
+        self.retry_after_s = retry_after_s

@@ -31,6 +31,10 @@ class Settings(BaseSettings):
     login_window_s: int = 900
     login_max_failures_per_account: int = 5
     login_max_failures_per_address: int = 20
+    # Calls that e-mail a code (register, resend, forgot-password): every request counts, over its own window.
+    mail_window_s: int = 900
+    mail_max_per_account: int = 5
+    mail_max_per_address: int = 20
     otp_lifetime_s: int = 900
 
     # Outgoing e-mail: SMTP when smtp_host is set, else the outbox table plus the log.

@@ -27,6 +27,11 @@ MESSAGE_KEYS = (
     "This field is required.",
     "An account with this email already exists.",
     "The code is wrong or has expired.",
+    # refusals of the sign-in and mail limiter (app/auth/throttle.py)
+    "Too many failed sign-ins for this account. Try again in {n} minutes.",
+    "Too many failed sign-ins from your network. Try again in {n} minutes.",
+    "Too many codes were requested for this e-mail address. Try again in {n} minutes.",
+    "Too many codes were requested from your network. Try again in {n} minutes.",
     "The current password is wrong.",
     "Choose a password different from the current one.",
     "Your session has ended. Please log in again.",

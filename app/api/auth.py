@@ -96,7 +96,7 @@ def register(body: RegisterBody, request: Request, db: Session = DB) -> dict[str
     """Create an advertiser account; a one-time code is e-mailed to verify the address."""
     user = accounts.register(db, email=body.email, password=body.password, first_name=body.firstName,
                              last_name=body.lastName, company_name=body.companyName,
-                             host=request.url.hostname or "")
+                             host=request.url.hostname or "", address=client_address(request))
     return ok({"email": user.email}, "Registered. Check your email for the verification code.")
 
 
@@ -117,9 +117,10 @@ def agency_config(request: Request, db: Session = DB) -> dict[str, Any]:
 
 
 @router.post("/resend-verify-otp")
-def resend_verify_otp(body: EmailBody, db: Session = DB) -> dict[str, Any]:
-    """Send a new one-time code (purpose `verify` or `reset`). Replies the same whether or not the address exists."""
-    accounts.resend_verify_otp(db, email=body.email, purpose=body.purpose)
+def resend_verify_otp(body: EmailBody, request: Request, db: Session = DB) -> dict[str, Any]:
+    """Send a new one-time code (purpose `verify` or `reset`). Replies the same whether or not the address exists.
+    Throttled per e-mail address and per client address: past the limit, 429 with a Retry-After header."""
+    accounts.resend_verify_otp(db, email=body.email, purpose=body.purpose, address=client_address(request))
     return ok(None, "If the address has an account, a new code is on its way.")
 
 

@@ -36,7 +36,11 @@ def _reply(code: int, message: str, data: Any = None) -> JSONResponse:
 
 async def service_error_handler(_request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, ServiceError)
-    return _reply(error.code, error.message, error.data)
+    reply = _reply(error.code, error.message, error.data)
+    retry_after_s = getattr(error, "retry_after_s", None)
+    if retry_after_s:
+        reply.headers["Retry-After"] = str(retry_after_s)
+    return reply
 
 
 NOT_JSON = "The request body is not valid JSON."

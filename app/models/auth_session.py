@@ -31,9 +31,12 @@ class AuthSession(SQLModel, table=True):
 
 
 class LoginAttempt(SQLModel, table=True):
+    """One attempt at a throttled signed-out call (app/auth/throttle.py): a sign-in, or a request for a mailed code."""
+
     __tablename__ = "login_attempts"
 
     id: int | None = Field(default=None, primary_key=True)
+    action: str = Field(default="sign_in", max_length=16)  # sign_in | mail
     email: str = Field(max_length=254, index=True)
     address: str = Field(max_length=64, index=True)
     succeeded: bool = False

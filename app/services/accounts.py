@@ -7,17 +7,17 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
 from sqlmodel import Session, col, func, select
 
 from app import validation as v
+from app.auth import throttle
 from app.auth.passwords import hash_password, needs_rehash, verify_password
 from app.auth.policy import Actor, require
 from app.auth.roles import Role
 from app.db import cpu_heavy
-from app.errors import Invalid, NotAuthenticated, TooManyAttempts
-from app.models.auth_session import LoginAttempt, OneTimeCode
+from app.errors import Invalid, NotAuthenticated
+from app.models.auth_session import OneTimeCode
 from app.models.base import utcnow
 from app.models.company import CompanyConfig
 from app.models.messaging import Notification
@@ -38,29 +38,7 @@ def find_user_by_email(db: Session, email: str) -> User | None:
     return db.exec(select(User).where(User.email == normalise_email(email))).first()
 
 
-def _recent_failures(db: Session, *conditions: Any) -> int:
-    since = utcnow() - timedelta(seconds=get_settings().login_window_s)
-    statement = select(func.count()).where(
-        *conditions, LoginAttempt.succeeded == False, LoginAttempt.created_at >= since  # noqa: E712
-    )
-    return int(db.exec(statement).one())
-
-
 REFUSED_TITLE = "Sign-ins to your account were refused"
-
-
-def _check_throttle(db: Session, email: str, address: str) -> None:
-    """Failures count per account *and* address: an address that keeps guessing one account's password is
-    refused for that account, and an address that guesses across many accounts is refused for all. An account
-    is never locked for everyone: anyone who knows an e-mail address could otherwise keep its owner out, so
-    the right password from an address with no recent failures still signs in."""
-    settings = get_settings()
-    minutes = settings.login_window_s // 60
-    if _recent_failures(db, LoginAttempt.email == email, LoginAttempt.address == address) \
-            >= settings.login_max_failures_per_account:
-        raise TooManyAttempts(f"Too many failed sign-ins for this account. Try again in {minutes} minutes.")
-    if address and _recent_failures(db, LoginAttempt.address == address) >= settings.login_max_failures_per_address:
-        raise TooManyAttempts(f"Too many failed sign-ins from your network. Try again in {minutes} minutes.")
 
 
 def _tell_owner_of_refusals(db: Session, user: User | None, email: str, address: str) -> None:
@@ -69,8 +47,7 @@ def _tell_owner_of_refusals(db: Session, user: User | None, email: str, address:
     settings = get_settings()
     if user is None or user.id is None:
         return
-    if _recent_failures(db, LoginAttempt.email == email, LoginAttempt.address == address) \
-            != settings.login_max_failures_per_account:
+    if throttle.account_count(db, throttle.sign_in(), email, address) != settings.login_max_failures_per_account:
         return
     since = utcnow() - timedelta(seconds=settings.login_window_s)
     told = db.exec(select(func.count()).select_from(Notification).where(
@@ -95,12 +72,11 @@ def login(db: Session, *, email: str, password: str, kind: str, address: str = "
     """Check credentials (throttled per account and per address) and start a session."""
     v.check({"email": (v.email, email), "password": (lambda p: None if p else "Password is required.", password)})
     email = normalise_email(email)
-    _check_throttle(db, email, address)
+    throttle.check(db, throttle.sign_in(), email=email, address=address)
     user = find_user_by_email(db, email)
     ok = verify_password(user.password_hash if user else None, password)
-    db.add(LoginAttempt(email=email, address=address[:64], succeeded=ok and user is not None))
+    throttle.record(db, throttle.sign_in(), email=email, address=address, succeeded=ok and user is not None)
     if not ok or user is None:
-        db.flush()
         _tell_owner_of_refusals(db, user, email, address[:64])
         db.commit()  # the failure must count even though we raise
         raise NotAuthenticated(BAD_CREDENTIALS)
@@ -163,9 +139,11 @@ def _consume_code(db: Session, *, user: User | None, purpose: str, code: str) ->
 
 @cpu_heavy
 def register(
-    db: Session, *, email: str, password: str, first_name: str, last_name: str, company_name: str, host: str = ""
+    db: Session, *, email: str, password: str, first_name: str, last_name: str, company_name: str, host: str = "",
+    address: str = "",
 ) -> User:
-    """Public sign-up: an advertiser under the host's agency, pending until the e-mailed code is entered."""
+    """Public sign-up: an advertiser under the host's agency, pending until the e-mailed code is entered. It mails
+    a code, so it is throttled as the other mail calls are (per address: one network cannot mail many inboxes)."""
     v.check(
         {
             "email": (v.email, email),
@@ -175,6 +153,7 @@ def register(
             "company_name": (lambda x: None if (x or "").strip() else "This field is required.", company_name),
         }
     )
+    throttle.admit(db, throttle.mail(), email=normalise_email(email), address=address)
     if find_user_by_email(db, email) is not None:
         raise Invalid({"email": "An account with this email already exists."})
     company = db.exec(select(CompanyConfig).where(col(CompanyConfig.host).in_([host, ""])).order_by(col(CompanyConfig.host).desc())).first()
@@ -195,8 +174,14 @@ def register(
     return user
 
 
-def resend_verify_otp(db: Session, *, email: str, purpose: str = "verify") -> None:
-    """Send a fresh code. Says nothing about whether the address exists."""
+def resend_verify_otp(db: Session, *, email: str, purpose: str = "verify", address: str = "") -> None:
+    """Send a fresh code. Says nothing about whether the address exists: a request for an unknown address
+    counts against the mail limit (app/auth/throttle.py) as any other does."""
+    throttle.admit(db, throttle.mail(), email=normalise_email(email), address=address)
+    _send_code(db, email=email, purpose=purpose)
+
+
+def _send_code(db: Session, *, email: str, purpose: str) -> None:
     user = find_user_by_email(db, email)
     if user is None:
         return
@@ -218,9 +203,9 @@ def verify_otp(db: Session, *, email: str, code: str) -> User:
     return user
 
 
-def request_password_reset(db: Session, *, email: str) -> None:
+def request_password_reset(db: Session, *, email: str, address: str = "") -> None:
     v.check({"email": (v.email, email)})
-    resend_verify_otp(db, email=email, purpose="reset")
+    resend_verify_otp(db, email=email, purpose="reset", address=address)
 
 
 @cpu_heavy

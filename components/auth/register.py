@@ -8,7 +8,7 @@ from reactpy import component, html, use_scope, use_state
 
 from app.middleware import header
 from app.services import accounts
-from components.auth.common import auth_heading
+from components.auth.common import auth_heading, client_address
 from components.shell.context import use_console
 from components.ui.forms import alert, form, submit_button, text_field
 from components.ui.hooks import use_action
@@ -23,20 +23,21 @@ def VerifyStep(email: str) -> Any:
     notice, set_notice = use_state(("info", t("register.code_sent", email=email)))
     done, set_done = use_state(False)
     verify = use_action(accounts.verify_otp, errors_in_place=True, on_done=lambda _r: set_done(True))
-    resend = use_action(accounts.resend_verify_otp,
+    address = client_address(use_scope())  # code requests are throttled per e-mail and per network
+    resend = use_action(accounts.resend_verify_otp, errors_in_place=True,
                         on_done=lambda _r: set_notice(("success", t("register.code_resent"))))
 
     if done:
         return html.div(alert("success", t("register.verified")),
                         link({"to": "/login", "className": "btn btn-primary w-100"}, t("login.submit")))
     return html.div(
-        alert("danger", verify.message) if verify.message else alert(*notice),
+        alert("danger", verify.message or resend.message) if verify.message or resend.message else alert(*notice),
         form(lambda values: verify.submit(email=email, code=values["otp"]),
              text_field(name="otp", label=t("field.code"), value=code, on_change=set_code,
                         error=verify.errors.get("code"), autocomplete="one-time-code", autofocus=True, max_length=6),
              submit_button(t("register.verify"), pending=verify.pending), name="verify"),
         html.button({"type": "button", "className": "btn btn-link w-100 mt-2 small", "disabled": resend.pending,
-                     "onClick": lambda _e: resend.submit(email=email)},
+                     "onClick": lambda _e: resend.submit(email=email, address=address)},
                     t("register.resend")),
     )
 
@@ -58,7 +59,8 @@ def RegisterPage() -> Any:
                           on_change=lambda text: set_values(lambda v: {**v, name: text}), **extra)
 
     def submit(submitted: dict[str, Any]) -> None:
-        register.submit(host=header(scope, b"host").split(":")[0], **{name: submitted[name] for name in FIELDS})
+        register.submit(host=header(scope, b"host").split(":")[0], address=client_address(scope),
+                        **{name: submitted[name] for name in FIELDS})
 
     if registered:
         return html.div(auth_heading(t("register.verify_title")), VerifyStep(registered))

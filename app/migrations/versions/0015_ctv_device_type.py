@@ -1,8 +1,8 @@
 """ctv: the campaign targeting's device type "connected_tv" becomes "ctv", the name the statistics store, the
 simulator and the traffic-type reference list (CTV) already use, so one name means connected TV everywhere
 
-Revision ID: 0014
-Revises: 0013
+Revision ID: 0015
+Revises: 0014
 Create Date: 2026-11-24
 """
 
@@ -13,8 +13,8 @@ import json
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0014'
-down_revision = '0013'
+revision = '0015'
+down_revision = '0014'
 branch_labels = None
 depends_on = None
 

@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from sqlmodel import Session, col, func, select
 

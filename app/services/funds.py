@@ -84,7 +84,7 @@ def advertiser_in_scope(db: Session, actor: Actor, advertiser_id: Any) -> User |
 
 
 def append_entry(db: Session, *, advertiser_id: int, amount_micros: int, kind: str, note: str,
-                 reference: str | None, created_by: int | None = None) -> int | None:
+                 reference: str | None, created_by: int | None = None, booked_at: datetime | None = None) -> int | None:
     """Insert one ledger entry; its id, or None when an entry with this reference already exists (then
     nothing is written). ON CONFLICT DO NOTHING makes the database the judge, so two transactions racing
     with one reference cannot both insert it (PostgreSQL makes the second wait for the first, then skip),
@@ -96,7 +96,7 @@ def append_entry(db: Session, *, advertiser_id: int, amount_micros: int, kind: s
     table = LedgerEntry.__table__  # type: ignore[attr-defined]
     statement = (insert(table)
                  .values(advertiser_id=advertiser_id, amount_micros=amount_micros, kind=kind, note=note[:NOTE_MAX_LENGTH],
-                         created_by=created_by, created_at=utcnow(), reference=reference)
+                         created_by=created_by, created_at=booked_at or utcnow(), reference=reference)
                  .on_conflict_do_nothing(index_elements=["reference"])
                  .returning(table.c.id))
     return db.connection().execute(statement).scalar_one_or_none()
@@ -168,13 +168,16 @@ def credit_card_payment(db: Session, *, advertiser_id: int, amount_micros: int, 
     return entry_id
 
 
-def charge_delivery(db: Session, *, charges: dict[int, int], reference: str) -> dict[int, int]:
+def charge_delivery(db: Session, *, charges: dict[int, int], reference: str,
+                    booked_at: datetime | None = None) -> dict[int, int]:
     """Charge a statistics batch's spend (a system call, no actor): for each advertiser id -> spend in
     micro-dollars (> 0), a 'spend' entry of -spend and, when the advertiser's agency margin is set, a
     'margin' entry of -(spend x margin_bps / 10000, rounded half up). References are
     "{reference}:{advertiser id}:spend" and ":margin"; an entry whose reference exists is skipped, so a retried
-    batch never charges twice. An advertiser left with a balance <= 0 has its active campaigns paused (audited,
-    one notification). Returns {advertiser id: balance after, micro-dollars} for every advertiser in `charges`.
+    batch never charges twice. `booked_at` dates the entries (default: now; the simulator, writing past days at
+    once, dates them at the hour they charge for, as if each had arrived live). An advertiser left with a balance
+    <= 0 has its active campaigns paused (audited, one notification). Returns {advertiser id: balance after,
+    micro-dollars} for every advertiser in `charges`.
 
     Raises ValueError (nothing written) for a negative or non-integer spend, an id that is no advertiser or a
     missing or over-long reference. Run it in its own transaction; on SQLite "database is locked" the caller may
@@ -195,11 +198,12 @@ def charge_delivery(db: Session, *, charges: dict[int, int], reference: str) -> 
     for advertiser_id in charged:
         spend = charges[advertiser_id]
         append_entry(db, advertiser_id=advertiser_id, amount_micros=-spend, kind="spend", note=f"Media spend, {reference}",
-                     reference=f"{reference}:{advertiser_id}:spend")
+                     reference=f"{reference}:{advertiser_id}:spend", booked_at=booked_at)
         margin = margin_micros(spend, margins.get(advertiser_id, 0))
         if margin:
             append_entry(db, advertiser_id=advertiser_id, amount_micros=-margin, kind="margin",
-                         note=f"Agency margin, {reference}", reference=f"{reference}:{advertiser_id}:margin")
+                         note=f"Agency margin, {reference}", reference=f"{reference}:{advertiser_id}:margin",
+                         booked_at=booked_at)
     balances = balances_micros(db, ids)
     for advertiser_id in charged:
         if balances[advertiser_id] <= 0:

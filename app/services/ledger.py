@@ -1,7 +1,13 @@
-"""Funds: an advertiser's balance is the sum of its append-only ledger entries."""
+"""Funds: an advertiser's balance is the sum of its append-only ledger entries.
+
+Reading a ledger: `payment_history` lists every entry; `grouped_ledger` is the ledger a person reads, where
+delivery charges (spend and agency margin, a pair an hour) are one row a day that opens to its hours.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from datetime import datetime
 from decimal import Decimal
 
 from sqlmodel import Session, col, func, select
@@ -12,13 +18,20 @@ from app.errors import NotFound
 from app.models.ledger import MICROS_PER_DOLLAR, LedgerEntry
 from app.models.user import User
 
+# Entries that statistics ingestion writes, a pair every hour (app/services/funds.py charge_delivery).
+DELIVERY_KINDS = ("spend", "margin")
 CENT = Decimal("0.01")
+
+
+def _cents(micros: int) -> Decimal:
+    """Micro-dollars in dollars, rounded to the cent as every balance is shown (advertiser_balance)."""
+    return (Decimal(micros) / MICROS_PER_DOLLAR).quantize(CENT)
 
 
 def dollars(micros: int) -> str:
     """Micro-dollars as the API shows money: dollars with two decimals as text ("5000.00", "-12.35"), never a
     float (0.1 + 0.2 is not 0.3, and a client cannot tell 12.3 from 12.30)."""
-    return str((Decimal(micros) / MICROS_PER_DOLLAR).quantize(CENT))
+    return str(_cents(micros))
 
 
 def balance_micros(db: Session, *, actor: Actor, advertiser_id: int) -> int:
@@ -28,17 +41,25 @@ def balance_micros(db: Session, *, actor: Actor, advertiser_id: int) -> int:
     return int(total)
 
 
-def payment_history(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, object]]:
-    """An advertiser's ledger, newest first, with the balance after each entry (payment-list pages); amount and
-    balance as dollar text ("-12.35")."""
+def _ledger_of(db: Session, actor: Actor, advertiser_id: int) -> tuple[list[LedgerEntry], dict[int | None, str]]:
+    """An advertiser's entries in the actor's scope, oldest first by the time each was booked (id breaks ties:
+    the order the balance moved in), and the names of the people who entered them. Another tenant's advertiser,
+    or an account that is no advertiser, answers not found."""
     require(actor, "funds", "view")
     advertiser = require_user_in_scope(actor, db.get(User, advertiser_id))
     if advertiser.role != Role.ADVERTISER:
         raise NotFound("User not found.")
-    rows = list(db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == advertiser_id)
-                        .order_by(col(LedgerEntry.id))))
+    entries = list(db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == advertiser_id)
+                           .order_by(col(LedgerEntry.created_at), col(LedgerEntry.id))))
     people = {u.id: u.display_name for u in db.exec(select(User).where(
-        col(User.id).in_({r.created_by for r in rows if r.created_by})))}
+        col(User.id).in_({e.created_by for e in entries if e.created_by})))}
+    return entries, people
+
+
+def payment_history(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, object]]:
+    """An advertiser's ledger, newest first, with the balance after each entry (payment-list pages); amount and
+    balance as dollar text ("-12.35")."""
+    rows, people = _ledger_of(db, actor, advertiser_id)
     running, history = 0, []
     for row in rows:
         running += row.amount_micros
@@ -57,3 +78,65 @@ def advertiser_balance(db: Session, *, actor: Actor, advertiser_id: int) -> dict
         raise NotFound("User not found.")
     micros = balance_micros(db, actor=actor, advertiser_id=advertiser_id)
     return {"advertiser_id": advertiser_id, "balance": dollars(micros), "balance_micros": micros}
+
+def _runs(entries: Iterable[LedgerEntry]) -> Iterator[list[LedgerEntry]]:
+    """Consecutive delivery charges of one UTC day as one run; every other entry a run of its own. A deposit
+    booked in the middle of a day splits that day's charges in two, so each row's balance is the previous row's
+    plus its amount."""
+    run: list[LedgerEntry] = []
+    for entry in entries:
+        if run and entry.kind in DELIVERY_KINDS and run[-1].kind in DELIVERY_KINDS \
+                and entry.created_at.date() == run[-1].created_at.date():
+            run.append(entry)
+            continue
+        if run:
+            yield run
+        run = [entry]
+    if run:
+        yield run
+
+
+def _hours(run: list[LedgerEntry], balance_before: int) -> list[dict[str, object]]:
+    """A day's delivery charges an hour a line (spend and margin side by side), newest first. Amounts shown are
+    the steps between the balances shown (see grouped_ledger); the spend is rounded, the margin is the rest."""
+    hours: dict[datetime, list[int]] = {}
+    for entry in run:
+        spend_margin = hours.setdefault(entry.created_at.replace(minute=0, second=0, microsecond=0), [0, 0])
+        spend_margin[DELIVERY_KINDS.index(entry.kind)] += entry.amount_micros
+    rows, running = [], balance_before
+    for hour, (spend, margin) in hours.items():
+        amount = _cents(running + spend + margin) - _cents(running)
+        running += spend + margin
+        rows.append({"hour": hour.isoformat(), "spend": dollars(spend), "margin": str(amount - _cents(spend)),
+                     "amount": str(amount), "balance": dollars(running)})
+    return rows[::-1]
+
+
+def grouped_ledger(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, object]]:
+    """An advertiser's ledger as a person reads it, newest first: each day's delivery charges in one row
+    (kind "delivery", `date` the UTC day as YYYY-MM-DD, `spend` and `margin` totals, `entries` counted and `hours`
+    listing them an hour a line), every deposit, refund and adjustment in a row of its own (`date` its time).
+
+    Every row has `amount` and the `balance` after it, money as dollar text ("-12.35"). Delivery is charged in
+    micro-dollars, so amounts are shown as the steps between the balances shown: every balance is the true one to
+    the cent, each row's amount is the previous row's balance to its own, and a day's hours add up to the day's
+    row exactly (each amount within a cent of its entries' sum)."""
+    entries, people = _ledger_of(db, actor, advertiser_id)
+    rows: list[dict[str, object]] = []
+    balance = 0
+    for run in _runs(entries):
+        before = balance
+        balance += sum(e.amount_micros for e in run)
+        shown = {"amount": str(_cents(balance) - _cents(before)), "balance": dollars(balance)}
+        first = run[0]
+        if first.kind not in DELIVERY_KINDS:
+            rows.append({"id": str(first.id), "date": first.created_at.isoformat(), "kind": first.kind,
+                         "note": first.note, "by": people.get(first.created_by, "") if first.created_by else "",
+                         "entries": 1, **shown})
+            continue
+        hours = _hours(run, before)
+        spend = sum((Decimal(str(h["spend"])) for h in hours), Decimal("0.00"))
+        rows.append({"id": f"delivery-{first.id}", "date": first.created_at.date().isoformat(), "kind": "delivery",
+                     "note": "", "by": "", "entries": len(run), "spend": str(spend),
+                     "margin": str(Decimal(shown["amount"]) - spend), **shown, "hours": hours})
+    return rows[::-1]

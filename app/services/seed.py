@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlmodel import Session, select
 
 from app.auth.passwords import hash_password
 from app.auth.roles import Role
+from app.models.base import utcnow
 from app.models.company import CompanyConfig
 from app.models.ledger import MICROS_PER_DOLLAR, LedgerEntry
 from app.models.messaging import Notification
@@ -21,6 +24,7 @@ DEMO_USERS: tuple[tuple[str, Role, str, str, str], ...] = (
     ("advertiser@demo.example", Role.ADVERTISER, "Arlo", "Advertiser", "Acme Outdoor"),
 )
 DEMO_OPENING_DEPOSIT_MICROS = 5_000 * MICROS_PER_DOLLAR
+DEMO_HISTORY_DAYS = 30  # what `python -m app simulate` writes by default
 
 
 def create_user(db: Session, *, email: str, role: Role, password: str, first_name: str = "", last_name: str = "",
@@ -58,8 +62,11 @@ def seed_demo(db: Session) -> dict[str, int]:
     if db.get(UserSettings, advertiser_id) is None:
         db.add(UserSettings(user_id=advertiser_id, insight_dashboard=True, postback_enabled="ENABLED", api_access=True))
     if db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == advertiser_id)).first() is None:
+        # Booked before the 30 days `python -m app simulate` charges (dated at the hours they delivered in), so
+        # the demo's ledger reads in order: the deposit, then the spending.
         db.add(LedgerEntry(advertiser_id=advertiser_id, amount_micros=DEMO_OPENING_DEPOSIT_MICROS, kind="deposit",
-                           note="Opening deposit", created_by=ids["admin@demo.example"]))
+                           note="Opening deposit", created_by=ids["admin@demo.example"],
+                           created_at=utcnow() - timedelta(days=DEMO_HISTORY_DAYS + 1)))
 
     # Only into an empty table: a value an admin renamed or retired must not come back on the next `make run`.
     if db.exec(select(ReferenceValue)).first() is None:

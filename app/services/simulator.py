@@ -239,7 +239,9 @@ def simulate(db: Session, *, days: int = 30, seed: int = 1, now: datetime | None
         if not batch:
             continue
         facts = ingestion.check_rows(db, [(f"rows[{i}]", row) for i, row in enumerate(batch)])
-        answer = ingestion.store_and_charge(db, batch_id=f"sim:{hour:%Y-%m-%dT%H}", facts=facts, source="simulator")
+        # Charged at the hour it delivered in, as if it had arrived live: the ledger reads day by day.
+        answer = ingestion.store_and_charge(db, batch_id=f"sim:{hour:%Y-%m-%dT%H}", facts=facts, source="simulator",
+                                            booked_at=hour.replace(tzinfo=UTC))
         if answer["duplicate"]:
             continue  # already stored (and counted by _spent_so_far)
         for row in batch:

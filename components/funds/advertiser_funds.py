@@ -9,12 +9,12 @@ from reactpy import component, html, use_connection, use_effect, use_state
 from reactpy_router import use_search_params
 
 from app.services import card_payments, funds, ledger
-from components.funds.common import grid_height, kpi_card, kpi_row, ledger_columns, ledger_rows
+from components.funds.common import kpi_card, kpi_row
+from components.funds.ledger import LedgerCard
 from components.shell.context import Console, use_console
-from components.ui.elements import card, loading_page, page_header
+from components.ui.elements import loading_page, page_header
 from components.ui.forms import alert, form, submit_button, text_field
 from components.ui.hooks import use_action, use_query
-from components.widgets.datagrid import data_grid
 
 
 def page_url(scope: dict[str, Any], path: str) -> str:
@@ -73,7 +73,7 @@ def FundsPage() -> Any:
     assert actor is not None
     outcome = (use_search_params().get("payment") or [""])[0]
     summary = use_query(funds.funds_summary, actor=actor, advertiser_id=actor.id)
-    history = use_query(ledger.payment_history, actor=actor, advertiser_id=actor.id)
+    history = use_query(ledger.grouped_ledger, actor=actor, advertiser_id=actor.id)
     use_effect(lambda: _payment_return_toast(console, outcome), dependencies=[outcome])
     if summary.loading or history.loading:
         return loading_page(t, t("funds.title"))
@@ -92,9 +92,5 @@ def FundsPage() -> Any:
             kpi_card(console, key="spent", label=t("funds.spent_total"),
                      micros=figures.get("spend_micros", 0) + figures.get("margin_micros", 0), icon="bi-cart-check"),
         ),
-        card(data_grid(columns=ledger_columns(console), rows=ledger_rows(console, history.value or []),
-                       height=grid_height(len(history.value or [])),
-                       empty_text=t("payments.empty"), row_count_label=t("grid.rows"), locale=console.language,
-                       search_placeholder=t("common.search")),
-             title=t("funds.ledger")),
+        LedgerCard(history.value or [], title=t("funds.ledger")),
     )

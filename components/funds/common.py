@@ -1,4 +1,4 @@
-"""What the funds pages share: KPI cards, the ledger grid's columns and rows, the page that opens the ledger."""
+"""What the funds pages share: KPI cards and the grids' height (the ledger itself: components/funds/ledger.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,6 @@ from reactpy import html
 
 from app.i18n.formatters import money
 from components.shell.context import Console
-
-# Kinds that take money off are shown muted; credits green, adjustments by their sign.
-KIND_VARIANTS = {"deposit": "success", "refund": "info", "spend": "secondary", "margin": "warning"}
 
 
 def kpi_card(console: Console, *, key: str, label: str, micros: int | None = None, text: str | None = None,
@@ -32,21 +29,6 @@ def kpi_card(console: Console, *, key: str, label: str, micros: int | None = Non
 
 def kpi_row(*cards: Any) -> Any:
     return html.div({"className": "row g-3 mb-4"}, *cards)
-
-
-def ledger_columns(console: Console) -> list[dict[str, Any]]:
-    t = console.t
-    return [{"key": "date", "label": t("payments.date"), "type": "date", "width": 190},
-            {"key": "kind", "label": t("payments.kind"), "type": "badge", "width": 140},
-            {"key": "note", "label": t("payments.note"), "width": 320},
-            {"key": "amount", "label": t("payments.amount"), "type": "money", "width": 140},
-            {"key": "balance", "label": t("payments.balance"), "type": "money", "width": 150}]
-
-
-def ledger_rows(console: Console, history: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    def variant(row: dict[str, Any]) -> str:
-        return KIND_VARIANTS.get(row["kind"], "danger" if row["amount"].startswith("-") else "primary")
-    return [{**row, "kind": {"text": console.t(f"ledger.{row['kind']}"), "variant": variant(row)}} for row in history]
 
 
 def grid_height(rows: int, *, most: int = 520) -> int:

@@ -1,0 +1,135 @@
+"""An advertiser's ledger as the funds pages show it (/funds and the payment lists): a day's delivery charges in
+one row (app/services/ledger.py grouped_ledger); a click on it opens its hours.
+
+The grid and the hours dialog are sibling components: opening a day re-renders the dialog only, never the grid
+and its rows (a ref hands the dialog's setter to the grid's click)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from reactpy import component, html, use_ref, use_state
+
+from app.i18n.formatters import money
+from components.funds.common import grid_height
+from components.shell.context import Console, use_console
+from components.ui.elements import card
+from components.widgets.datagrid import GridAction, GridColumn, data_grid
+
+# Credits green, charges muted, adjustments by their sign.
+KIND_VARIANTS = {"deposit": "success", "refund": "info", "delivery": "secondary", "spend": "secondary",
+                 "margin": "warning"}
+SHOW_HOURS = "hours"
+
+
+def ledger_columns(console: Console, *, show_by: bool) -> list[GridColumn]:
+    t = console.t
+    return [{"key": "date", "label": t("payments.date"), "type": "date", "width": 180},
+            {"key": "kind", "label": t("payments.kind"), "type": "badge", "width": 130},
+            {"key": "note", "label": t("payments.note"), "width": 280 if show_by else 380},
+            *([{"key": "by", "label": t("payments.by"), "width": 150}] if show_by else []),
+            {"key": "amount", "label": t("payments.amount"), "type": "money", "width": 130},
+            {"key": "balance", "label": t("payments.balance"), "type": "money", "width": 140}]
+
+
+def _note(console: Console, row: dict[str, Any]) -> str:
+    """A delivery day in words: how many hourly charges, and media and margin when a margin was charged."""
+    if row["kind"] != "delivery":
+        return str(row["note"])
+    hours = len(row["hours"])
+    if Decimal(str(row["margin"])) == 0:
+        return console.t("ledger.delivery_note", count=hours)
+    language = console.language
+    return console.t("ledger.delivery_note_margin", count=hours,
+                     spend=money(-Decimal(str(row["spend"])), language=language),
+                     margin=money(-Decimal(str(row["margin"])), language=language))
+
+
+def grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The grid's rows: kinds as badges, a delivery day's totals in words; its hours stay on the server."""
+    def variant(row: dict[str, Any]) -> str:
+        return KIND_VARIANTS.get(row["kind"], "danger" if str(row["amount"]).startswith("-") else "primary")
+    return [{**{k: v for k, v in row.items() if k != "hours"}, "note": _note(console, row),
+             "kind": {"text": console.t(f"ledger.{row['kind']}"), "variant": variant(row)},
+             SHOW_HOURS: bool(row.get("hours"))} for row in rows]
+
+
+def _hour_label(iso: str) -> str:
+    start = datetime.fromisoformat(iso)
+    return f"{start:%H:%M}–{(start.hour + 1) % 24:02d}:00"
+
+
+def _hours_table(console: Console, day: dict[str, Any]) -> Any:
+    t, language = console.t, console.language
+    cells = ("hour", "spend", "margin", "amount", "balance")
+    labels = (t("ledger.col.hour"), t("ledger.spend"), t("ledger.margin"), t("payments.amount"),
+              t("payments.balance"))
+    return html.table(
+        {"className": "table table-sm align-middle mb-0 small"},
+        html.thead(html.tr(*[html.th({"key": c, "className": "" if c == "hour" else "text-end"}, label)
+                             for c, label in zip(cells, labels, strict=True)])),
+        html.tbody(*[html.tr({"key": hour["hour"]},
+                             html.td(_hour_label(str(hour["hour"]))),
+                             *[html.td({"key": c, "className": "text-end"}, money(hour[c], language=language))
+                               for c in cells[1:]])
+                     for hour in day["hours"]]),
+        html.tfoot(html.tr({"className": "fw-semibold"},
+                           html.td(_note(console, day)),
+                           *[html.td({"key": c, "className": "text-end"},
+                                     money(day[c], language=language) if c in day else "")
+                             for c in cells[1:]])))
+
+
+@component
+def HoursDialog(days: dict[str, dict[str, Any]], opener: Any) -> Any:
+    """The hours of the delivery day last clicked, in a dialog (a grid row may be far down a long page)."""
+    console = use_console()
+    t = console.t
+    shown, set_shown = use_state("")
+    opener.current = set_shown
+    day = days.get(shown)
+    if day is None:
+        return html.p({"className": "small text-body-secondary mt-2 mb-0"}, t("ledger.hours_hint")) if days else ""
+    title = t("ledger.hours_title", day=day["date"])  # YYYY-MM-DD reads the same in every language
+    return html.div(
+        html.div({"className": "modal-backdrop fade show"}),
+        html.div({"className": "modal fade show d-block", "role": "dialog", "aria-modal": "true", "aria-label": title,
+                  "tabIndex": -1, "data-ledger-hours": day["date"]},
+                 html.div({"className": "modal-dialog modal-lg modal-dialog-centered modal-dialog-scrollable"},
+                          html.div({"className": "modal-content border-0 shadow"},
+                                   html.div({"className": "modal-header"},
+                                            html.h2({"className": "modal-title h5"}, title),
+                                            html.button({"type": "button", "className": "btn-close",
+                                                         "aria-label": t("common.close"),
+                                                         "onClick": lambda _e: set_shown("")})),
+                                   html.div({"className": "modal-body"}, _hours_table(console, day))))),
+    )
+
+
+@component
+def LedgerGrid(rows: list[dict[str, Any]], show_by: bool, open_day: Callable[[str], None]) -> Any:
+    console = use_console()
+    t = console.t
+    actions: list[GridAction] = [{"id": SHOW_HOURS, "label": t("ledger.show_hours"), "icon": "bi-clock-history",
+                                  "when": SHOW_HOURS}]
+    return data_grid(columns=ledger_columns(console, show_by=show_by), rows=grid_rows(console, rows),
+                     height=grid_height(len(rows)), actions=actions,
+                     on_action=lambda _action, key: open_day(str(key)), on_row_click=lambda key: open_day(str(key)),
+                     empty_text=t("payments.empty"), row_count_label=t("grid.rows"), locale=console.language,
+                     search_placeholder=t("common.search"))
+
+
+@component
+def LedgerCard(rows: list[dict[str, Any]], title: str = "", show_by: bool = False) -> Any:
+    """`rows`: grouped_ledger's answer."""
+    opener = use_ref(None)
+
+    def open_day(key: str) -> None:
+        if opener.current is not None:
+            opener.current(key)
+
+    days = {str(row["id"]): row for row in rows if row.get("hours")}
+    return card(LedgerGrid(rows, show_by, open_day), HoursDialog(days, opener), title=title)

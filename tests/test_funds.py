@@ -238,3 +238,25 @@ def test_a_card_payment_of_nothing_is_not_credited(db: Session) -> None:
     assert funds.credit_card_payment(db, advertiser_id=advertiser.id, amount_micros=0, reference="cs_zero",
                                      note="Card") is None
     assert db.exec(select(LedgerEntry).where(LedgerEntry.reference == "cs_zero")).all() == []
+
+
+def test_the_overview_narrows_to_direct_advertisers_and_counts_the_month_from_its_first_instant(db: Session) -> None:
+    from datetime import timedelta
+
+    from app.auth.roles import Role
+    from app.services.seed import DEMO_PASSWORD, create_user
+
+    direct = create_user(db, email="direct@shop.example", role=Role.ADVERTISER, password=DEMO_PASSWORD,
+                         company_name="Direct Shop")
+    admin = actor_of(db, ADMIN)
+    assert [row["id"] for row in funds.funds_overview(db, actor=admin, agency_id=0)] == [direct.id]
+    funds.charge_delivery(db, charges={direct.id: 1_000_000, user_by_email(db, ADVERTISER).id: 2_000_000},
+                          reference="month-edge")
+    entries = db.exec(select(LedgerEntry).where(col(LedgerEntry.reference).is_not(None))).all()
+    first_instant = funds.month_start()
+    for entry in entries:  # one charged at the month's first instant, one the instant before
+        entry.created_at = first_instant if entry.advertiser_id == direct.id else first_instant - timedelta(microseconds=1)
+        db.add(entry)
+    db.flush()
+    rows = {row["id"]: row for row in funds.funds_overview(db, actor=admin)}
+    assert rows[direct.id]["month_charged"] == "1.00" and rows[user_by_email(db, ADVERTISER).id]["month_charged"] == "0.00"

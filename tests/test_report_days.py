@@ -11,6 +11,7 @@ import pytest
 
 from app.analytics import get_store
 from app.analytics.store import FactRow
+from app.i18n.formatters import day_range
 from app.models.report import ReportRun
 from app.services import dashboards, report_jobs, reports, statistics
 from tests.helpers import actor_of, wait_for_run
@@ -71,3 +72,8 @@ def test_every_report_preset_reads_its_days_in_the_reports_time_zone() -> None:
     assert reports.resolve_period("last_month", None, None, time_zone="UTC", today=today) == (date(2026, 10, 1),
                                                                                              date(2026, 10, 31))
     assert statistics.parse_period(None, None) == statistics.last_days(30)
+
+
+def test_a_period_reads_as_days_in_the_users_language() -> None:
+    assert day_range(date(2026, 11, 1), "2026-11-30") == "1 Nov 2026 – 30 Nov 2026"
+    assert day_range("2026-01-05", "2026-02-01", language="sp") == "5 ene 2026 – 1 feb 2026"

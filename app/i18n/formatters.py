@@ -1,4 +1,4 @@
-"""Number formats of the spec (section 9): money, K/M/B shortening and file sizes.
+"""Number formats of the spec (section 9): money, K/M/B shortening and file sizes; and calendar days.
 
 Money follows the user's language the way the browser's Intl.NumberFormat does for the JS grid
 (js_modules/src/lib/format.js), so a figure reads the same whether Python or the grid drew it;
@@ -8,6 +8,7 @@ locale library because these five are all we need and CLDR's output (which Intl 
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
 from app.models.ledger import MICROS_PER_DOLLAR
@@ -83,3 +84,24 @@ def file_size(size: int | float) -> str:
         value /= 1024
         unit += 1
     return f"{sign}{_two_decimals(value)} {_SIZE_UNITS[unit]}"
+
+
+# Short month names as CLDR writes them in "d MMM y" dates (the same table approach as _SEPARATORS).
+_MONTHS: dict[str, tuple[str, ...]] = {
+    "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+    "sp": ("ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "oct", "nov", "dic"),
+    "gr": ("Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."),
+    "it": ("gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic"),
+    "rs": ("янв.", "февр.", "мар.", "апр.", "мая", "июн.", "июл.", "авг.", "сент.", "окт.", "нояб.", "дек."),
+}
+
+
+def day(value: date | str, *, language: str = "en") -> str:
+    """A calendar day as people read it: 1 Nov 2026 (en), 1 nov 2026 (sp)."""
+    when = date.fromisoformat(value) if isinstance(value, str) else value
+    return f"{when.day} {_MONTHS.get(language, _MONTHS['en'])[when.month - 1]} {when.year}"
+
+
+def day_range(first: date | str, last: date | str, *, language: str = "en") -> str:
+    """A period's first and last day: 1 Nov 2026 – 30 Nov 2026 (reports and dashboards show their days alike)."""
+    return f"{day(first, language=language)} – {day(last, language=language)}"

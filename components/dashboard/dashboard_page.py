@@ -5,12 +5,12 @@ attention."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.services import dashboards, preferences
+from app.i18n.formatters import day_range
+from app.services import dashboards, preferences, statistics
 from components.dashboard.insight import InsightPanels
 from components.dashboard.widgets import breakdown_card, day_table, delivery_chart, kpi_tiles
 from components.shell.context import use_console
@@ -22,10 +22,11 @@ PRESET_DAYS = (7, 30, 90)
 
 
 def _dates(period: dict[str, Any]) -> tuple[str, str]:
-    """The period's first and last day as ISO text: a preset counts back from today (UTC)."""
+    """The period's first and last day as ISO text: a preset is the last N days, today included, as a report's
+    "last N days" (statistics.last_days)."""
     if period["days"]:
-        today = datetime.now(UTC).date()
-        return (today - timedelta(days=period["days"] - 1)).isoformat(), today.isoformat()
+        first, last = statistics.last_days(period["days"])
+        return first.isoformat(), last.isoformat()
     return period["start"], period["end"]
 
 
@@ -90,7 +91,8 @@ def DashboardPage() -> Any:
     if data is None:
         period_text = ""
     else:
-        period_text = t("dashboard.period_text", start=data["period"]["start"], end=data["period"]["end"])
+        period_text = t("dashboard.period_text",
+                        days=day_range(data["period"]["start"], data["period"]["end"], language=console.language))
     header = page_header(title, subtitle, html.span({"className": "small text-body-secondary", "data-period": "shown"},
                                                     period_text))
     filters = _filters(console, period, set_period, campaign, set_campaign, choices.value or [])

@@ -10,6 +10,7 @@ from reactpy import component, html, use_state
 from app.analytics.schema import EVENT_PREFIX
 from app.db import run_off_loop
 from app.errors import ServiceError
+from app.i18n.formatters import day_range
 from app.services import reports
 from components.paths import page_path
 from components.shell.context import Console, use_console
@@ -39,9 +40,13 @@ def status_cell(console: Console, status: str) -> Any:
 
 
 def period_text(console: Console, report: dict[str, Any]) -> str:
+    """The report's days as dates; a preset also by its name, with the days a run started now covers (in the
+    report's time zone): "Last 30 days · 26 Oct 2026 – 24 Nov 2026"."""
     if report["period"] == "custom":
-        return f"{report['start_date']} – {report['end_date']}"
-    return console.t(f"reports.period.{report['period']}")
+        return day_range(report["start_date"], report["end_date"], language=console.language)
+    first, last = reports.resolve_period(report["period"], None, None, time_zone=report["time_zone"])
+    name = console.t(f"reports.period.{report['period']}")
+    return f"{name} · {day_range(first, last, language=console.language)}"
 
 
 def column_text(console: Console, key: str) -> str:

@@ -67,11 +67,11 @@ def ReportListPage() -> Any:
     actions = use_row_actions(_ReportRowActions, rows.value or [], rows.reload)
     cross = console.role is not None and console.role.value != "ADVERTISER"
     columns: list[GridColumn] = [
-        {"key": "name", "label": t("reports.field.name"), "width": 240},
-        {"key": "type", "label": t("reports.field.type"), "width": 150},
+        {"key": "name", "label": t("reports.field.name"), "width": 160},
+        {"key": "type", "label": t("reports.field.type"), "width": 130},
         *([{"key": "advertiser", "label": t("reports.field.advertiser"), "width": 160}] if cross else []),  # type: ignore[list-item]
-        {"key": "period_text", "label": t("reports.field.period"), "width": 170},
-        {"key": "schedule_text", "label": t("reports.field.schedule"), "width": 110},
+        {"key": "period_text", "label": t("reports.field.period"), "width": 320},
+        {"key": "schedule_text", "label": t("reports.field.schedule"), "width": 100},
         {"key": "last_status", "label": t("reports.last_run"), "type": "badge", "width": 120},
         {"key": "last_run_at", "label": t("reports.last_run_at"), "type": "date", "width": 160},
     ]

@@ -10,7 +10,7 @@ from typing import Any
 from reactpy import component, html, use_effect, use_ref, use_state
 from reactpy_router import use_params
 
-from app.i18n.formatters import money
+from app.i18n.formatters import day_range, money
 from app.services import reports
 from components.paths import page_path
 from components.reports.common import TYPE_ICONS, ServiceDownload, column_text, period_text, status_badge
@@ -73,7 +73,8 @@ def ResultPanel(run: dict[str, Any], report: dict[str, Any]) -> Any:
                       search_placeholder=t("common.search"), empty_text=t("reports.no_rows"),
                       row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
                       key=f"result-{run['id']}"),
-            title=t("reports.result_title", start=run["period_start"], end=run["period_end"]),
+            title=t("reports.result_title", days=day_range(run["period_start"], run["period_end"],
+                                                           language=console.language)),
             extra=ServiceDownload(reports.download_run, {"run_id": run["id"]}, filename, t("reports.download_csv"),
                                   "download-csv", class_name="btn btn-outline-primary btn-sm", icon="bi-filetype-csv")),
     )
@@ -153,7 +154,8 @@ def RunsCard(runs: list[dict[str, Any]], selected: int | None, on_select: Callab
                                 f"#{run['id']}"),
                     html.i({"className": "bi bi-clock ms-1 text-body-tertiary", "title": t("reports.scheduled_run")})
                     if run["scheduled"] else ""),
-            html.td({"className": "small text-nowrap"}, f"{run['period_start']} – {run['period_end']}"),
+            html.td({"className": "small text-nowrap"},
+                    day_range(run["period_start"], run["period_end"], language=console.language)),
             html.td(status_badge(console, run["status"])),
             html.td({"className": "small text-end"}, f"{run['row_count']:,}" if run["row_count"] is not None else "–"),
             html.td({"className": "small text-body-secondary text-nowrap"}, (run["created_at"] or "")[:16].replace("T", " ")),

@@ -50,9 +50,16 @@ def two_days(db: Session) -> int:
     return advertiser.id
 
 
+CENT = Decimal("0.01")
+
+
+def _rounded(micros: int) -> Decimal:
+    return (Decimal(micros) / 1_000_000).quantize(CENT)
+
+
 def _cents(text: object) -> Decimal:
     value = Decimal(str(text))
-    assert value == value.quantize(Decimal("0.01")) and isinstance(text, str)  # dollars as text, to the cent
+    assert value == value.quantize(CENT) and isinstance(text, str)  # dollars as text, to the cent
     return value
 
 
@@ -70,35 +77,40 @@ def test_a_day_of_delivery_is_one_row_whose_hours_add_up_to_it(db: Session, two_
         if row["kind"] != "delivery":
             continue
         hours = row["hours"]
-        # The row's total is its hours' total and the spend plus the margin, to the cent...
-        assert _cents(row["amount"]) == sum(_cents(h["amount"]) for h in hours)
-        assert _cents(row["amount"]) == _cents(row["spend"]) + _cents(row["margin"])
-        assert _cents(row["spend"]) == sum(_cents(h["spend"]) for h in hours)
-        # ...and the entries it stands for, read straight from the ledger.
+        # The entries the row stands for, read straight from the ledger: its hours' entries.
         day = [e for e in entries if e.kind in ("spend", "margin") and
                (e.created_at.replace(tzinfo=UTC) if e.created_at.tzinfo is None else e.created_at).isoformat()[:13]
                in {h["hour"][:13] for h in hours}]
         assert row["entries"] == len(day) == 2 * len(hours)
-        # Delivery is charged in micro-dollars: a row shows the step between the balances shown, within a cent of
-        # its entries' sum.
-        assert abs(_cents(row["amount"]) * 1_000_000 - sum(e.amount_micros for e in day)) < 10_000
+        # Its total, spend and margin are theirs to the cent (delivery is charged in micro-dollars).
+        assert _cents(row["amount"]) == _rounded(sum(e.amount_micros for e in day))
+        assert _cents(row["spend"]) == _rounded(sum(e.amount_micros for e in day if e.kind == "spend"))
+        assert _cents(row["margin"]) == _rounded(sum(e.amount_micros for e in day if e.kind == "margin"))
+        # Its hours' rounded figures add up to it within rounding.
+        assert abs(sum(_cents(h["amount"]) for h in hours) - _cents(row["amount"])) <= Decimal("0.005") * len(hours)
         # An hour a line, newest first, each with its balance; the last hour's is the row's.
         assert [h["hour"] for h in hours] == sorted((h["hour"] for h in hours), reverse=True)
         assert hours[0]["balance"] == row["balance"]
         for later, earlier in zip(hours, hours[1:], strict=False):
-            assert _cents(later["balance"]) == _cents(earlier["balance"]) + _cents(later["amount"])
+            assert abs(_cents(later["balance"]) - _cents(earlier["balance"]) - _cents(later["amount"])) <= CENT
     day_one = rows[3]
     assert day_one["hours"][-1]["hour"].startswith(f"{DAY_ONE:%Y-%m-%d}T00:00") and day_one["hours"][-1]["spend"] == "-1.23"
-    # 1.234567 of spend and 0.154321 of margin (12.5 %) take the balance from 5000.00 to 4998.611112: shown 4998.61.
-    assert (day_one["hours"][-1]["amount"], day_one["hours"][-1]["balance"]) == ("-1.39", "4998.61")
+    # 1.234567 of spend and 0.154321 of margin (12.5 %) take the balance from 5000.00 to 4998.611112.
+    assert [day_one["hours"][-1][k] for k in ("spend", "margin", "amount", "balance")] == [
+        "-1.23", "-0.15", "-1.39", "4998.61"]
 
 
 def test_each_row_shows_the_balance_after_it(db: Session, two_days: int) -> None:
     actor = actor_of(db, ADVERTISER)
     rows = ledger.grouped_ledger(db, actor=actor, advertiser_id=two_days)
     assert rows[0]["balance"] == ledger.advertiser_balance(db, actor=actor, advertiser_id=two_days)["balance"]
+    entries = db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == two_days)).all()
+    booked = sorted(entries, key=lambda e: (e.created_at, e.id))
+    for n, row in enumerate(rows):  # the balance after a row: every entry booked up to its last one
+        entries_up_to_it = sum(int(r["entries"]) for r in rows[n:])
+        assert _cents(row["balance"]) == _rounded(sum(e.amount_micros for e in booked[:entries_up_to_it]))
     for later, earlier in zip(rows, rows[1:], strict=False):
-        assert _cents(later["balance"]) == _cents(earlier["balance"]) + _cents(later["amount"])
+        assert abs(_cents(later["balance"]) - _cents(earlier["balance"]) - _cents(later["amount"])) <= CENT
     assert rows[-1]["amount"] == rows[-1]["balance"] == "5000.00" and rows[-1]["note"] == "Opening deposit"
     assert rows[1]["note"] == "Wire 7" and rows[1]["amount"] == "300.00"
     assert sum(int(r["entries"]) for r in rows) == 82
@@ -123,7 +135,7 @@ def test_the_api_offers_the_day_rows_and_keeps_the_entries_by_default(client, db
     assert grouped.status_code == 200
     rows = grouped.json()["data"]
     assert [r["kind"] for r in rows] == ["delivery", "deposit", "delivery", "delivery", "deposit"]
-    assert rows[3]["amount"] == str(sum(_cents(h["amount"]) for h in rows[3]["hours"]))
+    assert _cents(rows[3]["amount"]) < 0 and len(rows[3]["hours"]) == 24
     entries = client.get(f"/api/funds/{two_days}/ledger", headers=headers).json()["data"]
     assert len(entries) == 82 and {e["kind"] for e in entries} == {"deposit", "spend", "margin"}
     assert client.get(f"/api/agency/payment-history/{two_days}", headers=headers).json()["data"] == entries

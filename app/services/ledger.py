@@ -97,18 +97,16 @@ def _runs(entries: Iterable[LedgerEntry]) -> Iterator[list[LedgerEntry]]:
 
 
 def _hours(run: list[LedgerEntry], balance_before: int) -> list[dict[str, object]]:
-    """A day's delivery charges an hour a line (spend and margin side by side), newest first. Amounts shown are
-    the steps between the balances shown (see grouped_ledger); the spend is rounded, the margin is the rest."""
+    """A day's delivery charges an hour a line (spend and margin side by side), newest first."""
     hours: dict[datetime, list[int]] = {}
     for entry in run:
         spend_margin = hours.setdefault(entry.created_at.replace(minute=0, second=0, microsecond=0), [0, 0])
         spend_margin[DELIVERY_KINDS.index(entry.kind)] += entry.amount_micros
     rows, running = [], balance_before
     for hour, (spend, margin) in hours.items():
-        amount = _cents(running + spend + margin) - _cents(running)
         running += spend + margin
-        rows.append({"hour": hour.isoformat(), "spend": dollars(spend), "margin": str(amount - _cents(spend)),
-                     "amount": str(amount), "balance": dollars(running)})
+        rows.append({"hour": hour.isoformat(), "spend": dollars(spend), "margin": dollars(margin),
+                     "amount": dollars(spend + margin), "balance": dollars(running)})
     return rows[::-1]
 
 
@@ -117,26 +115,25 @@ def grouped_ledger(db: Session, *, actor: Actor, advertiser_id: int) -> list[dic
     (kind "delivery", `date` the UTC day as YYYY-MM-DD, `spend` and `margin` totals, `entries` counted and `hours`
     listing them an hour a line), every deposit, refund and adjustment in a row of its own (`date` its time).
 
-    Every row has `amount` and the `balance` after it, money as dollar text ("-12.35"). Delivery is charged in
-    micro-dollars, so amounts are shown as the steps between the balances shown: every balance is the true one to
-    the cent, each row's amount is the previous row's balance to its own, and a day's hours add up to the day's
-    row exactly (each amount within a cent of its entries' sum)."""
+    Every row has `amount` and the `balance` after it, money as dollar text ("-12.35"). Each figure is the sum of
+    its entries rounded to the cent (delivery is charged in micro-dollars, so a day's rounded hours may differ from
+    the rounded day by a cent or so, as in any statement of rounded figures)."""
     entries, people = _ledger_of(db, actor, advertiser_id)
     rows: list[dict[str, object]] = []
     balance = 0
     for run in _runs(entries):
         before = balance
-        balance += sum(e.amount_micros for e in run)
-        shown = {"amount": str(_cents(balance) - _cents(before)), "balance": dollars(balance)}
+        amount = sum(e.amount_micros for e in run)
+        balance += amount
+        shown = {"amount": dollars(amount), "balance": dollars(balance)}
         first = run[0]
         if first.kind not in DELIVERY_KINDS:
             rows.append({"id": str(first.id), "date": first.created_at.isoformat(), "kind": first.kind,
                          "note": first.note, "by": people.get(first.created_by, "") if first.created_by else "",
                          "entries": 1, **shown})
             continue
-        hours = _hours(run, before)
-        spend = sum((Decimal(str(h["spend"])) for h in hours), Decimal("0.00"))
+        spend = sum(e.amount_micros for e in run if e.kind == "spend")
         rows.append({"id": f"delivery-{first.id}", "date": first.created_at.date().isoformat(), "kind": "delivery",
-                     "note": "", "by": "", "entries": len(run), "spend": str(spend),
-                     "margin": str(Decimal(shown["amount"]) - spend), **shown, "hours": hours})
+                     "note": "", "by": "", "entries": len(run), "spend": dollars(spend),
+                     "margin": dollars(amount - spend), **shown, "hours": _hours(run, before)})
     return rows[::-1]

@@ -233,6 +233,8 @@ def test_a_first_line_naming_the_column_is_skipped_and_nowhere_else(db, header):
     upload = _upload(db, me, audience["id"], f"{header}\n{ID}\n{header}\n")["upload"]
     assert (upload["lines"], upload["added"], upload["invalid"]) == (3, 1, 1)
     assert [(s["line"], s["reason"]) for s in upload["samples"]] == [(3, "invalid")]
+    headless = _upload(db, me, audience["id"], f"{uuid.uuid4()}\n{header}\n")["upload"]  # ids first, no header
+    assert (headless["added"], headless["invalid"]) == (1, 1)
 
 
 def test_lines_of_exactly_the_longest_length_are_kept_whatever_the_chunks():

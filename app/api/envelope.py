@@ -118,11 +118,18 @@ def _unreadable_body(error: RequestValidationError) -> bool:
     return any(item.get("type") == "json_invalid" or isinstance(item.get("input"), bytes) for item in error.errors())
 
 
-async def validation_error_handler(_request: Request, error: Exception) -> JSONResponse:
+def _takes_json(request: Request) -> bool:
+    """Whether the called operation's body is JSON (all but the statistics CSV call, whose body is text)."""
+    body = getattr(request.scope.get("route"), "body_field", None)
+    return body is None or getattr(body.field_info, "media_type", "application/json") == "application/json"
+
+
+async def validation_error_handler(request: Request, error: Exception) -> JSONResponse:
     """A body or parameter of the wrong shape: 422 naming each field. A body that is not JSON at all: 400 (FastAPI
-    reported it as a 422 on a field named after the byte offset of the parse error)."""
+    reported it as a 422 on a field named after the byte offset of the parse error). A call that takes text (the
+    statistics CSV) and got bytes that are not text keeps its 422 on the field: its body was never meant as JSON."""
     assert isinstance(error, RequestValidationError)
-    if _unreadable_body(error):
+    if _unreadable_body(error) and _takes_json(request):
         return _reply(400, NOT_JSON)
     fields: dict[str, str] = {}
     for item in error.errors():

@@ -54,7 +54,13 @@ def StatusRowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Callabl
         console.toast("success", t(f"{prefix}.now_{row['status']}", name=row["name"]))
         reload()
 
-    write = use_action(set_status, on_done=changed)
+    def refused(errors: dict[str, str]) -> None:
+        # A row has no field to show why (activating an ended flight, or with no balance): say it, and redraw the
+        # switch as it really is.
+        console.toast("error", " ".join(errors.values()))
+        reload()
+
+    write = use_action(set_status, on_done=changed, on_refused=refused)
 
     def act(action_id: str, row_id: int) -> None:
         row = next((r for r in rows if r["id"] == row_id), None)

@@ -125,11 +125,13 @@ class ActionState:
 
 def use_action(fn: Callable[..., Any], /, *, success: str | None = None,
                on_done: Callable[[Any], Any] | None = None,
+               on_refused: Callable[[dict[str, str]], Any] | None = None,
                errors_in_place: bool = False) -> ActionState:
     """Write through a service, off the event loop. `submit(**kwargs)` starts the call and returns at
     once; `on_done(result)` runs when it succeeded. Field errors land in `.errors`; other failures become
     an error toast, or `.message` with `errors_in_place` (the signed-out pages show them above the form;
-    there a 401 means "wrong password", not "your session ended").
+    there a 401 means "wrong password", not "your session ended"). A page with no form to show field errors in
+    (a list's row switch) passes `on_refused`, which gets them translated instead.
     A second submit with the same arguments while the first is running is ignored (a double click)."""
     console = use_console()
     errors, set_errors = use_state({})
@@ -141,7 +143,11 @@ def use_action(fn: Callable[..., Any], /, *, success: str | None = None,
         try:
             result = await run_off_loop(fn, **kwargs)
         except Invalid as error:
-            set_errors({k: console.t(m) for k, m in error.fields.items()})
+            refused = {k: console.t(m) for k, m in error.fields.items()}
+            if on_refused:
+                on_refused(refused)
+            else:
+                set_errors(refused)
             set_message("")
             return
         except Exception as error:  # noqa: BLE001 - every failure must reach the user, see _report

@@ -91,3 +91,15 @@ def test_activating_without_money_says_add_funds_and_links_there(page: Page) -> 
     expect(refusal.locator("[data-action=add-funds]")).to_have_attribute("href", "/agency/funds")
     expect(page.locator("[data-status=draft]")).to_be_visible()
     screenshot(page, "campaign-activation-needs-funds")
+
+
+def test_the_list_switch_says_why_a_campaign_cannot_be_activated(page: Page) -> None:
+    run(_rival_draft)
+    login(page, "rival-agency@other.example", lands_on="/agency/dashboard")
+    page.goto("/agency/campaign")
+    switch = page.locator(".dsp-grid tr", has_text="No Money Yet").locator("[data-action=toggle_active]")
+    expect(switch).not_to_be_checked()
+    switch.click()
+    expect(page.locator("[data-toast-kind=error]", has_text="Add funds before activating this campaign")).to_be_visible()
+    expect(switch).not_to_be_checked()
+    expect(page.locator(".dsp-grid tr", has_text="No Money Yet").locator(".badge", has_text="Draft")).to_be_visible()

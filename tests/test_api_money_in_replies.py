@@ -14,10 +14,7 @@ from tests.helpers import actor_of, bearer_headers
 MONEY_KEYS = {"amount", "balance", "total_budget", "daily_budget", "bid", "deposits", "spend", "margin_spend",
               "month_charged", "budget", "spent", "expected"}
 MONEY_TEXT = re.compile(r"^-?\d+\.\d{2}$")
-# Delivery statistics (dashboards, reports, /statistics) answer measured figures of the analytics store, spend
-# among them, as numbers: not yet converted (left for later; see the issue-21 report), so not walked here.
-NOT_WALKED = ("/dashboard/", "/admin/dashboard/", "/agency/dashboard/", "/statistics", "/report", "/getReports",
-              "/getAdminReports", "/payment/stripe/", "/postback/", "/dsp/associations/")
+NOT_WALKED = ("/payment/stripe/", "/postback/", "/dsp/associations/")
 
 
 def _money_values(value: Any, path: str = "") -> list[tuple[str, Any]]:

@@ -111,7 +111,7 @@ def test_the_api_answers_under_the_spec_names_in_scope(client, db, demo_ids) -> 
     overview = client.get("/api/dashboard/overview", headers=headers).json()
     assert overview["success"] and overview["data"]["totals"]["impressions"] == 40
     by_exchange = client.get("/api/dashboard/performanceByExchangeAdvertiser", headers=headers).json()["data"]
-    assert [(r["exchange"], r["spend"]) for r in by_exchange] == [("Magnite", 3.0)]
+    assert [(r["exchange"], r["spend"]) for r in by_exchange] == [("Magnite", "3.00")]
     days = client.get("/api/dashboard/performance/day", params={"start": TODAY.isoformat(), "end": TODAY.isoformat()},
                       headers=headers).json()["data"]
     assert [d["impressions"] for d in days] == [40]

@@ -172,8 +172,8 @@ def test_the_api_stores_replays_and_refuses(client: Any, setup: dict[str, Any]) 
                       headers=advertiser)
     assert read.status_code == 200, read.text
     assert read.json()["data"] == [{
-        "date": "2026-11-10", "country": "DE", "impressions": 2000, "clicks": 17, "ctr": 0.85, "spend": 4.0,
-        "ecpm": 2.0, "ecpc": pytest.approx(4 / 17), "conversions": 2, "cpa": 2.0, "spend_micros": 4_000_000}]
+        "date": "2026-11-10", "country": "DE", "impressions": 2000, "clicks": 17, "ctr": 0.85, "spend": "4.00",
+        "ecpm": "2.00", "ecpc": "0.24", "conversions": 2, "cpa": "2.00", "spend_micros": 4_000_000}]
     wrong = client.get("/api/statistics", params={"dimensions": "planet"}, headers=advertiser)
     assert wrong.status_code == 422 and "dimensions" in wrong.json()["data"]["fields"]
     docs = client.get("/api/openapi.json").json()["paths"]

@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from app.api.deps import DB, get_actor
 from app.api.envelope import ok
+from app.api.money_replies import money_as_text
 from app.auth.policy import Actor
 from app.auth.roles import STAFF_ROLES, Role
 from app.errors import Forbidden
@@ -43,7 +44,7 @@ def _checked(actor: Actor, prefix: str) -> None:
 def _add(prefix: str, name: str, summary: str, answer: Callable[[Session, Actor, dict[str, Any]], Any]) -> None:
     def endpoint(filters: Filters = Depends(), actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
         _checked(actor, prefix)
-        return ok(answer(db, actor, filters.options))
+        return ok(money_as_text(answer(db, actor, filters.options)))
 
     router.add_api_route(f"/{prefix}/{name}", endpoint, methods=["GET"], summary=summary,
                          name=f"{prefix.replace('/', '_')}_{name.replace('/', '_')}",

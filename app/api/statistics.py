@@ -13,6 +13,7 @@ from sqlmodel import Session
 from app.analytics.schema import DEVICE_TYPES, DIMENSIONS, EVENT_PREFIX, METRICS
 from app.api.deps import DB, get_actor
 from app.api.envelope import ok
+from app.api.money_replies import money_as_text
 from app.auth.policy import Actor
 from app.services import ingestion, statistics
 
@@ -134,4 +135,4 @@ def read_statistics(request: Request,
                                  metrics=_comma_list(metrics) or None, events=_comma_list(events), filters=filters,
                                  advertiser_id=advertiser_id, time_zone=time_zone, order_by=order_by or None,
                                  descending=desc, limit=limit)
-    return ok([_plain(row) for row in rows], f"{len(rows)} rows")
+    return ok(money_as_text([_plain(row) for row in rows]), f"{len(rows)} rows")

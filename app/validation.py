@@ -23,6 +23,7 @@ GEO_FENCE_MAX_POINTS = 2500
 GEO_RADIUS_MIN = 0.5
 GEO_RADIUS_MAX = 999.0
 PASSWORD_MIN_LENGTH = 8
+FILE_NAME_MAX_LENGTH = 100
 
 CREATIVE_NAME_EMPTY = "Creative name cannot be empty."
 CLICK_URL_MANDATORY = "Click URL is mandatory"
@@ -31,6 +32,9 @@ INVALID_NAME = "Invalid input. Please use only letters, numbers, spaces, and hyp
 # Messages built with values are Messages: the catalogs translate the template, whatever the value.
 TOO_LONG = "At most {n} characters."
 PASSWORD_TOO_SHORT = "Password must be at least {n} characters."
+INVALID_FILE_NAME = "File names use letters, digits, _ and - with single spaces, an extension, and may not start with x."
+NOT_A_CSV_NAME = "The file is a CSV: end its name with .csv."
+INVALID_IDENTIFIER = "Use only letters, digits, _ and -."
 
 _TOKEN_FORBIDDEN_RE = re.compile(r"undefined|null|[|*><{}\[\]$~]|\s")
 _FILE_NAME_RE = re.compile(r"^(?![xX])[A-Za-z0-9_\-]+(?: [A-Za-z0-9_\-]+)*\.[A-Za-z0-9]+$")
@@ -138,13 +142,20 @@ def token_text(value: str | None) -> str | None:
 
 
 def file_name(value: str | None) -> str | None:
-    if _FILE_NAME_RE.match(value or ""):
-        return None
-    return "File names use letters, digits, _ and - with single spaces, an extension, and may not start with x."
+    return None if _FILE_NAME_RE.match(value or "") else INVALID_FILE_NAME
+
+
+def csv_file_name(value: str | None) -> str | None:
+    """A name for a CSV file the console writes: the file-name pattern, at most FILE_NAME_MAX_LENGTH characters,
+    ending in .csv (a CSV saved as .xlsx or .txt would open in the wrong program)."""
+    value = value or ""
+    if len(value) > FILE_NAME_MAX_LENGTH:
+        return too_long(FILE_NAME_MAX_LENGTH)
+    return file_name(value) or (None if value.lower().endswith(".csv") else NOT_A_CSV_NAME)
 
 
 def identifier(value: str | None) -> str | None:
-    return None if _IDENTIFIER_RE.match(value or "") else "Use only letters, digits, _ and -."
+    return None if _IDENTIFIER_RE.match(value or "") else INVALID_IDENTIFIER
 
 
 def free_text(value: str | None) -> str | None:
@@ -219,12 +230,16 @@ GOVERNED_FIELDS: dict[str, dict[str, str]] = {
         # would be refused.
         "api_key.label": "app/services/api_credentials.py generate",
     },
-    # Identifier and file-name patterns govern no field today. Ids people pick (smart-app taxonomy, exchanges,
-    # DSP associations) are checked against the list they come from, which is stricter; bundle ids carry dots
-    # the identifier pattern refuses (app_entries checks them). No form asks for a file name: uploads keep the
-    # name the file came with (app/uploads.py shown_file_name) and downloads are named by the console.
+    "file_name": {
+        # A name the user gives a file the console makes for them. Held to csv_file_name: the pattern, ending
+        # in .csv. Uploads keep the name the file came with (app/uploads.py shown_file_name); a report run's
+        # CSV is named by the console after the report (reports.csv_filename), not typed.
+        "running_apps.file_name": "app/services/reports.py running_apps_export",
+    },
+    # Identifier pattern: no field yet. Ids people pick (smart-app taxonomy, exchanges, DSP associations) are
+    # checked against the list they come from, which is stricter; bundle ids carry dots the identifier pattern
+    # refuses (app_entries checks them).
     "identifier": {},
-    "file_name": {},
 }
 
 

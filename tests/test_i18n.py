@@ -118,6 +118,10 @@ MESSAGE_KEYS = (
     "This DSP is inactive. Activate it to sync.",
     "Must not contain spaces, the words undefined or null, or any of | * > < { } [ ] $ ~",  # app/validation.py token_text (a DSP's API key)
     "Use only letters, digits, spaces, _, @ and !.",  # app/validation.py free_text (an API key's label)
+    # app/validation.py file_name and csv_file_name (the running-apps export's name), identifier (a DSP's seat id)
+    "File names use letters, digits, _ and - with single spaces, an extension, and may not start with x.",
+    "The file is a CSV: end its name with .csv.",
+    "Use only letters, digits, _ and -.",
     "Not an app id (com.example.app, id123456789) or a domain (example.com).",
     "Longer than 255 characters.",
     "The file is not UTF-8 text: save it as CSV (UTF-8) and upload it again.",

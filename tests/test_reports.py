@@ -4,7 +4,7 @@ progress, restart recovery, formula-safe CSV, scheduled e-mail, and the API."""
 from __future__ import annotations
 
 import csv
-import email
+import email.message
 import time
 from datetime import UTC, date, datetime, timedelta
 
@@ -239,6 +239,40 @@ def test_running_apps_export(client, demo_ids) -> None:
     assert 'filename="RunningApps.csv"' in body.headers["content-disposition"]
     lines = body.text.lstrip("\ufeff").splitlines()
     assert lines[0].startswith("App,Impressions") and len(lines) == 2 and lines[1].startswith("com.big,9")
+
+
+def _download_name(content_disposition: str) -> str | None:
+    """The file name a browser saves under: filename, or RFC 6266's filename*= (UTF-8, percent-encoded)."""
+    header = email.message.Message()
+    header["content-disposition"] = content_disposition
+    return header.get_filename()
+
+
+def test_the_running_apps_export_downloads_under_the_name_its_user_chose(client, demo_ids) -> None:
+    """Spec §9's default export name RunningApps.csv is a default: the file downloads as the name given, and a
+    name the spec's file-name rule refuses answers 422 naming file_name, with no file made."""
+    from app.services import campaign_export
+
+    advertiser = demo_ids["advertiser@demo.example"]
+    get_store().ingest("r8", [_row(advertiser, app="com.named", impressions=3, spend_micros=1_000)], source="test")
+    headers = bearer_headers(client, "advertiser@demo.example")
+    period = {"start_date": DAY.isoformat(), "end_date": DAY.isoformat()}
+    reply = client.post("/api/report/runningApps", headers=headers,
+                        json={**period, "file_name": "  Apps 2026_week-47.csv "}).json()
+    assert reply["success"] and reply["data"]["filename"] == "Apps 2026_week-47.csv"
+    body = client.get(reply["data"]["csv_download_url"], headers=headers)
+    assert body.status_code == 200 and _download_name(body.headers["content-disposition"]) == "Apps 2026_week-47.csv"
+    blank = client.post("/api/report/runningApps", headers=headers, json={**period, "file_name": " "}).json()
+    assert blank["data"]["filename"] == "RunningApps.csv"
+
+    files_before = sorted(campaign_export.exports_dir().iterdir())
+    rule = "File names use letters, digits, _ and - with single spaces, an extension, and may not start with x."
+    for bad, message in (("xApps.csv", rule), ("Xmas.csv", rule), ("Apps  week.csv", rule), ("Apps", rule),
+                         ("../Apps.csv", rule), ("Apps;.csv", rule), ("Apps.txt", "The file is a CSV: end its name with .csv."),
+                         ("A" * 97 + ".csv", "At most 100 characters.")):
+        refused = client.post("/api/report/runningApps", headers=headers, json={**period, "file_name": bad})
+        assert refused.status_code == 422 and refused.json()["data"]["fields"] == {"file_name": message}, bad
+    assert sorted(campaign_export.exports_dir().iterdir()) == files_before
 
 
 def test_reports_table_is_in_the_migration(db) -> None:

@@ -146,8 +146,10 @@ def test_each_governed_field_is_held_to_its_section_5_rule(db):
             "api_key": k}), "api_key", v.token_text("null")),
         "api_key.label": (lambda label: api_credentials.generate(db, actor=admin, user_id=me.id, label=label),
                           "label", v.free_text("#")),
+        "running_apps.file_name": (lambda f: reports.running_apps_export(db, actor=me, file_name=f), "file_name",
+                                   v.file_name("x.csv")),
     }
-    bad_values = {"name": "- -", "token_text": "key null", "free_text": "Prod <key>"}
+    bad_values = {"name": "- -", "token_text": "key null", "free_text": "Prod <key>", "file_name": "xApps.csv"}
     for rule, fields in v.GOVERNED_FIELDS.items():
         for field in fields:
             attempt, field_name, message = attempts[field]

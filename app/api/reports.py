@@ -86,6 +86,9 @@ class RunningAppsBody(BaseModel):
     exchanges: list[str] = Field(default_factory=list)
     countries: list[str] = Field(default_factory=list, description="ISO 3166-1 alpha-2 codes")
     os: list[str] = Field(default_factory=list)
+    file_name: str | None = Field(None, description=f"The downloaded file's name (default {reports.RUNNING_APPS_FILE}): "
+                                                    "letters, digits, _ and - with single spaces, ending in .csv; "
+                                                    "may not start with x")
 
 
 @router.post("/report/create")
@@ -177,8 +180,9 @@ def delete_file(body: RunFileBody, actor: Actor = Depends(get_actor), db: Sessio
 
 @router.post("/report/runningApps")
 def running_apps(body: RunningAppsBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    """The running-apps export: one row per app with its metrics, as RunningApps.csv. Answers
+    """The running-apps export: one row per app with its metrics, as RunningApps.csv or the file_name given. Answers
     {success, data: {csv_download_url, filename}}."""
     return ok(reports.running_apps_export(db, actor=actor, advertiser_id=body.advertiser, campaigns=body.campaigns,
                                           start=body.start_date, end=body.end_date, exchanges=body.exchanges,
-                                          countries=body.countries, os=body.os), "Export ready")
+                                          countries=body.countries, os=body.os, file_name=body.file_name),
+              "Export ready")

@@ -542,20 +542,24 @@ RUNNING_APPS_METRICS = ("impressions", "clicks", "ctr", "spend", "ecpm", "conver
 def running_apps_export(db: Session, *, actor: Actor, advertiser_id: int | None = None,
                         campaigns: Sequence[int] = (), start: str | date | None = None,
                         end: str | date | None = None, exchanges: Sequence[str] = (), countries: Sequence[str] = (),
-                        os: Sequence[str] = ()) -> dict[str, str]:
+                        os: Sequence[str] = (), file_name: str | None = None) -> dict[str, str]:
     """The apps that delivered (the spec's running-apps CSV): one row per app with its metrics, biggest spend
-    first, in the actor's scope; answers {csv_download_url, filename: RunningApps.csv}."""
+    first, in the actor's scope; answers {csv_download_url, filename}: `file_name` when given (the spec's
+    file-name rule, ending in .csv), else RunningApps.csv."""
     first, last = statistics.parse_period(start, end)
     filters = {key: list(values) for key, values in (("campaign_id", campaigns), ("exchange", exchanges),
                                                      ("country", countries), ("os", os)) if values}
     query = statistics.build_query(db, actor=actor, start=first, end=last, dimensions=["app"],
                                    metrics=RUNNING_APPS_METRICS, filters=filters, advertiser_id=advertiser_id,
                                    order_by="spend", descending=True)
+    filename = (file_name or "").strip() or RUNNING_APPS_FILE
+    if problem := validation.csv_file_name(filename):
+        raise Invalid({"file_name": problem})
     rows = statistics.run(db, query)
     columns = ["app", *RUNNING_APPS_METRICS]
     stored = campaign_export.write_export([column_label(c) for c in columns],
                                           ([format_cell(c, row.get(c)) for c in columns] for row in rows))
-    return campaign_export.export_link(actor=actor, stored=stored, filename=RUNNING_APPS_FILE)
+    return campaign_export.export_link(actor=actor, stored=stored, filename=filename)
 
 
 def format_cell(key: str, value: Any) -> Any:

@@ -9,7 +9,7 @@ from reactpy import component, html, use_state
 
 from app.analytics.schema import EVENT_PREFIX
 from app.db import run_off_loop
-from app.errors import ServiceError
+from app.errors import Invalid, ServiceError
 from app.i18n.formatters import day_range
 from app.services import reports
 from components.paths import page_path
@@ -88,21 +88,26 @@ class _Failed(Exception):
         self.message = message
 
 
-@component
-def ServiceDownload(service: Callable[..., dict[str, str]], kwargs: dict[str, Any], filename: str, label: str,
-                    action: str, class_name: str = "btn btn-light border", icon: str = "bi-download",
-                    title: str = "") -> Any:
-    """A button that asks `service(db, actor=..., **kwargs)` for a {csv_download_url} and downloads it through
-    the download helper and its four toasts (spec section 8)."""
+def use_service_download(service: Callable[..., dict[str, str]], on_invalid: Callable[[dict[str, str]], None] | None = None,
+                         ) -> tuple[Callable[..., None], bool, Any]:
+    """(start, busy, effects): `start(kwargs, filename)` asks `service(db, actor=..., **kwargs)` for a
+    {csv_download_url} and downloads it through the download helper and its four toasts (spec section 8);
+    `effects` must be rendered. A refusal naming fields (422) also goes to `on_invalid`, translated, so a form
+    can show each message under its field."""
     console = use_console()
     t = console.t
     download, set_download = use_state(None)
     busy, set_busy = use_state(False)
 
-    async def fetch() -> None:
+    async def fetch(kwargs: dict[str, Any], filename: str) -> None:
         async def request() -> dict[str, Any]:
             try:
                 return {"success": True, "data": await run_off_loop(service, actor=console.actor, **kwargs)}
+            except Invalid as refused:
+                shown = {field: t(message) for field, message in refused.fields.items()}
+                if on_invalid:
+                    on_invalid(shown)
+                raise _Failed(" ".join(shown.values())) from refused
             except ServiceError as error:
                 raise _Failed(t(error.message)) from error
 
@@ -111,14 +116,29 @@ def ServiceDownload(service: Callable[..., dict[str, str]], kwargs: dict[str, An
         finally:
             set_busy(False)
 
-    def click(_event: Any) -> None:
+    def start(kwargs: dict[str, Any], filename: str) -> None:
         if not busy:
             set_busy(True)
-            background(fetch())
+            background(fetch(kwargs, filename))
 
+    return start, busy, document_effects(download=download) if download else ""
+
+
+def download_icon(busy: bool, icon: str = "bi-download") -> Any:
+    """A download button's icon: a spinner while the file is being made."""
+    if busy:
+        return html.span({"className": "spinner-border spinner-border-sm me-2"})
+    return html.i({"className": f"bi {icon} me-1"})
+
+
+@component
+def ServiceDownload(service: Callable[..., dict[str, str]], kwargs: dict[str, Any], filename: str, label: str,
+                    action: str, class_name: str = "btn btn-light border", icon: str = "bi-download",
+                    title: str = "") -> Any:
+    """A button that downloads what `service(db, actor=..., **kwargs)` links to (use_service_download)."""
+    start, busy, effects = use_service_download(service)
     return html.div({"className": "d-inline-flex"},
                     html.button({"type": "button", "className": class_name, "disabled": busy, "data-action": action,
-                                 "title": title, "onClick": click},
-                                html.span({"className": "spinner-border spinner-border-sm me-2"}) if busy else
-                                html.i({"className": f"bi {icon} me-1"}), label),
-                    document_effects(download=download) if download else "")
+                                 "title": title, "onClick": lambda _event: start(kwargs, filename)},
+                                download_icon(busy, icon), label),
+                    effects)

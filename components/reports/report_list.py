@@ -9,11 +9,19 @@ from typing import Any
 from reactpy import Ref, component, html, use_state
 
 from app.services import reports
+from app.validation import FILE_NAME_MAX_LENGTH
 from components.paths import page_path
-from components.reports.common import NewReportMenu, ServiceDownload, period_text, status_cell
+from components.reports.common import (
+    NewReportMenu,
+    download_icon,
+    period_text,
+    status_cell,
+    use_service_download,
+)
 from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
 from components.ui.elements import card, page_header
+from components.ui.forms import form
 from components.ui.grid_host import use_row_actions
 from components.ui.hooks import use_action, use_query
 from components.ui.navigation import use_navigation
@@ -24,13 +32,35 @@ RUNNING_APPS_DAYS = 30
 
 
 @component
-def RunningAppsButton() -> Any:
-    """The spec's running-apps CSV (the last 30 days, every advertiser in scope)."""
+def RunningAppsExport() -> Any:
+    """The spec's running-apps CSV (the last 30 days, every advertiser in scope), saved under the name the user
+    types (default RunningApps.csv, spec section 9); the service checks the name, and its message shows under
+    the field."""
     t = use_console().t
-    end = date.today()
-    return ServiceDownload(reports.running_apps_export, {"start": end - timedelta(days=RUNNING_APPS_DAYS - 1), "end": end},
-                           reports.RUNNING_APPS_FILE, t("reports.running_apps"), "running-apps",
-                           title=t("reports.running_apps_hint"))
+    error, set_error = use_state("")
+    start, busy, effects = use_service_download(reports.running_apps_export,
+                                                on_invalid=lambda fields: set_error(fields.get("file_name", "")))
+
+    def export(values: dict[str, Any]) -> None:
+        set_error("")
+        filename = str(values.get("file_name") or "").strip() or reports.RUNNING_APPS_FILE
+        end = date.today()
+        start({"start": end - timedelta(days=RUNNING_APPS_DAYS - 1), "end": end, "file_name": filename}, filename)
+
+    return form(export, html.div(
+        {"className": "d-flex flex-column"},
+        html.div({"className": "input-group flex-nowrap" + (" has-validation" if error else "")},
+                 html.input({"name": "file_name", "type": "text", "defaultValue": reports.RUNNING_APPS_FILE,
+                             "maxLength": FILE_NAME_MAX_LENGTH, "aria-label": t("reports.running_apps_file"),
+                             "title": t("reports.running_apps_file_hint"), "style": {"width": "13rem"},
+                             "aria-invalid": "true" if error else "false",
+                             "className": "form-control" + (" is-invalid" if error else "")}),
+                 html.button({"type": "submit", "className": "btn btn-light border text-nowrap", "disabled": busy,
+                              "data-action": "running-apps", "title": t("reports.running_apps_hint")},
+                             download_icon(busy), t("reports.running_apps"))),
+        html.div({"className": "invalid-feedback d-block", "data-field-error": "file_name",
+                  "style": {"maxWidth": "24rem"}}, error) if error else "",
+        effects), name="running-apps")
 
 
 @component
@@ -85,7 +115,7 @@ def ReportListPage() -> Any:
         {"id": DELETE, "label": t("reports.delete"), "icon": "bi-trash", "variant": "danger", "menu": True}]
     return html.div(
         {"data-page": "reports"},
-        page_header(t("reports.title"), t("reports.subtitle"), RunningAppsButton(), NewReportMenu()),
+        page_header(t("reports.title"), t("reports.subtitle"), RunningAppsExport(), NewReportMenu()),
         card(data_grid(columns=columns, rows=grid_rows, height=520, search_placeholder=t("common.search"),
                        empty_text=t("reports.empty"), row_count_label=t("grid.rows"), more_label=t("grid.more"),
                        locale=console.language, actions=grid_actions, on_action=actions.on_action,

@@ -236,10 +236,17 @@ GOVERNED_FIELDS: dict[str, dict[str, str]] = {
         # CSV is named by the console after the report (reports.csv_filename), not typed.
         "running_apps.file_name": "app/services/reports.py running_apps_export",
     },
-    # Identifier pattern: no field yet. Ids people pick (smart-app taxonomy, exchanges, DSP associations) are
-    # checked against the list they come from, which is stricter; bundle ids carry dots the identifier pattern
-    # refuses (app_entries checks them).
-    "identifier": {},
+    "identifier": {
+        # An id someone types from another system's settings. Other ids keep a rule of their own, stricter or
+        # different, and are not listed: custom event names (statistics ingestion, postbacks, report and
+        # audience events) use app/analytics/schema.py EVENT_NAME_PATTERN, lower case a-z, 0-9 and _ up to 40,
+        # stricter, since each becomes a column name; ingestion batch ids (ingestion.BATCH_ID) allow . and :
+        # as well, for the time stamps programs put in them; a postback's click_id is the partner's value,
+        # passed on as sent; bundle ids carry dots (app_entries checks them); ids people pick (smart-app
+        # taxonomy, exchanges) are checked against the list they come from; API key ids and the ids DSPs answer
+        # (DSP associations) are made by a program, never typed.
+        "dsp.seat_id": "app/services/dsps.py seat_problem",
+    },
 }
 
 

@@ -112,6 +112,30 @@ def test_bad_input_names_its_field(db):
     assert caught.value.fields == {"name": dsps.NAME_TAKEN}
 
 
+def test_a_seat_id_is_an_identifier_and_goes_with_every_push(db, fake: FakeDsp, quick):
+    """The buyer seat the DSP gave the console is typed by an admin: spec section 5's identifier rule (letters,
+    digits, _ and -) holds it, a refused seat saves nothing, and a sync sends the seat to the DSP."""
+    admin = actor_of(db, STAFF)
+    rule = "Use only letters, digits, _ and -."
+    for bad in ("seat 42", "seat.42", "séat", "seat/42", "42;drop"):
+        with pytest.raises(Invalid) as caught:
+            _dsp(db, admin, fake.url, seat_id=bad)
+        assert caught.value.fields == {"seat_id": rule}, bad
+    with pytest.raises(Invalid) as caught:
+        _dsp(db, admin, fake.url, seat_id="s" * 65)
+    assert caught.value.fields == {"seat_id": "At most 64 characters."}
+    assert dsps.list_dsps(db, actor=admin) == []
+    created = _dsp(db, admin, fake.url, seat_id=" Seat_42-eu ")
+    assert created["seat_id"] == "Seat_42-eu"
+    with pytest.raises(Invalid) as caught:
+        dsps.update_dsp(db, actor=admin, dsp_id=created["id"], data={"seat_id": "Seat 43"})
+    assert caught.value.fields == {"seat_id": rule}
+    assert dsps.get_dsp(db, actor=admin, dsp_id=created["id"])["seat_id"] == "Seat_42-eu"
+    dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=_a_campaign(db).id)
+    assert fake.requests[-1]["body"]["seat_id"] == "Seat_42-eu"
+    assert dsps.update_dsp(db, actor=admin, dsp_id=created["id"], data={"seat_id": ""})["seat_id"] == ""
+
+
 @pytest.mark.parametrize("email", REFUSED)
 def test_only_admin_reaches_dsps_in_the_services(db, email):
     admin = actor_of(db, STAFF)
@@ -282,6 +306,10 @@ def test_the_api_names_bad_fields(client, db):
                         headers=headers)
     assert reply.status_code == 422
     assert set(reply.json()["data"]["fields"]) >= {"name", "endpoint_url"}
+    reply = client.post("/api/dsp/createDSP", headers=headers, json={
+        "name": "Seated", "endpoint_url": "https://bidder.example/api", "api_key": SECRET, "seat_id": "seat #1"})
+    assert reply.status_code == 422 and reply.json()["data"]["fields"] == {"seat_id": "Use only letters, digits, _ and -."}
+    assert client.get("/api/dsp/list", headers=headers).json()["data"] == []
 
 
 @pytest.mark.parametrize("email", REFUSED)

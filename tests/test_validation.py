@@ -148,8 +148,12 @@ def test_each_governed_field_is_held_to_its_section_5_rule(db):
                           "label", v.free_text("#")),
         "running_apps.file_name": (lambda f: reports.running_apps_export(db, actor=me, file_name=f), "file_name",
                                    v.file_name("x.csv")),
+        "dsp.seat_id": (lambda seat: dsps.create_dsp(db, actor=admin, data={
+            "name": "Seat DSP", "connector": dsps.CONNECTOR_TYPES[0], "endpoint_url": "https://dsp.example/",
+            "api_key": "k-1", "seat_id": seat}), "seat_id", v.identifier(".")),
     }
-    bad_values = {"name": "- -", "token_text": "key null", "free_text": "Prod <key>", "file_name": "xApps.csv"}
+    bad_values = {"name": "- -", "token_text": "key null", "free_text": "Prod <key>", "file_name": "xApps.csv",
+                  "identifier": "seat 4.2"}
     for rule, fields in v.GOVERNED_FIELDS.items():
         for field in fields:
             attempt, field_name, message = attempts[field]

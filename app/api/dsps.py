@@ -22,7 +22,7 @@ router = APIRouter(tags=["DSP connections (admin)"])
 Status = Literal["active", "inactive"]
 KEY_HELP = ("The DSP's API key, sent to it as a bearer token. Stored encrypted and never returned: answers say "
             "only `credentials_set`.")
-DSP_HELP = ("Answers the DSP: {id, name, connector, endpoint_url, status, exchange_ids, exchanges, credentials_set, "
+DSP_HELP = ("Answers the DSP: {id, name, connector, endpoint_url, seat_id, status, exchange_ids, exchanges, credentials_set, "
             "last_test_at, last_test_ok, last_test_message, synced, created_at, updated_at}.")
 
 
@@ -32,6 +32,8 @@ class DspBody(BaseModel):
     name: str | None = Field(None, description="Unique, at most 120 characters")
     connector: Literal["http_json"] | None = Field(None, description="The connector type; one is built in")
     endpoint_url: str | None = Field(None, description="http(s) base address; private addresses are allowed")
+    seat_id: str | None = Field(None, description="The buyer seat the DSP gave this console, sent with every "
+                                                  "push: letters, digits, _ and -, at most 64; empty for none")
     api_key: str | None = Field(None, description=KEY_HELP)
     status: Status | None = None
     exchange_ids: list[int] | None = Field(None, description="Supported exchanges: ids from /api/meta/exchanges")

@@ -34,6 +34,8 @@ class Dsp(SQLModel, table=True):
     name: str = Field(max_length=120, unique=True)
     connector: str = Field(default="http_json", max_length=24)  # a key of app.services.dsp_connectors.CONNECTORS
     endpoint_url: str = Field(max_length=2048)
+    # The buyer seat (account) the DSP gave this console, sent with every push; empty for a DSP without seats.
+    seat_id: str = Field(default="", max_length=64)
     credentials_encrypted: str = Field(default="", sa_column=Column(Text, nullable=False))  # a Fernet token
     status: str = Field(default=DspStatus.ACTIVE, max_length=16, index=True)
     exchange_ids: list[int] = json_field(list)  # reference values of kind "exchange" it buys on

@@ -35,6 +35,7 @@ from app.settings import get_settings
 NAME_MAX_LENGTH = 120
 URL_MAX_LENGTH = 2048
 KEY_MAX_LENGTH = 1000
+SEAT_ID_MAX_LENGTH = 64
 REQUIRED = "This field is required."
 NOT_FOUND = "DSP not found."
 NAME_TAKEN = "A DSP with this name already exists."
@@ -43,7 +44,7 @@ INACTIVE = "This DSP is inactive. Activate it to sync."
 NOT_ALLOWED = "Not an allowed value."
 EXCHANGES = "Choose exchanges from the list."
 CONNECTOR_TYPES: tuple[str, ...] = tuple(CONNECTORS)
-_EDITABLE = ("name", "connector", "endpoint_url", "status", "exchange_ids")
+_EDITABLE = ("name", "connector", "endpoint_url", "seat_id", "status", "exchange_ids")
 
 
 def _exchange_dsps(db: Session, value_ids: Any) -> dict[int, int]:
@@ -74,7 +75,7 @@ def _when(value: datetime | None) -> str | None:
 def public(dsp: Dsp, names: dict[int, str], synced: int = 0) -> dict[str, Any]:
     """A DSP as pages and the API show it. Never its credentials: only whether they are set."""
     return {"id": dsp.id, "name": dsp.name, "connector": dsp.connector, "endpoint_url": dsp.endpoint_url,
-            "status": dsp.status, "exchange_ids": list(dsp.exchange_ids),
+            "seat_id": dsp.seat_id, "status": dsp.status, "exchange_ids": list(dsp.exchange_ids),
             "exchanges": [names.get(i, f"#{i}") for i in dsp.exchange_ids],
             "credentials_set": bool(dsp.credentials_encrypted), "last_test_at": _when(dsp.last_test_at),
             "last_test_ok": dsp.last_test_ok, "last_test_message": dsp.last_test_message,
@@ -139,6 +140,14 @@ def endpoint_problem(url: str) -> str | None:
     return None
 
 
+def seat_problem(seat: str) -> str | None:
+    """A buyer seat id is typed by an admin from the DSP's own settings: spec section 5's identifier rule (an id
+    with spaces, dots or slashes is a copy-and-paste of more than the id). Empty is no seat."""
+    if len(seat) > SEAT_ID_MAX_LENGTH:
+        return v.too_long(SEAT_ID_MAX_LENGTH)
+    return v.identifier(seat) if seat else None
+
+
 def _exchange_ids(db: Session, value: Any, errors: dict[str, str]) -> list[int]:
     try:
         ids = sorted({int(i) for i in (value or [])})
@@ -173,6 +182,9 @@ def _checked(db: Session, data: dict[str, Any], *, except_id: int | None = None)
     values["endpoint_url"] = str(data.get("endpoint_url") or "").strip()
     if problem := endpoint_problem(values["endpoint_url"]):
         errors["endpoint_url"] = problem
+    values["seat_id"] = str(data.get("seat_id") or "").strip()
+    if problem := seat_problem(values["seat_id"]):
+        errors["seat_id"] = problem
     values["status"] = str(data.get("status") or DspStatus.ACTIVE)
     if values["status"] not in tuple(DspStatus):
         errors["status"] = NOT_ALLOWED
@@ -214,7 +226,7 @@ def _changes(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, A
 
 
 def create_dsp(db: Session, *, actor: Actor, data: dict[str, Any]) -> dict[str, Any]:
-    """A new DSP from {name, connector, endpoint_url, api_key, status, exchange_ids}; the key is stored
+    """A new DSP from {name, connector, endpoint_url, seat_id, api_key, status, exchange_ids}; the key is stored
     encrypted."""
     require(actor, "dsp", "manage")
     values = _checked(db, data)
@@ -384,7 +396,7 @@ def sync(db: Session, *, actor: Actor, dsp_id: int, entity: str, local_id: int) 
     dsp = _get(db, dsp_id)
     if dsp.status != DspStatus.ACTIVE:
         raise Conflict(INACTIVE)
-    payload = _payload(db, actor, kind, local_id)
+    payload = _payload(db, actor, kind, local_id) | ({"seat_id": dsp.seat_id} if dsp.seat_id else {})
     row = _association(db, dsp_id, kind, local_id)
     previous = row.remote_id if row else ""
     error = ""

@@ -46,6 +46,12 @@ def key_field(console: Console, *, error: str | None, autofocus: bool = False) -
                     html.div({"className": "form-text"}, t("dsps.key_help")) if not error else "")
 
 
+def seat_field(console: Console, *, value: str, on_change: Callable[[str], None], error: str | None) -> Any:
+    t = console.t
+    return text_field(name="seat_id", label=t("dsps.field.seat_id"), value=value, on_change=on_change, error=error,
+                      max_length=dsps.SEAT_ID_MAX_LENGTH, placeholder="seat-1234", help_text=t("dsps.seat_help"))
+
+
 def key_is_set(console: Console, on_replace: Callable[[], None]) -> Any:
     t = console.t
     return html.div({"className": "mb-3"},
@@ -76,7 +82,7 @@ def DspForm(dsp: dict[str, Any] | None, exchanges: list[dict[str, Any]], on_save
     t = console.t
     values, set_values = use_state(lambda: {key: (dsp or {}).get(key, default) for key, default in
                                             (("name", ""), ("connector", dsps.HTTP_JSON), ("endpoint_url", ""),
-                                             ("status", DspStatus.ACTIVE.value))})
+                                             ("seat_id", ""), ("status", DspStatus.ACTIVE.value))})
     chosen, set_chosen = use_state(list(dsp["exchange_ids"]) if dsp else [])
     replacing, set_replacing = use_state(dsp is None or not dsp["credentials_set"])
     save = use_action(dsps.create_dsp if dsp is None else dsps.update_dsp, on_done=on_saved)
@@ -111,6 +117,8 @@ def DspForm(dsp: dict[str, Any] | None, exchanges: list[dict[str, Any]], on_save
                                           value=values["endpoint_url"], on_change=setter("endpoint_url"),
                                           error=errors.get("endpoint_url"), placeholder="https://bidder.example/api",
                                           help_text=t("dsps.endpoint_help")),
+                               seat_field(console, value=values["seat_id"], on_change=setter("seat_id"),
+                                          error=errors.get("seat_id")),
                                key_field(console, error=errors.get("api_key"), autofocus=dsp is not None)
                                if replacing else key_is_set(console, lambda: set_replacing(True)),
                                select_field(name="status", label=t("dsps.field.status"), value=values["status"],

@@ -59,6 +59,8 @@ def DspViewPage() -> Any:
                           card(facts([
                               (t("dsps.field.endpoint_url"), html.code({"className": "text-break"}, dsp["endpoint_url"])),
                               (t("dsps.field.connector"), t(f"dsps.connector.{dsp['connector']}")),
+                              (t("dsps.field.seat_id"), html.code(dsp["seat_id"]) if dsp["seat_id"] else
+                               html.span({"className": "text-body-secondary"}, t("dsps.no_seat"))),
                               (t("dsps.field.api_key"),
                                html.span({"className": "badge text-bg-success", "data-credentials": "set"},
                                          html.i({"className": "bi bi-lock-fill me-1"}), t("dsps.key_set"))

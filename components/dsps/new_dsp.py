@@ -19,6 +19,7 @@ from components.dsps.dsp_form import (
     exchange_picker,
     key_field,
     key_is_set,
+    seat_field,
     status_options,
     submitted_exchanges,
 )
@@ -31,7 +32,8 @@ from components.ui.navigation import use_navigation
 
 STEPS = ("details", "credentials", "test", "exchanges")
 # Where each field is entered: an error from the final save opens its step.
-STEP_OF_FIELD = {"name": 1, "connector": 1, "endpoint_url": 1, "api_key": 2, "exchange_ids": 4, "status": 4}
+STEP_OF_FIELD = {"name": 1, "connector": 1, "endpoint_url": 1, "seat_id": 2, "api_key": 2, "exchange_ids": 4,
+                 "status": 4}
 REQUIRED = "This field is required."
 
 
@@ -72,7 +74,7 @@ def NewDspPage() -> Any:
     console = use_console()
     t = console.t
     step, set_step = use_state(1)
-    values, set_values = use_state(lambda: {"name": "", "connector": dsps.HTTP_JSON, "endpoint_url": "", "api_key": "",
+    values, set_values = use_state(lambda: {"name": "", "connector": dsps.HTTP_JSON, "endpoint_url": "", "seat_id": "", "api_key": "",
                                             "status": DspStatus.ACTIVE.value, "exchange_ids": []})
     local_errors, set_local_errors = use_state({})
     tried, set_tried = use_state(None)  # {ok, message} of the test of what is entered now
@@ -116,8 +118,12 @@ def NewDspPage() -> Any:
 
     def credentials(submitted: dict[str, Any]) -> None:
         key = str(submitted.get("api_key") or "").strip()
-        if not key and not values["api_key"]:
-            set_local_errors({"api_key": REQUIRED})
+        seat = str(submitted.get("seat_id", values["seat_id"])).strip()
+        set_values(lambda old: {**old, "seat_id": seat})
+        problems = {k: m for k, m in (("seat_id", dsps.seat_problem(seat)),
+                                      ("api_key", REQUIRED if not key and not values["api_key"] else None)) if m}
+        if problems:
+            set_local_errors({k: t(m) for k, m in problems.items()})
             return
         if key:
             set_values(lambda old: {**old, "api_key": key})
@@ -159,6 +165,8 @@ def NewDspPage() -> Any:
                     _buttons(console), name="dsp-details")
     elif step == 2:
         body = form(credentials,
+                    seat_field(console, value=values["seat_id"], error=errors.get("seat_id"),
+                               on_change=lambda v: set_values(lambda o: {**o, "seat_id": v})),
                     key_is_set(console, lambda: set_replacing(True)) if values["api_key"] and not replacing
                     else key_field(console, error=errors.get("api_key"), autofocus=True),
                     _buttons(console, back=back(1)), name="dsp-credentials")

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.db import run
-from app.services import campaigns
+from app.services import campaigns, dsps
 from tests.e2e.conftest import at_path, login, screenshot
 from tests.fake_dsp import running_fake_dsp
 from tests.helpers import actor_of
@@ -38,8 +38,13 @@ def test_an_admin_adds_a_dsp_step_by_step_and_syncs_a_campaign(page: Page) -> No
         screenshot(page, "dsp-new-1-details")
         _next(page, "credentials")
 
+        page.fill("#field-seat_id", "seat 7")
         page.fill("#field-api_key", "a-wrong-key")
+        page.click("[data-action=next]")
+        expect(page.locator("[data-field-error=seat_id]")).to_have_text("Use only letters, digits, _ and -.")
         screenshot(page, "dsp-new-2-credentials")
+        page.fill("#field-seat_id", "seat-7")
+        page.fill("#field-api_key", "a-wrong-key")
         _next(page, "test")
         expect(page.locator("[data-action=next]")).to_be_disabled()  # test first
         page.click("[data-action=test-connection]")
@@ -64,6 +69,7 @@ def test_an_admin_adds_a_dsp_step_by_step_and_syncs_a_campaign(page: Page) -> No
         expect(view.locator("[data-credentials=set]")).to_be_visible()
         expect(view.locator("[data-test-result=ok]")).to_be_visible()  # the test ran again on the saved DSP
         expect(view.locator("[data-exchanges='1']")).to_be_visible()
+        expect(view).to_contain_text("seat-7")
         assert SECRET not in page.content()
         screenshot(page, "dsp-view")
         page.click("[data-tab='dsp.edit']")
@@ -86,6 +92,7 @@ def test_an_admin_adds_a_dsp_step_by_step_and_syncs_a_campaign(page: Page) -> No
         expect(card.locator("[data-associate-id]")).to_have_text("cam-0001")
         expect(page.locator("[data-toast-kind=success]", has_text="Synced to Acme Bidder: cam-0001")).to_be_visible()
         assert fake.objects["cam-0001"]["name"] == SETTINGS["name"]
+        assert fake.objects["cam-0001"]["seat_id"] == "seat-7"
 
         fake.mode = "error_500"
         card.locator("[data-action=sync-dsp]").click()
@@ -97,6 +104,23 @@ def test_an_admin_adds_a_dsp_step_by_step_and_syncs_a_campaign(page: Page) -> No
         expect(card.locator("[data-sync-error]")).to_have_count(0)
         expect(page.locator("[data-page=campaign-view] h1")).to_contain_text(SETTINGS["name"])
         screenshot(page, "dsp-campaign-synced")
+
+
+def test_the_dsp_form_explains_a_refused_seat_id_under_the_field_and_saves_nothing(page: Page) -> None:
+    dsp = run(lambda db: dsps.create_dsp(db, actor=actor_of(db, "admin@demo.example"), data={
+        "name": "Seated Bidder", "endpoint_url": "https://bidder.example/api", "api_key": SECRET, "seat_id": "s-1"}))
+    login(page, "admin@demo.example")
+    page.goto(f"/admin/editdsp/{dsp['id']}")
+    expect(page.locator("#field-seat_id")).to_have_value("s-1")
+    page.fill("#field-seat_id", "s/2")
+    page.click("form[name=dsp] button[type=submit]")
+    expect(page.locator("[data-field-error=seat_id]")).to_have_text("Use only letters, digits, _ and -.")
+    screenshot(page, "dsp-edit-bad-seat")
+    assert run(lambda db: dsps.get_dsp(db, actor=actor_of(db, "admin@demo.example"), dsp_id=dsp["id"]))["seat_id"] == "s-1"
+    page.fill("#field-seat_id", "s_2")
+    page.click("form[name=dsp] button[type=submit]")
+    page.wait_for_url(at_path(f"/admin/viewdsp/{dsp['id']}"))
+    expect(page.locator("[data-page=dsp-view]")).to_contain_text("s_2")
 
 
 def test_co_admin_has_no_dsp_pages(page: Page) -> None:

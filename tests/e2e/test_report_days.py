@@ -48,6 +48,10 @@ def test_a_report_and_the_dashboard_show_the_same_last_30_days(page: Page, serve
     expect(page.get_by_text(f"Result {days}")).to_be_visible()
     expect(page.locator(".dsp-grid-count")).to_contain_text("30")  # every day a row, 29 of them zeros
     screenshot(page, "report-last-30-days")
+    with page.expect_download() as caught:  # the run's CSV, named by the console after the report and its days
+        page.click("[data-action=download-csv]")
+    first = (now.date() - timedelta(days=29)).isoformat()
+    assert caught.value.suggested_filename == f"Daily-{first}-{now.date().isoformat()}.csv"
     page.goto("/report")  # the list names each report's days too
     expect(page.locator(".dsp-grid tr", has_text="Daily")).to_contain_text(days)
     screenshot(page, "report-list-days")

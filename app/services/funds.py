@@ -14,7 +14,6 @@ attempt is still running, the database keeps exactly one of them.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
@@ -205,9 +204,9 @@ def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int
         raise ValueError(f"not advertisers: {sorted(set(ids) - found)}")
     margins = dict(db.exec(select(UserSettings.user_id, UserSettings.margin_bps)
                            .where(col(UserSettings.user_id).in_(ids))).all())
-    owners = _campaign_owners(db, {c for split in splits.values() if split for c in split})
     charged = [advertiser_id for advertiser_id in ids if sum(amounts[advertiser_id]) > 0]  # type: ignore[arg-type]
-    already = _charged_before(db, reference, charged)
+    owners = _campaign_owners(db, charged)
+    already = _charged_before(db, reference, charged, owners)
     # In id order: two batches touching the same advertisers take their locks in the same order.
     for advertiser_id in charged:
         if advertiser_id in already:
@@ -238,13 +237,13 @@ def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int
     return balances
 
 
-def _campaign_owners(db: Session, campaign_ids: set[int]) -> dict[int, int]:
-    """{campaign id: advertiser id} for the ids that name a campaign (chunked: SQLite limits parameters)."""
-    ids = sorted(i for i in campaign_ids if isinstance(i, int) and not isinstance(i, bool) and 0 < i < 2**31)
+def _campaign_owners(db: Session, advertiser_ids: list[int]) -> dict[int, int]:
+    """{campaign id: advertiser id} for every campaign of these advertisers (chunked: SQLite limits a
+    statement's parameters)."""
     owners: dict[int, int] = {}
-    for start in range(0, len(ids), 500):
-        owners.update(db.exec(select(Campaign.id, Campaign.advertiser_id)
-                              .where(col(Campaign.id).in_(ids[start:start + 500]))).all())  # type: ignore[arg-type]
+    for start in range(0, len(advertiser_ids), 500):
+        owners.update(db.exec(select(Campaign.id, Campaign.advertiser_id)  # type: ignore[arg-type]
+                              .where(col(Campaign.advertiser_id).in_(advertiser_ids[start:start + 500]))).all())
     return owners
 
 
@@ -252,22 +251,25 @@ def _own_campaigns(split: Mapping[int, int], owners: Mapping[int, int], advertis
     """An advertiser's spend by campaign, with every campaign that is not its own (0, unknown, another
     advertiser's) summed under None, the charge without a campaign."""
     own: dict[int | None, int] = {}
-    for campaign_id, spend in sorted(split.items()):
+    for campaign_id, spend in split.items():
         key = campaign_id if owners.get(campaign_id) == advertiser_id else None
         own[key] = own.get(key, 0) + spend
     return own
 
 
-def _charged_before(db: Session, reference: str, advertiser_ids: list[int]) -> set[int]:
-    """The advertisers this batch has charged already, in either reference format (see charge_delivery). Only
-    this batch's own references count: another batch whose id starts like this one's ("b" and "b:1") shares the
-    prefix but not the exact shapes."""
-    if not advertiser_ids:
-        return set()
-    booked = db.exec(select(LedgerEntry.reference).where(
-        col(LedgerEntry.reference).startswith(f"{reference}:", autoescape=True))).all()
-    shapes = re.compile(rf"{re.escape(reference)}:(\d+):(?:c\d+:)?(?:spend|margin)")
-    return {int(match.group(1)) for ref in booked if ref and (match := shapes.fullmatch(ref))} & set(advertiser_ids)
+def _charged_before(db: Session, reference: str, advertiser_ids: list[int], owners: Mapping[int, int]) -> set[int]:
+    """The advertisers this batch has charged already, in either reference format (see charge_delivery): a spend
+    entry is booked for whatever is charged, and its reference can only name the advertiser's own campaigns or
+    c0, so looking up those exact references finds it (through the unique index, however long the ledger)."""
+    spend_references: dict[str, int] = {f"{reference}:{a}:spend": a for a in advertiser_ids}
+    spend_references.update({f"{reference}:{a}:c0:spend": a for a in advertiser_ids})
+    spend_references.update({f"{reference}:{a}:c{c}:spend": a for c, a in owners.items()})
+    wanted = sorted(spend_references)
+    found: set[int] = set()
+    for start in range(0, len(wanted), 500):
+        found.update(spend_references[r] for r in db.exec(select(LedgerEntry.reference).where(
+            col(LedgerEntry.reference).in_(wanted[start:start + 500]))).all() if r)
+    return found
 
 
 def pause_for_empty_balance(db: Session, *, advertiser_id: int, balance_micros: int) -> list[int]:

@@ -29,12 +29,14 @@ SHOW_HOURS = "hours"
 
 def ledger_columns(console: Console, *, show_by: bool) -> list[GridColumn]:
     t = console.t
-    return [{"key": "date", "label": t("payments.date"), "type": "date", "width": 190},
-            {"key": "kind", "label": t("payments.kind"), "type": "badge", "width": 120},
-            {"key": "campaign", "label": t("ledger.campaign"), "width": 190},
-            {"key": "note", "label": t("payments.note"), "width": 250 if show_by else 320},
-            *([{"key": "by", "label": t("payments.by"), "width": 150}] if show_by else []),
-            {"key": "amount", "label": t("payments.amount"), "type": "money", "width": 130},
+    # Widths fit the grid and its hours button in a 1440-pixel window, with the "entered by" column too (the
+    # payment lists): about 1,010 pixels of columns.
+    return [{"key": "date", "label": t("payments.date"), "type": "date", "width": 185},
+            {"key": "kind", "label": t("payments.kind"), "type": "badge", "width": 105},
+            {"key": "campaign", "label": t("ledger.campaign"), "width": 160 if show_by else 180},
+            {"key": "note", "label": t("payments.note"), "width": 170 if show_by else 280},
+            *([{"key": "by", "label": t("payments.by"), "width": 130}] if show_by else []),
+            {"key": "amount", "label": t("payments.amount"), "type": "money", "width": 120},
             {"key": "balance", "label": t("payments.balance"), "type": "money", "width": 140}]
 
 

@@ -146,8 +146,8 @@ def test_the_api_offers_the_day_rows_and_keeps_the_entries_by_default(client, db
     assert client.get(f"/api/funds/{rival}/ledger", params={"group": "day"}, headers=headers).status_code == 404
 
 
-def test_simulated_days_read_as_a_row_a_day(db: Session) -> None:
-    """The demo's 30 days made 411 rows: the simulator now books each hour's charge at that hour."""
+def test_simulated_days_read_as_a_row_per_campaign_and_day(db: Session) -> None:
+    """The demo's 30 days made 411 rows: the simulator books each hour's charge at that hour, by campaign."""
     advertiser = actor_of(db, ADVERTISER)
     seed_demo_advertising(db, actor=advertiser)
     approve_demo_exchanges(db, actor=actor_of(db, ADMIN))
@@ -156,6 +156,9 @@ def test_simulated_days_read_as_a_row_a_day(db: Session) -> None:
     assert result["batches_written"] > 24
     rows = ledger.grouped_ledger(db, actor=advertiser, advertiser_id=advertiser.id)
     delivery = [r for r in rows if r["kind"] == "delivery"]
-    assert 3 <= len(delivery) <= 4  # the days the three days' hours fall on
-    assert len({r["date"] for r in delivery}) == len(delivery)
-    assert sum(len(r["hours"]) for r in delivery) == result["batches_written"]
+    assert 3 <= len({r["date"] for r in delivery}) <= 4  # the days the three days' hours fall on
+    assert len({(r["date"], r["campaign_id"]) for r in delivery}) == len(delivery)  # a row per campaign and day
+    assert all(r["campaign_id"] and r["campaign"] for r in delivery)  # the simulator knows its campaigns
+    assert len({r["campaign_id"] for r in delivery}) > 1
+    charged_hours = {h["hour"] for r in delivery for h in r["hours"]}  # type: ignore[attr-defined]
+    assert len(charged_hours) == result["batches_written"]

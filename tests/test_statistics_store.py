@@ -31,6 +31,7 @@ def test_a_batch_is_stored_once_and_summed_by_day_and_country(db, demo_ids) -> N
     again = get_store().ingest("batch-1", rows, source="test")
     assert (first.duplicate, again.duplicate) == (False, True)
     assert first.spend_by_advertiser == again.spend_by_advertiser == {advertiser: 61_000_000}
+    assert first.spend_by_campaign == again.spend_by_campaign == {advertiser: {0: 61_000_000}}  # no campaign: 0
 
     actor = actor_of(db, "advertiser@demo.example")
     by_day = statistics.statistics(db, actor=actor, start=date(2026, 11, 10), end=date(2026, 11, 11),
@@ -44,6 +45,18 @@ def test_a_batch_is_stored_once_and_summed_by_day_and_country(db, demo_ids) -> N
     local = statistics.statistics(db, actor=actor, start=date(2026, 11, 10), end=date(2026, 11, 10),
                                   dimensions=["country"], time_zone="America/New_York")
     assert {r["country"]: r["impressions"] for r in local} == {"US": 19_000, "DE": 400}
+
+
+def test_a_receipt_splits_the_spend_by_advertiser_and_campaign(db, demo_ids) -> None:
+    advertiser = demo_ids["advertiser@demo.example"]
+    hour = datetime(2026, 11, 10, 5)
+    receipt = get_store().ingest("split", [_row(advertiser, hour, campaign_id=7, spend_micros=1_000_000),
+                                           _row(advertiser, hour, campaign_id=7, country="DE", spend_micros=500_000),
+                                           _row(advertiser, hour, campaign_id=8, spend_micros=250_000),
+                                           _row(advertiser, hour, campaign_id=9, impressions=5),  # no spend: left out
+                                           _row(999_999, hour, campaign_id=3, spend_micros=2)], source="test")
+    assert receipt.spend_by_campaign == {advertiser: {7: 1_500_000, 8: 250_000}, 999_999: {3: 2}}
+    assert receipt.spend_by_advertiser == {advertiser: 1_750_000, 999_999: 2}
 
 
 def test_scope_keeps_other_tenants_out(db, demo_ids) -> None:

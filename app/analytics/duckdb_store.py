@@ -102,7 +102,7 @@ class DuckDBStore:
             db = self._cursor()
             known = db.execute("SELECT seq, rows FROM batches WHERE batch_id = ?", [batch_id]).fetchone()
             if known:
-                return BatchReceipt(batch_id, int(known[1]), self._spend_of(db, int(known[0])), duplicate=True)
+                return self._receipt(db, batch_id, int(known[1]), int(known[0]), duplicate=True)
             seq = int(db.execute("SELECT coalesce(max(seq), 0) + 1 FROM batches").fetchone()[0])  # type: ignore[index]
             # Rows go through CSV files that DuckDB reads in bulk: far faster than inserting row by row, and
             # with no dependency on pandas or Arrow.
@@ -124,7 +124,7 @@ class DuckDBStore:
                 except BaseException:
                     db.execute("ROLLBACK")
                     raise
-            return BatchReceipt(batch_id, count, self._spend_of(db, seq), duplicate=False)
+            return self._receipt(db, batch_id, count, seq, duplicate=False)
 
     @staticmethod
     def _roll_up_days_of(db: duckdb.DuckDBPyConnection, seq: int) -> None:
@@ -159,10 +159,17 @@ class DuckDBStore:
         return count, event_count
 
     @staticmethod
-    def _spend_of(db: duckdb.DuckDBPyConnection, seq: int) -> dict[int, int]:
-        rows = db.execute("SELECT advertiser_id, sum(spend_micros) FROM delivery WHERE batch = ? GROUP BY 1 "
-                          "HAVING sum(spend_micros) > 0", [seq]).fetchall()
-        return {int(a): int(s) for a, s in rows}
+    def _receipt(db: duckdb.DuckDBPyConnection, batch_id: str, count: int, seq: int, *,
+                 duplicate: bool) -> BatchReceipt:
+        """The receipt of stored batch `seq`: its spend per advertiser, and per advertiser per campaign
+        (campaigns without spend left out)."""
+        rows = db.execute("SELECT advertiser_id, campaign_id, sum(spend_micros) FROM delivery WHERE batch = ? "
+                          "GROUP BY 1, 2 HAVING sum(spend_micros) > 0 ORDER BY 1, 2", [seq]).fetchall()
+        by_campaign: dict[int, dict[int, int]] = {}
+        for advertiser, campaign, spend in rows:
+            by_campaign.setdefault(int(advertiser), {})[int(campaign)] = int(spend)
+        return BatchReceipt(batch_id, count, {a: sum(split.values()) for a, split in by_campaign.items()},
+                            duplicate=duplicate, spend_by_campaign=by_campaign)
 
     def clear(self) -> None:
         with self._write_lock:

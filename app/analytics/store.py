@@ -54,6 +54,9 @@ class BatchReceipt:
     rows: int
     spend_by_advertiser: dict[int, int]  # micro-dollars, what the ledger charges for this batch
     duplicate: bool  # the batch had been stored before: nothing was written this time
+    # The same spend split by campaign: advertiser id -> {campaign id (0: unknown) -> micro-dollars}; each
+    # advertiser's campaigns add up to its spend_by_advertiser. The ledger books a charge per campaign from it.
+    spend_by_campaign: dict[int, dict[int, int]] = field(default_factory=dict)
 
 
 class StatisticsStore(Protocol):

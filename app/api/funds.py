@@ -24,11 +24,14 @@ OVERVIEW_HELP = ("Every advertiser you may see (admin and co-admin: all; agency:
                  "month (UTC), the last entry's date and the agency's name. Money is given twice: dollars as text "
                  "(`balance`, \"5000.00\") and integer micro-dollars (`balance_micros`).")
 LEDGER_HELP = ("An advertiser's ledger, newest first: date, kind (deposit, spend, margin, refund, adjustment), "
-               "note, amount and the balance after it, in dollars.")
-GROUPED_HELP = (" With `group=day` (what the funds pages show): each UTC day's delivery charges in one row of kind "
-                "`delivery` (`date` the day, `spend`, `margin`, `amount`, `entries`, and `hours`: the charges an hour a "
-                "line), every other entry a row of its own; each row with the `balance` after it, money as dollar "
-                "text (\"-12.35\").")
+               "campaign_id (the campaign a spend or margin charge paid for; null for other entries and for charges "
+               "without a campaign), note, amount and the balance after it, in dollars.")
+GROUPED_HELP = (" With `group=day` (what the funds pages show): each UTC day's delivery charges in one row per "
+                "campaign, of kind `delivery` (`date` the day, `campaign_id` and `campaign` its name, both null for "
+                "charges without a campaign, `spend`, `margin`, `amount`, `entries`, and `hours`: the row's charges "
+                "an hour a line), every other entry a row of its own (`campaign_id` and `campaign` null); each row "
+                "with the `balance` after it (the row below's balance plus its amount), money as dollar text "
+                "(\"-12.35\").")
 ADD_HELP = ("Admin and co-admin: a deposit or refund (positive) or an adjustment (positive or negative) on an "
             "advertiser's balance, at most 1,000,000.00 and two decimals. The advertiser is notified. A wrong field "
             "answers 422 naming it in `data.fields` (`advertiser_id`, `kind`, `amount`, `note`).")
@@ -79,7 +82,7 @@ def summary(advertiser_id: int, actor: Actor = Depends(get_actor), db: Session =
 
 @router.get("/funds/{advertiser_id}/ledger", summary="An advertiser's ledger", description=LEDGER_HELP + GROUPED_HELP)
 def advertiser_ledger(advertiser_id: int, group: Literal["entry", "day"] = Query(
-                          "entry", description="`entry`: every entry (the default); `day`: delivery charges a day a row"),
+                          "entry", description="`entry`: every entry (the default); `day`: delivery charges a row per campaign and day"),
                       actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     if group == "day":
         return ok(ledger.grouped_ledger(db, actor=actor, advertiser_id=advertiser_id))

@@ -24,6 +24,9 @@ class LedgerEntry(SQLModel, table=True):
     kind: str = Field(max_length=16)  # one of LEDGER_KINDS
     note: str = Field(default="", max_length=255)
     created_by: int | None = Field(default=None, foreign_key="users.id")
+    # The campaign a delivery charge (spend, margin) paid for; NULL for money in and out, and for charges whose
+    # campaign is unknown (booked before campaigns were recorded, or a statistics row without one).
+    campaign_id: int | None = Field(default=None, foreign_key="campaigns.id")
     created_at: datetime = created_at_field()
     # Idempotency key of an entry that arrives from outside (a Stripe checkout session id, a statistics batch
     # and advertiser): unique, so a retried webhook or batch finds its entry already there and adds nothing.

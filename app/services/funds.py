@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -47,7 +47,8 @@ CREDIT_KINDS = ("deposit", "refund")  # always add money; taking money off is an
 MAX_ENTRY = money.FIELDS["amount"].maximum
 MIN_CARD_PAYMENT = Decimal("0.50")  # Stripe's smallest USD charge
 NOTE_MAX_LENGTH = 255
-REFERENCE_MAX_LENGTH = 160  # leaves room for ":<advertiser id>:margin" within the column's 191
+# Leaves room for ":<advertiser id>:c<campaign id>:margin" (ids of at most 10 digits) within the column's 191.
+REFERENCE_MAX_LENGTH = 160
 
 NOT_ZERO = "Enter an amount other than zero."
 CREDIT_POSITIVE = "A deposit or refund adds money: enter a positive amount."
@@ -84,7 +85,8 @@ def advertiser_in_scope(db: Session, actor: Actor, advertiser_id: Any) -> User |
 
 
 def append_entry(db: Session, *, advertiser_id: int, amount_micros: int, kind: str, note: str,
-                 reference: str | None, created_by: int | None = None, booked_at: datetime | None = None) -> int | None:
+                 reference: str | None, created_by: int | None = None, booked_at: datetime | None = None,
+                 campaign_id: int | None = None) -> int | None:
     """Insert one ledger entry; its id, or None when an entry with this reference already exists (then
     nothing is written). ON CONFLICT DO NOTHING makes the database the judge, so two transactions racing
     with one reference cannot both insert it (PostgreSQL makes the second wait for the first, then skip),
@@ -96,7 +98,8 @@ def append_entry(db: Session, *, advertiser_id: int, amount_micros: int, kind: s
     table = LedgerEntry.__table__  # type: ignore[attr-defined]
     statement = (insert(table)
                  .values(advertiser_id=advertiser_id, amount_micros=amount_micros, kind=kind, note=note[:NOTE_MAX_LENGTH],
-                         created_by=created_by, created_at=booked_at or utcnow(), reference=reference)
+                         created_by=created_by, created_at=booked_at or utcnow(), reference=reference,
+                         campaign_id=campaign_id)
                  .on_conflict_do_nothing(index_elements=["reference"])
                  .returning(table.c.id))
     return db.connection().execute(statement).scalar_one_or_none()
@@ -168,23 +171,31 @@ def credit_card_payment(db: Session, *, advertiser_id: int, amount_micros: int, 
     return entry_id
 
 
-def charge_delivery(db: Session, *, charges: dict[int, int], reference: str,
+def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int]], reference: str,
                     booked_at: datetime | None = None) -> dict[int, int]:
-    """Charge a statistics batch's spend (a system call, no actor): for each advertiser id -> spend in
-    micro-dollars (> 0), a 'spend' entry of -spend and, when the advertiser's agency margin is set, a
-    'margin' entry of -(spend x margin_bps / 10000, rounded half up). References are
-    "{reference}:{advertiser id}:spend" and ":margin"; an entry whose reference exists is skipped, so a retried
-    batch never charges twice. `booked_at` dates the entries (default: now; the simulator, writing past days at
-    once, dates them at the hour they charge for, as if each had arrived live). An advertiser left with a balance
-    <= 0 has its active campaigns paused (audited, one notification). Returns {advertiser id: balance after,
-    micro-dollars} for every advertiser in `charges`.
+    """Charge a statistics batch's spend (a system call, no actor). `charges` maps each advertiser id to its
+    spend in micro-dollars, or to its spend split by campaign ({campaign id: micro-dollars}; ingestion passes
+    the store's split). For each campaign, a 'spend' entry of -spend and, when the advertiser's agency margin is
+    set, a 'margin' entry of -(spend x margin_bps / 10000, rounded half up), both carrying the campaign. A
+    campaign id that is 0, unknown or another advertiser's is booked without a campaign (the money is still
+    owed; it is never put on a campaign the advertiser does not own), as is a spend given without a split.
+
+    References: "{reference}:{advertiser id}:c{campaign id, 0 for none}:spend" and ":margin" with a split,
+    "{reference}:{advertiser id}:spend" and ":margin" without one (the format of every batch charged before
+    campaigns were recorded). An advertiser with any entry of this batch, in either format, is skipped, so a
+    retried batch never charges twice. `booked_at` dates the entries (default: now; the simulator, writing past
+    days at once, dates them at the hour they charge for, as if each had arrived live). An advertiser left with a
+    balance <= 0 has its active campaigns paused (audited, one notification). Returns {advertiser id: balance
+    after, micro-dollars} for every advertiser in `charges`.
 
     Raises ValueError (nothing written) for a negative or non-integer spend, an id that is no advertiser or a
     missing or over-long reference. Run it in its own transaction; on SQLite "database is locked" the caller may
     retry the whole call (see run_with_retry): the references make that safe."""
     if not reference or len(reference) > REFERENCE_MAX_LENGTH:
         raise ValueError(f"a batch reference of 1 to {REFERENCE_MAX_LENGTH} characters is required")
-    bad = {a: s for a, s in charges.items() if isinstance(s, bool) or not isinstance(s, int) or s < 0}
+    splits = {a: dict(s) if isinstance(s, Mapping) else None for a, s in charges.items()}
+    amounts = {a: list(split.values()) if split is not None else [charges[a]] for a, split in splits.items()}
+    bad = {a: s for a, s in amounts.items() if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in s)}
     if bad:
         raise ValueError(f"spend must be whole micro-dollars, not negative: {bad}")
     ids = sorted(charges)
@@ -193,22 +204,72 @@ def charge_delivery(db: Session, *, charges: dict[int, int], reference: str,
         raise ValueError(f"not advertisers: {sorted(set(ids) - found)}")
     margins = dict(db.exec(select(UserSettings.user_id, UserSettings.margin_bps)
                            .where(col(UserSettings.user_id).in_(ids))).all())
-    charged = [advertiser_id for advertiser_id in ids if charges[advertiser_id] > 0]
+    charged = [advertiser_id for advertiser_id in ids if sum(amounts[advertiser_id]) > 0]  # type: ignore[arg-type]
+    owners = _campaign_owners(db, charged)
+    already = _charged_before(db, reference, charged, owners)
     # In id order: two batches touching the same advertisers take their locks in the same order.
     for advertiser_id in charged:
-        spend = charges[advertiser_id]
-        append_entry(db, advertiser_id=advertiser_id, amount_micros=-spend, kind="spend", note=f"Media spend, {reference}",
-                     reference=f"{reference}:{advertiser_id}:spend", booked_at=booked_at)
-        margin = margin_micros(spend, margins.get(advertiser_id, 0))
-        if margin:
-            append_entry(db, advertiser_id=advertiser_id, amount_micros=-margin, kind="margin",
-                         note=f"Agency margin, {reference}", reference=f"{reference}:{advertiser_id}:margin",
-                         booked_at=booked_at)
+        if advertiser_id in already:
+            continue
+        split = splits[advertiser_id]
+        if split is None:
+            lines = [(None, f"{reference}:{advertiser_id}", charges[advertiser_id])]
+        else:
+            lines = [(campaign_id, f"{reference}:{advertiser_id}:c{campaign_id or 0}", spend)
+                     for campaign_id, spend in _own_campaigns(split, owners, advertiser_id).items() if spend > 0]
+        for campaign_id, prefix, spend in lines:
+            assert isinstance(spend, int)
+            append_entry(db, advertiser_id=advertiser_id, amount_micros=-spend, kind="spend",
+                         note=f"Media spend, {reference}", reference=f"{prefix}:spend", booked_at=booked_at,
+                         campaign_id=campaign_id)
+            # Each campaign's margin is rounded on its own spend, so a batch's margins may add up to the margin of
+            # the advertiser's whole spend give or take half a micro-dollar per campaign (a cent only past 20,000
+            # campaigns in one batch); every figure is the sum of the entries behind it, so nothing disagrees.
+            margin = margin_micros(spend, margins.get(advertiser_id, 0))
+            if margin:
+                append_entry(db, advertiser_id=advertiser_id, amount_micros=-margin, kind="margin",
+                             note=f"Agency margin, {reference}", reference=f"{prefix}:margin", booked_at=booked_at,
+                             campaign_id=campaign_id)
     balances = balances_micros(db, ids)
     for advertiser_id in charged:
         if balances[advertiser_id] <= 0:
             pause_for_empty_balance(db, advertiser_id=advertiser_id, balance_micros=balances[advertiser_id])
     return balances
+
+
+def _campaign_owners(db: Session, advertiser_ids: list[int]) -> dict[int, int]:
+    """{campaign id: advertiser id} for every campaign of these advertisers (chunked: SQLite limits a
+    statement's parameters)."""
+    owners: dict[int, int] = {}
+    for start in range(0, len(advertiser_ids), 500):
+        owners.update(db.exec(select(Campaign.id, Campaign.advertiser_id)  # type: ignore[arg-type]
+                              .where(col(Campaign.advertiser_id).in_(advertiser_ids[start:start + 500]))).all())
+    return owners
+
+
+def _own_campaigns(split: Mapping[int, int], owners: Mapping[int, int], advertiser_id: int) -> dict[int | None, int]:
+    """An advertiser's spend by campaign, with every campaign that is not its own (0, unknown, another
+    advertiser's) summed under None, the charge without a campaign."""
+    own: dict[int | None, int] = {}
+    for campaign_id, spend in split.items():
+        key = campaign_id if owners.get(campaign_id) == advertiser_id else None
+        own[key] = own.get(key, 0) + spend
+    return own
+
+
+def _charged_before(db: Session, reference: str, advertiser_ids: list[int], owners: Mapping[int, int]) -> set[int]:
+    """The advertisers this batch has charged already, in either reference format (see charge_delivery): a spend
+    entry is booked for whatever is charged, and its reference can only name the advertiser's own campaigns or
+    c0, so looking up those exact references finds it (through the unique index, however long the ledger)."""
+    spend_references: dict[str, int] = {f"{reference}:{a}:spend": a for a in advertiser_ids}
+    spend_references.update({f"{reference}:{a}:c0:spend": a for a in advertiser_ids})
+    spend_references.update({f"{reference}:{a}:c{c}:spend": a for c, a in owners.items()})
+    wanted = sorted(spend_references)
+    found: set[int] = set()
+    for start in range(0, len(wanted), 500):
+        found.update(spend_references[r] for r in db.exec(select(LedgerEntry.reference).where(
+            col(LedgerEntry.reference).in_(wanted[start:start + 500]))).all() if r)
+    return found
 
 
 def pause_for_empty_balance(db: Session, *, advertiser_id: int, balance_micros: int) -> list[int]:

@@ -210,11 +210,13 @@ def store_and_charge(db: Session, *, batch_id: str, facts: list[FactRow], source
                      actor: Actor | None = None, booked_at: datetime | None = None) -> dict[str, Any]:
     """Write checked rows to the store, then charge their spend to the advertisers' ledgers (in the caller's
     transaction). The store is written first: if the charge then fails, a retry of the same batch finds it
-    stored (duplicate) and charges it, and the ledger's reference keeps the charge to one."""
+    stored (duplicate) and charges it, and the ledger's reference keeps the charge to one. Spend is charged per
+    campaign (the store's split)."""
     receipt = get_store().ingest(batch_id, facts, source=source)
     if receipt.spend_by_advertiser:
-        funds.charge_delivery(db, charges=receipt.spend_by_advertiser, reference=f"stats:{batch_id}",
-                              booked_at=booked_at)
+        # Charged by campaign, so the ledger reads a row per campaign and day.
+        funds.charge_delivery(db, charges=receipt.spend_by_campaign or receipt.spend_by_advertiser,
+                              reference=f"stats:{batch_id}", booked_at=booked_at)
     if not receipt.duplicate:
         audit.record(db, actor=actor, entity="statistics_batch", entity_id=batch_id, action="ingest",
                      after={"rows": receipt.rows, "source": source,

@@ -1,7 +1,8 @@
 """Funds: an advertiser's balance is the sum of its append-only ledger entries.
 
 Reading a ledger: `payment_history` lists every entry; `grouped_ledger` is the ledger a person reads, where
-delivery charges (spend and agency margin, a pair an hour) are one row a day that opens to its hours.
+delivery charges (spend and agency margin, a pair an hour per campaign) are one row per campaign and day that
+opens to its hours.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from sqlmodel import Session, col, func, select
 from app.auth.policy import Actor, require, require_user_in_scope
 from app.auth.roles import Role
 from app.errors import NotFound
+from app.models.campaign import Campaign
 from app.models.ledger import MICROS_PER_DOLLAR, LedgerEntry
 from app.models.user import User
 
@@ -58,12 +60,13 @@ def _ledger_of(db: Session, actor: Actor, advertiser_id: int) -> tuple[list[Ledg
 
 def payment_history(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, object]]:
     """An advertiser's ledger, newest first, with the balance after each entry (payment-list pages); amount and
-    balance as dollar text ("-12.35")."""
+    balance as dollar text ("-12.35"); `campaign_id` the campaign a delivery charge paid for, or None."""
     rows, people = _ledger_of(db, actor, advertiser_id)
     running, history = 0, []
     for row in rows:
         running += row.amount_micros
-        history.append({"id": row.id, "date": row.created_at.isoformat(), "kind": row.kind, "note": row.note,
+        history.append({"id": row.id, "date": row.created_at.isoformat(), "kind": row.kind,
+                        "campaign_id": row.campaign_id, "note": row.note,
                         "amount": dollars(row.amount_micros), "balance": dollars(running),
                         "by": people.get(row.created_by, "") if row.created_by else ""})
     return history[::-1]
@@ -80,9 +83,9 @@ def advertiser_balance(db: Session, *, actor: Actor, advertiser_id: int) -> dict
     return {"advertiser_id": advertiser_id, "balance": dollars(micros), "balance_micros": micros}
 
 def _runs(entries: Iterable[LedgerEntry]) -> Iterator[list[LedgerEntry]]:
-    """Consecutive delivery charges of one UTC day as one run; every other entry a run of its own. A deposit
-    booked in the middle of a day splits that day's charges in two, so each row's balance is the previous row's
-    plus its amount."""
+    """Consecutive delivery charges of one UTC day as one run (grouped_ledger splits it by campaign); every
+    other entry a run of its own. A deposit booked in the middle of a day splits that day's charges in two, so
+    each row's balance is the previous row's plus its amount."""
     run: list[LedgerEntry] = []
     for entry in entries:
         if run and entry.kind in DELIVERY_KINDS and run[-1].kind in DELIVERY_KINDS \
@@ -97,7 +100,8 @@ def _runs(entries: Iterable[LedgerEntry]) -> Iterator[list[LedgerEntry]]:
 
 
 def _hours(run: list[LedgerEntry], balance_before: int) -> list[dict[str, object]]:
-    """A day's delivery charges an hour a line (spend and margin side by side), newest first."""
+    """A row's delivery charges an hour a line (spend and margin side by side), newest first, each with the
+    balance after it as the row counts it (the row's balance before, plus its hours up to that one)."""
     hours: dict[datetime, list[int]] = {}
     for entry in run:
         spend_margin = hours.setdefault(entry.created_at.replace(minute=0, second=0, microsecond=0), [0, 0])
@@ -110,30 +114,53 @@ def _hours(run: list[LedgerEntry], balance_before: int) -> list[dict[str, object
     return rows[::-1]
 
 
-def grouped_ledger(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, object]]:
-    """An advertiser's ledger as a person reads it, newest first: each day's delivery charges in one row
-    (kind "delivery", `date` the UTC day as YYYY-MM-DD, `spend` and `margin` totals, `entries` counted and `hours`
-    listing them an hour a line), every deposit, refund and adjustment in a row of its own (`date` its time).
+def _by_campaign(run: list[LedgerEntry], names: dict[int, str]) -> list[list[LedgerEntry]]:
+    """A day's delivery charges split by campaign, in the order the balance is counted: shown newest first,
+    that puts campaigns by name A to Z, then the charges without a campaign."""
+    parts: dict[int | None, list[LedgerEntry]] = {}
+    for entry in run:
+        parts.setdefault(entry.campaign_id, []).append(entry)
+    shown = sorted(parts, key=lambda c: (c is None, names.get(c, "").casefold() if c else "", c or 0))
+    return [parts[campaign_id] for campaign_id in reversed(shown)]
 
-    Every row has `amount` and the `balance` after it, money as dollar text ("-12.35"). Each figure is the sum of
-    its entries rounded to the cent (delivery is charged in micro-dollars, so a day's rounded hours may differ from
-    the rounded day by a cent or so, as in any statement of rounded figures)."""
+
+def _campaign_names(db: Session, entries: list[LedgerEntry]) -> dict[int, str]:
+    ids = {e.campaign_id for e in entries if e.campaign_id}
+    return dict(db.exec(select(Campaign.id, Campaign.name).where(col(Campaign.id).in_(ids))).all()) if ids else {}
+
+
+def grouped_ledger(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, object]]:
+    """An advertiser's ledger as a person reads it, newest first: each day's delivery charges a row per campaign
+    (kind "delivery", `date` the UTC day as YYYY-MM-DD, `campaign_id` and `campaign` its name, both None for
+    charges without a campaign, `spend` and `margin` totals, `entries` counted and `hours` listing them an hour a
+    line), every deposit, refund and adjustment in a row of its own (`date` its time, campaign None).
+
+    Every row has `amount` and the `balance` after it, money as dollar text ("-12.35"): read bottom to top, each
+    row's balance is the one below it plus its amount (a day's campaigns are counted in the order shown, so a
+    campaign row's balance is a running figure of the statement, not the balance at a moment of the day). Each
+    figure is the sum of its entries rounded to the cent (delivery is charged in micro-dollars, so a row's rounded
+    hours may differ from the rounded row by a cent or so, as in any statement of rounded figures)."""
     entries, people = _ledger_of(db, actor, advertiser_id)
+    names = _campaign_names(db, entries)
     rows: list[dict[str, object]] = []
     balance = 0
     for run in _runs(entries):
-        before = balance
-        amount = sum(e.amount_micros for e in run)
-        balance += amount
-        shown = {"amount": dollars(amount), "balance": dollars(balance)}
         first = run[0]
         if first.kind not in DELIVERY_KINDS:
+            balance += first.amount_micros
             rows.append({"id": str(first.id), "date": first.created_at.isoformat(), "kind": first.kind,
-                         "note": first.note, "by": people.get(first.created_by, "") if first.created_by else "",
-                         "entries": 1, **shown})
+                         "campaign_id": None, "campaign": None, "note": first.note,
+                         "by": people.get(first.created_by, "") if first.created_by else "", "entries": 1,
+                         "amount": dollars(first.amount_micros), "balance": dollars(balance)})
             continue
-        spend = sum(e.amount_micros for e in run if e.kind == "spend")
-        rows.append({"id": f"delivery-{first.id}", "date": first.created_at.date().isoformat(), "kind": "delivery",
-                     "note": "", "by": "", "entries": len(run), "spend": dollars(spend),
-                     "margin": dollars(amount - spend), **shown, "hours": _hours(run, before)})
+        for part in _by_campaign(run, names):
+            before, amount = balance, sum(e.amount_micros for e in part)
+            balance += amount
+            spend = sum(e.amount_micros for e in part if e.kind == "spend")
+            campaign_id = part[0].campaign_id
+            rows.append({"id": f"delivery-{first.id}-{campaign_id or 0}", "date": first.created_at.date().isoformat(),
+                         "kind": "delivery", "campaign_id": campaign_id,
+                         "campaign": names.get(campaign_id) if campaign_id else None, "note": "", "by": "",
+                         "entries": len(part), "spend": dollars(spend), "margin": dollars(amount - spend),
+                         "amount": dollars(amount), "balance": dollars(balance), "hours": _hours(part, before)})
     return rows[::-1]

@@ -1,5 +1,5 @@
 """An advertiser's ledger as the funds pages show it (/funds and the payment lists): a day's delivery charges in
-one row (app/services/ledger.py grouped_ledger); a click on it opens its hours.
+one row per campaign (app/services/ledger.py grouped_ledger); a click on it opens its hours.
 
 The grid and the hours dialog are sibling components: opening a day re-renders the dialog only, never the grid
 and its rows (a ref hands the dialog's setter to the grid's click)."""
@@ -15,8 +15,10 @@ from reactpy import component, html, use_ref, use_state
 
 from app.i18n.formatters import money
 from components.funds.common import grid_height
+from components.paths import page_path
 from components.shell.context import Console, use_console
 from components.ui.elements import card
+from components.ui.links import app_link
 from components.widgets.datagrid import GridAction, GridColumn, data_grid
 
 # Credits green, charges muted, adjustments by their sign.
@@ -27,11 +29,14 @@ SHOW_HOURS = "hours"
 
 def ledger_columns(console: Console, *, show_by: bool) -> list[GridColumn]:
     t = console.t
-    return [{"key": "date", "label": t("payments.date"), "type": "date", "width": 180},
-            {"key": "kind", "label": t("payments.kind"), "type": "badge", "width": 130},
-            {"key": "note", "label": t("payments.note"), "width": 280 if show_by else 380},
-            *([{"key": "by", "label": t("payments.by"), "width": 150}] if show_by else []),
-            {"key": "amount", "label": t("payments.amount"), "type": "money", "width": 130},
+    # Widths fit the grid and its hours button in a 1440-pixel window, with the "entered by" column too (the
+    # payment lists): about 1,010 pixels of columns.
+    return [{"key": "date", "label": t("payments.date"), "type": "date", "width": 185},
+            {"key": "kind", "label": t("payments.kind"), "type": "badge", "width": 105},
+            {"key": "campaign", "label": t("ledger.campaign"), "width": 160 if show_by else 180},
+            {"key": "note", "label": t("payments.note"), "width": 170 if show_by else 280},
+            *([{"key": "by", "label": t("payments.by"), "width": 130}] if show_by else []),
+            {"key": "amount", "label": t("payments.amount"), "type": "money", "width": 120},
             {"key": "balance", "label": t("payments.balance"), "type": "money", "width": 140}]
 
 
@@ -48,11 +53,20 @@ def _note(console: Console, row: dict[str, Any]) -> str:
                      margin=money(-Decimal(str(row["margin"])), language=language))
 
 
+def campaign_label(console: Console, row: dict[str, Any]) -> str:
+    """The campaign a delivery row paid for; charges without one say so (money in and out has none)."""
+    if row["kind"] != "delivery":
+        return ""
+    return str(row["campaign"]) if row.get("campaign") else console.t("ledger.no_campaign")
+
+
 def grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The grid's rows: kinds as badges, a delivery day's totals in words; its hours stay on the server."""
+    """The grid's rows: kinds as badges, a delivery row's campaign and totals in words; its hours stay on the
+    server."""
     def variant(row: dict[str, Any]) -> str:
         return KIND_VARIANTS.get(row["kind"], "danger" if str(row["amount"]).startswith("-") else "primary")
     return [{**{k: v for k, v in row.items() if k != "hours"}, "note": _note(console, row),
+             "campaign": campaign_label(console, row),
              "kind": {"text": console.t(f"ledger.{row['kind']}"), "variant": variant(row)},
              SHOW_HOURS: bool(row.get("hours"))} for row in rows]
 
@@ -85,15 +99,18 @@ def _hours_table(console: Console, day: dict[str, Any]) -> Any:
 
 @component
 def HoursDialog(days: dict[str, dict[str, Any]], opener: Any) -> Any:
-    """The hours of the delivery day last clicked, in a dialog (a grid row may be far down a long page)."""
+    """The hours of the delivery row (a campaign's day) last clicked, in a dialog (a grid row may be far down a
+    long page); the campaign's name links to its page."""
     console = use_console()
     t = console.t
-    shown, set_shown = use_state("")
+    shown, set_shown = use_state("")  # the row's id: one campaign's charges on one day
     opener.current = set_shown
     day = days.get(shown)
     if day is None:
         return html.p({"className": "small text-body-secondary mt-2 mb-0"}, t("ledger.hours_hint")) if days else ""
     title = t("ledger.hours_title", day=day["date"])  # YYYY-MM-DD reads the same in every language
+    campaign = campaign_label(console, day)
+    path = page_path("campaign.view", console.role, id=day["campaign_id"]) if day.get("campaign_id") else None
     return html.div(
         html.div({"className": "modal-backdrop fade show"}),
         html.div({"className": "modal fade show d-block", "role": "dialog", "aria-modal": "true", "aria-label": title,
@@ -101,7 +118,11 @@ def HoursDialog(days: dict[str, dict[str, Any]], opener: Any) -> Any:
                  html.div({"className": "modal-dialog modal-lg modal-dialog-centered modal-dialog-scrollable"},
                           html.div({"className": "modal-content border-0 shadow"},
                                    html.div({"className": "modal-header"},
-                                            html.h2({"className": "modal-title h5"}, title),
+                                            html.div(html.h2({"className": "modal-title h5 mb-1"}, title),
+                                                     html.div({"className": "small", "data-ledger-campaign": campaign},
+                                                              html.i({"className": "bi bi-megaphone me-1",
+                                                                      "aria-hidden": "true"}),
+                                                              app_link({"to": path}, campaign) if path else campaign)),
                                             html.button({"type": "button", "className": "btn-close",
                                                          "aria-label": t("common.close"),
                                                          "onClick": lambda _e: set_shown("")})),

@@ -1,14 +1,16 @@
-"""The ledger in a real browser: three days of hourly delivery charges read as three rows, and a click on a day
-opens its hours (the advertiser's /funds and the agency's payment list alike)."""
+"""The ledger in a real browser: three days of hourly delivery charges for two campaigns read as a row per
+campaign and day, and a click on a campaign's day opens its hours, naming the campaign with a link to its page
+(the advertiser's /funds and the agency's payment list alike)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from app.db import run
+from app.models.campaign import Campaign, CampaignStatus
 from app.services import funds
 from tests.e2e.conftest import login, screenshot
 
@@ -16,46 +18,61 @@ pytestmark = pytest.mark.e2e
 DAYS = 3
 
 
-def _three_days_of_delivery(advertiser_id: int) -> datetime:
-    """72 hourly charges of $1.50 ($36.00 a day), booked at their hours, ending yesterday; the first day."""
+def _three_days_of_delivery(advertiser_id: int) -> tuple[datetime, int]:
+    """72 hourly charges of $1.00 to campaign "Alpha" and $0.50 to "Beta" ($36.00 a day), booked at their
+    hours, ending yesterday; the first day and Alpha's id."""
     first = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(days=DAYS)
 
     def charge(db):  # type: ignore[no-untyped-def]
+        alpha, beta = (Campaign(advertiser_id=advertiser_id, name=name, status=CampaignStatus.ACTIVE,
+                                starts_at=first - timedelta(days=1), total_budget_micros=1_000_000_000,
+                                bid_micros=1_000_000) for name in ("Alpha", "Beta"))
+        db.add_all([alpha, beta])
+        db.flush()
         for n in range(DAYS * 24):
             hour = first + timedelta(hours=n)
-            funds.charge_delivery(db, charges={advertiser_id: 1_500_000}, reference=f"e2e:{hour:%Y%m%d%H}",
-                                  booked_at=hour)
-    run(charge)
-    return first
+            funds.charge_delivery(db, charges={advertiser_id: {alpha.id: 1_000_000, beta.id: 500_000}},
+                                  reference=f"e2e:{hour:%Y%m%d%H}", booked_at=hour)
+        return alpha.id
+    return first, run(charge)
 
 
-def _open_the_middle_day(page: Page, day: datetime) -> None:
-    expect(page.get_by_text(f"Rows: {DAYS + 1}")).to_be_visible()  # three days and the opening deposit
-    expect(page.get_by_text("24 hourly charges")).to_have_count(DAYS)
-    page.get_by_text("24 hourly charges").nth(1).click()  # newest first: the middle day
+def _open_the_middle_days_alpha(page: Page, day: datetime) -> Locator:
+    """The hours of campaign Alpha on the middle day, opened from its row; the dialog."""
+    expect(page.get_by_text(f"Rows: {2 * DAYS + 1}")).to_be_visible()  # two campaigns a day, the opening deposit
+    expect(page.get_by_text("24 hourly charges")).to_have_count(2 * DAYS)
+    rows = page.get_by_role("row").filter(has_text="24 hourly charges")
+    expect(rows.filter(has_text="Alpha")).to_have_count(DAYS)
+    rows.filter(has_text="Alpha").nth(1).click()  # newest first: the middle day
     dialog = page.locator(f"[data-ledger-hours='{day:%Y-%m-%d}']")
     expect(dialog.get_by_role("heading")).to_have_text(f"Delivery on {day:%Y-%m-%d}, hour by hour (UTC)")
+    expect(dialog.locator("[data-ledger-campaign]")).to_have_text("Alpha")
     expect(dialog.locator("tbody tr")).to_have_count(24)
     expect(dialog.locator("tbody tr").first).to_contain_text("23:00–00:00")
-    expect(dialog.locator("tfoot")).to_contain_text("-$36.00")
+    expect(dialog.locator("tfoot")).to_contain_text("-$24.00")
+    # A day's rows are counted in the order shown: Alpha, on top, comes last, so its balance is the day's.
     expect(dialog.locator("tfoot")).to_contain_text("$4,928.00")  # 5,000 - 36 - 36 after the middle day
+    return dialog
 
 
-def test_a_day_of_delivery_is_one_row_that_opens_to_its_hours(page: Page, demo: dict[str, int]) -> None:
-    first = _three_days_of_delivery(demo["advertiser@demo.example"])
+def test_a_campaigns_day_of_delivery_is_one_row_that_opens_to_its_hours(page: Page, demo: dict[str, int]) -> None:
+    first, alpha = _three_days_of_delivery(demo["advertiser@demo.example"])
     login(page, "advertiser@demo.example")
     page.goto("/funds")
     expect(page.locator("[data-kpi=balance]")).to_have_text("$4,892.00")
-    _open_the_middle_day(page, first + timedelta(days=1))
+    screenshot(page, "funds-ledger")
+    _open_the_middle_days_alpha(page, first + timedelta(days=1))
     screenshot(page, "funds-ledger-hours")
     page.get_by_role("button", name="Close").click()
     expect(page.locator("[data-ledger-hours]")).to_have_count(0)
+    _open_the_middle_days_alpha(page, first + timedelta(days=1)).get_by_role("link", name="Alpha").click()
+    page.wait_for_url(f"**/campaign/{alpha}/")
 
 
 def test_the_agencys_payment_list_reads_the_same(page: Page, demo: dict[str, int]) -> None:
     advertiser = demo["advertiser@demo.example"]
-    first = _three_days_of_delivery(advertiser)
+    first, _alpha = _three_days_of_delivery(advertiser)
     login(page, "agency@demo.example")
     page.goto(f"/agency/advertiser/payment-list/{advertiser}")
     expect(page.locator("[data-payment-balance]")).to_have_text("$4,892.00")
-    _open_the_middle_day(page, first + timedelta(days=1))
+    _open_the_middle_days_alpha(page, first + timedelta(days=1))

@@ -247,7 +247,7 @@ def _alembic(url: str, verb: str, revision: str) -> None:
 
 
 def test_the_migration_adds_the_campaign_and_keeps_the_entries(empty_database: str) -> None:
-    _alembic(empty_database, "upgrade", "0015")
+    _alembic(empty_database, "upgrade", "0016")
     engine = sa.create_engine(empty_database)
     with engine.begin() as connection:
         connection.execute(sa.text("INSERT INTO users (email, password_hash, role, status, first_name, last_name, "
@@ -263,7 +263,7 @@ def test_the_migration_adds_the_campaign_and_keeps_the_entries(empty_database: s
     with engine.connect() as connection:
         assert connection.execute(sa.text("SELECT reference, campaign_id FROM ledger_entries")).all() == [
             ("stats:x:1:spend", None)]
-    _alembic(empty_database, "downgrade", "0015")
+    _alembic(empty_database, "downgrade", "0016")
     assert "campaign_id" not in {c["name"] for c in sa.inspect(engine).get_columns("ledger_entries")}
     with engine.connect() as connection:
         assert connection.execute(sa.text("SELECT count(*) FROM ledger_entries")).scalar_one() == 1

@@ -1,7 +1,7 @@
 """ledger campaign: the campaign a delivery charge paid for, so the ledger reads a row per campaign and day
 
-Revision ID: 0016
-Revises: 0015
+Revision ID: 0017
+Revises: 0016
 Create Date: 2026-11-24
 
 Nullable: deposits, refunds and adjustments have no campaign, nor do charges booked before this revision (the
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0016'
-down_revision = '0015'
+revision = '0017'
+down_revision = '0016'
 branch_labels = None
 depends_on = None
 

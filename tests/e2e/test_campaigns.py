@@ -229,3 +229,18 @@ def test_the_campaign_form_chooses_the_creatives_it_shows(page: Page) -> None:
     expect(page.locator(f"#campaign_creatives-{creative_id}")).to_be_checked()
     page.click("[data-tab='campaign.clone']")
     expect(page.locator(f"[data-section=creatives] #creative_ids-{creative_id}")).to_be_checked()  # a clone keeps them
+
+
+def test_the_agency_list_shows_flight_dates_whole(page: Page) -> None:
+    """With the advertiser column the agency's list cut its dates at 1366 px ("Nov 25, 20…")."""
+    run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
+                                             data={**SETTINGS, "name": "Wide Dates", "starts_at": "2026-11-25T09:00",
+                                                   "ends_at": "2026-12-24T09:00"}))
+    page.set_viewport_size({"width": 1366, "height": 900})
+    login(page, "agency@demo.example")
+    page.goto("/agency/campaign")
+    row = page.locator(".dsp-grid tr", has_text="Wide Dates")
+    for day in ("Nov 25, 2026", "Dec 24, 2026"):
+        cell = row.locator(f"td[title='{day}']")
+        expect(cell).to_be_visible()
+        assert cell.evaluate("cell => cell.scrollWidth <= cell.clientWidth"), f"{day} is cut off"

@@ -13,6 +13,7 @@ from app.services import campaigns, creatives
 from tests.e2e.conftest import login, screenshot
 from tests.helpers import actor_of
 from tests.test_campaign_pages import SETTINGS
+from tests.test_campaign_rules import end_flight
 
 pytestmark = pytest.mark.e2e
 VIEW = re.compile(r"/campaign/(\d+)/$")
@@ -244,3 +245,17 @@ def test_the_agency_list_shows_flight_dates_whole(page: Page) -> None:
         cell = row.locator(f"td[title='{day}']")
         expect(cell).to_be_visible()
         assert cell.evaluate("cell => cell.scrollWidth <= cell.clientWidth"), f"{day} is cut off"
+
+
+def test_an_ended_flight_shows_a_badge_with_an_edge_in_the_list(page: Page) -> None:
+    """The "Ended" badge is Bootstrap's light one: on the white list it read as loose text until it had a border."""
+    def ended(db):
+        made = campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
+                                         data={**SETTINGS, "name": "Long Over"})
+        end_flight(db, made["id"])
+    run(ended)
+    login(page, "advertiser@demo.example")
+    page.goto("/campaign")
+    badge = page.locator(".dsp-grid tr", has_text="Long Over").locator(".badge", has_text="Ended")
+    expect(badge).to_be_visible()
+    assert badge.evaluate("b => getComputedStyle(b).borderTopStyle") == "solid"

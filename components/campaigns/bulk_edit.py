@@ -21,7 +21,7 @@ from components.ui.forms import checkbox_list, switch_field
 from components.ui.hooks import use_query
 from components.widgets.datagrid import GridColumn
 
-GRID_COLUMNS = (("name", "text", 220), ("advertiser", "text", 150), ("status", "badge", 100),
+GRID_COLUMNS = (("name", "text", 220), ("advertiser", "text", 150), ("status", "badge", 110),
                 ("total_budget", "money", 115), ("daily_budget", "money", 115), ("bid", "money", 90))
 # The groups of settings the bulk edit can change: (group, its fields).
 GROUPS = (("bids", ("bid", "bid_min", "bid_max")), ("budget", ("total_budget", "daily_budget")),

@@ -36,7 +36,7 @@ S = CampaignStatus
 SHOWN_STATUSES = (S.DRAFT.value, S.ACTIVE.value, S.PAUSED.value, ENDED, S.COMPLETED.value, S.ARCHIVED.value)
 # (key, grid type, width, hidden until chosen); "advertiser" is left out for an advertiser's own list.
 COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
-    ("name", "text", 180, False), ("advertiser", "text", 150, False), ("status", "badge", 100, False),
+    ("name", "text", 180, False), ("advertiser", "text", 150, False), ("status", "badge", 110, False),
     ("active", "toggle", 64, False), ("objective", "text", 120, True), ("starts_at", "day", 125, False),
     ("ends_at", "day", 125, False), ("total_budget", "money", 115, False), ("daily_budget", "money", 115, True),
     ("bid", "money", 85, False), ("bid_strategy", "text", 80, True), ("traffic_type", "text", 90, True),

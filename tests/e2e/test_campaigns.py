@@ -259,3 +259,19 @@ def test_an_ended_flight_shows_a_badge_with_an_edge_in_the_list(page: Page) -> N
     badge = page.locator(".dsp-grid tr", has_text="Long Over").locator(".badge", has_text="Ended")
     expect(badge).to_be_visible()
     assert badge.evaluate("b => getComputedStyle(b).borderTopStyle") == "solid"
+
+
+def test_the_row_buttons_stay_in_view_when_the_list_is_wider_than_its_card(page: Page) -> None:
+    """At 1366 px the admin's list (with the advertiser column) is wider than its card: the row buttons were scrolled
+    off its right edge; they stay at that edge, over what scrolls beneath."""
+    _three_campaigns()
+    page.set_viewport_size({"width": 1366, "height": 900})
+    login(page, "admin@demo.example")
+    page.goto("/admin/campaign")
+    row = page.locator(".dsp-grid tr", has_text="North Wave")
+    edit = row.locator("[data-action='campaign.edit']")
+    expect(edit).to_be_visible()
+    scroller = page.locator(".dsp-grid-scroll").bounding_box()
+    button = edit.bounding_box()
+    assert scroller is not None and button is not None
+    assert button["x"] + button["width"] <= scroller["x"] + scroller["width"], "the edit button is scrolled off"

@@ -275,3 +275,13 @@ def test_the_row_buttons_stay_in_view_when_the_list_is_wider_than_its_card(page:
     button = edit.bounding_box()
     assert scroller is not None and button is not None
     assert button["x"] + button["width"] <= scroller["x"] + scroller["width"], "the edit button is scrolled off"
+
+
+def test_the_bulk_edit_grid_fits_beside_its_changes_panel(page: Page) -> None:
+    """At 1366 px the bulk edit's grid was wider than its card: the bids, the figures the page is about, were cut."""
+    _three_campaigns()
+    page.set_viewport_size({"width": 1366, "height": 900})
+    login(page, "advertiser@demo.example")
+    page.goto("/bulk-campaign-edit")
+    expect(page.locator(".dsp-grid tr", has_text="North Wave")).to_be_visible()
+    assert page.locator(".dsp-grid-scroll").evaluate("s => s.scrollWidth <= s.clientWidth"), "the grid scrolls sideways"

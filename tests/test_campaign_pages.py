@@ -49,7 +49,7 @@ def test_the_overview_reads_like_a_media_plan(demo_ids):
     text = text_of(model)
     assert "campaign-view" in attribute_values(model, "data-page")
     for shown in ("Autumn Push", "Draft", "Traffic", "2026-12-01 09:00", "Europe/Berlin", "$1,200.00", "$40.00",
-                  "$1.75 CPC (per click)", "Austria, Germany", "German", "Mon 9, 10"):
+                  "$1.75 CPC (per click)", "Austria, Germany", "German", "Mon 09:00–11:00"):
         assert shown in text, shown
     assert attribute_values(model, "data-move") == ["active", "archived"]  # a draft can only start or be archived
     assert attribute_values(model, "data-tab") == ["campaign.view", "campaign.edit", "campaign.clone",
@@ -72,3 +72,49 @@ def test_another_agencys_campaign_is_not_found_on_every_page(demo_ids):
         model = page_at(path, "rival-agency@other.example")
         assert attribute_values(model, "data-state") == ["not-found"], path
         assert "Autumn Push" not in text_of(model)
+
+
+def _column_of(model: dict[str, Any], field_id: str) -> str:
+    """The grid column class around the form field with this id (the innermost "col-..." around it)."""
+    def search(node: Any, column: str) -> str | None:
+        if not isinstance(node, dict):
+            return None
+        classes = str(node.get("attributes", {}).get("className", ""))
+        column = next((c for c in classes.split() if c.startswith("col-")), column)
+        if node.get("attributes", {}).get("id") == field_id:
+            return column
+        return next((found for child in node.get("children", []) if (found := search(child, column))), None)
+    found = search(model, "")
+    assert found is not None, field_id
+    return found
+
+
+def test_the_overview_reads_the_schedule_as_spans_and_the_goal_target_in_its_unit(demo_ids):
+    """A Monday-to-Friday office-hours schedule reads as one line, not sixty hours listed one by one; a CPA
+    target reads as money, a CTR target as a percentage."""
+    office = [list(range(8, 20))] * 5 + [[], [10, 11]]
+    cpa = _create(goal_metric="cpa", goal_target="18", targeting={**SETTINGS["targeting"], "dayparting": office})
+    text = text_of(page_at(f"/campaign/{cpa['id']}/", "advertiser@demo.example"))
+    assert "Mon–Fri 08:00–20:00; Sun 10:00–12:00" in text
+    assert "Mon 8, 9, 10" not in text
+    assert "Cost per action (CPA) · $18.00" in text
+    ctr = _create(name="Click Push", goal_metric="ctr", goal_target="1.5")
+    assert "Click-through rate (CTR) · 1.5%" in text_of(page_at(f"/campaign/{ctr['id']}/", "advertiser@demo.example"))
+
+
+def test_the_forms_summary_shows_units_in_values_not_in_labels(demo_ids):
+    campaign = _create(goal_metric="cpi", goal_target="2.5")
+    model = page_at(f"/campaignEditForm/{campaign['id']}", "advertiser@demo.example")
+    summary = next(node for node in walk(model) if "data-summary" in node.get("attributes", {}))
+    text = text_of(summary)
+    assert "Cost per install (CPI) · $2.50" in text
+    assert "($)" not in text  # "Total budget", "Bid": the amounts carry the dollar sign
+
+
+def test_the_form_gives_dates_and_long_choices_room_to_show_whole(demo_ids):
+    """At 1366 px a third of the form's row cut the date-time inputs ("09:00 A") and the pacing and goal
+    choices ("Even through the da"): they take half a row."""
+    campaign = _create()
+    model = page_at(f"/campaignEditForm/{campaign['id']}", "advertiser@demo.example")
+    for field in ("starts_at", "ends_at", "time_zone", "pacing", "goal_metric", "goal_target"):
+        assert _column_of(model, f"field-{field}") == "col-md-6", field

@@ -21,8 +21,9 @@ from components.ui.forms import checkbox_list, switch_field
 from components.ui.hooks import use_query
 from components.widgets.datagrid import GridColumn
 
-GRID_COLUMNS = (("name", "text", 220), ("advertiser", "text", 150), ("status", "badge", 100),
-                ("total_budget", "money", 115), ("daily_budget", "money", 115), ("bid", "money", 90))
+# Their sum fits the grid's card beside the changes panel at 1366 px (an advertiser's page): no sideways scrolling.
+GRID_COLUMNS = (("name", "text", 160), ("advertiser", "text", 130), ("status", "badge", 104),
+                ("total_budget", "money", 105), ("daily_budget", "money", 105), ("bid", "money", 70))
 # The groups of settings the bulk edit can change: (group, its fields).
 GROUPS = (("bids", ("bid", "bid_min", "bid_max")), ("budget", ("total_budget", "daily_budget")),
           ("status", ("status",)), ("goal", ("goal_metric", "goal_target")))

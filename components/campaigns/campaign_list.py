@@ -36,9 +36,9 @@ S = CampaignStatus
 SHOWN_STATUSES = (S.DRAFT.value, S.ACTIVE.value, S.PAUSED.value, ENDED, S.COMPLETED.value, S.ARCHIVED.value)
 # (key, grid type, width, hidden until chosen); "advertiser" is left out for an advertiser's own list.
 COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
-    ("name", "text", 200, False), ("advertiser", "text", 150, False), ("status", "badge", 100, False),
-    ("active", "toggle", 64, False), ("objective", "text", 120, True), ("starts_at", "day", 115, False),
-    ("ends_at", "day", 115, False), ("total_budget", "money", 115, False), ("daily_budget", "money", 115, True),
+    ("name", "text", 180, False), ("advertiser", "text", 150, False), ("status", "badge", 110, False),
+    ("active", "toggle", 64, False), ("objective", "text", 120, True), ("starts_at", "day", 125, False),
+    ("ends_at", "day", 125, False), ("total_budget", "money", 115, False), ("daily_budget", "money", 115, True),
     ("bid", "money", 85, False), ("bid_strategy", "text", 80, True), ("traffic_type", "text", 90, True),
     ("updated_at", "date", 150, True), ("id", "number", 80, True),
 )

@@ -12,8 +12,15 @@ from app.models.campaign import CampaignStatus
 from app.services import campaigns
 from components.audiences.campaign_audiences import CampaignAudiencesCard
 from components.campaigns.campaign_form import _local, stale_badge, traffic_label
-from components.campaigns.common import back_to_list, campaign_tabs, not_found, status_badge
-from components.campaigns.targeting import WEEKDAYS
+from components.campaigns.common import (
+    back_to_list,
+    bare_label,
+    campaign_tabs,
+    goal_text,
+    not_found,
+    status_badge,
+)
+from components.campaigns.targeting import schedule_text
 from components.creatives.creative_list import CampaignCreativesCard
 from components.dsps.sync_card import DspSyncCard, shows_dsps
 from components.exchanges.campaign_card import CampaignExchangesCard
@@ -33,8 +40,7 @@ MOVES = ((CampaignStatus.ACTIVE, "campaigns.activate", "bi-play-fill", False),
 
 
 def _facts(rows: list[tuple[str, Any]]) -> Any:
-    # Form labels carry the unit for typing ("Bid ($)"); shown values already have it.
-    return facts([(label.replace(" ($)", ""), value) for label, value in rows])
+    return facts([(bare_label(label), value) for label, value in rows])
 
 
 def _money(console: Console, amount: str | None) -> str:
@@ -105,9 +111,7 @@ def CampaignViewPage() -> Any:
     zone = campaign["time_zone"]
     strategy = t(f"campaigns.strategy.{campaign['bid_strategy']}")
     days = targeting.get("dayparting") or []
-    schedule = (t("campaigns.daypart_all") if not days else
-                "; ".join(f"{t(f'campaigns.day.{WEEKDAYS[i]}')} {', '.join(str(h) for h in hours)}"
-                          for i, hours in enumerate(days) if hours))
+    schedule = schedule_text(t, days) or t("campaigns.daypart_all")
     fence = [p for p in (targeting.get("geo_fence") or "").split("|") if p.strip()]
     return html.div(
         {"data-page": "campaign-view"},
@@ -147,8 +151,8 @@ def CampaignViewPage() -> Any:
                                t("campaigns.summary_cap", count=campaign["frequency_cap"],
                                  period=t(f"campaigns.period.{campaign['frequency_period']}"))
                                if campaign["frequency_cap"] else t("campaigns.no_cap")),
-                              (t("campaigns.field.goal_metric"), t(f"campaigns.goal.{campaign['goal_metric']}")
-                               + (f" · {campaign['goal_target']}" if campaign["goal_target"] else "")),
+                              (t("campaigns.field.goal_metric"),
+                               goal_text(console, campaign["goal_metric"], campaign["goal_target"])),
                           ]), title=t("campaigns.section_budget"))),
                  html.div({"className": "col-xl-8"},
                           card(_facts([

@@ -3,13 +3,17 @@ and the not-found state (components/ui/entity_pages.py, declared here for campai
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from app.i18n.formatters import grouped, money
 from app.models.campaign import ENDED, CampaignStatus
 from components.shell.context import Console
 from components.ui.entity_pages import EntityPages
 
 S = CampaignStatus
+# Goal targets in dollars; the others (CTR, VCR) are percentages (the form's goal help says the same).
+MONEY_GOALS = ("cpa", "cpi")
 # One campaign's pages, in the order their tabs show. Each role gets the tabs its route table has (an
 # agency has no clone page, an advertiser no per-campaign creative list).
 CAMPAIGNS = EntityPages(
@@ -28,3 +32,23 @@ def campaign_tabs(console: Console, campaign: dict[str, Any], *, current: str) -
     """An archived campaign is read-only: no edit tab."""
     return CAMPAIGNS.record_tabs(console, campaign["id"], current=current,
                                  hidden={"campaign.edit"} if campaign["status"] == S.ARCHIVED else ())
+
+
+def bare_label(label: str) -> str:
+    """A form label without the unit it carries for typing ("Bid ($)" -> "Bid"): a shown value has its unit."""
+    return label.replace(" ($)", "")
+
+
+def goal_text(console: Console, metric: str, target: str | None) -> str:
+    """The optimisation goal with its target in its unit: "Cost per action (CPA) · $18.00", "... (CTR) · 1.5%"."""
+    name = console.t(f"campaigns.goal.{metric}")
+    try:
+        value = Decimal(str(target or "").strip())
+    except InvalidOperation:  # still being typed in the form: shown as typed
+        return f"{name} · {target}" if metric != "none" and target else name
+    if metric == "none" or not target:
+        return name
+    if metric in MONEY_GOALS:
+        return f"{name} · {money(value, language=console.language)}"
+    decimals = max(0, -int(value.normalize().as_tuple().exponent))
+    return f"{name} · {grouped(float(value), language=console.language, decimals=decimals)}%"

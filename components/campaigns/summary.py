@@ -11,6 +11,7 @@ from reactpy import component, html
 
 from app import money as amounts
 from app.i18n.formatters import money
+from components.campaigns.common import bare_label, goal_text
 from components.shell.context import use_console
 from components.ui.field_store import FieldStore, use_watch
 
@@ -81,9 +82,7 @@ def CampaignSummary(store: FieldStore, *, options: dict[str, Any], advertiser: s
         ("frequency", t("campaigns.field.frequency_cap"),
          t("campaigns.summary_cap", count=cap, period=t(f"campaigns.period.{values.get('frequency_period') or 'day'}"))
          if cap else t("campaigns.no_cap")),
-        ("goal", t("campaigns.field.goal_metric"),
-         t(f"campaigns.goal.{goal}") + (f" · {values.get('goal_target')}" if goal != "none" and
-                                        values.get("goal_target") else "")),
+        ("goal", t("campaigns.field.goal_metric"), goal_text(console, goal, str(values.get("goal_target") or ""))),
         ("where", t("campaigns.geography"), where + (f" · {', '.join(extras)}" if extras else "")),
         ("narrowing", t("campaigns.summary_narrowed"), ", ".join(narrowing) if narrowing else t("campaigns.no_narrowing")),
         ("schedule", t("campaigns.schedule"), t("campaigns.daypart_some", hours=hours) if hours
@@ -96,7 +95,7 @@ def CampaignSummary(store: FieldStore, *, options: dict[str, Any], advertiser: s
         html.div({"className": "card-body"},
                  html.dl({"className": "mb-0 small dsp-summary"},
                          *[html.div({"key": key, "className": "mb-2", "data-summary-row": key},
-                                    html.dt({"className": "text-body-secondary fw-normal"}, label),
+                                    html.dt({"className": "text-body-secondary fw-normal"}, bare_label(label)),
                                     html.dd({"className": "mb-0 fw-medium"}, value))
                            for key, label, value in rows])),
     )

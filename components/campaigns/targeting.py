@@ -4,7 +4,8 @@ picker (and the region picker, which depends on it), not the whole form."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import groupby
 from typing import Any
 
 from reactpy import component, html, use_state
@@ -20,6 +21,28 @@ from components.widgets.file_text import file_text
 
 MAX_MATCHES = 8
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def _hour_spans(hours: Sequence[int]) -> str:
+    """Hour slots as spans of the clock: [8, 9, 10, 14] -> "08:00–11:00, 14:00–15:00"."""
+    ordered = sorted(set(hours))
+    runs = [[hour for _, hour in run] for _, run in groupby(enumerate(ordered), key=lambda pair: pair[1] - pair[0])]
+    return ", ".join(f"{run[0]:02d}:00–{run[-1] + 1:02d}:00" for run in runs)
+
+
+def schedule_text(t: Callable[..., str], days: Sequence[Sequence[int]]) -> str:
+    """The dayparting grid as a buyer reads it back: neighbouring days with the same hours share one entry
+    ("Mon–Fri 08:00–20:00"), instead of every hour of every day listed."""
+    shown = [(index, tuple(sorted(set(hours)))) for index, hours in enumerate(days) if hours]
+    parts = []
+    # Consecutive positions in `shown` whose weekday minus position is constant are neighbouring days.
+    for _, run in groupby(enumerate(shown), key=lambda item: (item[1][0] - item[0], item[1][1])):
+        members = [day for _, day in run]
+        first, last = members[0][0], members[-1][0]
+        label = t(f"campaigns.day.{WEEKDAYS[first]}") + (f"–{t(f'campaigns.day.{WEEKDAYS[last]}')}" if last > first
+                                                          else "")
+        parts.append(f"{label} {_hour_spans(members[0][1])}")
+    return "; ".join(parts)
 
 
 def _error(name: str, error: str | None) -> Any:

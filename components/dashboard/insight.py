@@ -7,6 +7,7 @@ from typing import Any
 
 from reactpy import component, html
 
+from app.i18n.formatters import day
 from app.services import dashboards
 from components.dashboard.figures import figure
 from components.paths import page_path
@@ -45,7 +46,8 @@ def _pacing_row(console: Any, item: dict[str, Any]) -> Any:
         html.div({"className": "d-flex justify-content-between small text-body-secondary"},
                  html.span(t("insight.spent_of", spent=figure("spend", item["spent"], language),
                              budget=figure("spend", item["budget"], language))),
-                 html.span(t("insight.ends", date=item["ends_on"]) if item["ends_on"] else t("insight.open_ended"))))
+                 html.span(t("insight.ends", date=day(item["ends_on"], language=language)) if item["ends_on"]
+                           else t("insight.open_ended"))))
 
 
 def _attention_row(console: Any, item: dict[str, Any]) -> Any:

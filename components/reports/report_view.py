@@ -10,7 +10,7 @@ from typing import Any
 from reactpy import component, html, use_effect, use_ref, use_state
 from reactpy_router import use_params
 
-from app.i18n.formatters import day_range, money
+from app.i18n.formatters import day_range, grouped, money
 from app.services import reports
 from components.paths import page_path
 from components.reports.common import TYPE_ICONS, ServiceDownload, column_text, period_text, status_badge
@@ -25,6 +25,8 @@ from components.widgets.datagrid import GridColumn, data_grid
 POLL_SECONDS = 1.0
 ACTIVE = ("pending", "running")
 GRID_TYPES = {"number": "number", "money": "money", "percent": "percent", "text": "text"}
+# Result columns holding a calendar day: written as days are elsewhere (the dashboard's day table), not as ISO text.
+DAY_COLUMNS = ("date",)
 
 
 def _total_text(console: Console, key: str, value: Any) -> str:
@@ -34,8 +36,8 @@ def _total_text(console: Console, key: str, value: Any) -> str:
     if kind == "money":
         return money(value, language=console.language)
     if kind == "percent":
-        return f"{value:.2f} %"
-    return f"{int(value):,}"
+        return f"{grouped(value, language=console.language, decimals=2)}%"
+    return grouped(int(value), language=console.language)
 
 
 @component
@@ -50,7 +52,8 @@ def ResultPanel(run: dict[str, Any], report: dict[str, Any]) -> Any:
         return card(empty_state("bi-file-earmark-x", t("reports.file_deleted"), t("reports.file_deleted_hint"),
                                 marker={"data-state": "no-file"}))
     columns: list[GridColumn] = [{"key": key, "label": column_text(console, key),  # type: ignore[typeddict-item]
-                                  "type": GRID_TYPES[reports.column_kind(key)] if not key.endswith("_id") else "number",
+                                  "type": "day" if key in DAY_COLUMNS else "number" if key.endswith("_id")
+                                  else GRID_TYPES[reports.column_kind(key)],
                                   "width": 120 if reports.column_kind(key) != "text" else 170}
                                  for key in data["columns"]]
     totals = data.get("totals") or {}

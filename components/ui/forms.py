@@ -32,13 +32,15 @@ def text_field(*, name: str, label: str, value: str, on_change: Callable[[str], 
     )
 
 
-def switch_field(*, name: str, label: str, checked: bool, on_change: Callable[[bool], None]) -> Any:
+def switch_field(*, name: str, label: str, checked: bool, on_change: Callable[[bool], None], help_text: str = "") -> Any:
     input_id = f"field-{name}"
     return html.div(
         {"className": "form-check form-switch mb-3"},
         html.input({"id": input_id, "name": name, "type": "checkbox", "role": "switch", "className": "form-check-input",
                     "checked": checked, "onChange": lambda event: on_change(bool(event["target"]["checked"]))}),
         html.label({"className": "form-check-label", "htmlFor": input_id}, label),
+        # Inside the switch's box, so it starts where the label does.
+        html.div({"className": "form-text mt-0", "data-help": name}, help_text) if help_text else "",
     )
 
 

@@ -49,8 +49,7 @@ def ConfigForm(config: dict[str, Any], on_saved: Any) -> Any:
         submit,
         card(*[html.div({"key": key},
                         switch_field(name=key, label=t(label), checked=bool(values[key]),
-                                     on_change=lambda checked, k=key: set_value(k, checked)),
-                        html.p({"className": "form-text mt-n2 mb-3 ms-5"}, t(help_key)))
+                                     on_change=lambda checked, k=key: set_value(k, checked), help_text=t(help_key)))
                for key, label, help_key in SWITCHES],
              title=t("config.features")),
         card(text_field(name="margin", label=t("field.margin"), value=values["margin"], error=save.errors.get("margin"),

@@ -13,6 +13,7 @@ from app.services import campaigns, creatives
 from tests.e2e.conftest import login, screenshot
 from tests.helpers import actor_of
 from tests.test_campaign_pages import SETTINGS
+from tests.test_campaign_rules import end_flight
 
 pytestmark = pytest.mark.e2e
 VIEW = re.compile(r"/campaign/(\d+)/$")
@@ -229,3 +230,58 @@ def test_the_campaign_form_chooses_the_creatives_it_shows(page: Page) -> None:
     expect(page.locator(f"#campaign_creatives-{creative_id}")).to_be_checked()
     page.click("[data-tab='campaign.clone']")
     expect(page.locator(f"[data-section=creatives] #creative_ids-{creative_id}")).to_be_checked()  # a clone keeps them
+
+
+def test_the_agency_list_shows_flight_dates_whole(page: Page) -> None:
+    """With the advertiser column the agency's list cut its dates at 1366 px ("Nov 25, 20…")."""
+    run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
+                                             data={**SETTINGS, "name": "Wide Dates", "starts_at": "2026-11-25T09:00",
+                                                   "ends_at": "2026-12-24T09:00"}))
+    page.set_viewport_size({"width": 1366, "height": 900})
+    login(page, "agency@demo.example")
+    page.goto("/agency/campaign")
+    row = page.locator(".dsp-grid tr", has_text="Wide Dates")
+    for day in ("Nov 25, 2026", "Dec 24, 2026"):
+        cell = row.locator(f"td[title='{day}']")
+        expect(cell).to_be_visible()
+        assert cell.evaluate("cell => cell.scrollWidth <= cell.clientWidth"), f"{day} is cut off"
+
+
+def test_an_ended_flight_shows_a_badge_with_an_edge_in_the_list(page: Page) -> None:
+    """The "Ended" badge is Bootstrap's light one: on the white list it read as loose text until it had a border."""
+    def ended(db):
+        made = campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
+                                         data={**SETTINGS, "name": "Long Over"})
+        end_flight(db, made["id"])
+    run(ended)
+    login(page, "advertiser@demo.example")
+    page.goto("/campaign")
+    badge = page.locator(".dsp-grid tr", has_text="Long Over").locator(".badge", has_text="Ended")
+    expect(badge).to_be_visible()
+    assert badge.evaluate("b => getComputedStyle(b).borderTopStyle") == "solid"
+
+
+def test_the_row_buttons_stay_in_view_when_the_list_is_wider_than_its_card(page: Page) -> None:
+    """At 1366 px the admin's list (with the advertiser column) is wider than its card: the row buttons were scrolled
+    off its right edge; they stay at that edge, over what scrolls beneath."""
+    _three_campaigns()
+    page.set_viewport_size({"width": 1366, "height": 900})
+    login(page, "admin@demo.example")
+    page.goto("/admin/campaign")
+    row = page.locator(".dsp-grid tr", has_text="North Wave")
+    edit = row.locator("[data-action='campaign.edit']")
+    expect(edit).to_be_visible()
+    scroller = page.locator(".dsp-grid-scroll").bounding_box()
+    button = edit.bounding_box()
+    assert scroller is not None and button is not None
+    assert button["x"] + button["width"] <= scroller["x"] + scroller["width"], "the edit button is scrolled off"
+
+
+def test_the_bulk_edit_grid_fits_beside_its_changes_panel(page: Page) -> None:
+    """At 1366 px the bulk edit's grid was wider than its card: the bids, the figures the page is about, were cut."""
+    _three_campaigns()
+    page.set_viewport_size({"width": 1366, "height": 900})
+    login(page, "advertiser@demo.example")
+    page.goto("/bulk-campaign-edit")
+    expect(page.locator(".dsp-grid tr", has_text="North Wave")).to_be_visible()
+    assert page.locator(".dsp-grid-scroll").evaluate("s => s.scrollWidth <= s.clientWidth"), "the grid scrolls sideways"

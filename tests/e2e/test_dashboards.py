@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import re
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -88,3 +89,26 @@ def test_the_dashboard_shows_what_was_delivered_and_filters_by_campaign(page: Pa
     page.wait_for_url(f"**/campaign/{shown['id']}/")
     expect(page.locator("[data-page='/campaign/{id:int}/']")).to_be_visible()
     assert page.evaluate("window.dspSameDocument === true")
+
+
+def test_the_charts_money_reads_like_the_rest_of_the_console_in_spanish(page: Page, server_url: str,
+                                                                       demo: dict[str, int]) -> None:
+    """The chart wrote money with Intl's currency style: "250,00 US$" in Spanish, cut off at the axis, where every
+    other figure reads "$250,00"."""
+    made = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
+                                                    data={**SETTINGS, "name": "Charted"}))
+    yesterday = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(days=1)
+    _ingest(server_url, [{"hour": yesterday.isoformat(), "advertiser_id": demo["advertiser@demo.example"],
+                          "campaign_id": made["id"], "creative_id": 0, "exchange": "Magnite", "os": "iOS", "country": "DE",
+                          "app": "com.example.game", "device_type": "phone", "impressions": 1000, "clicks": 12,
+                          "spend_micros": 2_500_000, "conversions": 1}], "e2e-chart-money")
+    login(page, "advertiser@demo.example")
+    page.click("[data-dropdown=language] button")
+    page.click("[data-language=sp]")
+    expect(page.locator("[data-dropdown=user]").get_by_role("button", name="Cuenta")).to_be_visible()
+    expect(page.locator("[data-dashboard][data-loading=false]")).to_be_visible()
+    chart = page.locator(".dsp-chart .u-over")
+    expect(chart).to_be_visible()
+    chart.hover()  # the legend shows the values of the day under the cursor
+    spend = page.locator(".dsp-chart .u-legend .u-series").nth(2).locator(".u-value")
+    expect(spend).to_have_text(re.compile(r"^\$\d+,\d\d$"))

@@ -47,6 +47,9 @@ def test_a_report_and_the_dashboard_show_the_same_last_30_days(page: Page, serve
     expect(page.locator("[data-total=impressions]")).to_have_text("700", timeout=60_000)  # today counted too
     expect(page.get_by_text(f"Result {days}")).to_be_visible()
     expect(page.locator(".dsp-grid-count")).to_contain_text("30")  # every day a row, 29 of them zeros
+    # Each row's day as the dashboard's day table writes it ("Oct 26, 2026"), not as ISO text ("2026-10-26").
+    first_day = now.date() - timedelta(days=29)
+    expect(page.locator(".dsp-grid tbody tr:not(.dsp-grid-spacer) td").first).to_have_text(f"{first_day:%b} {first_day.day}, {first_day.year}")
     screenshot(page, "report-last-30-days")
     with page.expect_download() as caught:  # the run's CSV, named by the console after the report and its days
         page.click("[data-action=download-csv]")

@@ -164,3 +164,15 @@ def test_agency_adds_an_advertiser_and_sets_its_margin(page: Page, demo: dict[st
     screenshot(page, "agency-advertisers")
     page.goto(f"/agency/editAdvertiser/{demo['admin@demo.example']}")  # not the agency's to see
     expect(page.locator("[data-state=not-found]")).to_be_visible()
+
+
+def test_each_feature_switchs_help_starts_where_its_label_does(page: Page, demo: dict[str, int]) -> None:
+    """The user configuration's help under each switch stood half a letter to the right of the switch's label."""
+    login(page, "admin@demo.example")
+    page.goto(f"/admin/user-config/{demo['advertiser@demo.example']}")
+    for name, help_starts in (("insight_dashboard", "Lets the user switch"), ("postback_enabled", "The user can set"),
+                              ("api_access", "Shows API Docs")):
+        label = page.locator(f"label[for=field-{name}]").bounding_box()
+        help_text = page.get_by_text(help_starts).bounding_box()
+        assert label is not None and help_text is not None, name
+        assert abs(label["x"] - help_text["x"]) < 1, (name, label["x"], help_text["x"])

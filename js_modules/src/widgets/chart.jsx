@@ -32,8 +32,10 @@ const LEGEND_HEIGHT = 32;
 function formatter(format, locale) {
   const loc = intlLocale(locale);
   if (format === 'money') {
-    const money = new Intl.NumberFormat(loc, { style: 'currency', currency: 'USD' });
-    return (v) => (v == null ? '–' : money.format(v));
+    // "$" first in every language, as every other figure of the console shows money ($1.234,50): Intl's
+    // currency style wrote "250,00 US$" in Spanish, and the axis cut it off.
+    const amount = new Intl.NumberFormat(loc, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    return (v) => (v == null ? '–' : `${v < 0 ? '-' : ''}$${amount.format(Math.abs(v))}`);
   }
   if (format === 'percent') {
     const pct = new Intl.NumberFormat(loc, { maximumFractionDigits: 2 });

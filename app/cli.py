@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from app.settings import get_settings
+from app.kernel.config import get_settings
 
 
 def _serve(args: argparse.Namespace) -> None:
@@ -17,7 +17,7 @@ def _serve(args: argparse.Namespace) -> None:
 
     import uvicorn
 
-    from app.services import geo
+    from app.reference import geo
 
     settings = get_settings()
     # A head start on data the campaign pages read; a request that needs it meanwhile waits for it.
@@ -30,7 +30,7 @@ def _serve(args: argparse.Namespace) -> None:
 
 
 def _migrate(_args: argparse.Namespace) -> None:
-    from app.db import migrate
+    from app.kernel.db import migrate
 
     migrate()
     print("database is at the newest schema")
@@ -39,9 +39,10 @@ def _migrate(_args: argparse.Namespace) -> None:
 @contextlib.contextmanager
 def _signed_in(email: str) -> Iterator[tuple[Any, Any]]:
     """(db, actor) of a demo person signed in like anyone, so what the seed makes passes the pages' checks."""
-    from app.db import session_scope
-    from app.services import accounts, sessions
-    from app.services.seed import DEMO_PASSWORD
+    from app.access import sessions
+    from app.accounts import service as accounts
+    from app.demo.seed import DEMO_PASSWORD
+    from app.kernel.db import session_scope
 
     with session_scope() as db:
         login = accounts.login(db, email=email, password=DEMO_PASSWORD, kind="browser")
@@ -53,9 +54,9 @@ def _signed_in(email: str) -> Iterator[tuple[Any, Any]]:
 
 
 def _seed(_args: argparse.Namespace) -> None:
-    from app.db import session_scope
-    from app.services.demo_advertising import approve_demo_exchanges, seed_demo_advertising
-    from app.services.seed import DEMO_PASSWORD, seed_demo
+    from app.demo.advertising import approve_demo_exchanges, seed_demo_advertising
+    from app.demo.seed import DEMO_PASSWORD, seed_demo
+    from app.kernel.db import session_scope
 
     with session_scope() as db:
         ids = seed_demo(db)
@@ -72,7 +73,7 @@ def _open_store() -> object:
     """The statistics store, or exit with a message when the serving process holds its file."""
     import duckdb
 
-    from app.analytics import get_store
+    from app.warehouse import get_store
 
     try:
         return get_store()
@@ -85,8 +86,8 @@ def _open_store() -> object:
 
 
 def _simulate(args: argparse.Namespace) -> None:
-    from app.db import session_scope
-    from app.services import simulator
+    from app.demo import simulator
+    from app.kernel.db import session_scope
 
     store = _open_store()
     if args.if_empty and store.first_and_last_hour(None) is not None:  # type: ignore[attr-defined]
@@ -106,11 +107,11 @@ def _simulate(args: argparse.Namespace) -> None:
 
 
 def _create_admin(args: argparse.Namespace) -> None:
-    from app import validation as v
-    from app.auth.roles import Role
-    from app.db import session_scope
-    from app.services.accounts import find_user_by_email
-    from app.services.seed import create_user
+    from app.access.roles import Role
+    from app.accounts.service import find_user_by_email
+    from app.demo.seed import create_user
+    from app.kernel import validation as v
+    from app.kernel.db import session_scope
 
     password = args.password or getpass.getpass("Password: ")
     problem = v.email(args.email) or v.password(password)

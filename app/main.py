@@ -19,31 +19,32 @@ from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from app import brand_theme, csp
-from app.api import app_lists as app_lists_api
-from app.api import audiences as audiences_api
-from app.api import auth as auth_api
-from app.api import campaign_tools as campaign_tools_api
-from app.api import campaigns as campaigns_api
-from app.api import client_settings as client_settings_api
-from app.api import company as company_api
-from app.api import creatives as creatives_api
-from app.api import dashboards as dashboards_api
-from app.api import dsps as dsps_api
-from app.api import exchange_approvals as exchange_approvals_api
-from app.api import export_files
-from app.api import funds as funds_api
-from app.api import geo as geo_api
-from app.api import metadata as metadata_api
-from app.api import postbacks as postbacks_api
-from app.api import reports as reports_api
-from app.api import spec_campaign_calls as spec_campaign_calls_api
-from app.api import statistics as statistics_api
-from app.api import targeting as targeting_api
-from app.api import users as users_api
-from app.api.bounds import bounded_integers
-from app.api.deps import SESSION_COOKIE
-from app.api.envelope import (
+from app.access import sessions
+from app.accounts import auth_api, users_api
+from app.campaigns import api as campaigns_api
+from app.campaigns import exchange_approvals_api, targeting_api
+from app.campaigns import export_files_api as export_files
+from app.campaigns import spec_calls_api as spec_campaign_calls_api
+from app.campaigns import tools_api as campaign_tools_api
+from app.creatives import api as creatives_api
+from app.dsps import api as dsps_api
+from app.funds import api as funds_api
+from app.kernel import media
+from app.kernel.config import REPO_ROOT, get_settings
+from app.kernel.db import session_scope
+from app.kernel.errors import ServiceError
+from app.kernel.uploads import BodyLimit
+from app.reference import geo_api, metadata_api
+from app.reports import api as reports_api
+from app.reports import jobs as report_jobs
+from app.settings import brand_theme, client_settings_api, company, company_api
+from app.statistics import api as statistics_api
+from app.statistics import dashboards_api, postbacks_api
+from app.supply import app_lists_api, audiences_api
+from app.web import csp
+from app.web.bounds import bounded_integers
+from app.web.deps import SESSION_COOKIE
+from app.web.envelope import (
     FAULT_CLASSES,
     common_error_responses,
     fault_error_handler,
@@ -53,13 +54,8 @@ from app.api.envelope import (
     unexpected_error_handler,
     validation_error_handler,
 )
-from app.db import session_scope
-from app.errors import ServiceError
-from app.html_shell import ConsolePages
-from app.middleware import HtmlShellHeaders, WebsocketGuard
-from app.services import company, media, report_jobs, sessions
-from app.settings import REPO_ROOT, get_settings
-from app.uploads import BodyLimit
+from app.web.html_shell import ConsolePages
+from app.web.middleware import HtmlShellHeaders, WebsocketGuard
 
 # The UI is configured by name so that app/ never imports components/ at module level.
 ROOT_COMPONENT = "components.root:Root"
@@ -118,7 +114,7 @@ def create_api() -> FastAPI:
         def reset_statistics() -> dict[str, Any]:
             """Browser tests only (the server owns its statistics file, so the test process cannot empty it);
             absent outside DSP_ENVIRONMENT=test."""
-            from app.analytics import get_store
+            from app.warehouse import get_store
 
             get_store().clear()
             return ok(None)
@@ -154,7 +150,7 @@ _CREATIVE_FRAME_HTML = ('<!doctype html><html><head><meta charset="utf-8">'
 
 async def creative_frame(_request: Request) -> HTMLResponse:
     """The empty document an html creative's preview is written into (static/shell/creative-frame.js), under
-    its own policy: sandboxed to an opaque origin, open for ad markup (app/csp.py)."""
+    its own policy: sandboxed to an opaque origin, open for ad markup (app/web/csp.py)."""
     return HTMLResponse(_CREATIVE_FRAME_HTML, headers={"content-security-policy": csp.CREATIVE_FRAME_POLICY})
 
 

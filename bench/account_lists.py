@@ -21,13 +21,14 @@ os.environ.setdefault("DSP_DATA_DIR", tempfile.mkdtemp(prefix="dsp-bench-"))
 
 from sqlmodel import Session  # noqa: E402
 
-from app.auth.passwords import hash_password  # noqa: E402
-from app.auth.roles import Role  # noqa: E402
-from app.db import migrate, run  # noqa: E402
-from app.models.ledger import MICROS_PER_DOLLAR, LedgerEntry  # noqa: E402
-from app.models.user import User, UserStatus  # noqa: E402
-from app.services import directory, ledger  # noqa: E402
-from app.services.seed import seed_demo  # noqa: E402
+from app.access.models import User, UserStatus  # noqa: E402
+from app.access.passwords import hash_password  # noqa: E402
+from app.access.roles import Role  # noqa: E402
+from app.accounts import directory  # noqa: E402
+from app.demo.seed import seed_demo  # noqa: E402
+from app.funds import ledger  # noqa: E402
+from app.funds.models import MICROS_PER_DOLLAR, LedgerEntry  # noqa: E402
+from app.kernel.db import migrate, run  # noqa: E402
 from tests.helpers import actor_of  # noqa: E402
 
 ENTRIES_PER_ADVERTISER = 20

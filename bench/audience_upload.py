@@ -27,9 +27,9 @@ os.environ["DSP_DATA_DIR"] = DATA_DIR
 os.environ.pop("DATABASE_URL", None)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.db import migrate, session_scope  # noqa: E402
-from app.services import audiences  # noqa: E402
-from app.services.seed import seed_demo  # noqa: E402
+from app.demo.seed import seed_demo  # noqa: E402
+from app.kernel.db import migrate, session_scope  # noqa: E402
+from app.supply import audiences  # noqa: E402
 from tests.helpers import actor_of  # noqa: E402
 
 

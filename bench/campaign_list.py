@@ -26,12 +26,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import insert  # noqa: E402
 from sqlmodel import Session, col, select  # noqa: E402
 
-from app.auth.roles import Role  # noqa: E402
-from app.db import migrate, session_scope  # noqa: E402
-from app.models.campaign import Campaign, CampaignStatus  # noqa: E402
-from app.models.user import User  # noqa: E402
-from app.services import campaign_export, campaigns  # noqa: E402
-from app.services.seed import DEMO_PASSWORD, create_user, seed_demo  # noqa: E402
+from app.access.models import User  # noqa: E402
+from app.access.roles import Role  # noqa: E402
+from app.campaigns import export as campaign_export  # noqa: E402
+from app.campaigns import service as campaigns  # noqa: E402
+from app.campaigns.models import Campaign, CampaignStatus  # noqa: E402
+from app.demo.seed import DEMO_PASSWORD, create_user, seed_demo  # noqa: E402
+from app.kernel.db import migrate, session_scope  # noqa: E402
 from tests.helpers import actor_of  # noqa: E402
 
 CAMPAIGNS = 10_000

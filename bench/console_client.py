@@ -28,7 +28,7 @@ os.environ.setdefault("DSP_DATA_DIR", tempfile.mkdtemp(prefix="dsp-bench-"))
 import httpx  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
-from app.services.seed import DEMO_PASSWORD  # noqa: E402
+from app.demo.seed import DEMO_PASSWORD  # noqa: E402
 from tests.render import apply_update, walk  # noqa: E402
 
 TICKET = re.compile(r'"ticket":"([^"]+)"')

@@ -14,8 +14,8 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.auth.roles import Role  # noqa: E402
-from app.services import geo  # noqa: E402
+from app.access.roles import Role  # noqa: E402
+from app.reference import geo  # noqa: E402
 
 QUERIES = ("s", "san", "ber", "münch", "new y", "paris", "rio de j", "zz")
 ROUNDS = 25

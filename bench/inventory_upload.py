@@ -23,10 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlmodel import Session, select  # noqa: E402
 
-from app.db import migrate, session_scope  # noqa: E402
-from app.models.app_list import AppListEntry  # noqa: E402
-from app.services import app_entries, app_lists  # noqa: E402
-from app.services.seed import seed_demo  # noqa: E402
+from app.demo.seed import seed_demo  # noqa: E402
+from app.kernel.db import migrate, session_scope  # noqa: E402
+from app.supply import app_entries, app_lists  # noqa: E402
+from app.supply.models import AppListEntry  # noqa: E402
 from tests.helpers import actor_of  # noqa: E402
 
 LINES = 100_000

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import httpx  # noqa: E402
 
-from app.services.seed import DEMO_PASSWORD  # noqa: E402
+from app.demo.seed import DEMO_PASSWORD  # noqa: E402
 from bench.console_client import (  # noqa: E402
     EMAILS,
     ROOT,

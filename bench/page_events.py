@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DSP_DATA_DIR", tempfile.mkdtemp(prefix="dsp-bench-"))
 
-from app.db import run  # noqa: E402
-from app.services.console import console_state  # noqa: E402
+from app.accounts.console import console_state  # noqa: E402
+from app.kernel.db import run  # noqa: E402
 from bench.console_client import EMAILS, find_target  # noqa: E402
 from bench.load_soak import CONTROLS, FULLSCREEN, PAGE_KINDS, event_data, page_path  # noqa: E402
 from bench.render_shell import cookie_for  # noqa: E402

@@ -12,10 +12,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DSP_DATA_DIR", tempfile.mkdtemp(prefix="dsp-bench-"))
 
-from app.db import migrate, run  # noqa: E402
-from app.services import accounts, sessions  # noqa: E402
-from app.services.console import console_state  # noqa: E402
-from app.services.seed import DEMO_PASSWORD, DEMO_USERS, seed_demo  # noqa: E402
+from app.access import sessions  # noqa: E402
+from app.accounts import service as accounts  # noqa: E402
+from app.accounts.console import console_state  # noqa: E402
+from app.demo.seed import DEMO_PASSWORD, DEMO_USERS, seed_demo  # noqa: E402
+from app.kernel.db import migrate, run  # noqa: E402
 from components.dashboard.dashboard_page import DashboardPage  # noqa: E402
 from components.shell.context import inert_console  # noqa: E402
 from components.shell.layout import ShellLayout  # noqa: E402

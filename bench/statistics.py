@@ -31,9 +31,9 @@ DATA_DIR = KEEP or tempfile.mkdtemp(prefix="dsp-bench-statistics-")
 os.environ["DSP_DATA_DIR"] = DATA_DIR
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.analytics import get_store  # noqa: E402
-from app.analytics.store import StatsQuery  # noqa: E402
-from app.services import simulator  # noqa: E402
+from app.demo import simulator  # noqa: E402
+from app.warehouse import get_store  # noqa: E402
+from app.warehouse.base import StatsQuery  # noqa: E402
 
 COLUMNS = ("hour", "advertiser_id", "campaign_id", "creative_id", "exchange", "os", "country", "app", "device_type",
            "impressions", "clicks", "spend_micros", "conversions")
@@ -81,12 +81,12 @@ def load_sqlite(path: Path) -> float:
 def dashboard_times(advertiser: int, month: tuple[object, object]) -> None:
     """The dashboard's service call as a page makes it, for an advertiser account given the synthetic id, and
     for the demo admin (every advertiser's rows)."""
-    from app.auth.policy import Actor
-    from app.auth.roles import Role
-    from app.db import migrate, session_scope
-    from app.models.user import User
-    from app.services import dashboards
-    from app.services.seed import seed_demo
+    from app.access.models import User
+    from app.access.policy import Actor
+    from app.access.roles import Role
+    from app.demo.seed import seed_demo
+    from app.kernel.db import migrate, session_scope
+    from app.statistics import dashboards
 
     migrate()
     with session_scope() as db:

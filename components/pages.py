@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.auth.roles import ROLE_PREFIX, STAFF_ROLES, Role
-from app.services.change_log import CHANGE_LOGS
+from app.access.roles import ROLE_PREFIX, STAFF_ROLES, Role
+from app.history.change_log import CHANGE_LOGS
 from components.agencies.agency_list import AgenciesPage
 from components.agencies.assign_advertiser import AssignAdvertiserPage
 from components.agencies.edit_agency import EditAgencyPage

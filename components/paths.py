@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.auth.roles import Role
+from app.access.roles import Role
 
 _CONVERTER = re.compile(r"\{(\w+):\w+\}")  # "{id:int}" (router syntax) -> "{id}" (str.format)
 

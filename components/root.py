@@ -12,17 +12,17 @@ from typing import Any
 from reactpy import component, html, use_async_effect, use_memo, use_scope, use_state
 from reactpy_router import browser_router, route
 
-from app.api.deps import SESSION_COOKIE
-from app.auth.roles import Role
-from app.db import run_off_loop
-from app.errors import ServiceError
-from app.faults import infrastructure_error
-from app.i18n.catalog import LANGUAGE_COOKIE, normalise_language, translator
-from app.middleware import cookie, header
-from app.services import preferences as preferences_service
-from app.services import sessions
-from app.services.console import ConsoleState, console_state, stamp_of
-from app.settings import get_settings
+from app.access import preferences as preferences_service
+from app.access import sessions
+from app.access.roles import Role
+from app.accounts.console import ConsoleState, console_state, stamp_of
+from app.kernel.config import get_settings
+from app.kernel.db import run_off_loop
+from app.kernel.errors import ServiceError
+from app.kernel.faults import infrastructure_error
+from app.kernel.i18n.catalog import LANGUAGE_COOKIE, normalise_language, translator
+from app.web.deps import SESSION_COOKIE
+from app.web.middleware import cookie, header
 from components.pages import pages_for
 from components.shell.brand_style import brand_style
 from components.shell.config_watch import CONFIG_POLL_S, follow_configuration
@@ -77,7 +77,7 @@ def Root() -> Any:
 async def read_console_state(token: str | None, host: str, set_state: Callable[[ConsoleState], None],
                              set_problem: Callable[[str], None] = lambda _problem: None) -> ConsoleState:
     """The tab's console state, read off the event loop; while the database is away the tab keeps its
-    spinner, says why (app/faults.py) and tries again."""
+    spinner, says why (app/kernel/faults.py) and tries again."""
     while True:
         try:
             state = await run_off_loop(console_state, token=token, host=host)

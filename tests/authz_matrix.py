@@ -14,20 +14,16 @@ from typing import Any
 from sqlalchemy import event, text
 from sqlmodel import Session, SQLModel
 
-from app.auth.roles import Role
-from app.models.user import UserSettings
-from app.services import (
-    api_credentials,
-    app_lists,
-    audiences,
-    campaigns,
-    creatives,
-    funds,
-    postbacks,
-    reports,
-)
-from app.services.demo_media import banner
-from app.services.seed import DEMO_PASSWORD, create_user
+from app.access.models import UserSettings
+from app.access.roles import Role
+from app.campaigns import service as campaigns
+from app.creatives import service as creatives
+from app.demo.media import banner
+from app.demo.seed import DEMO_PASSWORD, create_user
+from app.funds import service as funds
+from app.reports import service as reports
+from app.settings import api_credentials, postbacks
+from app.supply import app_lists, audiences
 from tests.helpers import actor_of
 
 METHODS = ("get", "post", "put", "patch", "delete")

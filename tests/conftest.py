@@ -19,10 +19,10 @@ from sqlalchemy import text  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from app.analytics import get_store  # noqa: E402
-from app.db import get_engine, migrate, session_scope  # noqa: E402
-from app.services.seed import seed_demo  # noqa: E402
-from app.settings import get_settings  # noqa: E402
+from app.demo.seed import seed_demo  # noqa: E402
+from app.kernel.config import get_settings  # noqa: E402
+from app.kernel.db import get_engine, migrate, session_scope  # noqa: E402
+from app.warehouse import get_store  # noqa: E402
 
 
 def _drop_everything() -> None:

@@ -1,4 +1,4 @@
-"""A local DSP that speaks the generic HTTP/JSON connector's protocol (app/services/dsp_connectors/http_json.py)
+"""A local DSP that speaks the generic HTTP/JSON connector's protocol (app/dsps/connectors/http_json.py)
 over real HTTP on 127.0.0.1, with a switch for each way a real one fails: too slow, 5xx, a non-JSON answer, JSON
 without an id, a refused key."""
 

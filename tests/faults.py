@@ -20,9 +20,9 @@ from typing import Any
 import httpx
 from sqlalchemy import text
 
-from app.db import get_engine
-from app.services.seed import DEMO_PASSWORD
-from app.settings import REPO_ROOT, get_settings
+from app.demo.seed import DEMO_PASSWORD
+from app.kernel.config import REPO_ROOT, get_settings
+from app.kernel.db import get_engine
 
 START_LIMIT_S = 180  # only guards against a hang: start-up took over 30 s on this 2-core machine at load 9
 

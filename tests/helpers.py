@@ -6,11 +6,12 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from app.auth.policy import Actor
-from app.auth.roles import Role
-from app.models.user import User
-from app.services import accounts, sessions
-from app.services.seed import DEMO_PASSWORD, create_user
+from app.access import sessions
+from app.access.models import User
+from app.access.policy import Actor
+from app.access.roles import Role
+from app.accounts import service as accounts
+from app.demo.seed import DEMO_PASSWORD, create_user
 
 
 def actor_of(db: Session, email: str) -> Actor:
@@ -24,7 +25,7 @@ def actor_of(db: Session, email: str) -> Actor:
 
 def browser_session(email: str) -> tuple[str, str]:
     """(session cookie token, session id) of a freshly logged-in, redeemed browser session for a demo user."""
-    from app.db import run
+    from app.kernel.db import run
 
     def make(db: Session) -> tuple[str, str]:
         result = accounts.login(db, email=email, password=DEMO_PASSWORD, kind="browser")
@@ -62,8 +63,8 @@ def wait_for_run(run_id: int, timeout: float = 60) -> Any:
     if it is still pending after `timeout` seconds (a bound on a hang, not a timing check)."""
     import time
 
-    from app.db import session_scope
-    from app.models.report import ReportRun
+    from app.kernel.db import session_scope
+    from app.reports.models import ReportRun
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

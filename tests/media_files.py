@@ -1,4 +1,4 @@
-"""Real creative files made in the test: images by Pillow, a minimal MP4 (app/services/demo_media.py says
+"""Real creative files made in the test: images by Pillow, a minimal MP4 (app/demo/media.py says
 how it is built) and a PNG that claims too many pixels."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from io import BytesIO
 
 from PIL import Image
 
-from app.services.demo_media import mp4_bytes
+from app.demo.media import mp4_bytes
 
 
 def image_bytes(width: int = 300, height: int = 250, fmt: str = "PNG") -> bytes:

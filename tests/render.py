@@ -13,8 +13,8 @@ from reactpy.core.layout import Layout
 from reactpy.types import Connection, Location
 from reactpy_router import browser_router, route
 
-from app.services.company import Branding
-from app.services.console import ConsoleState
+from app.accounts.console import ConsoleState
+from app.settings.company import Branding
 from components.shell.context import Console, ConsoleContext, inert_console
 from components.ui.hooks import in_flight
 
@@ -37,8 +37,8 @@ def logged_out_console(language: str = "en") -> Console:
 
 def signed_in_console(email: str, language: str = "en") -> Console:
     """The console context of a freshly logged-in browser session for a demo user."""
-    from app.db import run
-    from app.services.console import console_state
+    from app.accounts.console import console_state
+    from app.kernel.db import run
     from tests.helpers import browser_session
 
     return inert_console(run(console_state, token=browser_session(email)[0], host=""), language)

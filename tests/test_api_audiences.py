@@ -4,7 +4,7 @@ is refused deletion naming its campaign, and another tenant's audience answers 4
 
 from __future__ import annotations
 
-from app.db import run
+from app.kernel.db import run
 from tests.helpers import bearer_headers, other_tenant
 
 GOOD = "6D92078A-8246-4BA4-AE5B-76104861E7DC"

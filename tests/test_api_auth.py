@@ -6,8 +6,8 @@ from datetime import timedelta
 
 from sqlmodel import select
 
-from app.models.messaging import EmailOutbox
-from app.services.seed import DEMO_PASSWORD
+from app.demo.seed import DEMO_PASSWORD
+from app.messaging.models import EmailOutbox
 
 
 def _login(client, email="advertiser@demo.example"):
@@ -100,8 +100,8 @@ SAME_ORIGIN = {"X-Requested-With": "dsp-console", "Origin": "http://testserver"}
 
 
 def _ticket() -> str:
-    from app.db import run
-    from app.services import accounts
+    from app.accounts import service as accounts
+    from app.kernel.db import run
 
     return run(lambda db: accounts.login(db, email="advertiser@demo.example", password=DEMO_PASSWORD,
                                          kind="browser").new_session.secret)
@@ -171,9 +171,9 @@ def test_the_session_cookie_signs_the_browser_in_and_refresh_extends_an_ageing_s
     assert client.get("/api/auth/profile").json()["data"]["email"] == "advertiser@demo.example"
 
     # 110 of the 120 minutes have gone by: a refresh gives a full two hours from now again.
-    from app.db import run
-    from app.models.base import utcnow
-    from app.services import sessions
+    from app.access import sessions
+    from app.kernel.db import run
+    from app.kernel.model_base import utcnow
 
     token = client.cookies["dsp_session"]
 
@@ -199,7 +199,7 @@ def test_the_session_cookie_signs_the_browser_in_and_refresh_extends_an_ageing_s
 
 
 def test_the_session_cookie_is_secure_in_production_only(client, monkeypatch):
-    from app.settings import get_settings
+    from app.kernel.config import get_settings
 
     plain = _cookie_attributes(client.post("/api/auth/session", json={"ticket": _ticket()},
                                            headers=SAME_ORIGIN).headers["set-cookie"])

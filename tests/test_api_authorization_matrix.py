@@ -5,7 +5,7 @@ scope may be read or written. (The page half is tests/test_route_access.py.)
 The cases are generated from `create_api().openapi()` at collection time, so a new endpoint is in the matrix
 without editing this file; what the matrix cannot know by itself must be declared below, and an operation or an
 id name that is not declared fails `test_every_operation_and_id_name_is_declared` saying what to add:
-- ACCESS: who may call each operation: PUBLIC, SIGNED_IN, or the roles of an entry of app/auth/permissions.py
+- ACCESS: who may call each operation: PUBLIC, SIGNED_IN, or the roles of an entry of app/access/permissions.py
   (spec section 2 and 6). Refused roles must get 403/404 in the envelope and change nothing.
 - ID_KINDS: which entity each id-like parameter or body field names, so that another tenant's id of that kind
   can be put there (None: not a tenant's row, e.g. a reference value or a DSP, which role checks cover).
@@ -21,12 +21,12 @@ import pytest
 from sqlmodel import select
 from starlette.testclient import TestClient
 
-from app.auth.permissions import allowed_roles
-from app.auth.roles import Role
-from app.db import get_engine, session_scope
+from app.access.permissions import allowed_roles
+from app.access.roles import Role
+from app.history.change_log import CHANGE_LOGS
+from app.kernel.db import get_engine, session_scope
 from app.main import create_api, create_app
-from app.models.reference import ReferenceValue
-from app.services.change_log import CHANGE_LOGS
+from app.reference.models import ReferenceValue
 from tests.authz_matrix import (
     ID_NAME,
     Instances,
@@ -371,7 +371,7 @@ def test_every_operation_and_id_name_is_declared() -> None:
     problems = []
     if undeclared:
         problems.append("Declare who may call these operations in ACCESS (PUBLIC, SIGNED_IN or P(entity, action) "
-                        "of app/auth/permissions.py):\n  " + "\n  ".join(undeclared))
+                        "of app/access/permissions.py):\n  " + "\n  ".join(undeclared))
     if unknown_ids:
         problems.append("Declare which entity these id names refer to in ID_KINDS (None when not a tenant's row):"
                         "\n  " + "\n  ".join(unknown_ids))
@@ -437,7 +437,7 @@ def test_an_exchange_campaigns_asked_for_cannot_be_deleted_from_the_reference_li
     foreign key with a 500; it is a use, so the answer is 409 (retire it instead) and nothing changes."""
     from sqlmodel import select
 
-    from app.models.exchange_approval import ExchangeApproval
+    from app.campaigns.models import ExchangeApproval
 
     with session_scope() as db:
         requested = db.exec(select(ExchangeApproval.exchange_id)).first()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.api.bounds import ID_OUT_OF_RANGE
+from app.web.bounds import ID_OUT_OF_RANGE
 from tests.helpers import bearer_headers
 
 HUGE = 14766569749463814144

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.db import run
+from app.kernel.db import run
 from tests.helpers import bearer_headers, other_tenant
 
 NEW = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1000",

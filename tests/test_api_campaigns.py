@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.db import run
+from app.kernel.db import run
 from tests.helpers import bearer_headers, other_tenant
 
 NEW = {"name": "Launch Week", "objective": "app_installs", "starts_at": "2026-12-01", "time_zone": "UTC",

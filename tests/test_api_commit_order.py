@@ -10,8 +10,8 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.api import deps
 from app.main import create_app
+from app.web import deps
 from tests.helpers import bearer_headers
 from tests.render import run_async
 

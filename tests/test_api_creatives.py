@@ -3,7 +3,7 @@ the spec's call names reaching the same functions, and another tenant's creative
 
 from __future__ import annotations
 
-from app.db import run
+from app.kernel.db import run
 from tests.helpers import bearer_headers, other_tenant
 from tests.media_files import image_bytes, mp4_bytes
 

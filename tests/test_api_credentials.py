@@ -12,14 +12,14 @@ import pytest
 from sqlmodel import Session, select
 from starlette.testclient import TestClient
 
-from app.auth.roles import Role
-from app.errors import Forbidden, Invalid, NotFound
+from app.access.models import ApiCredential, UserSettings, UserStatus
+from app.access.roles import Role
+from app.accounts import users
+from app.demo.seed import DEMO_PASSWORD, create_user
+from app.history.models import AuditEntry
+from app.kernel.errors import Forbidden, Invalid, NotFound
 from app.main import create_app
-from app.models.api_credential import ApiCredential
-from app.models.audit import AuditEntry
-from app.models.user import UserSettings, UserStatus
-from app.services import api_credentials, users
-from app.services.seed import DEMO_PASSWORD, create_user
+from app.settings import api_credentials
 from tests.helpers import actor_of, other_tenant
 from tests.render import signed_in_console
 

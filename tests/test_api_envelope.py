@@ -6,7 +6,7 @@ from __future__ import annotations
 from starlette.testclient import TestClient
 
 from app.main import create_app
-from app.services import company
+from app.settings import company
 
 
 def test_an_unexpected_error_is_a_500_in_the_envelope_without_a_traceback(demo_ids, monkeypatch, caplog):
@@ -23,7 +23,7 @@ def test_an_unexpected_error_is_a_500_in_the_envelope_without_a_traceback(demo_i
     assert "Something went wrong" in body["message"]
     assert "hunter2" not in reply.text and "Traceback" not in reply.text
     assert "secret internals" in caplog.text, "the operator's log must keep what went wrong"
-    logged = [r for r in caplog.records if r.name == "app.api.envelope" and r.exc_info]
+    logged = [r for r in caplog.records if r.name == "app.web.envelope" and r.exc_info]
     assert logged and logged[0].exc_info[0] is RuntimeError, "and where: the traceback"
     assert "in broken" in caplog.text  # the frame that raised
 
@@ -75,8 +75,8 @@ def test_an_api_path_with_a_control_character_answers_in_the_envelope(client):
 
 def test_every_operation_declares_every_error_the_api_answers_in_the_envelope() -> None:
     # Generated clients know an answer only if the document lists it (Schemathesis found 35 operations answering
-    # codes they did not declare). Every error class of app/errors.py, plus 400 (an unreadable body) and 422.
-    from app import errors
+    # codes they did not declare). Every error class of app/kernel/errors.py, plus 400 (an unreadable body) and 422.
+    from app.kernel import errors
     from app.main import create_api
 
     spec = create_api().openapi()
@@ -113,7 +113,7 @@ def test_a_fault_answers_without_a_traceback_but_a_bug_of_the_same_class_still_i
     disk fault is still a bug: 500 with its traceback."""
     import errno
 
-    from app.faults import DISK_FULL
+    from app.kernel.faults import DISK_FULL
 
     raised: list[OSError] = []
 
@@ -130,4 +130,4 @@ def test_a_fault_answers_without_a_traceback_but_a_bug_of_the_same_class_still_i
         raised.append(OSError(errno.EINVAL, "Invalid argument"))
         bug = client.get("/api/auth/agency-config")
     assert bug.status_code == 500 and bug.json()["code"] == 500
-    assert [r for r in caplog.records if r.name == "app.api.envelope" and r.exc_info], "the bug's traceback"
+    assert [r for r in caplog.records if r.name == "app.web.envelope" and r.exc_info], "the bug's traceback"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from starlette.testclient import TestClient
 
-from app.db import session_scope
+from app.kernel.db import session_scope
 from tests.helpers import bearer_headers, other_tenant
 
 ADMIN, CO_ADMIN, AGENCY, ADVERTISER = ("admin@demo.example", "coadmin@demo.example", "agency@demo.example",

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from sqlmodel import func, select
 
-from app.db import run
-from app.models.campaign import Campaign
-from app.models.ledger import LedgerEntry
-from app.models.user import UserSettings
+from app.access.models import UserSettings
+from app.campaigns.models import Campaign
+from app.funds.models import LedgerEntry
+from app.kernel.db import run
 from tests.helpers import bearer_headers
 
 NEW = {"name": "Money", "objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC",

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from app.campaigns import service as campaigns
+from app.funds import service as funds
 from app.main import create_api
-from app.services import campaigns, funds
 from tests.helpers import actor_of, bearer_headers
 
 # Keys that hold an amount of money in the replies walked below.

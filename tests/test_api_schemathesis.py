@@ -5,7 +5,7 @@ Every operation is called with generated requests, valid and invalid ones, in pr
 - no 5xx (`not_a_server_error`);
 - an error in the {success, code, message, data} envelope, `code` repeating the status (`in_envelope`, below);
 - a status code the document declares for that operation (`status_code_conformance`), so generated clients know
-  every answer; the common errors are declared once for every operation (app/api/envelope.py);
+  every answer; the common errors are declared once for every operation (app/web/envelope.py);
 - a declared content type and a body matching the declared schema (`content_type_conformance`,
   `response_schema_conformance`; errors are declared with the envelope's schema).
 
@@ -40,11 +40,10 @@ from schemathesis.specs.openapi.checks import (
 )
 from sqlmodel import select
 
-from app.auth import tokens
-from app.db import session_scope
+from app.access import sessions, tokens
+from app.access.models import User, UserStatus
+from app.kernel.db import session_scope
 from app.main import create_api
-from app.models.user import User, UserStatus
-from app.services import sessions
 from tests.conftest import reset_database
 
 # Hypothesis keeps caches (and, unless database=None, its examples) in .hypothesis/: into the test run's own data

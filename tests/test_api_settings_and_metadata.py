@@ -3,7 +3,7 @@ another tenant's keys stay unreachable."""
 
 from __future__ import annotations
 
-from app.db import run
+from app.kernel.db import run
 from tests.helpers import bearer_headers, other_tenant
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from sqlmodel import select
 
-from app.db import run
-from app.models.messaging import EmailOutbox
+from app.kernel.db import run
+from app.messaging.models import EmailOutbox
 from tests.helpers import bearer_headers, other_tenant
 
 

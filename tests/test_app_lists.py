@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from sqlmodel import Session, func, select
 
-from app.errors import Conflict, Invalid, NotFound
-from app.models.app_list import AppList, AppListEntry
-from app.models.audit import AuditEntry
-from app.services import app_entries, app_lists, campaigns
+from app.campaigns import service as campaigns
+from app.history.models import AuditEntry
+from app.kernel.errors import Conflict, Invalid, NotFound
+from app.supply import app_entries, app_lists
+from app.supply.models import AppList, AppListEntry
 from tests.helpers import actor_of, bearer_headers, other_tenant, user_by_email
 
 BASE: dict[str, Any] = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1000",
@@ -221,7 +222,7 @@ def test_api_calls_under_the_spec_names_and_tenant_isolation(client):
     text = client.get(export["csv_download_url"], headers=me).content.decode("utf-8-sig")
     assert text.splitlines()[:2] == ["value,kind", "com.example.game,app"]
 
-    from app.db import run
+    from app.kernel.db import run
     rival_agency, _rival_advertiser = run(other_tenant)
     rival = bearer_headers(client, rival_agency.email)
     for method, path in (("get", f"/api/withOutRole/getAppListById/{list_id}"),

@@ -11,11 +11,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.analytics import get_store
-from app.analytics.store import FactRow
-from app.errors import Conflict, Invalid, NotFound
-from app.services import audiences, campaign_bulk, campaigns
-from app.services.audience_devices import OVERLONG, iter_lines, parse_line, store_devices
+from app.campaigns import bulk as campaign_bulk
+from app.campaigns import service as campaigns
+from app.kernel.errors import Conflict, Invalid, NotFound
+from app.supply import audiences
+from app.supply.audience_devices import OVERLONG, iter_lines, parse_line, store_devices
+from app.warehouse import get_store
+from app.warehouse.base import FactRow
 from tests.helpers import actor_of, other_tenant
 
 ID = "6D92078A-8246-4BA4-AE5B-76104861E7DC"

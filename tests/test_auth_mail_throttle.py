@@ -1,14 +1,14 @@
 """The calls that e-mail a code (forgot-password, resend a code, register) are throttled like sign-in, per
-e-mail address and per client address, by the one limiter in app/auth/throttle.py; past the limit no mail leaves."""
+e-mail address and per client address, by the one limiter in app/access/throttle.py; past the limit no mail leaves."""
 
 from __future__ import annotations
 
 import pytest
 from sqlmodel import select
 
-from app.errors import TooManyAttempts
-from app.models.user import User
-from app.services import accounts
+from app.access.models import User
+from app.accounts import service as accounts
+from app.kernel.errors import TooManyAttempts
 from tests.test_mail import smtp_server  # noqa: F401 (the SMTP fake, a fixture)
 
 TWELVE = 12
@@ -78,7 +78,7 @@ def test_register_counts_against_the_same_limit(client, settings, smtp_server): 
 
     def registered(db):
         return db.exec(select(User).where(User.email == "new@shop.example")).first()
-    from app.db import run
+    from app.kernel.db import run
     assert run(registered) is None
 
 
@@ -93,7 +93,7 @@ def test_sign_in_refusal_tells_how_long_to_wait(client, settings):
 
 @pytest.mark.parametrize("language", ["gr"])
 def test_the_refusal_reads_in_the_users_language(db, language):
-    from app.i18n.catalog import translator
+    from app.kernel.i18n.catalog import translator
 
     for _ in range(TWELVE):
         message = _forgot(db, "advertiser@demo.example", "10.4.0.1")

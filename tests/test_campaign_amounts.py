@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 from sqlmodel import Session
 
-from app.analytics import get_store
-from app.analytics.store import FactRow
-from app.db import run
-from app.errors import Invalid
-from app.models.campaign import Campaign
-from app.services import campaign_bulk, campaigns
+from app.campaigns import bulk as campaign_bulk
+from app.campaigns import service as campaigns
+from app.campaigns.models import Campaign
+from app.kernel.db import run
+from app.kernel.errors import Invalid
+from app.warehouse import get_store
+from app.warehouse.base import FactRow
 from tests.helpers import actor_of, bearer_headers
 
 ADVERTISER = "advertiser@demo.example"

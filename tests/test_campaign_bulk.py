@@ -9,11 +9,14 @@ from typing import Any
 import pytest
 from sqlmodel import Session, select
 
-from app.errors import Forbidden, Invalid
-from app.models.audit import AuditEntry
-from app.models.campaign import Campaign
-from app.models.reference import ReferenceValue
-from app.services import app_lists, audiences, campaign_bulk, campaigns, user_config
+from app.accounts import user_config
+from app.campaigns import bulk as campaign_bulk
+from app.campaigns import service as campaigns
+from app.campaigns.models import Campaign
+from app.history.models import AuditEntry
+from app.kernel.errors import Forbidden, Invalid
+from app.reference.models import ReferenceValue
+from app.supply import app_lists, audiences
 from tests.helpers import actor_of, other_tenant, user_by_email
 
 BASE: dict[str, Any] = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1000",

@@ -11,10 +11,11 @@ from datetime import timedelta
 import pytest
 from sqlmodel import Session
 
-from app.auth.policy import Actor
-from app.db import run
-from app.errors import Invalid
-from app.services import campaign_export, campaigns
+from app.access.policy import Actor
+from app.campaigns import export as campaign_export
+from app.campaigns import service as campaigns
+from app.kernel.db import run
+from app.kernel.errors import Invalid
 from tests.helpers import actor_of, bearer_headers, browser_session, other_tenant
 
 BASE = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1000",

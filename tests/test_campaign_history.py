@@ -7,8 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.errors import Forbidden, Invalid, NotFound
-from app.services import campaign_history, campaigns
+from app.campaigns import history as campaign_history
+from app.campaigns import service as campaigns
+from app.kernel.errors import Forbidden, Invalid, NotFound
 from tests.helpers import actor_of, other_tenant, user_by_email
 from tests.test_campaign_pages import SETTINGS
 

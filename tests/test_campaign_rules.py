@@ -11,10 +11,16 @@ from typing import Any
 import pytest
 from sqlmodel import Session, select
 
-from app.errors import Invalid
-from app.models.campaign import Campaign
-from app.models.reference import ReferenceValue
-from app.services import app_lists, campaign_bulk, campaigns, dsps, funds, metadata, user_config
+from app.accounts import user_config
+from app.campaigns import bulk as campaign_bulk
+from app.campaigns import service as campaigns
+from app.campaigns.models import Campaign
+from app.dsps import service as dsps
+from app.funds import service as funds
+from app.kernel.errors import Invalid
+from app.reference import metadata
+from app.reference.models import ReferenceValue
+from app.supply import app_lists
 from tests.fake_dsp import FakeDsp, running_fake_dsp
 from tests.helpers import actor_of, bearer_headers, other_tenant, user_by_email
 

@@ -8,10 +8,12 @@ from typing import Any
 import pytest
 from sqlmodel import col, select
 
-from app.errors import Conflict, Invalid, NotAuthenticated, NotFound
-from app.models.audit import AuditEntry
-from app.models.reference import ReferenceValue
-from app.services import campaigns, metadata, user_config
+from app.accounts import user_config
+from app.campaigns import service as campaigns
+from app.history.models import AuditEntry
+from app.kernel.errors import Conflict, Invalid, NotAuthenticated, NotFound
+from app.reference import metadata
+from app.reference.models import ReferenceValue
 from tests.helpers import actor_of, other_tenant, user_by_email
 
 VALID: dict[str, Any] = {

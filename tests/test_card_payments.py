@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from starlette.testclient import TestClient
 
-from app.settings import get_settings
+from app.kernel.config import get_settings
 from tests.fake_stripe import FakeStripe, fake_stripe, sign
 from tests.helpers import bearer_headers, other_tenant
 
@@ -97,7 +97,7 @@ def test_a_forged_or_unsigned_webhook_writes_nothing(client: TestClient, stripe_
 
 def test_other_tenants_cannot_pay_into_or_open_a_payment(client: TestClient, stripe_server: FakeStripe,
                                                          demo_ids: dict[str, int]) -> None:
-    from app.db import session_scope
+    from app.kernel.db import session_scope
 
     with session_scope() as db:
         _rival_agency, rival_advertiser = other_tenant(db)

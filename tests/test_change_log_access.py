@@ -1,5 +1,5 @@
 """Every change log shown on a page is readable through the API under the same permission as its page, both taken
-from one declaration (app/services/change_log.py CHANGE_LOGS); another tenant's log is out of reach (issue 21:
+from one declaration (app/history/change_log.py CHANGE_LOGS); another tenant's log is out of reach (issue 21:
 a campaign's log had no API, and the creative log's API and page disagreed)."""
 
 from __future__ import annotations
@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 
-from app.auth.roles import Role
-from app.services import app_lists, audiences, campaigns, creatives, smart_apps
-from app.services.change_log import CHANGE_LOGS
+from app.access.roles import Role
+from app.campaigns import service as campaigns
+from app.creatives import service as creatives
+from app.history.change_log import CHANGE_LOGS
+from app.supply import app_lists, audiences, smart_apps
 from components.pages import PAGES
 from tests.authz_matrix import make_rival
 from tests.helpers import actor_of, bearer_headers

@@ -6,13 +6,13 @@ import pytest
 from sqlmodel import select
 from starlette.testclient import TestClient
 
-from app.db import run
-from app.errors import Forbidden, Invalid
+from app.demo.seed import DEMO_PASSWORD
+from app.history.models import AuditEntry
+from app.kernel.db import run
+from app.kernel.errors import Forbidden, Invalid
 from app.main import create_app
-from app.models.audit import AuditEntry
-from app.models.company import CompanyConfig
-from app.services import company
-from app.services.seed import DEMO_PASSWORD
+from app.settings import company
+from app.settings.models import CompanyConfig
 from tests.helpers import actor_of
 from tests.media_files import image_bytes
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.errors import NotFound
-from app.services import campaigns, creatives
-from app.services.creative_history import creative_history
+from app.campaigns import service as campaigns
+from app.creatives import service as creatives
+from app.creatives.history import creative_history
+from app.kernel.errors import NotFound
 from tests.helpers import actor_of, other_tenant
 from tests.media_files import image_bytes
 from tests.test_campaign_pages import SETTINGS

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from app.errors import Forbidden, Invalid, NotFound
-from app.models.audit import AuditEntry
-from app.services import campaigns, creatives
-from app.settings import get_settings
+from app.campaigns import service as campaigns
+from app.creatives import service as creatives
+from app.history.models import AuditEntry
+from app.kernel.config import get_settings
+from app.kernel.errors import Forbidden, Invalid, NotFound
 from tests.helpers import actor_of, other_tenant, user_by_email
 from tests.media_files import image_bytes, mp4_bytes, png_bomb
 

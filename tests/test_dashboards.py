@@ -7,11 +7,11 @@ from datetime import UTC, date, datetime, timedelta
 
 from sqlmodel import select
 
-from app.analytics import get_store
-from app.analytics.store import FactRow
-from app.models.campaign import Campaign, CampaignStatus
-from app.models.ledger import LedgerEntry
-from app.services import dashboards
+from app.campaigns.models import Campaign, CampaignStatus
+from app.funds.models import LedgerEntry
+from app.statistics import dashboards
+from app.warehouse import get_store
+from app.warehouse.base import FactRow
 from tests.helpers import actor_of
 
 TODAY = datetime.now(UTC).date()

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from app.services import campaigns, creatives
-from app.services.demo_advertising import seed_demo_advertising
+from app.campaigns import service as campaigns
+from app.creatives import service as creatives
+from app.demo.advertising import seed_demo_advertising
 from tests.helpers import actor_of
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.i18n.catalog import translator
+from app.kernel.i18n.catalog import translator
 from components.ui.download import NO_URL_ERROR, run_download
 from tests.render import run_async
 

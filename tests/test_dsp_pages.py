@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from app.db import run
-from app.services import dsps, metadata
+from app.dsps import service as dsps
+from app.kernel.db import run
+from app.reference import metadata
 from tests.helpers import actor_of
 from tests.render import text_of
 from tests.test_campaign_pages import _create, attribute_values, page_at

@@ -12,12 +12,15 @@ import pytest
 from cryptography.fernet import Fernet
 from sqlmodel import select
 
-from app.errors import Conflict, Forbidden, Invalid, NotAuthenticated
-from app.models.audit import AuditEntry
-from app.models.campaign import Campaign
-from app.models.creative import Creative
-from app.models.dsp import Dsp, DspAssociation
-from app.services import campaigns, dsp_credentials, dsps, metadata
+from app.campaigns import service as campaigns
+from app.campaigns.models import Campaign
+from app.creatives.models import Creative
+from app.dsps import credentials as dsp_credentials
+from app.dsps import service as dsps
+from app.dsps.models import Dsp, DspAssociation
+from app.history.models import AuditEntry
+from app.kernel.errors import Conflict, Forbidden, Invalid, NotAuthenticated
+from app.reference import metadata
 from tests.fake_dsp import FakeDsp, running_fake_dsp
 from tests.helpers import actor_of, bearer_headers
 from tests.test_creatives import CAMPAIGN, _image_creative

@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from app.analytics import get_store
-from app.analytics.store import StatsQuery
-from app.errors import Forbidden, Invalid, NotFound
-from app.models.campaign import Campaign
-from app.models.reference import ReferenceValue
-from app.services import campaigns, exchange_approvals, simulator
+from app.campaigns import exchange_approvals
+from app.campaigns import service as campaigns
+from app.campaigns.models import Campaign
+from app.demo import simulator
+from app.kernel.errors import Forbidden, Invalid, NotFound
+from app.reference.models import ReferenceValue
+from app.warehouse import get_store
+from app.warehouse.base import StatsQuery
 from tests.helpers import actor_of, bearer_headers, other_tenant
 
 BASE: dict[str, Any] = {"name": "Approval Run", "objective": "traffic", "starts_at": "2026-01-01T00:00",
@@ -136,7 +138,7 @@ def test_the_api_decides_in_bulk_and_shows_states(client, db) -> None:
 
 
 def _allow(db, advertiser_id: int, exchanges: list[int]) -> None:
-    from app.services import user_config
+    from app.accounts import user_config
 
     admin = actor_of(db, "admin@demo.example")
     config = user_config.get_config(db, actor=admin, user_id=advertiser_id)
@@ -146,7 +148,7 @@ def _allow(db, advertiser_id: int, exchanges: list[int]) -> None:
 
 
 def test_a_campaign_asks_only_for_the_active_exchanges_its_advertiser_may_use(db) -> None:
-    from app.services import metadata
+    from app.reference import metadata
 
     ex = _exchanges(db)
     admin = actor_of(db, "admin@demo.example")

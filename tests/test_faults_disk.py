@@ -20,8 +20,8 @@ import httpx
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from app.db import get_engine
-from app.faults import CANNOT_WRITE, DATABASE_DOWN, DISK_FULL, infrastructure_error
+from app.kernel.db import get_engine
+from app.kernel.faults import CANNOT_WRITE, DATABASE_DOWN, DISK_FULL, infrastructure_error
 from tests.faults import Server
 from tests.media_files import image_bytes
 

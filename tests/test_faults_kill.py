@@ -19,12 +19,12 @@ import pytest
 from sqlalchemy import text
 from sqlmodel import Session, col, func, select
 
-from app.db import get_engine, session_scope
-from app.models.audit import AuditEntry
-from app.models.campaign import Campaign
-from app.models.ledger import LedgerEntry
-from app.models.report import ReportRun
-from app.services import campaigns
+from app.campaigns import service as campaigns
+from app.campaigns.models import Campaign
+from app.funds.models import LedgerEntry
+from app.history.models import AuditEntry
+from app.kernel.db import get_engine, session_scope
+from app.reports.models import ReportRun
 from tests.faults import InFlight, Server, wait_until, writing_now
 from tests.helpers import actor_of
 

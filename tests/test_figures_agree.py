@@ -9,10 +9,13 @@ from datetime import UTC, date, datetime, timedelta
 
 from sqlmodel import select
 
-from app.models.campaign import Campaign, CampaignStatus
-from app.models.ledger import LedgerEntry
-from app.models.user import UserSettings
-from app.services import dashboards, funds, ingestion, report_jobs, reports
+from app.access.models import UserSettings
+from app.campaigns.models import Campaign, CampaignStatus
+from app.funds import service as funds
+from app.funds.models import LedgerEntry
+from app.reports import jobs as report_jobs
+from app.reports import service as reports
+from app.statistics import dashboards, ingestion
 from tests.helpers import actor_of, bearer_headers, wait_for_run
 
 DAY = date.today() - timedelta(days=3)

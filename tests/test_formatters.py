@@ -9,9 +9,9 @@ from decimal import Decimal
 
 import pytest
 
-from app.i18n.catalog import LANGUAGES
-from app.i18n.formatters import file_size, money, short_number
-from app.settings import REPO_ROOT
+from app.kernel.config import REPO_ROOT
+from app.kernel.i18n.catalog import LANGUAGES
+from app.kernel.i18n.formatters import file_size, money, short_number
 
 
 def test_money():

@@ -8,8 +8,8 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.services import accounts
-from app.services.seed import DEMO_PASSWORD
+from app.accounts import service as accounts
+from app.demo.seed import DEMO_PASSWORD
 from components.auth.login import LoginPage
 from components.shell.context import ConsoleContext
 from components.ui.forms import checkbox_list, form, select_field, submit_button, submitted_values, text_field

@@ -8,15 +8,16 @@ from decimal import Decimal
 import pytest
 from sqlmodel import Session, col, func, select
 
-from app import money
-from app.errors import Forbidden, Invalid, NotFound
-from app.models.audit import AuditEntry
-from app.models.campaign import Campaign, CampaignStatus
-from app.models.ledger import LedgerEntry
-from app.models.messaging import Notification
-from app.models.user import UserSettings
-from app.services import funds, ledger
-from app.services.demo_advertising import seed_demo_advertising
+from app.access.models import UserSettings
+from app.campaigns.models import Campaign, CampaignStatus
+from app.demo.advertising import seed_demo_advertising
+from app.funds import ledger
+from app.funds import service as funds
+from app.funds.models import LedgerEntry
+from app.history.models import AuditEntry
+from app.kernel import money
+from app.kernel.errors import Forbidden, Invalid, NotFound
+from app.messaging.models import Notification
 from tests.helpers import actor_of, other_tenant, user_by_email
 
 ADMIN, CO_ADMIN, AGENCY, ADVERTISER = ("admin@demo.example", "coadmin@demo.example", "agency@demo.example",
@@ -243,8 +244,8 @@ def test_a_card_payment_of_nothing_is_not_credited(db: Session) -> None:
 def test_the_overview_narrows_to_direct_advertisers_and_counts_the_month_from_its_first_instant(db: Session) -> None:
     from datetime import timedelta
 
-    from app.auth.roles import Role
-    from app.services.seed import DEMO_PASSWORD, create_user
+    from app.access.roles import Role
+    from app.demo.seed import DEMO_PASSWORD, create_user
 
     direct = create_user(db, email="direct@shop.example", role=Role.ADVERTISER, password=DEMO_PASSWORD,
                          company_name="Direct Shop")

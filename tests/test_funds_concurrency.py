@@ -9,10 +9,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 from sqlmodel import col, func, select
 
-from app.db import session_scope
-from app.models.ledger import LedgerEntry
-from app.models.user import UserSettings
-from app.services import funds
+from app.access.models import UserSettings
+from app.funds import service as funds
+from app.funds.models import LedgerEntry
+from app.kernel.db import session_scope
 from tests.helpers import actor_of, user_by_email
 
 THREADS, OPS = 8, 50

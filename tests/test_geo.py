@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.errors import Invalid
-from app.services import campaigns, geo
+from app.campaigns import service as campaigns
+from app.kernel.errors import Invalid
+from app.reference import geo
 from tests.helpers import actor_of, bearer_headers
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.campaign_targeting import geo_fence_from_csv
+from app.campaigns.targeting import geo_fence_from_csv
 
 
 @pytest.mark.parametrize(("text", "fence", "problem"), [

@@ -10,7 +10,7 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.errors import Forbidden, Invalid
+from app.kernel.errors import Forbidden, Invalid
 from components.ui.hooks import use_action, use_query
 from tests.render import _layout, handler_target, logged_out_console, run_async, settle, text_of
 

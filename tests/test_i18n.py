@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from app.i18n.catalog import translator
+from app.kernel.i18n.catalog import translator
 
 ROOT = Path(__file__).resolve().parent.parent
-CATALOG_DIR = ROOT / "app" / "i18n" / "catalogs"
+CATALOG_DIR = ROOT / "app" / "kernel" / "i18n" / "catalogs"
 LANGUAGES = ("sp", "gr", "it", "rs")
 
 # Service errors reach the UI as English text and are translated by using that text as the key.
@@ -27,7 +27,7 @@ MESSAGE_KEYS = (
     "This field is required.",
     "An account with this email already exists.",
     "The code is wrong or has expired.",
-    # refusals of the sign-in and mail limiter (app/auth/throttle.py)
+    # refusals of the sign-in and mail limiter (app/access/throttle.py)
     "Too many failed sign-ins for this account. Try again in {n} minutes.",
     "Too many failed sign-ins from your network. Try again in {n} minutes.",
     "Too many codes were requested for this e-mail address. Try again in {n} minutes.",
@@ -72,7 +72,7 @@ MESSAGE_KEYS = (
     "This list has no such detail.",
     "Enter a date as YYYY-MM-DD.",
     "The end date must not be before the start date.",
-    # money (app/money.py: the one parser) and the amount rules (app/services/campaigns.py)
+    # money (app/kernel/money.py: the one parser) and the amount rules (app/campaigns/service.py)
     "Enter an amount, e.g. {example}.",
     "Enter the amount in digits 0-9, e.g. {example}.",
     "Use a point for decimals and commas only between thousands, e.g. 1,234.50.",
@@ -90,7 +90,7 @@ MESSAGE_KEYS = (
     "The bid cannot be below the lowest bid.",
     "The lowest bid cannot be above the bid.",
     "The total budget cannot be below the {spent} already spent.",
-    # funds (app/services/funds.py, app/services/card_payments.py)
+    # funds (app/funds/service.py, app/funds/card_payments.py)
     "Enter an amount other than zero.",
     "A deposit or refund adds money: enter a positive amount.",
     "Choose deposit, refund or adjustment.",
@@ -105,20 +105,20 @@ MESSAGE_KEYS = (
     "Choose at least one request.",
     "Request not found.",
     "The campaign is archived.",
-    # campaigns: flights, activation, clones, retired targeting (app/services/campaigns.py, campaign_targeting.py)
+    # campaigns: flights, activation, clones, retired targeting (app/campaigns/service.py, campaign_targeting.py)
     "This end date has passed: choose one in the future.",
     "This campaign's flight has ended: extend the end date before activating it.",
     "Add funds before activating this campaign: the advertiser's balance is ${balance}.",
     "The original's flight has ended: give the clone new dates.",
     "Retired, cannot be chosen: {names}.",
-    # DSP connections (app/services/dsps.py)
+    # DSP connections (app/dsps/service.py)
     "DSP not found.",
     "A DSP with this name already exists.",
     "Enter the DSP's address, starting with http:// or https://.",
     "This DSP is inactive. Activate it to sync.",
-    "Must not contain spaces, the words undefined or null, or any of | * > < { } [ ] $ ~",  # app/validation.py token_text (a DSP's API key)
-    "Use only letters, digits, spaces, _, @ and !.",  # app/validation.py free_text (an API key's label)
-    # app/validation.py file_name and csv_file_name (the running-apps export's name), identifier (a DSP's seat id)
+    "Must not contain spaces, the words undefined or null, or any of | * > < { } [ ] $ ~",  # app/kernel/validation.py token_text (a DSP's API key)
+    "Use only letters, digits, spaces, _, @ and !.",  # app/kernel/validation.py free_text (an API key's label)
+    # app/kernel/validation.py file_name and csv_file_name (the running-apps export's name), identifier (a DSP's seat id)
     "File names use letters, digits, _ and - with single spaces, an extension, and may not start with x.",
     "The file is a CSV: end its name with .csv.",
     "Use only letters, digits, _ and -.",
@@ -146,7 +146,7 @@ MESSAGE_KEYS = (
     "The file holds no device ids (IDFA or GAID, one a line).",
     "A campaign cannot both allow and block the audience.",
     "The file is larger than 256 MB. Split it and append the parts one after another.",
-    # the database or the data disk at fault (app/faults.py)
+    # the database or the data disk at fault (app/kernel/faults.py)
     "The database is not answering; nothing was saved. Try again in a moment.",
     "The database is busy; nothing was saved. Try again in a moment.",
     "The server's disk is full; nothing was saved. Try again once space has been freed.",
@@ -251,7 +251,7 @@ def test_every_key_used_by_the_components_exists_in_english() -> None:
 
 @pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
 def test_the_name_and_password_rules_speak_every_language(language: str) -> None:
-    from app import validation as v
+    from app.kernel import validation as v
 
     t = translator(language)
     for message in (v.password("short1"), v.password("lettersonly"), v.person_name("x" * 26, max_length=25),
@@ -294,7 +294,7 @@ def test_the_tu_markers_find_what_they_are_for() -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_messages_built_with_values_speak_every_language_whatever_the_values(language: str, monkeypatch) -> None:
     """One catalog entry per message, not per value: a limit nobody wrote a translation for still translates."""
-    from app import validation as v
+    from app.kernel import validation as v
 
     t = translator(language)
     monkeypatch.setattr(v, "PASSWORD_MIN_LENGTH", 12)
@@ -308,7 +308,7 @@ def test_messages_built_with_values_speak_every_language_whatever_the_values(lan
 def test_a_message_built_with_values_is_its_english_text() -> None:
     import pickle
 
-    from app.i18n.catalog import Message
+    from app.kernel.i18n.catalog import Message
 
     message = Message("At most {n} characters.", n=25)
     assert message == "At most 25 characters." and json.dumps({"m": message}) == '{"m": "At most 25 characters."}'

@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 from sqlmodel import Session, col, select
 
-from app.analytics import get_store
-from app.errors import Forbidden, Invalid
-from app.models.campaign import Campaign
-from app.models.ledger import LedgerEntry
-from app.services import ingestion, ledger, statistics
-from app.services.demo_advertising import seed_demo_advertising
+from app.campaigns.models import Campaign
+from app.demo.advertising import seed_demo_advertising
+from app.funds import ledger
+from app.funds.models import LedgerEntry
+from app.kernel.errors import Forbidden, Invalid
+from app.statistics import ingestion
+from app.statistics import service as statistics
+from app.warehouse import get_store
 from tests.helpers import actor_of, bearer_headers, other_tenant
 
 DAY = {"start": date(2026, 11, 10), "end": date(2026, 11, 10)}

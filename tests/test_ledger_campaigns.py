@@ -13,14 +13,16 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from app.analytics.store import FactRow
-from app.errors import NotFound
-from app.models.campaign import Campaign, CampaignStatus
-from app.models.ledger import LedgerEntry
-from app.models.messaging import Notification
-from app.models.user import UserSettings
-from app.services import funds, ingestion, ledger
-from app.services.demo_advertising import seed_demo_advertising
+from app.access.models import UserSettings
+from app.campaigns.models import Campaign, CampaignStatus
+from app.demo.advertising import seed_demo_advertising
+from app.funds import ledger
+from app.funds import service as funds
+from app.funds.models import LedgerEntry
+from app.kernel.errors import NotFound
+from app.messaging.models import Notification
+from app.statistics import ingestion
+from app.warehouse.base import FactRow
 from tests.helpers import actor_of, bearer_headers, other_tenant, user_by_email
 
 ADMIN, AGENCY, ADVERTISER = "admin@demo.example", "agency@demo.example", "advertiser@demo.example"
@@ -219,7 +221,7 @@ def test_the_api_answers_the_campaign_rows_and_keeps_other_tenants_out(client, d
 @pytest.fixture
 def empty_database(tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
     """A URL of an empty database of the suite's kind: a SQLite file, or a PostgreSQL schema of its own."""
-    from app.settings import get_settings
+    from app.kernel.config import get_settings
 
     url = get_settings().sqlalchemy_url
     if not url.startswith("postgresql"):
@@ -238,7 +240,7 @@ def _alembic(url: str, verb: str, revision: str) -> None:
     from alembic import command
     from alembic.config import Config
 
-    from app.db import REPO_ROOT
+    from app.kernel.db import REPO_ROOT
 
     config = Config(str(REPO_ROOT / "alembic.ini"))
     config.set_main_option("script_location", str(REPO_ROOT / "app" / "migrations"))

@@ -10,11 +10,13 @@ from decimal import Decimal
 import pytest
 from sqlmodel import Session, select
 
-from app.errors import NotFound
-from app.models.ledger import LedgerEntry
-from app.models.user import UserSettings
-from app.services import funds, ledger, simulator
-from app.services.demo_advertising import approve_demo_exchanges, seed_demo_advertising
+from app.access.models import UserSettings
+from app.demo import simulator
+from app.demo.advertising import approve_demo_exchanges, seed_demo_advertising
+from app.funds import ledger
+from app.funds import service as funds
+from app.funds.models import LedgerEntry
+from app.kernel.errors import NotFound
 from tests.helpers import actor_of, bearer_headers, other_tenant, user_by_email
 
 ADMIN, AGENCY, ADVERTISER = "admin@demo.example", "agency@demo.example", "advertiser@demo.example"

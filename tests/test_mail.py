@@ -8,9 +8,9 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlmodel import select
 
-from app.models.messaging import EmailOutbox
-from app.services import accounts
-from app.settings import get_settings
+from app.accounts import service as accounts
+from app.kernel.config import get_settings
+from app.messaging.models import EmailOutbox
 
 
 class Inbox:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, select
 
-from app.auth.roles import Role
-from app.db import run
-from app.errors import Conflict, Forbidden, Invalid, NotFound
-from app.models.audit import AuditEntry
-from app.models.reference import REFERENCE_KINDS, ReferenceValue
-from app.models.user import UserSettings
-from app.services import metadata
+from app.access.models import UserSettings
+from app.access.roles import Role
+from app.history.models import AuditEntry
+from app.kernel.db import run
+from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound
+from app.reference import metadata
+from app.reference.models import REFERENCE_KINDS, ReferenceValue
 from components.paths import page_path
 from tests.helpers import actor_of, user_by_email
 from tests.render import render_model, signed_in_console, text_of, walk

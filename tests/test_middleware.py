@@ -6,12 +6,13 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from app.api.deps import SESSION_COOKIE
-from app.db import run
+from app.access import sessions
+from app.accounts import service as accounts
+from app.demo.seed import DEMO_PASSWORD
+from app.kernel.db import run
 from app.main import create_app
-from app.middleware import FOREIGN_ORIGIN_CLOSE_CODE, SESSION_ENDED_CLOSE_CODE
-from app.services import accounts, sessions
-from app.services.seed import DEMO_PASSWORD
+from app.web.deps import SESSION_COOKIE
+from app.web.middleware import FOREIGN_ORIGIN_CLOSE_CODE, SESSION_ENDED_CLOSE_CODE
 from tests.render import run_async
 
 WS_PATH = "/reactpy/?path=/dashboard&qs="
@@ -54,7 +55,7 @@ def test_an_update_for_a_tab_that_just_closed_is_dropped_not_raised():
     to see the disconnect. Any other message that cannot be sent still fails loudly."""
     from uvicorn.protocols.utils import ClientDisconnected
 
-    from app.middleware import WebsocketGuard
+    from app.web.middleware import WebsocketGuard
 
     seen: list[str] = []
 

@@ -1,4 +1,4 @@
-"""The one money parser (app/money.py): what a person types is read exactly, and everything else is refused under
+"""The one money parser (app/kernel/money.py): what a person types is read exactly, and everything else is refused under
 the field's own name with a message that says what to type, never read as something else."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from decimal import Decimal
 
 import pytest
 
-from app import money
-from app.errors import Invalid
-from app.i18n.catalog import translator
+from app.kernel import money
+from app.kernel.errors import Invalid
+from app.kernel.i18n.catalog import translator
 
 
 @pytest.mark.parametrize(("text", "field", "expected"), [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from app.auth.roles import ROLE_HOME, Role
+from app.access.roles import ROLE_HOME, Role
 from components.pages import PAGES, menu_pages, pages_for
 from components.paths import profile_path, settings_path
 from components.shell.footer import footer_text

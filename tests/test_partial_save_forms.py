@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from sqlmodel import Session
 
-from app.db import run
-from app.services import company, postbacks, user_config, users
+from app.accounts import user_config, users
+from app.kernel.db import run
+from app.settings import company, postbacks
 from components.profile.profile_page import ProfileDetails
 from components.settings.client_settings import PostbackForm
 from components.settings.company_settings import BrandForm

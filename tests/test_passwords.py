@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from argon2 import PasswordHasher
 
-from app.auth.passwords import hash_password, needs_rehash, verify_password
-from app.services import accounts
-from app.services.seed import DEMO_PASSWORD
+from app.access.passwords import hash_password, needs_rehash, verify_password
+from app.accounts import service as accounts
+from app.demo.seed import DEMO_PASSWORD
 from tests.helpers import user_by_email
 
 

@@ -1,9 +1,9 @@
 import pytest
 
-from app.auth.permissions import ADMIN_ONLY, PERMISSIONS, allowed_roles
-from app.auth.policy import can, can_see_user, require, require_user_in_scope
-from app.auth.roles import Role
-from app.errors import Forbidden, NotAuthenticated, NotFound
+from app.access.permissions import ADMIN_ONLY, PERMISSIONS, allowed_roles
+from app.access.policy import can, can_see_user, require, require_user_in_scope
+from app.access.roles import Role
+from app.kernel.errors import Forbidden, NotAuthenticated, NotFound
 from tests.helpers import actor_of, other_tenant, user_by_email
 
 

@@ -14,15 +14,17 @@ from typing import Any
 import pytest
 from sqlmodel import Session, col, select
 
-from app.analytics import get_store
-from app.errors import Invalid, NotFound
-from app.models.campaign import Campaign
-from app.models.postback import PostbackDelivery
-from app.models.user import UserStatus
-from app.services import postback_ingest, postbacks, statistics
-from app.services.demo_advertising import seed_demo_advertising
-from app.services.preferences import settings_of
-from app.settings import get_settings
+from app.access.models import UserStatus
+from app.access.preferences import settings_of
+from app.campaigns.models import Campaign
+from app.demo.advertising import seed_demo_advertising
+from app.kernel.config import get_settings
+from app.kernel.errors import Invalid, NotFound
+from app.settings import postbacks
+from app.settings.models import PostbackDelivery
+from app.statistics import postback_ingest
+from app.statistics import service as statistics
+from app.warehouse import get_store
 from tests.helpers import actor_of, other_tenant, user_by_email
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, select
 
-from app.errors import Forbidden, Invalid
-from app.models.audit import AuditEntry
-from app.models.user import UserSettings
-from app.services import postbacks
+from app.access.models import UserSettings
+from app.history.models import AuditEntry
+from app.kernel.errors import Forbidden, Invalid
+from app.settings import postbacks
 from tests.helpers import actor_of, other_tenant
 from tests.render import render_model, signed_in_console, text_of, walk
 
@@ -88,7 +88,7 @@ def test_each_account_has_its_own_postback(db: Session, demo_ids: dict[str, int]
 
 
 def test_events_and_macros_are_declared_once_and_translated() -> None:
-    from app.i18n.catalog import translator
+    from app.kernel.i18n.catalog import translator
 
     assert {"install", "open", "registration", "purchase", "add_to_cart", "level_achieved"} <= set(
         postbacks.POSTBACK_EVENTS)

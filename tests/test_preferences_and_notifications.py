@@ -1,7 +1,9 @@
 import pytest
 
-from app.errors import Forbidden, Invalid
-from app.services import notifications, preferences, user_config
+from app.access import preferences
+from app.accounts import user_config
+from app.kernel.errors import Forbidden, Invalid
+from app.messaging import notifications
 from components.shell.theme_panel import layout_classes
 from tests.helpers import actor_of
 

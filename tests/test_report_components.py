@@ -16,8 +16,8 @@ def test_a_reports_totals_follow_the_readers_language():
 
 
 def test_insight360s_pacing_says_when_a_campaign_ends_as_the_dashboard_writes_its_days():
-    from app.auth.roles import Role
-    from app.i18n.catalog import translator
+    from app.access.roles import Role
+    from app.kernel.i18n.catalog import translator
     from components.dashboard.insight import _pacing_row
     from tests.render import text_of
 

@@ -9,11 +9,14 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from app.analytics import get_store
-from app.analytics.store import FactRow
-from app.i18n.formatters import day_range
-from app.models.report import ReportRun
-from app.services import dashboards, report_jobs, reports, statistics
+from app.kernel.i18n.formatters import day_range
+from app.reports import jobs as report_jobs
+from app.reports import service as reports
+from app.reports.models import ReportRun
+from app.statistics import dashboards
+from app.statistics import service as statistics
+from app.warehouse import get_store
+from app.warehouse.base import FactRow
 from tests.helpers import actor_of, wait_for_run
 
 

@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from app.db import session_scope
-from app.models.report import ReportRun
-from app.models.user import UserStatus
-from app.services import report_jobs, reports
+from app.access.models import UserStatus
+from app.kernel.db import session_scope
+from app.reports import jobs as report_jobs
+from app.reports import service as reports
+from app.reports.models import ReportRun
 from tests.helpers import actor_of, user_by_email
 from tests.test_mail import smtp_server  # noqa: F401  (the fake SMTP server fixture)
 

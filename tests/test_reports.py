@@ -11,12 +11,13 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from sqlmodel import select
 
-from app.analytics import get_store
-from app.analytics.store import FactRow
-from app.db import session_scope
-from app.errors import Invalid, NotFound
-from app.models.report import Report, ReportRun
-from app.services import report_jobs, reports
+from app.kernel.db import session_scope
+from app.kernel.errors import Invalid, NotFound
+from app.reports import jobs as report_jobs
+from app.reports import service as reports
+from app.reports.models import Report, ReportRun
+from app.warehouse import get_store
+from app.warehouse.base import FactRow
 from tests.helpers import actor_of, bearer_headers, other_tenant, wait_for_run
 from tests.test_mail import smtp_server  # noqa: F401  (the fake SMTP server fixture)
 
@@ -251,7 +252,7 @@ def _download_name(content_disposition: str) -> str | None:
 def test_the_running_apps_export_downloads_under_the_name_its_user_chose(client, demo_ids) -> None:
     """Spec §9's default export name RunningApps.csv is a default: the file downloads as the name given, and a
     name the spec's file-name rule refuses answers 422 naming file_name, with no file made."""
-    from app.services import campaign_export
+    from app.campaigns import export as campaign_export
 
     advertiser = demo_ids["advertiser@demo.example"]
     get_store().ingest("r8", [_row(advertiser, app="com.named", impressions=3, spend_micros=1_000)], source="test")

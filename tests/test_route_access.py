@@ -9,8 +9,8 @@ from reactpy.core.hooks import ConnectionContext
 from reactpy.core.layout import Layout
 from reactpy.types import Connection, Location
 
-from app.api.deps import SESSION_COOKIE
-from app.auth.roles import Role
+from app.access.roles import Role
+from app.web.deps import SESSION_COOKIE
 from components.pages import PAGES
 from components.root import Root
 from tests.helpers import browser_session

@@ -1,4 +1,4 @@
-"""The security headers of app/csp.py on what the server sends, and a page shell with no inline script (the
+"""The security headers of app/web/csp.py on what the server sends, and a page shell with no inline script (the
 browser side is tests/e2e/test_content_security_policy.py)."""
 
 from __future__ import annotations
@@ -8,10 +8,11 @@ import re
 from sqlmodel import Session, select
 from starlette.testclient import TestClient
 
-from app import brand_theme, csp
-from app.db import run
+from app.kernel.db import run
 from app.main import create_app
-from app.models.company import CompanyConfig
+from app.settings import brand_theme
+from app.settings.models import CompanyConfig
+from app.web import csp
 
 
 def test_pages_carry_the_policy_and_the_shell_has_no_inline_script(demo_ids) -> None:

@@ -7,12 +7,14 @@ from datetime import timedelta
 
 import pytest
 
-from app.errors import NotAuthenticated, NotFound
-from app.models.base import utcnow
-from app.models.user import UserStatus
-from app.services import accounts, sessions, user_config, users
-from app.services.preferences import settings_of
-from app.services.seed import DEMO_PASSWORD
+from app.access import sessions
+from app.access.models import UserStatus
+from app.access.preferences import settings_of
+from app.accounts import service as accounts
+from app.accounts import user_config, users
+from app.demo.seed import DEMO_PASSWORD
+from app.kernel.errors import NotAuthenticated, NotFound
+from app.kernel.model_base import utcnow
 from tests.helpers import actor_of, other_tenant, user_by_email
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlmodel import select
 
-from app.models.company import CompanyConfig
-from app.services import company
-from app.services.seed import seed_demo
+from app.demo.seed import seed_demo
+from app.settings import company
+from app.settings.models import CompanyConfig
 
 
 def test_a_neutral_default_made_before_the_seed_becomes_the_demo_brand(db):

@@ -3,15 +3,15 @@ from datetime import timedelta
 import pytest
 from sqlmodel import select
 
-from app.auth.roles import Role
-from app.errors import Forbidden, Invalid, NotAuthenticated, NotFound, TooManyAttempts
-from app.models.audit import AuditEntry
-from app.models.auth_session import AuthSession
-from app.models.base import utcnow
-from app.models.messaging import EmailOutbox
-from app.models.user import UserStatus
-from app.services import accounts, sessions
-from app.services.seed import DEMO_PASSWORD
+from app.access import sessions
+from app.access.models import AuthSession, UserStatus
+from app.access.roles import Role
+from app.accounts import service as accounts
+from app.demo.seed import DEMO_PASSWORD
+from app.history.models import AuditEntry
+from app.kernel.errors import Forbidden, Invalid, NotAuthenticated, NotFound, TooManyAttempts
+from app.kernel.model_base import utcnow
+from app.messaging.models import EmailOutbox
 from tests.helpers import actor_of, other_tenant, user_by_email
 
 
@@ -34,7 +34,7 @@ def test_wrong_password_and_unknown_email_read_the_same(db):
 def test_login_is_throttled_per_account_and_address_never_for_everyone(db, settings, demo_ids):
     from sqlmodel import select
 
-    from app.models.messaging import EmailOutbox, Notification
+    from app.messaging.models import EmailOutbox, Notification
 
     for _ in range(settings.login_max_failures_per_account):
         with pytest.raises(NotAuthenticated):

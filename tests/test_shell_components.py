@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from app.db import run
-from app.services import sessions
-from app.services.console import console_state
+from app.access import sessions
+from app.accounts.console import console_state
+from app.kernel.db import run
 from components.shell.context import inert_console
 from components.shell.layout import ShellLayout
 from components.shell.menu import menu_items

@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 from sqlmodel import Session, select
 
-from app.analytics import get_store
-from app.analytics.store import StatsQuery
-from app.models.campaign import Campaign, CampaignStatus
-from app.services import ledger, simulator
-from app.services.demo_advertising import approve_demo_exchanges, seed_demo_advertising
+from app.campaigns.models import Campaign, CampaignStatus
+from app.demo import simulator
+from app.demo.advertising import approve_demo_exchanges, seed_demo_advertising
+from app.funds import ledger
+from app.warehouse import get_store
+from app.warehouse.base import StatsQuery
 from tests.helpers import actor_of
 
 NOW = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
@@ -83,7 +84,7 @@ def test_the_same_seed_gives_the_same_numbers(db: Session, demo: dict[str, Any])
 
 
 def test_an_empty_balance_stops_delivery(db: Session, demo: dict[str, Any]) -> None:
-    from app.services import funds
+    from app.funds import service as funds
 
     funds.append_entry(db, advertiser_id=demo["advertiser"].id, amount_micros=-4_990_000_000, kind="adjustment",
                        note="test", reference=None)
@@ -119,8 +120,8 @@ def test_the_total_budget_holds_across_runs(db: Session, demo: dict[str, Any]) -
 
 
 def test_the_agency_margin_never_takes_the_balance_below_zero(db: Session, demo: dict[str, Any]) -> None:
-    from app.models.user import UserSettings
-    from app.services import funds
+    from app.access.models import UserSettings
+    from app.funds import service as funds
 
     settings = db.get(UserSettings, demo["advertiser"].id)
     assert settings is not None

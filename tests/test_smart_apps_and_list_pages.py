@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 
-from app.db import run
-from app.errors import Forbidden, Invalid, NotFound
-from app.services import app_lists, app_taxonomy, campaigns, smart_apps
+from app.campaigns import service as campaigns
+from app.kernel.db import run
+from app.kernel.errors import Forbidden, Invalid, NotFound
+from app.reference import app_taxonomy
+from app.supply import app_lists, smart_apps
 from components.root import EDIT_PATH_MARKERS
 from tests.helpers import actor_of, bearer_headers, other_tenant
 from tests.render import text_of

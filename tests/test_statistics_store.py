@@ -7,11 +7,11 @@ from datetime import date, datetime
 
 import pytest
 
-from app.analytics import get_store
-from app.analytics.duckdb_store import EVENTS_ROLLUP, ROLLUPS, DuckDBStore, _report_sql
-from app.analytics.store import FactRow, StatsQuery
-from app.errors import Invalid, NotFound
-from app.services import statistics
+from app.kernel.errors import Invalid, NotFound
+from app.statistics import service as statistics
+from app.warehouse import get_store
+from app.warehouse.base import FactRow, StatsQuery
+from app.warehouse.duckdb_store import EVENTS_ROLLUP, ROLLUPS, DuckDBStore, _report_sql
 from tests.helpers import actor_of
 
 

@@ -9,10 +9,14 @@ from typing import Any
 import pytest
 from sqlmodel import Session, col, func, select
 
-from app.errors import Forbidden, Invalid
-from app.models.audit import AuditEntry
-from app.models.user import User, UserStatus
-from app.services import app_lists, audiences, campaigns, creatives, dsps, users
+from app.access.models import User, UserStatus
+from app.accounts import users
+from app.campaigns import service as campaigns
+from app.creatives import service as creatives
+from app.dsps import service as dsps
+from app.history.models import AuditEntry
+from app.kernel.errors import Forbidden, Invalid
+from app.supply import app_lists, audiences
 from tests.helpers import actor_of, user_by_email
 from tests.test_campaigns import VALID
 from tests.test_creatives import _image_creative

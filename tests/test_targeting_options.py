@@ -7,11 +7,14 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, select
 
-from app.errors import Conflict, Invalid, NotFound
-from app.models.audit import AuditEntry
-from app.models.reference import ReferenceValue
-from app.services import campaigns, metadata, targeting_options, user_config
-from app.services.seed import seed_demo
+from app.accounts import user_config
+from app.campaigns import service as campaigns
+from app.campaigns import targeting_options
+from app.demo.seed import seed_demo
+from app.history.models import AuditEntry
+from app.kernel.errors import Conflict, Invalid, NotFound
+from app.reference import metadata
+from app.reference.models import ReferenceValue
 from tests.helpers import actor_of, bearer_headers, other_tenant, user_by_email
 
 BASE = {"name": "Devices", "objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC",
@@ -156,7 +159,7 @@ def test_meta_calls(client):
 
 
 def test_meta_calls_refuse_another_tenants_advertiser(client):
-    from app.db import run
+    from app.kernel.db import run
 
     rival_advertiser_id = run(lambda db: other_tenant(db)[1].id)
     for email in ("agency@demo.example", "advertiser@demo.example"):

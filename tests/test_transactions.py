@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from app.db import get_engine
-from app.models.user import User
+from app.access.models import User
+from app.kernel.db import get_engine
 
 
 def test_rows_saved_in_savepoints_go_when_the_transaction_rolls_back(db, demo_ids) -> None:

@@ -19,16 +19,16 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from app.db import run, session_scope
-from app.models.app_list import AppListEntry, SmartAppEntry
-from app.models.audience import AudienceDevice
-from app.models.audit import AuditEntry
-from app.models.company import CompanyConfig
-from app.models.creative import CreativeAsset
-from app.services import app_entries, audience_devices, company
-from app.services.campaign_targeting import geo_fence_from_csv
-from app.settings import get_settings
-from app.uploads import DISPLAY_NAME_CHARS, BodyLimit, shown_file_name
+from app.campaigns.targeting import geo_fence_from_csv
+from app.creatives.models import CreativeAsset
+from app.history.models import AuditEntry
+from app.kernel.config import get_settings
+from app.kernel.db import run, session_scope
+from app.kernel.uploads import DISPLAY_NAME_CHARS, BodyLimit, shown_file_name
+from app.settings import company
+from app.settings.models import CompanyConfig
+from app.supply import app_entries, audience_devices
+from app.supply.models import AppListEntry, AudienceDevice, SmartAppEntry
 from tests.helpers import bearer_headers
 from tests.media_files import image_bytes, mp4_bytes, png_bomb
 from tests.render import run_async
@@ -224,7 +224,7 @@ def test_every_upload_route_refuses_a_file_past_its_limit(client, targets, uncha
 
 
 def test_the_default_limit_covers_json_calls_too(client, targets):
-    from app.uploads import DEFAULT_BODY_BYTES
+    from app.kernel.uploads import DEFAULT_BODY_BYTES
 
     reply = client.post("/api/inventory-lists", headers={**targets["me"], "Content-Type": "application/json"},
                         content=b" " * (DEFAULT_BODY_BYTES + 1))

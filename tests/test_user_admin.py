@@ -4,12 +4,14 @@ agencies, change logs and payment lists — and that an agency never reaches bey
 import pytest
 from sqlmodel import select
 
-from app.errors import Forbidden, Invalid, NotFound
-from app.models.auth_session import AuthSession
-from app.models.messaging import EmailOutbox
-from app.models.reference import ReferenceValue
-from app.models.user import User, UserSettings
-from app.services import change_log, directory, ledger, sessions, user_config, users
+from app.access import sessions
+from app.access.models import AuthSession, User, UserSettings
+from app.accounts import directory, user_config, users
+from app.funds import ledger
+from app.history import change_log
+from app.kernel.errors import Forbidden, Invalid, NotFound
+from app.messaging.models import EmailOutbox
+from app.reference.models import ReferenceValue
 from tests.helpers import actor_of, other_tenant, user_by_email
 
 NEW = {"email": "Nova@Brand.example", "password": "nova-Pass-1", "first_name": "Nova", "last_name": "Lane",
@@ -178,7 +180,7 @@ def test_payment_history_runs_a_balance(db):
 
 
 def test_switching_api_access_off_revokes_the_users_keys(db):
-    from app.services import api_credentials
+    from app.settings import api_credentials
 
     admin = actor_of(db, "admin@demo.example")
     own = user_by_email(db, "advertiser@demo.example")

@@ -1,11 +1,13 @@
 import pytest
 from sqlmodel import select
 
-from app.errors import Forbidden, NotFound
-from app.models.audit import AuditEntry
-from app.models.user import UserStatus
-from app.services import accounts, directory, sessions, users
-from app.services.seed import DEMO_PASSWORD
+from app.access import sessions
+from app.access.models import UserStatus
+from app.accounts import directory, users
+from app.accounts import service as accounts
+from app.demo.seed import DEMO_PASSWORD
+from app.history.models import AuditEntry
+from app.kernel.errors import Forbidden, NotFound
 from tests.helpers import actor_of, other_tenant, user_by_email
 
 

@@ -1,5 +1,5 @@
-from app import validation as v
-from app.errors import Invalid
+from app.kernel import validation as v
+from app.kernel.errors import Invalid
 
 
 def test_creative_name_and_click_url_messages_are_the_specs():
@@ -84,7 +84,7 @@ def test_password_rule_and_email_messages():
 
 
 def test_money_rounds_half_up_on_the_decimal_text():
-    from app.i18n.formatters import money
+    from app.kernel.i18n.formatters import money
 
     assert money(1.005) == "$1.01"  # as written, not as the float 1.00499999...
     assert money(2.675) == "$2.68"
@@ -124,7 +124,11 @@ def test_each_governed_field_is_held_to_its_section_5_rule(db):
     field."""
     import pytest
 
-    from app.services import api_credentials, app_lists, audiences, campaigns, dsps, reports, smart_apps
+    from app.campaigns import service as campaigns
+    from app.dsps import service as dsps
+    from app.reports import service as reports
+    from app.settings import api_credentials
+    from app.supply import app_lists, audiences, smart_apps
     from tests.helpers import actor_of
 
     me, admin = actor_of(db, "advertiser@demo.example"), actor_of(db, "admin@demo.example")
@@ -164,7 +168,7 @@ def test_each_governed_field_is_held_to_its_section_5_rule(db):
 
 
 def test_a_dsp_endpoint_host_is_checked_by_idna_too():
-    from app.services.dsps import INVALID_ENDPOINT, endpoint_problem
+    from app.dsps.service import INVALID_ENDPOINT, endpoint_problem
 
     for good in ("https://bücher.example/rtb", "http://10.0.0.5:8080/rtb", "http://bidder.internal:9000/",
                  "http://localhost:8080/"):

@@ -1,13 +1,13 @@
-"""Alembic environment: the URL comes from app.settings, the metadata from app.models."""
+"""Alembic environment: the URL comes from app.kernel.config, the metadata from app.tables."""
 
 from __future__ import annotations
 
 from alembic import context
 from sqlmodel import SQLModel
 
-import app.models  # noqa: F401  (registers every table)
-from app.db import get_engine
-from app.settings import get_settings
+import app.tables  # noqa: F401  (registers every table)
+from app.kernel.config import get_settings
+from app.kernel.db import get_engine
 
 target_metadata = SQLModel.metadata
 

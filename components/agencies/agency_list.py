@@ -6,7 +6,7 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.services import directory
+from app.accounts import directory
 from components.paths import page_path
 from components.shell.context import use_console
 from components.ui.elements import card, page_header

@@ -8,9 +8,9 @@ from typing import Any
 from reactpy import component, html, use_state
 from reactpy_router import use_search_params
 
-from app.auth.roles import Role
-from app.i18n.formatters import money
-from app.services import directory, users
+from app.access.roles import Role
+from app.accounts import directory, users
+from app.kernel.i18n.formatters import money
 from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
 from components.ui.elements import card, page_header, spinner

@@ -6,8 +6,8 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.auth.roles import Role
-from app.services import directory, users
+from app.access.roles import Role
+from app.accounts import directory, users
 from components.paths import page_path
 from components.shell.context import use_console
 from components.ui.elements import card, loading_page, page_header

@@ -9,9 +9,9 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.db import run_off_loop
-from app.errors import ServiceError
-from app.services import app_entries
+from app.kernel.db import run_off_loop
+from app.kernel.errors import ServiceError
+from app.supply import app_entries
 from components.shell.context import Console, use_console
 from components.ui import styles
 from components.ui.download import run_download

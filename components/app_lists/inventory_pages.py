@@ -8,8 +8,9 @@ from typing import Any
 
 from reactpy import Ref, component, html, use_ref, use_state
 
-from app.models.app_list import ListKind, ListStatus
-from app.services import app_lists, campaigns
+from app.campaigns import service as campaigns
+from app.supply import app_lists
+from app.supply.models import ListKind, ListStatus
 from components.app_lists.entries import (
     EntriesEditor,
     EntriesGrid,

@@ -9,8 +9,8 @@ from typing import Any
 
 from reactpy import Ref, component, html, use_ref, use_state
 
-from app.models.app_list import ListStatus
-from app.services import smart_apps
+from app.supply import smart_apps
+from app.supply.models import ListStatus
 from components.app_lists.entries import EntriesEditor, EntriesGrid, counts_facts, result_panel
 from components.app_lists.lifecycle import ListLifecycle, grid_actions, lifecycle_buttons, lifecycle_flags
 from components.paths import page_path

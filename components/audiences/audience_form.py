@@ -8,9 +8,10 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.auth.roles import Role
-from app.models.audience import AudienceKind
-from app.services import audiences, campaigns
+from app.access.roles import Role
+from app.campaigns import service as campaigns
+from app.supply import audiences
+from app.supply.models import AudienceKind
 from components.audiences.common import back_to_list
 from components.paths import page_path
 from components.shell.context import use_console

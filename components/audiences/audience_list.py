@@ -7,8 +7,8 @@ from typing import Any
 
 from reactpy import Ref, component, html, use_state
 
-from app.models.audience import AudienceKind, AudienceStatus
-from app.services import audiences
+from app.supply import audiences
+from app.supply.models import AudienceKind, AudienceStatus
 from components.audiences.common import definition_text, size_text, status_cell
 from components.paths import page_path
 from components.shell.context import Console, use_console

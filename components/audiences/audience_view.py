@@ -8,8 +8,9 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.models.audience import AudienceKind, AudienceStatus
-from app.services import audiences, campaigns
+from app.campaigns import service as campaigns
+from app.supply import audiences
+from app.supply.models import AudienceKind, AudienceStatus
 from components.audiences.common import (
     audience_tabs,
     back_to_list,

@@ -8,7 +8,7 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.services import audiences
+from app.supply import audiences
 from components.audiences.common import status_badge
 from components.paths import page_path
 from components.shell.context import use_console

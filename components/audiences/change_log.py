@@ -7,7 +7,7 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.services import audiences
+from app.supply import audiences
 from components.audiences.common import audience_tabs, back_to_list, not_found
 from components.shell.context import use_console
 from components.ui.change_log import change_log_table, filters, use_filtered_log

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.models.audience import AudienceStatus
+from app.supply.models import AudienceStatus
 from components.shell.context import Console
 from components.ui.entity_pages import EntityPages
 

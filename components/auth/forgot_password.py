@@ -6,7 +6,7 @@ from typing import Any
 
 from reactpy import component, html, use_scope, use_state
 
-from app.services import accounts
+from app.accounts import service as accounts
 from components.auth.common import auth_heading, client_address
 from components.shell.context import use_console
 from components.ui.forms import alert, form, submit_button, text_field

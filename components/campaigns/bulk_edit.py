@@ -9,9 +9,11 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.auth.roles import Role
-from app.models.campaign import GOAL_METRICS, CampaignStatus
-from app.services import campaign_bulk, campaigns, metadata
+from app.access.roles import Role
+from app.campaigns import bulk as campaign_bulk
+from app.campaigns import service as campaigns
+from app.campaigns.models import GOAL_METRICS, CampaignStatus
+from app.reference import metadata
 from components.campaigns.campaign_list import grid_rows
 from components.campaigns.common import back_to_list
 from components.shell.context import Console, use_console

@@ -19,8 +19,10 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from reactpy import component, html, use_state
 
-from app.auth.roles import Role
-from app.models.campaign import (
+from app.access.roles import Role
+from app.campaigns import service as campaigns
+from app.campaigns import targeting_options
+from app.campaigns.models import (
     BID_STRATEGIES,
     FREQUENCY_PERIODS,
     GOAL_METRICS,
@@ -28,8 +30,8 @@ from app.models.campaign import (
     PACING,
     CampaignStatus,
 )
-from app.services import campaigns, creatives, targeting_options
-from app.services.campaign_targeting import DEVICE_TYPES, EMPTY
+from app.campaigns.targeting import DEVICE_TYPES, EMPTY
+from app.creatives import service as creatives
 from components.audiences.campaign_audiences import AudiencePicker
 from components.campaigns.common import back_to_list, campaign_tabs, not_found
 from components.campaigns.summary import CampaignSummary

@@ -13,9 +13,10 @@ from typing import Any
 from reactpy import Ref, component, html, use_ref, use_state
 from reactpy_router import use_params
 
-from app.auth.roles import Role
-from app.models.campaign import ENDED, CampaignStatus
-from app.services import campaigns, users
+from app.access.roles import Role
+from app.accounts import users
+from app.campaigns import service as campaigns
+from app.campaigns.models import ENDED, CampaignStatus
 from components.campaigns.campaign_form import traffic_label
 from components.campaigns.common import status_cell
 from components.campaigns.export import ExportButton

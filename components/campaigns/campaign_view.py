@@ -7,9 +7,9 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.i18n.formatters import money
-from app.models.campaign import CampaignStatus
-from app.services import campaigns
+from app.campaigns import service as campaigns
+from app.campaigns.models import CampaignStatus
+from app.kernel.i18n.formatters import money
 from components.audiences.campaign_audiences import CampaignAudiencesCard
 from components.campaigns.campaign_form import _local, stale_badge, traffic_label
 from components.campaigns.common import (

@@ -8,7 +8,7 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.services import campaign_history
+from app.campaigns import history as campaign_history
 from components.campaigns.common import back_to_list, campaign_tabs, not_found
 from components.shell.context import use_console
 from components.ui.change_log import change_log_table, filters, use_filtered_log

@@ -6,8 +6,8 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from app.i18n.formatters import grouped, money
-from app.models.campaign import ENDED, CampaignStatus
+from app.campaigns.models import ENDED, CampaignStatus
+from app.kernel.i18n.formatters import grouped, money
 from components.shell.context import Console
 from components.ui.entity_pages import EntityPages
 

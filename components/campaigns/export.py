@@ -7,9 +7,9 @@ from typing import Any
 
 from reactpy import Ref, component, html, use_state
 
-from app.db import run_off_loop
-from app.errors import ServiceError
-from app.services import campaign_export
+from app.campaigns import export as campaign_export
+from app.kernel.db import run_off_loop
+from app.kernel.errors import ServiceError
 from components.shell.context import use_console
 from components.ui.download import run_download
 from components.ui.hooks import background

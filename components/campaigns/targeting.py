@@ -10,8 +10,10 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.services import app_lists, creatives, geo, smart_apps
-from app.services.campaign_targeting import geo_fence_from_csv
+from app.campaigns.targeting import geo_fence_from_csv
+from app.creatives import service as creatives
+from app.reference import geo
+from app.supply import app_lists, smart_apps
 from components.shell.context import use_console
 from components.ui import styles
 from components.ui.field_store import FieldStore, StoreTextArea, use_field, use_watch

@@ -7,8 +7,8 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.models.creative import CreativeStatus
-from app.services import creatives
+from app.creatives import service as creatives
+from app.creatives.models import CreativeStatus
 from components.creatives.common import back_to_list
 from components.creatives.creative_list import grid_rows
 from components.shell.context import Console, use_console

@@ -8,7 +8,7 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.services import creative_history
+from app.creatives import history as creative_history
 from components.creatives.common import back_to_list, creative_tabs, not_found
 from components.shell.context import use_console
 from components.ui.change_log import change_log_table, filters, use_filtered_log

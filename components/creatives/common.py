@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.models.creative import CreativeStatus
+from app.creatives.models import CreativeStatus
 from components.shell.context import Console
 from components.ui.entity_pages import EntityPages
 

@@ -10,10 +10,10 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.auth.roles import Role
-from app.models.creative import CreativeType
-from app.services import creatives
-from app.services.creative_rules import NATIVE_TEXT_MAX, TYPE_FIELDS
+from app.access.roles import Role
+from app.creatives import service as creatives
+from app.creatives.models import CreativeType
+from app.creatives.rules import NATIVE_TEXT_MAX, TYPE_FIELDS
 from components.creatives.preview import creative_preview
 from components.shell.context import use_console
 from components.ui.field_store import (

@@ -11,8 +11,9 @@ from typing import Any
 from reactpy import Ref, component, html, use_ref, use_state
 from reactpy_router import use_params
 
-from app.models.creative import CreativeStatus, CreativeType
-from app.services import campaigns, creatives
+from app.campaigns import service as campaigns
+from app.creatives import service as creatives
+from app.creatives.models import CreativeStatus, CreativeType
 from components.campaigns.common import back_to_list as back_to_campaigns
 from components.campaigns.common import not_found as campaign_not_found
 from components.creatives.common import size_text, status_cell

@@ -8,8 +8,9 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.models.creative import CreativeStatus
-from app.services import campaigns, creatives
+from app.campaigns import service as campaigns
+from app.creatives import service as creatives
+from app.creatives.models import CreativeStatus
 from components.creatives.common import back_to_list, creative_tabs, not_found, size_text, status_badge
 from components.creatives.creative_form import CreativeForm
 from components.creatives.preview import creative_preview

@@ -9,8 +9,8 @@ from typing import Any
 
 from reactpy import html
 
-from app.csp import CREATIVE_FRAME_PATH
-from app.models.creative import CreativeType
+from app.creatives.models import CreativeType
+from app.web.csp import CREATIVE_FRAME_PATH
 from components.shell.context import Console
 
 MAX_PREVIEW_WIDTH = 480
@@ -22,7 +22,7 @@ def _frame(*children: Any, marker: str) -> Any:
 
 
 def creative_preview(console: Console, shown: dict[str, Any]) -> Any:
-    """`shown` is what app.services.creatives.preview returns (or the form's values, for a live preview)."""
+    """`shown` is what app.creatives.service.preview returns (or the form's values, for a live preview)."""
     t = console.t
     kind = shown.get("type")
     asset = shown.get("asset") or {}
@@ -60,7 +60,7 @@ def creative_preview(console: Console, shown: dict[str, Any]) -> Any:
         markup = shown.get("html") or ""
         # Not srcdoc: a srcdoc document inherits the console's Content-Security-Policy, under which the
         # creative's own scripts and images could not load. /creative-frame has its own policy (sandboxed,
-        # open for ad markup, app/csp.py) and static/shell/actions.js posts the markup to it. A new frame
+        # open for ad markup, app/web/csp.py) and static/shell/actions.js posts the markup to it. A new frame
         # (key) for new markup, as the live preview changes.
         return _frame(html.iframe({"key": hashlib.sha256(markup.encode()).hexdigest(), "src": CREATIVE_FRAME_PATH,
                                    "title": t("creatives.html_preview"), "sandbox": "allow-scripts",

@@ -9,8 +9,10 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.i18n.formatters import day_range
-from app.services import dashboards, preferences, statistics
+from app.access import preferences
+from app.kernel.i18n.formatters import day_range
+from app.statistics import dashboards
+from app.statistics import service as statistics
 from components.dashboard.insight import InsightPanels
 from components.dashboard.widgets import breakdown_card, day_table, delivery_chart, kpi_tiles
 from components.shell.context import use_console

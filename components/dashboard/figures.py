@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.analytics.schema import METRICS
-from app.i18n.formatters import grouped, money, short_number
+from app.kernel.i18n.formatters import grouped, money, short_number
+from app.warehouse.schema import METRICS
 
 DASH = "–"
 

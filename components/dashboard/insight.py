@@ -7,8 +7,8 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.i18n.formatters import day
-from app.services import dashboards
+from app.kernel.i18n.formatters import day
+from app.statistics import dashboards
 from components.dashboard.figures import figure
 from components.paths import page_path
 from components.shell.context import use_console

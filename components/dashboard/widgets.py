@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from reactpy import html
 
-from app.analytics.schema import METRICS
+from app.warehouse.schema import METRICS
 from components.dashboard.figures import figure, trend_badge
 from components.paths import page_path
 from components.shell.context import Console

@@ -1,5 +1,5 @@
 """Console guide (/documentation/console): working in the console, its settings, the API and the
-validation rules. Messages are taken from app.validation itself, so the table cannot drift."""
+validation rules. Messages are taken from app.kernel.validation itself, so the table cannot drift."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 from reactpy import html
 
-from app import validation as v
-from app.i18n.formatters import file_size
-from app.settings import get_settings
+from app.kernel import validation as v
+from app.kernel.config import get_settings
+from app.kernel.i18n.formatters import file_size
 from components.docs.general_content import MENU_NOTE, Section, callout, code, items, kbd, para, steps, table
 
 

@@ -8,10 +8,10 @@ from typing import Any, NamedTuple
 
 from reactpy import html
 
-from app import money as amounts
-from app import validation as v
-from app.i18n.formatters import file_size, money, short_number
-from app.settings import get_settings
+from app.kernel import money as amounts
+from app.kernel import validation as v
+from app.kernel.config import get_settings
+from app.kernel.i18n.formatters import file_size, money, short_number
 
 
 class Section(NamedTuple):

@@ -7,7 +7,7 @@ from typing import Any
 
 from reactpy import html
 
-from app.models.dsp import DspStatus
+from app.dsps.models import DspStatus
 from components.shell.context import Console
 from components.ui.entity_pages import EntityPages
 

@@ -8,8 +8,9 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.models.dsp import DspStatus
-from app.services import dsps, metadata
+from app.dsps import service as dsps
+from app.dsps.models import DspStatus
+from app.reference import metadata
 from components.dsps.common import DSPS, back_to_list, not_found, status_badge
 from components.paths import page_path
 from components.shell.context import Console, use_console

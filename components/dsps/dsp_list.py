@@ -8,8 +8,8 @@ from typing import Any
 
 from reactpy import Ref, component, html
 
-from app.models.dsp import DspStatus
-from app.services import dsps
+from app.dsps import service as dsps
+from app.dsps.models import DspStatus
 from components.dsps.common import status_cell
 from components.paths import page_path
 from components.shell.context import Console, use_console

@@ -7,7 +7,7 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.services import dsps
+from app.dsps import service as dsps
 from components.dsps.common import DSPS, back_to_list, not_found, status_badge, test_result, utc_minute
 from components.shell.context import use_console
 from components.ui.elements import card, facts, loading_page, page_header

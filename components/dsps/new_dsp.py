@@ -11,8 +11,9 @@ from typing import Any
 
 from reactpy import component, html, use_ref, use_state
 
-from app.models.dsp import DspStatus
-from app.services import dsps, metadata
+from app.dsps import service as dsps
+from app.dsps.models import DspStatus
+from app.reference import metadata
 from components.dsps.common import back_to_list, test_result
 from components.dsps.dsp_form import (
     connector_options,

@@ -8,8 +8,8 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.auth.policy import Actor, can
-from app.services import dsps
+from app.access.policy import Actor, can
+from app.dsps import service as dsps
 from components.dsps.common import utc_minute
 from components.paths import page_path
 from components.shell.context import use_console

@@ -7,7 +7,7 @@ from typing import Any
 
 from reactpy import Ref, component, html, use_ref, use_state
 
-from app.services import exchange_approvals
+from app.campaigns import exchange_approvals
 from components.exchanges.common import request_columns, request_rows
 from components.paths import page_path
 from components.shell.context import use_console

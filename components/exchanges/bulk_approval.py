@@ -7,7 +7,7 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.services import exchange_approvals
+from app.campaigns import exchange_approvals
 from components.exchanges.common import APPROVALS, request_columns, request_rows
 from components.shell.context import Console, use_console
 from components.ui.bulk import bulk_page

@@ -7,7 +7,7 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.services import exchange_approvals
+from app.campaigns import exchange_approvals
 from components.exchanges.common import APPROVALS
 from components.shell.context import use_console
 from components.ui.elements import card, spinner

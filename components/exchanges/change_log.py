@@ -6,7 +6,7 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.services import exchange_approvals
+from app.campaigns import exchange_approvals
 from components.exchanges.common import APPROVALS
 from components.shell.context import use_console
 from components.ui.change_log import change_log_table, filters, use_filtered_log

@@ -8,8 +8,8 @@ from typing import Any
 from reactpy import component, html, use_state
 from reactpy_router import use_search_params
 
-from app.i18n.formatters import money
-from app.services import funds
+from app.funds import service as funds
+from app.kernel.i18n.formatters import money
 from components.paths import page_path
 from components.shell.context import use_console
 from components.ui.elements import card, loading_page, page_header

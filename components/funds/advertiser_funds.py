@@ -8,7 +8,8 @@ from typing import Any
 from reactpy import component, html, use_connection, use_effect, use_state
 from reactpy_router import use_search_params
 
-from app.services import card_payments, funds, ledger
+from app.funds import card_payments, ledger
+from app.funds import service as funds
 from components.funds.common import kpi_card, kpi_row
 from components.funds.ledger import LedgerCard
 from components.shell.context import Console, use_console

@@ -6,7 +6,7 @@ from typing import Any
 
 from reactpy import html
 
-from app.i18n.formatters import money
+from app.kernel.i18n.formatters import money
 from components.shell.context import Console
 
 

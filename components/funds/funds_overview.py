@@ -7,7 +7,7 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.services import funds
+from app.funds import service as funds
 from components.funds.common import grid_height, kpi_card, kpi_row
 from components.paths import page_path
 from components.shell.context import Console, use_console

@@ -1,5 +1,5 @@
 """An advertiser's ledger as the funds pages show it (/funds and the payment lists): a day's delivery charges in
-one row per campaign (app/services/ledger.py grouped_ledger); a click on it opens its hours.
+one row per campaign (app/funds/ledger.py grouped_ledger); a click on it opens its hours.
 
 The grid and the hours dialog are sibling components: opening a day re-renders the dialog only, never the grid
 and its rows (a ref hands the dialog's setter to the grid's click)."""
@@ -13,7 +13,7 @@ from typing import Any
 
 from reactpy import component, html, use_ref, use_state
 
-from app.i18n.formatters import money
+from app.kernel.i18n.formatters import money
 from components.funds.common import grid_height
 from components.paths import page_path
 from components.shell.context import Console, use_console

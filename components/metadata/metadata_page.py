@@ -9,9 +9,9 @@ from typing import Any
 
 from reactpy import component, html, use_memo, use_state
 
-from app.models.reference import REFERENCE_KINDS
-from app.services import geo, metadata
-from app.services.metadata import DETAILS, NAME_MAX_LENGTH
+from app.reference import geo, metadata
+from app.reference.metadata import DETAILS, NAME_MAX_LENGTH
+from app.reference.models import REFERENCE_KINDS
 from components.shell.context import use_console
 from components.ui import styles
 from components.ui.confirm import ConfirmDialog

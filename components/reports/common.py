@@ -7,11 +7,11 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.analytics.schema import EVENT_PREFIX
-from app.db import run_off_loop
-from app.errors import Invalid, ServiceError
-from app.i18n.formatters import day_range
-from app.services import reports
+from app.kernel.db import run_off_loop
+from app.kernel.errors import Invalid, ServiceError
+from app.kernel.i18n.formatters import day_range
+from app.reports import service as reports
+from app.warehouse.schema import EVENT_PREFIX
 from components.paths import page_path
 from components.shell.context import Console, use_console
 from components.shell.dropdown import Dropdown

@@ -8,7 +8,7 @@ from typing import Any
 from reactpy import component, event, html, use_state
 from reactpy_router import use_params
 
-from app.services import reports
+from app.reports import service as reports
 from components.paths import page_path
 from components.reports.common import TYPE_ICONS, column_text
 from components.shell.context import use_console

@@ -8,8 +8,8 @@ from typing import Any
 
 from reactpy import Ref, component, html, use_state
 
-from app.services import reports
-from app.validation import FILE_NAME_MAX_LENGTH
+from app.kernel.validation import FILE_NAME_MAX_LENGTH
+from app.reports import service as reports
 from components.paths import page_path
 from components.reports.common import (
     NewReportMenu,

@@ -10,8 +10,8 @@ from typing import Any
 from reactpy import component, html, use_effect, use_ref, use_state
 from reactpy_router import use_params
 
-from app.i18n.formatters import day_range, grouped, money
-from app.services import reports
+from app.kernel.i18n.formatters import day_range, grouped, money
+from app.reports import service as reports
 from components.paths import page_path
 from components.reports.common import TYPE_ICONS, ServiceDownload, column_text, period_text, status_badge
 from components.shell.context import Console, use_console

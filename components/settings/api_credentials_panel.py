@@ -11,7 +11,7 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.services import api_credentials
+from app.settings import api_credentials
 from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
 from components.ui.elements import card, spinner

@@ -7,8 +7,8 @@ from typing import Any
 
 from reactpy import component, html, use_scope, use_state
 
-from app.middleware import header
-from app.services import postbacks
+from app.settings import postbacks
+from app.web.middleware import header
 from components.settings.api_credentials_panel import ApiCredentialsPanel
 from components.shell.context import use_console
 from components.ui.elements import card, empty_state, page_header, spinner

@@ -1,5 +1,5 @@
 """The white-label colours: console.css themes everything from CSS custom properties that /theme.css sets
-(app/brand_theme.py). A stylesheet link, not a <style> element: the Content-Security-Policy allows styles
+(app/settings/brand_theme.py). A stylesheet link, not a <style> element: the Content-Security-Policy allows styles
 from files only."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from typing import Any
 
 from reactpy import html
 
-from app import brand_theme
-from app.services.company import Branding
+from app.settings import brand_theme
+from app.settings.company import Branding
 
 
 def brand_style(branding: Branding) -> Any:

@@ -3,7 +3,7 @@ config). When an admin switches a user's api_access, postbacks or Insight360, or
 user's open tabs update their menus and settings within CONFIG_POLL_S, without a reload.
 
 One poll per process and event loop serves every tab on it: a single read of all their stamps
-(`app.services.console.config_stamps`) each interval, however many tabs are open. The database is the
+(`app.accounts.console.config_stamps`) each interval, however many tabs are open. The database is the
 source of truth, so a change made by another process is seen the same way.
 """
 
@@ -15,8 +15,8 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.db import run_off_loop
-from app.services.console import Stamp, config_stamps
+from app.accounts.console import Stamp, config_stamps
+from app.kernel.db import run_off_loop
 
 CONFIG_POLL_S = 3.0
 logger = logging.getLogger(__name__)

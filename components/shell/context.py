@@ -8,10 +8,10 @@ from typing import Any
 
 from reactpy import create_context, use_context
 
-from app.auth.policy import Actor
-from app.auth.roles import Role
-from app.i18n.catalog import Translator, translator
-from app.services.console import ConsoleState
+from app.access.policy import Actor
+from app.access.roles import Role
+from app.accounts.console import ConsoleState
+from app.kernel.i18n.catalog import Translator, translator
 
 
 @dataclass(frozen=True)

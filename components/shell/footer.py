@@ -7,7 +7,7 @@ from typing import Any
 
 from reactpy import html
 
-from app.services.company import Branding
+from app.settings.company import Branding
 
 
 def footer_text(branding: Branding, *, now: datetime | None = None) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.i18n.catalog import LANGUAGES
+from app.kernel.i18n.catalog import LANGUAGES
 from components.shell.context import use_console
 from components.shell.dropdown import Dropdown
 

@@ -7,7 +7,7 @@ from typing import Any
 from reactpy import component, html
 from reactpy_router import navigate
 
-from app.auth.roles import home_path
+from app.access.roles import home_path
 from components.shell.context import use_console
 from components.ui.elements import spinner
 

@@ -8,10 +8,10 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.auth.roles import Role
-from app.i18n.formatters import money
-from app.services import console as console_service
-from app.services import preferences, sessions
+from app.access import preferences, sessions
+from app.access.roles import Role
+from app.accounts import console as console_service
+from app.kernel.i18n.formatters import money
 from components.shell.context import Console, use_console
 from components.shell.language_menu import LanguageMenu
 from components.shell.notifications_menu import NotificationsMenu

@@ -7,7 +7,7 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.auth.roles import Role
+from app.access.roles import Role
 from components.paths import page_path, profile_path, settings_path
 from components.shell.context import Console, use_console
 from components.shell.dropdown import Dropdown

@@ -1,5 +1,5 @@
 """A change log as a timeline table: when, what, who (and who was really behind it), field changes.
-Every change-log page renders the rows of app.services.change_log through here."""
+Every change-log page renders the rows of app.history.change_log through here."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 from reactpy import html, use_state
 
-from app.auth.roles import ALL_ROLES, Role
-from app.services.user_config import margin_text
+from app.access.roles import ALL_ROLES, Role
+from app.accounts.user_config import margin_text
 from components.shell.context import Console
 from components.ui.elements import card, empty_state
 from components.ui.forms import select_field, text_field

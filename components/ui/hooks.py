@@ -1,6 +1,6 @@
 """The UI's door to the service layer: use_query for reads, use_action for writes.
 
-Both call a service in its own unit of work on a worker thread (`app.db.run_off_loop`), never on the
+Both call a service in its own unit of work on a worker thread (`app.kernel.db.run_off_loop`), never on the
 server's event loop: a password hash, a database write or SQLite's busy wait in one tab must not stall
 every other tab's clicks. Both turn service errors into what a user sees (field messages, an error
 toast, a logout on 401), and an unexpected failure into an error toast instead of nothing.
@@ -16,9 +16,9 @@ from typing import Any
 
 from reactpy import use_effect, use_memo, use_ref, use_state
 
-from app.db import run_off_loop
-from app.errors import Invalid, NotAuthenticated, ServiceError
-from app.faults import infrastructure_error
+from app.kernel.db import run_off_loop
+from app.kernel.errors import Invalid, NotAuthenticated, ServiceError
+from app.kernel.faults import infrastructure_error
 from components.shell.context import Console, use_console
 
 logger = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ def background(work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
 
 def _report(console: Console, error: BaseException) -> None:
     """What a user sees of a failure that is not a field error. A database gone away or a full disk is said as
-    such (app/faults.py), not as an unexpected error."""
+    such (app/kernel/faults.py), not as an unexpected error."""
     error = infrastructure_error(error) or error
     if isinstance(error, NotAuthenticated):
         console.logout()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.auth.roles import Role
+from app.access.roles import Role
 
 
 def role_label_key(role: Role) -> str:

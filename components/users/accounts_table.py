@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.auth.roles import Role
+from app.access.roles import Role
 from components.shell.context import Console
 from components.ui.labels import role_label_key
 

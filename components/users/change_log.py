@@ -6,7 +6,8 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.services import change_log, users
+from app.accounts import users
+from app.history import change_log
 from components.shell.context import use_console
 from components.ui.change_log import change_log_table
 from components.ui.elements import loading_page, page_header

@@ -8,7 +8,7 @@ from typing import Any
 from reactpy import html
 from reactpy_router import use_params
 
-from app.auth.roles import Role
+from app.access.roles import Role
 from components.paths import page_path
 from components.shell.context import Console
 from components.ui.elements import card, empty_state

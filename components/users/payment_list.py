@@ -7,8 +7,9 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.i18n.formatters import money
-from app.services import ledger, users
+from app.accounts import users
+from app.funds import ledger
+from app.kernel.i18n.formatters import money
 from components.funds.ledger import LedgerCard
 from components.shell.context import use_console
 from components.ui.elements import card, loading_page, page_header

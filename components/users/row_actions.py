@@ -9,8 +9,9 @@ from typing import Any
 
 from reactpy import Ref, component, html, use_ref, use_state
 
-from app.models.user import UserStatus
-from app.services import sessions, users
+from app.access import sessions
+from app.access.models import UserStatus
+from app.accounts import users
 from components.paths import page_path
 from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog

@@ -7,8 +7,8 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.auth.roles import Role
-from app.services import user_config
+from app.access.roles import Role
+from app.accounts import user_config
 from components.settings.api_credentials_panel import ApiCredentialsPanel
 from components.shell.context import use_console
 from components.ui.elements import card, loading_page, page_header

@@ -8,9 +8,9 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.auth.roles import ALL_ROLES, Role
-from app.models.user import UserStatus
-from app.services import user_config, users
+from app.access.models import UserStatus
+from app.access.roles import ALL_ROLES, Role
+from app.accounts import user_config, users
 from components.paths import page_path
 from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog

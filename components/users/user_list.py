@@ -7,9 +7,9 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.auth.roles import ALL_ROLES, Role
-from app.models.user import UserStatus
-from app.services import directory
+from app.access.models import UserStatus
+from app.access.roles import ALL_ROLES, Role
+from app.accounts import directory
 from components.paths import page_path
 from components.shell.context import Console, use_console
 from components.ui.elements import card, page_header

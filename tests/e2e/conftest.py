@@ -17,8 +17,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from app.services.seed import DEMO_PASSWORD
-from app.settings import REPO_ROOT, get_settings
+from app.demo.seed import DEMO_PASSWORD
+from app.kernel.config import REPO_ROOT, get_settings
 from tests.conftest import reset_database
 
 CHROMIUM = "/usr/bin/chromium"

@@ -9,7 +9,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from app.auth.roles import Role
+from app.access.roles import Role
 from components.pages import menu_pages
 from tests.e2e.conftest import login
 from tests.helpers import user_by_email

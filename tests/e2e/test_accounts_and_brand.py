@@ -6,8 +6,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from app.db import run
-from app.models.messaging import EmailOutbox
+from app.kernel.db import run
+from app.messaging.models import EmailOutbox
 from tests.e2e.conftest import login, screenshot
 
 pytestmark = pytest.mark.e2e

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from app.db import run
-from app.services import campaigns
+from app.campaigns import service as campaigns
+from app.kernel.db import run
 from tests.e2e.conftest import login, screenshot
 from tests.helpers import actor_of
 

@@ -8,10 +8,10 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
-from app.auth.throttle import MAIL_ACCOUNT
-from app.db import run
-from app.models.messaging import EmailOutbox
-from app.settings import get_settings
+from app.access.throttle import MAIL_ACCOUNT
+from app.kernel.config import get_settings
+from app.kernel.db import run
+from app.messaging.models import EmailOutbox
 from tests.e2e.conftest import screenshot
 
 pytestmark = pytest.mark.e2e

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from app.db import run
-from app.services import campaigns
+from app.campaigns import service as campaigns
+from app.kernel.db import run
 from tests.e2e.conftest import login
 from tests.helpers import actor_of, other_tenant
 

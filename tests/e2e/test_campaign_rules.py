@@ -11,8 +11,10 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import Session
 
-from app.db import run
-from app.services import app_lists, campaigns, metadata
+from app.campaigns import service as campaigns
+from app.kernel.db import run
+from app.reference import metadata
+from app.supply import app_lists
 from tests.e2e.conftest import login, screenshot
 from tests.helpers import actor_of, other_tenant
 from tests.test_campaign_rules import ADMIN, ADVERTISER, settings, value_id

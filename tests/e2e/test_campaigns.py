@@ -8,8 +8,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from app.db import run
-from app.services import campaigns, creatives
+from app.campaigns import service as campaigns
+from app.creatives import service as creatives
+from app.kernel.db import run
 from tests.e2e.conftest import login, screenshot
 from tests.helpers import actor_of
 from tests.test_campaign_pages import SETTINGS

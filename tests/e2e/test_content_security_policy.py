@@ -1,4 +1,4 @@
-"""The console works under its Content-Security-Policy (app/csp.py): for each role, every menu page and the
+"""The console works under its Content-Security-Policy (app/web/csp.py): for each role, every menu page and the
 interactive flows (an API key made and copied, an html creative previewed with its script running in its
 sandboxed frame, a file uploaded, the dashboards' charts, the data grid, /docs) run in Chromium without a
 single violation, and every HTML document arrives with the header. A violation is counted two ways: the
@@ -14,10 +14,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from playwright.sync_api import BrowserContext, Page, Response, expect
 
-from app import csp
-from app.auth.roles import Role
-from app.db import run
-from app.services import campaigns, creatives
+from app.access.roles import Role
+from app.campaigns import service as campaigns
+from app.creatives import service as creatives
+from app.kernel.db import run
+from app.web import csp
 from components.pages import menu_pages
 from tests.e2e.conftest import login
 from tests.e2e.test_dashboards import _ingest

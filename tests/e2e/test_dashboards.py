@@ -10,9 +10,9 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from app.db import run
-from app.services import campaigns
-from app.services.seed import DEMO_PASSWORD
+from app.campaigns import service as campaigns
+from app.demo.seed import DEMO_PASSWORD
+from app.kernel.db import run
 from tests.e2e.conftest import login
 from tests.helpers import actor_of
 from tests.test_campaign_pages import SETTINGS

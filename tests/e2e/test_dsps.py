@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from app.db import run
-from app.services import campaigns, dsps
+from app.campaigns import service as campaigns
+from app.dsps import service as dsps
+from app.kernel.db import run
 from tests.e2e.conftest import at_path, login, screenshot
 from tests.fake_dsp import running_fake_dsp
 from tests.helpers import actor_of

@@ -7,9 +7,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from app.db import run
-from app.models.reference import ReferenceValue
-from app.services import campaigns
+from app.campaigns import service as campaigns
+from app.kernel.db import run
+from app.reference.models import ReferenceValue
 from tests.e2e.conftest import login, screenshot
 from tests.helpers import actor_of
 from tests.test_campaign_pages import SETTINGS

@@ -1,6 +1,6 @@
 """PostgreSQL stopped and started while the console is in use: API calls answer 503 in the envelope saying the
 database is not answering (not a 500, not a hang), a page says so too, and both recover by themselves once it is
-back, without a restart of the server (pool_pre_ping, app/faults.py).
+back, without a restart of the server (pool_pre_ping, app/kernel/faults.py).
 
 It stops a cluster of its own (never the suite's shared one), made like tests/run_all.sh makes it."""
 
@@ -19,8 +19,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from app.faults import DATABASE_DOWN
-from app.settings import REPO_ROOT, get_settings
+from app.kernel.config import REPO_ROOT, get_settings
+from app.kernel.faults import DATABASE_DOWN
 from tests.faults import Server, wait_until
 
 pytestmark = pytest.mark.skipif(

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from app.db import run
-from app.services import user_config
-from app.services.seed import DEMO_PASSWORD
+from app.accounts import user_config
+from app.demo.seed import DEMO_PASSWORD
+from app.kernel.db import run
 from tests.e2e.conftest import ROLE_HOMES, login
 from tests.helpers import actor_of, user_by_email
 

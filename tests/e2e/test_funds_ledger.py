@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from app.db import run
-from app.models.campaign import Campaign, CampaignStatus
-from app.services import funds
+from app.campaigns.models import Campaign, CampaignStatus
+from app.funds import service as funds
+from app.kernel.db import run
 from tests.e2e.conftest import login, screenshot
 
 pytestmark = pytest.mark.e2e

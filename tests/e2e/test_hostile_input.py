@@ -17,23 +17,19 @@ import pytest
 from playwright.sync_api import FilePayload, Page, expect
 from sqlmodel import Session, select
 
-from app.db import run
-from app.errors import Invalid
-from app.models.exchange_approval import ExchangeApproval
-from app.models.user import User
-from app.services import (
-    app_lists,
-    audiences,
-    campaigns,
-    company,
-    creatives,
-    dsps,
-    exchange_approvals,
-    metadata,
-    notifications,
-    smart_apps,
-    users,
-)
+from app.access.models import User
+from app.accounts import users
+from app.campaigns import exchange_approvals
+from app.campaigns import service as campaigns
+from app.campaigns.models import ExchangeApproval
+from app.creatives import service as creatives
+from app.dsps import service as dsps
+from app.kernel.db import run
+from app.kernel.errors import Invalid
+from app.messaging import notifications
+from app.reference import metadata
+from app.settings import company
+from app.supply import app_lists, audiences, smart_apps
 from tests.e2e.conftest import login
 from tests.helpers import actor_of
 

@@ -7,10 +7,10 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from app.db import run
-from app.models.reference import ReferenceValue
-from app.models.user import UserSettings
-from app.services.metadata import seed_reference_values
+from app.access.models import UserSettings
+from app.kernel.db import run
+from app.reference.metadata import seed_reference_values
+from app.reference.models import ReferenceValue
 from tests.e2e.conftest import login, screenshot
 from tests.helpers import user_by_email
 

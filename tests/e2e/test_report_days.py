@@ -8,9 +8,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from playwright.sync_api import Page, expect
 
-from app.db import run
-from app.i18n.formatters import day_range
-from app.services import campaigns, reports
+from app.campaigns import service as campaigns
+from app.kernel.db import run
+from app.kernel.i18n.formatters import day_range
+from app.reports import service as reports
 from tests.e2e.conftest import login, screenshot
 from tests.e2e.test_dashboards import _ingest
 from tests.helpers import actor_of

@@ -8,8 +8,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from app.db import run
-from app.services import campaigns
+from app.campaigns import service as campaigns
+from app.kernel.db import run
 from components.pages import menu_pages
 from tests.e2e.conftest import ROLE_HOMES, at_path, login, screenshot, wait_for_value
 from tests.helpers import actor_of, user_by_email
@@ -23,7 +23,7 @@ def test_each_role_lands_on_its_dashboard_and_every_menu_link_works(page: Page, 
     login(page, email)
     expect(page.locator("[data-dashboard]")).to_be_visible()
     role = user_by_email(db, email).role
-    from app.auth.roles import Role
+    from app.access.roles import Role
 
     for menu_page in menu_pages(Role(role)):
         page.locator(f".dsp-sidebar a[href='{menu_page.path}']").click()

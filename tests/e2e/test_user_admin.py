@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from app.auth.roles import Role
-from app.db import run
-from app.services.seed import DEMO_PASSWORD, create_user
+from app.access.roles import Role
+from app.demo.seed import DEMO_PASSWORD, create_user
+from app.kernel.db import run
 from tests.e2e.conftest import login, screenshot
 
 pytestmark = pytest.mark.e2e

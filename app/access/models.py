@@ -1,0 +1,138 @@
+"""Users of all four roles. An advertiser may belong to an agency (agency_id is that agency's user id).
+
+Server-side sessions: browser (HttpOnly cookie) and API (bearer JWT carrying the session id).
+
+`stack` holds the impersonation chain as user ids, real user first, acting user last.
+
+API credentials of users with api_access: the secret is shown once and stored only as a hash."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Field, SQLModel
+
+from app.kernel.model_base import created_at_field, json_field, utcnow
+
+
+class UserStatus:
+    ACTIVE = "active"
+    PENDING = "pending"  # registered, e-mail not verified yet
+    DISABLED = "disabled"
+    ALL = (ACTIVE, PENDING, DISABLED)
+
+
+class User(SQLModel, table=True):
+    __tablename__ = "users"
+
+    id: int | None = Field(default=None, primary_key=True)
+    email: str = Field(max_length=254, unique=True, index=True)
+    password_hash: str = Field(max_length=255)
+    first_name: str = Field(default="", max_length=80)
+    last_name: str = Field(default="", max_length=80)
+    company_name: str = Field(default="", max_length=120)
+    role: str = Field(max_length=16, index=True)
+    status: str = Field(default=UserStatus.ACTIVE, max_length=16, index=True)
+    agency_id: int | None = Field(default=None, foreign_key="users.id", index=True)
+    created_at: datetime = created_at_field()
+    updated_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def display_name(self) -> str:
+        full = f"{self.first_name} {self.last_name}".strip()
+        return full or self.email
+
+
+class UserSettings(SQLModel, table=True):
+    """Per-user configuration an admin sets (spec section 3: insight_dashboard, postback_enabled, api_access)."""
+
+    __tablename__ = "user_settings"
+
+    user_id: int = Field(foreign_key="users.id", primary_key=True)
+    insight_dashboard: bool = False
+    postback_enabled: str = Field(default="DISABLED", max_length=16)  # "ENABLED" turns postbacks on
+    api_access: bool = False
+    # Agency margin on this advertiser's spend, in basis points (1500 = 15.00 %).
+    margin_bps: int = 0
+    # Reference value ids of the exchanges the user may buy on; empty means every active exchange.
+    allowed_exchanges: list[int] = json_field(list)
+    postback_url: str = Field(default="", max_length=500)
+    postback_events: list[str] = json_field(list)
+    # The secret in the user's conversion postback endpoint (/api/postback/{token}): made on first need.
+    postback_token: str | None = Field(default=None, max_length=64, unique=True, index=True)
+
+
+class UserPreferences(SQLModel, table=True):
+    """What a user chooses for themself: dashboard view and the theme settings panel."""
+
+    __tablename__ = "user_preferences"
+
+    user_id: int = Field(foreign_key="users.id", primary_key=True)
+    dashboard_view: str = Field(default="old", max_length=8)
+    layout: str = Field(default="vertical", max_length=16)
+    width: str = Field(default="fluid", max_length=16)
+    topbar: str = Field(default="light", max_length=16)
+    sidebar: str = Field(default="default", max_length=16)
+    sidebar_color: str = Field(default="dark", max_length=16)
+    preloader: bool = True
+
+
+class AuthSession(SQLModel, table=True):
+    __tablename__ = "auth_sessions"
+
+    id: str = Field(primary_key=True, max_length=32)
+    kind: str = Field(default="browser", max_length=8)  # browser | api
+    user_id: int = Field(foreign_key="users.id", index=True)  # the real user who logged in
+    stack: list[int] = json_field(list)
+    token_hash: str | None = Field(default=None, max_length=64, unique=True, index=True)
+    ticket_hash: str | None = Field(default=None, max_length=64, unique=True, index=True)
+    ticket_expires_at: datetime | None = None
+    issued_at: datetime
+    expires_at: datetime
+    revoked_at: datetime | None = None
+    address: str = Field(default="", max_length=64)
+    user_agent: str = Field(default="", max_length=255)
+    created_at: datetime = created_at_field()
+
+
+class LoginAttempt(SQLModel, table=True):
+    """One attempt at a throttled signed-out call (app/access/throttle.py): a sign-in, or a request for a mailed code."""
+
+    __tablename__ = "login_attempts"
+
+    id: int | None = Field(default=None, primary_key=True)
+    action: str = Field(default="sign_in", max_length=16)  # sign_in | mail
+    email: str = Field(max_length=254, index=True)
+    address: str = Field(max_length=64, index=True)
+    succeeded: bool = False
+    created_at: datetime = created_at_field()
+
+
+class OneTimeCode(SQLModel, table=True):
+    """Codes mailed for e-mail verification (purpose=verify) and password reset (purpose=reset)."""
+
+    __tablename__ = "one_time_codes"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    purpose: str = Field(max_length=16)
+    code_hash: str = Field(max_length=64)
+    expires_at: datetime
+    used_at: datetime | None = None
+    attempts: int = 0
+    created_at: datetime = created_at_field()
+
+
+class ApiCredential(SQLModel, table=True):
+    __tablename__ = "api_credentials"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    label: str = Field(default="", max_length=60)
+    key_id: str = Field(max_length=24, unique=True, index=True)  # public half, shown in lists
+    secret_hash: str = Field(max_length=64)  # sha256 of the secret half
+    created_by: int | None = Field(default=None, foreign_key="users.id")
+    created_at: datetime = created_at_field()
+    last_used_at: datetime | None = None
+    last_used_address: str = Field(default="", max_length=64)
+    revoked_at: datetime | None = None

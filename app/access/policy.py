@@ -1,0 +1,93 @@
+"""can / require / scoped: the only place that turns roles into decisions.
+
+Row scope: admin sees all; co-admin all but admin accounts' private rows; agency its own account and
+its advertisers; advertiser only itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import col, select
+
+from app.access.models import User
+from app.access.permissions import allowed_roles
+from app.access.roles import IMPERSONATION_TARGETS, STAFF_ROLES, Role
+from app.kernel.errors import Forbidden, NotAuthenticated
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting (`user`) and the chain of real users under an impersonation (`stack`, real first)."""
+
+    user: User
+    stack: tuple[int, ...]
+    session_id: str | None = None
+
+    @property
+    def id(self) -> int:
+        assert self.user.id is not None
+        return self.user.id
+
+    @property
+    def role(self) -> Role:
+        return Role(self.user.role)
+
+    @property
+    def real_user_id(self) -> int:
+        return self.stack[0] if self.stack else self.id
+
+    @property
+    def impersonating(self) -> bool:
+        return len(self.stack) > 1
+
+    @property
+    def is_staff(self) -> bool:
+        return self.role in STAFF_ROLES
+
+
+def can(actor: Actor | None, entity: str, action: str) -> bool:
+    return actor is not None and actor.role in allowed_roles(entity, action)
+
+
+def require(actor: Actor | None, entity: str, action: str) -> Actor:
+    if actor is None:
+        raise NotAuthenticated("Please log in.")
+    if not can(actor, entity, action):
+        raise Forbidden("You do not have permission to do that.")
+    return actor
+
+
+def can_see_user(actor: Actor, user: User) -> bool:
+    """Row scope over accounts."""
+    if actor.role == Role.ADMIN:
+        return True
+    if actor.role == Role.CO_ADMIN:
+        return user.role != Role.ADMIN or user.id == actor.id
+    if actor.role == Role.AGENCY:
+        return user.id == actor.id or (user.role == Role.ADVERTISER and user.agency_id == actor.id)
+    return user.id == actor.id
+
+
+def advertiser_rows(actor: Actor, advertiser_column: Any) -> Any:
+    """The SQL condition for rows owned by an advertiser (campaigns, creatives) that the actor may see: the
+    same row scope as can_see_user, for a query."""
+    if actor.role in (Role.ADMIN, Role.CO_ADMIN):
+        return True
+    if actor.role == Role.AGENCY:
+        return col(advertiser_column).in_(select(User.id).where(User.agency_id == actor.id))
+    return advertiser_column == actor.id
+
+
+def require_user_in_scope(actor: Actor, user: User | None) -> User:
+    from app.kernel.errors import NotFound
+
+    # Out-of-scope rows answer exactly like missing ones, so ids cannot be probed.
+    if user is None or not can_see_user(actor, user):
+        raise NotFound("User not found.")
+    return user
+
+
+def can_impersonate(actor: Actor, target: User) -> bool:
+    return Role(target.role) in IMPERSONATION_TARGETS[actor.role] and can_see_user(actor, target)

@@ -1,0 +1,195 @@
+"""Server-side sessions and the impersonation stack.
+
+A browser login makes a session with a one-time ticket; the browser swaps the ticket for the
+HttpOnly cookie over HTTP (the websocket cannot set cookies). Every websocket event and every API
+call resolves its token again, so revocation and expiry take effect at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlmodel import Session, select
+
+from app.access.models import AuthSession, User, UserStatus
+from app.access.policy import Actor, can_impersonate
+from app.access.roles import BACK_DESTINATION, ROLE_HOME, Role
+from app.history import audit
+from app.kernel.config import get_settings
+from app.kernel.errors import Forbidden, NotAuthenticated, NotFound
+from app.kernel.model_base import utcnow
+
+TICKET_LIFETIME = timedelta(seconds=60)
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _lifetime() -> timedelta:
+    return timedelta(milliseconds=get_settings().session_lifetime_ms)
+
+
+@dataclass(frozen=True)
+class NewSession:
+    session: AuthSession
+    secret: str  # the browser's one-time ticket, stored only as a digest (unused for api sessions)
+
+
+def start(db: Session, *, user: User, kind: str, address: str = "", user_agent: str = "") -> NewSession:
+    assert user.id is not None
+    now = utcnow()
+    secret = secrets.token_urlsafe(32)
+    row = AuthSession(
+        id=secrets.token_hex(16),
+        kind=kind,
+        user_id=user.id,
+        stack=[user.id],
+        issued_at=now,
+        expires_at=now + _lifetime(),
+        address=address[:64],
+        user_agent=user_agent[:255],
+    )
+    if kind == "browser":
+        row.ticket_hash = token_digest(secret)
+        row.ticket_expires_at = now + TICKET_LIFETIME
+    # API sessions are named by the signed JWT's `sid` claim; they hold no secret of their own.
+    db.add(row)
+    return NewSession(row, secret)
+
+
+def redeem_ticket(db: Session, *, ticket: str) -> tuple[AuthSession, str]:
+    """Swap a login ticket for the cookie token. A ticket works once, within a minute."""
+    row = db.exec(select(AuthSession).where(AuthSession.ticket_hash == token_digest(ticket))).first()
+    now = utcnow()
+    if row is None or row.revoked_at or row.ticket_expires_at is None or row.ticket_expires_at < now:
+        raise NotAuthenticated("This sign-in link has expired. Please log in again.")
+    token = secrets.token_urlsafe(32)
+    row.token_hash = token_digest(token)
+    row.ticket_hash = None
+    row.ticket_expires_at = None
+    db.add(row)
+    return row, token
+
+
+def _live(db: Session, row: AuthSession | None) -> AuthSession | None:
+    if row is None or row.revoked_at is not None or row.expires_at <= utcnow():
+        return None
+    return row
+
+
+def find(db: Session, *, token: str | None) -> AuthSession | None:
+    if not token:
+        return None
+    row = db.exec(select(AuthSession).where(AuthSession.token_hash == token_digest(token))).first()
+    return _live(db, row)
+
+
+def why_not_live(db: Session, *, token: str) -> str:
+    """Why a session token does not sign anyone in (for the log; never shown to users)."""
+    row = db.exec(select(AuthSession).where(AuthSession.token_hash == token_digest(token))).first()
+    if row is None:
+        return "no such session"
+    if row.revoked_at is not None:
+        return f"session {row.id} revoked at {row.revoked_at.isoformat()}"
+    if row.expires_at <= utcnow():
+        return f"session {row.id} expired at {row.expires_at.isoformat()}"
+    return f"session {row.id} is live but its user cannot act (disabled or gone)"
+
+
+def find_by_id(db: Session, *, session_id: str | None) -> AuthSession | None:
+    return _live(db, db.get(AuthSession, session_id)) if session_id else None
+
+
+def actor_for(db: Session, row: AuthSession | None) -> Actor | None:
+    """The acting user of a live session, or None when any user in its chain can no longer act."""
+    if row is None or not row.stack:
+        return None
+    users = [db.get(User, user_id) for user_id in row.stack]
+    if any(u is None or u.status != UserStatus.ACTIVE for u in users):
+        return None
+    # Each step of the chain must still be allowed (an advertiser moved to another agency, say).
+    for depth in range(1, len(users)):
+        above = Actor(user=users[depth - 1], stack=tuple(row.stack[:depth]))  # type: ignore[arg-type]
+        if not can_impersonate(above, users[depth]):  # type: ignore[arg-type]
+            return None
+    acting = users[-1]
+    assert acting is not None
+    return Actor(user=acting, stack=tuple(row.stack), session_id=row.id)
+
+
+def resolve(db: Session, *, token: str | None) -> Actor | None:
+    return actor_for(db, find(db, token=token))
+
+
+def refresh(db: Session, *, token: str | None) -> AuthSession:
+    row = find(db, token=token)
+    if row is None or actor_for(db, row) is None:
+        raise NotAuthenticated("Your session has ended. Please log in again.")
+    return refresh_row(db, row)
+
+
+def refresh_row(db: Session, row: AuthSession) -> AuthSession:
+    """Extend a live session for one more full lifetime from now."""
+    now = utcnow()
+    row.issued_at = now
+    row.expires_at = now + _lifetime()
+    db.add(row)
+    return row
+
+
+def revoke(db: Session, *, token: str | None = None, session_id: str | None = None) -> None:
+    row = find(db, token=token) if token else find_by_id(db, session_id=session_id)
+    if row is not None:
+        row.revoked_at = utcnow()
+        db.add(row)
+
+
+def revoke_all_for_user(db: Session, *, user_id: int, except_session: str | None = None) -> None:
+    for row in db.exec(select(AuthSession).where(AuthSession.user_id == user_id, AuthSession.revoked_at == None)):  # noqa: E711
+        if row.id != except_session:
+            row.revoked_at = utcnow()
+            db.add(row)
+
+
+def impersonate(db: Session, *, actor: Actor, target_id: int) -> str:
+    """Act as `target` inside the actor's session; returns the path to open next."""
+    target = db.get(User, target_id)
+    if target is None or not can_impersonate(actor, target):
+        raise NotFound("User not found.")
+    if target.status != UserStatus.ACTIVE:
+        raise Forbidden("This account is disabled and cannot be entered.")
+    row = find_by_id(db, session_id=actor.session_id)
+    if row is None:
+        raise NotAuthenticated("Your session has ended. Please log in again.")
+    row.stack = [*row.stack, target_id]
+    db.add(row)
+    audit.record(db, actor=actor, entity="user", entity_id=target_id, action="impersonate")
+    return ROLE_HOME[Role(target.role)]
+
+
+def back(db: Session, *, actor: Actor, to_role: Role) -> str:
+    """Return to the nearest user of `to_role` in the chain, dropping every session above it."""
+    row = find_by_id(db, session_id=actor.session_id)
+    if row is None:
+        raise NotAuthenticated("Your session has ended. Please log in again.")
+    for depth in range(len(row.stack) - 2, -1, -1):
+        user = db.get(User, row.stack[depth])
+        if user is not None and user.role == to_role:
+            row.stack = row.stack[: depth + 1]
+            db.add(row)
+            return BACK_DESTINATION[to_role]
+    raise Forbidden("There is no such account to go back to.")
+
+
+def back_targets(db: Session, *, actor: Actor) -> list[Role]:
+    """Roles the Back buttons offer: each distinct role under the acting user, nearest first."""
+    roles: list[Role] = []
+    for user_id in reversed(actor.stack[:-1]):
+        user = db.get(User, user_id)
+        if user is not None and Role(user.role) in BACK_DESTINATION and Role(user.role) not in roles:
+            roles.append(Role(user.role))
+    return roles

@@ -1,0 +1,101 @@
+"""Accounts as a signed-in user may list them (row scope applied): the user lists, the agencies list
+and the dashboards' account tables. Each row says which row actions the actor may take on it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from app.access.models import User, UserSettings, UserStatus
+from app.access.policy import Actor, can, can_impersonate, can_see_user, require
+from app.access.roles import Role
+from app.accounts.user_config import margin_text
+from app.accounts.users import can_change_status
+from app.funds.ledger import dollars
+from app.funds.models import LedgerEntry
+from app.kernel.errors import Invalid
+
+
+def _balances(db: Session, advertiser_ids: list[int]) -> dict[int, int]:
+    """Each advertiser's balance in micros."""
+    rows = db.exec(select(LedgerEntry.advertiser_id, func.sum(LedgerEntry.amount_micros))  # type: ignore[call-overload]
+                   .where(col(LedgerEntry.advertiser_id).in_(advertiser_ids)).group_by(LedgerEntry.advertiser_id))
+    return {advertiser_id: int(total) for advertiser_id, total in rows}
+
+
+def _company(user: User | None) -> str:
+    return (user.company_name or user.email) if user else ""
+
+
+def accounts_overview(db: Session, *, actor: Actor, role: str = "", status: str = "",
+                      agency_id: int | None = None) -> list[dict[str, Any]]:
+    """Users the actor may see (an agency: its advertisers), optionally filtered, with advertisers' balances."""
+    require(actor, "user", "view")
+    if role and role not in tuple(Role):
+        raise Invalid({"role": "Not an allowed value."})
+    if status and status not in UserStatus.ALL:
+        raise Invalid({"status": "Not an allowed value."})
+    statement = select(User).order_by(col(User.id))
+    if actor.role == Role.AGENCY:
+        statement = statement.where(User.agency_id == actor.id, User.role == Role.ADVERTISER)
+    if role:
+        statement = statement.where(User.role == role)
+    if status:
+        statement = statement.where(User.status == status)
+    if agency_id is not None:
+        statement = statement.where(User.agency_id == agency_id)
+    users = [u for u in db.exec(statement) if can_see_user(actor, u) and u.id != actor.id]
+    advertiser_ids = [u.id for u in users if u.role == Role.ADVERTISER and u.id is not None]
+    balances = _balances(db, advertiser_ids)
+    margins = {s.user_id: s.margin_bps for s in db.exec(select(UserSettings).where(
+        col(UserSettings.user_id).in_(advertiser_ids)))}
+    agency_ids = {u.agency_id for u in users if u.agency_id}
+    agencies = {a.id: a for a in db.exec(select(User).where(col(User.id).in_(agency_ids)))} if agency_ids else {}
+    may_update, may_configure = can(actor, "user", "update"), can(actor, "user", "config")
+    may_reset = can(actor, "user", "reset_password")
+    rows = []
+    for u in users:
+        advertiser = u.role == Role.ADVERTISER
+        changeable = may_update and can_change_status(actor, u)
+        rows.append({
+            "id": u.id, "name": u.display_name, "email": u.email, "company": u.company_name, "role": u.role,
+            "agency": _company(agencies.get(u.agency_id)) if u.agency_id else "", "agency_id": u.agency_id,
+            "status": u.status, "balance": dollars(balances.get(u.id, 0)) if advertiser else None,
+            "margin": f"{margin_text(margins.get(u.id, 0))} %" if advertiser else "",
+            "created": u.created_at.isoformat(),
+            "can_enter": u.status == UserStatus.ACTIVE and can_impersonate(actor, u),
+            "can_edit": may_update and u.id not in actor.stack,
+            "can_configure": may_configure,
+            "can_reset": may_reset and u.status == UserStatus.ACTIVE and u.id not in actor.stack,
+            "can_disable": changeable and u.status == UserStatus.ACTIVE,
+            "can_enable": changeable and u.status == UserStatus.DISABLED,
+            "has_payments": advertiser,
+        })
+    return rows
+
+
+def agencies_overview(db: Session, *, actor: Actor, status: str = "") -> list[dict[str, Any]]:
+    """/admin/agencies: every agency with its advertisers' count and combined balance."""
+    require(actor, "agency", "view")
+    agencies = accounts_overview(db, actor=actor, role=Role.AGENCY, status=status)
+    ids = [a["id"] for a in agencies]
+    advertisers = db.exec(select(User.id, User.agency_id).where(col(User.agency_id).in_(ids),
+                                                                User.role == Role.ADVERTISER)).all()
+    balances = _balances(db, [advertiser_id for advertiser_id, _ in advertisers])
+    counts: dict[int, int] = {}
+    totals: dict[int, int] = {}
+    for advertiser_id, owner in advertisers:
+        counts[owner] = counts.get(owner, 0) + 1
+        totals[owner] = totals.get(owner, 0) + balances.get(advertiser_id, 0)
+    return [{**a, "advertisers": counts.get(a["id"], 0), "balance": dollars(totals.get(a["id"], 0))}
+            for a in agencies]
+
+
+def recent_transactions(db: Session, *, actor: Actor, limit: int = 50) -> list[dict[str, Any]]:
+    """The acting advertiser's latest ledger entries."""
+    require(actor, "funds", "view")
+    rows = db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == actor.id)
+                   .order_by(col(LedgerEntry.id).desc()).limit(limit))
+    return [{"id": r.id, "date": r.created_at.isoformat(), "kind": r.kind, "note": r.note,
+             "amount": dollars(r.amount_micros)} for r in rows]

@@ -1,1 +1,0 @@
-"""JSON adapters over the services, mounted at /api."""

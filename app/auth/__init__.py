@@ -1,1 +1,0 @@
-"""Roles, the permission table, policy checks, passwords, sessions and tokens."""

@@ -1,0 +1,206 @@
+"""Bulk campaign edits (/bulk-campaign-edit, /bulk-edit-exchanges, /admin/bulk-campaign-status): one change
+applied to many campaigns, each row on its own.
+
+Every row goes through the single-campaign services (campaigns.update_campaign / set_status), so validation,
+permission, row scope and the audit record are exactly those of the edit page. Each row runs inside its own
+SAVEPOINT: a refused row leaves nothing half-written, rows already applied stay. The answer has one result
+per requested id, in request order: {id, name, ok, message}, the message naming the field in plain words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from app.access.policy import Actor, require
+from app.campaigns import service as campaigns
+from app.campaigns.models import CampaignStatus
+from app.kernel import money
+from app.kernel.errors import Invalid, ServiceError
+from app.reference.models import ReferenceValue
+
+MAX_CAMPAIGNS = 1_000
+LIST_KEYS = ("inventory_lists", "audiences")
+LIST_MODES = ("add", "remove", "replace")
+CHANGES = ("bid", "bid_min", "bid_max", "total_budget", "daily_budget", "status", "goal_metric", "goal_target", *LIST_KEYS)
+MONEY_CHANGES = tuple(key for key in CHANGES if key in money.FIELDS)
+# How a refused field is named in a row's message.
+LABELS: dict[str, str] = {
+    "bid": "Bid", "bid_min": "Lowest bid", "bid_max": "Highest bid", "total_budget": "Total budget",
+    "daily_budget": "Daily budget", "status": "Status", "goal_metric": "Goal", "goal_target": "Goal target",
+    "targeting.inventory_lists": "Inventory lists", "targeting.audiences": "Audiences",
+    "targeting.exchanges": "Exchanges",
+}
+
+Row = dict[str, Any]
+
+
+# --- checking the request ------------------------------------------------------------------------------
+
+def _ids(value: Any, field: str, *, at_least_one: bool) -> list[int]:
+    if not isinstance(value, list | tuple):
+        raise Invalid({field: "Give a list of ids."})
+    try:
+        ids = [int(x) for x in value]
+    except (TypeError, ValueError):
+        raise Invalid({field: "Ids are whole numbers."}) from None
+    if at_least_one and not ids:
+        raise Invalid({field: "Choose at least one campaign."})
+    return ids
+
+
+def _campaign_ids(value: Any) -> list[int]:
+    ids = _ids(value, "campaign_ids", at_least_one=True)
+    if len(ids) > MAX_CAMPAIGNS:
+        raise Invalid({"campaign_ids": f"At most {MAX_CAMPAIGNS:,} campaigns at a time."})
+    return ids
+
+
+def _list_change(key: str, value: Any) -> dict[str, Any]:
+    """{"mode": add|remove|replace, "allow": [ids], "block": [ids]}, checked before any row is touched."""
+    if not isinstance(value, dict) or value.get("mode") not in LIST_MODES:
+        raise Invalid({key: "Give mode (add, remove or replace) with allow and block lists of ids."})
+    allow = _ids(value.get("allow", []), key, at_least_one=False)
+    block = _ids(value.get("block", []), key, at_least_one=False)
+    if set(allow) & set(block):
+        raise Invalid({key: "A list cannot be both allowed and blocked."})
+    return {"mode": value["mode"], "allow": allow, "block": block}
+
+
+def _merged(current: Any, change: dict[str, Any]) -> dict[str, list[int]]:
+    """A campaign's {allow, block} after the change (campaign_targeting refuses an id on both sides)."""
+    if change["mode"] == "replace":
+        return {"allow": sorted(set(change["allow"])), "block": sorted(set(change["block"]))}
+    allow = set((current or {}).get("allow", []))
+    block = set((current or {}).get("block", []))
+    if change["mode"] == "add":
+        allow |= set(change["allow"])
+        block |= set(change["block"])
+    else:
+        allow -= set(change["allow"])
+        block -= set(change["block"])
+    return {"allow": sorted(allow), "block": sorted(block)}
+
+
+def _check_amounts(settings: dict[str, Any]) -> None:
+    """Amounts that no campaign could take ("NaN", "1e3", too many decimals, past the field's bound) refuse the
+    whole request, naming the field, before any row is touched; the rules between amounts are each row's own."""
+    problems = {key: problem for key in MONEY_CHANGES if key in settings
+                and (problem := money.check(settings[key], field=key, required=key in campaigns.REQUIRED_MONEY)[1])}
+    if problems:
+        raise Invalid(problems)
+
+
+def _status(value: Any) -> str:
+    try:
+        return CampaignStatus(str(value)).value
+    except ValueError:
+        raise Invalid({"status": "Not an allowed value."}) from None
+
+
+# --- running the rows ----------------------------------------------------------------------------------
+
+def _label(field: str) -> str:
+    return LABELS.get(field) or field.removeprefix("targeting.").replace("_", " ").capitalize()
+
+
+def _sentence(message: str) -> str:
+    """The message as the second half of "Field: message." (its first word lower-cased unless an acronym)."""
+    return message[0].lower() + message[1:] if message[1:2].islower() or message[1:2] == " " else message
+
+
+def reason(refusal: ServiceError) -> str:
+    """A refused row's message in plain words, each bad field named: "Bid: the bid cannot exceed the highest
+    bid." A missing or out-of-scope campaign gives "Campaign not found."."""
+    if isinstance(refusal, Invalid) and refusal.fields:
+        return " ".join(f"{_label(field)}: {_sentence(message)}" for field, message in refusal.fields.items())
+    return refusal.message
+
+
+def _each(db: Session, actor: Actor, campaign_ids: list[int], apply: Callable[[int, Row], Row]) -> list[Row]:
+    """apply(id, the campaign as it is) for every id, each in its own savepoint; one result per id, in order."""
+    results: list[Row] = []
+    for campaign_id in campaign_ids:
+        name = ""
+        try:
+            current = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)  # NotFound out of scope
+            name = current["name"]
+            with db.begin_nested():  # rolled back to here, and only here, when the row is refused
+                saved = apply(campaign_id, current)
+        except ServiceError as refusal:
+            results.append({"id": campaign_id, "name": name, "ok": False, "message": reason(refusal)})
+        else:
+            results.append({"id": campaign_id, "name": saved["name"], "ok": True, "message": ""})
+    return results
+
+
+def bulk_update(db: Session, *, actor: Actor, campaign_ids: list[int], changes: dict[str, Any]) -> list[Row]:
+    """Apply `changes` to each campaign: any of bid, bid_min, bid_max, total_budget, daily_budget (dollar text,
+    read by the money parser; each row checked by the amount rules against its own stored values),
+    status, goal_metric with goal_target, and inventory_lists / audiences as {mode: add|remove|replace,
+    allow: [ids], block: [ids]}. Settings are saved before the status moves. Returns one {id, name, ok,
+    message} per requested id, in request order."""
+    require(actor, "campaign", "update")
+    ids = _campaign_ids(campaign_ids)
+    if not isinstance(changes, dict) or not changes:
+        raise Invalid({"changes": "Choose something to change."})
+    unknown = sorted(set(changes) - set(CHANGES))
+    if unknown:
+        raise Invalid({"changes": f"These cannot be changed in bulk: {', '.join(unknown)}."})
+    settings = {key: changes[key] for key in CHANGES if key in changes and key not in ("status", *LIST_KEYS)}
+    _check_amounts(settings)
+    lists = {key: _list_change(key, changes[key]) for key in LIST_KEYS if key in changes}
+    status = _status(changes["status"]) if "status" in changes else None
+    if status is not None:
+        require(actor, "campaign", "status")
+
+    def apply(campaign_id: int, current: Row) -> Row:
+        data = dict(settings)
+        if lists:
+            targeting = dict(current["targeting"])
+            for key, change in lists.items():
+                targeting[key] = _merged(targeting.get(key), change)
+            data["targeting"] = targeting
+        saved = campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data=data) if data else current
+        if status is not None:
+            saved = campaigns.set_status(db, actor=actor, campaign_id=campaign_id, status=status)
+        return saved
+
+    return _each(db, actor, ids, apply)
+
+
+def bulk_status(db: Session, *, actor: Actor, campaign_ids: list[int], status: str) -> list[Row]:
+    """/admin/bulk-campaign-status (admin and co-admin): move each campaign to `status` along the declared
+    transitions. One {id, name, ok, message} per requested id, in request order."""
+    require(actor, "campaign", "bulk_status")
+    ids = _campaign_ids(campaign_ids)
+    wanted = _status(status)
+    return _each(db, actor, ids, lambda campaign_id, _current: campaigns.set_status(
+        db, actor=actor, campaign_id=campaign_id, status=wanted))
+
+
+def bulk_exchanges(db: Session, *, actor: Actor, campaign_ids: list[int], add: list[int],
+                   remove: list[int]) -> list[Row]:
+    """/bulk-edit-exchanges: add exchanges to, and remove exchanges from, each campaign's targeting. A row is
+    refused when its advertiser may not buy on an added exchange (its user configuration). One {id, name, ok,
+    message} per requested id, in request order."""
+    require(actor, "campaign", "update")
+    ids = _campaign_ids(campaign_ids)
+    added, removed = set(_ids(add, "add", at_least_one=False)), set(_ids(remove, "remove", at_least_one=False))
+    if not added and not removed:
+        raise Invalid({"add": "Choose exchanges to add or remove."})
+    if added & removed:
+        raise Invalid({"add": "An exchange cannot be both added and removed."})
+    active = set(db.exec(select(ReferenceValue.id).where(ReferenceValue.kind == "exchange",
+                                                         col(ReferenceValue.retired).is_(False))).all())
+    if added - active:
+        raise Invalid({"add": "Choose exchanges from the list."})
+
+    def apply(campaign_id: int, current: Row) -> Row:
+        targeting = dict(current["targeting"])
+        targeting["exchanges"] = sorted((set(targeting.get("exchanges", [])) | added) - removed)
+        return campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data={"targeting": targeting})
+
+    return _each(db, actor, ids, apply)

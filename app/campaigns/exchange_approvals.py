@@ -1,0 +1,188 @@
+"""Exchange approvals (/admin/exchange-approval, /admin/bulk-exchange-approval and each campaign's view): a
+campaign runs on an exchange only once that campaign x exchange is approved.
+
+Saving a campaign requests the exchanges it asks for (sync_requests, called by the campaign services); staff
+approve or reject requests, in bulk with a result per row; the advertiser reads the state and the reason per
+exchange on the campaign; the simulator (and any delivery) uses approved_exchange_names. Every request and
+decision is in the campaign's exchange change log (audit entity "exchange_approval", keyed by campaign).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from app.access.models import User
+from app.access.policy import Actor, require
+from app.access.preferences import settings_of
+from app.campaigns.models import ApprovalStatus, Campaign, CampaignStatus, ExchangeApproval
+from app.history import audit, change_log
+from app.kernel.errors import Invalid, NotFound
+from app.kernel.model_base import utcnow
+from app.reference import metadata
+from app.reference.models import ReferenceValue
+
+ENTITY = "exchange_approval"
+MAX_DECISIONS = 1000
+REASON_MAX = 255
+REASON_NEEDED = "Give a reason for the rejection."
+DECISIONS = (ApprovalStatus.APPROVED.value, ApprovalStatus.REJECTED.value)
+
+
+def requested_exchanges(db: Session, campaign: Campaign) -> set[int]:
+    """The exchanges a campaign asks to run on: its targeting's, or (none chosen) every active exchange its
+    advertiser may buy on (its user configuration; empty there means every exchange)."""
+    chosen = set((campaign.targeting or {}).get("exchanges") or [])
+    if chosen:
+        return chosen
+    allowed = set(settings_of(db, campaign.advertiser_id).allowed_exchanges or [])
+    active = set(db.exec(select(ReferenceValue.id).where(ReferenceValue.kind == "exchange",
+                                                         ReferenceValue.retired == False)).all())  # noqa: E712
+    return (allowed & active) if allowed else active
+
+
+def sync_requests(db: Session, *, actor: Actor | None, campaign: Campaign) -> None:
+    """After a campaign is saved: a pending request for each exchange it now asks for and has none for, and its
+    pending requests for exchanges it no longer asks for withdrawn. Decisions already made stay: an approved
+    exchange stays approved when it is chosen again. An archived campaign asks for nothing new."""
+    assert campaign.id is not None
+    if campaign.status == CampaignStatus.ARCHIVED:
+        return
+    wanted = requested_exchanges(db, campaign)
+    existing = {a.exchange_id: a for a in db.exec(select(ExchangeApproval)
+                                                   .where(ExchangeApproval.campaign_id == campaign.id)).all()}
+    names = metadata.names_by_id(db, wanted | set(existing))
+    for exchange_id in sorted(wanted - set(existing)):
+        db.add(ExchangeApproval(campaign_id=campaign.id, exchange_id=exchange_id))
+        audit.record(db, actor=actor, entity=ENTITY, entity_id=campaign.id, action="request",
+                     after={"exchange": names.get(exchange_id, f"#{exchange_id}"), "status": ApprovalStatus.PENDING.value})
+    for exchange_id, approval in existing.items():
+        if exchange_id not in wanted and approval.status == ApprovalStatus.PENDING:
+            db.delete(approval)
+            audit.record(db, actor=actor, entity=ENTITY, entity_id=campaign.id, action="withdraw",
+                         before={"exchange": names.get(exchange_id, f"#{exchange_id}"), "status": approval.status})
+    db.flush()
+
+
+def _row(approval: ExchangeApproval, campaign: Campaign, advertiser: User, exchange: str,
+         decider: str = "") -> dict[str, Any]:
+    return {"id": approval.id, "campaign_id": campaign.id, "campaign": campaign.name,
+            "campaign_status": campaign.status, "advertiser_id": advertiser.id,
+            "advertiser": advertiser.company_name or advertiser.display_name, "exchange_id": approval.exchange_id,
+            "exchange": exchange, "status": approval.status, "reason": approval.reason,
+            "requested_at": approval.requested_at.isoformat(),
+            "decided_at": approval.decided_at.isoformat() if approval.decided_at else None, "decided_by": decider}
+
+
+def list_requests(db: Session, *, actor: Actor, status: str = "pending", campaign_id: int | None = None
+                  ) -> list[dict[str, Any]]:
+    """Staff: the requests of every campaign that is not archived, newest first; `status` narrows (""= all)."""
+    require(actor, ENTITY, "view")
+    if status and status not in {s.value for s in ApprovalStatus}:
+        raise Invalid({"status": "Choose pending, approved or rejected."})
+    query = (select(ExchangeApproval, Campaign, User, ReferenceValue.name)
+             .join(Campaign, col(Campaign.id) == ExchangeApproval.campaign_id)
+             .join(User, col(User.id) == Campaign.advertiser_id)
+             .join(ReferenceValue, col(ReferenceValue.id) == ExchangeApproval.exchange_id)
+             .where(Campaign.status != CampaignStatus.ARCHIVED))
+    if status:
+        query = query.where(ExchangeApproval.status == status)
+    if campaign_id is not None:
+        query = query.where(ExchangeApproval.campaign_id == campaign_id)
+    rows = db.exec(query.order_by(col(ExchangeApproval.requested_at).desc(), col(ExchangeApproval.id).desc())).all()
+    deciders = dict(db.exec(select(User.id, User.first_name + " " + User.last_name).where(
+        col(User.id).in_({a.decided_by for a, *_ in rows if a.decided_by}))).all())
+    return [_row(a, c, u, name, deciders.get(a.decided_by, "") if a.decided_by else "") for a, c, u, name in rows]
+
+
+def decide_many(db: Session, *, actor: Actor, approval_ids: Sequence[int], decision: str,
+                reason: str = "") -> list[dict[str, Any]]:
+    """Staff: approve or reject requests; one {id, name, ok, message} per id in request order (the bulk page's
+    results). A rejection needs a reason; deciding a request again changes its decision."""
+    require(actor, ENTITY, "decide")
+    reason = (reason or "").strip()
+    errors: dict[str, str] = {}
+    if decision not in DECISIONS:
+        errors["decision"] = "Choose approve or reject."
+    if decision == ApprovalStatus.REJECTED and not reason:
+        errors["reason"] = REASON_NEEDED
+    if len(reason) > REASON_MAX:
+        errors["reason"] = f"At most {REASON_MAX} characters."
+    ids = list(dict.fromkeys(int(i) for i in approval_ids))
+    if not ids:
+        errors["approval_ids"] = "Choose at least one request."
+    elif len(ids) > MAX_DECISIONS:
+        errors["approval_ids"] = f"At most {MAX_DECISIONS:,} requests at once."
+    if errors:
+        raise Invalid(errors)
+    found = {a.id: (a, c, name) for a, c, name in db.exec(
+        select(ExchangeApproval, Campaign, ReferenceValue.name)
+        .join(Campaign, col(Campaign.id) == ExchangeApproval.campaign_id)
+        .join(ReferenceValue, col(ReferenceValue.id) == ExchangeApproval.exchange_id)
+        .where(col(ExchangeApproval.id).in_(ids))).all()}
+    results = []
+    for approval_id in ids:
+        if approval_id not in found:
+            results.append({"id": approval_id, "name": "", "ok": False, "message": "Request not found."})
+            continue
+        approval, campaign, exchange = found[approval_id]
+        label = f"{campaign.name} · {exchange}"
+        if campaign.status == CampaignStatus.ARCHIVED:
+            results.append({"id": approval_id, "name": label, "ok": False, "message": "The campaign is archived."})
+            continue
+        # The exchange only in `after`: the log's diff then names it on every entry (approval_history reads it).
+        before = {"status": approval.status, "reason": approval.reason}
+        approval.status, approval.reason = decision, reason
+        approval.decided_at, approval.decided_by = utcnow(), actor.id
+        db.add(approval)
+        audit.record(db, actor=actor, entity=ENTITY, entity_id=campaign.id,
+                     action="approve" if decision == ApprovalStatus.APPROVED else "reject",
+                     before=before, after={"exchange": exchange, "status": decision, "reason": reason})
+        results.append({"id": approval_id, "name": label, "ok": True, "message": ""})
+    db.flush()
+    return results
+
+
+def campaign_exchanges(db: Session, *, actor: Actor, campaign_id: int) -> list[dict[str, Any]]:
+    """The state and reason per exchange of one campaign, for whoever may see the campaign (its view page)."""
+    from app.campaigns.service import get_campaign  # campaigns imports this module to sync requests
+
+    get_campaign(db, actor=actor, campaign_id=campaign_id)  # permission and row scope; not found otherwise
+    rows = db.exec(select(ExchangeApproval, ReferenceValue.name)
+                   .join(ReferenceValue, col(ReferenceValue.id) == ExchangeApproval.exchange_id)
+                   .where(ExchangeApproval.campaign_id == campaign_id)).all()
+    return sorted(({"id": a.id, "exchange": name, "status": a.status, "reason": a.reason,
+                    "decided_at": a.decided_at.isoformat() if a.decided_at else None} for a, name in rows),
+                  key=lambda r: r["exchange"].casefold())
+
+
+def approved_exchange_names(db: Session, campaign_ids: Sequence[int]) -> dict[int, tuple[str, ...]]:
+    """System (delivery): each campaign's approved exchanges by name; a campaign without any runs nowhere."""
+    if not campaign_ids:
+        return {}
+    found: dict[int, list[str]] = {}
+    for campaign_id, name in db.exec(select(ExchangeApproval.campaign_id, ReferenceValue.name)
+                                     .join(ReferenceValue, col(ReferenceValue.id) == ExchangeApproval.exchange_id)
+                                     .where(col(ExchangeApproval.campaign_id).in_(list(campaign_ids)),
+                                            ExchangeApproval.status == ApprovalStatus.APPROVED)).all():
+        found.setdefault(campaign_id, []).append(name)
+    return {campaign_id: tuple(sorted(names)) for campaign_id, names in found.items()}
+
+
+def approval_history(db: Session, *, actor: Actor, campaign_id: int, since: str = "", until: str = "",
+                     user_id: int | None = None) -> dict[str, Any]:
+    """Staff: one campaign's requests and decisions over time (/admin/exchange-approval/change-log/{id})."""
+    change_log.require_reader(actor, "exchange_approval")
+    campaign = db.get(Campaign, campaign_id)
+    if campaign is None:
+        raise NotFound("Campaign not found.")
+    entries = change_log.shown(db, change_log.filtered_rows(db, entity=ENTITY, entity_ids=[campaign_id], since=since,
+                                                            until=until, user_id=user_id))
+    for entry in entries:  # which exchange an entry is about: its own column, not a field change
+        named = next((c for c in entry["changes"] if c["field"] == "exchange"), None)
+        entry["exchange"] = (named["new"] or named["old"]) if named else ""
+        entry["changes"] = [c for c in entry["changes"] if c["field"] != "exchange"]
+    return {"campaign": {"id": campaign.id, "name": campaign.name, "status": campaign.status},
+            "entries": entries, "people": change_log.people(db, entity=ENTITY, entity_ids=[campaign_id])}

@@ -1,0 +1,53 @@
+"""Exchange approvals over the API: staff list the requests and approve or reject many at once (one result per
+request, in request order); anyone who may see a campaign reads its exchanges' states and reasons."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, Query
+from pydantic import BaseModel, Field
+from sqlmodel import Session
+
+from app.access.policy import Actor
+from app.campaigns import exchange_approvals
+from app.history.change_log import CHANGE_LOGS
+from app.web.deps import DB, get_actor
+from app.web.envelope import ok
+
+router = APIRouter(tags=["exchange approvals"])
+
+
+class DecisionBody(BaseModel):
+    approval_ids: list[int] = Field(..., description=f"The requests, at most {exchange_approvals.MAX_DECISIONS:,}")
+    decision: Literal["approved", "rejected"]
+    reason: str = Field("", description="Required for a rejection; shown to the advertiser on the campaign")
+
+
+@router.get("/exchange-approval")
+def list_requests(status: str = Query("pending", description="pending, approved, rejected, or empty for all"),
+                  campaign_id: int | None = None, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """Staff: the exchange requests of every campaign that is not archived, newest first."""
+    return ok(exchange_approvals.list_requests(db, actor=actor, status=status, campaign_id=campaign_id))
+
+
+@router.post("/exchange-approval/decide")
+@router.post("/campaning/bulk/exchange-approval", include_in_schema=False)
+def decide(body: DecisionBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """Staff: approve or reject requests. Replies with one {id, name, ok, message} per id in request order; a
+    rejection without a reason is refused as a whole (422, field `reason`). Also the spec's
+    `campaning/bulk/exchange-approval`."""
+    return ok(exchange_approvals.decide_many(db, actor=actor, approval_ids=body.approval_ids,
+                                             decision=body.decision, reason=body.reason))
+
+
+@router.get("/campaigns/{campaign_id}/exchanges")
+def campaign_exchanges(campaign_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """Each exchange a campaign asked for, with its state (pending, approved, rejected) and the reason."""
+    return ok(exchange_approvals.campaign_exchanges(db, actor=actor, campaign_id=campaign_id))
+
+
+@router.get(CHANGE_LOGS["exchange_approval"].api)
+def change_log(campaign_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """Staff: one campaign's requests and decisions over time."""
+    return ok(exchange_approvals.approval_history(db, actor=actor, campaign_id=campaign_id))

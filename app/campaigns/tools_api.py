@@ -1,0 +1,128 @@
+"""Many campaigns at once over the API: bulk edits, the admin's bulk status, bulk exchanges, the CSV export of
+the list, and an advertiser's balance. The same service calls the pages make, so the same checks; each bulk
+row is applied or refused on its own, and the reply lists them in request order."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel, ConfigDict, Field
+from sqlmodel import Session
+
+from app.access.policy import Actor
+from app.campaigns import bulk as campaign_bulk
+from app.campaigns import export as campaign_export
+from app.campaigns import service as campaigns
+from app.funds import ledger
+from app.web.deps import DB, get_actor
+from app.web.envelope import ok
+
+router = APIRouter(tags=["campaigns: many at once"])
+
+IDS_HELP = f"The campaigns to change, at most {campaign_bulk.MAX_CAMPAIGNS:,}"
+RESULTS_HELP = ("Replies with one {id, name, ok, message} per requested id, in request order; message says why a "
+                "row was refused, naming the field (\"\" when applied). An id you cannot reach gives "
+                "\"Campaign not found.\".")
+Status = Literal["draft", "active", "paused", "completed", "archived"]
+
+
+class ListChange(BaseModel):
+    """How to change a campaign's allow and block lists: add these ids, remove them, or replace both lists."""
+
+    mode: Literal["add", "remove", "replace"]
+    allow: list[int] = Field(default_factory=list)
+    block: list[int] = Field(default_factory=list)
+
+
+class BulkChanges(BaseModel):
+    """Any of these; the ones left out stay as they are on each campaign. Money in dollars as text ("2.50")."""
+
+    model_config = ConfigDict(extra="forbid")  # a misspelt change is refused, never silently skipped
+
+    bid: str | None = None
+    bid_min: str | None = None
+    bid_max: str | None = None
+    total_budget: str | None = None
+    daily_budget: str | None = Field(None, description='"" removes the daily budget')
+    status: Status | None = None
+    goal_metric: Literal["none", "ctr", "cpa", "cpi", "vcr"] | None = None
+    goal_target: str | None = None
+    inventory_lists: ListChange | None = None
+    audiences: ListChange | None = None
+
+
+class BulkUpdateBody(BaseModel):
+    campaign_ids: list[int] = Field(..., description=IDS_HELP)
+    changes: BulkChanges
+
+
+class BulkStatusBody(BaseModel):
+    campaign_ids: list[int] = Field(..., description=IDS_HELP)
+    status: Status
+
+
+class BulkExchangesBody(BaseModel):
+    campaign_ids: list[int] = Field(..., description=IDS_HELP)
+    add: list[int] = Field(default_factory=list, description="Exchange ids to add to each campaign's targeting")
+    remove: list[int] = Field(default_factory=list, description="Exchange ids to take out of it")
+
+
+class ExportBody(BaseModel):
+    """The list's filters, as on the campaign list, and the columns to write (none: all)."""
+
+    columns: list[str] = Field(default_factory=list, description=f"Of: {', '.join(campaigns.LIST_COLUMNS)}")
+    status: str = ""
+    search: str = ""
+    advertiser_id: int | None = None
+    include_archived: bool = False
+    sort: str = Field("", description="A list column, '-' first for descending")
+
+
+def changes_of(body: BulkChanges) -> dict[str, Any]:
+    """The changes the caller sent (left-out fields are not changes; an explicit null is not one either)."""
+    return {key: value for key, value in body.model_dump(exclude_unset=True).items() if value is not None}
+
+
+def summary(results: list[dict[str, Any]]) -> str:
+    applied = sum(1 for row in results if row["ok"])
+    return f"{applied} of {len(results)} campaigns changed"
+
+
+@router.post("/campaigns/bulk", description="Change many campaigns at once. " + RESULTS_HELP)
+def bulk_update(body: BulkUpdateBody, actor: Actor = Depends(get_actor),
+                db: Session = DB) -> dict[str, Any]:
+    results = campaign_bulk.bulk_update(db, actor=actor, campaign_ids=body.campaign_ids, changes=changes_of(body.changes))
+    return ok(results, summary(results))
+
+
+@router.post("/campaigns/bulk/status", description="Admin and co-admin: move many campaigns to one status. "
+                                                  + RESULTS_HELP)
+def bulk_status(body: BulkStatusBody, actor: Actor = Depends(get_actor),
+                db: Session = DB) -> dict[str, Any]:
+    results = campaign_bulk.bulk_status(db, actor=actor, campaign_ids=body.campaign_ids, status=body.status)
+    return ok(results, summary(results))
+
+
+@router.post("/campaigns/bulk/exchanges", description="Add exchanges to, or remove them from, many campaigns; a "
+                                                     "campaign whose advertiser may not buy on an added exchange "
+                                                     "is refused. " + RESULTS_HELP)
+def bulk_exchanges(body: BulkExchangesBody, actor: Actor = Depends(get_actor),
+                   db: Session = DB) -> dict[str, Any]:
+    results = campaign_bulk.bulk_exchanges(db, actor=actor, campaign_ids=body.campaign_ids, add=body.add,
+                                           remove=body.remove)
+    return ok(results, summary(results))
+
+
+@router.post("/campaigns/export")
+def export(body: ExportBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """The campaign list as CSV: replies {csv_download_url, filename}. The link works for 15 minutes, and only
+    for you (send your session cookie or bearer token with the download)."""
+    return ok(campaign_export.export_campaigns(db, actor=actor, **body.model_dump()), "Export ready")
+
+
+@router.get("/advertisers/{advertiser_id}/balance")
+def balance(advertiser_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """An advertiser's balance: {advertiser_id, balance (dollars as text), balance_micros}. Advertisers ask for
+    their own, agencies for their advertisers'."""
+    return ok(ledger.advertiser_balance(db, actor=actor, advertiser_id=advertiser_id))

@@ -1,0 +1,1 @@
+"""Creatives: records, rules, links to campaigns, bulk actions and change history."""

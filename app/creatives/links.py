@@ -1,0 +1,154 @@
+"""Which creatives a campaign shows, set from either side. A creative and a campaign can be linked only when
+both are in the actor's scope and belong to the same advertiser; archived ones take no new links. Every
+change is audited on the creatives and on the campaigns it touched."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from app.access.models import User
+from app.access.policy import Actor, can_see_user, require
+from app.campaigns.models import Campaign, CampaignStatus
+from app.campaigns.service import NOT_FOUND as CAMPAIGN_NOT_FOUND
+from app.creatives.models import CampaignCreative, Creative, CreativeStatus
+from app.creatives.records import in_scope
+from app.history import audit
+from app.kernel.errors import Invalid, NotFound
+
+Link = tuple[int, int]  # (campaign_id, creative_id)
+
+
+def _campaign_in_scope(db: Session, actor: Actor, campaign_id: int) -> Campaign | None:
+    campaign = db.get(Campaign, campaign_id)
+    owner = db.get(User, campaign.advertiser_id) if campaign else None
+    return campaign if campaign and owner and can_see_user(actor, owner) else None
+
+
+def _ids(values: Any) -> list[int]:
+    try:
+        return list(dict.fromkeys(int(value) for value in values or []))
+    except (TypeError, ValueError):
+        return []
+
+
+def _links(db: Session, *, campaign_ids: set[int] | None = None, creative_ids: set[int] | None = None) -> set[Link]:
+    query = select(CampaignCreative.campaign_id, CampaignCreative.creative_id)
+    if campaign_ids:
+        query = query.where(col(CampaignCreative.campaign_id).in_(campaign_ids))
+    if creative_ids:
+        query = query.where(col(CampaignCreative.creative_id).in_(creative_ids))
+    return {(campaign_id, creative_id) for campaign_id, creative_id in db.exec(query)}
+
+
+def _relink(db: Session, actor: Actor, *, add: set[Link], remove: set[Link]) -> None:
+    """Apply the changes and audit each creative's campaign ids and each campaign's creative ids."""
+    if not add and not remove:
+        return
+    campaigns = {campaign for campaign, _ in add | remove}
+    creatives = {creative for _, creative in add | remove}
+    before = _links(db, campaign_ids=campaigns) | _links(db, creative_ids=creatives)
+    for campaign_id, creative_id in remove:
+        row = db.exec(select(CampaignCreative).where(CampaignCreative.campaign_id == campaign_id,
+                                                     CampaignCreative.creative_id == creative_id)).first()
+        if row is not None:
+            db.delete(row)
+    for campaign_id, creative_id in add:
+        db.add(CampaignCreative(campaign_id=campaign_id, creative_id=creative_id))
+    db.flush()
+    after = (before - remove) | add
+    for creative_id in sorted(creatives):
+        audit.record(db, actor=actor, entity="creative", entity_id=creative_id, action="assign_campaigns",
+                     before={"campaign_ids": sorted(c for c, k in before if k == creative_id)},
+                     after={"campaign_ids": sorted(c for c, k in after if k == creative_id)})
+    for campaign_id in sorted(campaigns):
+        audit.record(db, actor=actor, entity="campaign", entity_id=campaign_id, action="assign_creatives",
+                     before={"creative_ids": sorted(k for c, k in before if c == campaign_id)},
+                     after={"creative_ids": sorted(k for c, k in after if c == campaign_id)})
+
+
+def assign_to_campaigns(db: Session, *, actor: Actor, creative_id: int, campaign_ids: list[int]) -> list[dict[str, Any]]:
+    """Make `campaign_ids` exactly the campaigns that show the creative. Returns them as [{id, name}]."""
+    require(actor, "creative", "update")
+    require(actor, "campaign", "update")
+    creative, _advertiser = in_scope(db, actor, creative_id)
+    wanted = _ids(campaign_ids)
+    current = {campaign for campaign, _ in _links(db, creative_ids={creative_id})}
+    errors: list[str] = []
+    names: dict[int, str] = {}
+    for campaign_id in wanted:
+        campaign = _campaign_in_scope(db, actor, campaign_id)
+        if campaign is None:
+            errors.append(f"Campaign {campaign_id}: {CAMPAIGN_NOT_FOUND}")
+        elif campaign.advertiser_id != creative.advertiser_id:
+            errors.append(f"{campaign.name} belongs to another advertiser.")
+        elif campaign_id not in current and campaign.status == CampaignStatus.ARCHIVED:
+            errors.append(f"{campaign.name} is archived.")
+        else:
+            names[campaign_id] = campaign.name
+    if campaign_ids and not wanted:
+        errors.append("Send campaign ids as numbers.")
+    if errors:
+        raise Invalid({"campaign_ids": " ".join(errors)})
+    if creative.status == CreativeStatus.ARCHIVED and set(wanted) - current:
+        raise Invalid({"status": "An archived creative cannot be added to campaigns."})
+    _relink(db, actor, add={(c, creative_id) for c in set(wanted) - current},
+            remove={(c, creative_id) for c in current - set(wanted)})
+    return sorted(({"id": c, "name": names[c]} for c in wanted), key=lambda row: row["name"])
+
+
+def set_campaign_creatives(db: Session, *, actor: Actor, campaign_id: int, creative_ids: list[int]) -> list[dict[str, Any]]:
+    """Make `creative_ids` exactly the creatives the campaign shows. Returns campaign_creatives()."""
+    require(actor, "campaign", "update")
+    require(actor, "creative", "update")
+    campaign = _campaign_in_scope(db, actor, campaign_id)
+    if campaign is None:
+        raise NotFound(CAMPAIGN_NOT_FOUND)
+    wanted = _ids(creative_ids)
+    current = {creative for _, creative in _links(db, campaign_ids={campaign_id})}
+    errors: list[str] = []
+    for creative_id in wanted:
+        try:
+            creative, _advertiser = in_scope(db, actor, creative_id)
+        except NotFound as missing:
+            errors.append(f"Creative {creative_id}: {missing.message}")
+            continue
+        if creative.advertiser_id != campaign.advertiser_id:
+            errors.append(f"{creative.name} belongs to another advertiser.")
+        elif creative_id not in current and creative.status == CreativeStatus.ARCHIVED:
+            errors.append(f"{creative.name} is archived.")
+    if creative_ids and not wanted:
+        errors.append("Send creative ids as numbers.")
+    if errors:
+        raise Invalid({"creative_ids": " ".join(errors)})
+    if campaign.status == CampaignStatus.ARCHIVED and set(wanted) - current:
+        raise Invalid({"status": "An archived campaign cannot take new creatives."})
+    _relink(db, actor, add={(campaign_id, k) for k in set(wanted) - current},
+            remove={(campaign_id, k) for k in current - set(wanted)})
+    return _campaign_creative_rows(db, campaign_id)
+
+
+def _campaign_creative_rows(db: Session, campaign_id: int) -> list[dict[str, Any]]:
+    rows = db.exec(select(Creative.id, Creative.name, Creative.type, Creative.status,  # type: ignore[call-overload]
+                          Creative.width, Creative.height)
+                   .join(CampaignCreative, col(CampaignCreative.creative_id) == Creative.id)
+                   .where(CampaignCreative.campaign_id == campaign_id).order_by(col(Creative.name)))
+    return [{"id": r[0], "name": r[1], "type": r[2], "status": r[3], "width": r[4], "height": r[5]} for r in rows]
+
+
+def campaign_creatives(db: Session, *, actor: Actor, campaign_id: int) -> list[dict[str, Any]]:
+    """The creatives a campaign shows (/admin/CampaignList/creative-list/{id} and the agency's list)."""
+    require(actor, "campaign", "view")
+    require(actor, "creative", "view")
+    if _campaign_in_scope(db, actor, campaign_id) is None:
+        raise NotFound(CAMPAIGN_NOT_FOUND)
+    return _campaign_creative_rows(db, campaign_id)
+
+
+def set_creatives_of_saved_campaign(db: Session, *, actor: Actor, campaign: dict[str, Any],
+                                    creative_ids: list[int]) -> dict[str, Any]:
+    """The second step of saving a campaign form: its creatives. Returns the campaign the first step saved,
+    for the page to go on to."""
+    set_campaign_creatives(db, actor=actor, campaign_id=int(campaign["id"]), creative_ids=creative_ids)
+    return campaign

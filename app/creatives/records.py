@@ -1,0 +1,262 @@
+"""Creative records: create, read, list, edit, change status, archive, upload their files, preview. Every
+function checks the actor's permission, then the row scope (an agency reaches its advertisers' creatives, an
+advertiser its own; a creative out of scope answers exactly like a missing one), and audits each write in the
+same transaction. Callers use app.creatives.service, which gathers these with assignment and bulk edits.
+
+An html creative's markup leaves this module only through preview(), which the page puts into a sandboxed
+iframe; everywhere else (reads, lists, the change history) it is reported by size and fingerprint.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from app.access.models import User
+from app.access.policy import Actor, advertiser_rows, can_see_user, require
+from app.campaigns.models import Campaign
+from app.campaigns.service import advertiser_for_new
+from app.creatives.models import (
+    STATUS_TRANSITIONS,
+    CampaignCreative,
+    Creative,
+    CreativeAsset,
+    CreativeStatus,
+    CreativeType,
+)
+from app.creatives.rules import INPUT_FIELDS, TYPE_FIELDS, checked
+from app.history import audit, change_log
+from app.kernel import media
+from app.kernel.errors import Invalid, NotFound
+from app.kernel.model_base import utcnow
+from app.kernel.uploads import shown_file_name
+
+NOT_FOUND = "Creative not found."
+UPLOAD_PURPOSES = {"image": "image", "icon": "image", "video": "video"}  # purpose -> kind of file
+_ASSET_FIELDS = ("asset_id", "main_image_asset_id", "icon_asset_id")
+
+
+# --- reading -------------------------------------------------------------------------------------------
+
+def in_scope(db: Session, actor: Actor, creative_id: int) -> tuple[Creative, User]:
+    """The creative and its advertiser, or NotFound when missing or outside the actor's scope."""
+    creative = db.get(Creative, creative_id)
+    advertiser = db.get(User, creative.advertiser_id) if creative else None
+    if creative is None or advertiser is None or not can_see_user(actor, advertiser):
+        raise NotFound(NOT_FOUND)
+    return creative, advertiser
+
+
+def _assets(db: Session, creative: Creative) -> dict[str, CreativeAsset | None]:
+    ids = {getattr(creative, field) for field in _ASSET_FIELDS} - {None}
+    rows = {a.id: a for a in db.exec(select(CreativeAsset).where(col(CreativeAsset.id).in_(ids)))} if ids else {}
+    return {field: rows.get(getattr(creative, field)) for field in _ASSET_FIELDS}
+
+
+def asset_public(asset: CreativeAsset | None) -> dict[str, Any] | None:
+    if asset is None:
+        return None
+    return {"id": asset.id, "url": media.url_of(asset.stored_name), "content_type": asset.content_type,
+            "width": asset.width, "height": asset.height, "duration_ms": asset.duration_ms,
+            "size_bytes": asset.size_bytes, "filename": asset.original_filename}
+
+
+def assigned_campaigns(db: Session, creative_id: int) -> list[dict[str, Any]]:
+    rows = db.exec(select(Campaign.id, Campaign.name).join(CampaignCreative, col(CampaignCreative.campaign_id) == Campaign.id)
+                   .where(CampaignCreative.creative_id == creative_id).order_by(col(Campaign.name)))
+    return [{"id": campaign_id, "name": name} for campaign_id, name in rows]
+
+
+def public(db: Session, creative: Creative, advertiser: User) -> dict[str, Any]:
+    """A creative as pages and the API show it: its fields, its files and the campaigns it is in (never its
+    html markup: see preview)."""
+    row = creative.model_dump(exclude={"html"})
+    assets = _assets(db, creative)
+    row.update(advertiser=advertiser.company_name or advertiser.display_name, created_at=creative.created_at.isoformat(),
+               updated_at=creative.updated_at.isoformat(), html_size_bytes=len(creative.html.encode("utf-8")),
+               pixel_urls=list(creative.pixel_urls), impression_urls=list(creative.impression_urls),
+               asset=asset_public(assets["asset_id"]), main_image=asset_public(assets["main_image_asset_id"]),
+               icon=asset_public(assets["icon_asset_id"]), campaigns=assigned_campaigns(db, creative.id or 0),
+               next_statuses=sorted(STATUS_TRANSITIONS[CreativeStatus(creative.status)]))
+    return row
+
+
+def get_creative(db: Session, *, actor: Actor, creative_id: int) -> dict[str, Any]:
+    require(actor, "creative", "view")
+    return public(db, *in_scope(db, actor, creative_id))
+
+
+def list_creatives(db: Session, *, actor: Actor, advertiser_id: int | None = None, type: str = "", status: str = "",
+                   search: str = "", campaign_id: int | None = None,
+                   include_archived: bool = False) -> list[dict[str, Any]]:
+    """The creative list: columns only (no ORM entities), so it stays fast at tens of thousands of rows.
+    `asset_url` is the creative's file (for native, its main image)."""
+    require(actor, "creative", "view")
+    shown_file = func.coalesce(Creative.asset_id, Creative.main_image_asset_id)
+    query = (select(Creative.id, Creative.name, Creative.type, Creative.status, Creative.advertiser_id,  # type: ignore[call-overload]
+                    User.first_name, User.last_name, User.company_name, Creative.click_url, Creative.width,
+                    Creative.height, Creative.duration_ms, CreativeAsset.stored_name, CreativeAsset.content_type,
+                    Creative.updated_at)
+             .join(User, col(User.id) == Creative.advertiser_id)
+             .outerjoin(CreativeAsset, col(CreativeAsset.id) == shown_file)
+             .where(advertiser_rows(actor, Creative.advertiser_id)))
+    if advertiser_id is not None:
+        query = query.where(Creative.advertiser_id == advertiser_id)
+    if type:
+        query = query.where(Creative.type == type)
+    if status:
+        query = query.where(Creative.status == status)
+    elif not include_archived:
+        query = query.where(Creative.status != CreativeStatus.ARCHIVED)
+    if search.strip():
+        query = query.where(func.lower(Creative.name).contains(search.strip().lower()))
+    if campaign_id is not None:
+        query = query.where(col(Creative.id).in_(select(CampaignCreative.creative_id)
+                                                 .where(CampaignCreative.campaign_id == campaign_id)))
+    rows = db.exec(query.order_by(col(Creative.updated_at).desc(), col(Creative.id).desc())).all()
+    return [{"id": r[0], "name": r[1], "type": r[2], "status": r[3], "advertiser_id": r[4],
+             "advertiser": r[7] or f"{r[5]} {r[6]}".strip(), "click_url": r[8], "width": r[9], "height": r[10],
+             "duration_ms": r[11], "asset_url": media.url_of(r[12]), "asset_content_type": r[13],
+             "updated_at": r[14].isoformat()} for r in rows]
+
+
+def preview(db: Session, *, actor: Actor, creative_id: int) -> dict[str, Any]:
+    """What a preview draws. `html` (html creatives only) is untrusted markup: put it only into
+    `<iframe sandbox srcdoc=...>`, never into the page itself."""
+    require(actor, "creative", "view")
+    creative, _advertiser = in_scope(db, actor, creative_id)
+    assets = _assets(db, creative)
+    shown = {"type": creative.type, "id": creative.id, "name": creative.name, "width": creative.width,
+             "height": creative.height, "duration_ms": creative.duration_ms, "click_url": creative.click_url,
+             "asset": asset_public(assets["asset_id"])}
+    if creative.type == CreativeType.NATIVE:
+        shown.update(title=creative.title, description=creative.description, call_to_action=creative.call_to_action,
+                     main_image=asset_public(assets["main_image_asset_id"]), icon=asset_public(assets["icon_asset_id"]))
+    if creative.type == CreativeType.HTML:
+        shown["html"] = creative.html
+    return shown
+
+
+def creative_change_log(db: Session, *, actor: Actor, creative_id: int) -> list[dict[str, Any]]:
+    """/campaign/creative/changelog/{id} and the agency and admin creative change logs."""
+    require(actor, "creative", "view")
+    in_scope(db, actor, creative_id)
+    return change_log.entries(db, entity="creative", entity_id=creative_id)
+
+
+# --- writing -------------------------------------------------------------------------------------------
+
+def _snapshot(creative: Creative) -> dict[str, Any]:
+    """The audited state. Markup is recorded by size and fingerprint, so change logs never carry it."""
+    row = creative.model_dump(exclude={"id", "created_at", "updated_at", "html"})
+    if creative.html:
+        digest = hashlib.sha256(creative.html.encode("utf-8")).hexdigest()[:12]
+        row["html"] = f"{len(creative.html.encode('utf-8'))} bytes, sha256 {digest}"
+    else:
+        row["html"] = ""
+    return row
+
+
+def _changes(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    changed = [key for key in after if before.get(key) != after[key]]
+    return {k: before.get(k) for k in changed}, {k: after[k] for k in changed}
+
+
+def create_creative(db: Session, *, actor: Actor, data: dict[str, Any], advertiser_id: int | None = None) -> dict[str, Any]:
+    """A new, active creative for the advertiser (an advertiser creates its own). `data["type"]` is image,
+    native, video or html; it cannot change later."""
+    require(actor, "creative", "create")
+    advertiser = advertiser_for_new(db, actor, advertiser_id)
+    assert advertiser.id is not None
+    try:
+        creative_type = CreativeType(str(data.get("type") or ""))
+    except ValueError:
+        raise Invalid({"type": "Choose image, native, video or html."}) from None
+    values = checked(db, advertiser_id=advertiser.id, creative_type=creative_type, data=data)
+    creative = Creative(advertiser_id=advertiser.id, type=creative_type.value, status=CreativeStatus.ACTIVE.value,
+                        **values)
+    db.add(creative)
+    db.flush()
+    audit.record(db, actor=actor, entity="creative", entity_id=creative.id, action="create", after=_snapshot(creative))
+    return public(db, creative, advertiser)
+
+
+def update_creative(db: Session, *, actor: Actor, creative_id: int, data: dict[str, Any]) -> dict[str, Any]:
+    """Change a creative; fields not sent keep their values. Archived creatives are read-only."""
+    require(actor, "creative", "update")
+    creative, advertiser = in_scope(db, actor, creative_id)
+    if creative.status == CreativeStatus.ARCHIVED:
+        raise Invalid({"status": "An archived creative cannot be changed."})
+    if data.get("type") not in (None, "", creative.type):
+        raise Invalid({"type": "A creative's type cannot change; create a new creative instead."})
+    creative_type = CreativeType(creative.type)
+    current = {field: getattr(creative, field) for field in ("name", *TYPE_FIELDS[creative_type])}
+    merged = current | {field: data[field] for field in INPUT_FIELDS if field in data}
+    before = _snapshot(creative)
+    for column, value in checked(db, advertiser_id=creative.advertiser_id, creative_type=creative_type,
+                                 data=merged).items():
+        setattr(creative, column, value)
+    old, new = _changes(before, _snapshot(creative))
+    if new:
+        creative.updated_at = utcnow()
+        db.add(creative)
+        audit.record(db, actor=actor, entity="creative", entity_id=creative.id, action="update", before=old, after=new)
+    return public(db, creative, advertiser)
+
+
+def set_status(db: Session, *, actor: Actor, creative_id: int, status: str) -> dict[str, Any]:
+    """Move a creative along STATUS_TRANSITIONS; the same status again changes nothing."""
+    require(actor, "creative", "status")
+    creative, advertiser = in_scope(db, actor, creative_id)
+    try:
+        wanted = CreativeStatus(status)
+    except ValueError:
+        raise Invalid({"status": "Not an allowed value."}) from None
+    current = CreativeStatus(creative.status)
+    if wanted == current:
+        return public(db, creative, advertiser)
+    if wanted not in STATUS_TRANSITIONS[current]:
+        raise Invalid({"status": f"A {current.value} creative cannot become {wanted.value}."})
+    creative.status = wanted.value
+    creative.updated_at = utcnow()
+    db.add(creative)
+    audit.record(db, actor=actor, entity="creative", entity_id=creative.id, action=f"set_status_{wanted.value}",
+                 before={"status": current.value}, after={"status": wanted.value})
+    return public(db, creative, advertiser)
+
+
+def archive_creative(db: Session, *, actor: Actor, creative_id: int) -> dict[str, Any]:
+    """What deleting a creative does: it is archived, never removed, so its delivery history stays."""
+    return set_status(db, actor=actor, creative_id=creative_id, status=CreativeStatus.ARCHIVED)
+
+
+def upload_asset(db: Session, *, actor: Actor, advertiser_id: int | None = None, filename: str, content: bytes,
+                 purpose: str = "image") -> dict[str, Any]:
+    """Keep an uploaded creative file for the advertiser: an `image` or `icon` (PNG, JPEG, GIF, WEBP, at most
+    2 MB) or a `video` (MP4, at most 50 MB). What the file is comes from its bytes; a bad file raises Invalid
+    on `file`. The same file uploaded again for the same advertiser gives the asset it already has."""
+    require(actor, "creative", "create")
+    kind = UPLOAD_PURPOSES.get(purpose)
+    if kind is None:
+        raise Invalid({"purpose": "Choose image, icon or video."})
+    advertiser = advertiser_for_new(db, actor, advertiser_id)
+    found = media.inspect(content, kind=kind, field="file")
+    digest, stored = media.store(content, found)
+    asset = db.exec(select(CreativeAsset).where(CreativeAsset.advertiser_id == advertiser.id,
+                                                CreativeAsset.sha256 == digest)).first()
+    if asset is None:
+        assert advertiser.id is not None
+        asset = CreativeAsset(advertiser_id=advertiser.id, sha256=digest, stored_name=stored,
+                              content_type=found.content_type, size_bytes=len(content), width=found.width,
+                              height=found.height, duration_ms=found.duration_ms,
+                              original_filename=shown_file_name(filename))
+        db.add(asset)
+        db.flush()
+        audit.record(db, actor=actor, entity="creative_asset", entity_id=asset.id, action="upload",
+                     after=asset.model_dump(exclude={"id", "created_at"}))
+    shown = asset_public(asset)
+    assert shown is not None
+    return shown
+

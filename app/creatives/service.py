@@ -1,0 +1,42 @@
+"""Creatives: the one door pages and the API use. The records (create, read, list, edit, status, archive,
+uploads, preview, change log), campaign assignment and bulk edits live in their own modules; every function
+checks permission and row scope itself and audits its writes."""
+
+from __future__ import annotations
+
+from app.creatives.bulk import bulk_status, bulk_update
+from app.creatives.links import (
+    assign_to_campaigns,
+    campaign_creatives,
+    set_campaign_creatives,
+    set_creatives_of_saved_campaign,
+)
+from app.creatives.records import (
+    archive_creative,
+    create_creative,
+    creative_change_log,
+    get_creative,
+    list_creatives,
+    preview,
+    set_status,
+    update_creative,
+    upload_asset,
+)
+
+__all__ = [
+    "archive_creative",
+    "assign_to_campaigns",
+    "bulk_status",
+    "bulk_update",
+    "campaign_creatives",
+    "create_creative",
+    "creative_change_log",
+    "get_creative",
+    "list_creatives",
+    "preview",
+    "set_campaign_creatives",
+    "set_creatives_of_saved_campaign",
+    "set_status",
+    "update_creative",
+    "upload_asset",
+]

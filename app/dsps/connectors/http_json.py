@@ -1,0 +1,80 @@
+"""The generic HTTP/JSON connector: a DSP that speaks plain JSON over HTTPS with a bearer key.
+
+    GET  {endpoint}/health                 any 2xx: the connection works
+    POST {endpoint}/campaigns              body: the campaign; answer: {"id": ...} (a string or a number)
+    PUT  {endpoint}/campaigns/{remote id}  body: the campaign again; answer: {"id": ...}
+    POST {endpoint}/creatives, PUT {endpoint}/creatives/{remote id}   the same for creatives
+
+Every request carries `Authorization: Bearer <API key>` and has a timeout (connect, read and write), so a DSP
+that hangs costs one worker thread for at most that long. Redirects are not followed: a key is sent only to the
+address the admin entered.
+
+The endpoint may be a private or loopback address, unlike the postback forwarder's targets
+(settings.postback_allow_private_targets): a DSP endpoint is set by an admin of this console, who may well run a
+bidder inside their own network, not by a client of it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from app.dsps.connectors.base import ConnectorError
+
+_ID_MAX_LENGTH = 120
+
+
+class HttpJsonConnector:
+    def __init__(self, *, endpoint_url: str, api_key: str, timeout_s: float) -> None:
+        self.base = endpoint_url.rstrip("/")
+        self.timeout_s = timeout_s
+        self._headers = {"Authorization": f"Bearer {api_key}", "Accept": "application/json",
+                         "User-Agent": "dsp-console/1"}
+
+    def _request(self, method: str, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+        try:
+            with httpx.Client(timeout=httpx.Timeout(self.timeout_s), follow_redirects=False) as client:
+                return client.request(method, self.base + path, json=body, headers=self._headers)
+        except httpx.TimeoutException:
+            raise ConnectorError(f"The DSP did not answer within {self.timeout_s:g} s.") from None
+        except httpx.HTTPError as error:
+            raise ConnectorError(f"The DSP could not be reached ({type(error).__name__}).") from None
+
+    @staticmethod
+    def _check_status(response: httpx.Response) -> None:
+        if response.status_code in (401, 403):
+            raise ConnectorError(f"The DSP refused the API key (HTTP {response.status_code}).")
+        if not 200 <= response.status_code < 300:
+            raise ConnectorError(f"The DSP answered HTTP {response.status_code}.")
+
+    def test_connection(self) -> str:
+        started = time.monotonic()
+        response = self._request("GET", "/health")
+        self._check_status(response)
+        return f"HTTP {response.status_code} in {round((time.monotonic() - started) * 1000)} ms"
+
+    def _push(self, collection: str, payload: dict[str, Any], remote_id: str) -> str:
+        if remote_id:
+            response = self._request("PUT", f"/{collection}/{quote(remote_id, safe='')}", payload)
+        else:
+            response = self._request("POST", f"/{collection}", payload)
+        self._check_status(response)
+        try:
+            answer = response.json()
+        except ValueError:
+            raise ConnectorError("The DSP's answer was not JSON.") from None
+        found = answer.get("id") if isinstance(answer, dict) else None
+        if isinstance(found, bool) or not isinstance(found, str | int) or not str(found).strip():
+            raise ConnectorError("The DSP's answer has no id.")
+        if len(str(found)) > _ID_MAX_LENGTH:
+            raise ConnectorError(f"The DSP's id is longer than {_ID_MAX_LENGTH} characters.")
+        return str(found).strip()
+
+    def push_campaign(self, campaign: dict[str, Any], remote_id: str = "") -> str:
+        return self._push("campaigns", campaign, remote_id)
+
+    def push_creative(self, creative: dict[str, Any], remote_id: str = "") -> str:
+        return self._push("creatives", creative, remote_id)

@@ -1,0 +1,424 @@
+"""DSP connections (admin only): the buying platforms campaigns and creatives are pushed to, their encrypted
+credentials, connection tests, and syncs that record what each DSP calls our campaigns and creatives.
+
+Credentials go in through create_dsp / update_dsp (`api_key`) and never come out: every read answers
+`credentials_set` instead, and the change history records only that they changed (audit._SECRET_FIELDS).
+
+A sync calls the DSP from the worker thread the page or API request already runs on (never the event loop),
+with the connector's timeout. Nothing is written before the call, so the unit of work holds no write lock while
+it waits. Its outcome, success or failure, is written to the association row afterwards: a failed sync is a
+recorded error beside an untouched campaign, which can simply be synced again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlparse
+
+from sqlmodel import Session, col, func, select
+
+from app.access.policy import Actor, require
+from app.campaigns import service as campaigns
+from app.campaigns.targeting import deliverable
+from app.creatives import service as creatives
+from app.dsps.connectors import CONNECTORS, HTTP_JSON, ConnectorError, connector_for
+from app.dsps.credentials import CredentialsUnreadable, decrypt, encrypt
+from app.dsps.models import AssociationKind, Dsp, DspAssociation, DspStatus
+from app.history import audit
+from app.kernel import validation as v
+from app.kernel.config import get_settings
+from app.kernel.errors import Conflict, Invalid, NotFound
+from app.kernel.model_base import utcnow
+from app.reference import metadata
+from app.reference.models import ReferenceValue
+
+NAME_MAX_LENGTH = 120
+URL_MAX_LENGTH = 2048
+KEY_MAX_LENGTH = 1000
+SEAT_ID_MAX_LENGTH = 64
+REQUIRED = "This field is required."
+NOT_FOUND = "DSP not found."
+NAME_TAKEN = "A DSP with this name already exists."
+INVALID_ENDPOINT = "Enter the DSP's address, starting with http:// or https://."
+INACTIVE = "This DSP is inactive. Activate it to sync."
+NOT_ALLOWED = "Not an allowed value."
+EXCHANGES = "Choose exchanges from the list."
+CONNECTOR_TYPES: tuple[str, ...] = tuple(CONNECTORS)
+_EDITABLE = ("name", "connector", "endpoint_url", "seat_id", "status", "exchange_ids")
+
+
+def _exchange_dsps(db: Session, value_ids: Any) -> dict[int, int]:
+    """DSPs that list the exchange as supported: such an exchange can be retired, not deleted."""
+    wanted, counts = set(value_ids), dict[int, int]()
+    for chosen in db.exec(select(Dsp.exchange_ids)):
+        for value_id in set(chosen or ()) & wanted:
+            counts[value_id] = counts.get(value_id, 0) + 1
+    return counts
+
+
+metadata.register_usage_counter("exchange", _exchange_dsps)
+
+
+# --- reading -------------------------------------------------------------------------------------------
+
+def _get(db: Session, dsp_id: int) -> Dsp:
+    dsp = db.get(Dsp, dsp_id)
+    if dsp is None:
+        raise NotFound(NOT_FOUND)
+    return dsp
+
+
+def _when(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def public(dsp: Dsp, names: dict[int, str], synced: int = 0) -> dict[str, Any]:
+    """A DSP as pages and the API show it. Never its credentials: only whether they are set."""
+    return {"id": dsp.id, "name": dsp.name, "connector": dsp.connector, "endpoint_url": dsp.endpoint_url,
+            "seat_id": dsp.seat_id, "status": dsp.status, "exchange_ids": list(dsp.exchange_ids),
+            "exchanges": [names.get(i, f"#{i}") for i in dsp.exchange_ids],
+            "credentials_set": bool(dsp.credentials_encrypted), "last_test_at": _when(dsp.last_test_at),
+            "last_test_ok": dsp.last_test_ok, "last_test_message": dsp.last_test_message,
+            "synced": synced, "created_at": dsp.created_at.isoformat(), "updated_at": dsp.updated_at.isoformat()}
+
+
+def _synced_counts(db: Session) -> dict[int, int]:
+    rows = db.exec(select(DspAssociation.dsp_id, func.count()).where(DspAssociation.remote_id != "")
+                   .group_by(DspAssociation.dsp_id))
+    return {int(dsp_id): int(count) for dsp_id, count in rows}
+
+
+def list_dsps(db: Session, *, actor: Actor, status: str = "") -> list[dict[str, Any]]:
+    """/admin/dsplist and dsp/list: every DSP by name, with how many campaigns and creatives it holds ids for."""
+    require(actor, "dsp", "view")
+    query = select(Dsp).order_by(func.lower(Dsp.name))
+    if status:
+        query = query.where(Dsp.status == status)
+    rows = list(db.exec(query))
+    names = metadata.names_by_id(db, {i for dsp in rows for i in dsp.exchange_ids})
+    synced = _synced_counts(db)
+    return [public(dsp, names, synced.get(dsp.id or 0, 0)) for dsp in rows]
+
+
+def active_dsps(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
+    """dsp/activeDspList: the active DSPs as {id, name, connector, exchange_ids}."""
+    return [{key: row[key] for key in ("id", "name", "connector", "exchange_ids")}
+            for row in list_dsps(db, actor=actor, status=DspStatus.ACTIVE)]
+
+
+def get_dsp(db: Session, *, actor: Actor, dsp_id: int) -> dict[str, Any]:
+    require(actor, "dsp", "view")
+    dsp = _get(db, dsp_id)
+    synced = db.exec(select(func.count()).select_from(DspAssociation)
+                     .where(DspAssociation.dsp_id == dsp_id, DspAssociation.remote_id != "")).one()
+    return public(dsp, metadata.names_by_id(db, set(dsp.exchange_ids)), int(synced))
+
+
+# --- checking input ------------------------------------------------------------------------------------
+
+def endpoint_problem(url: str) -> str | None:
+    """Why `url` cannot be a DSP endpoint, or None. Private and loopback hosts are fine (see the connector);
+    user:password@ is refused, so a secret never sits in a field that pages show."""
+    if not url:
+        return REQUIRED
+    if len(url) > URL_MAX_LENGTH:
+        return v.too_long(URL_MAX_LENGTH)
+    parsed = urlparse(url)
+    try:
+        port_ok = parsed.port is None or 0 < parsed.port < 65536
+    except ValueError:
+        port_ok = False
+    host = parsed.hostname or ""
+    if parsed.scheme not in ("http", "https") or not host or not port_ok or parsed.username or parsed.password \
+            or parsed.query or parsed.fragment or any(c.isspace() for c in url):
+        return INVALID_ENDPOINT
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        if v.ascii_host_name(host) is None:  # a name, international ones too; a private one is fine
+            return INVALID_ENDPOINT
+    return None
+
+
+def seat_problem(seat: str) -> str | None:
+    """A buyer seat id is typed by an admin from the DSP's own settings: spec section 5's identifier rule (an id
+    with spaces, dots or slashes is a copy-and-paste of more than the id). Empty is no seat."""
+    if len(seat) > SEAT_ID_MAX_LENGTH:
+        return v.too_long(SEAT_ID_MAX_LENGTH)
+    return v.identifier(seat) if seat else None
+
+
+def _exchange_ids(db: Session, value: Any, errors: dict[str, str]) -> list[int]:
+    try:
+        ids = sorted({int(i) for i in (value or [])})
+    except (TypeError, ValueError):
+        errors["exchange_ids"] = EXCHANGES
+        return []
+    known = set(db.exec(select(ReferenceValue.id).where(
+        ReferenceValue.kind == "exchange", col(ReferenceValue.id).in_(ids)))) if ids else set()
+    if set(ids) - known:
+        errors["exchange_ids"] = EXCHANGES
+    return ids
+
+
+def _checked(db: Session, data: dict[str, Any], *, except_id: int | None = None) -> dict[str, Any]:
+    errors: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    name = " ".join(str(data.get("name") or "").split())
+    if not name:
+        errors["name"] = REQUIRED
+    elif len(name) > NAME_MAX_LENGTH:
+        errors["name"] = v.too_long(NAME_MAX_LENGTH)
+    else:
+        clash = select(Dsp.id).where(func.lower(Dsp.name) == name.lower())
+        if except_id is not None:
+            clash = clash.where(Dsp.id != except_id)
+        if db.exec(clash).first() is not None:
+            errors["name"] = NAME_TAKEN
+    values["name"] = name
+    values["connector"] = str(data.get("connector") or HTTP_JSON)
+    if values["connector"] not in CONNECTOR_TYPES:
+        errors["connector"] = NOT_ALLOWED
+    values["endpoint_url"] = str(data.get("endpoint_url") or "").strip()
+    if problem := endpoint_problem(values["endpoint_url"]):
+        errors["endpoint_url"] = problem
+    values["seat_id"] = str(data.get("seat_id") or "").strip()
+    if problem := seat_problem(values["seat_id"]):
+        errors["seat_id"] = problem
+    values["status"] = str(data.get("status") or DspStatus.ACTIVE)
+    if values["status"] not in tuple(DspStatus):
+        errors["status"] = NOT_ALLOWED
+    values["exchange_ids"] = _exchange_ids(db, data.get("exchange_ids"), errors)
+    if errors:
+        raise Invalid(errors)
+    return values
+
+
+def _new_key(data: dict[str, Any], *, required: bool) -> str | None:
+    """The API key sent, or None to keep the stored one (an edit that leaves it empty)."""
+    key = str(data.get("api_key") or "").strip()
+    if not key:
+        if required:
+            raise Invalid({"api_key": REQUIRED})
+        return None
+    if len(key) > KEY_MAX_LENGTH:
+        raise Invalid({"api_key": v.too_long(KEY_MAX_LENGTH)})
+    if problem := v.token_text(key):
+        raise Invalid({"api_key": problem})
+    return key
+
+
+# --- writing -------------------------------------------------------------------------------------------
+
+def _snapshot(dsp: Dsp) -> dict[str, Any]:
+    """The audited state. `credentials` is a fingerprint of the ciphertext, so a replaced key shows as a change;
+    audit masks the field anyway, and the plain key is never part of this."""
+    row = {key: getattr(dsp, key) for key in _EDITABLE}
+    row["exchange_ids"] = list(dsp.exchange_ids)
+    row["credentials"] = hashlib.sha256(dsp.credentials_encrypted.encode()).hexdigest()[:12] \
+        if dsp.credentials_encrypted else ""
+    return row
+
+
+def _changes(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    changed = [key for key in after if before.get(key) != after[key]]
+    return {k: before.get(k) for k in changed}, {k: after[k] for k in changed}
+
+
+def create_dsp(db: Session, *, actor: Actor, data: dict[str, Any]) -> dict[str, Any]:
+    """A new DSP from {name, connector, endpoint_url, seat_id, api_key, status, exchange_ids}; the key is stored
+    encrypted."""
+    require(actor, "dsp", "manage")
+    values = _checked(db, data)
+    key = _new_key(data, required=True)
+    assert key is not None
+    dsp = Dsp(**values, credentials_encrypted=encrypt(key))
+    db.add(dsp)
+    db.flush()
+    audit.record(db, actor=actor, entity="dsp", entity_id=dsp.id, action="create", after=_snapshot(dsp))
+    return public(dsp, metadata.names_by_id(db, set(dsp.exchange_ids)))
+
+
+def update_dsp(db: Session, *, actor: Actor, dsp_id: int, data: dict[str, Any]) -> dict[str, Any]:
+    """Change a DSP; fields not sent keep their values, and an empty or missing `api_key` keeps the stored key."""
+    require(actor, "dsp", "manage")
+    dsp = _get(db, dsp_id)
+    before = _snapshot(dsp)
+    merged = {key: getattr(dsp, key) for key in _EDITABLE} | {k: data[k] for k in _EDITABLE if k in data}
+    values = _checked(db, merged, except_id=dsp_id)
+    key = _new_key(data, required=False)
+    for field, value in values.items():
+        setattr(dsp, field, value)
+    if key is not None:
+        dsp.credentials_encrypted = encrypt(key)
+    old, new = _changes(before, _snapshot(dsp))
+    if new:
+        dsp.updated_at = utcnow()
+        db.add(dsp)
+        audit.record(db, actor=actor, entity="dsp", entity_id=dsp_id, action="update", before=old, after=new)
+    return get_dsp(db, actor=actor, dsp_id=dsp_id)
+
+
+def set_status(db: Session, *, actor: Actor, dsp_id: int, status: str) -> dict[str, Any]:
+    """active or inactive (the list's switch). An inactive DSP keeps its ids but is not synced to."""
+    require(actor, "dsp", "manage")
+    if status not in tuple(DspStatus):
+        raise Invalid({"status": NOT_ALLOWED})
+    dsp = _get(db, dsp_id)
+    if dsp.status != status:
+        audit.record(db, actor=actor, entity="dsp", entity_id=dsp_id, action="status", before={"status": dsp.status},
+                     after={"status": status})
+        dsp.status, dsp.updated_at = status, utcnow()
+        db.add(dsp)
+    return get_dsp(db, actor=actor, dsp_id=dsp_id)
+
+
+def dsp_change_log(db: Session, *, actor: Actor, dsp_id: int) -> list[dict[str, Any]]:
+    from app.history import change_log
+
+    require(actor, "dsp", "view")
+    _get(db, dsp_id)
+    return change_log.entries(db, entity="dsp", entity_id=dsp_id)
+
+
+# --- talking to DSPs -----------------------------------------------------------------------------------
+
+def _timeout() -> float:
+    return get_settings().dsp_request_timeout_s
+
+
+def try_connection(db: Session, *, actor: Actor, endpoint_url: str, api_key: str = "", connector: str = HTTP_JSON,
+                   dsp_id: int | None = None) -> dict[str, Any]:
+    """Test settings before they are saved (New DSP's step 3, the edit form): {ok, message}. Without an
+    `api_key`, the stored key of `dsp_id` is used. Writes nothing."""
+    require(actor, "dsp", "manage")
+    url = (endpoint_url or "").strip()
+    if problem := endpoint_problem(url):
+        raise Invalid({"endpoint_url": problem})
+    if connector not in CONNECTOR_TYPES:
+        raise Invalid({"connector": NOT_ALLOWED})
+    key = _new_key({"api_key": api_key}, required=dsp_id is None)
+    try:
+        if key is None:
+            assert dsp_id is not None
+            key = decrypt(_get(db, dsp_id).credentials_encrypted)
+        message = connector_for(connector, endpoint_url=url, api_key=key, timeout_s=_timeout()).test_connection()
+    except (ConnectorError, CredentialsUnreadable) as error:
+        return {"ok": False, "message": str(error)}
+    return {"ok": True, "message": message}
+
+
+def test_connection(db: Session, *, actor: Actor, dsp_id: int) -> dict[str, Any]:
+    """Test a saved DSP and keep the result on it (the list and the view show it): {ok, message, dsp}."""
+    require(actor, "dsp", "manage")
+    dsp = _get(db, dsp_id)
+    result = try_connection(db, actor=actor, endpoint_url=dsp.endpoint_url, connector=dsp.connector, dsp_id=dsp_id)
+    before = {"last_test_ok": dsp.last_test_ok}
+    dsp.last_test_at, dsp.last_test_ok, dsp.last_test_message = utcnow(), result["ok"], result["message"][:255]
+    db.add(dsp)
+    audit.record(db, actor=actor, entity="dsp", entity_id=dsp_id, action="test", before=before,
+                 after={"last_test_ok": result["ok"]})
+    return {**result, "dsp": get_dsp(db, actor=actor, dsp_id=dsp_id)}
+
+
+def _campaign_payload(db: Session, actor: Actor, campaign_id: int) -> dict[str, Any]:
+    found = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)
+    keep = ("name", "status", "objective", "starts_at", "ends_at", "time_zone", "total_budget", "daily_budget",
+            "pacing", "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap", "frequency_period",
+            "traffic_type", "targeting")
+    # Retired values and exchanges the advertiser may no longer use stay on the campaign until the buyer removes
+    # them, but a DSP never gets them (it would buy on them).
+    found["targeting"] = deliverable(db, advertiser_id=found["advertiser_id"], targeting=found["targeting"])
+    return {"external_id": found["id"], "advertiser": found["advertiser"], **{k: found.get(k) for k in keep}}
+
+
+def _creative_payload(db: Session, actor: Actor, creative_id: int) -> dict[str, Any]:
+    found = creatives.get_creative(db, actor=actor, creative_id=creative_id)
+    shown = creatives.preview(db, actor=actor, creative_id=creative_id)
+    keep = ("name", "type", "status", "click_url", "pixel_urls", "impression_urls", "width", "height", "duration_ms",
+            "title", "description", "call_to_action")
+    files = {k: (found.get(k) or {}).get("url") for k in ("asset", "main_image", "icon")}
+    return {"external_id": found["id"], "advertiser": found["advertiser"], **{k: found.get(k) for k in keep},
+            **{f"{k}_url": url for k, url in files.items() if url}, **({"html": shown["html"]} if "html" in shown else {})}
+
+
+def _association(db: Session, dsp_id: int, entity: str, local_id: int) -> DspAssociation | None:
+    return db.exec(select(DspAssociation).where(DspAssociation.dsp_id == dsp_id, DspAssociation.entity == entity,
+                                                DspAssociation.local_id == local_id)).first()
+
+
+def _map(entity: str, local_id: int, dsp: Dsp, row: DspAssociation | None) -> dict[str, Any]:
+    """One line of the spec's association map, with when it was last synced and how that went."""
+    remote = row.remote_id if row else ""
+    shown: dict[str, Any] = {"dsp_id": dsp.id, "dsp_name": dsp.name, "dsp_status": dsp.status, "remote_id": remote,
+                             "synced_at": _when(row.synced_at) if row else None,
+                             "attempted_at": _when(row.attempted_at) if row else None,
+                             "last_error": row.last_error if row else ""}
+    if entity == AssociationKind.CAMPAIGN:
+        shown["campaign_associate_id"] = remote
+    else:
+        shown.update(creative_associate_id=remote, creative_primary_id=local_id)
+    return shown
+
+
+def _kind(entity: str) -> AssociationKind:
+    try:
+        return AssociationKind(entity)
+    except ValueError:
+        raise Invalid({"entity": NOT_ALLOWED}) from None
+
+
+def _payload(db: Session, actor: Actor, entity: AssociationKind, local_id: int) -> dict[str, Any]:
+    """The thing as the DSP gets it; NotFound when it is missing or out of the actor's scope."""
+    if entity == AssociationKind.CAMPAIGN:
+        return _campaign_payload(db, actor, local_id)
+    return _creative_payload(db, actor, local_id)
+
+
+def associations(db: Session, *, actor: Actor, entity: str, local_id: int) -> list[dict[str, Any]]:
+    """The association map of one campaign or creative: a line per DSP that is active or has an id for it."""
+    require(actor, "dsp", "view")
+    kind = _kind(entity)
+    _payload(db, actor, kind, local_id)  # scope: the campaign or creative must be the actor's to see
+    rows = {r.dsp_id: r for r in db.exec(select(DspAssociation).where(DspAssociation.entity == kind,
+                                                                      DspAssociation.local_id == local_id))}
+    dsps = db.exec(select(Dsp).order_by(func.lower(Dsp.name))).all()
+    return [_map(kind, local_id, dsp, rows.get(dsp.id or 0)) for dsp in dsps
+            if dsp.status == DspStatus.ACTIVE or (dsp.id or 0) in rows]
+
+
+def sync(db: Session, *, actor: Actor, dsp_id: int, entity: str, local_id: int) -> dict[str, Any]:
+    """Push one campaign or creative to a DSP and record the id it answers. A failure (unreachable, too slow, an
+    error status, an answer without an id) is recorded on the association and answered as {ok: False, message};
+    the campaign or creative itself is never touched. Answers {ok, message, association}."""
+    require(actor, "dsp", "manage")
+    kind = _kind(entity)
+    dsp = _get(db, dsp_id)
+    if dsp.status != DspStatus.ACTIVE:
+        raise Conflict(INACTIVE)
+    payload = _payload(db, actor, kind, local_id) | ({"seat_id": dsp.seat_id} if dsp.seat_id else {})
+    row = _association(db, dsp_id, kind, local_id)
+    previous = row.remote_id if row else ""
+    error = ""
+    remote = previous
+    try:
+        connector = connector_for(dsp.connector, endpoint_url=dsp.endpoint_url,
+                                  api_key=decrypt(dsp.credentials_encrypted), timeout_s=_timeout())
+        push = connector.push_campaign if kind == AssociationKind.CAMPAIGN else connector.push_creative
+        remote = push(payload, previous)
+    except (ConnectorError, CredentialsUnreadable) as failure:
+        error = str(failure)[:500]
+    now = utcnow()
+    if row is None:
+        row = DspAssociation(dsp_id=dsp_id, entity=kind.value, local_id=local_id)
+    row.attempted_at, row.last_error = now, error
+    if not error:
+        row.remote_id, row.synced_at = remote, now
+    db.add(row)
+    audit.record(db, actor=actor, entity="dsp", entity_id=dsp_id, action="sync",
+                 before={"remote_id": previous},
+                 after={"entity": kind.value, "local_id": local_id, "remote_id": row.remote_id, "error": error})
+    return {"ok": not error, "message": error or remote, "association": _map(kind, local_id, dsp, row)}

@@ -1,0 +1,166 @@
+"""Funds: an advertiser's balance is the sum of its append-only ledger entries.
+
+Reading a ledger: `payment_history` lists every entry; `grouped_ledger` is the ledger a person reads, where
+delivery charges (spend and agency margin, a pair an hour per campaign) are one row per campaign and day that
+opens to its hours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+from decimal import Decimal
+
+from sqlmodel import Session, col, func, select
+
+from app.access.models import User
+from app.access.policy import Actor, require, require_user_in_scope
+from app.access.roles import Role
+from app.campaigns.models import Campaign
+from app.funds.models import MICROS_PER_DOLLAR, LedgerEntry
+from app.kernel.errors import NotFound
+
+# Entries that statistics ingestion writes, a pair every hour (app/funds/service.py charge_delivery).
+DELIVERY_KINDS = ("spend", "margin")
+CENT = Decimal("0.01")
+
+
+def _cents(micros: int) -> Decimal:
+    """Micro-dollars in dollars, rounded to the cent as every balance is shown (advertiser_balance)."""
+    return (Decimal(micros) / MICROS_PER_DOLLAR).quantize(CENT)
+
+
+def dollars(micros: int) -> str:
+    """Micro-dollars as the API shows money: dollars with two decimals as text ("5000.00", "-12.35"), never a
+    float (0.1 + 0.2 is not 0.3, and a client cannot tell 12.3 from 12.30)."""
+    return str(_cents(micros))
+
+
+def balance_micros(db: Session, *, actor: Actor, advertiser_id: int) -> int:
+    require(actor, "funds", "view")
+    require_user_in_scope(actor, db.get(User, advertiser_id))
+    total = db.exec(select(func.coalesce(func.sum(LedgerEntry.amount_micros), 0)).where(LedgerEntry.advertiser_id == advertiser_id)).one()
+    return int(total)
+
+
+def _ledger_of(db: Session, actor: Actor, advertiser_id: int) -> tuple[list[LedgerEntry], dict[int | None, str]]:
+    """An advertiser's entries in the actor's scope, oldest first by the time each was booked (id breaks ties:
+    the order the balance moved in), and the names of the people who entered them. Another tenant's advertiser,
+    or an account that is no advertiser, answers not found."""
+    require(actor, "funds", "view")
+    advertiser = require_user_in_scope(actor, db.get(User, advertiser_id))
+    if advertiser.role != Role.ADVERTISER:
+        raise NotFound("User not found.")
+    entries = list(db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == advertiser_id)
+                           .order_by(col(LedgerEntry.created_at), col(LedgerEntry.id))))
+    people = {u.id: u.display_name for u in db.exec(select(User).where(
+        col(User.id).in_({e.created_by for e in entries if e.created_by})))}
+    return entries, people
+
+
+def payment_history(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, object]]:
+    """An advertiser's ledger, newest first, with the balance after each entry (payment-list pages); amount and
+    balance as dollar text ("-12.35"); `campaign_id` the campaign a delivery charge paid for, or None."""
+    rows, people = _ledger_of(db, actor, advertiser_id)
+    running, history = 0, []
+    for row in rows:
+        running += row.amount_micros
+        history.append({"id": row.id, "date": row.created_at.isoformat(), "kind": row.kind,
+                        "campaign_id": row.campaign_id, "note": row.note,
+                        "amount": dollars(row.amount_micros), "balance": dollars(running),
+                        "by": people.get(row.created_by, "") if row.created_by else ""})
+    return history[::-1]
+
+
+def advertiser_balance(db: Session, *, actor: Actor, advertiser_id: int) -> dict[str, object]:
+    """An advertiser's balance (getAdvertiserBalance): {advertiser_id, balance (dollars as text, "5000.00"),
+    balance_micros}. Another tenant's advertiser, or an account that is no advertiser, answers not found."""
+    require(actor, "funds", "view")
+    advertiser = require_user_in_scope(actor, db.get(User, advertiser_id))
+    if advertiser.role != Role.ADVERTISER:
+        raise NotFound("User not found.")
+    micros = balance_micros(db, actor=actor, advertiser_id=advertiser_id)
+    return {"advertiser_id": advertiser_id, "balance": dollars(micros), "balance_micros": micros}
+
+def _runs(entries: Iterable[LedgerEntry]) -> Iterator[list[LedgerEntry]]:
+    """Consecutive delivery charges of one UTC day as one run (grouped_ledger splits it by campaign); every
+    other entry a run of its own. A deposit booked in the middle of a day splits that day's charges in two, so
+    each row's balance is the previous row's plus its amount."""
+    run: list[LedgerEntry] = []
+    for entry in entries:
+        if run and entry.kind in DELIVERY_KINDS and run[-1].kind in DELIVERY_KINDS \
+                and entry.created_at.date() == run[-1].created_at.date():
+            run.append(entry)
+            continue
+        if run:
+            yield run
+        run = [entry]
+    if run:
+        yield run
+
+
+def _hours(run: list[LedgerEntry], balance_before: int) -> list[dict[str, object]]:
+    """A row's delivery charges an hour a line (spend and margin side by side), newest first, each with the
+    balance after it as the row counts it (the row's balance before, plus its hours up to that one)."""
+    hours: dict[datetime, list[int]] = {}
+    for entry in run:
+        spend_margin = hours.setdefault(entry.created_at.replace(minute=0, second=0, microsecond=0), [0, 0])
+        spend_margin[DELIVERY_KINDS.index(entry.kind)] += entry.amount_micros
+    rows, running = [], balance_before
+    for hour, (spend, margin) in hours.items():
+        running += spend + margin
+        rows.append({"hour": hour.isoformat(), "spend": dollars(spend), "margin": dollars(margin),
+                     "amount": dollars(spend + margin), "balance": dollars(running)})
+    return rows[::-1]
+
+
+def _by_campaign(run: list[LedgerEntry], names: dict[int, str]) -> list[list[LedgerEntry]]:
+    """A day's delivery charges split by campaign, in the order the balance is counted: shown newest first,
+    that puts campaigns by name A to Z, then the charges without a campaign."""
+    parts: dict[int | None, list[LedgerEntry]] = {}
+    for entry in run:
+        parts.setdefault(entry.campaign_id, []).append(entry)
+    shown = sorted(parts, key=lambda c: (c is None, names.get(c, "").casefold() if c else "", c or 0))
+    return [parts[campaign_id] for campaign_id in reversed(shown)]
+
+
+def _campaign_names(db: Session, entries: list[LedgerEntry]) -> dict[int, str]:
+    ids = {e.campaign_id for e in entries if e.campaign_id}
+    return dict(db.exec(select(Campaign.id, Campaign.name).where(col(Campaign.id).in_(ids))).all()) if ids else {}
+
+
+def grouped_ledger(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, object]]:
+    """An advertiser's ledger as a person reads it, newest first: each day's delivery charges a row per campaign
+    (kind "delivery", `date` the UTC day as YYYY-MM-DD, `campaign_id` and `campaign` its name, both None for
+    charges without a campaign, `spend` and `margin` totals, `entries` counted and `hours` listing them an hour a
+    line), every deposit, refund and adjustment in a row of its own (`date` its time, campaign None).
+
+    Every row has `amount` and the `balance` after it, money as dollar text ("-12.35"): read bottom to top, each
+    row's balance is the one below it plus its amount (a day's campaigns are counted in the order shown, so a
+    campaign row's balance is a running figure of the statement, not the balance at a moment of the day). Each
+    figure is the sum of its entries rounded to the cent (delivery is charged in micro-dollars, so a row's rounded
+    hours may differ from the rounded row by a cent or so, as in any statement of rounded figures)."""
+    entries, people = _ledger_of(db, actor, advertiser_id)
+    names = _campaign_names(db, entries)
+    rows: list[dict[str, object]] = []
+    balance = 0
+    for run in _runs(entries):
+        first = run[0]
+        if first.kind not in DELIVERY_KINDS:
+            balance += first.amount_micros
+            rows.append({"id": str(first.id), "date": first.created_at.isoformat(), "kind": first.kind,
+                         "campaign_id": None, "campaign": None, "note": first.note,
+                         "by": people.get(first.created_by, "") if first.created_by else "", "entries": 1,
+                         "amount": dollars(first.amount_micros), "balance": dollars(balance)})
+            continue
+        for part in _by_campaign(run, names):
+            before, amount = balance, sum(e.amount_micros for e in part)
+            balance += amount
+            spend = sum(e.amount_micros for e in part if e.kind == "spend")
+            campaign_id = part[0].campaign_id
+            rows.append({"id": f"delivery-{first.id}-{campaign_id or 0}", "date": first.created_at.date().isoformat(),
+                         "kind": "delivery", "campaign_id": campaign_id,
+                         "campaign": names.get(campaign_id) if campaign_id else None, "note": "", "by": "",
+                         "entries": len(part), "spend": dollars(spend), "margin": dollars(amount - spend),
+                         "amount": dollars(amount), "balance": dollars(balance), "hours": _hours(part, before)})
+    return rows[::-1]

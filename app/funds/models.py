@@ -1,0 +1,34 @@
+"""The funds ledger: append-only; an advertiser's balance is the sum of its entries (micro-dollars)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, Column
+from sqlmodel import Field, SQLModel
+
+from app.kernel.model_base import created_at_field
+from app.kernel.money import MICROS_PER_DOLLAR as MICROS_PER_DOLLAR  # declared with the money parser
+
+# deposit: money in (card or bank); spend: media bought; margin: the agency's margin on that spend;
+# refund: money given back to the account; adjustment: a correction either way.
+LEDGER_KINDS = ("deposit", "spend", "margin", "refund", "adjustment")
+
+
+class LedgerEntry(SQLModel, table=True):
+    __tablename__ = "ledger_entries"
+
+    id: int | None = Field(default=None, primary_key=True)
+    advertiser_id: int = Field(foreign_key="users.id", index=True)
+    amount_micros: int = Field(sa_column=Column(BigInteger, nullable=False))
+    kind: str = Field(max_length=16)  # one of LEDGER_KINDS
+    note: str = Field(default="", max_length=255)
+    created_by: int | None = Field(default=None, foreign_key="users.id")
+    # The campaign a delivery charge (spend, margin) paid for; NULL for money in and out, and for charges whose
+    # campaign is unknown (booked before campaigns were recorded, or a statistics row without one).
+    campaign_id: int | None = Field(default=None, foreign_key="campaigns.id")
+    created_at: datetime = created_at_field()
+    # Idempotency key of an entry that arrives from outside (a Stripe checkout session id, a statistics batch
+    # and advertiser): unique, so a retried webhook or batch finds its entry already there and adds nothing.
+    # NULL for entries a person types in (any number of NULLs may coexist in a unique index).
+    reference: str | None = Field(default=None, max_length=191, unique=True, index=True)

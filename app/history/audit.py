@@ -1,0 +1,64 @@
+"""Appends to the change history in the caller's transaction."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from app.access.policy import Actor
+from app.history.models import AuditEntry
+
+# Never copied into the change history.
+_SECRET_FIELDS = frozenset({"password_hash", "token_hash", "ticket_hash", "code_hash",
+                            "credentials"})  # a DSP's API key (app/dsps/service.py): only that it changed
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return value
+
+
+def diff(before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict[str, Any]:
+    """{field: [old, new]} for the fields that changed (secrets reported as changed, never shown)."""
+    before, after = before or {}, after or {}
+    changes: dict[str, Any] = {}
+    for key in sorted(set(before) | set(after)):
+        old, new = before.get(key), after.get(key)
+        if old != new:
+            changes[key] = ["***", "***"] if key in _SECRET_FIELDS else [_plain(old), _plain(new)]
+    return changes
+
+
+def record(
+    session: Session,
+    *,
+    actor: Actor | None,
+    entity: str,
+    entity_id: Any,
+    action: str,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+) -> AuditEntry:
+    entry = AuditEntry(
+        entity=entity,
+        entity_id=str(entity_id),
+        action=action,
+        actor_id=actor.id if actor else None,
+        real_user_id=actor.real_user_id if actor else None,
+        changes=diff(before, after),
+    )
+    session.add(entry)
+    return entry
+
+
+def history(session: Session, *, entity: str, entity_id: Any, limit: int = 200) -> list[AuditEntry]:
+    statement = (
+        select(AuditEntry)
+        .where(AuditEntry.entity == entity, AuditEntry.entity_id == str(entity_id))
+        .order_by(col(AuditEntry.id).desc())
+        .limit(limit)
+    )
+    return list(session.exec(statement))

@@ -1,0 +1,114 @@
+"""One validated settings object, read from the environment (prefix DSP_ or the plain names below)."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+_DEV_SECRET = "dev-only-secret-change-me-in-production-0000"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DSP_", extra="ignore")
+
+    environment: str = Field("development", description="development | test | production")
+    data_dir: Path = REPO_ROOT / "data"
+    database_url: str = Field("", validation_alias="DATABASE_URL")
+    secret_key: str = _DEV_SECRET
+    host: str = "127.0.0.1"
+    port: int = Field(8000, validation_alias="PORT")
+
+    # Sessions (spec section 9): 2 h lifetime, refreshed by the browser's session agent.
+    session_lifetime_ms: int = 7_200_000
+    # Edit pages show the inactivity prompt after this long without input (spec: 300,000 ms).
+    inactivity_limit_ms: int = 300_000
+    # Login throttling: failures counted over a sliding window.
+    login_window_s: int = 900
+    login_max_failures_per_account: int = 5
+    login_max_failures_per_address: int = 20
+    # Calls that e-mail a code (register, resend, forgot-password): every request counts, over its own window.
+    mail_window_s: int = 900
+    mail_max_per_account: int = 5
+    mail_max_per_address: int = 20
+    otp_lifetime_s: int = 900
+
+    # Outgoing e-mail: SMTP when smtp_host is set, else the outbox table plus the log.
+    smtp_host: str = ""
+    smtp_port: int = 25
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_starttls: bool = False
+    mail_from: str = "DSP Console <no-reply@dsp.example>"
+
+    # Delivery statistics (app/analytics): the DuckDB file; empty means analytics.duckdb in the data directory.
+    analytics_file: Path | None = None
+
+    # Conversion postbacks are forwarded to client URLs; private and local addresses are refused unless allowed
+    # (a tracker inside the operator's own network; the tests' fake tracker on 127.0.0.1).
+    postback_allow_private_targets: bool = False
+
+    # DSP connections (app/dsps/service.py). Credentials are encrypted with a key derived from secret_key unless
+    # dsp_credentials_key (a Fernet key) is given: see app/dsps/credentials.py for why and how to rotate.
+    dsp_credentials_key: str = Field("", validation_alias="DSP_CREDENTIALS_KEY")
+    # Each call to a DSP (connection test, push) gives up after this long: a slow platform must not hold a worker.
+    dsp_request_timeout_s: float = Field(10.0, validation_alias="DSP_REQUEST_TIMEOUT_S")
+
+    # Upload limits for logos and favicons.
+    max_image_upload_bytes: int = 1_048_576
+    # Creative files (app/kernel/media.py): what ad exchanges commonly accept for display and video.
+    max_creative_image_bytes: int = 2_097_152  # 2 MB
+    max_creative_video_bytes: int = 52_428_800  # 50 MB
+
+    # Card top-ups (Stripe Checkout). Off unless both keys are set; api_base is for tests (a local fake Stripe).
+    stripe_secret_key: str = ""
+    stripe_webhook_secret: str = ""
+    stripe_api_base: str = "https://api.stripe.com"
+
+    @model_validator(mode="after")
+    def _refuse_dev_secret_outside_development(self) -> Settings:
+        if self.environment == "production" and self.secret_key == _DEV_SECRET:
+            raise ValueError("DSP_SECRET_KEY must be set to a real secret in production")
+        return self
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        if self.database_url:
+            url = self.database_url
+            if url.startswith("postgresql://"):
+                url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+            return url
+        return f"sqlite:///{self.data_dir / 'dsp.sqlite3'}"
+
+    @property
+    def analytics_path(self) -> Path:
+        """The statistics store's file (DuckDB); the browser tests give their server its own."""
+        return self.analytics_file or self.data_dir / "analytics.duckdb"
+
+    @property
+    def stripe_enabled(self) -> bool:
+        return bool(self.stripe_secret_key and self.stripe_webhook_secret)
+
+    @property
+    def uploads_dir(self) -> Path:
+        return self.data_dir / "uploads"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.sqlalchemy_url.startswith("sqlite")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    settings = Settings()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    settings.uploads_dir.mkdir(parents=True, exist_ok=True)
+    return settings
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)

@@ -1,0 +1,113 @@
+"""Engine, sessions and the migration entry point."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache, partial
+from typing import Any, TypeVar
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, create_engine
+
+from app.kernel.config import REPO_ROOT, get_settings
+
+
+@lru_cache
+def get_engine() -> Engine:
+    settings = get_settings()
+    url = settings.sqlalchemy_url
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        @event.listens_for(engine, "savepoint")
+        def _transaction_before_savepoint(connection: Any, _name: str) -> None:
+            # Python's sqlite3 (before 3.12's autocommit setting) opens its transaction only at the first
+            # INSERT, UPDATE or DELETE. A SAVEPOINT before any write then starts the transaction itself, and its
+            # RELEASE commits it: a bulk edit's first row was saved on its own (tests/test_transactions.py).
+            # Open the outer transaction first. IMMEDIATE takes the write lock now, as a savepoint means writes
+            # are coming; a deferred one that read first could not upgrade once another writer had committed.
+            dbapi_connection = connection.connection.dbapi_connection
+            if not dbapi_connection.in_transaction:
+                dbapi_connection.execute("BEGIN IMMEDIATE")
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+@contextlib.contextmanager
+def session_scope() -> Iterator[Session]:
+    """One unit of work: committed on success, rolled back on any error."""
+    with Session(get_engine(), expire_on_commit=False) as session:
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+
+
+def migrate() -> None:
+    """Bring the schema to the newest Alembic revision."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config(str(REPO_ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(REPO_ROOT / "app" / "migrations"))
+    config.set_main_option("sqlalchemy.url", get_settings().sqlalchemy_url.replace("%", "%%"))
+    command.upgrade(config, "head")
+
+
+def run(fn: Any, /, **kwargs: Any) -> Any:
+    """Call a service function `fn(db, **kwargs)` in its own unit of work."""
+    with session_scope() as db:
+        return fn(db, **kwargs)
+
+
+# CPU-bound service calls (argon2 password hashes, about 0.2 s of CPU each) get threads of their own, at
+# most one per core but one, so a burst of sign-ins queues here instead of taking every worker thread and
+# database connection that quick reads need, and leaves a core to the event loop.
+_CPU_HEAVY_WORKERS = max(1, (os.cpu_count() or 2) - 1)
+CPU_HEAVY_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    """Run this worker thread (and the threads it starts, argon2's lanes) at a lower scheduling priority,
+    so clicks preempt password hashing instead of waiting for a time slice behind it. Linux sets niceness
+    per thread; elsewhere this is a no-op."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), CPU_HEAVY_NICENESS)
+
+
+_cpu_heavy_pool = ThreadPoolExecutor(max_workers=_CPU_HEAVY_WORKERS, thread_name_prefix="cpu-heavy",
+                                     initializer=_lower_priority)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def cpu_heavy(fn: F) -> F:
+    """Mark a service function whose work is mostly CPU (it hashes a password): run_off_loop gives it
+    the CPU-heavy pool."""
+    fn.__dict__["cpu_heavy"] = True
+    return fn
+
+
+async def run_off_loop(fn: Any, /, **kwargs: Any) -> Any:
+    """`run` on a worker thread: the door pages use, so a slow service call (a password hash, a write
+    waiting on a lock) never stalls the event loop that serves every other tab."""
+    if getattr(fn, "cpu_heavy", False):
+        return await asyncio.get_running_loop().run_in_executor(_cpu_heavy_pool, partial(run, fn, **kwargs))
+    return await asyncio.to_thread(run, fn, **kwargs)

@@ -1,0 +1,169 @@
+"""Creative files: what an upload really is, read from its bytes (never its name or declared type), and
+where it is kept.
+
+Images are read by Pillow (PNG, JPEG, GIF, WEBP) for their size; videos by mutagen (MP4) for their length.
+Files are stored once per content, as uploads/creatives/<sha256>.<ext>, and served publicly by
+/files/creatives/{name}: creative files are ad assets that exchanges and browsers fetch without signing in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import struct
+import tempfile
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+
+import mutagen
+import mutagen.mp4
+from PIL import Image, UnidentifiedImageError
+
+from app.kernel.config import get_settings
+from app.kernel.errors import Invalid
+
+CREATIVES_DIR = "creatives"
+# Pillow format -> (content type, extension): the image formats ad exchanges take.
+IMAGE_FORMATS: dict[str, tuple[str, str]] = {
+    "PNG": ("image/png", "png"),
+    "JPEG": ("image/jpeg", "jpg"),
+    "GIF": ("image/gif", "gif"),
+    "WEBP": ("image/webp", "webp"),
+}
+VIDEO_CONTENT_TYPE, VIDEO_EXTENSION = "video/mp4", "mp4"
+CONTENT_TYPES: dict[str, str] = {ext: kind for kind, ext in IMAGE_FORMATS.values()} | {VIDEO_EXTENSION: VIDEO_CONTENT_TYPE}
+_STORED_NAME_RE = re.compile(r"^[0-9a-f]{64}\.(?:png|jpg|gif|webp|mp4)$")
+
+EMPTY_FILE = "The file is empty."
+NOT_AN_IMAGE = "Upload a PNG, JPEG, GIF or WEBP image."
+NOT_A_VIDEO = "Upload an MP4 video."
+IMAGE_TOO_LARGE_IN_PIXELS = "The image has too many pixels to be an ad; upload a smaller one."
+VIDEO_WITHOUT_PICTURE = "The file has no video track."
+VIDEO_WITHOUT_DURATION = "The video's length could not be read; upload another MP4 file."
+
+
+@dataclass(frozen=True)
+class Media:
+    """What the bytes of an upload turned out to be."""
+
+    kind: str  # "image" or "video"
+    content_type: str
+    extension: str
+    width: int | None
+    height: int | None
+    duration_ms: int | None = None
+
+
+def _too_big(limit: int) -> str:
+    return f"The file is larger than {limit / 1_048_576:g} MB."
+
+
+def read_image(content: bytes, field: str, formats: dict[str, tuple[str, str]] | None = None,
+               not_an_image: str = NOT_AN_IMAGE) -> Media:
+    """What image `content` is, when it is whole (decoded to the last pixel: a truncated file is refused here,
+    not broken in a browser later), of one of `formats` (Pillow format -> (content type, extension); the ad
+    formats by default) and within Pillow's pixel limit (a small file can declare 30000x30000 pixels and take
+    gigabytes to decode: a decompression bomb). Else Invalid naming `field`."""
+    formats = IMAGE_FORMATS if formats is None else formats
+    try:
+        with Image.open(BytesIO(content)) as probe:
+            format_name = probe.format or ""
+            width, height = probe.size
+            probe.verify()  # structure and checksums, without decoding the pixels
+        if Image.MAX_IMAGE_PIXELS is not None and width * height > Image.MAX_IMAGE_PIXELS:
+            # Pillow only warns between its limit and twice that; an ad never needs that many pixels.
+            raise Image.DecompressionBombError(f"{width}x{height}")
+        with Image.open(BytesIO(content)) as picture:
+            picture.load()  # a truncated file fails here, not in a browser later
+    except Image.DecompressionBombError:
+        raise Invalid({field: IMAGE_TOO_LARGE_IN_PIXELS}) from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, struct.error):
+        raise Invalid({field: not_an_image}) from None
+    if format_name not in formats:
+        raise Invalid({field: not_an_image})
+    content_type, extension = formats[format_name]
+    return Media("image", content_type, extension, width, height)
+
+
+def _video_track_size(stream: BytesIO) -> tuple[int, int] | None:
+    """(width, height) of the first video track, from its tkhd box. mutagen reads MP4 boxes but reports only
+    audio properties, so the two fixed-point numbers at the end of tkhd are read here."""
+    stream.seek(0)
+    atoms = mutagen.mp4.Atoms(stream)
+    for trak in atoms[b"moov",].findall(b"trak"):
+        found, handler = trak[b"mdia", b"hdlr"].read(stream)
+        if not found or handler[8:12] != b"vide":
+            continue
+        found, header = trak[b"tkhd",].read(stream)
+        if not found or len(header) < 8:
+            return None
+        width, height = int.from_bytes(header[-8:-4], "big") >> 16, int.from_bytes(header[-4:], "big") >> 16
+        return width, height
+    return None
+
+
+def _video(content: bytes, field: str) -> Media:
+    # An ISO media file starts with its ftyp box; mutagen also opens bare QuickTime atoms and M4A audio.
+    if content[4:8] != b"ftyp":
+        raise Invalid({field: NOT_A_VIDEO})
+    stream = BytesIO(content)
+    try:
+        info = mutagen.mp4.MP4(stream).info
+        size = _video_track_size(stream)
+    except (mutagen.MutagenError, KeyError, ValueError, EOFError):
+        raise Invalid({field: NOT_A_VIDEO}) from None
+    if size is None:
+        raise Invalid({field: VIDEO_WITHOUT_PICTURE})
+    duration_ms = round(info.length * 1000) if info is not None else 0
+    if duration_ms <= 0:
+        raise Invalid({field: VIDEO_WITHOUT_DURATION})
+    return Media("video", VIDEO_CONTENT_TYPE, VIDEO_EXTENSION, size[0] or None, size[1] or None, duration_ms)
+
+
+def inspect(content: bytes, *, kind: str, field: str = "file") -> Media:
+    """What `content` is, if it is a `kind` ("image" or "video") within that kind's size limit; else Invalid
+    naming `field`. The file's name and declared type play no part."""
+    settings = get_settings()
+    limit = settings.max_creative_video_bytes if kind == "video" else settings.max_creative_image_bytes
+    if not content:
+        raise Invalid({field: EMPTY_FILE})
+    if len(content) > limit:
+        raise Invalid({field: _too_big(limit)})
+    return _video(content, field) if kind == "video" else read_image(content, field)
+
+
+def store(content: bytes, media: Media) -> tuple[str, str]:
+    """Write the file (once per content) and return (sha256, stored name)."""
+    digest = hashlib.sha256(content).hexdigest()
+    stored = f"{digest}.{media.extension}"
+    folder = get_settings().uploads_dir / CREATIVES_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / stored
+    if not target.exists():
+        # Written aside and renamed, so a reader never sees half a file.
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".upload-")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(content)
+            os.replace(temporary, target)
+        except BaseException:
+            # A full disk fails the write part-way: take the half-written file away (app/kernel/faults.py answers).
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+    return digest, stored
+
+
+def url_of(stored_name: str | None) -> str | None:
+    return f"/files/{CREATIVES_DIR}/{stored_name}" if stored_name else None
+
+
+def stored_file(name: str) -> tuple[Path, str] | None:
+    """(path, content type) of a stored creative file, or None for any other name."""
+    if not _STORED_NAME_RE.match(name):
+        return None
+    path = get_settings().uploads_dir / CREATIVES_DIR / name
+    return (path, CONTENT_TYPES[name.rsplit(".", 1)[1]]) if path.is_file() else None

@@ -1,0 +1,1 @@
+"""Mail (the outbox) and in-console notifications."""

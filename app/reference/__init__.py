@@ -1,0 +1,2 @@
+"""Reference values people choose from: exchanges, operating systems, device types, countries,
+app categories, and geography."""

@@ -1,0 +1,1 @@
+"""Saved reports, their runs (queued, scheduled, retried) and their CSV files."""

@@ -1,0 +1,188 @@
+"""Reports over the API, under the spec's call names (section 7): saved reports, their runs (generated in the
+background: start one, poll its status, download its CSV) and the running-apps export."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, Query
+from pydantic import BaseModel, ConfigDict, Field
+from sqlmodel import Session
+
+from app.access.policy import Actor
+from app.reports import service as reports
+from app.reports.models import FIXED_PERIOD, PERIOD_PRESETS
+from app.web.deps import DB, get_actor
+from app.web.envelope import ok
+
+router = APIRouter(tags=["reports"])
+
+Period = Literal["yesterday", "last_7_days", "last_30_days", "this_month", "last_month", "custom"]
+assert set(Period.__args__) == {*PERIOD_PRESETS, FIXED_PERIOD}  # type: ignore[attr-defined]
+ENGINE = ("One engine answers reports/generate, generatebasic and generateCHDB alike: each queues a background "
+          "run of a saved report over the delivery-statistics store and answers {run_id, status, progress}. Poll "
+          "`GET /report/run/{run_id}` until status is completed or failed, then ask `GET /report/download` for "
+          "the CSV's link.")
+
+
+class ReportBody(BaseModel):
+    """A report's settings. Dimensions, metrics and filters use the keys of the statistics store; a custom event
+    is its name (its column is event_<name>). Leaving dimensions out takes the type's preset."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    report_type: str = Field(..., description=f"One of: {', '.join(reports.REPORT_TYPES)} "
+                                              "(multi-dimensional: admin and co-admin)")
+    advertiser_id: int | None = Field(None, description="One advertiser, or none for all in your scope")
+    dimensions: list[str] = Field(default_factory=list)
+    metrics: list[str] = Field(default_factory=lambda: ["impressions", "clicks", "ctr", "spend"])
+    events: list[str] = Field(default_factory=list)
+    filters: dict[str, list[str | int]] = Field(default_factory=dict,
+                                                description=f"Of: {', '.join(reports.FILTER_KEYS)}")
+    period: Period = "last_7_days"
+    start_date: date | None = Field(None, description="With period custom")
+    end_date: date | None = None
+    time_zone: str = "UTC"
+    schedule: Literal["none", "daily", "weekly", "monthly"] = "none"
+    recipients: list[str] = Field(default_factory=list, description="E-mail addresses of a scheduled report")
+
+
+class ReportUpdateBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    report_id: int
+    name: str | None = None
+    report_type: str | None = None
+    advertiser_id: int | None = None
+    dimensions: list[str] | None = None
+    metrics: list[str] | None = None
+    events: list[str] | None = None
+    filters: dict[str, list[str | int]] | None = None
+    period: Period | None = None
+    start_date: date | None = None
+    end_date: date | None = None
+    time_zone: str | None = None
+    schedule: Literal["none", "daily", "weekly", "monthly"] | None = None
+    recipients: list[str] | None = None
+
+
+class GenerateBody(BaseModel):
+    report_id: int
+
+
+class RunFileBody(BaseModel):
+    run_id: int
+
+
+class RunningAppsBody(BaseModel):
+    """The running-apps export's filters (all optional): the last 30 days of every advertiser in scope."""
+
+    advertiser: int | None = Field(None, description="Advertiser id")
+    campaigns: list[int] = Field(default_factory=list)
+    start_date: date | None = None
+    end_date: date | None = None
+    exchanges: list[str] = Field(default_factory=list)
+    countries: list[str] = Field(default_factory=list, description="ISO 3166-1 alpha-2 codes")
+    os: list[str] = Field(default_factory=list)
+    file_name: str | None = Field(None, description=f"The downloaded file's name (default {reports.RUNNING_APPS_FILE}): "
+                                                    "letters, digits, _ and - with single spaces, ending in .csv; "
+                                                    "may not start with x")
+
+
+@router.post("/report/create")
+def create(body: ReportBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """Save a report; answers it. Bad settings answer 422 naming each field."""
+    return ok(reports.create_report(db, actor=actor, data=body.model_dump()), "Report saved")
+
+
+@router.post("/report/update")
+def update(body: ReportUpdateBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """Change a report: the fields you send; the rest stay."""
+    changes = body.model_dump(exclude_unset=True)
+    report_id = changes.pop("report_id")
+    return ok(reports.update_report(db, actor=actor, report_id=report_id, data=changes), "Report saved")
+
+
+@router.delete("/report/delete")
+def delete(report_id: int = Query(...), actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """Delete a report with its runs and files."""
+    reports.delete_report(db, actor=actor, report_id=report_id)
+    return ok(None, "Report deleted")
+
+
+@router.get("/report/getSingle")
+def get_single(report_id: int = Query(...), actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """One report with its recent runs ({report, runs})."""
+    return ok({"report": reports.get_report(db, actor=actor, report_id=report_id),
+               "runs": reports.list_runs(db, actor=actor, report_id=report_id)})
+
+
+@router.get("/report/get")
+def get_list(actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """Your reports (agencies: also their advertisers'; staff: everyone's), each with its last run's status."""
+    return ok(reports.list_reports(db, actor=actor))
+
+
+@router.get("/getReportsForAgencyAdmin")
+def for_agency_admin(advertiser_id: int | None = Query(None), actor: Actor = Depends(get_actor),
+                     db: Session = DB) -> dict[str, Any]:
+    """Agencies and staff: the reports of the advertisers in scope, optionally of one advertiser."""
+    return ok(reports.list_reports(db, actor=actor, advertiser_id=advertiser_id))
+
+
+@router.get("/getAdminReportsByCSV")
+def files(advertiser_id: int | None = Query(None), actor: Actor = Depends(get_actor),
+          db: Session = DB) -> dict[str, Any]:
+    """The generated CSV files of the reports in scope, newest first ({run_id, report_id, report_name, period,
+    row_count, finished_at}); `GET /report/download?run_id=` gives a file's link."""
+    return ok(reports.list_files(db, actor=actor, advertiser_id=advertiser_id))
+
+
+def _generate(body: GenerateBody, actor: Actor, db: Session) -> dict[str, Any]:
+    run = reports.start_run(db, actor=actor, report_id=body.report_id)
+    return ok({"run_id": run["id"], "status": run["status"], "progress": run["progress"]}, "Report run queued")
+
+
+@router.post("/reports/generate", description=ENGINE)
+def generate(body: GenerateBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    return _generate(body, actor, db)
+
+
+@router.post("/generatebasic", description=ENGINE)
+def generate_basic(body: GenerateBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    return _generate(body, actor, db)
+
+
+@router.post("/generateCHDB", description=ENGINE)
+def generate_chdb(body: GenerateBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    return _generate(body, actor, db)
+
+
+@router.get("/report/run/{run_id}")
+def run_status(run_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """A run's status (pending, running, completed, failed), progress 0-100, error, row count."""
+    return ok(reports.get_run(db, actor=actor, run_id=run_id))
+
+
+@router.get("/report/download")
+def download(run_id: int = Query(...), actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """A completed run's CSV: {csv_download_url, filename}; the link works for 15 minutes, only for you."""
+    return ok(reports.download_run(db, actor=actor, run_id=run_id), "Export ready")
+
+
+@router.post("/report/deleteCSVReportFile")
+def delete_file(body: RunFileBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """Remove a run's generated CSV; the run stays in the report's history."""
+    return ok(reports.delete_run_file(db, actor=actor, run_id=body.run_id), "File deleted")
+
+
+@router.post("/report/runningApps")
+def running_apps(body: RunningAppsBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """The running-apps export: one row per app with its metrics, as RunningApps.csv or the file_name given. Answers
+    {success, data: {csv_download_url, filename}}."""
+    return ok(reports.running_apps_export(db, actor=actor, advertiser_id=body.advertiser, campaigns=body.campaigns,
+                                          start=body.start_date, end=body.end_date, exchanges=body.exchanges,
+                                          countries=body.countries, os=body.os, file_name=body.file_name),
+              "Export ready")

@@ -1,0 +1,294 @@
+"""Report generation as background jobs, and scheduled reports, on APScheduler 3.x.
+
+One BackgroundScheduler per process, started in the app's lifespan (app/main.py) or on first use, stopped
+with the app. Jobs live in its memory store on purpose: the Report rows are the source of truth, so the cron
+jobs are rebuilt from them at start-up and whenever a report is saved, and a run's state is its ReportRun
+row (a persistent job store would pickle a second copy of both). What a dead process left behind is
+recovered at start-up: a run left pending or running is tried again once, and failed when it already was.
+
+A run: rebuild the actors (the report's owner, and whoever asked for the run) from their user rows so their
+scope is checked now, not when the run was queued; query the statistics store (10 %), fetch the rows and the
+period's totals (70 %), write the CSV into <data dir>/reports (100 %).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import secrets
+import threading
+from datetime import datetime
+from typing import Any
+
+from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.triggers.cron import CronTrigger
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select, update
+
+from app.access.models import User, UserStatus
+from app.access.policy import Actor, can_see_user
+from app.campaigns import export as campaign_export
+from app.kernel.db import session_scope
+from app.kernel.errors import Invalid, ServiceError
+from app.kernel.model_base import utcnow
+from app.messaging import mail
+from app.reports import service as reports
+from app.reports.models import Report, ReportRun, ReportSchedule, RunStatus
+from app.statistics import service as statistics
+from app.warehouse import get_store
+
+_log = logging.getLogger("dsp.reports")
+MAX_ATTEMPTS = 2  # a run is started at most twice: once, and once more after a restart interrupted it
+WORKERS = 2  # generations at once per process (DuckDB answers one query per core well)
+SCHEDULE_HOUR = 6  # scheduled reports go out at 06:00 in the report's time zone, after the day has closed
+SCHEDULE_TRIGGERS: dict[str, dict[str, Any]] = {
+    ReportSchedule.DAILY: {"hour": SCHEDULE_HOUR, "minute": 0},
+    ReportSchedule.WEEKLY: {"day_of_week": "mon", "hour": SCHEDULE_HOUR, "minute": 0},
+    ReportSchedule.MONTHLY: {"day": 1, "hour": SCHEDULE_HOUR, "minute": 0},
+}
+# Reports by day alone list every day of their period. Hours are left as the store gives them (a night without
+# delivery is expected, and local hours have DST gaps), and days beside another dimension too (a zero row for
+# every campaign, exchange, ... on every day would bury the rows that delivered).
+DAY_ROWS = ("date",)
+UNEXPECTED = "The report could not be generated. Please try again."
+
+_lock = threading.Lock()
+_scheduler: BackgroundScheduler | None = None
+
+
+# --- the scheduler ----------------------------------------------------------------------------------------
+
+def start() -> BackgroundScheduler:
+    """Start this process's scheduler (idempotent): recover interrupted runs, register the schedules."""
+    global _scheduler
+    with _lock:
+        if _scheduler is not None:
+            return _scheduler
+        scheduler = BackgroundScheduler(
+            timezone="UTC", executors={"default": ThreadPoolExecutor(WORKERS)},
+            # A cron slot missed by a busy pool is run once when a worker frees up, not once per missed slot.
+            job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 3600})
+        scheduler.start()
+        _scheduler = scheduler
+    recover_interrupted()
+    register_all_schedules()
+    return scheduler
+
+
+def shutdown(*, wait: bool = True) -> None:
+    """Stop the scheduler and its threads (the app's lifespan end, and tests)."""
+    global _scheduler
+    with _lock:
+        scheduler, _scheduler = _scheduler, None
+    if scheduler is not None:
+        scheduler.shutdown(wait=wait)
+
+
+def running() -> bool:
+    return _scheduler is not None
+
+
+def submit(run_id: int) -> None:
+    """Queue a run on the scheduler's thread pool (started on first use outside the app, e.g. in a script)."""
+    if _scheduler is None:
+        start()  # its recovery queues every pending run, this one included
+        return
+    _scheduler.add_job(execute_run, args=[run_id], id=f"run-{run_id}", replace_existing=True,
+                      misfire_grace_time=None)
+
+
+# --- one run ----------------------------------------------------------------------------------------------
+
+def _actor(db: Session, user_id: int) -> Actor:
+    user = db.get(User, user_id)
+    if user is None or user.status != UserStatus.ACTIVE:
+        raise ServiceError("The account this report runs for is no longer active.")
+    return Actor(user=user, stack=(user_id,))
+
+
+def _intersect(first: tuple[int, ...] | None, second: tuple[int, ...] | None) -> tuple[int, ...] | None:
+    if first is None:
+        return second
+    if second is None:
+        return first
+    return tuple(sorted(set(first) & set(second)))
+
+
+def build_run_query(db: Session, report: Report, run: ReportRun) -> statistics.StatsQuery:
+    """The run's query in the owner's scope, narrowed to the requester's when someone else asked for it."""
+    owner = _actor(db, report.owner_id)
+    options: dict[str, Any] = {
+        "start": run.period_start, "end": run.period_end, "dimensions": list(report.dimensions),
+        "metrics": list(report.metrics), "events": list(report.events), "filters": dict(report.filters),
+        "advertiser_id": report.advertiser_id, "time_zone": report.time_zone}
+    query = statistics.build_query(db, actor=owner, **options)
+    if run.requested_by != report.owner_id:
+        requester = _actor(db, run.requested_by)
+        if not can_see_user(requester, owner.user):
+            raise ServiceError(reports.REPORT_NOT_FOUND)
+        theirs = statistics.build_query(db, actor=requester, **options)
+        query = dataclasses.replace(query, advertiser_ids=_intersect(query.advertiser_ids, theirs.advertiser_ids))
+    return query
+
+
+def _update(run_id: int, **values: Any) -> None:
+    """Write a run's progress in its own short transaction, so a page polling it sees each step."""
+    with session_scope() as db:
+        run = db.get(ReportRun, run_id)
+        if run is not None:
+            for key, value in values.items():
+                setattr(run, key, value)
+            db.add(run)
+
+
+def _claim(run_id: int) -> bool:
+    """pending -> running, once: one conditional UPDATE, so of two workers (or processes) handed the same run
+    exactly one gets it."""
+    with session_scope() as db:
+        claimed = db.exec(update(ReportRun).where(col(ReportRun.id) == run_id, col(ReportRun.status) == RunStatus.PENDING)
+                          .values(status=RunStatus.RUNNING, progress=0, error="", started_at=utcnow(),
+                                  attempts=ReportRun.attempts + 1))  # type: ignore[call-overload]
+        return bool(claimed.rowcount)
+
+
+def execute_run(run_id: int) -> str:
+    """Generate one run (a job of the scheduler's pool; tests may call it directly). Answers its status."""
+    if not _claim(run_id):
+        return ""
+    try:
+        with session_scope() as db:
+            run = db.get(ReportRun, run_id)
+            report = db.get(Report, run.report_id) if run else None
+            if run is None or report is None:
+                return ""
+            query = build_run_query(db, report, run)
+        _update(run_id, progress=10)
+        with session_scope() as db:
+            rows = statistics.run(db, query)
+        if query.dimensions == DAY_ROWS:  # a day without delivery is a row of zeros, not a missing day
+            rows = statistics.every_day(rows, query.start, query.end, statistics.zero_row(query.metrics, query.events))
+        total = get_store().query(dataclasses.replace(query, dimensions=(), order_by=None, descending=False,
+                                                      limit=None))
+        totals = {key: value for key, value in (total[0] if total else {}).items()
+                  if key in query.metrics or key.startswith("event_")}
+        _update(run_id, progress=70)
+        columns = list(run.columns) or reports.result_columns(report)
+        name = f"{secrets.token_urlsafe(18)}.csv"
+        temporary = reports.reports_dir() / f".{name}.part"
+        count = campaign_export.write_csv(temporary, [reports.column_label(c) for c in columns],
+                                          ([reports.format_cell(c, row.get(c)) for c in columns] for row in rows))
+        temporary.replace(reports.reports_dir() / name)  # a reader never sees half a file
+        _update(run_id, status=RunStatus.COMPLETED, progress=100, row_count=count, result_file=name,
+                totals=totals, columns=columns, finished_at=utcnow())
+        return RunStatus.COMPLETED
+    except Exception as error:  # noqa: BLE001 - a run always ends with a status the user can read
+        if isinstance(error, Invalid):
+            message = "; ".join(f"{k}: {v}" for k, v in error.fields.items())
+        elif isinstance(error, ServiceError):
+            message = error.message
+        else:
+            _log.exception("report run %s failed", run_id)
+            message = UNEXPECTED
+        _update(run_id, status=RunStatus.FAILED, error=message, finished_at=utcnow())
+        return RunStatus.FAILED
+
+
+def recover_interrupted() -> list[tuple[int, str]]:
+    """Runs a dead process left pending or running: queued again when started fewer than MAX_ATTEMPTS times,
+    failed ("interrupted by a restart") otherwise. Answers (run id, "retried" | "failed")."""
+    outcome: list[tuple[int, str]] = []
+    with session_scope() as db:
+        stuck = db.exec(select(ReportRun).where(col(ReportRun.status).in_([RunStatus.PENDING, RunStatus.RUNNING]))
+                        .order_by(col(ReportRun.id)))
+        for run in stuck:
+            if run.attempts >= MAX_ATTEMPTS:
+                run.status, run.error, run.finished_at = RunStatus.FAILED, reports.INTERRUPTED, utcnow()
+                outcome.append((run.id, "failed"))  # type: ignore[arg-type]
+            else:
+                run.status, run.progress = RunStatus.PENDING, 0
+                outcome.append((run.id, "retried"))  # type: ignore[arg-type]
+            db.add(run)
+    for run_id, action in outcome:
+        if action == "retried":
+            submit(run_id)
+    if outcome:
+        _log.warning("report runs left pending or running, at scheduler start: %s", outcome)
+    return outcome
+
+
+# --- schedules --------------------------------------------------------------------------------------------
+
+def _job_id(report_id: int) -> str:
+    return f"schedule-{report_id}"
+
+
+def sync_schedule(report_id: int) -> None:
+    """(Re-)register one report's cron job from its row, or remove it (no schedule, or deleted)."""
+    scheduler = _scheduler
+    if scheduler is None:
+        return  # the scheduler registers every schedule when it starts
+    with session_scope() as db:
+        report = db.get(Report, report_id)
+        spec = SCHEDULE_TRIGGERS.get(report.schedule) if report is not None else None
+        zone = report.time_zone if report is not None else "UTC"
+    if spec is None:
+        if scheduler.get_job(_job_id(report_id)):
+            scheduler.remove_job(_job_id(report_id))
+        return
+    scheduler.add_job(run_scheduled, CronTrigger(timezone=zone, **spec), args=[report_id], id=_job_id(report_id),
+                      replace_existing=True)
+
+
+def register_all_schedules() -> int:
+    with session_scope() as db:
+        ids = list(db.exec(select(Report.id).where(Report.schedule != ReportSchedule.NONE)))
+    for report_id in ids:
+        sync_schedule(report_id)  # type: ignore[arg-type]
+    return len(ids)
+
+
+def run_scheduled(report_id: int, slot: datetime | None = None) -> int | None:
+    """A cron firing: claim the slot (once across processes), generate in this worker, mail the CSV to the
+    recipients. Answers the run id, or None when another process had claimed the slot."""
+    slot = slot or utcnow().replace(second=0, microsecond=0)
+    try:
+        with session_scope() as db:
+            report = db.get(Report, report_id)
+            if report is None or report.schedule == ReportSchedule.NONE:
+                return None
+            start, end = reports.resolve_period(report.period, report.start_date, report.end_date,
+                                                time_zone=report.time_zone)
+            run = ReportRun(report_id=report_id, requested_by=report.owner_id, scheduled_for=slot,
+                            period_start=start, period_end=end, columns=reports.result_columns(report))
+            db.add(run)
+            db.flush()
+            run_id = run.id
+    except IntegrityError:
+        return None
+    assert run_id is not None
+    execute_run(run_id)
+    mail_run(run_id)
+    return run_id
+
+
+def mail_run(run_id: int) -> int:
+    """Mail a scheduled run to its report's recipients: the CSV attached, or why it failed. Answers how many."""
+    with session_scope() as db:
+        run = db.get(ReportRun, run_id)
+        report = db.get(Report, run.report_id) if run else None
+        if run is None or report is None:
+            return 0
+        period = f"{run.period_start} to {run.period_end}"
+        attachments = []
+        if run.status == RunStatus.COMPLETED and run.result_file:
+            data = (reports.reports_dir() / run.result_file).read_bytes()
+            attachments.append((reports.csv_filename(report, run), data, "text/csv"))
+            body = (f"Your {report.schedule} report \"{report.name}\" for {period} is attached "
+                    f"({run.row_count} rows).")
+        else:
+            body = f"Your {report.schedule} report \"{report.name}\" for {period} could not be generated: {run.error}"
+        for recipient in report.recipients:
+            mail.send_mail(db, to=recipient, subject=f"Report: {report.name} ({period})", body=body,
+                           attachments=attachments)
+        return len(report.recipients)

@@ -1,0 +1,596 @@
+"""Saved reports: what they ask (type, dimensions, metrics, events, filters, period, time zone), who may see
+them, their runs and their files.
+
+Row scope: a report belongs to its owner; whoever may see the owner's account (policy.can_see_user: staff,
+the owner's agency, the owner) may see and run it. Its rows are the statistics in the owner's scope, and
+when someone else runs it also in theirs (report_jobs re-checks both when the run starts).
+Generation itself is app/reports/jobs.py; this module writes rows and answers pages and the API.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import os
+import shutil
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from app.access.models import User
+from app.access.policy import Actor, can_see_user, require
+from app.access.roles import STAFF_ROLES, Role
+from app.campaigns import export as campaign_export
+from app.campaigns import service as campaigns
+from app.history import audit
+from app.kernel import validation
+from app.kernel.config import get_settings
+from app.kernel.errors import Invalid, NotFound
+from app.kernel.model_base import utcnow
+from app.reference import geo, metadata
+from app.reports.models import FIXED_PERIOD, PERIOD_PRESETS, Report, ReportRun, ReportSchedule, RunStatus
+from app.statistics import service as statistics
+from app.warehouse.schema import DEVICE_TYPES, DIMENSIONS, EVENT_PREFIX, METRICS
+
+# Report types (the spec's /report/create/{report_type}): each presets its dimensions; the first one is the
+# type's own and stays, up to MAX_EXTRA_DIMENSIONS more may be added. Multi-dimensional (staff) takes any.
+REPORT_TYPES: dict[str, tuple[str, ...]] = {
+    "performance": ("date",),
+    "campaign": ("campaign_id",),
+    "creative": ("creative_id",),
+    "exchange": ("exchange",),
+    "geo": ("country",),
+    "os": ("os",),
+    "app": ("app",),
+    "device": ("device_type",),
+    "multi-dimensional": ("date", "campaign_id", "exchange", "country"),
+}
+STAFF_ONLY_TYPES = frozenset({"multi-dimensional"})
+MAX_EXTRA_DIMENSIONS = 2
+FILTER_KEYS = ("campaign_id", "country", "exchange", "os", "device_type")
+MAX_RECIPIENTS = 20
+RUNS_KEPT_ON_PAGE = 20
+VIEW_ROWS = 5_000  # rows the view's grid shows; the CSV has them all
+REPORT_NOT_FOUND = "Report not found."
+RUN_NOT_FOUND = "Report run not found."
+INTERRUPTED = "interrupted by a restart"
+# Beside an id dimension the CSV also names the thing (statistics.add_names).
+NAME_COLUMNS = {"advertiser_id": "advertiser_name", "campaign_id": "campaign_name", "creative_id": "creative_name"}
+COLUMN_LABELS = {
+    "date": "Date", "hour": "Hour", "advertiser_id": "Advertiser ID", "advertiser_name": "Advertiser",
+    "campaign_id": "Campaign ID", "campaign_name": "Campaign", "creative_id": "Creative ID",
+    "creative_name": "Creative", "exchange": "Exchange", "os": "OS", "country": "Country", "app": "App",
+    "device_type": "Device type", "impressions": "Impressions", "clicks": "Clicks", "ctr": "CTR (%)",
+    "spend": "Spend ($)", "ecpm": "eCPM ($)", "ecpc": "eCPC ($)", "conversions": "Conversions", "cpa": "CPA ($)",
+}
+
+
+def reports_dir() -> Path:
+    folder = get_settings().data_dir / "reports"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def types_for(actor: Actor) -> list[str]:
+    """The report types the actor may create, in menu order."""
+    return [t for t in REPORT_TYPES if t not in STAFF_ONLY_TYPES or actor.role in STAFF_ROLES]
+
+
+def column_label(key: str) -> str:
+    if key.startswith(EVENT_PREFIX):
+        return f"Event: {key[len(EVENT_PREFIX):]}"
+    return COLUMN_LABELS.get(key, key)
+
+
+def column_kind(key: str) -> str:
+    """number | money | percent | text (how a page formats a result column)."""
+    if key in METRICS:
+        return METRICS[key].kind
+    if key.startswith(EVENT_PREFIX):
+        return "number"
+    return "text"
+
+
+def result_columns(report: Report | Mapping[str, Any]) -> list[str]:
+    get = report.get if isinstance(report, Mapping) else lambda k: getattr(report, k)
+    columns: list[str] = []
+    for dimension in get("dimensions"):
+        columns.append(dimension)
+        if dimension in NAME_COLUMNS:
+            columns.append(NAME_COLUMNS[dimension])
+    return columns + list(get("metrics")) + [EVENT_PREFIX + e for e in get("events")]
+
+
+# --- periods -----------------------------------------------------------------------------------------------
+
+# The presets that count back from today: how many days, today included (statistics.last_days).
+LAST_DAYS = {"last_7_days": 7, "last_30_days": 30}
+
+
+def resolve_period(period: str, start: date | None, end: date | None, *, time_zone: str,
+                   today: date | None = None) -> tuple[date, date]:
+    """A report's days in its time zone. "Last 7/30 days" are the days ending today, today included, as the
+    dashboards count them (statistics.last_days): the same words give the same dates and figures on both.
+    "Yesterday" and "last month" are closed days; "this month" runs to today."""
+    today = today or statistics.today_in(time_zone)
+    if period in LAST_DAYS:
+        return statistics.last_days(LAST_DAYS[period], today=today)
+    if period == "yesterday":
+        yesterday = today - timedelta(days=1)
+        return yesterday, yesterday
+    if period == "this_month":
+        return today.replace(day=1), today
+    if period == "last_month":
+        last = today.replace(day=1) - timedelta(days=1)
+        return last.replace(day=1), last
+    return statistics.parse_period(start, end)
+
+
+# --- row scope ------------------------------------------------------------------------------------------
+
+def _visible(db: Session, actor: Actor, report: Report | None) -> Report:
+    """The report when the actor may see its owner; missing and out of scope answer alike."""
+    owner = db.get(User, report.owner_id) if report is not None else None
+    if report is None or owner is None or not can_see_user(actor, owner):
+        raise NotFound(REPORT_NOT_FOUND)
+    return report
+
+
+def _report(db: Session, actor: Actor, report_id: int, action: str = "view") -> Report:
+    require(actor, "report", action)
+    return _visible(db, actor, db.get(Report, report_id))
+
+
+def _run(db: Session, actor: Actor, run_id: int, action: str = "view") -> tuple[ReportRun, Report]:
+    require(actor, "report", action)
+    run = db.get(ReportRun, run_id)
+    if run is None:
+        raise NotFound(RUN_NOT_FOUND)
+    try:
+        report = _visible(db, actor, db.get(Report, run.report_id))
+    except NotFound:
+        raise NotFound(RUN_NOT_FOUND) from None
+    return run, report
+
+
+def _scope_condition(actor: Actor) -> Any:
+    """Reports whose owners the actor may see (policy.can_see_user as SQL)."""
+    if actor.role == Role.ADMIN:
+        return True
+    if actor.role == Role.CO_ADMIN:
+        return (User.role != Role.ADMIN) | (col(Report.owner_id) == actor.id)
+    if actor.role == Role.AGENCY:
+        return (col(Report.owner_id) == actor.id) | ((User.role == Role.ADVERTISER) & (User.agency_id == actor.id))
+    return col(Report.owner_id) == actor.id
+
+
+# --- reading -----------------------------------------------------------------------------------------------
+
+def public(report: Report, *, owner: User | None = None, advertiser: User | None = None) -> dict[str, Any]:
+    return {"id": report.id, "name": report.name, "report_type": report.report_type,
+            "advertiser_id": report.advertiser_id,
+            "advertiser": (advertiser.company_name or advertiser.display_name) if advertiser else "",
+            "owner_id": report.owner_id, "owner": owner.display_name if owner else "",
+            "dimensions": list(report.dimensions), "metrics": list(report.metrics), "events": list(report.events),
+            "filters": dict(report.filters), "period": report.period,
+            "start_date": report.start_date.isoformat() if report.start_date else None,
+            "end_date": report.end_date.isoformat() if report.end_date else None,
+            "time_zone": report.time_zone, "schedule": report.schedule, "recipients": list(report.recipients),
+            "created_at": report.created_at.isoformat(), "updated_at": report.updated_at.isoformat()}
+
+
+def run_public(run: ReportRun) -> dict[str, Any]:
+    return {"id": run.id, "report_id": run.report_id, "status": run.status, "progress": run.progress,
+            "error": run.error, "row_count": run.row_count, "has_file": bool(run.result_file),
+            "requested_by": run.requested_by, "scheduled": run.scheduled_for is not None,
+            "period_start": run.period_start.isoformat() if run.period_start else None,
+            "period_end": run.period_end.isoformat() if run.period_end else None, "attempts": run.attempts,
+            "created_at": run.created_at.isoformat(),
+            "started_at": run.started_at.isoformat() if run.started_at else None,
+            "finished_at": run.finished_at.isoformat() if run.finished_at else None}
+
+
+def list_reports(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[dict[str, Any]]:
+    """The reports the actor may see, newest first, each with its last run's status."""
+    require(actor, "report", "view")
+    query = (select(Report, User).join(User, col(User.id) == Report.owner_id).where(_scope_condition(actor))
+             .order_by(col(Report.updated_at).desc(), col(Report.id).desc()))
+    if advertiser_id is not None:
+        query = query.where(Report.advertiser_id == advertiser_id)
+    found = list(db.exec(query).all())
+    ids = [r.id for r, _ in found]
+    last: dict[int, ReportRun] = {}
+    if ids:
+        newest = (select(ReportRun).where(col(ReportRun.report_id).in_(ids)).order_by(col(ReportRun.id).desc()))
+        for run in db.exec(newest):
+            last.setdefault(run.report_id, run)
+    advertisers = {u.id: u for u in db.exec(select(User).where(
+        col(User.id).in_({r.advertiser_id for r, _ in found if r.advertiser_id})))} if found else {}
+    rows = []
+    for report, owner in found:
+        row = public(report, owner=owner, advertiser=advertisers.get(report.advertiser_id))
+        run = last.get(report.id)  # type: ignore[arg-type]
+        row.update(last_status=run.status if run else "", last_run_at=run.created_at.isoformat() if run else None,
+                   last_run_id=run.id if run else None)
+        rows.append(row)
+    return rows
+
+
+def get_report(db: Session, *, actor: Actor, report_id: int) -> dict[str, Any]:
+    report = _report(db, actor, report_id)
+    return public(report, owner=db.get(User, report.owner_id),
+                  advertiser=db.get(User, report.advertiser_id) if report.advertiser_id else None)
+
+
+def list_runs(db: Session, *, actor: Actor, report_id: int, limit: int = RUNS_KEPT_ON_PAGE) -> list[dict[str, Any]]:
+    _report(db, actor, report_id)
+    query = (select(ReportRun).where(ReportRun.report_id == report_id).order_by(col(ReportRun.id).desc())
+             .limit(limit))
+    return [run_public(run) for run in db.exec(query)]
+
+
+def get_run(db: Session, *, actor: Actor, run_id: int) -> dict[str, Any]:
+    """A run's status and progress (the view polls this while it is pending or running)."""
+    run, _report_row = _run(db, actor, run_id)
+    return run_public(run)
+
+
+def _typed(key: str, text: str) -> Any:
+    if column_kind(key) == "text" or key.endswith("_id"):
+        return int(text) if key.endswith("_id") and text.isdigit() else text
+    if text == "":
+        return None
+    return int(text) if column_kind(key) == "number" and text.lstrip("-").isdigit() else float(text)
+
+
+def run_result(db: Session, *, actor: Actor, run_id: int, limit: int = VIEW_ROWS) -> dict[str, Any]:
+    """A completed run's table: {columns, rows (at most `limit`), row_count, totals, truncated}."""
+    run, _report_row = _run(db, actor, run_id)
+    path = reports_dir() / run.result_file if run.result_file else None
+    if run.status != RunStatus.COMPLETED or path is None or not path.is_file():
+        return {"columns": list(run.columns), "rows": [], "row_count": run.row_count or 0,
+                "totals": dict(run.totals), "truncated": False, "available": False}
+    rows: list[dict[str, Any]] = []
+    with path.open(newline="", encoding="utf-8-sig") as source:
+        reader = csv.reader(source)
+        next(reader, None)
+        for number, cells in enumerate(reader):
+            if number >= limit:
+                break
+            row = {key: _typed(key, campaign_export.unguarded_cell(cell)) for key, cell in zip(run.columns, cells, strict=False)}
+            row["_row"] = number
+            rows.append(row)
+    return {"columns": list(run.columns), "rows": rows, "row_count": run.row_count or 0, "totals": dict(run.totals),
+            "truncated": (run.row_count or 0) > len(rows), "available": True}
+
+
+def builder_options(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> dict[str, Any]:
+    """What the builder offers: types, dimensions, metrics, the events recorded in scope, the advertisers (for
+    agencies and staff) and the filter values (campaigns in scope, countries, exchanges, OS, device types)."""
+    require(actor, "report", "view")
+    advertisers = campaigns.advertiser_choices(db, actor=actor) if actor.role != Role.ADVERTISER else []
+    if actor.role == Role.ADVERTISER:
+        advertiser_id = actor.id
+    campaign_rows = campaigns.list_campaigns(db, actor=actor, advertiser_id=advertiser_id, include_archived=True,
+                                             sort="name")
+    dimensions = [d for d in DIMENSIONS if actor.role != Role.ADVERTISER or d != "advertiser_id"]
+    return {
+        "types": types_for(actor), "dimensions": dimensions, "metrics": list(METRICS),
+        "events": statistics.event_names(db, actor=actor, advertiser_id=advertiser_id),
+        "advertisers": advertisers,
+        "campaigns": [{"id": c["id"], "name": c["name"], "advertiser": c["advertiser"]} for c in campaign_rows],
+        "countries": [{"code": c["code"], "name": c["name"]} for c in geo.countries(actor=actor)],
+        "exchanges": [row["name"] for row in metadata.active_values(db, actor=actor, kind="exchange")],
+        "os": [row["name"] for row in metadata.active_values(db, actor=actor, kind="operating_system")],
+        "device_types": list(DEVICE_TYPES),
+        "periods": [*PERIOD_PRESETS, FIXED_PERIOD], "schedules": [s.value for s in ReportSchedule],
+    }
+
+
+# --- writing -----------------------------------------------------------------------------------------------
+
+def _list_of(value: Any) -> list[Any]:
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return list(value)
+
+
+def _checked(db: Session, actor: Actor, data: Mapping[str, Any], *, report_type: str) -> dict[str, Any]:
+    """The report's fields from a form or an API body, each bad one named (the form shows it beside its field).
+    Dimensions, metrics, events, filters and the time zone are checked by statistics.build_query, the same
+    check a run makes."""
+    errors: dict[str, str] = {}
+    name = str(data.get("name") or "").strip()
+    if not name:
+        errors["name"] = "Give the report a name."
+    elif len(name) > 120:
+        errors["name"] = validation.TOO_LONG.format(n=120)
+    elif message := validation.name(name):
+        errors["name"] = message
+    if report_type not in REPORT_TYPES or report_type not in types_for(actor):
+        errors["report_type"] = f"Choose a report type: {', '.join(types_for(actor))}."
+    preset = REPORT_TYPES.get(report_type, ())
+    dimensions = [str(d) for d in _list_of(data.get("dimensions"))] or list(preset)
+    if report_type in REPORT_TYPES and report_type not in STAFF_ONLY_TYPES:
+        if preset[0] not in dimensions:
+            errors["dimensions"] = f"A {report_type} report is broken down by {preset[0]}."
+        elif len(dimensions) > 1 + MAX_EXTRA_DIMENSIONS:
+            errors["dimensions"] = (f"Add at most {MAX_EXTRA_DIMENSIONS} dimensions to the report's own; "
+                                    "a multi-dimensional report takes any number.")
+    if not dimensions:
+        errors["dimensions"] = "Choose at least one dimension."
+    if actor.role == Role.ADVERTISER and "advertiser_id" in dimensions:
+        errors["dimensions"] = "Unknown dimension: advertiser_id."
+    metrics = [str(m) for m in _list_of(data.get("metrics"))]
+    if not metrics:
+        errors["metrics"] = "Choose at least one metric."
+    events = [str(e).removeprefix(EVENT_PREFIX) for e in _list_of(data.get("events"))]
+    filters: dict[str, list[Any]] = {}
+    raw_filters = data.get("filters") or {}
+    if not isinstance(raw_filters, Mapping):
+        errors["filters"] = "Give filters as {dimension: [values]}."
+        raw_filters = {}
+    for key, values in raw_filters.items():
+        if key not in FILTER_KEYS:
+            errors[f"filters.{key}"] = f"Filter on one of: {', '.join(FILTER_KEYS)}."
+        elif chosen := _list_of(values):
+            filters[key] = chosen
+    period = str(data.get("period") or "last_7_days")
+    start = end = None
+    if period not in (*PERIOD_PRESETS, FIXED_PERIOD):
+        errors["period"] = f"Choose a period: {', '.join((*PERIOD_PRESETS, FIXED_PERIOD))}."
+    elif period == FIXED_PERIOD:
+        given = {field: data.get(f"{field}_date") for field in ("start", "end")}
+        errors.update({f"{field}_date": f"Enter the {'first' if field == 'start' else 'last'} day."
+                       for field, value in given.items() if value in (None, "")})
+        if all(value not in (None, "") for value in given.values()):
+            try:
+                start, end = statistics.parse_period(given["start"], given["end"])
+            except Invalid as bad:
+                errors.update({f"{k}_date": v for k, v in bad.fields.items()})
+    time_zone = str(data.get("time_zone") or "UTC")
+    schedule = str(data.get("schedule") or ReportSchedule.NONE)
+    if schedule not in {s.value for s in ReportSchedule}:
+        errors["schedule"] = "Choose none, daily, weekly or monthly."
+    recipients = [str(r).strip().lower() for r in _list_of(data.get("recipients"))]
+    if bad := [r for r in recipients if validation.email(r)]:
+        errors["recipients"] = f"Not an e-mail address: {', '.join(bad)}."
+    elif len(recipients) > MAX_RECIPIENTS:
+        errors["recipients"] = f"At most {MAX_RECIPIENTS} recipients."
+    elif schedule != ReportSchedule.NONE and not recipients:
+        errors["recipients"] = "A scheduled report needs at least one recipient."
+    advertiser_id: int | None = None
+    raw_advertiser = data.get("advertiser_id")
+    if actor.role == Role.ADVERTISER:
+        advertiser_id = actor.id
+    elif raw_advertiser not in (None, "", 0, "0"):
+        try:
+            advertiser_id = int(raw_advertiser)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            errors["advertiser_id"] = "Choose an advertiser."
+    try:
+        statistics.build_query(db, actor=actor, start=date.today(), end=date.today(), dimensions=dimensions,
+                               metrics=metrics or None, events=events, filters=filters,
+                               advertiser_id=advertiser_id, time_zone=time_zone)
+    except Invalid as bad:
+        for key, message in bad.fields.items():
+            errors.setdefault(key, message)
+    except NotFound:
+        errors["advertiser_id"] = "Choose an advertiser."
+    if errors:
+        raise Invalid(errors)
+    return {"name": name, "report_type": report_type, "dimensions": dimensions, "metrics": metrics,
+            "events": events, "filters": filters, "period": period, "start_date": start, "end_date": end,
+            "time_zone": time_zone, "schedule": schedule, "recipients": recipients, "advertiser_id": advertiser_id}
+
+
+def _snapshot(report: Report) -> dict[str, Any]:
+    return {k: v for k, v in public(report).items() if k not in ("created_at", "updated_at", "owner", "advertiser")}
+
+
+def _after_commit(db: Session, key: str, value: Any, action: Any) -> None:
+    """Do `action(values)` once this unit of work has committed: a job that a thread starts must find the
+    rows it reads, and must not start at all when the write is rolled back."""
+    from sqlalchemy import event
+
+    pending = db.info.setdefault(key, [])
+    if not pending:
+        def fire(_session: Session) -> None:
+            values = db.info.pop(key, [])
+            if values:
+                action(values)
+
+        def drop(_session: Session) -> None:
+            db.info.pop(key, None)
+
+        event.listen(db, "after_commit", fire, once=True)
+        event.listen(db, "after_rollback", drop, once=True)
+    pending.append(value)
+
+
+def _reschedule_after_commit(db: Session, report_id: int) -> None:
+    from app.reports import jobs as report_jobs
+
+    _after_commit(db, "reports_to_reschedule", report_id,
+                  lambda ids: [report_jobs.sync_schedule(i) for i in dict.fromkeys(ids)])
+
+
+def create_report(db: Session, *, actor: Actor, data: Mapping[str, Any], report_type: str | None = None) -> dict[str, Any]:
+    require(actor, "report", "create")
+    fields = _checked(db, actor, data, report_type=str(report_type or data.get("report_type") or ""))
+    report = Report(owner_id=actor.id, **fields)
+    db.add(report)
+    db.flush()
+    audit.record(db, actor=actor, entity="report", entity_id=report.id, action="create", after=_snapshot(report))
+    if report.schedule != ReportSchedule.NONE:
+        _reschedule_after_commit(db, report.id)  # type: ignore[arg-type]
+    return get_report(db, actor=actor, report_id=report.id)  # type: ignore[arg-type]
+
+
+def update_report(db: Session, *, actor: Actor, report_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
+    report = _report(db, actor, report_id, "update")
+    before = _snapshot(report)
+    merged = {**before, **dict(data)}
+    owner = db.get(User, report.owner_id)
+    # The fields are checked in the owner's scope: the report runs there, whoever edits it.
+    owner_actor = Actor(user=owner, stack=(report.owner_id,)) if owner is not None else actor
+    fields = _checked(db, owner_actor, merged, report_type=str(merged.get("report_type") or report.report_type))
+    for key, value in fields.items():
+        setattr(report, key, value)
+    report.updated_at = utcnow()
+    db.add(report)
+    db.flush()
+    audit.record(db, actor=actor, entity="report", entity_id=report.id, action="update", before=before,
+                 after=_snapshot(report))
+    if before["schedule"] != ReportSchedule.NONE or report.schedule != ReportSchedule.NONE:
+        _reschedule_after_commit(db, report_id)
+    return get_report(db, actor=actor, report_id=report_id)
+
+
+def _remove_file(name: str) -> None:
+    if name:
+        with contextlib.suppress(FileNotFoundError):
+            (reports_dir() / name).unlink()
+
+
+def delete_report(db: Session, *, actor: Actor, report_id: int) -> None:
+    """Delete a report, its runs and their files."""
+    report = _report(db, actor, report_id, "delete")
+    before = _snapshot(report)
+    files = []
+    for run in db.exec(select(ReportRun).where(ReportRun.report_id == report_id)):
+        files.append(run.result_file)
+        db.delete(run)
+    db.flush()
+    db.delete(report)
+    audit.record(db, actor=actor, entity="report", entity_id=report_id, action="delete", before=before)
+    _after_commit(db, "report_files_to_remove", files, lambda lists: [_remove_file(n) for names in lists for n in names])
+    if before["schedule"] != ReportSchedule.NONE:
+        _reschedule_after_commit(db, report_id)
+
+
+def delete_run_file(db: Session, *, actor: Actor, run_id: int) -> dict[str, Any]:
+    """Remove a run's CSV (the spec's report/deleteCSVReportFile); the run stays listed, without a file."""
+    run, report = _run(db, actor, run_id, "update")
+    if not run.result_file:
+        raise NotFound("This run has no file.")
+    name = run.result_file
+    run.result_file = ""
+    db.add(run)
+    audit.record(db, actor=actor, entity="report", entity_id=report.id, action="delete_file",
+                 before={"run": run_id, "file": name}, after={"run": run_id, "file": ""})
+    _after_commit(db, "report_files_to_remove", [name], lambda lists: [_remove_file(n) for names in lists for n in names])
+    return run_public(run)
+
+
+# --- runs -------------------------------------------------------------------------------------------------
+
+def start_run(db: Session, *, actor: Actor, report_id: int) -> dict[str, Any]:
+    """Queue a generation of the report (the job starts once this write has committed); answers the run."""
+    report = _report(db, actor, report_id, "view")
+    require(actor, "statistics", "view")
+    start, end = resolve_period(report.period, report.start_date, report.end_date, time_zone=report.time_zone)
+    run = ReportRun(report_id=report_id, requested_by=actor.id, period_start=start, period_end=end,
+                    columns=result_columns(report))
+    db.add(run)
+    db.flush()
+    audit.record(db, actor=actor, entity="report", entity_id=report_id, action="run", after={"run": run.id})
+    from app.reports import jobs as report_jobs
+
+    _after_commit(db, "report_runs_to_start", run.id, lambda ids: [report_jobs.submit(i) for i in ids])
+    return run_public(run)
+
+
+def create_and_run(db: Session, *, actor: Actor, data: Mapping[str, Any], report_type: str | None = None,
+                   report_id: int | None = None) -> dict[str, Any]:
+    """Save (create, or update `report_id`) and start a run: the builder's "Save & run"; answers {report, run}."""
+    if report_id is None:
+        report = create_report(db, actor=actor, data=data, report_type=report_type)
+    else:
+        report = update_report(db, actor=actor, report_id=report_id, data=data)
+    return {"report": report, "run": start_run(db, actor=actor, report_id=report["id"])}
+
+
+def download_run(db: Session, *, actor: Actor, run_id: int) -> dict[str, str]:
+    """A 15-minute, this-user-only link to a run's CSV ({csv_download_url, filename}), the campaign export's
+    mechanism (app/campaigns/export.py)."""
+    run, report = _run(db, actor, run_id)
+    source = reports_dir() / run.result_file if run.result_file else None
+    if run.status != RunStatus.COMPLETED or source is None or not source.is_file():
+        raise NotFound("This run has no file to download.")
+    stored = campaign_export.new_export_name()
+    target = campaign_export.exports_dir() / stored
+    try:
+        os.link(source, target)  # same disk: no copy; deleting either name later leaves the other intact
+    except OSError:
+        shutil.copyfile(source, target)
+    return campaign_export.export_link(actor=actor, stored=stored, filename=csv_filename(report, run))
+
+
+def csv_filename(report: Report, run: ReportRun) -> str:
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in report.name).strip("-") or "Report"
+    return f"{safe}-{run.period_start}-{run.period_end}.csv"
+
+
+# --- running apps ------------------------------------------------------------------------------------------
+
+RUNNING_APPS_FILE = "RunningApps.csv"  # the spec's default export file name
+RUNNING_APPS_METRICS = ("impressions", "clicks", "ctr", "spend", "ecpm", "conversions")
+
+
+def running_apps_export(db: Session, *, actor: Actor, advertiser_id: int | None = None,
+                        campaigns: Sequence[int] = (), start: str | date | None = None,
+                        end: str | date | None = None, exchanges: Sequence[str] = (), countries: Sequence[str] = (),
+                        os: Sequence[str] = (), file_name: str | None = None) -> dict[str, str]:
+    """The apps that delivered (the spec's running-apps CSV): one row per app with its metrics, biggest spend
+    first, in the actor's scope; answers {csv_download_url, filename}: `file_name` when given (the spec's
+    file-name rule, ending in .csv), else RunningApps.csv."""
+    first, last = statistics.parse_period(start, end)
+    filters = {key: list(values) for key, values in (("campaign_id", campaigns), ("exchange", exchanges),
+                                                     ("country", countries), ("os", os)) if values}
+    query = statistics.build_query(db, actor=actor, start=first, end=last, dimensions=["app"],
+                                   metrics=RUNNING_APPS_METRICS, filters=filters, advertiser_id=advertiser_id,
+                                   order_by="spend", descending=True)
+    filename = (file_name or "").strip() or RUNNING_APPS_FILE
+    if problem := validation.csv_file_name(filename):
+        raise Invalid({"file_name": problem})
+    rows = statistics.run(db, query)
+    columns = ["app", *RUNNING_APPS_METRICS]
+    stored = campaign_export.write_export([column_label(c) for c in columns],
+                                          ([format_cell(c, row.get(c)) for c in columns] for row in rows))
+    return campaign_export.export_link(actor=actor, stored=stored, filename=filename)
+
+
+def format_cell(key: str, value: Any) -> Any:
+    """A value as the CSV writes it: money to the micro-dollar (so sums match the totals), ratios rounded."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if key == "spend":
+            return f"{value:.6f}".rstrip("0").rstrip(".") if value else "0"
+        return f"{value:.4f}"
+    if isinstance(value, date | datetime):
+        return value.isoformat()
+    return value
+
+
+def list_files(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[dict[str, Any]]:
+    """The generated CSV files of the reports in scope, newest first: {run_id, report_id, report_name,
+    period_start, period_end, row_count, finished_at}."""
+    require(actor, "report", "view")
+    query = (select(ReportRun, Report).join(Report, col(Report.id) == ReportRun.report_id)
+             .join(User, col(User.id) == Report.owner_id)
+             .where(_scope_condition(actor), ReportRun.result_file != "")
+             .order_by(col(ReportRun.id).desc()).limit(500))
+    if advertiser_id is not None:
+        query = query.where(Report.advertiser_id == advertiser_id)
+    return [{"run_id": run.id, "report_id": report.id, "report_name": report.name,
+             "period_start": run.period_start.isoformat() if run.period_start else None,
+             "period_end": run.period_end.isoformat() if run.period_end else None, "row_count": run.row_count,
+             "finished_at": run.finished_at.isoformat() if run.finished_at else None}
+            for run, report in db.exec(query).all()]

@@ -1,0 +1,180 @@
+"""API credentials of users with api_access: generate (the token is shown once), list, revoke, and the
+lookup the API uses to turn a `dsp_` bearer token into an actor.
+
+A token is `dsp_<key_id>.<secret>`. The key id is public (shown in lists); only the sha256 of the secret
+is stored, so a lost token cannot be shown again, only revoked and replaced.
+
+Who manages whose keys: the user themself, an agency for its advertisers, admin and co-admin for any
+client in their scope; always only while the target's settings have api_access.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from app.access import preferences
+from app.access.models import ApiCredential, User, UserStatus
+from app.access.policy import Actor, can_see_user, require, require_user_in_scope
+from app.access.roles import Role
+from app.history import audit
+from app.kernel import validation as v
+from app.kernel.errors import Forbidden, Invalid, NotFound
+from app.kernel.model_base import utcnow
+
+TOKEN_PREFIX = "dsp_"
+LABEL_MAX_LENGTH = 60
+MAX_LIVE_CREDENTIALS = 5
+LAST_USE_WRITE_INTERVAL = timedelta(minutes=1)
+CLIENT_ROLES = frozenset({Role.AGENCY, Role.ADVERTISER})
+
+NOT_ENABLED = "API access is not enabled for this account."
+KEY_NOT_FOUND = "API key not found."
+LABEL_TOO_LONG = v.too_long(LABEL_MAX_LENGTH)
+TOO_MANY_KEYS = f"You can have at most {MAX_LIVE_CREDENTIALS} active API keys. Revoke one first."
+
+
+def secret_digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def is_api_token(token: str | None) -> bool:
+    """A bearer token that names an API credential (anything else is a session JWT)."""
+    return bool(token) and str(token).startswith(TOKEN_PREFIX)
+
+
+def has_api_access(db: Session, user: User) -> bool:
+    """Only clients can hold API keys, and only while an admin has api_access switched on for them."""
+    return Role(user.role) in CLIENT_ROLES and bool(preferences.settings_of(db, user.id or 0).api_access)
+
+
+def _target(db: Session, *, actor: Actor, user_id: int, action: str) -> User:
+    require(actor, "api_credential", action)
+    user = require_user_in_scope(actor, db.get(User, user_id))
+    if not has_api_access(db, user):
+        raise Forbidden(NOT_ENABLED)
+    return user
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _row(credential: ApiCredential, creators: dict[int, User]) -> dict[str, Any]:
+    creator = creators.get(credential.created_by or 0)
+    return {"id": credential.id, "label": credential.label, "key_id": credential.key_id,
+            "created": _iso(credential.created_at), "created_by_name": creator.display_name if creator else "",
+            "last_used": _iso(credential.last_used_at), "last_used_address": credential.last_used_address,
+            "revoked": _iso(credential.revoked_at)}
+
+
+def _live_count(db: Session, user_id: int) -> int:
+    return len(db.exec(select(ApiCredential.id).where(ApiCredential.user_id == user_id,
+                                                      ApiCredential.revoked_at == None)).all())  # noqa: E711
+
+
+def list_credentials(db: Session, *, actor: Actor, user_id: int) -> list[dict[str, Any]]:
+    """The user's keys, live ones first, newest first: {id, label, key_id, created, created_by_name,
+    last_used, last_used_address, revoked} (times as ISO-8601 UTC, None when not set)."""
+    _target(db, actor=actor, user_id=user_id, action="view")
+    rows = list(db.exec(select(ApiCredential).where(ApiCredential.user_id == user_id)
+                        .order_by(col(ApiCredential.created_at).desc(), col(ApiCredential.id).desc())))
+    creator_ids = {r.created_by for r in rows if r.created_by}
+    creators = {u.id: u for u in db.exec(select(User).where(col(User.id).in_(creator_ids)))} if creator_ids else {}
+    rows.sort(key=lambda r: r.revoked_at is not None)  # stable: keeps newest first inside each group
+    return [_row(r, creators) for r in rows]  # type: ignore[arg-type]
+
+
+def overview(db: Session, *, actor: Actor, user_id: int) -> dict[str, Any]:
+    """What the credentials panel shows: {enabled, credentials, max_live}. Unlike list_credentials it does not
+    refuse a user without api_access (enabled is False, no keys), so a panel can say so instead of failing."""
+    require(actor, "api_credential", "view")
+    user = require_user_in_scope(actor, db.get(User, user_id))
+    if not has_api_access(db, user):
+        return {"enabled": False, "credentials": [], "max_live": MAX_LIVE_CREDENTIALS}
+    return {"enabled": True, "credentials": list_credentials(db, actor=actor, user_id=user_id),
+            "max_live": MAX_LIVE_CREDENTIALS}
+
+
+def generate(db: Session, *, actor: Actor, user_id: int, label: str) -> dict[str, Any]:
+    """Make a key for the user. The reply's `token` is the only time the full secret exists anywhere."""
+    user = _target(db, actor=actor, user_id=user_id, action="manage")
+    label = (label or "").strip()
+    if not label:
+        raise Invalid({"label": "This field is required."})
+    if len(label) > LABEL_MAX_LENGTH:
+        raise Invalid({"label": LABEL_TOO_LONG})
+    if problem := v.free_text(label):
+        raise Invalid({"label": problem})
+    assert user.id is not None
+    if _live_count(db, user.id) >= MAX_LIVE_CREDENTIALS:
+        raise Invalid({"label": TOO_MANY_KEYS})
+    key_id, secret = secrets.token_hex(8), secrets.token_urlsafe(32)
+    credential = ApiCredential(user_id=user.id, label=label, key_id=key_id, secret_hash=secret_digest(secret),
+                               created_by=actor.id)
+    db.add(credential)
+    db.flush()
+    audit.record(db, actor=actor, entity="api_credential", entity_id=credential.id, action="generate",
+                 after={"user_id": user.id, "label": label, "key_id": key_id})
+    return {"id": credential.id, "label": label, "key_id": key_id, "created": _iso(credential.created_at),
+            "token": f"{TOKEN_PREFIX}{key_id}.{secret}"}
+
+
+def revoke(db: Session, *, actor: Actor, credential_id: int) -> None:
+    """Stop a key at once. Revoking a revoked key changes nothing (a replayed click is harmless)."""
+    require(actor, "api_credential", "manage")
+    credential = db.get(ApiCredential, credential_id)
+    owner = db.get(User, credential.user_id) if credential else None
+    if credential is None or owner is None or not can_see_user(actor, owner):
+        raise NotFound(KEY_NOT_FOUND)  # another tenant's key answers like a missing one
+    if not has_api_access(db, owner):
+        raise Forbidden(NOT_ENABLED)
+    if credential.revoked_at is not None:
+        return
+    credential.revoked_at = utcnow()
+    db.add(credential)
+    audit.record(db, actor=actor, entity="api_credential", entity_id=credential.id, action="revoke",
+                 before={"revoked_at": None}, after={"revoked_at": credential.revoked_at})
+
+
+def revoke_all(db: Session, *, actor: Actor, user_id: int) -> int:
+    """Stop every live key of a user whose API access is being switched off (the caller checked the
+    permission), so switching access back on later does not revive forgotten keys. Returns how many."""
+    live = db.exec(select(ApiCredential).where(ApiCredential.user_id == user_id,
+                                               ApiCredential.revoked_at == None)).all()  # noqa: E711
+    for credential in live:
+        credential.revoked_at = utcnow()
+        db.add(credential)
+        audit.record(db, actor=actor, entity="api_credential", entity_id=credential.id, action="revoke",
+                     before={"revoked_at": None}, after={"revoked_at": credential.revoked_at})
+    return len(live)
+
+
+def authenticate(db: Session, *, token: str, address: str = "") -> Actor | None:
+    """The actor a `dsp_` token stands for, or None: unknown or revoked key, wrong secret, user not active,
+    or api_access switched off. Records the last use (at most one write a minute per key)."""
+    if not is_api_token(token):
+        return None
+    key_id, dot, secret = token[len(TOKEN_PREFIX):].partition(".")
+    if not dot or not key_id or not secret:
+        return None
+    credential = db.exec(select(ApiCredential).where(ApiCredential.key_id == key_id)).first()
+    if credential is None:
+        secret_digest(secret)  # same work as a real check
+        return None
+    if not hmac.compare_digest(credential.secret_hash, secret_digest(secret)) or credential.revoked_at is not None:
+        return None
+    user = db.get(User, credential.user_id)
+    if user is None or user.id is None or user.status != UserStatus.ACTIVE or not has_api_access(db, user):
+        return None
+    now = utcnow()
+    if credential.last_used_at is None or now - credential.last_used_at >= LAST_USE_WRITE_INTERVAL:
+        credential.last_used_at = now
+        credential.last_used_address = (address or "")[:64]
+        db.add(credential)
+    return Actor(user=user, stack=(user.id,))

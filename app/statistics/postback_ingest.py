@@ -1,0 +1,291 @@
+"""Conversion postbacks coming in on /api/postback/{token}, and going out to the client's own postback URL.
+
+A measurement partner calls the endpoint once per attributed event. The token is the credential: it belongs to
+one advertiser (or agency) and only ever writes statistics of that advertiser (an agency's: of its
+advertisers), for a campaign of theirs. Each event is one hourly fact (events {event: 1}, plus a conversion for
+CONVERSION_EVENTS), stored through the same checks as an ingestion batch, with (token, click_id, event) as its
+batch id: a partner that retries changes nothing.
+
+When the client has postbacks ENABLED, a URL and the event among its chosen events, the event is forwarded to
+that URL (macros replaced) on a worker thread after the answer is committed: the caller never waits for a
+third party's server, and each forward is recorded in postback_deliveries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import logging
+import re
+import socket
+import threading
+import time
+from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+import httpx
+import pycountry
+from sqlmodel import Session, col, select
+
+from app.access.models import User, UserSettings, UserStatus
+from app.access.policy import Actor, require
+from app.access.roles import Role
+from app.campaigns.models import Campaign
+from app.kernel.config import get_settings
+from app.kernel.db import session_scope
+from app.kernel.errors import Invalid, NotFound
+from app.settings.models import PostbackDelivery
+from app.settings.postbacks import CONVERSION_EVENTS, ENABLED, POSTBACK_MACROS
+from app.statistics import ingestion
+from app.warehouse.schema import DEVICE_TYPES, EVENT_NAME_PATTERN
+
+logger = logging.getLogger(__name__)
+
+PARAMETERS: dict[str, str] = {
+    "click_id": "The click the event is attributed to (required; with the event, it makes a retry harmless)",
+    "event": "The event name: a-z, 0-9 and _ (required). "
+             f"{', '.join(sorted(CONVERSION_EVENTS))} also count as a conversion",
+    "campaign_id": "Your campaign's id (required)",
+    "creative_id": "The creative's id, 0 when unknown",
+    "country": "ISO 3166-1 alpha-2 country of the device (required)",
+    "os": "Operating system name (default unknown)",
+    "exchange": "Exchange name (default unknown)",
+    "app": "App bundle id or site domain (default unknown)",
+    "device_type": f"One of {', '.join(DEVICE_TYPES)} (default other)",
+    "event_time": "ISO 8601 time with its offset (default now)",
+    "revenue": "The event's revenue, e.g. 4.99 (passed on to your postback URL)",
+    "currency": "ISO 4217 code of the revenue (default USD)",
+    "device_id": "Advertising id of the device (passed on to your postback URL)",
+    "ip": "IP address of the device (passed on to your postback URL)",
+}
+UNKNOWN = "unknown"
+MAX_VALUE = 200
+TIMEOUT_S = 5.0
+ATTEMPTS = 3
+BACKOFF_S: tuple[float, ...] = (1.0, 3.0)  # before the second and third attempts
+FUTURE_SLACK = timedelta(minutes=10)  # a partner's clock may run a little ahead of ours
+_EVENT = re.compile(EVENT_NAME_PATTERN)
+
+BAD_TOKEN = "No such postback endpoint."
+NO_CAMPAIGN = "No such campaign of yours."
+
+# Forwards wait for a third party's server for up to 3 x 5 s: a few threads of their own, never the event loop
+# nor the request workers.
+_executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="postback-forward")
+_pending: set[Future[None]] = set()
+_pending_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Forward:
+    user_id: int
+    advertiser_id: int
+    event: str
+    url: str
+
+
+def _owner(db: Session, token: str) -> tuple[UserSettings, User]:
+    found = None
+    if token and len(token) <= 64:
+        found = db.exec(select(UserSettings, User).join(User, col(User.id) == UserSettings.user_id)
+                        .where(UserSettings.postback_token == token)).first()
+    if found is None or found[1].status != UserStatus.ACTIVE or found[1].role not in (Role.ADVERTISER, Role.AGENCY):
+        raise NotFound(BAD_TOKEN)
+    return found[0], found[1]
+
+
+def _allowed_advertisers(db: Session, owner: User) -> set[int]:
+    if owner.role == Role.ADVERTISER:
+        return {int(owner.id)}  # type: ignore[arg-type]
+    return set(db.exec(select(User.id).where(User.agency_id == owner.id, User.role == Role.ADVERTISER)))  # type: ignore[arg-type]
+
+
+def _parse(params: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The parameters as plain values, and the problems by field name."""
+    def text(name: str, default: str | None = None) -> str | None:
+        value = params.get(name)
+        value = value.strip() if isinstance(value, str) else None
+        return value or default
+
+    errors: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    for name in ("click_id", "event", "campaign_id", "country"):
+        if not text(name):
+            errors[name] = ingestion.REQUIRED
+    for name in PARAMETERS:
+        value = text(name)
+        if value and len(value) > MAX_VALUE:
+            errors[name] = f"At most {MAX_VALUE} characters."
+    event = text("event", "")
+    if event and not _EVENT.match(event):
+        errors["event"] = "Use a-z, 0-9 and _ (at most 40 characters)."
+    values["event"] = event
+    moment = datetime.now(UTC).replace(tzinfo=None)
+    if raw_time := text("event_time"):
+        parsed = ingestion.parse_hour(raw_time)
+        if parsed is None:
+            errors["event_time"] = ingestion.BAD_HOUR
+        elif parsed > moment + FUTURE_SLACK:
+            errors["event_time"] = "This time is in the future."
+        else:
+            moment = parsed
+    values["event_time"] = moment
+    revenue = text("revenue", "")
+    if revenue:
+        try:
+            amount = Decimal(revenue)
+            if not amount.is_finite() or amount < 0:
+                raise InvalidOperation
+        except InvalidOperation:
+            errors["revenue"] = "Give an amount, e.g. 4.99."
+    currency = (text("currency", "USD") or "USD").upper()
+    if pycountry.currencies.get(alpha_3=currency) is None:
+        errors["currency"] = "Not an ISO 4217 currency code."
+    values.update(revenue=revenue, currency=currency, click_id=text("click_id", ""),
+                  device_id=text("device_id", ""), ip=text("ip", ""))
+    return values, errors
+
+
+def batch_id_of(token: str, click_id: str, event: str) -> str:
+    """The batch id of one postback: the same (token, click, event) always gives the same id. Hashed, so the
+    token never reaches the statistics store and any click id fits the batch id's characters."""
+    digest = hashlib.sha256(f"{token}\n{click_id}\n{event}".encode()).hexdigest()
+    return f"postback:{digest[:40]}"
+
+
+def _forward_url(template: str, values: Mapping[str, str]) -> str:
+    url = template
+    for name in POSTBACK_MACROS:
+        url = url.replace("{" + name + "}", quote(values.get(name, ""), safe=""))
+    return url
+
+
+def record_postback(db: Session, *, token: str, params: Mapping[str, Any]) -> tuple[dict[str, Any], Forward | None]:
+    """Store one postback (Invalid naming the parameter, nothing written, when one is wrong) and say whether it
+    is to be forwarded. Answers ({batch_id, event, conversion, duplicate, forwarded}, the forward or None)."""
+    settings, owner = _owner(db, token)
+    values, errors = _parse(params)
+    campaign_id = ingestion.count_of(params.get("campaign_id"))
+    campaign = db.get(Campaign, campaign_id) if campaign_id else None
+    allowed = _allowed_advertisers(db, owner)
+    if "campaign_id" not in errors and (campaign is None or campaign.advertiser_id not in allowed):
+        errors["campaign_id"] = NO_CAMPAIGN  # another tenant's campaign answers like a missing one
+    if errors:
+        raise Invalid(errors)
+    assert campaign is not None
+    event = values["event"]
+    moment: datetime = values["event_time"]
+    row = {"hour": moment.replace(minute=0, second=0, microsecond=0, tzinfo=UTC),
+           "advertiser_id": campaign.advertiser_id, "campaign_id": campaign.id,
+           "creative_id": params.get("creative_id") or 0, "exchange": params.get("exchange") or UNKNOWN,
+           "os": params.get("os") or UNKNOWN, "country": params.get("country"), "app": params.get("app") or UNKNOWN,
+           "device_type": params.get("device_type") or "other", "impressions": 0, "clicks": 0, "spend_micros": 0,
+           "conversions": 1 if event in CONVERSION_EVENTS else 0, "events": {event: 1}}
+    facts = ingestion.check_rows(db, [("", row)], allowed_advertisers=allowed)
+    batch_id = batch_id_of(token, values["click_id"], event)
+    stored = ingestion.store_and_charge(db, batch_id=batch_id, facts=facts, source="postback")
+    forward = None
+    if (not stored["duplicate"] and settings.postback_enabled == ENABLED and settings.postback_url
+            and event in (settings.postback_events or [])):
+        macros = {"click_id": values["click_id"], "event": event,
+                  # Unix seconds, as the settings page's macro list promises (what MMP templates expect).
+                  "event_time": str(int(moment.replace(tzinfo=UTC).timestamp())), "campaign_id": str(campaign.id),
+                  "creative_id": str(facts[0].creative_id), "advertiser_id": str(campaign.advertiser_id),
+                  "app_id": facts[0].app, "device_id": values["device_id"], "ip": values["ip"],
+                  "country": facts[0].country, "revenue": values["revenue"], "currency": values["currency"]}
+        forward = Forward(int(owner.id), campaign.advertiser_id, event,  # type: ignore[arg-type]
+                          _forward_url(settings.postback_url, macros))
+    answer = {"batch_id": batch_id, "event": event, "conversion": event in CONVERSION_EVENTS,
+              "duplicate": stored["duplicate"], "forwarded": forward is not None}
+    return answer, forward
+
+
+def receive_postback(*, token: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """record_postback in its own unit of work; once committed, the forward (if any) starts on a worker thread.
+    Blocking: call it from a worker thread (the API does), never on the event loop."""
+    with session_scope() as db:
+        answer, forward = record_postback(db, token=token, params=params)
+    if forward is not None:
+        future = _executor.submit(_deliver, forward)
+        with _pending_lock:
+            _pending.add(future)
+        future.add_done_callback(_forget)
+    return answer
+
+
+def _forget(future: Future[None]) -> None:
+    with _pending_lock:
+        _pending.discard(future)
+
+
+def wait_for_forwards(timeout: float = 30.0) -> None:
+    """Block until the forwards started so far are done (tests; a clean shutdown)."""
+    with _pending_lock:
+        running = list(_pending)
+    wait(running, timeout=timeout)
+
+
+def _private_target(url: str) -> str:
+    """Why a forward must not be sent, or "": a client's URL must not make the server call its own network
+    (localhost, private ranges, link-local cloud metadata at 169.254.169.254) unless the operator allows it
+    (DSP_POSTBACK_ALLOW_PRIVATE_TARGETS, for trackers inside the same network). Checked on every send, as DNS
+    answers change; a name that resolves to any private address is refused."""
+    if get_settings().postback_allow_private_targets:
+        return ""
+    host = urlsplit(url).hostname or ""
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    except (OSError, UnicodeError):
+        return f"Refused: {host or 'the URL'} does not resolve."
+    for address in addresses:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        if not ip.is_global or ip.is_multicast:
+            return f"Refused: {host} is a private or local address ({ip})."
+    return ""
+
+
+def _deliver(forward: Forward) -> None:
+    """GET the client's URL: up to ATTEMPTS tries while the answer is a server error (5xx, 429) or none came,
+    waiting BACKOFF_S between tries; a 2xx-4xx answer is final (a 404 will not become a 200 by asking again).
+    Then record what happened."""
+    status: int | None = None
+    error = ""
+    attempt = 0
+    try:
+        if refusal := _private_target(forward.url):
+            with session_scope() as db:
+                db.add(PostbackDelivery(user_id=forward.user_id, advertiser_id=forward.advertiser_id,
+                                        event=forward.event, url=forward.url[:2048], status_code=None, error=refusal,
+                                        attempts=0))
+            return
+        with httpx.Client(timeout=TIMEOUT_S, follow_redirects=False,
+                          headers={"user-agent": "DSP-Console-Postback/1"}) as http:
+            for attempt in range(1, ATTEMPTS + 1):
+                try:
+                    status = http.get(forward.url).status_code
+                    error = "" if status < 400 else f"HTTP {status}"
+                    if status < 500 and status != 429:
+                        break
+                except httpx.HTTPError as failure:
+                    status, error = None, f"{type(failure).__name__}: {failure}"[:255]
+                if attempt < ATTEMPTS:
+                    time.sleep(BACKOFF_S[min(attempt - 1, len(BACKOFF_S) - 1)])
+        with session_scope() as db:
+            db.add(PostbackDelivery(user_id=forward.user_id, advertiser_id=forward.advertiser_id, event=forward.event,
+                                    url=forward.url[:2048], status_code=status, error=error, attempts=attempt))
+    except Exception:  # a worker thread has no caller to tell: the operator's log does
+        logger.exception("postback forward to user %s failed", forward.user_id)
+
+
+def recent_deliveries(db: Session, *, actor: Actor, limit: int = 20) -> list[dict[str, Any]]:
+    """The acting user's last forwards, newest first (for its settings page)."""
+    require(actor, "postback", "view")
+    rows = db.exec(select(PostbackDelivery).where(PostbackDelivery.user_id == actor.id)
+                   .order_by(col(PostbackDelivery.id).desc()).limit(limit)).all()
+    return [{"event": r.event, "url": r.url, "status_code": r.status_code, "error": r.error, "attempts": r.attempts,
+             "at": r.created_at.isoformat()} for r in rows]

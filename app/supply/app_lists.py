@@ -1,0 +1,320 @@
+"""Inventory lists (the spec's app lists: /inventory-list and its agency and admin copies): an advertiser's
+allow or block lists of app bundle ids and web domains, and what campaigns target with them.
+
+Every function checks the actor's permission, then the row scope (an agency reaches its advertisers' lists, an
+advertiser its own; a list out of scope answers exactly like a missing one), and audits its writes in the same
+transaction. Entries are parsed and stored in bulk by app/supply/app_entries.py; the audit records how many
+entries a change added or removed, never the values themselves (a list can hold 500,000).
+
+A list used by a campaign that is not archived cannot be deleted, only archived; an archived list stays
+attached to the campaigns that had it but cannot be newly chosen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from app.access.models import User
+from app.access.policy import Actor, advertiser_rows, can_see_user, require
+from app.campaigns.export import export_link, write_export
+from app.campaigns.models import Campaign, CampaignStatus
+from app.campaigns.service import advertiser_for_new
+from app.history import audit, change_log
+from app.kernel import validation as v
+from app.kernel.errors import Conflict, Invalid, NotFound
+from app.kernel.model_base import utcnow
+from app.supply import app_entries
+from app.supply.models import AppList, AppListEntry, ListKind, ListStatus
+
+NOT_FOUND = "Inventory list not found."
+NAME_MAX_LENGTH = 120
+TARGETING_KEY = "inventory_lists"
+IN_USE = "This list is used by campaigns that are not archived: {names}. Archive it instead, or take it out of them."
+KIND_IN_USE = "This list is used by campaigns ({names}): its kind cannot change while they use it."
+
+
+# --- reading -------------------------------------------------------------------------------------------
+
+def in_scope(db: Session, actor: Actor, applist_id: int) -> tuple[AppList, User]:
+    """The list and its advertiser, or NotFound when missing or outside the actor's scope."""
+    found = db.get(AppList, applist_id)
+    advertiser = db.get(User, found.advertiser_id) if found else None
+    if found is None or advertiser is None or not can_see_user(actor, advertiser):
+        raise NotFound(NOT_FOUND)
+    return found, advertiser
+
+
+def _advertiser_name(user: User) -> str:
+    return user.company_name or user.display_name
+
+
+def campaigns_using(db: Session, list_ids: list[int], *, advertiser_ids: set[int] | None = None,
+                    key: str = TARGETING_KEY) -> dict[int, list[dict[str, Any]]]:
+    """{list id: [{id, name, status, side}]} of the campaigns whose targeting[key] allows or blocks the list.
+    Targeting is a JSON document per campaign, so the campaigns of the lists' advertisers are read and matched
+    here (an advertiser has tens of campaigns, not millions)."""
+    wanted = set(list_ids)
+    found: dict[int, list[dict[str, Any]]] = {i: [] for i in list_ids}
+    if not wanted:
+        return found
+    query = select(Campaign.id, Campaign.name, Campaign.status, Campaign.targeting)
+    if advertiser_ids is not None:
+        query = query.where(col(Campaign.advertiser_id).in_(advertiser_ids))
+    for campaign_id, name, status, targeting in db.exec(query.order_by(col(Campaign.name))).all():
+        value = (targeting or {}).get(key) or {}
+        sides = value.items() if isinstance(value, dict) else [("allow", value)]
+        for side, ids in sides:
+            for list_id in set(ids or []) & wanted:
+                found[list_id].append({"id": campaign_id, "name": name, "status": status, "side": side})
+    return found
+
+
+def _row(app_list: AppList, advertiser: User, counts: dict[str, int], used: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"id": app_list.id, "name": app_list.name, "kind": app_list.kind, "status": app_list.status,
+            "advertiser_id": app_list.advertiser_id, "advertiser": _advertiser_name(advertiser),
+            "apps": counts["app"], "domains": counts["domain"], "entries": counts["total"],
+            "campaigns": used, "campaign_count": len(used),
+            "created_at": app_list.created_at.isoformat(), "updated_at": app_list.updated_at.isoformat()}
+
+
+def public(db: Session, app_list: AppList, advertiser: User) -> dict[str, Any]:
+    assert app_list.id is not None
+    counts = app_entries.counts(db, AppListEntry, [app_list.id])[app_list.id]
+    used = campaigns_using(db, [app_list.id], advertiser_ids={app_list.advertiser_id})[app_list.id]
+    return _row(app_list, advertiser, counts, used)
+
+
+def get_list(db: Session, *, actor: Actor, applist_id: int) -> dict[str, Any]:
+    """withOutRole/getAppListById: one list with its counts by kind and the campaigns using it."""
+    require(actor, "app_list", "view")
+    return public(db, *in_scope(db, actor, applist_id))
+
+
+def list_lists(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "",
+               kind: str = "") -> list[dict[str, Any]]:
+    """getApplistAllDataList: the lists in the actor's scope, newest change first, with counts and campaigns."""
+    require(actor, "app_list", "view")
+    query = (select(AppList, User).join(User, col(User.id) == AppList.advertiser_id)
+             .where(advertiser_rows(actor, AppList.advertiser_id)))
+    if advertiser_id is not None:
+        query = query.where(AppList.advertiser_id == advertiser_id)
+    if status:
+        query = query.where(AppList.status == status)
+    if kind:
+        query = query.where(AppList.kind == kind)
+    rows = [(a, u) for a, u in db.exec(query.order_by(col(AppList.updated_at).desc(), col(AppList.id).desc())).all()
+            if can_see_user(actor, u)]
+    ids = [a.id for a, _u in rows if a.id is not None]
+    counts = app_entries.counts(db, AppListEntry, ids)
+    used = campaigns_using(db, ids, advertiser_ids={a.advertiser_id for a, _u in rows})
+    return [_row(a, u, counts[a.id], used[a.id]) for a, u in rows if a.id is not None]
+
+
+def list_entries(db: Session, *, actor: Actor, applist_id: int) -> list[dict[str, str]]:
+    """A list's entries ({value, kind}, by value) for the view page's grid."""
+    require(actor, "app_list", "view")
+    found, _advertiser = in_scope(db, actor, applist_id)
+    assert found.id is not None
+    return app_entries.entries_of(db, AppListEntry, found.id)
+
+
+def export_entries(db: Session, *, actor: Actor, applist_id: int) -> dict[str, str]:
+    """The list's entries as a CSV (value, kind): {csv_download_url, filename}, a link for the actor, 15 minutes."""
+    require(actor, "app_list", "view")
+    found, _advertiser = in_scope(db, actor, applist_id)
+    assert found.id is not None
+    rows = app_entries.entries_of(db, AppListEntry, found.id)
+    stored = write_export(["value", "kind"], ([row["value"], row["kind"]] for row in rows))
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in found.name)[:60] or "inventory-list"
+    return export_link(actor=actor, stored=stored, filename=f"{safe}-{utcnow():%Y%m%d}.csv")
+
+
+def list_change_log(db: Session, *, actor: Actor, applist_id: int) -> dict[str, Any]:
+    """getChangeLogAppList: {list: {id, name}, entries: [...]} newest first."""
+    change_log.require_reader(actor, "app_list")
+    found, _advertiser = in_scope(db, actor, applist_id)
+    return {"list": {"id": found.id, "name": found.name},
+            "entries": change_log.entries(db, entity="app_list", entity_id=applist_id)}
+
+
+# --- campaign targeting ----------------------------------------------------------------------------------
+
+def targeting_choices(db: Session, *, actor: Actor, advertiser_id: int | None) -> list[dict[str, Any]]:
+    """The active lists a campaign of the advertiser may allow or block: {id, name, kind, entries}."""
+    require(actor, "app_list", "view")
+    if advertiser_id is None:
+        return []
+    return [{"id": r["id"], "name": r["name"], "kind": r["kind"], "entries": r["entries"]}
+            for r in list_lists(db, actor=actor, advertiser_id=advertiser_id, status=ListStatus.ACTIVE)]
+
+
+# --- writing -------------------------------------------------------------------------------------------
+
+def checked_name(value: Any) -> str:
+    name = str(value or "").strip()
+    if not name:
+        raise Invalid({"name": "This field is required."})
+    if problem := v.name(name):
+        raise Invalid({"name": problem})
+    if len(name) > NAME_MAX_LENGTH:
+        raise Invalid({"name": v.too_long(NAME_MAX_LENGTH)})
+    return name
+
+
+def _kind(value: Any) -> str:
+    try:
+        return ListKind(str(value or "")).value
+    except ValueError:
+        raise Invalid({"kind": "Choose allow or block."}) from None
+
+
+def _snapshot(app_list: AppList) -> dict[str, Any]:
+    return {"name": app_list.name, "kind": app_list.kind, "status": app_list.status,
+            "advertiser_id": app_list.advertiser_id}
+
+
+def entry_audit(result: dict[str, Any]) -> dict[str, Any]:
+    return {"entries_added": result["added"], "entries_removed": result["removed"], "entries_total": result["total"]}
+
+
+def create_list(db: Session, *, actor: Actor, data: dict[str, Any], advertiser_id: int | None = None) -> dict[str, Any]:
+    """file/addApp: a new active list for the advertiser (an advertiser creates its own) with `data`'s name,
+    kind (allow|block) and `entries` (text, one a line). Refused lines are reported, not saved; the others
+    are. Answers {list, result}."""
+    require(actor, "app_list", "create")
+    errors: dict[str, str] = {}
+    name = kind = ""
+    try:
+        name = checked_name(data.get("name"))
+    except Invalid as problem:
+        errors.update(problem.fields)
+    try:
+        kind = _kind(data.get("kind"))
+    except Invalid as problem:
+        errors.update(problem.fields)
+    try:
+        advertiser = advertiser_for_new(db, actor, advertiser_id)
+    except Invalid as problem:
+        errors.update(problem.fields)
+    if errors:
+        raise Invalid(errors)
+    parsed = app_entries.parse_text(str(data.get("entries") or ""))
+    assert advertiser.id is not None
+    app_list = AppList(advertiser_id=advertiser.id, name=name, kind=kind, status=ListStatus.ACTIVE)
+    db.add(app_list)
+    db.flush()
+    assert app_list.id is not None
+    result = app_entries.store(db, AppListEntry, app_list.id, parsed)
+    audit.record(db, actor=actor, entity="app_list", entity_id=app_list.id, action="create",
+                 after=_snapshot(app_list) | entry_audit(result))
+    return {"list": public(db, app_list, advertiser), "result": result}
+
+
+def update_list(db: Session, *, actor: Actor, applist_id: int, data: dict[str, Any]) -> dict[str, Any]:
+    """updateApplist: change the name and kind (fields not sent keep their values). The kind cannot change
+    while campaigns use the list; an archived list is read-only until restored."""
+    require(actor, "app_list", "update")
+    app_list, advertiser = in_scope(db, actor, applist_id)
+    if app_list.status == ListStatus.ARCHIVED:
+        raise Invalid({"status": "An archived list cannot be changed; restore it first."})
+    before = _snapshot(app_list)
+    errors: dict[str, str] = {}
+    wanted: dict[str, str] = {}
+    for field, check in (("name", checked_name), ("kind", _kind)):
+        if field in data and data[field] is not None:
+            try:
+                wanted[field] = check(data[field])
+            except Invalid as problem:
+                errors.update(problem.fields)
+    if not errors and wanted.get("kind", app_list.kind) != app_list.kind:
+        used = campaigns_using(db, [applist_id], advertiser_ids={app_list.advertiser_id})[applist_id]
+        if used:
+            errors["kind"] = KIND_IN_USE.format(names=", ".join(c["name"] for c in used))
+    if errors:
+        raise Invalid(errors)
+    for field, value in wanted.items():
+        setattr(app_list, field, value)
+    after = _snapshot(app_list)
+    if after != before:
+        app_list.updated_at = utcnow()
+        db.add(app_list)
+        audit.record(db, actor=actor, entity="app_list", entity_id=app_list.id, action="update", before=before,
+                     after=after)
+    return public(db, app_list, advertiser)
+
+
+def _writable(db: Session, actor: Actor, applist_id: int) -> tuple[AppList, User]:
+    require(actor, "app_list", "update")
+    app_list, advertiser = in_scope(db, actor, applist_id)
+    if app_list.status == ListStatus.ARCHIVED:
+        raise Invalid({"status": "An archived list cannot be changed; restore it first."})
+    return app_list, advertiser
+
+
+def _apply(db: Session, actor: Actor, app_list: AppList, parsed: app_entries.Parsed, mode: str,
+           action: str) -> dict[str, Any]:
+    assert app_list.id is not None
+    result = app_entries.store(db, AppListEntry, app_list.id, parsed, mode=mode)
+    if result["added"] or result["removed"]:
+        app_list.updated_at = utcnow()
+        db.add(app_list)
+        audit.record(db, actor=actor, entity="app_list", entity_id=app_list.id, action=action,
+                     after=entry_audit(result))
+    return result
+
+
+def change_entries(db: Session, *, actor: Actor, applist_id: int, text: str, mode: str = "add") -> dict[str, Any]:
+    """Typed entries (one a line): add them, replace the list's entries with them, or remove them. Answers the
+    batch's result: counts and the refused lines with their reasons."""
+    app_list, _advertiser = _writable(db, actor, applist_id)
+    parsed = app_entries.parse_text(text)
+    if mode == "replace" and not parsed.values:
+        raise Invalid({"entries": "Give the entries the list should hold."})
+    return _apply(db, actor, app_list, parsed, mode, f"entries_{mode}")
+
+
+def upload_entries(db: Session, *, actor: Actor, applist_id: int, content: bytes, mode: str = "add") -> dict[str, Any]:
+    """csvupload: a CSV or text file, the first cell of each row an entry. A file that cannot be read (not
+    UTF-8 text, not CSV, empty, too big) raises Invalid on `file` and saves nothing; otherwise the readable
+    lines are applied and the refused ones reported with their line numbers."""
+    app_list, _advertiser = _writable(db, actor, applist_id)
+    parsed = app_entries.parse_csv(content)
+    return _apply(db, actor, app_list, parsed, mode, f"upload_{mode}")
+
+
+def set_status(db: Session, *, actor: Actor, applist_id: int, status: str) -> dict[str, Any]:
+    """Archive a list (it stays on the campaigns that use it, but cannot be newly chosen) or restore it."""
+    require(actor, "app_list", "update")
+    app_list, advertiser = in_scope(db, actor, applist_id)
+    try:
+        wanted = ListStatus(status)
+    except ValueError:
+        raise Invalid({"status": "Not an allowed value."}) from None
+    if wanted != app_list.status:
+        before = app_list.status
+        app_list.status = wanted.value
+        app_list.updated_at = utcnow()
+        db.add(app_list)
+        audit.record(db, actor=actor, entity="app_list", entity_id=app_list.id, action=f"set_status_{wanted.value}",
+                     before={"status": before}, after={"status": wanted.value})
+    return public(db, app_list, advertiser)
+
+
+def delete_list(db: Session, *, actor: Actor, applist_id: int) -> dict[str, Any]:
+    """Delete an unused list with its entries. A list that a campaign which is not archived allows or blocks is
+    refused (Conflict naming the campaigns): archive it instead."""
+    require(actor, "app_list", "delete")
+    app_list, _advertiser = in_scope(db, actor, applist_id)
+    used = [c for c in campaigns_using(db, [applist_id], advertiser_ids={app_list.advertiser_id})[applist_id]
+            if c["status"] != CampaignStatus.ARCHIVED]
+    if used:
+        raise Conflict(IN_USE.format(names=", ".join(c["name"] for c in used)), data={"campaigns": used})
+    count = db.exec(select(func.count()).select_from(AppListEntry).where(AppListEntry.list_id == applist_id)).one()
+    before = _snapshot(app_list) | {"entries_total": count}
+    app_entries.delete_all(db, AppListEntry, applist_id)
+    db.delete(app_list)
+    db.flush()
+    audit.record(db, actor=actor, entity="app_list", entity_id=applist_id, action="delete", before=before)
+    return {"id": applist_id, "name": before["name"], "deleted": True}

@@ -1,0 +1,358 @@
+"""Audiences (/audience, /agency/audience, /admin/audience): create, read, list, upload device ids, change status,
+delete, associate with campaigns, and the change log. Every function checks the actor's permission, then the row
+scope (an agency reaches its advertisers' audiences, an advertiser its own; an audience out of scope answers
+exactly like a missing one), and audits each write in the same transaction.
+
+Size: a device-id list's size is the number of distinct ids stored (kept on the audience as each file is
+appended). A retargeting audience's size is the number of its event recorded for the advertiser over the
+look-back window, read from the statistics store, which counts events by hour and placement, not devices: it is
+reported as "events in window" (size_unit "events"), never as a number of people.
+
+Campaigns use an audience through their targeting ({"audiences": {"allow": [ids], "block": [ids]}}); only the
+advertiser's own campaigns can, so "which campaigns use it" reads that advertiser's campaigns only.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import IO, Any
+
+from sqlalchemy import delete
+from sqlmodel import Session, col, select
+
+from app.access.models import User
+from app.access.policy import Actor, advertiser_rows, can_see_user, require
+from app.campaigns import service as campaigns
+from app.campaigns.models import Campaign, CampaignStatus
+from app.history import audit, change_log
+from app.kernel import validation as v
+from app.kernel.errors import Conflict, Invalid, NotFound
+from app.kernel.model_base import utcnow
+from app.kernel.uploads import shown_file_name
+from app.statistics import service as statistics
+from app.supply.audience_devices import UploadSummary, iter_lines, store_devices
+from app.supply.models import Audience, AudienceDevice, AudienceKind, AudienceStatus
+from app.warehouse.schema import EVENT_NAME_PATTERN
+
+NOT_FOUND = "Audience not found."
+CONVERSION = "conversion"  # the retargeting event that means every conversion (the statistics' conversions)
+LOOKBACK_MIN, LOOKBACK_MAX = 1, 540
+NAME_MAX = 120
+_EVENT = re.compile(EVENT_NAME_PATTERN)
+
+
+# --- reading -------------------------------------------------------------------------------------------
+
+def in_scope(db: Session, actor: Actor, audience_id: int) -> tuple[Audience, User]:
+    """The audience and its advertiser, or NotFound when missing or outside the actor's scope."""
+    audience = db.get(Audience, audience_id)
+    advertiser = db.get(User, audience.advertiser_id) if audience else None
+    if audience is None or advertiser is None or not can_see_user(actor, advertiser):
+        raise NotFound(NOT_FOUND)
+    return audience, advertiser
+
+
+def _window(days: int) -> tuple[Any, Any]:
+    today = datetime.now(UTC).date()
+    return today - timedelta(days=days - 1), today
+
+
+def _events_in_window(db: Session, actor: Actor, audience: Audience) -> int:
+    """How many of the audience's event the advertiser recorded over the look-back window (UTC days, today
+    included), through the statistics service (its row scope applies)."""
+    start, end = _window(audience.lookback_days or LOOKBACK_MIN)
+    is_conversion = audience.event == CONVERSION
+    query = statistics.build_query(db, actor=actor, start=start, end=end, advertiser_id=audience.advertiser_id,
+                                   metrics=["conversions"] if is_conversion else [],
+                                   events=[] if is_conversion else [audience.event])
+    rows = statistics.run(db, query, names=False)
+    column = "conversions" if is_conversion else f"event_{audience.event}"
+    return int(rows[0].get(column) or 0) if rows else 0
+
+
+def size_of(db: Session, actor: Actor, audience: Audience) -> tuple[int, str]:
+    """(size, unit): ("devices") for a device-id list, ("events") for a retargeting audience."""
+    if audience.kind == AudienceKind.RETARGETING:
+        return _events_in_window(db, actor, audience), "events"
+    return audience.device_count, "devices"
+
+
+def campaigns_using(db: Session, audience: Audience, *, include_archived: bool = False) -> list[dict[str, Any]]:
+    """The advertiser's campaigns that allow or block the audience: [{id, name, status, mode}] by name. The
+    targeting is a JSON document, read here for the one advertiser's campaigns (not by a JSON query, which
+    SQLite and PostgreSQL spell differently)."""
+    query = select(Campaign.id, Campaign.name, Campaign.status, Campaign.targeting).where(
+        Campaign.advertiser_id == audience.advertiser_id)
+    if not include_archived:
+        query = query.where(Campaign.status != CampaignStatus.ARCHIVED)
+    found = []
+    for campaign_id, name, status, targeting in db.exec(query):
+        lists = (targeting or {}).get("audiences") or {}
+        for mode in ("allow", "block"):
+            if audience.id in (lists.get(mode) or []):
+                found.append({"id": campaign_id, "name": name, "status": status, "mode": mode})
+    return sorted(found, key=lambda row: (str(row["name"]).casefold(), row["id"]))
+
+
+def public(db: Session, actor: Actor, audience: Audience, advertiser: User) -> dict[str, Any]:
+    """An audience as pages and the API show it."""
+    size, unit = size_of(db, actor, audience)
+    return {"id": audience.id, "name": audience.name, "kind": audience.kind, "status": audience.status,
+            "advertiser_id": audience.advertiser_id, "advertiser": advertiser.company_name or advertiser.display_name,
+            "event": audience.event or None, "lookback_days": audience.lookback_days, "size": size, "size_unit": unit,
+            "last_upload": dict(audience.last_upload) or None, "campaigns": campaigns_using(db, audience),
+            "created_at": audience.created_at.isoformat(), "updated_at": audience.updated_at.isoformat()}
+
+
+def get_audience(db: Session, *, actor: Actor, audience_id: int) -> dict[str, Any]:
+    require(actor, "audience", "view")
+    return public(db, actor, *in_scope(db, actor, audience_id))
+
+
+def list_audiences(db: Session, *, actor: Actor, advertiser_id: int | None = None, kind: str = "",
+                   status: str = "", search: str = "") -> list[dict[str, Any]]:
+    """The audiences the actor may see, most recently changed first, each with its size and how many campaigns
+    use it."""
+    require(actor, "audience", "view")
+    query = (select(Audience, User).join(User, col(User.id) == Audience.advertiser_id)
+             .where(advertiser_rows(actor, Audience.advertiser_id)))
+    if advertiser_id is not None:
+        query = query.where(Audience.advertiser_id == advertiser_id)
+    if kind:
+        query = query.where(Audience.kind == kind)
+    if status:
+        query = query.where(Audience.status == status)
+    if search.strip():
+        query = query.where(col(Audience.name).icontains(search.strip()))
+    rows = db.exec(query.order_by(col(Audience.updated_at).desc(), col(Audience.id).desc())).all()
+    usage = _usage(db, {audience.advertiser_id for audience, _user in rows})
+    result = []
+    for audience, advertiser in rows:
+        size, unit = size_of(db, actor, audience)
+        result.append({"id": audience.id, "name": audience.name, "kind": audience.kind, "status": audience.status,
+                       "advertiser_id": audience.advertiser_id,
+                       "advertiser": advertiser.company_name or advertiser.display_name,
+                       "event": audience.event or None, "lookback_days": audience.lookback_days, "size": size,
+                       "size_unit": unit, "campaign_count": usage.get(audience.id or 0, 0),
+                       "updated_at": audience.updated_at.isoformat()})
+    return result
+
+
+def _usage(db: Session, advertiser_ids: set[int]) -> dict[int, int]:
+    """audience id -> how many live campaigns use it, for these advertisers' campaigns (one query)."""
+    if not advertiser_ids:
+        return {}
+    counts: dict[int, int] = {}
+    for targeting in db.exec(select(Campaign.targeting).where(col(Campaign.advertiser_id).in_(advertiser_ids),
+                                                              Campaign.status != CampaignStatus.ARCHIVED)):
+        lists = (targeting or {}).get("audiences") or {}
+        for audience_id in {*(lists.get("allow") or []), *(lists.get("block") or [])}:
+            counts[audience_id] = counts.get(audience_id, 0) + 1
+    return counts
+
+
+def event_choices(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[str]:
+    """The events a retargeting audience of this advertiser can be built on: every conversion, then the custom
+    events its postbacks and statistics have recorded."""
+    require(actor, "audience", "view")
+    target = campaigns.advertiser_for_new(db, actor, advertiser_id)
+    return [CONVERSION, *statistics.event_names(db, actor=actor, advertiser_id=target.id)]
+
+
+def audience_choices(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, Any]]:
+    """The campaign form's audience picker: the advertiser's audiences, {id, name, kind, status}, by name."""
+    require(actor, "audience", "view")
+    campaigns.advertiser_for_new(db, actor, advertiser_id)  # scope
+    rows = db.exec(select(Audience.id, Audience.name, Audience.kind, Audience.status)
+                   .where(Audience.advertiser_id == advertiser_id))
+    return sorted(({"id": i, "name": n, "kind": k, "status": s} for i, n, k, s in rows),
+                  key=lambda row: (str(row["name"]).casefold(), row["id"]))
+
+
+def campaign_audiences(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, list[dict[str, Any]]]:
+    """The audiences a campaign allows and blocks (its overview): {"allow": [...], "block": [...]}, each
+    {id, name, kind, status}."""
+    require(actor, "audience", "view")
+    campaign = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)  # scope
+    lists = campaign["targeting"].get("audiences") or {}
+    ids = {*(lists.get("allow") or []), *(lists.get("block") or [])}
+    found = {a.id: a for a in db.exec(select(Audience).where(col(Audience.id).in_(ids),
+                                                             Audience.advertiser_id == campaign["advertiser_id"]))}
+    return {mode: [{"id": i, "name": found[i].name, "kind": found[i].kind, "status": found[i].status}
+                   if i in found else {"id": i, "name": f"#{i}", "kind": "", "status": "missing"}
+                   for i in lists.get(mode) or []] for mode in ("allow", "block")}
+
+
+# --- writing -------------------------------------------------------------------------------------------
+
+def _snapshot(audience: Audience) -> dict[str, Any]:
+    return {"name": audience.name, "kind": audience.kind, "status": audience.status,
+            "event": audience.event or None, "lookback_days": audience.lookback_days}
+
+
+def _checked(db: Session, actor: Actor, advertiser_id: int, data: dict[str, Any]) -> dict[str, Any]:
+    errors: dict[str, str] = {}
+    name = str(data.get("name") or "").strip()
+    if not name:
+        errors["name"] = "Give the audience a name."
+    elif len(name) > NAME_MAX:
+        errors["name"] = f"At most {NAME_MAX} characters."
+    elif problem := v.name(name):
+        errors["name"] = problem
+    elif db.exec(select(Audience.id).where(Audience.advertiser_id == advertiser_id,
+                                           Audience.name == name)).first() is not None:
+        errors["name"] = "This advertiser already has an audience of that name."
+    kind = str(data.get("kind") or "")
+    values: dict[str, Any] = {"name": name, "kind": kind, "event": "", "lookback_days": None}
+    if kind not in (AudienceKind.DEVICE_IDS, AudienceKind.RETARGETING):
+        errors["kind"] = "Choose a device-id list or retargeting."
+    elif kind == AudienceKind.RETARGETING:
+        event = str(data.get("event") or "").strip()
+        if not event or not _EVENT.match(event):
+            errors["event"] = "Choose an event."
+        elif event not in event_choices(db, actor=actor, advertiser_id=advertiser_id):
+            errors["event"] = "This advertiser has recorded no such event."
+        try:
+            days = int(str(data.get("lookback_days") or "").strip())
+        except ValueError:
+            days = 0
+        if not LOOKBACK_MIN <= days <= LOOKBACK_MAX:
+            errors["lookback_days"] = f"Enter a whole number of days from {LOOKBACK_MIN} to {LOOKBACK_MAX}."
+        values.update(event=event, lookback_days=days)
+    if errors:
+        raise Invalid(errors)
+    return values
+
+
+def create_audience(db: Session, *, actor: Actor, data: dict[str, Any],
+                    advertiser_id: int | None = None) -> dict[str, Any]:
+    """A new, active audience for the advertiser (an advertiser creates its own). `data`: name, kind
+    (device_ids or retargeting) and for retargeting event and lookback_days (1 to 540). A device-id list starts
+    empty: its ids come with upload_devices."""
+    require(actor, "audience", "create")
+    advertiser = campaigns.advertiser_for_new(db, actor, advertiser_id)
+    assert advertiser.id is not None
+    audience = Audience(advertiser_id=advertiser.id, status=AudienceStatus.ACTIVE,
+                        **_checked(db, actor, advertiser.id, data))
+    db.add(audience)
+    db.flush()
+    audit.record(db, actor=actor, entity="audience", entity_id=audience.id, action="create",
+                 after={**_snapshot(audience), "advertiser_id": advertiser.id})
+    return public(db, actor, audience, advertiser)
+
+
+def upload_devices(db: Session, *, actor: Actor, audience_id: int, stream: IO[bytes],
+                   filename: str = "") -> dict[str, Any]:
+    """Append a file of device ids (one a line) to a device-id audience, streamed (audience_devices.py). Ids
+    already in the audience, or twice in the file, count as duplicates; malformed lines and the all-zero id
+    count as invalid, the first few returned with their line numbers. A file with no valid id at all is
+    refused (nothing changes). {"audience": ..., "upload": {file, lines, valid, invalid, added, duplicates,
+    samples}}."""
+    require(actor, "audience", "update")
+    audience, advertiser = in_scope(db, actor, audience_id)
+    if audience.kind != AudienceKind.DEVICE_IDS:
+        raise Invalid({"file": "Only a device-id audience takes files of ids."})
+    summary: UploadSummary = store_devices(db, audience_id=audience_id, lines=iter_lines(stream))
+    if summary.valid == 0:
+        raise Invalid({"file": "The file holds no device ids (IDFA or GAID, one a line)."})
+    name = shown_file_name(filename)
+    upload = {"file": name, **summary.as_dict(), "at": utcnow().isoformat()}
+    before = audience.device_count
+    audience.device_count = before + summary.added
+    audience.last_upload = upload
+    audience.updated_at = utcnow()
+    db.add(audience)
+    audit.record(db, actor=actor, entity="audience", entity_id=audience.id, action="upload",
+                 before={"size": before},
+                 after={"size": audience.device_count, "file": name, "lines": summary.lines, "added": summary.added,
+                        "duplicates": summary.duplicates, "invalid": summary.invalid})
+    return {"audience": public(db, actor, audience, advertiser), "upload": upload}
+
+
+def set_status(db: Session, *, actor: Actor, audience_id: int, status: str) -> dict[str, Any]:
+    """active ⇄ inactive (an audience in use may be deactivated; its campaigns then need it activated or
+    taken out before their targeting is saved again). The same status again changes nothing."""
+    require(actor, "audience", "status")
+    audience, advertiser = in_scope(db, actor, audience_id)
+    if status not in (AudienceStatus.ACTIVE, AudienceStatus.INACTIVE):
+        raise Invalid({"status": "Not an allowed value."})
+    if audience.status != status:
+        before = audience.status
+        audience.status = status
+        audience.updated_at = utcnow()
+        db.add(audience)
+        audit.record(db, actor=actor, entity="audience", entity_id=audience.id, action=f"set_status_{status}",
+                     before={"status": before}, after={"status": status})
+    return public(db, actor, audience, advertiser)
+
+
+def delete_audience(db: Session, *, actor: Actor, audience_id: int) -> dict[str, Any]:
+    """Remove an audience and its devices, unless a campaign (not archived) uses it: then Conflict naming the
+    campaigns. {"id", "name"} of what was deleted."""
+    require(actor, "audience", "delete")
+    audience, _advertiser = in_scope(db, actor, audience_id)
+    using = campaigns_using(db, audience)
+    if using:
+        names = ", ".join(f"{row['name']} (#{row['id']})" for row in using)
+        raise Conflict(f"This audience is used by {len(using)} campaign(s): {names}. Take it out of them first, "
+                       "or deactivate it instead.", data={"campaigns": using})
+    gone = {"id": audience.id, "name": audience.name}
+    db.execute(delete(AudienceDevice).where(col(AudienceDevice.audience_id) == audience_id))
+    audit.record(db, actor=actor, entity="audience", entity_id=audience.id, action="delete",
+                 before={**_snapshot(audience), "size": audience.device_count})
+    db.delete(audience)
+    db.flush()
+    return gone
+
+
+def associate_campaigns(db: Session, *, actor: Actor, audience_id: int, allow: list[int],
+                        block: list[int]) -> dict[str, Any]:
+    """Make these exactly the campaigns that use the audience: `allow` ones target it, `block` ones exclude it,
+    every other campaign of the advertiser has it in neither list. Each changed campaign is saved through the
+    campaign service (its checks: the audience must be active to be added; its audit record), all or nothing."""
+    require(actor, "audience", "update")
+    audience, advertiser = in_scope(db, actor, audience_id)
+    try:
+        wanted_allow, wanted_block = {int(i) for i in allow}, {int(i) for i in block}
+    except (TypeError, ValueError):
+        raise Invalid({"campaign_ids": "Ids are whole numbers."}) from None
+    if wanted_allow & wanted_block:
+        raise Invalid({"campaign_ids": "A campaign cannot both allow and block the audience."})
+    own = {campaign_id: (name, targeting) for campaign_id, name, targeting in db.exec(
+        select(Campaign.id, Campaign.name, Campaign.targeting).where(Campaign.advertiser_id == audience.advertiser_id,
+                                                                     Campaign.status != CampaignStatus.ARCHIVED))}
+    if strangers := sorted((wanted_allow | wanted_block) - set(own)):
+        raise Invalid({"campaign_ids": "Not campaigns of this audience's advertiser: "
+                                       + ", ".join(f"#{i}" for i in strangers) + "."})
+    for campaign_id, (name, targeting) in sorted(own.items()):
+        lists = dict((targeting or {}).get("audiences") or {"allow": [], "block": []})
+        current_allow, current_block = set(lists.get("allow") or []), set(lists.get("block") or [])
+        new_allow = (current_allow - {audience.id}) | ({audience.id} if campaign_id in wanted_allow else set())
+        new_block = (current_block - {audience.id}) | ({audience.id} if campaign_id in wanted_block else set())
+        if (new_allow, new_block) == (current_allow, current_block):
+            continue
+        try:
+            campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data={"targeting": {
+                **targeting, "audiences": {"allow": sorted(new_allow), "block": sorted(new_block)}}})
+        except Invalid as refused:
+            reason = " ".join(refused.fields.values())
+            raise Invalid({"campaign_ids": f"{name} (#{campaign_id}): {reason}"}) from None
+    return public(db, actor, audience, advertiser)
+
+
+# --- history -------------------------------------------------------------------------------------------
+
+def audience_history(db: Session, *, actor: Actor, audience_id: int, since: str = "", until: str = "",
+                     user_id: int | None = None) -> dict[str, Any]:
+    """{"audience": {id, name, status}, "entries": [...], "people": [{id, name}]}: its changes (and each file
+    appended, with its counts), filterable by date range and by who made the change."""
+    change_log.require_reader(actor, "audience")
+    audience, _advertiser = in_scope(db, actor, audience_id)
+    entries = change_log.shown(db, change_log.filtered_rows(
+        db, entity="audience", entity_ids=[audience_id], since=since, until=until, user_id=user_id))
+    for entry in entries:
+        if entry["action"] == "create":
+            entry["changes"] = [c for c in entry["changes"] if c["new"] not in (None, "") and c["field"] != "advertiser_id"]
+    return {"audience": {"id": audience.id, "name": audience.name, "status": audience.status},
+            "entries": entries, "people": change_log.people(db, entity="audience", entity_ids=[audience_id])}

@@ -1,0 +1,138 @@
+"""Audiences over the API: the same service calls the audience pages make, so the same permission and row-scope
+checks (an agency reaches its advertisers' audiences only; another tenant's id answers 404). REST paths first,
+then the spec's call names (createAudiance, getaudienceDataById, associate-audience, audience-status)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, UploadFile
+from pydantic import BaseModel, Field
+from sqlmodel import Session
+
+from app.access.policy import Actor
+from app.history.change_log import CHANGE_LOGS
+from app.supply import audiences
+from app.supply.audience_devices import MAX_FILE_BYTES
+from app.web.deps import DB, get_actor
+from app.web.envelope import ok
+
+router = APIRouter(tags=["audiences"])
+spec_router = APIRouter(tags=["audiences (spec call names)"])
+
+AUDIENCE_HELP = ("An audience: {id, name, kind, status, advertiser_id, advertiser, event, lookback_days, size, "
+                 "size_unit, last_upload, campaigns, created_at, updated_at}. `size` counts distinct device ids "
+                 "(size_unit \"devices\") for a device-id list, and for a retargeting audience the events recorded "
+                 "in its look-back window (size_unit \"events\": the statistics count events, not people).")
+
+
+class NewAudienceBody(BaseModel):
+    name: str = Field(..., description="Letters, numbers, spaces and hyphens; unique per advertiser")
+    kind: Literal["device_ids", "retargeting"]
+    advertiser_id: int | None = Field(None, description="Whose audience; an advertiser's own calls leave it out")
+    event: str | None = Field(None, description="retargeting: \"conversion\" or one of the advertiser's custom "
+                                                "events (GET /audience-events)")
+    lookback_days: int | None = Field(None, description=f"retargeting: {audiences.LOOKBACK_MIN} to "
+                                                        f"{audiences.LOOKBACK_MAX} days")
+
+
+class StatusBody(BaseModel):
+    status: Literal["active", "inactive"]
+
+
+class AssociationBody(BaseModel):
+    allow: list[int] = Field(default_factory=list, description="Campaigns that target the audience")
+    block: list[int] = Field(default_factory=list, description="Campaigns that exclude it")
+
+
+@router.get("/audiences", description="The audiences you may see, most recently changed first, each with its size "
+                                      "and `campaign_count` (live campaigns using it).")
+def list_audiences(kind: Literal["", "device_ids", "retargeting"] = "", status: Literal["", "active", "inactive"] = "",
+                   search: str = "", advertiser_id: int | None = None, actor: Actor = Depends(get_actor),
+                   db: Session = DB) -> dict[str, Any]:
+    return ok(audiences.list_audiences(db, actor=actor, advertiser_id=advertiser_id, kind=kind, status=status,
+                                       search=search))
+
+
+@router.post("/audiences", description="A new, active audience. A device-id list starts empty: send its ids with "
+                                       "POST /audiences/{id}/devices. " + AUDIENCE_HELP)
+def create_audience(body: NewAudienceBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    data = body.model_dump(exclude={"advertiser_id"})
+    return ok(audiences.create_audience(db, actor=actor, data=data, advertiser_id=body.advertiser_id),
+              "Audience created")
+
+
+@router.get("/audience-events", description="The events a retargeting audience of the advertiser can use: "
+                                            "\"conversion\" (every conversion), then its recorded custom events.")
+def audience_events(advertiser_id: int | None = None, actor: Actor = Depends(get_actor),
+                    db: Session = DB) -> dict[str, Any]:
+    return ok(audiences.event_choices(db, actor=actor, advertiser_id=advertiser_id))
+
+
+@router.get("/audiences/{audience_id}", description=AUDIENCE_HELP)
+def get_audience(audience_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    return ok(audiences.get_audience(db, actor=actor, audience_id=audience_id))
+
+
+@router.put("/audiences/{audience_id}/status", description="active ⇄ inactive. An audience in use may be "
+                                                           "deactivated (not deleted).")
+def set_status(audience_id: int, body: StatusBody, actor: Actor = Depends(get_actor),
+               db: Session = DB) -> dict[str, Any]:
+    return ok(audiences.set_status(db, actor=actor, audience_id=audience_id, status=body.status), "Status changed")
+
+
+@router.delete("/audiences/{audience_id}", description="Delete an audience and its device ids. Refused (409, naming "
+                                                       "the campaigns in the message and in data.campaigns) while a "
+                                                       "campaign uses it.")
+def delete_audience(audience_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    return ok(audiences.delete_audience(db, actor=actor, audience_id=audience_id), "Audience deleted")
+
+
+@router.put("/audiences/{audience_id}/campaigns", description="Make these exactly the campaigns that use the "
+                                                              "audience (allow: target it; block: exclude it), of "
+                                                              "its own advertiser. All or nothing; a refusal names "
+                                                              "the campaign and why.")
+def associate(audience_id: int, body: AssociationBody, actor: Actor = Depends(get_actor),
+              db: Session = DB) -> dict[str, Any]:
+    return ok(audiences.associate_campaigns(db, actor=actor, audience_id=audience_id, allow=body.allow,
+                                            block=body.block), "Campaigns saved")
+
+
+@router.post("/audiences/{audience_id}/devices",
+             description="Append a file of device ids (multipart field `file`): IDFA or GAID, one a line, any case, "
+                         "with or without braces; a first line such as \"device_id\" is skipped. At most "
+                         f"{MAX_FILE_BYTES // (1024 * 1024)} MB a file; read and stored in batches, never whole. "
+                         "data: {audience, upload: {file, lines, valid, invalid, added, duplicates, samples: [{line, "
+                         "text, reason}]}}. Invalid lines are counted and skipped; a file with no valid id is "
+                         "refused.")
+def upload_devices(audience_id: int, file: UploadFile, actor: Actor = Depends(get_actor),
+                   db: Session = DB) -> dict[str, Any]:
+    # A sync handler runs in a worker thread: the upload (spooled to a temporary file by the multipart parser
+    # past 1 MB) is read here in chunks, so a million ids take neither the event loop nor the memory.
+    return ok(audiences.upload_devices(db, actor=actor, audience_id=audience_id, stream=file.file,
+                                       filename=file.filename or ""), "Device ids added")
+
+
+@router.get(CHANGE_LOGS["audience"].api, description="Who changed what and when, newest first; each file appended "
+                                                    "with its counts. Filter by since/until (YYYY-MM-DD, UTC) and "
+                                                    "user_id.")
+def change_log(audience_id: int, since: str = "", until: str = "", user_id: int | None = None,
+               actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    return ok(audiences.audience_history(db, actor=actor, audience_id=audience_id, since=since, until=until,
+                                         user_id=user_id))
+
+
+# --- the spec's call names (section 7) ----------------------------------------------------------------------
+
+spec_router.add_api_route("/createAudiance", create_audience, methods=["POST"],
+                          summary="createAudiance: a new audience (as POST /audiences)")
+spec_router.add_api_route("/getaudienceDataById/{audience_id}", get_audience, methods=["GET"],
+                          summary="getaudienceDataById: one audience (as GET /audiences/{id})")
+spec_router.add_api_route("/associate-audience/{audience_id}", associate, methods=["PUT"],
+                          summary="associate-audience: the campaigns using an audience (as PUT /audiences/{id}/campaigns)")
+spec_router.add_api_route("/audience-status/{audience_id}", set_status, methods=["PUT"],
+                          summary="audience-status: active or inactive (as PUT /audiences/{id}/status)")
+spec_router.add_api_route("/getAudienceList", list_audiences, methods=["GET"],
+                          summary="getAudienceList: the audience list (as GET /audiences)")
+spec_router.add_api_route("/deleteAudience/{audience_id}", delete_audience, methods=["DELETE"],
+                          summary="deleteAudience: delete an unused audience (as DELETE /audiences/{id})")

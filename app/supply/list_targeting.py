@@ -1,0 +1,96 @@
+"""The campaign-targeting checks of inventory lists and smart-app lists, apart from their services so that
+campaign_targeting can use them without importing the campaign service back.
+
+- targeting["inventory_lists"] = {allow: [ids], block: [ids]}: every id an inventory list of the campaign's
+  own advertiser, active, an allow list on the allow side and a block list on the block side.
+- targeting["smart_app_lists"] = [ids]: active smart-app lists (the admin's, offered to everyone), allowed.
+
+Ids the campaign already had may since have been archived (a list in use is archived, never deleted): they stay
+accepted, so the campaign's other settings can still be edited; they cannot be newly chosen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from app.supply.models import AppList, Audience, AudienceStatus, ListKind, ListStatus, SmartAppList
+
+
+def check_inventory_lists(db: Session, *, advertiser_id: int, allow: list[int], block: list[int],
+                          kept: Collection[int] = ()) -> str | None:
+    """None when the choice is valid, otherwise the message saying what is wrong."""
+    wanted = set(allow) | set(block)
+    if not wanted:
+        return None
+    lists = {a.id: a for a in db.exec(select(AppList).where(col(AppList.id).in_(wanted)))}
+    foreign = sorted(i for i in wanted if i not in lists or lists[i].advertiser_id != advertiser_id)
+    if foreign:
+        return f"Not inventory lists of this campaign's advertiser: {', '.join(f'#{i}' for i in foreign)}."
+    archived = sorted(lists[i].name for i in wanted - set(kept) if lists[i].status != ListStatus.ACTIVE)
+    if archived:
+        return f"Archived lists cannot be chosen: {', '.join(archived)}."
+    wrong_allow = sorted(lists[i].name for i in allow if lists[i].kind != ListKind.ALLOW)
+    if wrong_allow:
+        return f"Block lists cannot be allowed: {', '.join(wrong_allow)}."
+    wrong_block = sorted(lists[i].name for i in block if lists[i].kind != ListKind.BLOCK)
+    if wrong_block:
+        return f"Allow lists cannot be blocked: {', '.join(wrong_block)}."
+    return None
+
+
+def check_smart_app_lists(db: Session, *, ids: list[int], kept: Collection[int] = ()) -> str | None:
+    if not ids:
+        return None
+    active = set(db.exec(select(SmartAppList.id).where(col(SmartAppList.id).in_(ids),
+                                                       SmartAppList.status == ListStatus.ACTIVE)).all())
+    missing = sorted(set(ids) - active - set(kept))
+    if missing:
+        return f"Choose active smart-app lists: {', '.join(f'#{i}' for i in missing)} cannot be chosen."
+    return None
+
+
+def names(db: Session, targeting: dict[str, Any]) -> dict[str, list[str]]:
+    """Readable names of a campaign's chosen lists (the overview): inventory_allow, inventory_block, smart_apps."""
+    value = targeting.get("inventory_lists") or {}
+    allow, block = list(value.get("allow") or []), list(value.get("block") or [])
+    smart = list(targeting.get("smart_app_lists") or [])
+    inventory = {i: n for i, n in db.exec(select(AppList.id, AppList.name).where(col(AppList.id).in_(allow + block)))} \
+        if allow or block else {}
+    smart_names = {i: n for i, n in db.exec(select(SmartAppList.id, SmartAppList.name)
+                                             .where(col(SmartAppList.id).in_(smart)))} if smart else {}
+    return {"inventory_allow": [inventory.get(i, f"#{i}") for i in allow],
+            "inventory_block": [inventory.get(i, f"#{i}") for i in block],
+            "smart_apps": [smart_names.get(i, f"#{i}") for i in smart]}
+
+
+def without_archived(db: Session, targeting: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """(the targeting without its inventory lists, smart-app lists and audiences that are no longer active, the
+    names of those left out): what a new campaign made from this one (a clone) may keep."""
+    def sides(key: str) -> tuple[list[int], list[int]]:
+        value = targeting.get(key) or {}
+        return list(value.get("allow") or []), list(value.get("block") or [])
+
+    inventory, audiences = sides("inventory_lists"), sides("audiences")
+    smart = list(targeting.get("smart_app_lists") or [])
+    gone: dict[str, dict[int, str]] = {
+        "inventory_lists": _inactive(db, AppList, ListStatus.ACTIVE, [*inventory[0], *inventory[1]]),
+        "audiences": _inactive(db, Audience, AudienceStatus.ACTIVE, [*audiences[0], *audiences[1]]),
+        "smart_app_lists": _inactive(db, SmartAppList, ListStatus.ACTIVE, smart)}
+    kept = dict(targeting)
+    for key, (allow, block) in (("inventory_lists", inventory), ("audiences", audiences)):
+        if gone[key]:
+            kept[key] = {"allow": [i for i in allow if i not in gone[key]], "block": [i for i in block if i not in gone[key]]}
+    if gone["smart_app_lists"]:
+        kept["smart_app_lists"] = [i for i in smart if i not in gone["smart_app_lists"]]
+    return kept, sorted((name for names in gone.values() for name in names.values()), key=str.casefold)
+
+
+def _inactive(db: Session, table: Any, active: str, ids: list[int]) -> dict[int, str]:
+    """{id: name} of the rows of `table` among `ids` whose status is not `active`."""
+    if not ids:
+        return {}
+    return {int(i): n for i, n in db.exec(select(table.id, table.name).where(col(table.id).in_(ids),
+                                                                           table.status != active))}

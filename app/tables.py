@@ -1,0 +1,55 @@
+"""SQLModel tables, one module per entity. Importing this package registers every table."""
+
+from app.access.models import (
+    ApiCredential,
+    AuthSession,
+    LoginAttempt,
+    OneTimeCode,
+    User,
+    UserPreferences,
+    UserSettings,
+    UserStatus,
+)
+from app.campaigns.models import Campaign, ExchangeApproval
+from app.creatives.models import CampaignCreative, Creative, CreativeAsset
+from app.dsps.models import Dsp, DspAssociation
+from app.funds.models import LedgerEntry
+from app.history.models import AuditEntry
+from app.messaging.models import EmailOutbox, Notification
+from app.reference.models import ReferenceValue
+from app.reports.models import Report, ReportRun
+from app.settings.models import CompanyConfig, PostbackDelivery
+from app.supply.models import AppList, AppListEntry, Audience, AudienceDevice, SmartAppEntry, SmartAppList
+
+__all__ = [
+    "ApiCredential",
+    "AppList",
+    "AppListEntry",
+    "Audience",
+    "AudienceDevice",
+    "AuditEntry",
+    "AuthSession",
+    "Campaign",
+    "CampaignCreative",
+    "CompanyConfig",
+    "Creative",
+    "CreativeAsset",
+    "Dsp",
+    "DspAssociation",
+    "EmailOutbox",
+    "ExchangeApproval",
+    "LedgerEntry",
+    "LoginAttempt",
+    "Notification",
+    "OneTimeCode",
+    "PostbackDelivery",
+    "ReferenceValue",
+    "Report",
+    "ReportRun",
+    "SmartAppEntry",
+    "SmartAppList",
+    "User",
+    "UserPreferences",
+    "UserSettings",
+    "UserStatus",
+]

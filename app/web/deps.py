@@ -1,0 +1,62 @@
+"""Request-scoped dependencies: a database unit of work and the authenticated actor."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from fastapi import Depends, Request
+from sqlmodel import Session
+
+from app.access import sessions, tokens
+from app.access.policy import Actor
+from app.kernel.db import session_scope
+from app.kernel.errors import Forbidden, NotAuthenticated
+from app.settings import api_credentials
+
+SESSION_COOKIE = "dsp_session"
+
+
+def get_db() -> Iterator[Session]:
+    with session_scope() as db:
+        yield db
+
+
+# Commit before the response leaves. With FastAPI's default a dependency with yield ends after the response
+# is sent, so a client's next request could outrun this one's commit: a browser that had just opened its
+# session was shown signed out on the page it went to next (a login flake traced to this).
+DB = Depends(get_db, scope="function")
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+def bearer_token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    return header[7:].strip() if header.lower().startswith("bearer ") else None
+
+
+def get_actor(request: Request, db: Session = DB) -> Actor:
+    """The caller: a bearer API key (`dsp_...`), a bearer JWT (API clients) or the browser's session cookie."""
+    token = bearer_token(request)
+    if api_credentials.is_api_token(token):
+        assert token is not None
+        actor = api_credentials.authenticate(db, token=token, address=client_address(request))
+        if actor is None:
+            raise NotAuthenticated("This API key is not valid. It may have been revoked.")
+        db.commit()  # the key's last use is kept even when the call itself then fails
+    elif token:
+        actor = sessions.actor_for(db, sessions.find_by_id(db, session_id=tokens.session_id_of(token)))
+    else:
+        actor = sessions.resolve(db, token=request.cookies.get(SESSION_COOKIE))
+    if actor is None:
+        raise NotAuthenticated("Your session has ended. Please log in again.")
+    return actor
+
+
+def get_signed_in_actor(request: Request, actor: Actor = Depends(get_actor)) -> Actor:
+    """The caller, signed in with a password (login token or browser session), not an API key: a leaked key
+    must not be able to mint more keys for itself."""
+    if api_credentials.is_api_token(bearer_token(request)):
+        raise Forbidden("API keys cannot manage API keys. Log in with your password to do this.")
+    return actor

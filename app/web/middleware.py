@@ -1,0 +1,151 @@
+"""ASGI guards around the whole server.
+
+- HtmlShellHeaders: ReactPy sends its HTML shell as `cache-control: public` with
+  `access-control-allow-origin: *`; authenticated pages must not be cached or shared. It also adds the
+  security headers of app/web/csp.py to every response: the Content-Security-Policy (unless the route set its
+  own), Permissions-Policy, Cross-Origin-Opener-Policy, and Strict-Transport-Security over https only.
+- WebsocketGuard: ReactPy does not check a websocket's Origin, so a foreign page could open an
+  authenticated socket; refuse those. It also re-checks the session on every event: cookies are
+  read only at the handshake, and a logout or expiry elsewhere must take effect at once. And it
+  keeps ReactPy's first render from overtaking the handshake's accept (`accept_first`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, MutableMapping
+from http.cookies import SimpleCookie
+from typing import Any
+
+from app.web import csp
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+PAGE_POLICY = csp.PAGE_POLICY.encode()
+PERMISSIONS_POLICY = csp.PERMISSIONS_POLICY.encode()
+CROSS_ORIGIN_OPENER_POLICY = csp.CROSS_ORIGIN_OPENER_POLICY.encode()
+STRICT_TRANSPORT_SECURITY = csp.STRICT_TRANSPORT_SECURITY.encode()
+
+SESSION_ENDED_CLOSE_CODE = 4401
+FOREIGN_ORIGIN_CLOSE_CODE = 4403
+
+
+def header(scope: Scope, name: bytes) -> str:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return ""
+
+
+def cookie(scope: Scope, name: str) -> str | None:
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(header(scope, b"cookie"))
+    except Exception:  # a malformed Cookie header is treated as no cookie
+        return None
+    morsel = jar.get(name)
+    return morsel.value if morsel else None
+
+
+def same_origin(scope: Scope) -> bool:
+    origin = header(scope, b"origin")
+    if not origin:
+        return True  # non-browser clients send none; browsers always send it on websockets
+    return origin.split("://", 1)[-1].rstrip("/") == header(scope, b"host")
+
+
+class HtmlShellHeaders:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        # uvicorn sets the scheme from X-Forwarded-Proto when the proxy is trusted (--forwarded-allow-ips).
+        https = scope.get("scheme") == "https"
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"access-control-allow-origin"]
+                if any(k.lower() == b"content-type" and v.startswith(b"text/html") for k, v in headers):
+                    headers = [(k, v) for k, v in headers if k.lower() not in (b"cache-control", b"etag", b"last-modified")]
+                    headers.append((b"cache-control", b"no-store"))
+                headers += [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
+                            (b"x-frame-options", b"SAMEORIGIN"), (b"permissions-policy", PERMISSIONS_POLICY),
+                            (b"cross-origin-opener-policy", CROSS_ORIGIN_OPENER_POLICY)]
+                if not any(k.lower() == b"content-security-policy" for k, _v in headers):
+                    headers.append((b"content-security-policy", PAGE_POLICY))  # routes with their own keep it
+                if https:
+                    headers.append((b"strict-transport-security", STRICT_TRANSPORT_SECURITY))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+async def unless_gone(send: Send, message: Message) -> None:
+    """Send `message`, dropping an update for a tab that has just closed. uvicorn raises ClientDisconnected (an
+    OSError) when a render finishes after the browser went away; ReactPy then logs "Failed to send update" with
+    a traceback, for something that happens whenever a tab closes mid-update (seen under bench/load_soak.py).
+    The disconnect itself arrives on receive and ends the page's layout, so nothing is lost by dropping it."""
+    try:
+        await send(message)
+    except OSError:
+        if message["type"] != "websocket.send":
+            raise
+
+
+def accept_first(send: Send) -> Send:
+    """`send` that holds messages back until the websocket is accepted. ReactPy starts rendering before
+    it accepts the socket, so a first render that is quick (a spinner) would go out before the accept,
+    which ASGI servers refuse."""
+    accepted = False
+    held: list[Message] = []
+
+    async def ordered_send(message: Message) -> None:
+        nonlocal accepted
+        if message["type"] == "websocket.send" and not accepted:
+            held.append(message)
+            return
+        await unless_gone(send, message)
+        if message["type"] == "websocket.accept":
+            accepted = True
+            for waiting in held:
+                await unless_gone(send, waiting)
+            held.clear()
+
+    return ordered_send
+
+
+class WebsocketGuard:
+    def __init__(self, app: ASGIApp, *, cookie_name: str, session_alive: Callable[[str], bool]) -> None:
+        self.app = app
+        self.cookie_name = cookie_name
+        self.session_alive = session_alive
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            return await self.app(scope, receive, send)
+        if not same_origin(scope):
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close", "code": FOREIGN_ORIGIN_CLOSE_CODE})
+            return
+        send = accept_first(send)
+        token = cookie(scope, self.cookie_name)
+        if not token:
+            return await self.app(scope, receive, send)
+
+        async def checked_receive() -> Message:
+            message = await receive()
+            if message["type"] == "websocket.receive" and not await asyncio.to_thread(self.session_alive, token):
+                # Closing makes the client reconnect; the new socket renders as logged out.
+                await send({"type": "websocket.close", "code": SESSION_ENDED_CLOSE_CODE})
+                return {"type": "websocket.disconnect", "code": SESSION_ENDED_CLOSE_CODE}
+            return message
+
+        await self.app(scope, checked_receive, send)

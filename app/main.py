@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -20,6 +21,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from app.access import sessions
+from app.access.sessions import SESSION_COOKIE
 from app.accounts import auth_api, users_api
 from app.campaigns import api as campaigns_api
 from app.campaigns import exchange_approvals_api, targeting_api
@@ -33,17 +35,16 @@ from app.kernel import media
 from app.kernel.config import REPO_ROOT, get_settings
 from app.kernel.db import session_scope
 from app.kernel.errors import ServiceError
-from app.kernel.uploads import BodyLimit
+from app.kernel.uploads import MB, BodyLimit, Limit
 from app.reference import geo_api, metadata_api
 from app.reports import api as reports_api
 from app.reports import jobs as report_jobs
 from app.settings import brand_theme, client_settings_api, company, company_api
 from app.statistics import api as statistics_api
 from app.statistics import dashboards_api, postbacks_api
-from app.supply import app_lists_api, audiences_api
+from app.supply import app_entries, app_lists_api, audience_devices, audiences_api
 from app.web import csp
 from app.web.bounds import bounded_integers
-from app.web.deps import SESSION_COOKIE
 from app.web.envelope import (
     FAULT_CLASSES,
     common_error_responses,
@@ -211,6 +212,19 @@ async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await asyncio.to_thread(report_jobs.shutdown)
 
 
+def upload_limits() -> tuple[Limit, ...]:
+    """The request-body limits of the routes that take files or batches (BodyLimit; any other body gets the
+    default). Declared with the routes' owners' constants; the settings are read per request (tests lower them)."""
+    settings = get_settings()
+    return (
+        Limit(re.compile(r"^/api/(uploads/creative|withOutRole/upload)/?$"), settings.max_creative_video_bytes),
+        Limit(re.compile(r"^/api/company-config/[^/]+/[^/]+/?$"), settings.max_image_upload_bytes),
+        Limit(re.compile(r"^/api/uploads/(inventory-list|smart-app-list)/?$"), app_entries.MAX_UPLOAD_BYTES),
+        Limit(re.compile(r"^/api/audiences/[^/]+/devices/?$"), audience_devices.MAX_FILE_BYTES),
+        Limit(re.compile(r"^/api/statistics/batches(/csv)?/?$"), 64 * MB, field="body"),
+    )
+
+
 def create_app() -> Any:
     module_name, _, attr = ROOT_COMPONENT.partition(":")
     root = getattr(importlib.import_module(module_name), attr)
@@ -231,4 +245,4 @@ def create_app() -> Any:
         exception_handlers={404: not_found},
     )
     starlette.add_middleware(GZipMiddleware, minimum_size=1024)
-    return WebsocketGuard(HtmlShellHeaders(BodyLimit(starlette)), cookie_name=SESSION_COOKIE, session_alive=_session_alive)
+    return WebsocketGuard(HtmlShellHeaders(BodyLimit(starlette, limits=upload_limits)), cookie_name=SESSION_COOKIE, session_alive=_session_alive)

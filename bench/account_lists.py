@@ -27,8 +27,9 @@ from app.access.roles import Role  # noqa: E402
 from app.accounts import directory  # noqa: E402
 from app.demo.seed import seed_demo  # noqa: E402
 from app.funds import ledger  # noqa: E402
-from app.funds.models import MICROS_PER_DOLLAR, LedgerEntry  # noqa: E402
+from app.funds.models import LedgerEntry  # noqa: E402
 from app.kernel.db import migrate, run  # noqa: E402
+from app.kernel.money import MICROS_PER_DOLLAR  # noqa: E402
 from tests.helpers import actor_of  # noqa: E402
 
 ENTRIES_PER_ADVERTISER = 20

@@ -15,13 +15,13 @@ from reactpy_router import browser_router, route
 from app.access import preferences as preferences_service
 from app.access import sessions
 from app.access.roles import Role
+from app.access.sessions import SESSION_COOKIE
 from app.accounts.console import ConsoleState, console_state, stamp_of
 from app.kernel.config import get_settings
 from app.kernel.db import run_off_loop
 from app.kernel.errors import ServiceError
 from app.kernel.faults import infrastructure_error
 from app.kernel.i18n.catalog import LANGUAGE_COOKIE, normalise_language, translator
-from app.web.deps import SESSION_COOKIE
 from app.web.middleware import cookie, header
 from components.pages import pages_for
 from components.shell.brand_style import brand_style

@@ -9,9 +9,9 @@ from reactpy.core.hooks import ConnectionContext
 from reactpy.core.layout import Layout
 from reactpy.types import Connection, Location
 
+from app.access.sessions import SESSION_COOKIE
 from app.campaigns import service as campaigns
 from app.kernel.db import run
-from app.web.deps import SESSION_COOKIE
 from components.root import Root
 from tests.helpers import actor_of, browser_session, other_tenant
 from tests.render import run_async, settle, text_of, walk

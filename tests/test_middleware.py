@@ -7,11 +7,11 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.access import sessions
+from app.access.sessions import SESSION_COOKIE
 from app.accounts import service as accounts
 from app.demo.seed import DEMO_PASSWORD
 from app.kernel.db import run
 from app.main import create_app
-from app.web.deps import SESSION_COOKIE
 from app.web.middleware import FOREIGN_ORIGIN_CLOSE_CODE, SESSION_ENDED_CLOSE_CODE
 from tests.render import run_async
 

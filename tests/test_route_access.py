@@ -10,7 +10,7 @@ from reactpy.core.layout import Layout
 from reactpy.types import Connection, Location
 
 from app.access.roles import Role
-from app.web.deps import SESSION_COOKIE
+from app.access.sessions import SESSION_COOKIE
 from components.pages import PAGES
 from components.root import Root
 from tests.helpers import browser_session

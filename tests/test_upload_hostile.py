@@ -25,6 +25,7 @@ from app.history.models import AuditEntry
 from app.kernel.config import get_settings
 from app.kernel.db import run, session_scope
 from app.kernel.uploads import DISPLAY_NAME_CHARS, BodyLimit, shown_file_name
+from app.main import upload_limits
 from app.settings import company
 from app.settings.models import CompanyConfig
 from app.supply import app_entries, audience_devices
@@ -300,7 +301,7 @@ def test_body_limit_reads_nothing_past_a_declared_length():
 
     scope = {"type": "http", "method": "POST", "path": "/api/uploads/inventory-list",
              "headers": [(b"content-length", str(10 * 1024**3).encode())]}
-    run_async(BodyLimit(never_called)(scope, receive, send))
+    run_async(BodyLimit(never_called, limits=upload_limits)(scope, receive, send))
     assert sent[0]["status"] == 413 and not read
 
 

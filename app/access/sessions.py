@@ -22,6 +22,8 @@ from app.kernel.config import get_settings
 from app.kernel.errors import Forbidden, NotAuthenticated, NotFound
 from app.kernel.model_base import utcnow
 
+# The HttpOnly cookie a browser keeps its session token in (the API reads it, pages' websocket checks it).
+SESSION_COOKIE = "dsp_session"
 TICKET_LIFETIME = timedelta(seconds=60)
 
 

@@ -11,12 +11,13 @@ from sqlmodel import Session
 from app.access import preferences, sessions, tokens
 from app.access.models import AuthSession, User
 from app.access.policy import Actor, require_user_in_scope
+from app.access.sessions import SESSION_COOKIE
 from app.accounts import service as accounts
 from app.accounts import user_config
 from app.kernel.config import get_settings
 from app.kernel.errors import Forbidden, NotAuthenticated
 from app.settings import company
-from app.web.deps import DB, SESSION_COOKIE, bearer_token, client_address, get_actor
+from app.web.deps import DB, bearer_token, client_address, get_actor
 from app.web.envelope import ok
 
 router = APIRouter(prefix="/auth", tags=["auth"])

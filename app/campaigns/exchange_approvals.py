@@ -18,6 +18,7 @@ from app.access.models import User
 from app.access.policy import Actor, require
 from app.access.preferences import settings_of
 from app.campaigns.models import ApprovalStatus, Campaign, CampaignStatus, ExchangeApproval
+from app.campaigns.scope import campaign_in_scope
 from app.history import audit, change_log
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
@@ -147,9 +148,8 @@ def decide_many(db: Session, *, actor: Actor, approval_ids: Sequence[int], decis
 
 def campaign_exchanges(db: Session, *, actor: Actor, campaign_id: int) -> list[dict[str, Any]]:
     """The state and reason per exchange of one campaign, for whoever may see the campaign (its view page)."""
-    from app.campaigns.service import get_campaign  # campaigns imports this module to sync requests
-
-    get_campaign(db, actor=actor, campaign_id=campaign_id)  # permission and row scope; not found otherwise
+    require(actor, "campaign", "view")
+    campaign_in_scope(db, actor, campaign_id)  # row scope: not found otherwise
     rows = db.exec(select(ExchangeApproval, ReferenceValue.name)
                    .join(ReferenceValue, col(ReferenceValue.id) == ExchangeApproval.exchange_id)
                    .where(ExchangeApproval.campaign_id == campaign_id)).all()

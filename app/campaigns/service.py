@@ -39,22 +39,22 @@ from app.campaigns.models import (
     next_statuses,
     shown_status,
 )
+from app.campaigns.scope import campaign_in_scope
 from app.campaigns.targeting import clean_targeting, deliverable, stale_values
 from app.funds import service as funds
-from app.funds.models import MICROS_PER_DOLLAR
 from app.history import audit
 from app.kernel import money
 from app.kernel import validation as v
-from app.kernel.errors import Invalid, NotFound
+from app.kernel.errors import Invalid
 from app.kernel.i18n.catalog import Message
 from app.kernel.model_base import utcnow
+from app.kernel.money import MICROS_PER_DOLLAR
 from app.reference import geo, metadata
 from app.reference.models import ReferenceValue
 from app.supply import list_targeting
 from app.warehouse import get_store
 from app.warehouse.base import StatsQuery
 
-NOT_FOUND = "Campaign not found."
 FLIGHT_OVER = "This end date has passed: choose one in the future."
 CLONE_NEEDS_DATES = "The original's flight has ended: give the clone new dates."
 EXTEND_TO_ACTIVATE = "This campaign's flight has ended: extend the end date before activating it."
@@ -70,14 +70,6 @@ _MONEY_FIELDS = {"total_budget": "total_budget_micros", "daily_budget": "daily_b
 
 
 # --- reading -------------------------------------------------------------------------------------------
-
-def _in_scope(db: Session, actor: Actor, campaign_id: int) -> tuple[Campaign, User]:
-    campaign = db.get(Campaign, campaign_id)
-    advertiser = db.get(User, campaign.advertiser_id) if campaign else None
-    if campaign is None or advertiser is None or not can_see_user(actor, advertiser):
-        raise NotFound(NOT_FOUND)
-    return campaign, advertiser
-
 
 def _dollars(micros: int | None) -> str | None:
     """Micros as dollar text with cents, rounded half to even like Decimal.quantize. Integer arithmetic: the
@@ -125,7 +117,7 @@ def _utc_text(value: datetime | None) -> str | None:
 
 def get_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
     require(actor, "campaign", "view")
-    return public(*_in_scope(db, actor, campaign_id))
+    return public(*campaign_in_scope(db, actor, campaign_id))
 
 
 def describe_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
@@ -473,7 +465,7 @@ def create_campaign(db: Session, *, actor: Actor, data: dict[str, Any], advertis
 def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: dict[str, Any]) -> dict[str, Any]:
     """Change a campaign's settings; fields not sent keep their values. Archived campaigns are read-only."""
     require(actor, "campaign", "update")
-    campaign, advertiser = _in_scope(db, actor, campaign_id)
+    campaign, advertiser = campaign_in_scope(db, actor, campaign_id)
     if campaign.status == CampaignStatus.ARCHIVED:
         raise Invalid({"status": "An archived campaign cannot be changed; clone it instead."})
     current = {**public(campaign, advertiser), "targeting": campaign.targeting}
@@ -496,7 +488,7 @@ def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: dict[s
 def set_status(db: Session, *, actor: Actor, campaign_id: int, status: str) -> dict[str, Any]:
     """Move a campaign along STATUS_TRANSITIONS; the same status again changes nothing."""
     require(actor, "campaign", "status")
-    campaign, advertiser = _in_scope(db, actor, campaign_id)
+    campaign, advertiser = campaign_in_scope(db, actor, campaign_id)
     try:
         wanted = CampaignStatus(status)
     except ValueError:
@@ -554,7 +546,7 @@ def clone_plan(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]
     cannot choose; "left_out": their names; "needs_dates": the original's flight has ended, so the clone needs new
     dates (its dates are then empty)}."""
     require(actor, "campaign", "create")
-    source, advertiser = _in_scope(db, actor, campaign_id)
+    source, advertiser = campaign_in_scope(db, actor, campaign_id)
     shown = public(source, advertiser)
     targeting, left_out = list_targeting.without_archived(db, dict(source.targeting))
     targeting = deliverable(db, advertiser_id=source.advertiser_id, targeting=targeting)

@@ -8,10 +8,10 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from app.access.models import User
-from app.access.policy import Actor, can_see_user, require
+from app.access.policy import Actor, require
 from app.campaigns.models import Campaign, CampaignStatus
-from app.campaigns.service import NOT_FOUND as CAMPAIGN_NOT_FOUND
+from app.campaigns.scope import NOT_FOUND as CAMPAIGN_NOT_FOUND
+from app.campaigns.scope import campaign_if_in_scope
 from app.creatives.models import CampaignCreative, Creative, CreativeStatus
 from app.creatives.records import in_scope
 from app.history import audit
@@ -20,10 +20,9 @@ from app.kernel.errors import Invalid, NotFound
 Link = tuple[int, int]  # (campaign_id, creative_id)
 
 
-def _campaign_in_scope(db: Session, actor: Actor, campaign_id: int) -> Campaign | None:
-    campaign = db.get(Campaign, campaign_id)
-    owner = db.get(User, campaign.advertiser_id) if campaign else None
-    return campaign if campaign and owner and can_see_user(actor, owner) else None
+def _campaign(db: Session, actor: Actor, campaign_id: int) -> Campaign | None:
+    found = campaign_if_in_scope(db, actor, campaign_id)
+    return found[0] if found else None
 
 
 def _ids(values: Any) -> list[int]:
@@ -78,7 +77,7 @@ def assign_to_campaigns(db: Session, *, actor: Actor, creative_id: int, campaign
     errors: list[str] = []
     names: dict[int, str] = {}
     for campaign_id in wanted:
-        campaign = _campaign_in_scope(db, actor, campaign_id)
+        campaign = _campaign(db, actor, campaign_id)
         if campaign is None:
             errors.append(f"Campaign {campaign_id}: {CAMPAIGN_NOT_FOUND}")
         elif campaign.advertiser_id != creative.advertiser_id:
@@ -102,7 +101,7 @@ def set_campaign_creatives(db: Session, *, actor: Actor, campaign_id: int, creat
     """Make `creative_ids` exactly the creatives the campaign shows. Returns campaign_creatives()."""
     require(actor, "campaign", "update")
     require(actor, "creative", "update")
-    campaign = _campaign_in_scope(db, actor, campaign_id)
+    campaign = _campaign(db, actor, campaign_id)
     if campaign is None:
         raise NotFound(CAMPAIGN_NOT_FOUND)
     wanted = _ids(creative_ids)
@@ -141,7 +140,7 @@ def campaign_creatives(db: Session, *, actor: Actor, campaign_id: int) -> list[d
     """The creatives a campaign shows (/admin/CampaignList/creative-list/{id} and the agency's list)."""
     require(actor, "campaign", "view")
     require(actor, "creative", "view")
-    if _campaign_in_scope(db, actor, campaign_id) is None:
+    if _campaign(db, actor, campaign_id) is None:
         raise NotFound(CAMPAIGN_NOT_FOUND)
     return _campaign_creative_rows(db, campaign_id)
 

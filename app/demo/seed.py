@@ -9,8 +9,9 @@ from sqlmodel import Session, select
 from app.access.models import User, UserSettings, UserStatus
 from app.access.passwords import hash_password
 from app.access.roles import Role
-from app.funds.models import MICROS_PER_DOLLAR, LedgerEntry
+from app.funds.models import LedgerEntry
 from app.kernel.model_base import utcnow
+from app.kernel.money import MICROS_PER_DOLLAR
 from app.messaging.models import Notification
 from app.reference.metadata import link_reference_details, seed_reference_values
 from app.reference.models import ReferenceValue

@@ -17,8 +17,9 @@ from app.access.models import User
 from app.access.policy import Actor, require, require_user_in_scope
 from app.access.roles import Role
 from app.campaigns.models import Campaign
-from app.funds.models import MICROS_PER_DOLLAR, LedgerEntry
+from app.funds.models import LedgerEntry
 from app.kernel.errors import NotFound
+from app.kernel.money import MICROS_PER_DOLLAR
 
 # Entries that statistics ingestion writes, a pair every hour (app/funds/service.py charge_delivery).
 DELIVERY_KINDS = ("spend", "margin")

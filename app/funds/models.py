@@ -8,7 +8,6 @@ from sqlalchemy import BigInteger, Column
 from sqlmodel import Field, SQLModel
 
 from app.kernel.model_base import created_at_field
-from app.kernel.money import MICROS_PER_DOLLAR as MICROS_PER_DOLLAR  # declared with the money parser
 
 # deposit: money in (card or bank); spend: media bought; margin: the agency's margin on that spend;
 # refund: money given back to the account; adjustment: a correction either way.

@@ -8,8 +8,9 @@ Content-Length is past its route's limit before reading any of it, and one witho
 as soon as the bytes received pass the limit; the parser's temporary file is dropped with the request. The
 refusal is a 413 in the API's envelope naming the field (`file` for uploads, `body` for JSON calls).
 
-The limits are declared here, once, from the constants the services check (a route still checks its own exact
-limit, e.g. 2 MB for an image, where the multipart form decides which limit applies).
+The limits are declared once, by the application that mounts the routes (app/main.py upload_limits), from the
+constants the services check (a route still checks its own exact limit, e.g. 2 MB for an image, where the
+multipart form decides which limit applies). This module knows no route and no domain.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import contextlib
 import json
 import re
 import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -46,24 +48,9 @@ def too_large(limit: int) -> str:
     return f"The file is larger than {limit / MB:g} MB." if limit >= MB else f"The file is larger than {limit // 1024} KB."
 
 
-def _limits() -> tuple[Limit, ...]:
-    # Imported here: the services import settings and models, which this module (imported by app.main) must not
-    # pull in before the app is configured.
-    from app.kernel.config import get_settings
-    from app.supply import app_entries, audience_devices
-
-    settings = get_settings()
-    return (
-        Limit(re.compile(r"^/api/(uploads/creative|withOutRole/upload)/?$"), settings.max_creative_video_bytes),
-        Limit(re.compile(r"^/api/company-config/[^/]+/[^/]+/?$"), settings.max_image_upload_bytes),
-        Limit(re.compile(r"^/api/uploads/(inventory-list|smart-app-list)/?$"), app_entries.MAX_UPLOAD_BYTES),
-        Limit(re.compile(r"^/api/audiences/[^/]+/devices/?$"), audience_devices.MAX_FILE_BYTES),
-        Limit(re.compile(r"^/api/statistics/batches(/csv)?/?$"), 64 * MB, field="body"),
-    )
-
-
-def limit_for(path: str) -> Limit:
-    for limit in _limits():
+def limit_for(path: str, limits: Iterable[Limit]) -> Limit:
+    """The first of `limits` whose pattern matches the path; any other body gets DEFAULT_BODY_BYTES."""
+    for limit in limits:
         if limit.pattern.match(path):
             return limit
     return Limit(re.compile(""), DEFAULT_BODY_BYTES, field="body")
@@ -84,14 +71,16 @@ def _content_length(scope: Scope) -> int | None:
 
 
 class BodyLimit:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    """`limits` is called for each request body (the upload routes' limits read the settings, which tests change)."""
+
+    def __init__(self, app: ASGIApp, *, limits: Callable[[], Iterable[Limit]]) -> None:
+        self.app, self.limits = app, limits
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
-        limit = limit_for(scope.get("path", ""))
+        limit = limit_for(scope.get("path", ""), self.limits())
         declared = _content_length(scope)
         if declared is not None and declared > limit.body_bytes:
             await _refuse(send, limit)

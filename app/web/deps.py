@@ -13,8 +13,6 @@ from app.kernel.db import session_scope
 from app.kernel.errors import Forbidden, NotAuthenticated
 from app.settings import api_credentials
 
-SESSION_COOKIE = "dsp_session"
-
 
 def get_db() -> Iterator[Session]:
     with session_scope() as db:
@@ -48,7 +46,7 @@ def get_actor(request: Request, db: Session = DB) -> Actor:
     elif token:
         actor = sessions.actor_for(db, sessions.find_by_id(db, session_id=tokens.session_id_of(token)))
     else:
-        actor = sessions.resolve(db, token=request.cookies.get(SESSION_COOKIE))
+        actor = sessions.resolve(db, token=request.cookies.get(sessions.SESSION_COOKIE))
     if actor is None:
         raise NotAuthenticated("Your session has ended. Please log in again.")
     return actor

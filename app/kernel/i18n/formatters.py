@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
-from app.funds.models import MICROS_PER_DOLLAR
+from app.kernel.money import MICROS_PER_DOLLAR
 
 # language code -> (group separator, decimal separator, minimum digits before grouping starts); CLDR's
 # minimumGroupingDigits of 2 leaves Spanish and Italian 4-digit amounts ungrouped (1234,50).

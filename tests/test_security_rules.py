@@ -10,8 +10,8 @@ import pytest
 from app.access import sessions
 from app.access.models import UserStatus
 from app.access.preferences import settings_of
+from app.accounts import impersonation, user_config, users
 from app.accounts import service as accounts
-from app.accounts import user_config, users
 from app.demo.seed import DEMO_PASSWORD
 from app.kernel.errors import NotAuthenticated, NotFound
 from app.kernel.model_base import utcnow
@@ -59,7 +59,7 @@ def test_an_impersonation_ends_when_its_chain_no_longer_allows_it(db):
     rival_agency, _rival_advertiser = other_tenant(db)
     agency = actor_of(db, "agency@demo.example")
     advertiser = user_by_email(db, "advertiser@demo.example")
-    sessions.impersonate(db, actor=agency, target_id=advertiser.id)
+    impersonation.impersonate(db, actor=agency, target_id=advertiser.id)
     session_row = sessions.find_by_id(db, session_id=agency.session_id)
     assert sessions.actor_for(db, session_row).user.id == advertiser.id
 
@@ -76,9 +76,9 @@ def test_an_impersonation_ends_when_anyone_in_its_chain_is_disabled(db):
     admin = actor_of(db, "admin@demo.example")
     agency = user_by_email(db, "agency@demo.example")
     advertiser = user_by_email(db, "advertiser@demo.example")
-    sessions.impersonate(db, actor=admin, target_id=agency.id)
+    impersonation.impersonate(db, actor=admin, target_id=agency.id)
     as_agency = sessions.actor_for(db, sessions.find_by_id(db, session_id=admin.session_id))
-    sessions.impersonate(db, actor=as_agency, target_id=advertiser.id)
+    impersonation.impersonate(db, actor=as_agency, target_id=advertiser.id)
     db.flush()
     session_row = sessions.find_by_id(db, session_id=admin.session_id)
     assert sessions.actor_for(db, session_row).user.id == advertiser.id

@@ -6,6 +6,7 @@ from sqlmodel import select
 from app.access import sessions
 from app.access.models import AuthSession, UserStatus
 from app.access.roles import Role
+from app.accounts import impersonation
 from app.accounts import service as accounts
 from app.demo.seed import DEMO_PASSWORD
 from app.history.models import AuditEntry
@@ -109,18 +110,18 @@ def test_impersonation_chain_and_back(db, email, role, home):
     staff = actor_of(db, email)
     agency = user_by_email(db, "agency@demo.example")
     advertiser = user_by_email(db, "advertiser@demo.example")
-    assert sessions.impersonate(db, actor=staff, target_id=agency.id) == "/agency/dashboard"
+    assert impersonation.impersonate(db, actor=staff, target_id=agency.id) == "/agency/dashboard"
     as_agency = sessions.actor_for(db, sessions.find_by_id(db, session_id=staff.session_id))
     assert as_agency.role == Role.AGENCY and as_agency.real_user_id == staff.id
-    assert sessions.impersonate(db, actor=as_agency, target_id=advertiser.id) == "/dashboard"
+    assert impersonation.impersonate(db, actor=as_agency, target_id=advertiser.id) == "/dashboard"
     as_advertiser = sessions.actor_for(db, sessions.find_by_id(db, session_id=staff.session_id))
     assert as_advertiser.user.id == advertiser.id
-    assert sessions.back_targets(db, actor=as_advertiser) == [Role.AGENCY, role]
+    assert impersonation.back_targets(db, actor=as_advertiser) == [Role.AGENCY, role]
     # every impersonation is audited with the real user
     entries = db.exec(select(AuditEntry).where(AuditEntry.action == "impersonate")).all()
     assert {e.real_user_id for e in entries} == {staff.id}
     # Back to the staff account drops both lower sessions at once
-    assert sessions.back(db, actor=as_advertiser, to_role=role) == home
+    assert impersonation.back(db, actor=as_advertiser, to_role=role) == home
     back_home = sessions.actor_for(db, sessions.find_by_id(db, session_id=staff.session_id))
     assert back_home.user.id == staff.id and not back_home.impersonating
 
@@ -129,18 +130,18 @@ def test_impersonation_rules(db):
     rival_agency, rival_advertiser = other_tenant(db)
     agency = actor_of(db, "agency@demo.example")
     with pytest.raises(NotFound):  # an agency cannot enter another agency's advertiser
-        sessions.impersonate(db, actor=agency, target_id=rival_advertiser.id)
+        impersonation.impersonate(db, actor=agency, target_id=rival_advertiser.id)
     with pytest.raises(NotFound):  # nor an admin account
-        sessions.impersonate(db, actor=agency, target_id=user_by_email(db, "admin@demo.example").id)
+        impersonation.impersonate(db, actor=agency, target_id=user_by_email(db, "admin@demo.example").id)
     advertiser = actor_of(db, "advertiser@demo.example")
     with pytest.raises(NotFound):
-        sessions.impersonate(db, actor=advertiser, target_id=user_by_email(db, "agency@demo.example").id)
+        impersonation.impersonate(db, actor=advertiser, target_id=user_by_email(db, "agency@demo.example").id)
     admin = actor_of(db, "admin@demo.example")
     rival_advertiser.status = UserStatus.DISABLED
     db.add(rival_advertiser)
     db.flush()
     with pytest.raises(Forbidden):
-        sessions.impersonate(db, actor=admin, target_id=rival_advertiser.id)
+        impersonation.impersonate(db, actor=admin, target_id=rival_advertiser.id)
 
 
 def test_register_verify_and_reset_password(db):

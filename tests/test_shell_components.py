@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.access import sessions
+from app.accounts import impersonation
 from app.accounts.console import console_state
 from app.kernel.db import run
 from components.shell.context import inert_console
@@ -47,9 +47,9 @@ def test_admin_always_has_the_view_switch(demo_ids):
 def test_impersonation_shows_who_acts_and_the_back_buttons(demo_ids):
     token, session_id = browser_session("admin@demo.example")
     admin = run(console_state, token=token, host="").actor
-    run(sessions.impersonate, actor=admin, target_id=demo_ids["agency@demo.example"])
+    run(impersonation.impersonate, actor=admin, target_id=demo_ids["agency@demo.example"])
     as_agency = run(console_state, token=token, host="").actor
-    run(sessions.impersonate, actor=as_agency, target_id=demo_ids["advertiser@demo.example"])
+    run(impersonation.impersonate, actor=as_agency, target_id=demo_ids["advertiser@demo.example"])
     model = _shell(inert_console(run(console_state, token=token, host="")))
     assert _attr_values(model, "data-acting") == ["advertiser@demo.example"]
     assert _attr_values(model, "data-back") == ["AGENCY", "ADMIN"]

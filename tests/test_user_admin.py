@@ -4,9 +4,9 @@ agencies, change logs and payment lists — and that an agency never reaches bey
 import pytest
 from sqlmodel import select
 
-from app.access import sessions
+from app.access import api_keys, sessions
 from app.access.models import AuthSession, User, UserSettings
-from app.accounts import directory, user_config, users
+from app.accounts import directory, impersonation, user_config, users
 from app.funds import ledger
 from app.history import change_log
 from app.kernel.errors import Forbidden, Invalid, NotFound
@@ -79,7 +79,7 @@ def test_edit_is_scoped_and_audited(db):
 def test_impersonated_writes_name_the_real_user(db):
     admin = actor_of(db, "admin@demo.example")
     agency = user_by_email(db, "agency@demo.example")
-    sessions.impersonate(db, actor=admin, target_id=agency.id)
+    impersonation.impersonate(db, actor=admin, target_id=agency.id)
     db.flush()
     acting = sessions.actor_for(db, sessions.find_by_id(db, session_id=admin.session_id))
     own = user_by_email(db, "advertiser@demo.example")
@@ -132,7 +132,7 @@ def test_assigning_an_advertiser_moves_it_with_its_funds_and_ends_the_old_agency
     agency = actor_of(db, "agency@demo.example")
     own = user_by_email(db, "advertiser@demo.example")
     user_config.set_margin(db, actor=agency, user_id=own.id, margin="10")
-    sessions.impersonate(db, actor=agency, target_id=own.id)  # the agency is acting as it right now
+    impersonation.impersonate(db, actor=agency, target_id=own.id)  # the agency is acting as it right now
     db.flush()
     assert users.assign_advertisers(db, actor=admin, advertiser_ids=[own.id], agency_id=rival_agency.id) == 1
     db.flush()
@@ -189,5 +189,5 @@ def test_switching_api_access_off_revokes_the_users_keys(db):
     user_config.update_config(db, actor=admin, user_id=own.id, api_access=False, **base)
     user_config.update_config(db, actor=admin, user_id=own.id, api_access=True, **base)
     db.flush()
-    assert api_credentials.authenticate(db, token=token) is None
+    assert api_keys.authenticate(db, token=token) is None
     assert all(c["revoked"] for c in api_credentials.list_credentials(db, actor=admin, user_id=own.id))

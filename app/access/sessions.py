@@ -1,4 +1,4 @@
-"""Server-side sessions and the impersonation stack.
+"""Server-side sessions and their impersonation stack (entering and leaving accounts: app/accounts/impersonation.py).
 
 A browser login makes a session with a one-time ticket; the browser swaps the ticket for the
 HttpOnly cookie over HTTP (the websocket cannot set cookies). Every websocket event and every API
@@ -16,10 +16,8 @@ from sqlmodel import Session, select
 
 from app.access.models import AuthSession, User, UserStatus
 from app.access.policy import Actor, can_impersonate
-from app.access.roles import BACK_DESTINATION, ROLE_HOME, Role
-from app.history import audit
 from app.kernel.config import get_settings
-from app.kernel.errors import Forbidden, NotAuthenticated, NotFound
+from app.kernel.errors import NotAuthenticated
 from app.kernel.model_base import utcnow
 
 # The HttpOnly cookie a browser keeps its session token in (the API reads it, pages' websocket checks it).
@@ -155,43 +153,3 @@ def revoke_all_for_user(db: Session, *, user_id: int, except_session: str | None
         if row.id != except_session:
             row.revoked_at = utcnow()
             db.add(row)
-
-
-def impersonate(db: Session, *, actor: Actor, target_id: int) -> str:
-    """Act as `target` inside the actor's session; returns the path to open next."""
-    target = db.get(User, target_id)
-    if target is None or not can_impersonate(actor, target):
-        raise NotFound("User not found.")
-    if target.status != UserStatus.ACTIVE:
-        raise Forbidden("This account is disabled and cannot be entered.")
-    row = find_by_id(db, session_id=actor.session_id)
-    if row is None:
-        raise NotAuthenticated("Your session has ended. Please log in again.")
-    row.stack = [*row.stack, target_id]
-    db.add(row)
-    audit.record(db, actor=actor, entity="user", entity_id=target_id, action="impersonate")
-    return ROLE_HOME[Role(target.role)]
-
-
-def back(db: Session, *, actor: Actor, to_role: Role) -> str:
-    """Return to the nearest user of `to_role` in the chain, dropping every session above it."""
-    row = find_by_id(db, session_id=actor.session_id)
-    if row is None:
-        raise NotAuthenticated("Your session has ended. Please log in again.")
-    for depth in range(len(row.stack) - 2, -1, -1):
-        user = db.get(User, row.stack[depth])
-        if user is not None and user.role == to_role:
-            row.stack = row.stack[: depth + 1]
-            db.add(row)
-            return BACK_DESTINATION[to_role]
-    raise Forbidden("There is no such account to go back to.")
-
-
-def back_targets(db: Session, *, actor: Actor) -> list[Role]:
-    """Roles the Back buttons offer: each distinct role under the acting user, nearest first."""
-    roles: list[Role] = []
-    for user_id in reversed(actor.stack[:-1]):
-        user = db.get(User, user_id)
-        if user is not None and Role(user.role) in BACK_DESTINATION and Role(user.role) not in roles:
-            roles.append(Role(user.role))
-    return roles

@@ -12,6 +12,7 @@ from app.access import preferences, sessions
 from app.access.models import User, UserPreferences, UserSettings
 from app.access.policy import Actor
 from app.access.roles import Role
+from app.accounts import impersonation
 from app.funds import ledger
 from app.settings import company
 from app.settings.company import Branding
@@ -51,7 +52,7 @@ def console_state(db: Session, *, token: str | None, host: str) -> ConsoleState:
         settings=preferences.settings_of(db, actor.id),
         preferences=preferences.preferences_of(db, actor.id),
         chain=chain,
-        back_roles=tuple(sessions.back_targets(db, actor=actor)),
+        back_roles=tuple(impersonation.back_targets(db, actor=actor)),
         session_issued_ms=int(row.issued_at.timestamp() * 1000),
         session_expires_ms=int(row.expires_at.timestamp() * 1000),
     )

@@ -1,5 +1,5 @@
-"""API credentials of users with api_access: generate (the token is shown once), list, revoke, and the
-lookup the API uses to turn a `dsp_` bearer token into an actor.
+"""API credentials of users with api_access: generate (the token is shown once), list and revoke. The lookup
+the API uses to turn a `dsp_` bearer token into an actor is app/access/api_keys.py.
 
 A token is `dsp_<key_id>.<secret>`. The key id is public (shown in lists); only the sha256 of the secret
 is stored, so a lost token cannot be shown again, only revoked and replaced.
@@ -10,47 +10,26 @@ client in their scope; always only while the target's settings have api_access.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
-from datetime import timedelta
 from typing import Any
 
 from sqlmodel import Session, col, select
 
-from app.access import preferences
-from app.access.models import ApiCredential, User, UserStatus
+from app.access.api_keys import TOKEN_PREFIX, has_api_access, secret_digest
+from app.access.models import ApiCredential, User
 from app.access.policy import Actor, can_see_user, require, require_user_in_scope
-from app.access.roles import Role
 from app.history import audit
 from app.kernel import validation as v
 from app.kernel.errors import Forbidden, Invalid, NotFound
 from app.kernel.model_base import utcnow
 
-TOKEN_PREFIX = "dsp_"
 LABEL_MAX_LENGTH = 60
 MAX_LIVE_CREDENTIALS = 5
-LAST_USE_WRITE_INTERVAL = timedelta(minutes=1)
-CLIENT_ROLES = frozenset({Role.AGENCY, Role.ADVERTISER})
 
 NOT_ENABLED = "API access is not enabled for this account."
 KEY_NOT_FOUND = "API key not found."
 LABEL_TOO_LONG = v.too_long(LABEL_MAX_LENGTH)
 TOO_MANY_KEYS = f"You can have at most {MAX_LIVE_CREDENTIALS} active API keys. Revoke one first."
-
-
-def secret_digest(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def is_api_token(token: str | None) -> bool:
-    """A bearer token that names an API credential (anything else is a session JWT)."""
-    return bool(token) and str(token).startswith(TOKEN_PREFIX)
-
-
-def has_api_access(db: Session, user: User) -> bool:
-    """Only clients can hold API keys, and only while an admin has api_access switched on for them."""
-    return Role(user.role) in CLIENT_ROLES and bool(preferences.settings_of(db, user.id or 0).api_access)
 
 
 def _target(db: Session, *, actor: Actor, user_id: int, action: str) -> User:
@@ -153,28 +132,3 @@ def revoke_all(db: Session, *, actor: Actor, user_id: int) -> int:
         audit.record(db, actor=actor, entity="api_credential", entity_id=credential.id, action="revoke",
                      before={"revoked_at": None}, after={"revoked_at": credential.revoked_at})
     return len(live)
-
-
-def authenticate(db: Session, *, token: str, address: str = "") -> Actor | None:
-    """The actor a `dsp_` token stands for, or None: unknown or revoked key, wrong secret, user not active,
-    or api_access switched off. Records the last use (at most one write a minute per key)."""
-    if not is_api_token(token):
-        return None
-    key_id, dot, secret = token[len(TOKEN_PREFIX):].partition(".")
-    if not dot or not key_id or not secret:
-        return None
-    credential = db.exec(select(ApiCredential).where(ApiCredential.key_id == key_id)).first()
-    if credential is None:
-        secret_digest(secret)  # same work as a real check
-        return None
-    if not hmac.compare_digest(credential.secret_hash, secret_digest(secret)) or credential.revoked_at is not None:
-        return None
-    user = db.get(User, credential.user_id)
-    if user is None or user.id is None or user.status != UserStatus.ACTIVE or not has_api_access(db, user):
-        return None
-    now = utcnow()
-    if credential.last_used_at is None or now - credential.last_used_at >= LAST_USE_WRITE_INTERVAL:
-        credential.last_used_at = now
-        credential.last_used_address = (address or "")[:64]
-        db.add(credential)
-    return Actor(user=user, stack=(user.id,))

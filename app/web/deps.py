@@ -7,11 +7,10 @@ from collections.abc import Iterator
 from fastapi import Depends, Request
 from sqlmodel import Session
 
-from app.access import sessions, tokens
+from app.access import api_keys, sessions, tokens
 from app.access.policy import Actor
 from app.kernel.db import session_scope
 from app.kernel.errors import Forbidden, NotAuthenticated
-from app.settings import api_credentials
 
 
 def get_db() -> Iterator[Session]:
@@ -37,9 +36,9 @@ def bearer_token(request: Request) -> str | None:
 def get_actor(request: Request, db: Session = DB) -> Actor:
     """The caller: a bearer API key (`dsp_...`), a bearer JWT (API clients) or the browser's session cookie."""
     token = bearer_token(request)
-    if api_credentials.is_api_token(token):
+    if api_keys.is_api_token(token):
         assert token is not None
-        actor = api_credentials.authenticate(db, token=token, address=client_address(request))
+        actor = api_keys.authenticate(db, token=token, address=client_address(request))
         if actor is None:
             raise NotAuthenticated("This API key is not valid. It may have been revoked.")
         db.commit()  # the key's last use is kept even when the call itself then fails
@@ -55,6 +54,6 @@ def get_actor(request: Request, db: Session = DB) -> Actor:
 def get_signed_in_actor(request: Request, actor: Actor = Depends(get_actor)) -> Actor:
     """The caller, signed in with a password (login token or browser session), not an API key: a leaked key
     must not be able to mint more keys for itself."""
-    if api_credentials.is_api_token(bearer_token(request)):
+    if api_keys.is_api_token(bearer_token(request)):
         raise Forbidden("API keys cannot manage API keys. Log in with your password to do this.")
     return actor

@@ -11,6 +11,7 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
+from app.access import api_keys
 from app.settings import api_credentials
 from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
@@ -84,7 +85,7 @@ def _table(t: Any, rows: list[dict[str, Any]], on_revoke: Any) -> Any:
         html.tr({"key": row["id"], "data-key-id": row["key_id"],
                  "className": "opacity-75" if row["revoked"] else ""},
                 html.td({"className": "fw-medium"}, row["label"]),
-                html.td(html.code({"className": "small"}, f"{api_credentials.TOKEN_PREFIX}{row['key_id']}…")),
+                html.td(html.code({"className": "small"}, f"{api_keys.TOKEN_PREFIX}{row['key_id']}…")),
                 html.td(when(row["created"]),
                         html.div({"className": "small text-body-secondary"},
                                  t("api_keys.created_by", name=row["created_by_name"]))

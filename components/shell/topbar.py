@@ -8,9 +8,10 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.access import preferences, sessions
+from app.access import preferences
 from app.access.roles import Role
 from app.accounts import console as console_service
+from app.accounts import impersonation
 from app.kernel.i18n.formatters import money
 from components.shell.context import Console, use_console
 from components.shell.language_menu import LanguageMenu
@@ -46,7 +47,7 @@ def Balance() -> Any:
 def Impersonation() -> Any:
     console = use_console()
     actor = console.actor
-    back = use_action(sessions.back, on_done=console.go)
+    back = use_action(impersonation.back, on_done=console.go)
     if actor is None or not actor.impersonating:
         return html.div()
     return html.div(

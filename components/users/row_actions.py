@@ -9,9 +9,8 @@ from typing import Any
 
 from reactpy import Ref, component, html, use_ref, use_state
 
-from app.access import sessions
 from app.access.models import UserStatus
-from app.accounts import users
+from app.accounts import impersonation, users
 from components.paths import page_path
 from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
@@ -78,7 +77,7 @@ def _ActionHost(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[[],
     t = console.t
     pending, set_pending = use_state(None)  # (action, user id, name) waiting for confirmation
     navigation, go = use_navigation()
-    enter = use_action(sessions.impersonate, on_done=console.go)
+    enter = use_action(impersonation.impersonate, on_done=console.go)
 
     def status_changed(user: Any) -> None:
         action_id = next(a for a, status in STATUS_ACTIONS.items() if status == user.status)

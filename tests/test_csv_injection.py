@@ -16,6 +16,7 @@ from app.campaigns import export as campaign_export
 from app.campaigns import service as campaigns
 from app.kernel.config import REPO_ROOT
 from app.reports import jobs as report_jobs
+from app.reports import results as report_results
 from app.reports import service as reports
 from app.supply import app_lists
 from app.warehouse import get_store
@@ -78,7 +79,7 @@ def test_every_export_neutralises_formulas(db: Session, demo_ids: dict[str, int]
     finally:
         report_jobs.shutdown()
     assert run.status == "completed", run.error
-    report_cells = _cells(reports.reports_dir() / run.result_file)
+    report_cells = _cells(report_results.reports_dir() / run.result_file)
     assert report_cells, "the report has rows"
     _assert_inert(report_cells, [])
     assert [c for c in report_cells if c.lstrip("'") in stored_names], report_cells

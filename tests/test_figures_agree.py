@@ -14,6 +14,7 @@ from app.campaigns.models import Campaign, CampaignStatus
 from app.funds import service as funds
 from app.funds.models import LedgerEntry
 from app.reports import jobs as report_jobs
+from app.reports import results as report_results
 from app.reports import service as reports
 from app.statistics import dashboards, ingestion
 from tests.helpers import actor_of, bearer_headers, wait_for_run
@@ -70,7 +71,7 @@ def test_dashboard_report_csv_api_and_ledger_agree_with_the_ingested_rows(client
     assert run.status == "completed", run.error
     assert run.totals["impressions"] == expected["impressions"]
     assert round(run.totals["spend"] * 1_000_000) == expected["spend_micros"]
-    with (reports.reports_dir() / run.result_file).open(newline="", encoding="utf-8-sig") as source:
+    with (report_results.reports_dir() / run.result_file).open(newline="", encoding="utf-8-sig") as source:
         lines = list(csv.DictReader(source))
     spend_column = next(k for k in lines[0] if k.lower().startswith("spend"))
     impressions_column = next(k for k in lines[0] if k.lower().startswith("impressions"))

@@ -11,6 +11,7 @@ import pytest
 
 from app.kernel.i18n.formatters import day_range
 from app.reports import jobs as report_jobs
+from app.reports import results as report_results
 from app.reports import service as reports
 from app.reports.models import ReportRun
 from app.statistics import dashboards
@@ -33,7 +34,7 @@ def _delivery(advertiser: int, day: date, impressions: int, spend_micros: int) -
 
 
 def _csv(run: ReportRun) -> list[list[str]]:
-    with (reports.reports_dir() / run.result_file).open(newline="", encoding="utf-8-sig") as source:
+    with (report_results.reports_dir() / run.result_file).open(newline="", encoding="utf-8-sig") as source:
         return list(csv.reader(source))
 
 
@@ -69,10 +70,10 @@ def test_last_30_days_is_one_window_with_every_day_listed(db, demo_ids) -> None:
 
 def test_every_report_preset_reads_its_days_in_the_reports_time_zone() -> None:
     today = date(2026, 11, 30)
-    assert reports.resolve_period("last_7_days", None, None, time_zone="UTC", today=today) == (date(2026, 11, 24), today)
-    assert reports.resolve_period("last_30_days", None, None, time_zone="UTC", today=today) == (date(2026, 11, 1), today)
-    assert reports.resolve_period("yesterday", None, None, time_zone="UTC", today=today) == (date(2026, 11, 29),) * 2
-    assert reports.resolve_period("last_month", None, None, time_zone="UTC", today=today) == (date(2026, 10, 1),
+    assert report_results.resolve_period("last_7_days", None, None, time_zone="UTC", today=today) == (date(2026, 11, 24), today)
+    assert report_results.resolve_period("last_30_days", None, None, time_zone="UTC", today=today) == (date(2026, 11, 1), today)
+    assert report_results.resolve_period("yesterday", None, None, time_zone="UTC", today=today) == (date(2026, 11, 29),) * 2
+    assert report_results.resolve_period("last_month", None, None, time_zone="UTC", today=today) == (date(2026, 10, 1),
                                                                                              date(2026, 10, 31))
     assert statistics.parse_period(None, None) == statistics.last_days(30)
 

@@ -14,6 +14,7 @@ from sqlmodel import select
 from app.kernel.db import session_scope
 from app.kernel.errors import Invalid, NotFound
 from app.reports import jobs as report_jobs
+from app.reports import results as report_results
 from app.reports import service as reports
 from app.reports.models import Report, ReportRun
 from app.warehouse import get_store
@@ -43,7 +44,7 @@ def _fixed(**extra: object) -> dict[str, object]:
 
 
 def _csv(run: ReportRun) -> list[list[str]]:
-    with (reports.reports_dir() / run.result_file).open(newline="", encoding="utf-8-sig") as source:
+    with (report_results.reports_dir() / run.result_file).open(newline="", encoding="utf-8-sig") as source:
         return list(csv.reader(source))
 
 
@@ -141,7 +142,7 @@ def test_restart_retries_an_interrupted_run_once_then_fails_it(db, demo_ids) -> 
     actor = actor_of(db, "advertiser@demo.example")
     report = reports.create_report(db, actor=actor, data=_fixed(), report_type="geo")
     common = {"report_id": report["id"], "requested_by": advertiser, "period_start": DAY, "period_end": DAY,
-              "columns": reports.result_columns(report)}
+              "columns": report_results.result_columns(report)}
     first = ReportRun(status="running", attempts=1, progress=70, **common)
     second = ReportRun(status="running", attempts=2, progress=10, **common)
     queued = ReportRun(status="pending", attempts=0, **common)
@@ -182,7 +183,7 @@ def test_deleting_a_file_keeps_the_run(db, demo_ids) -> None:
     report = reports.create_report(db, actor=actor, data=_fixed(), report_type="geo")
     run_id = reports.start_run(db, actor=actor, report_id=report["id"])["id"]
     db.commit()
-    path = reports.reports_dir() / wait_for_run(run_id).result_file
+    path = report_results.reports_dir() / wait_for_run(run_id).result_file
     assert path.is_file()
     assert reports.delete_run_file(db, actor=actor, run_id=run_id)["has_file"] is False
     db.commit()

@@ -233,7 +233,7 @@ GOVERNED_FIELDS: dict[str, dict[str, str]] = {
     "file_name": {
         # A name the user gives a file the console makes for them. Held to csv_file_name: the pattern, ending
         # in .csv. Uploads keep the name the file came with (app/kernel/uploads.py shown_file_name); a report run's
-        # CSV is named by the console after the report (reports.csv_filename), not typed.
+        # CSV is named by the console after the report (app/reports/results.py csv_filename), not typed.
         "running_apps.file_name": "app/reports/service.py running_apps_export",
     },
     "identifier": {

@@ -33,7 +33,7 @@ from app.kernel.db import session_scope
 from app.kernel.errors import Invalid, ServiceError
 from app.kernel.model_base import utcnow
 from app.messaging import mail
-from app.reports import service as reports
+from app.reports import results
 from app.reports.models import Report, ReportRun, ReportSchedule, RunStatus
 from app.statistics import service as statistics
 from app.warehouse import get_store
@@ -126,7 +126,7 @@ def build_run_query(db: Session, report: Report, run: ReportRun) -> statistics.S
     if run.requested_by != report.owner_id:
         requester = _actor(db, run.requested_by)
         if not can_see_user(requester, owner.user):
-            raise ServiceError(reports.REPORT_NOT_FOUND)
+            raise ServiceError(results.REPORT_NOT_FOUND)
         theirs = statistics.build_query(db, actor=requester, **options)
         query = dataclasses.replace(query, advertiser_ids=_intersect(query.advertiser_ids, theirs.advertiser_ids))
     return query
@@ -173,12 +173,12 @@ def execute_run(run_id: int) -> str:
         totals = {key: value for key, value in (total[0] if total else {}).items()
                   if key in query.metrics or key.startswith("event_")}
         _update(run_id, progress=70)
-        columns = list(run.columns) or reports.result_columns(report)
+        columns = list(run.columns) or results.result_columns(report)
         name = f"{secrets.token_urlsafe(18)}.csv"
-        temporary = reports.reports_dir() / f".{name}.part"
-        count = campaign_export.write_csv(temporary, [reports.column_label(c) for c in columns],
-                                          ([reports.format_cell(c, row.get(c)) for c in columns] for row in rows))
-        temporary.replace(reports.reports_dir() / name)  # a reader never sees half a file
+        temporary = results.reports_dir() / f".{name}.part"
+        count = campaign_export.write_csv(temporary, [results.column_label(c) for c in columns],
+                                          ([results.format_cell(c, row.get(c)) for c in columns] for row in rows))
+        temporary.replace(results.reports_dir() / name)  # a reader never sees half a file
         _update(run_id, status=RunStatus.COMPLETED, progress=100, row_count=count, result_file=name,
                 totals=totals, columns=columns, finished_at=utcnow())
         return RunStatus.COMPLETED
@@ -203,7 +203,7 @@ def recover_interrupted() -> list[tuple[int, str]]:
                         .order_by(col(ReportRun.id)))
         for run in stuck:
             if run.attempts >= MAX_ATTEMPTS:
-                run.status, run.error, run.finished_at = RunStatus.FAILED, reports.INTERRUPTED, utcnow()
+                run.status, run.error, run.finished_at = RunStatus.FAILED, results.INTERRUPTED, utcnow()
                 outcome.append((run.id, "failed"))  # type: ignore[arg-type]
             else:
                 run.status, run.progress = RunStatus.PENDING, 0
@@ -257,10 +257,10 @@ def run_scheduled(report_id: int, slot: datetime | None = None) -> int | None:
             report = db.get(Report, report_id)
             if report is None or report.schedule == ReportSchedule.NONE:
                 return None
-            start, end = reports.resolve_period(report.period, report.start_date, report.end_date,
+            start, end = results.resolve_period(report.period, report.start_date, report.end_date,
                                                 time_zone=report.time_zone)
             run = ReportRun(report_id=report_id, requested_by=report.owner_id, scheduled_for=slot,
-                            period_start=start, period_end=end, columns=reports.result_columns(report))
+                            period_start=start, period_end=end, columns=results.result_columns(report))
             db.add(run)
             db.flush()
             run_id = run.id
@@ -282,8 +282,8 @@ def mail_run(run_id: int) -> int:
         period = f"{run.period_start} to {run.period_end}"
         attachments = []
         if run.status == RunStatus.COMPLETED and run.result_file:
-            data = (reports.reports_dir() / run.result_file).read_bytes()
-            attachments.append((reports.csv_filename(report, run), data, "text/csv"))
+            data = (results.reports_dir() / run.result_file).read_bytes()
+            attachments.append((results.csv_filename(report, run), data, "text/csv"))
             body = (f"Your {report.schedule} report \"{report.name}\" for {period} is attached "
                     f"({run.row_count} rows).")
         else:

@@ -14,8 +14,7 @@ import csv
 import os
 import shutil
 from collections.abc import Mapping, Sequence
-from datetime import date, datetime, timedelta
-from pathlib import Path
+from datetime import date
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -27,11 +26,20 @@ from app.campaigns import export as campaign_export
 from app.campaigns import service as campaigns
 from app.history import audit
 from app.kernel import validation
-from app.kernel.config import get_settings
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.reference import geo, metadata
 from app.reports.models import FIXED_PERIOD, PERIOD_PRESETS, Report, ReportRun, ReportSchedule, RunStatus
+from app.reports.results import (
+    REPORT_NOT_FOUND,
+    column_kind,
+    column_label,
+    csv_filename,
+    format_cell,
+    reports_dir,
+    resolve_period,
+    result_columns,
+)
 from app.statistics import service as statistics
 from app.warehouse.schema import DEVICE_TYPES, DIMENSIONS, EVENT_PREFIX, METRICS
 
@@ -54,79 +62,10 @@ FILTER_KEYS = ("campaign_id", "country", "exchange", "os", "device_type")
 MAX_RECIPIENTS = 20
 RUNS_KEPT_ON_PAGE = 20
 VIEW_ROWS = 5_000  # rows the view's grid shows; the CSV has them all
-REPORT_NOT_FOUND = "Report not found."
 RUN_NOT_FOUND = "Report run not found."
-INTERRUPTED = "interrupted by a restart"
-# Beside an id dimension the CSV also names the thing (statistics.add_names).
-NAME_COLUMNS = {"advertiser_id": "advertiser_name", "campaign_id": "campaign_name", "creative_id": "creative_name"}
-COLUMN_LABELS = {
-    "date": "Date", "hour": "Hour", "advertiser_id": "Advertiser ID", "advertiser_name": "Advertiser",
-    "campaign_id": "Campaign ID", "campaign_name": "Campaign", "creative_id": "Creative ID",
-    "creative_name": "Creative", "exchange": "Exchange", "os": "OS", "country": "Country", "app": "App",
-    "device_type": "Device type", "impressions": "Impressions", "clicks": "Clicks", "ctr": "CTR (%)",
-    "spend": "Spend ($)", "ecpm": "eCPM ($)", "ecpc": "eCPC ($)", "conversions": "Conversions", "cpa": "CPA ($)",
-}
-
-
-def reports_dir() -> Path:
-    folder = get_settings().data_dir / "reports"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def types_for(actor: Actor) -> list[str]:
     """The report types the actor may create, in menu order."""
     return [t for t in REPORT_TYPES if t not in STAFF_ONLY_TYPES or actor.role in STAFF_ROLES]
-
-
-def column_label(key: str) -> str:
-    if key.startswith(EVENT_PREFIX):
-        return f"Event: {key[len(EVENT_PREFIX):]}"
-    return COLUMN_LABELS.get(key, key)
-
-
-def column_kind(key: str) -> str:
-    """number | money | percent | text (how a page formats a result column)."""
-    if key in METRICS:
-        return METRICS[key].kind
-    if key.startswith(EVENT_PREFIX):
-        return "number"
-    return "text"
-
-
-def result_columns(report: Report | Mapping[str, Any]) -> list[str]:
-    get = report.get if isinstance(report, Mapping) else lambda k: getattr(report, k)
-    columns: list[str] = []
-    for dimension in get("dimensions"):
-        columns.append(dimension)
-        if dimension in NAME_COLUMNS:
-            columns.append(NAME_COLUMNS[dimension])
-    return columns + list(get("metrics")) + [EVENT_PREFIX + e for e in get("events")]
-
-
-# --- periods -----------------------------------------------------------------------------------------------
-
-# The presets that count back from today: how many days, today included (statistics.last_days).
-LAST_DAYS = {"last_7_days": 7, "last_30_days": 30}
-
-
-def resolve_period(period: str, start: date | None, end: date | None, *, time_zone: str,
-                   today: date | None = None) -> tuple[date, date]:
-    """A report's days in its time zone. "Last 7/30 days" are the days ending today, today included, as the
-    dashboards count them (statistics.last_days): the same words give the same dates and figures on both.
-    "Yesterday" and "last month" are closed days; "this month" runs to today."""
-    today = today or statistics.today_in(time_zone)
-    if period in LAST_DAYS:
-        return statistics.last_days(LAST_DAYS[period], today=today)
-    if period == "yesterday":
-        yesterday = today - timedelta(days=1)
-        return yesterday, yesterday
-    if period == "this_month":
-        return today.replace(day=1), today
-    if period == "last_month":
-        last = today.replace(day=1) - timedelta(days=1)
-        return last.replace(day=1), last
-    return statistics.parse_period(start, end)
 
 
 # --- row scope ------------------------------------------------------------------------------------------
@@ -532,11 +471,6 @@ def download_run(db: Session, *, actor: Actor, run_id: int) -> dict[str, str]:
     return campaign_export.export_link(actor=actor, stored=stored, filename=csv_filename(report, run))
 
 
-def csv_filename(report: Report, run: ReportRun) -> str:
-    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in report.name).strip("-") or "Report"
-    return f"{safe}-{run.period_start}-{run.period_end}.csv"
-
-
 # --- running apps ------------------------------------------------------------------------------------------
 
 RUNNING_APPS_FILE = "RunningApps.csv"  # the spec's default export file name
@@ -564,19 +498,6 @@ def running_apps_export(db: Session, *, actor: Actor, advertiser_id: int | None 
     stored = campaign_export.write_export([column_label(c) for c in columns],
                                           ([format_cell(c, row.get(c)) for c in columns] for row in rows))
     return campaign_export.export_link(actor=actor, stored=stored, filename=filename)
-
-
-def format_cell(key: str, value: Any) -> Any:
-    """A value as the CSV writes it: money to the micro-dollar (so sums match the totals), ratios rounded."""
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        if key == "spend":
-            return f"{value:.6f}".rstrip("0").rstrip(".") if value else "0"
-        return f"{value:.4f}"
-    if isinstance(value, date | datetime):
-        return value.isoformat()
-    return value
 
 
 def list_files(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from reactpy import component, html, use_state
 from app.kernel.db import run_off_loop
 from app.kernel.errors import Invalid, ServiceError
 from app.kernel.i18n.formatters import day_range
+from app.reports import results as report_results
 from app.reports import service as reports
 from app.warehouse.schema import EVENT_PREFIX
 from components.paths import page_path
@@ -44,7 +45,7 @@ def period_text(console: Console, report: dict[str, Any]) -> str:
     report's time zone): "Last 30 days · 26 Oct 2026 – 24 Nov 2026"."""
     if report["period"] == "custom":
         return day_range(report["start_date"], report["end_date"], language=console.language)
-    first, last = reports.resolve_period(report["period"], None, None, time_zone=report["time_zone"])
+    first, last = report_results.resolve_period(report["period"], None, None, time_zone=report["time_zone"])
     name = console.t(f"reports.period.{report['period']}")
     return f"{name} · {day_range(first, last, language=console.language)}"
 

@@ -11,6 +11,7 @@ from reactpy import component, html, use_effect, use_ref, use_state
 from reactpy_router import use_params
 
 from app.kernel.i18n.formatters import day_range, grouped, money
+from app.reports import results as report_results
 from app.reports import service as reports
 from components.paths import page_path
 from components.reports.common import TYPE_ICONS, ServiceDownload, column_text, period_text, status_badge
@@ -32,7 +33,7 @@ DAY_COLUMNS = ("date",)
 def _total_text(console: Console, key: str, value: Any) -> str:
     if value is None:
         return "–"
-    kind = reports.column_kind(key)
+    kind = report_results.column_kind(key)
     if kind == "money":
         return money(value, language=console.language)
     if kind == "percent":
@@ -53,11 +54,11 @@ def ResultPanel(run: dict[str, Any], report: dict[str, Any]) -> Any:
                                 marker={"data-state": "no-file"}))
     columns: list[GridColumn] = [{"key": key, "label": column_text(console, key),  # type: ignore[typeddict-item]
                                   "type": "day" if key in DAY_COLUMNS else "number" if key.endswith("_id")
-                                  else GRID_TYPES[reports.column_kind(key)],
-                                  "width": 120 if reports.column_kind(key) != "text" else 170}
+                                  else GRID_TYPES[report_results.column_kind(key)],
+                                  "width": 120 if report_results.column_kind(key) != "text" else 170}
                                  for key in data["columns"]]
     totals = data.get("totals") or {}
-    metric_keys = [k for k in data["columns"] if reports.column_kind(k) != "text" and not k.endswith("_id")]
+    metric_keys = [k for k in data["columns"] if report_results.column_kind(k) != "text" and not k.endswith("_id")]
     filename = f"{report['name']}.csv"
     return html.div(
         html.div({"className": "row g-3 mb-4", "data-totals": "run"},

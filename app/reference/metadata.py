@@ -6,13 +6,14 @@ country it serves (`country`, ISO alpha-2). Campaign targeting uses them to keep
 chosen systems and chosen carriers inside the chosen countries.
 
 A value that is in use is never deleted, only retired: whatever points at it keeps pointing at it, and
-pickers (`active_values`) stop offering it. What counts as a use is declared in USAGE_COUNTERS, so later
-features (campaign targeting, ...) add their counter with `register_usage_counter` and the rule follows.
+pickers (`active_values`) stop offering it. What counts as a use is declared in USAGE_COUNTERS: this module
+counts the uses it knows (accounts' allowed exchanges, an operating system's versions), and the domains above
+that point at values add theirs with `register_usage_counter` (campaigns: app/campaigns/reference_usage.py;
+DSPs), so the rule follows without this module knowing them.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -22,7 +23,6 @@ from sqlmodel import Session, col, func, select
 
 from app.access.models import UserSettings
 from app.access.policy import Actor, require
-from app.campaigns.models import TARGETING_REFERENCE_KEYS, Campaign, ExchangeApproval
 from app.history import audit
 from app.kernel import validation as v
 from app.kernel.errors import Conflict, Invalid, NotFound
@@ -59,24 +59,6 @@ def _exchange_users(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
     return counts
 
 
-def _exchange_requests(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
-    """Campaigns' requests to run on the exchange (exchange_approvals.exchange_id references the value: deleting
-    it failed on that foreign key with a 500)."""
-    rows = db.exec(select(ExchangeApproval.exchange_id, func.count())
-                   .where(col(ExchangeApproval.exchange_id).in_(value_ids)).group_by(ExchangeApproval.exchange_id))
-    return {int(value_id): int(count) for value_id, count in rows}
-
-
-def _campaign_users(targeting_key: str) -> UsageCounter:
-    """Campaigns whose targeting names the value (under `targeting_key`), counted in Python as above."""
-    def count(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
-        wanted, counts = set(value_ids), Counter[int]()
-        for targeting in db.exec(select(Campaign.targeting)):
-            counts.update(value_id for value_id in set((targeting or {}).get(targeting_key, ())) if value_id in wanted)
-        return dict(counts)
-    return count
-
-
 def _child_versions(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
     """OS versions that belong to the operating system: deleting it would orphan them."""
     rows = db.exec(select(ReferenceValue.parent_id, func.count()).where(col(ReferenceValue.parent_id).in_(value_ids))
@@ -95,22 +77,9 @@ def traffic_types(db: Session) -> dict[str, dict[str, Any]]:
     return {traffic_type_code(r.name): {"name": r.name, "retired": r.retired} for r in _by_name(_rows(db, "traffic_type"))}
 
 
-def _traffic_type_users(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
-    """Campaigns whose traffic type is the value's code."""
-    codes = {traffic_type_code(name): value_id for value_id, name in db.exec(
-        select(ReferenceValue.id, ReferenceValue.name).where(col(ReferenceValue.id).in_(value_ids)))}
-    rows = db.exec(select(Campaign.traffic_type, func.count()).where(col(Campaign.traffic_type).in_(codes))
-                   .group_by(Campaign.traffic_type))
-    return {int(codes[code]): int(count) for code, count in rows}
-
-
 USAGE_COUNTERS: dict[str, list[UsageCounter]] = {kind: [] for kind in REFERENCE_KINDS}
-USAGE_COUNTERS["traffic_type"].append(_traffic_type_users)
 USAGE_COUNTERS["exchange"].append(_exchange_users)
-USAGE_COUNTERS["exchange"].append(_exchange_requests)
 USAGE_COUNTERS["operating_system"].append(_child_versions)
-for _key, _kind in TARGETING_REFERENCE_KEYS.items():
-    USAGE_COUNTERS[_kind].append(_campaign_users(_key))
 
 
 def register_usage_counter(kind: str, counter: UsageCounter) -> None:

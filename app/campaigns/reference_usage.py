@@ -1,0 +1,47 @@
+"""What campaigns count as uses of reference values: the exchanges they asked to run on, the values their
+targeting names, their traffic type. Registered with the reference lists (app/reference/metadata.py
+register_usage_counter) when the campaigns package loads, so a value a campaign uses is retired, never deleted."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from sqlmodel import Session, col, func, select
+
+from app.campaigns.models import TARGETING_REFERENCE_KEYS, Campaign, ExchangeApproval
+from app.reference.metadata import UsageCounter, register_usage_counter, traffic_type_code
+from app.reference.models import ReferenceValue
+
+
+def _exchange_requests(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
+    """Campaigns' requests to run on the exchange (exchange_approvals.exchange_id references the value: deleting
+    it failed on that foreign key with a 500)."""
+    rows = db.exec(select(ExchangeApproval.exchange_id, func.count())
+                   .where(col(ExchangeApproval.exchange_id).in_(value_ids)).group_by(ExchangeApproval.exchange_id))
+    return {int(value_id): int(count) for value_id, count in rows}
+
+
+def _campaign_users(targeting_key: str) -> UsageCounter:
+    """Campaigns whose targeting names the value (under `targeting_key`), counted in Python as above."""
+    def count(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
+        wanted, counts = set(value_ids), Counter[int]()
+        for targeting in db.exec(select(Campaign.targeting)):
+            counts.update(value_id for value_id in set((targeting or {}).get(targeting_key, ())) if value_id in wanted)
+        return dict(counts)
+    return count
+
+
+def _traffic_type_users(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
+    """Campaigns whose traffic type is the value's code."""
+    codes = {traffic_type_code(name): value_id for value_id, name in db.exec(
+        select(ReferenceValue.id, ReferenceValue.name).where(col(ReferenceValue.id).in_(value_ids)))}
+    rows = db.exec(select(Campaign.traffic_type, func.count()).where(col(Campaign.traffic_type).in_(codes))
+                   .group_by(Campaign.traffic_type))
+    return {int(codes[code]): int(count) for code, count in rows}
+
+
+register_usage_counter("traffic_type", _traffic_type_users)
+register_usage_counter("exchange", _exchange_requests)
+for _key, _kind in TARGETING_REFERENCE_KEYS.items():
+    register_usage_counter(_kind, _campaign_users(_key))

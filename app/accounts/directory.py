@@ -12,9 +12,9 @@ from app.access.policy import Actor, can, can_impersonate, can_see_user, require
 from app.access.roles import Role
 from app.accounts.user_config import margin_text
 from app.accounts.users import can_change_status
-from app.funds.ledger import dollars
 from app.funds.models import LedgerEntry
 from app.kernel.errors import Invalid
+from app.kernel.money import dollars
 
 
 def _balances(db: Session, advertiser_ids: list[int]) -> dict[int, int]:

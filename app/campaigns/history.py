@@ -13,14 +13,14 @@ from app.access.models import User
 from app.access.policy import Actor, require_user_in_scope
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign
-from app.funds import ledger
 from app.history import change_log
+from app.kernel import money
 
 LIMIT = 1000
 
 
 def _dollars(value: Any) -> Any:
-    return ledger.dollars(value) if isinstance(value, int) else value
+    return money.dollars(value) if isinstance(value, int) else value
 
 
 _EMPTY = (None, "", [], {"allow": [], "block": []})

@@ -9,6 +9,7 @@ and UTC. A bad field raises Invalid naming it, and nothing is saved.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -41,7 +42,6 @@ from app.campaigns.models import (
 )
 from app.campaigns.scope import campaign_in_scope
 from app.campaigns.targeting import clean_targeting, deliverable, stale_values
-from app.funds import service as funds
 from app.history import audit
 from app.kernel import money
 from app.kernel import validation as v
@@ -58,7 +58,6 @@ from app.warehouse.base import StatsQuery
 FLIGHT_OVER = "This end date has passed: choose one in the future."
 CLONE_NEEDS_DATES = "The original's flight has ended: give the clone new dates."
 EXTEND_TO_ACTIVATE = "This campaign's flight has ended: extend the end date before activating it."
-FUND_TO_ACTIVATE = "Add funds before activating this campaign: the advertiser's balance is ${balance}."
 NAME_MAX_LENGTH = 120
 # The settings a campaign form edits (status has its own call, the advertiser is fixed at creation).
 EDITABLE = ("name", "objective", "starts_at", "ends_at", "time_zone", "total_budget", "daily_budget", "pacing",
@@ -509,15 +508,30 @@ def set_status(db: Session, *, actor: Actor, campaign_id: int, status: str) -> d
     return public(campaign, advertiser)
 
 
+# What activation needs besides the status machine and the flight, declared by the domain that knows it: funds
+# checks the balance (app/funds/activation.py). A guard answers {field: message} to refuse, or None. The names
+# in NEEDED_GUARDS must be registered before any campaign is activated: a missing one fails loudly, never open.
+ActivationGuard = Callable[[Session, Campaign], Mapping[str, Any] | None]
+ACTIVATION_GUARDS: dict[str, ActivationGuard] = {}
+NEEDED_GUARDS = ("balance",)
+
+
+def register_activation_guard(name: str, guard: ActivationGuard) -> None:
+    ACTIVATION_GUARDS[name] = guard
+
+
 def _check_can_run(db: Session, campaign: Campaign) -> None:
-    """What activation needs besides the status machine: a flight not yet over and money to spend (campaigns
-    pause when the balance reaches $0.00, app/funds/service.py, so they must not start there either). Each
-    refusal names the field to fix: the end date, or the balance (pages link it to Add Funds)."""
+    """What activation needs besides the status machine: a flight not yet over, and what each guard checks (money
+    to spend: campaigns pause when the balance reaches $0.00, so they must not start there either). Each refusal
+    names the field to fix: the end date, or the balance (pages link it to Add Funds)."""
     if flight_ended(campaign.ends_at):
         raise Invalid({"ends_at": EXTEND_TO_ACTIVATE})
-    balance = funds.balances_micros(db, [campaign.advertiser_id])[campaign.advertiser_id]
-    if balance <= 0:
-        raise Invalid({"balance": Message(FUND_TO_ACTIVATE, balance=funds.dollars(balance))})
+    missing = [name for name in NEEDED_GUARDS if name not in ACTIVATION_GUARDS]
+    if missing:
+        raise RuntimeError(f"activation guards not registered: {missing} (is the funds package loaded?)")
+    for guard in ACTIVATION_GUARDS.values():
+        if problem := guard(db, campaign):
+            raise Invalid(dict(problem))
 
 
 def archive_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:

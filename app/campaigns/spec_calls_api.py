@@ -29,7 +29,6 @@ from app.campaigns.tools_api import (
     changes_of,
     summary,
 )
-from app.funds import ledger
 from app.web.deps import DB, get_actor
 from app.web.envelope import ok
 
@@ -156,11 +155,3 @@ def export_campaign_data(body: ExportBody, actor: Actor = Depends(get_actor),
                          db: Session = DB) -> dict[str, Any]:
     """The campaign list as CSV (as POST /campaigns/export): data.csv_download_url, valid 15 minutes, for you only."""
     return ok(campaign_export.export_campaigns(db, actor=actor, **body.model_dump()), "Export ready")
-
-
-@router.get("/campaning/getAdvertiserBalance")
-def advertiser_balance(advertiser_id: int | None = Query(None, description="Left out by an advertiser: its own"),
-                       actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    """An advertiser's balance (as GET /advertisers/{id}/balance)."""
-    return ok(ledger.advertiser_balance(db, actor=actor, advertiser_id=actor.id if advertiser_id is None
-                                        else advertiser_id))

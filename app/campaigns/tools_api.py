@@ -14,7 +14,6 @@ from app.access.policy import Actor
 from app.campaigns import bulk as campaign_bulk
 from app.campaigns import export as campaign_export
 from app.campaigns import service as campaigns
-from app.funds import ledger
 from app.web.deps import DB, get_actor
 from app.web.envelope import ok
 
@@ -119,10 +118,3 @@ def export(body: ExportBody, actor: Actor = Depends(get_actor), db: Session = DB
     """The campaign list as CSV: replies {csv_download_url, filename}. The link works for 15 minutes, and only
     for you (send your session cookie or bearer token with the download)."""
     return ok(campaign_export.export_campaigns(db, actor=actor, **body.model_dump()), "Export ready")
-
-
-@router.get("/advertisers/{advertiser_id}/balance")
-def balance(advertiser_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    """An advertiser's balance: {advertiser_id, balance (dollars as text), balance_micros}. Advertisers ask for
-    their own, agencies for their advertisers'."""
-    return ok(ledger.advertiser_balance(db, actor=actor, advertiser_id=advertiser_id))

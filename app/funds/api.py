@@ -158,3 +158,18 @@ async def stripe_webhook(request: Request, db: Session = DB,
     payload = await request.body()  # the exact bytes Stripe signed
     result = await run_in_threadpool(card_payments.handle_webhook, db, payload=payload, signature=stripe_signature)
     return ok(result)
+
+
+@router.get("/advertisers/{advertiser_id}/balance")
+def advertiser_balance_by_id(advertiser_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """An advertiser's balance: {advertiser_id, balance (dollars as text), balance_micros}. Advertisers ask for
+    their own, agencies for their advertisers'."""
+    return ok(ledger.advertiser_balance(db, actor=actor, advertiser_id=advertiser_id))
+
+
+@router.get("/campaning/getAdvertiserBalance")
+def advertiser_balance(advertiser_id: int | None = Query(None, description="Left out by an advertiser: its own"),
+                       actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+    """An advertiser's balance (as GET /advertisers/{id}/balance)."""
+    return ok(ledger.advertiser_balance(db, actor=actor, advertiser_id=actor.id if advertiser_id is None
+                                        else advertiser_id))

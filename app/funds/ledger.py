@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from datetime import datetime
-from decimal import Decimal
 
 from sqlmodel import Session, col, func, select
 
@@ -19,22 +18,10 @@ from app.access.roles import Role
 from app.campaigns.models import Campaign
 from app.funds.models import LedgerEntry
 from app.kernel.errors import NotFound
-from app.kernel.money import MICROS_PER_DOLLAR
+from app.kernel.money import dollars
 
 # Entries that statistics ingestion writes, a pair every hour (app/funds/service.py charge_delivery).
 DELIVERY_KINDS = ("spend", "margin")
-CENT = Decimal("0.01")
-
-
-def _cents(micros: int) -> Decimal:
-    """Micro-dollars in dollars, rounded to the cent as every balance is shown (advertiser_balance)."""
-    return (Decimal(micros) / MICROS_PER_DOLLAR).quantize(CENT)
-
-
-def dollars(micros: int) -> str:
-    """Micro-dollars as the API shows money: dollars with two decimals as text ("5000.00", "-12.35"), never a
-    float (0.1 + 0.2 is not 0.3, and a client cannot tell 12.3 from 12.30)."""
-    return str(_cents(micros))
 
 
 def balance_micros(db: Session, *, actor: Actor, advertiser_id: int) -> int:

@@ -29,13 +29,13 @@ from app.access.models import User, UserSettings
 from app.access.policy import Actor, advertiser_rows, can_see_user, require
 from app.access.roles import Role
 from app.campaigns.models import Campaign, CampaignStatus
-from app.funds.ledger import dollars
 from app.funds.models import LedgerEntry
 from app.history import audit
 from app.kernel import money
 from app.kernel.db import session_scope
 from app.kernel.errors import Invalid
 from app.kernel.model_base import utcnow
+from app.kernel.money import dollars
 from app.kernel.validation import too_long
 from app.messaging import notifications
 

@@ -133,3 +133,10 @@ def micros_or_none(value: Any, *, field: str, required: bool = True) -> tuple[in
     """check(), in micro-dollars: what a row stores."""
     amount, problem = check(value, field=field, required=required)
     return (to_micros(amount) if amount is not None else None), problem
+
+
+def dollars(micros: int) -> str:
+    """Micro-dollars as the API and pages show money: dollars with two decimals as text ("5000.00", "-12.35"),
+    rounded half to even like Decimal.quantize; never a float (0.1 + 0.2 is not 0.3, and a client cannot tell
+    12.3 from 12.30)."""
+    return str((Decimal(micros) / MICROS_PER_DOLLAR).quantize(CENT))

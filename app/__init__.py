@@ -1,1 +1,2 @@
-"""DSP Console server: settings, data, services, auth, API. Nothing here imports `components`."""
+"""DSP Console server: one folder per domain over a shared kernel (README, "Where things are"). Nothing here
+imports `components`."""

@@ -25,7 +25,6 @@ from app.access.sessions import SESSION_COOKIE
 from app.accounts import auth_api, users_api
 from app.campaigns import api as campaigns_api
 from app.campaigns import exchange_approvals_api, targeting_api
-from app.campaigns import export_files_api as export_files
 from app.campaigns import spec_calls_api as spec_campaign_calls_api
 from app.campaigns import tools_api as campaign_tools_api
 from app.creatives import api as creatives_api
@@ -43,7 +42,7 @@ from app.settings import brand_theme, client_settings_api, company, company_api
 from app.statistics import api as statistics_api
 from app.statistics import dashboards_api, postbacks_api
 from app.supply import app_entries, app_lists_api, audience_devices, audiences_api
-from app.web import csp
+from app.web import csp, export_files
 from app.web.bounds import bounded_integers
 from app.web.envelope import (
     FAULT_CLASSES,

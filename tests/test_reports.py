@@ -253,7 +253,7 @@ def _download_name(content_disposition: str) -> str | None:
 def test_the_running_apps_export_downloads_under_the_name_its_user_chose(client, demo_ids) -> None:
     """Spec §9's default export name RunningApps.csv is a default: the file downloads as the name given, and a
     name the spec's file-name rule refuses answers 422 naming file_name, with no file made."""
-    from app.campaigns import export as campaign_export
+    from app.kernel import csv_exports
 
     advertiser = demo_ids["advertiser@demo.example"]
     get_store().ingest("r8", [_row(advertiser, app="com.named", impressions=3, spend_micros=1_000)], source="test")
@@ -267,14 +267,14 @@ def test_the_running_apps_export_downloads_under_the_name_its_user_chose(client,
     blank = client.post("/api/report/runningApps", headers=headers, json={**period, "file_name": " "}).json()
     assert blank["data"]["filename"] == "RunningApps.csv"
 
-    files_before = sorted(campaign_export.exports_dir().iterdir())
+    files_before = sorted(csv_exports.exports_dir().iterdir())
     rule = "File names use letters, digits, _ and - with single spaces, an extension, and may not start with x."
     for bad, message in (("xApps.csv", rule), ("Xmas.csv", rule), ("Apps  week.csv", rule), ("Apps", rule),
                          ("../Apps.csv", rule), ("Apps;.csv", rule), ("Apps.txt", "The file is a CSV: end its name with .csv."),
                          ("A" * 97 + ".csv", "At most 100 characters.")):
         refused = client.post("/api/report/runningApps", headers=headers, json={**period, "file_name": bad})
         assert refused.status_code == 422 and refused.json()["data"]["fields"] == {"file_name": message}, bad
-    assert sorted(campaign_export.exports_dir().iterdir()) == files_before
+    assert sorted(csv_exports.exports_dir().iterdir()) == files_before
 
 
 def test_reports_table_is_in_the_migration(db) -> None:

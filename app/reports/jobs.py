@@ -28,7 +28,7 @@ from sqlmodel import Session, col, select, update
 
 from app.access.models import User, UserStatus
 from app.access.policy import Actor, can_see_user
-from app.campaigns import export as campaign_export
+from app.kernel import csv_exports
 from app.kernel.db import session_scope
 from app.kernel.errors import Invalid, ServiceError
 from app.kernel.model_base import utcnow
@@ -176,7 +176,7 @@ def execute_run(run_id: int) -> str:
         columns = list(run.columns) or results.result_columns(report)
         name = f"{secrets.token_urlsafe(18)}.csv"
         temporary = results.reports_dir() / f".{name}.part"
-        count = campaign_export.write_csv(temporary, [results.column_label(c) for c in columns],
+        count = csv_exports.write_csv(temporary, [results.column_label(c) for c in columns],
                                           ([results.format_cell(c, row.get(c)) for c in columns] for row in rows))
         temporary.replace(results.reports_dir() / name)  # a reader never sees half a file
         _update(run_id, status=RunStatus.COMPLETED, progress=100, row_count=count, result_file=name,

@@ -22,10 +22,9 @@ from sqlmodel import Session, col, select
 from app.access.models import User
 from app.access.policy import Actor, can_see_user, require
 from app.access.roles import STAFF_ROLES, Role
-from app.campaigns import export as campaign_export
 from app.campaigns import service as campaigns
 from app.history import audit
-from app.kernel import validation
+from app.kernel import csv_exports, validation
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.reference import geo, metadata
@@ -199,7 +198,7 @@ def run_result(db: Session, *, actor: Actor, run_id: int, limit: int = VIEW_ROWS
         for number, cells in enumerate(reader):
             if number >= limit:
                 break
-            row = {key: _typed(key, campaign_export.unguarded_cell(cell)) for key, cell in zip(run.columns, cells, strict=False)}
+            row = {key: _typed(key, csv_exports.unguarded_cell(cell)) for key, cell in zip(run.columns, cells, strict=False)}
             row["_row"] = number
             rows.append(row)
     return {"columns": list(run.columns), "rows": rows, "row_count": run.row_count or 0, "totals": dict(run.totals),
@@ -457,18 +456,18 @@ def create_and_run(db: Session, *, actor: Actor, data: Mapping[str, Any], report
 
 def download_run(db: Session, *, actor: Actor, run_id: int) -> dict[str, str]:
     """A 15-minute, this-user-only link to a run's CSV ({csv_download_url, filename}), the campaign export's
-    mechanism (app/campaigns/export.py)."""
+    mechanism (app/kernel/csv_exports.py)."""
     run, report = _run(db, actor, run_id)
     source = reports_dir() / run.result_file if run.result_file else None
     if run.status != RunStatus.COMPLETED or source is None or not source.is_file():
         raise NotFound("This run has no file to download.")
-    stored = campaign_export.new_export_name()
-    target = campaign_export.exports_dir() / stored
+    stored = csv_exports.new_export_name()
+    target = csv_exports.exports_dir() / stored
     try:
         os.link(source, target)  # same disk: no copy; deleting either name later leaves the other intact
     except OSError:
         shutil.copyfile(source, target)
-    return campaign_export.export_link(actor=actor, stored=stored, filename=csv_filename(report, run))
+    return csv_exports.export_link(actor=actor, stored=stored, filename=csv_filename(report, run))
 
 
 # --- running apps ------------------------------------------------------------------------------------------
@@ -495,9 +494,9 @@ def running_apps_export(db: Session, *, actor: Actor, advertiser_id: int | None 
         raise Invalid({"file_name": problem})
     rows = statistics.run(db, query)
     columns = ["app", *RUNNING_APPS_METRICS]
-    stored = campaign_export.write_export([column_label(c) for c in columns],
+    stored = csv_exports.write_export([column_label(c) for c in columns],
                                           ([format_cell(c, row.get(c)) for c in columns] for row in rows))
-    return campaign_export.export_link(actor=actor, stored=stored, filename=filename)
+    return csv_exports.export_link(actor=actor, stored=stored, filename=filename)
 
 
 def list_files(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[dict[str, Any]]:

@@ -1,8 +1,9 @@
-"""/files/exports/{token}: a campaign export's CSV, sent as an attachment to the user who made it.
+"""/files/exports/{token}: an exported CSV (a list, a report's results), sent as an attachment to the user
+who made it.
 
 Outside /api (a browser follows the link like any download), so it answers refusals itself, in plain text.
 The request must be signed in (session cookie or bearer token, as for the API) as the user the signed link
-names; see app/campaigns/export.py.
+names; see app/kernel/csv_exports.py.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 
-from app.campaigns import export as campaign_export
+from app.kernel import csv_exports
 from app.kernel.db import session_scope
 from app.kernel.errors import ServiceError
 from app.web.deps import get_actor
@@ -21,7 +22,7 @@ def download(request: Request) -> Response:
     try:
         with session_scope() as db:
             actor = get_actor(request, db)
-            path, filename = campaign_export.open_export(token=request.path_params["token"], actor=actor)
+            path, filename = csv_exports.open_export(token=request.path_params["token"], actor=actor)
     except ServiceError as refusal:
         return PlainTextResponse(refusal.message, status_code=refusal.code, headers={"cache-control": "no-store"})
     return FileResponse(path, media_type="text/csv; charset=utf-8", filename=filename,

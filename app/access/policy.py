@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from app.access.models import User
 from app.access.permissions import allowed_roles
 from app.access.roles import IMPERSONATION_TARGETS, STAFF_ROLES, Role
-from app.kernel.errors import Forbidden, NotAuthenticated
+from app.kernel.errors import Forbidden, Invalid, NotAuthenticated
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,17 @@ def require_user_in_scope(actor: Actor, user: User | None) -> User:
     if user is None or not can_see_user(actor, user):
         raise NotFound("User not found.")
     return user
+
+
+def advertiser_for_new(db: Session, actor: Actor, advertiser_id: int | None) -> User:
+    """The advertiser a new record (a campaign, a creative, a list, an audience) belongs to: an advertiser's own
+    account; for staff and agencies the advertiser they name, if in their scope (else Invalid naming the field)."""
+    if actor.role == Role.ADVERTISER:
+        advertiser_id = actor.id
+    advertiser = db.get(User, advertiser_id) if advertiser_id is not None else None
+    if advertiser is None or advertiser.role != Role.ADVERTISER or not can_see_user(actor, advertiser):
+        raise Invalid({"advertiser_id": "Choose one of your advertisers."})
+    return advertiser
 
 
 def can_impersonate(actor: Actor, target: User) -> bool:

@@ -20,7 +20,7 @@ from sqlalchemy import DateTime, TypeDecorator, type_coerce
 from sqlmodel import Session, col, func, select
 
 from app.access.models import User, UserStatus
-from app.access.policy import Actor, advertiser_rows, can_see_user, require
+from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.access.roles import Role
 from app.campaigns import exchange_approvals
 from app.campaigns.models import (
@@ -428,17 +428,6 @@ def _checked(db: Session, advertiser_id: int, data: dict[str, Any], saved: Campa
     if errors:
         raise Invalid(errors)
     return values
-
-
-def advertiser_for_new(db: Session, actor: Actor, advertiser_id: int | None) -> User:
-    """The advertiser a new campaign or creative belongs to: an advertiser's own account; for staff and
-    agencies the advertiser they name, if in their scope."""
-    if actor.role == Role.ADVERTISER:
-        advertiser_id = actor.id
-    advertiser = db.get(User, advertiser_id) if advertiser_id is not None else None
-    if advertiser is None or advertiser.role != Role.ADVERTISER or not can_see_user(actor, advertiser):
-        raise Invalid({"advertiser_id": "Choose one of your advertisers."})
-    return advertiser
 
 
 def _snapshot(campaign: Campaign) -> dict[str, Any]:

@@ -15,9 +15,8 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from app.access.models import User
-from app.access.policy import Actor, advertiser_rows, can_see_user, require
+from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.campaigns.models import Campaign
-from app.campaigns.service import advertiser_for_new
 from app.creatives.models import (
     STATUS_TRANSITIONS,
     CampaignCreative,

@@ -17,9 +17,8 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from app.access.models import User
-from app.access.policy import Actor, advertiser_rows, can_see_user, require
+from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.campaigns.models import Campaign, CampaignStatus
-from app.campaigns.service import advertiser_for_new
 from app.history import audit, change_log
 from app.kernel import validation as v
 from app.kernel.csv_exports import export_link, write_export

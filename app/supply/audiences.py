@@ -22,7 +22,7 @@ from sqlalchemy import delete
 from sqlmodel import Session, col, select
 
 from app.access.models import User
-from app.access.policy import Actor, advertiser_rows, can_see_user, require
+from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, CampaignStatus
 from app.history import audit, change_log
@@ -156,14 +156,14 @@ def event_choices(db: Session, *, actor: Actor, advertiser_id: int | None = None
     """The events a retargeting audience of this advertiser can be built on: every conversion, then the custom
     events its postbacks and statistics have recorded."""
     require(actor, "audience", "view")
-    target = campaigns.advertiser_for_new(db, actor, advertiser_id)
+    target = advertiser_for_new(db, actor, advertiser_id)
     return [CONVERSION, *statistics.event_names(db, actor=actor, advertiser_id=target.id)]
 
 
 def audience_choices(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, Any]]:
     """The campaign form's audience picker: the advertiser's audiences, {id, name, kind, status}, by name."""
     require(actor, "audience", "view")
-    campaigns.advertiser_for_new(db, actor, advertiser_id)  # scope
+    advertiser_for_new(db, actor, advertiser_id)  # scope
     rows = db.exec(select(Audience.id, Audience.name, Audience.kind, Audience.status)
                    .where(Audience.advertiser_id == advertiser_id))
     return sorted(({"id": i, "name": n, "kind": k, "status": s} for i, n, k, s in rows),
@@ -231,7 +231,7 @@ def create_audience(db: Session, *, actor: Actor, data: dict[str, Any],
     (device_ids or retargeting) and for retargeting event and lookback_days (1 to 540). A device-id list starts
     empty: its ids come with upload_devices."""
     require(actor, "audience", "create")
-    advertiser = campaigns.advertiser_for_new(db, actor, advertiser_id)
+    advertiser = advertiser_for_new(db, actor, advertiser_id)
     assert advertiser.id is not None
     audience = Audience(advertiser_id=advertiser.id, status=AudienceStatus.ACTIVE,
                         **_checked(db, actor, advertiser.id, data))

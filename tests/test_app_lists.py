@@ -13,7 +13,7 @@ from sqlmodel import Session, func, select
 from app.campaigns import service as campaigns
 from app.history.models import AuditEntry
 from app.kernel.errors import Conflict, Invalid, NotFound
-from app.supply import app_entries, app_lists
+from app.supply import app_entries, app_lists, campaign_usage
 from app.supply.models import AppList, AppListEntry
 from tests.helpers import actor_of, bearer_headers, other_tenant, user_by_email
 
@@ -149,6 +149,19 @@ def test_a_list_in_use_is_archived_never_deleted(db):
     assert db.get(AppList, unused) is None and _count(db, unused) == 0
     campaigns.set_status(db, actor=me, campaign_id=campaign["id"], status="archived")
     assert app_lists.delete_list(db, actor=me, applist_id=used)["deleted"] is True
+
+
+def test_without_the_campaigns_finder_a_list_in_use_is_never_taken_for_unused(db, monkeypatch):
+    """Supply learns which campaigns use a list from the campaigns package (app/campaigns/list_usage.py). Were
+    that registration lost, deleting must fail loudly rather than treat the list as unused and delete it."""
+    me = actor_of(db, "advertiser@demo.example")
+    used = _new(db, me, "Used list")["list"]["id"]
+    campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Spring Sale", "targeting": {
+        "inventory_lists": {"allow": [used], "block": []}}})
+    monkeypatch.setattr(campaign_usage, "FINDERS", {})
+    with pytest.raises(RuntimeError, match="campaign finders not registered"):
+        app_lists.delete_list(db, actor=me, applist_id=used)
+    assert db.get(AppList, used) is not None
 
 
 def test_targeting_takes_only_the_advertisers_own_lists_on_their_side(db):

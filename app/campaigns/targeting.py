@@ -37,8 +37,10 @@ FORMER_DEVICE_NAMES = {"connected_tv": "ctv"}
 RETIRED, NOT_ALLOWED = "retired", "not_allowed"
 RETIRED_REFUSED = "Retired, cannot be chosen: {names}."
 REFERENCE_KEYS = TARGETING_REFERENCE_KEYS
-LIST_REFERENCES = ("inventory_lists", "audiences")  # {allow: [ids], block: [ids]}; their tables come later
-SMART_APP_KEY = "smart_app_lists"  # [ids] of active smart-app lists, allowed (services/list_targeting.py)
+# {allow: [ids], block: [ids]} of inventory lists and audiences; [ids] of active smart-app lists, allowed: the
+# keys are supply's (app/supply/list_targeting.py).
+LIST_REFERENCES = (list_targeting.INVENTORY_KEY, list_targeting.AUDIENCE_KEY)
+SMART_APP_KEY = list_targeting.SMART_APP_KEY
 EMPTY: dict[str, Any] = {
     "countries": [], "regions": [], "cities": [], "geo_fence": "", "languages": [], "device_types": [],
     **{key: [] for key in REFERENCE_KEYS}, "dayparting": [],

@@ -18,18 +18,18 @@ from sqlmodel import Session, col, func, select
 
 from app.access.models import User
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
-from app.campaigns.models import Campaign, CampaignStatus
 from app.history import audit, change_log
 from app.kernel import validation as v
 from app.kernel.csv_exports import export_link, write_export
 from app.kernel.errors import Conflict, Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.supply import app_entries
+from app.supply.campaign_usage import campaigns_using
+from app.supply.list_targeting import INVENTORY_KEY
 from app.supply.models import AppList, AppListEntry, ListKind, ListStatus
 
 NOT_FOUND = "Inventory list not found."
 NAME_MAX_LENGTH = 120
-TARGETING_KEY = "inventory_lists"
 IN_USE = "This list is used by campaigns that are not archived: {names}. Archive it instead, or take it out of them."
 KIND_IN_USE = "This list is used by campaigns ({names}): its kind cannot change while they use it."
 
@@ -49,25 +49,11 @@ def _advertiser_name(user: User) -> str:
     return user.company_name or user.display_name
 
 
-def campaigns_using(db: Session, list_ids: list[int], *, advertiser_ids: set[int] | None = None,
-                    key: str = TARGETING_KEY) -> dict[int, list[dict[str, Any]]]:
-    """{list id: [{id, name, status, side}]} of the campaigns whose targeting[key] allows or blocks the list.
-    Targeting is a JSON document per campaign, so the campaigns of the lists' advertisers are read and matched
-    here (an advertiser has tens of campaigns, not millions)."""
-    wanted = set(list_ids)
-    found: dict[int, list[dict[str, Any]]] = {i: [] for i in list_ids}
-    if not wanted:
-        return found
-    query = select(Campaign.id, Campaign.name, Campaign.status, Campaign.targeting)
-    if advertiser_ids is not None:
-        query = query.where(col(Campaign.advertiser_id).in_(advertiser_ids))
-    for campaign_id, name, status, targeting in db.exec(query.order_by(col(Campaign.name))).all():
-        value = (targeting or {}).get(key) or {}
-        sides = value.items() if isinstance(value, dict) else [("allow", value)]
-        for side, ids in sides:
-            for list_id in set(ids or []) & wanted:
-                found[list_id].append({"id": campaign_id, "name": name, "status": status, "side": side})
-    return found
+def _used_by(db: Session, app_list: AppList, *, live_only: bool = False) -> list[dict[str, Any]]:
+    """The campaigns of the list's advertiser that allow or block it (only those not archived: `live_only`)."""
+    assert app_list.id is not None
+    return campaigns_using(db, INVENTORY_KEY, [app_list.id], advertiser_ids={app_list.advertiser_id},
+                           live_only=live_only)[app_list.id]
 
 
 def _row(app_list: AppList, advertiser: User, counts: dict[str, int], used: list[dict[str, Any]]) -> dict[str, Any]:
@@ -81,8 +67,7 @@ def _row(app_list: AppList, advertiser: User, counts: dict[str, int], used: list
 def public(db: Session, app_list: AppList, advertiser: User) -> dict[str, Any]:
     assert app_list.id is not None
     counts = app_entries.counts(db, AppListEntry, [app_list.id])[app_list.id]
-    used = campaigns_using(db, [app_list.id], advertiser_ids={app_list.advertiser_id})[app_list.id]
-    return _row(app_list, advertiser, counts, used)
+    return _row(app_list, advertiser, counts, _used_by(db, app_list))
 
 
 def get_list(db: Session, *, actor: Actor, applist_id: int) -> dict[str, Any]:
@@ -107,7 +92,7 @@ def list_lists(db: Session, *, actor: Actor, advertiser_id: int | None = None, s
             if can_see_user(actor, u)]
     ids = [a.id for a, _u in rows if a.id is not None]
     counts = app_entries.counts(db, AppListEntry, ids)
-    used = campaigns_using(db, ids, advertiser_ids={a.advertiser_id for a, _u in rows})
+    used = campaigns_using(db, INVENTORY_KEY, ids, advertiser_ids={a.advertiser_id for a, _u in rows})
     return [_row(a, u, counts[a.id], used[a.id]) for a, u in rows if a.id is not None]
 
 
@@ -228,7 +213,7 @@ def update_list(db: Session, *, actor: Actor, applist_id: int, data: dict[str, A
             except Invalid as problem:
                 errors.update(problem.fields)
     if not errors and wanted.get("kind", app_list.kind) != app_list.kind:
-        used = campaigns_using(db, [applist_id], advertiser_ids={app_list.advertiser_id})[applist_id]
+        used = _used_by(db, app_list)
         if used:
             errors["kind"] = KIND_IN_USE.format(names=", ".join(c["name"] for c in used))
     if errors:
@@ -306,8 +291,7 @@ def delete_list(db: Session, *, actor: Actor, applist_id: int) -> dict[str, Any]
     refused (Conflict naming the campaigns): archive it instead."""
     require(actor, "app_list", "delete")
     app_list, _advertiser = in_scope(db, actor, applist_id)
-    used = [c for c in campaigns_using(db, [applist_id], advertiser_ids={app_list.advertiser_id})[applist_id]
-            if c["status"] != CampaignStatus.ARCHIVED]
+    used = _used_by(db, app_list, live_only=True)
     if used:
         raise Conflict(IN_USE.format(names=", ".join(c["name"] for c in used)), data={"campaigns": used})
     count = db.exec(select(func.count()).select_from(AppListEntry).where(AppListEntry.list_id == applist_id)).one()

@@ -18,6 +18,9 @@ from sqlmodel import Session, col, select
 
 from app.supply.models import AppList, Audience, AudienceStatus, ListKind, ListStatus, SmartAppList
 
+# Where a campaign's targeting names supply: {allow: [ids], block: [ids]} lists, and allowed smart-app lists.
+INVENTORY_KEY, AUDIENCE_KEY, SMART_APP_KEY = "inventory_lists", "audiences", "smart_app_lists"
+
 
 def check_inventory_lists(db: Session, *, advertiser_id: int, allow: list[int], block: list[int],
                           kept: Collection[int] = ()) -> str | None:
@@ -54,9 +57,9 @@ def check_smart_app_lists(db: Session, *, ids: list[int], kept: Collection[int] 
 
 def names(db: Session, targeting: dict[str, Any]) -> dict[str, list[str]]:
     """Readable names of a campaign's chosen lists (the overview): inventory_allow, inventory_block, smart_apps."""
-    value = targeting.get("inventory_lists") or {}
+    value = targeting.get(INVENTORY_KEY) or {}
     allow, block = list(value.get("allow") or []), list(value.get("block") or [])
-    smart = list(targeting.get("smart_app_lists") or [])
+    smart = list(targeting.get(SMART_APP_KEY) or [])
     inventory = {i: n for i, n in db.exec(select(AppList.id, AppList.name).where(col(AppList.id).in_(allow + block)))} \
         if allow or block else {}
     smart_names = {i: n for i, n in db.exec(select(SmartAppList.id, SmartAppList.name)
@@ -73,18 +76,18 @@ def without_archived(db: Session, targeting: dict[str, Any]) -> tuple[dict[str, 
         value = targeting.get(key) or {}
         return list(value.get("allow") or []), list(value.get("block") or [])
 
-    inventory, audiences = sides("inventory_lists"), sides("audiences")
-    smart = list(targeting.get("smart_app_lists") or [])
+    inventory, audiences = sides(INVENTORY_KEY), sides(AUDIENCE_KEY)
+    smart = list(targeting.get(SMART_APP_KEY) or [])
     gone: dict[str, dict[int, str]] = {
-        "inventory_lists": _inactive(db, AppList, ListStatus.ACTIVE, [*inventory[0], *inventory[1]]),
-        "audiences": _inactive(db, Audience, AudienceStatus.ACTIVE, [*audiences[0], *audiences[1]]),
-        "smart_app_lists": _inactive(db, SmartAppList, ListStatus.ACTIVE, smart)}
+        INVENTORY_KEY: _inactive(db, AppList, ListStatus.ACTIVE, [*inventory[0], *inventory[1]]),
+        AUDIENCE_KEY: _inactive(db, Audience, AudienceStatus.ACTIVE, [*audiences[0], *audiences[1]]),
+        SMART_APP_KEY: _inactive(db, SmartAppList, ListStatus.ACTIVE, smart)}
     kept = dict(targeting)
-    for key, (allow, block) in (("inventory_lists", inventory), ("audiences", audiences)):
+    for key, (allow, block) in ((INVENTORY_KEY, inventory), (AUDIENCE_KEY, audiences)):
         if gone[key]:
             kept[key] = {"allow": [i for i in allow if i not in gone[key]], "block": [i for i in block if i not in gone[key]]}
-    if gone["smart_app_lists"]:
-        kept["smart_app_lists"] = [i for i in smart if i not in gone["smart_app_lists"]]
+    if gone[SMART_APP_KEY]:
+        kept[SMART_APP_KEY] = [i for i in smart if i not in gone[SMART_APP_KEY]]
     return kept, sorted((name for names in gone.values() for name in names.values()), key=str.casefold)
 
 

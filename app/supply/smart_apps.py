@@ -13,13 +13,13 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from app.access.policy import Actor, can, require
-from app.campaigns.models import CampaignStatus
-from app.campaigns.targeting import SMART_APP_KEY
 from app.history import audit, change_log
 from app.kernel.errors import Conflict, Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.reference import app_taxonomy
 from app.supply import app_entries, app_lists
+from app.supply.campaign_usage import campaigns_using
+from app.supply.list_targeting import SMART_APP_KEY
 from app.supply.models import ListStatus, SmartAppEntry, SmartAppList
 
 NOT_FOUND = "Smart-app list not found."
@@ -66,7 +66,7 @@ def _public(db: Session, actor: Actor, found: SmartAppList) -> dict[str, Any]:
     assert found.id is not None
     counts = app_entries.counts(db, SmartAppEntry, [found.id])[found.id]
     # Which campaigns use it is staff's business (they span every advertiser).
-    used = app_lists.campaigns_using(db, [found.id], key=SMART_APP_KEY)[found.id] \
+    used = campaigns_using(db, SMART_APP_KEY, [found.id])[found.id] \
         if can(actor, "smart_app_list", "manage") else []
     return _row(found, counts, used)
 
@@ -87,7 +87,7 @@ def list_lists(db: Session, *, actor: Actor, status: str = "") -> list[dict[str,
     rows = list(db.exec(query.order_by(col(SmartAppList.updated_at).desc(), col(SmartAppList.id).desc())))
     ids = [r.id for r in rows if r.id is not None]
     counts = app_entries.counts(db, SmartAppEntry, ids)
-    used = app_lists.campaigns_using(db, ids, key=SMART_APP_KEY) if can(actor, "smart_app_list", "manage") \
+    used = campaigns_using(db, SMART_APP_KEY, ids) if can(actor, "smart_app_list", "manage") \
         else {i: [] for i in ids}
     return [_row(r, counts[r.id], used[r.id]) for r in rows if r.id is not None]
 
@@ -227,8 +227,7 @@ def set_status(db: Session, *, actor: Actor, list_id: int, status: str) -> dict[
 def delete_list(db: Session, *, actor: Actor, list_id: int) -> dict[str, Any]:
     require(actor, "smart_app_list", "manage")
     found = _visible(actor, db.get(SmartAppList, list_id))
-    used = [c for c in app_lists.campaigns_using(db, [list_id], key=SMART_APP_KEY)[list_id]
-            if c["status"] != CampaignStatus.ARCHIVED]
+    used = campaigns_using(db, SMART_APP_KEY, [list_id], live_only=True)[list_id]
     if used:
         raise Conflict(app_lists.IN_USE.format(names=", ".join(c["name"] for c in used)), data={"campaigns": used})
     count = db.exec(select(func.count()).select_from(SmartAppEntry).where(SmartAppEntry.list_id == list_id)).one()

@@ -24,7 +24,7 @@ from app.access import sessions
 from app.access.sessions import SESSION_COOKIE
 from app.accounts import auth_api, users_api
 from app.campaigns import api as campaigns_api
-from app.campaigns import exchange_approvals_api, targeting_api
+from app.campaigns import audience_targeting_api, exchange_approvals_api, targeting_api
 from app.campaigns import spec_calls_api as spec_campaign_calls_api
 from app.campaigns import tools_api as campaign_tools_api
 from app.creatives import api as creatives_api
@@ -101,6 +101,8 @@ def create_api() -> FastAPI:
     api.include_router(app_lists_api.spec_router)
     api.include_router(audiences_api.router)
     api.include_router(audiences_api.spec_router)
+    api.include_router(audience_targeting_api.router)
+    api.include_router(audience_targeting_api.spec_router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, Any]:

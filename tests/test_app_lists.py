@@ -4,6 +4,7 @@ in the service and the API, and campaign targeting refusing lists that are not t
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -12,6 +13,7 @@ from sqlmodel import Session, func, select
 
 from app.campaigns import service as campaigns
 from app.history.models import AuditEntry
+from app.kernel.config import REPO_ROOT
 from app.kernel.errors import Conflict, Invalid, NotFound
 from app.supply import app_entries, app_lists, campaign_usage
 from app.supply.models import AppList, AppListEntry
@@ -162,6 +164,15 @@ def test_without_the_campaigns_finder_a_list_in_use_is_never_taken_for_unused(db
     with pytest.raises(RuntimeError, match="campaign finders not registered"):
         app_lists.delete_list(db, actor=me, applist_id=used)
     assert db.get(AppList, used) is not None
+
+
+def test_supply_sits_below_campaigns_and_statistics():
+    """A list or an audience exists without campaigns: supply imports neither the campaigns nor the statistics
+    domain (they register what supply needs to know, or supply reads the warehouse below them)."""
+    upward = re.compile(r"^\s*(from|import) app\.(campaigns|statistics)\b", re.MULTILINE)
+    offenders = sorted(str(path.relative_to(REPO_ROOT)) for path in (REPO_ROOT / "app" / "supply").rglob("*.py")
+                       if upward.search(path.read_text(encoding="utf-8")))
+    assert offenders == []
 
 
 def test_targeting_takes_only_the_advertisers_own_lists_on_their_side(db):

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from app.campaigns import audience_targeting
 from app.campaigns import bulk as campaign_bulk
 from app.campaigns import service as campaigns
 from app.kernel.errors import Conflict, Invalid, NotFound
@@ -161,7 +162,7 @@ def test_tenants_never_reach_each_others_audiences(db, demo_ids):
         assert [a["id"] for a in audiences.list_audiences(db, actor=actor)] == [ours["id"]]
         for call, extra in ((audiences.get_audience, {}), (audiences.set_status, {"status": "inactive"}),
                             (audiences.delete_audience, {}), (audiences.audience_history, {}),
-                            (audiences.associate_campaigns, {"allow": [], "block": []})):
+                            (audience_targeting.associate_campaigns, {"allow": [], "block": []})):
             with pytest.raises(NotFound):
                 call(db, actor=actor, audience_id=theirs["id"], **extra)
         with pytest.raises(NotFound):
@@ -209,14 +210,14 @@ def test_campaigns_take_only_their_own_advertisers_active_audiences(db, demo_ids
 
     # associate-audience goes through the same checks, then takes it out of every campaign, and it can go.
     with pytest.raises(Invalid) as refused:
-        audiences.associate_campaigns(db, actor=me, audience_id=mine["id"], allow=[campaign["id"], other["id"]], block=[])
+        audience_targeting.associate_campaigns(db, actor=me, audience_id=mine["id"], allow=[campaign["id"], other["id"]], block=[])
     assert refused.value.fields["campaign_ids"].startswith("Second (#")
     audiences.set_status(db, actor=me, audience_id=mine["id"], status="active")
-    both = audiences.associate_campaigns(db, actor=me, audience_id=mine["id"], allow=[campaign["id"]], block=[other["id"]])
+    both = audience_targeting.associate_campaigns(db, actor=me, audience_id=mine["id"], allow=[campaign["id"]], block=[other["id"]])
     assert [(c["name"], c["mode"]) for c in both["campaigns"]] == [("Audience Run", "allow"), ("Second", "block")]
     assert [(a["name"], a["campaign_count"]) for a in audiences.list_audiences(db, actor=me)] == [("Mine", 2)]
-    assert audiences.campaign_audiences(db, actor=me, campaign_id=other["id"])["block"][0]["name"] == "Mine"
-    audiences.associate_campaigns(db, actor=me, audience_id=mine["id"], allow=[], block=[])
+    assert audience_targeting.campaign_audiences(db, actor=me, campaign_id=other["id"])["block"][0]["name"] == "Mine"
+    audience_targeting.associate_campaigns(db, actor=me, audience_id=mine["id"], allow=[], block=[])
     assert audiences.delete_audience(db, actor=me, audience_id=mine["id"])["name"] == "Mine"
     with pytest.raises(NotFound):
         audiences.get_audience(db, actor=me, audience_id=mine["id"])

@@ -1,6 +1,6 @@
-"""The rule a campaign's audience targeting obeys, apart from the audience service (which itself saves campaigns
-through app.campaigns.service, so campaign_targeting cannot import it): every audience a campaign allows or
-blocks is an ACTIVE audience of the campaign's own advertiser."""
+"""The rule a campaign's audience targeting obeys (app/campaigns/targeting.py checks it), apart from the audience
+service, which needs none of it: every audience a campaign allows or blocks is an ACTIVE audience of the
+campaign's own advertiser."""
 
 from __future__ import annotations
 

@@ -1,15 +1,17 @@
 """Audiences (/audience, /agency/audience, /admin/audience): create, read, list, upload device ids, change status,
-delete, associate with campaigns, and the change log. Every function checks the actor's permission, then the row
-scope (an agency reaches its advertisers' audiences, an advertiser its own; an audience out of scope answers
-exactly like a missing one), and audits each write in the same transaction.
+delete, and the change log (choosing the campaigns that use one saves those campaigns, so it is the campaigns
+domain's: app/campaigns/audience_targeting.py). Every function checks the actor's permission, then the row scope
+(an agency reaches its advertisers' audiences, an advertiser its own; an audience out of scope answers exactly
+like a missing one), and audits each write in the same transaction.
 
 Size: a device-id list's size is the number of distinct ids stored (kept on the audience as each file is
 appended). A retargeting audience's size is the number of its event recorded for the advertiser over the
-look-back window, read from the statistics store, which counts events by hour and placement, not devices: it is
+look-back window, read from the statistics warehouse, which counts events by hour and placement, not devices: it is
 reported as "events in window" (size_unit "events"), never as a number of people.
 
 Campaigns use an audience through their targeting ({"audiences": {"allow": [ids], "block": [ids]}}); only the
-advertiser's own campaigns can, so "which campaigns use it" reads that advertiser's campaigns only.
+advertiser's own campaigns can, so "which campaigns use it" asks for that advertiser's campaigns only (the
+campaigns domain answers: app/supply/campaign_usage.py).
 """
 
 from __future__ import annotations
@@ -23,16 +25,17 @@ from sqlmodel import Session, col, select
 
 from app.access.models import User
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
-from app.campaigns import service as campaigns
-from app.campaigns.models import Campaign, CampaignStatus
 from app.history import audit, change_log
 from app.kernel import validation as v
 from app.kernel.errors import Conflict, Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.kernel.uploads import shown_file_name
-from app.statistics import service as statistics
+from app.supply import campaign_usage
 from app.supply.audience_devices import UploadSummary, iter_lines, store_devices
+from app.supply.list_targeting import AUDIENCE_KEY
 from app.supply.models import Audience, AudienceDevice, AudienceKind, AudienceStatus
+from app.warehouse import get_store
+from app.warehouse.base import StatsQuery
 from app.warehouse.schema import EVENT_NAME_PATTERN
 
 NOT_FOUND = "Audience not found."
@@ -58,46 +61,41 @@ def _window(days: int) -> tuple[Any, Any]:
     return today - timedelta(days=days - 1), today
 
 
-def _events_in_window(db: Session, actor: Actor, audience: Audience) -> int:
+def _events_in_window(audience: Audience) -> int:
     """How many of the audience's event the advertiser recorded over the look-back window (UTC days, today
-    included), through the statistics service (its row scope applies)."""
+    included). Read from the warehouse itself, not through the statistics service (which sits above supply):
+    every caller has already found the audience in the actor's scope (in_scope, or advertiser_rows for a list),
+    and the query is narrowed to the audience's own advertiser, so the row-scope rule holds. The event name was
+    checked against the warehouse's pattern when the audience was saved."""
     start, end = _window(audience.lookback_days or LOOKBACK_MIN)
     is_conversion = audience.event == CONVERSION
-    query = statistics.build_query(db, actor=actor, start=start, end=end, advertiser_id=audience.advertiser_id,
-                                   metrics=["conversions"] if is_conversion else [],
-                                   events=[] if is_conversion else [audience.event])
-    rows = statistics.run(db, query, names=False)
+    rows = get_store().query(StatsQuery(start=start, end=end, advertiser_ids=(audience.advertiser_id,),
+                                        metrics=("conversions",) if is_conversion else (),
+                                        events=() if is_conversion else (audience.event,)))
     column = "conversions" if is_conversion else f"event_{audience.event}"
     return int(rows[0].get(column) or 0) if rows else 0
 
 
-def size_of(db: Session, actor: Actor, audience: Audience) -> tuple[int, str]:
+def size_of(audience: Audience) -> tuple[int, str]:
     """(size, unit): ("devices") for a device-id list, ("events") for a retargeting audience."""
     if audience.kind == AudienceKind.RETARGETING:
-        return _events_in_window(db, actor, audience), "events"
+        return _events_in_window(audience), "events"
     return audience.device_count, "devices"
 
 
 def campaigns_using(db: Session, audience: Audience, *, include_archived: bool = False) -> list[dict[str, Any]]:
-    """The advertiser's campaigns that allow or block the audience: [{id, name, status, mode}] by name. The
-    targeting is a JSON document, read here for the one advertiser's campaigns (not by a JSON query, which
-    SQLite and PostgreSQL spell differently)."""
-    query = select(Campaign.id, Campaign.name, Campaign.status, Campaign.targeting).where(
-        Campaign.advertiser_id == audience.advertiser_id)
-    if not include_archived:
-        query = query.where(Campaign.status != CampaignStatus.ARCHIVED)
-    found = []
-    for campaign_id, name, status, targeting in db.exec(query):
-        lists = (targeting or {}).get("audiences") or {}
-        for mode in ("allow", "block"):
-            if audience.id in (lists.get(mode) or []):
-                found.append({"id": campaign_id, "name": name, "status": status, "mode": mode})
+    """The advertiser's campaigns that allow or block the audience: [{id, name, status, mode}] by name (found by
+    the campaigns domain: app/supply/campaign_usage.py)."""
+    assert audience.id is not None
+    used = campaign_usage.campaigns_using(db, AUDIENCE_KEY, [audience.id], advertiser_ids={audience.advertiser_id},
+                                          live_only=not include_archived)[audience.id]
+    found = [{"id": row["id"], "name": row["name"], "status": row["status"], "mode": row["side"]} for row in used]
     return sorted(found, key=lambda row: (str(row["name"]).casefold(), row["id"]))
 
 
 def public(db: Session, actor: Actor, audience: Audience, advertiser: User) -> dict[str, Any]:
     """An audience as pages and the API show it."""
-    size, unit = size_of(db, actor, audience)
+    size, unit = size_of(audience)
     return {"id": audience.id, "name": audience.name, "kind": audience.kind, "status": audience.status,
             "advertiser_id": audience.advertiser_id, "advertiser": advertiser.company_name or advertiser.display_name,
             "event": audience.event or None, "lookback_days": audience.lookback_days, "size": size, "size_unit": unit,
@@ -126,10 +124,10 @@ def list_audiences(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     if search.strip():
         query = query.where(col(Audience.name).icontains(search.strip()))
     rows = db.exec(query.order_by(col(Audience.updated_at).desc(), col(Audience.id).desc())).all()
-    usage = _usage(db, {audience.advertiser_id for audience, _user in rows})
+    usage = _usage(db, [audience for audience, _user in rows])
     result = []
     for audience, advertiser in rows:
-        size, unit = size_of(db, actor, audience)
+        size, unit = size_of(audience)
         result.append({"id": audience.id, "name": audience.name, "kind": audience.kind, "status": audience.status,
                        "advertiser_id": audience.advertiser_id,
                        "advertiser": advertiser.company_name or advertiser.display_name,
@@ -139,25 +137,21 @@ def list_audiences(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     return result
 
 
-def _usage(db: Session, advertiser_ids: set[int]) -> dict[int, int]:
-    """audience id -> how many live campaigns use it, for these advertisers' campaigns (one query)."""
-    if not advertiser_ids:
-        return {}
-    counts: dict[int, int] = {}
-    for targeting in db.exec(select(Campaign.targeting).where(col(Campaign.advertiser_id).in_(advertiser_ids),
-                                                              Campaign.status != CampaignStatus.ARCHIVED)):
-        lists = (targeting or {}).get("audiences") or {}
-        for audience_id in {*(lists.get("allow") or []), *(lists.get("block") or [])}:
-            counts[audience_id] = counts.get(audience_id, 0) + 1
-    return counts
+def _usage(db: Session, audiences: list[Audience]) -> dict[int, int]:
+    """audience id -> how many live campaigns use it (of the audiences' advertisers; one query)."""
+    ids = [audience.id for audience in audiences if audience.id is not None]
+    used = campaign_usage.campaigns_using(db, AUDIENCE_KEY, ids, live_only=True,
+                                          advertiser_ids={audience.advertiser_id for audience in audiences})
+    return {audience_id: len({row["id"] for row in rows}) for audience_id, rows in used.items()}
 
 
 def event_choices(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[str]:
     """The events a retargeting audience of this advertiser can be built on: every conversion, then the custom
     events its postbacks and statistics have recorded."""
     require(actor, "audience", "view")
-    target = advertiser_for_new(db, actor, advertiser_id)
-    return [CONVERSION, *statistics.event_names(db, actor=actor, advertiser_id=target.id)]
+    target = advertiser_for_new(db, actor, advertiser_id)  # in the actor's scope, so its events may be read
+    assert target.id is not None
+    return [CONVERSION, *get_store().event_names((target.id,))]
 
 
 def audience_choices(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, Any]]:
@@ -168,20 +162,6 @@ def audience_choices(db: Session, *, actor: Actor, advertiser_id: int) -> list[d
                    .where(Audience.advertiser_id == advertiser_id))
     return sorted(({"id": i, "name": n, "kind": k, "status": s} for i, n, k, s in rows),
                   key=lambda row: (str(row["name"]).casefold(), row["id"]))
-
-
-def campaign_audiences(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, list[dict[str, Any]]]:
-    """The audiences a campaign allows and blocks (its overview): {"allow": [...], "block": [...]}, each
-    {id, name, kind, status}."""
-    require(actor, "audience", "view")
-    campaign = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)  # scope
-    lists = campaign["targeting"].get("audiences") or {}
-    ids = {*(lists.get("allow") or []), *(lists.get("block") or [])}
-    found = {a.id: a for a in db.exec(select(Audience).where(col(Audience.id).in_(ids),
-                                                             Audience.advertiser_id == campaign["advertiser_id"]))}
-    return {mode: [{"id": i, "name": found[i].name, "kind": found[i].kind, "status": found[i].status}
-                   if i in found else {"id": i, "name": f"#{i}", "kind": "", "status": "missing"}
-                   for i in lists.get(mode) or []] for mode in ("allow", "block")}
 
 
 # --- writing -------------------------------------------------------------------------------------------
@@ -304,41 +284,6 @@ def delete_audience(db: Session, *, actor: Actor, audience_id: int) -> dict[str,
     db.delete(audience)
     db.flush()
     return gone
-
-
-def associate_campaigns(db: Session, *, actor: Actor, audience_id: int, allow: list[int],
-                        block: list[int]) -> dict[str, Any]:
-    """Make these exactly the campaigns that use the audience: `allow` ones target it, `block` ones exclude it,
-    every other campaign of the advertiser has it in neither list. Each changed campaign is saved through the
-    campaign service (its checks: the audience must be active to be added; its audit record), all or nothing."""
-    require(actor, "audience", "update")
-    audience, advertiser = in_scope(db, actor, audience_id)
-    try:
-        wanted_allow, wanted_block = {int(i) for i in allow}, {int(i) for i in block}
-    except (TypeError, ValueError):
-        raise Invalid({"campaign_ids": "Ids are whole numbers."}) from None
-    if wanted_allow & wanted_block:
-        raise Invalid({"campaign_ids": "A campaign cannot both allow and block the audience."})
-    own = {campaign_id: (name, targeting) for campaign_id, name, targeting in db.exec(
-        select(Campaign.id, Campaign.name, Campaign.targeting).where(Campaign.advertiser_id == audience.advertiser_id,
-                                                                     Campaign.status != CampaignStatus.ARCHIVED))}
-    if strangers := sorted((wanted_allow | wanted_block) - set(own)):
-        raise Invalid({"campaign_ids": "Not campaigns of this audience's advertiser: "
-                                       + ", ".join(f"#{i}" for i in strangers) + "."})
-    for campaign_id, (name, targeting) in sorted(own.items()):
-        lists = dict((targeting or {}).get("audiences") or {"allow": [], "block": []})
-        current_allow, current_block = set(lists.get("allow") or []), set(lists.get("block") or [])
-        new_allow = (current_allow - {audience.id}) | ({audience.id} if campaign_id in wanted_allow else set())
-        new_block = (current_block - {audience.id}) | ({audience.id} if campaign_id in wanted_block else set())
-        if (new_allow, new_block) == (current_allow, current_block):
-            continue
-        try:
-            campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data={"targeting": {
-                **targeting, "audiences": {"allow": sorted(new_allow), "block": sorted(new_block)}}})
-        except Invalid as refused:
-            reason = " ".join(refused.fields.values())
-            raise Invalid({"campaign_ids": f"{name} (#{campaign_id}): {reason}"}) from None
-    return public(db, actor, audience, advertiser)
 
 
 # --- history -------------------------------------------------------------------------------------------

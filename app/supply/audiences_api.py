@@ -1,6 +1,7 @@
 """Audiences over the API: the same service calls the audience pages make, so the same permission and row-scope
 checks (an agency reaches its advertisers' audiences only; another tenant's id answers 404). REST paths first,
-then the spec's call names (createAudiance, getaudienceDataById, associate-audience, audience-status)."""
+then the spec's call names (createAudiance, getaudienceDataById, audience-status). Choosing the campaigns that use an
+audience saves campaigns: its routes are the campaigns domain's (app/campaigns/audience_targeting_api.py)."""
 
 from __future__ import annotations
 
@@ -38,11 +39,6 @@ class NewAudienceBody(BaseModel):
 
 class StatusBody(BaseModel):
     status: Literal["active", "inactive"]
-
-
-class AssociationBody(BaseModel):
-    allow: list[int] = Field(default_factory=list, description="Campaigns that target the audience")
-    block: list[int] = Field(default_factory=list, description="Campaigns that exclude it")
 
 
 @router.get("/audiences", description="The audiences you may see, most recently changed first, each with its size "
@@ -88,16 +84,6 @@ def delete_audience(audience_id: int, actor: Actor = Depends(get_actor), db: Ses
     return ok(audiences.delete_audience(db, actor=actor, audience_id=audience_id), "Audience deleted")
 
 
-@router.put("/audiences/{audience_id}/campaigns", description="Make these exactly the campaigns that use the "
-                                                              "audience (allow: target it; block: exclude it), of "
-                                                              "its own advertiser. All or nothing; a refusal names "
-                                                              "the campaign and why.")
-def associate(audience_id: int, body: AssociationBody, actor: Actor = Depends(get_actor),
-              db: Session = DB) -> dict[str, Any]:
-    return ok(audiences.associate_campaigns(db, actor=actor, audience_id=audience_id, allow=body.allow,
-                                            block=body.block), "Campaigns saved")
-
-
 @router.post("/audiences/{audience_id}/devices",
              description="Append a file of device ids (multipart field `file`): IDFA or GAID, one a line, any case, "
                          "with or without braces; a first line such as \"device_id\" is skipped. At most "
@@ -128,8 +114,6 @@ spec_router.add_api_route("/createAudiance", create_audience, methods=["POST"],
                           summary="createAudiance: a new audience (as POST /audiences)")
 spec_router.add_api_route("/getaudienceDataById/{audience_id}", get_audience, methods=["GET"],
                           summary="getaudienceDataById: one audience (as GET /audiences/{id})")
-spec_router.add_api_route("/associate-audience/{audience_id}", associate, methods=["PUT"],
-                          summary="associate-audience: the campaigns using an audience (as PUT /audiences/{id}/campaigns)")
 spec_router.add_api_route("/audience-status/{audience_id}", set_status, methods=["PUT"],
                           summary="audience-status: active or inactive (as PUT /audiences/{id}/status)")
 spec_router.add_api_route("/getAudienceList", list_audiences, methods=["GET"],

@@ -8,6 +8,7 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
+from app.campaigns import audience_targeting
 from app.campaigns import service as campaigns
 from app.supply import audiences
 from app.supply.models import AudienceKind, AudienceStatus
@@ -110,7 +111,7 @@ def CampaignsCard(audience: dict[str, Any], on_saved: Any) -> Any:
     current = {c["id"]: c["mode"] for c in audience["campaigns"]}
     chosen, set_chosen = use_state(None)
     modes = chosen if chosen is not None else current
-    save = use_action(audiences.associate_campaigns, on_done=lambda _r: (
+    save = use_action(audience_targeting.associate_campaigns, on_done=lambda _r: (
         console.toast("success", t("audiences.campaigns_saved")), set_chosen(None), on_saved()))
     links = [html.li({"key": str(c["id"]), "className": "d-flex justify-content-between align-items-center py-1"},
                      app_link({"to": path}, c["name"]) if (path := page_path("campaign.view", console.role, id=c["id"]))

@@ -8,6 +8,7 @@ from typing import Any
 
 from reactpy import component, html
 
+from app.campaigns import audience_targeting
 from app.supply import audiences
 from components.audiences.common import status_badge
 from components.paths import page_path
@@ -80,7 +81,7 @@ def CampaignAudiencesCard(campaign_id: int) -> Any:
     """The campaign's overview: the audiences it allows and blocks, each linking to its page."""
     console = use_console()
     t = console.t
-    found = use_query(audiences.campaign_audiences, actor=console.actor, campaign_id=campaign_id, deps=[campaign_id])
+    found = use_query(audience_targeting.campaign_audiences, actor=console.actor, campaign_id=campaign_id, deps=[campaign_id])
     if found.value is None:
         return ""
 

@@ -208,8 +208,10 @@ def test_an_ingestion_batch_killed_mid_write_is_whole_or_absent_and_its_retry_ch
     spend = int(reply.json()["data"]["spend_micros_by_advertiser"][str(advertiser)])
     with session_scope() as db:
         assert _charged(db, batch_id) >= spend  # the spend, plus the agency's margin when one is set
+        # Charged per campaign ("stats:<batch>:<advertiser>:c<campaign>:spend"): the batch's spend entries add up.
         spend_only = -int(db.exec(select(func.sum(LedgerEntry.amount_micros))
-                                  .where(LedgerEntry.reference == f"stats:{batch_id}:{advertiser}:spend")).one())
+                                  .where(col(LedgerEntry.reference).startswith(f"stats:{batch_id}:{advertiser}:"),
+                                         LedgerEntry.kind == "spend")).one())
     assert spend_only == spend
     after = _ledger_matches_balance(server, headers, advertiser)
     with session_scope() as db:

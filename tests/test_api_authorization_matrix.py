@@ -214,8 +214,7 @@ ID_KINDS: dict[str, str | None] = {
     "credential_id": "api_key",
     # Not a tenant's rows: shared reference data, DSPs, smart-app lists, approvals (staff only), the brand,
     # values a client chooses itself (batch ids, tracker click/device ids), the seat a DSP gave the console, and
-    # Stripe's own session ids (their
-    # owner is checked against Stripe's metadata: tests/test_card_payments.py).
+    # Stripe's own session ids (their owner is checked against Stripe's metadata: tests/test_card_payments.py).
     "approval_ids": None, "batch_id": None, "category_id": None, "genre_id": None, "subgenre_id": None,
     "dsp_id": None, "exchange_ids": None, "list_id": None, "parent_id": None, "value_id": None, "config_id": None,
     "click_id": None, "device_id": None, "session_id": None, "seat_id": None,

@@ -15,6 +15,7 @@ from app.campaigns import service as campaigns
 from app.history.models import AuditEntry
 from app.kernel.config import REPO_ROOT
 from app.kernel.errors import Conflict, Invalid, NotFound
+from app.kernel.hooks import Hook
 from app.supply import app_entries, app_lists, campaign_usage
 from app.supply.models import AppList, AppListEntry
 from tests.helpers import actor_of, bearer_headers, other_tenant, user_by_email
@@ -160,8 +161,8 @@ def test_without_the_campaigns_finder_a_list_in_use_is_never_taken_for_unused(db
     used = _new(db, me, "Used list")["list"]["id"]
     campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Spring Sale", "targeting": {
         "inventory_lists": {"allow": [used], "block": []}}})
-    monkeypatch.setattr(campaign_usage, "FINDERS", {})
-    with pytest.raises(RuntimeError, match="campaign finders not registered"):
+    monkeypatch.setattr(campaign_usage, "FINDERS", Hook("campaigns using lists and audiences", needed=("campaigns",)))
+    with pytest.raises(RuntimeError, match="no handler registered for .'campaigns'"):
         app_lists.delete_list(db, actor=me, applist_id=used)
     assert db.get(AppList, used) is not None
 

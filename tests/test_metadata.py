@@ -11,6 +11,7 @@ from app.access.roles import Role
 from app.history.models import AuditEntry
 from app.kernel.db import run
 from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound
+from app.kernel.hooks import Hook
 from app.reference import metadata
 from app.reference.models import REFERENCE_KINDS, ReferenceValue
 from components.paths import page_path
@@ -156,13 +157,14 @@ def test_used_values_cannot_be_deleted_only_retired(ref):
 def test_later_features_plug_their_usage_in(ref, monkeypatch):
     admin = actor_of(ref, "admin@demo.example")
     value_id = _id_of(ref, "traffic_type", "CTV")
-    monkeypatch.setitem(metadata.USAGE_COUNTERS, "traffic_type", [])
-    metadata.register_usage_counter("traffic_type", lambda _db, ids: {value_id: 3} if value_id in ids else {})
+    monkeypatch.setitem(metadata.USAGE_COUNTERS, "traffic_type", Hook("uses of traffic_type values"))
+    metadata.register_usage_counter("traffic_type", "a later feature",
+                                    lambda _db, ids: {value_id: 3} if value_id in ids else {})
     assert {r["name"]: r["used"] for r in metadata.list_values(ref, actor=admin, kind="traffic_type")}["CTV"] == 3
     with pytest.raises(Conflict):
         metadata.delete_value(ref, actor=admin, value_id=value_id)
     with pytest.raises(KeyError):
-        metadata.register_usage_counter("planet", lambda _db, _ids: {})
+        metadata.register_usage_counter("planet", "a later feature", lambda _db, _ids: {})
 
 
 def test_co_admin_manages_the_lists(ref):

@@ -1,5 +1,5 @@
 """Which campaigns use an inventory list, a smart-app list or an audience: their targeting names it. Registered
-with supply (app/supply/campaign_usage.py register_campaign_finder) when the campaigns package loads, so a list
+with supply (app/supply/campaign_usage.py FINDERS) when the campaigns package loads, so a list
 or an audience in use is archived or deactivated, never deleted, and its page names the campaigns."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from app.campaigns.models import Campaign, CampaignStatus
-from app.supply.campaign_usage import register_campaign_finder
+from app.supply.campaign_usage import FINDERS
 
 
 def campaigns_targeting(db: Session, key: str, ids: Sequence[int], *, advertiser_ids: set[int] | None,
@@ -37,4 +37,4 @@ def campaigns_targeting(db: Session, key: str, ids: Sequence[int], *, advertiser
     return found
 
 
-register_campaign_finder("campaigns", campaigns_targeting)
+FINDERS.register("campaigns", campaigns_targeting)

@@ -41,7 +41,7 @@ def _traffic_type_users(db: Session, value_ids: Sequence[int]) -> dict[int, int]
     return {int(codes[code]): int(count) for code, count in rows}
 
 
-register_usage_counter("traffic_type", _traffic_type_users)
-register_usage_counter("exchange", _exchange_requests)
+register_usage_counter("traffic_type", "campaigns", _traffic_type_users)
+register_usage_counter("exchange", "campaign approval requests", _exchange_requests)
 for _key, _kind in TARGETING_REFERENCE_KEYS.items():
-    register_usage_counter(_kind, _campaign_users(_key))
+    register_usage_counter(_kind, "campaigns", _campaign_users(_key))

@@ -46,6 +46,7 @@ from app.history import audit
 from app.kernel import money
 from app.kernel import validation as v
 from app.kernel.errors import Invalid
+from app.kernel.hooks import Hook
 from app.kernel.i18n.catalog import Message
 from app.kernel.model_base import utcnow
 from app.kernel.money import MICROS_PER_DOLLAR
@@ -498,15 +499,9 @@ def set_status(db: Session, *, actor: Actor, campaign_id: int, status: str) -> d
 
 
 # What activation needs besides the status machine and the flight, declared by the domain that knows it: funds
-# checks the balance (app/funds/activation.py). A guard answers {field: message} to refuse, or None. The names
-# in NEEDED_GUARDS must be registered before any campaign is activated: a missing one fails loudly, never open.
+# checks the balance (app/funds/activation.py). A guard answers {field: message} to refuse, or None.
 ActivationGuard = Callable[[Session, Campaign], Mapping[str, Any] | None]
-ACTIVATION_GUARDS: dict[str, ActivationGuard] = {}
-NEEDED_GUARDS = ("balance",)
-
-
-def register_activation_guard(name: str, guard: ActivationGuard) -> None:
-    ACTIVATION_GUARDS[name] = guard
+ACTIVATION_GUARDS: Hook[ActivationGuard] = Hook("campaign activation guards", needed=("balance",))
 
 
 def _check_can_run(db: Session, campaign: Campaign) -> None:
@@ -515,10 +510,7 @@ def _check_can_run(db: Session, campaign: Campaign) -> None:
     names the field to fix: the end date, or the balance (pages link it to Add Funds)."""
     if flight_ended(campaign.ends_at):
         raise Invalid({"ends_at": EXTEND_TO_ACTIVATE})
-    missing = [name for name in NEEDED_GUARDS if name not in ACTIVATION_GUARDS]
-    if missing:
-        raise RuntimeError(f"activation guards not registered: {missing} (is the funds package loaded?)")
-    for guard in ACTIVATION_GUARDS.values():
+    for guard in ACTIVATION_GUARDS.handlers():
         if problem := guard(db, campaign):
             raise Invalid(dict(problem))
 

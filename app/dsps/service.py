@@ -59,7 +59,7 @@ def _exchange_dsps(db: Session, value_ids: Any) -> dict[int, int]:
     return counts
 
 
-metadata.register_usage_counter("exchange", _exchange_dsps)
+metadata.register_usage_counter("exchange", "dsps", _exchange_dsps)
 
 
 # --- reading -------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Any
 from sqlmodel import Session
 
 from app.campaigns.models import Campaign
-from app.campaigns.service import register_activation_guard
+from app.campaigns.service import ACTIVATION_GUARDS
 from app.funds.service import balances_micros
 from app.kernel.i18n.catalog import Message
 from app.kernel.money import dollars
@@ -22,4 +22,4 @@ def positive_balance(db: Session, campaign: Campaign) -> dict[str, Any] | None:
     return {"balance": Message(FUND_TO_ACTIVATE, balance=dollars(balance))} if balance <= 0 else None
 
 
-register_activation_guard("balance", positive_balance)
+ACTIVATION_GUARDS.register("balance", positive_balance)

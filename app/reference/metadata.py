@@ -26,6 +26,7 @@ from app.access.policy import Actor, require
 from app.history import audit
 from app.kernel import validation as v
 from app.kernel.errors import Conflict, Invalid, NotFound
+from app.kernel.hooks import Hook
 from app.kernel.model_base import utcnow
 from app.reference.models import REFERENCE_KINDS, ReferenceValue
 
@@ -45,6 +46,10 @@ DETAILS: dict[str, str] = {"os_version": "parent_id", "carrier": "country"}
 # A usage counter answers, for some value ids of one kind, how many things use each: {value id: count}
 # (ids nobody uses may be left out). One call per list, so a counter reads its table once, not once per value.
 UsageCounter = Callable[[Session, Sequence[int]], Mapping[int, int]]
+# The counters a kind cannot be judged without: campaigns name values of every kind (targeting, traffic type),
+# and DSP connections name exchanges.
+NEEDED_COUNTERS: dict[str, tuple[str, ...]] = {
+    **{kind: ("campaigns",) for kind in REFERENCE_KINDS}, "exchange": ("campaigns", "dsps")}
 
 
 def _exchange_users(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
@@ -77,17 +82,20 @@ def traffic_types(db: Session) -> dict[str, dict[str, Any]]:
     return {traffic_type_code(r.name): {"name": r.name, "retired": r.retired} for r in _by_name(_rows(db, "traffic_type"))}
 
 
-USAGE_COUNTERS: dict[str, list[UsageCounter]] = {kind: [] for kind in REFERENCE_KINDS}
-USAGE_COUNTERS["exchange"].append(_exchange_users)
-USAGE_COUNTERS["operating_system"].append(_child_versions)
+# Who else uses each kind's values, by name. The domains that point at values register their counters
+# (campaigns: app/campaigns/reference_usage.py; DSPs: app/dsps/service.py); a value is deleted only once every
+# needed counter has said "unused".
+USAGE_COUNTERS: dict[str, Hook[UsageCounter]] = {
+    kind: Hook(f"uses of {kind} values", needed=NEEDED_COUNTERS.get(kind, ())) for kind in REFERENCE_KINDS}
+USAGE_COUNTERS["exchange"].register("accounts", _exchange_users)
+USAGE_COUNTERS["operating_system"].register("versions", _child_versions)
 
 
-def register_usage_counter(kind: str, counter: UsageCounter) -> None:
+def register_usage_counter(kind: str, name: str, counter: UsageCounter) -> None:
     """Declare another use of a kind's values (e.g. campaign targeting); used values cannot be deleted."""
     if kind not in USAGE_COUNTERS:
         raise KeyError(f"unknown reference kind {kind!r}")
-    if counter not in USAGE_COUNTERS[kind]:
-        USAGE_COUNTERS[kind].append(counter)
+    USAGE_COUNTERS[kind].register(name, counter)
 
 
 def usage_counts(db: Session, kind: str, value_ids: Sequence[int]) -> dict[int, int]:
@@ -95,7 +103,7 @@ def usage_counts(db: Session, kind: str, value_ids: Sequence[int]) -> dict[int, 
     totals = dict.fromkeys(value_ids, 0)
     if not value_ids:
         return totals
-    for counter in USAGE_COUNTERS.get(kind, ()):
+    for counter in USAGE_COUNTERS[kind].handlers() if kind in USAGE_COUNTERS else ():
         for value_id, count in counter(db, value_ids).items():
             if value_id in totals:
                 totals[value_id] += int(count)

@@ -1,6 +1,6 @@
 """Which campaigns use a list or an audience. Campaigns sit above supply (a list or an audience exists without
 campaigns; a campaign targets them), so supply does not read campaigns itself: the campaigns package registers
-how to find them (app/campaigns/list_usage.py) when it loads. The names in NEEDED must be registered before a
+how to find them (app/campaigns/list_usage.py) when it loads. The "campaigns" finder must be registered before a
 use is read: a missing one fails loudly, never as "unused" (a list in use could then be deleted)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from sqlmodel import Session
 
-NEEDED = ("campaigns",)
+from app.kernel.hooks import Hook
 
 
 class CampaignFinder(Protocol):
@@ -22,24 +22,18 @@ class CampaignFinder(Protocol):
         ...
 
 
-FINDERS: dict[str, CampaignFinder] = {}
-
-
-def register_campaign_finder(name: str, finder: CampaignFinder) -> None:
-    FINDERS[name] = finder
+FINDERS: Hook[CampaignFinder] = Hook("campaigns using lists and audiences", needed=("campaigns",))
 
 
 def campaigns_using(db: Session, key: str, ids: Sequence[int], *, advertiser_ids: set[int] | None = None,
                     live_only: bool = False) -> dict[int, list[dict[str, Any]]]:
     """{id: [{id, name, status, side}]}: the campaigns whose targeting under `key` (list_targeting's keys)
     allows or blocks each of these lists or audiences, as every registered finder answers."""
-    missing = [name for name in NEEDED if name not in FINDERS]
-    if missing:
-        raise RuntimeError(f"campaign finders not registered: {missing} (is the campaigns package loaded?)")
+    finders = FINDERS.handlers()
     found: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
     if not found:
         return found
-    for finder in FINDERS.values():
+    for finder in finders:
         for list_id, rows in finder(db, key, list(found), advertiser_ids=advertiser_ids, live_only=live_only).items():
             found[list_id].extend(rows)
     return found

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+import app.tables  # noqa: F401  (every table and every domain's hooks)
 from app.kernel.config import get_settings
 
 

@@ -1,4 +1,6 @@
-"""SQLModel tables, one module per entity. Importing this package registers every table."""
+"""Every domain's SQLModel tables, for Alembic. Importing this module registers every table and loads every
+domain package, so each registers its hooks (app/kernel/hooks.py): whatever runs the console (app/main.py,
+app/cli.py, the tests) imports it first."""
 
 from app.access.models import (
     ApiCredential,

@@ -19,6 +19,7 @@ from sqlalchemy import text  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
+import app.tables  # noqa: E402, F401  (every table and every domain's hooks, as the console loads them)
 from app.demo.seed import seed_demo  # noqa: E402
 from app.kernel.config import get_settings  # noqa: E402
 from app.kernel.db import get_engine, migrate, session_scope  # noqa: E402

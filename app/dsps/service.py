@@ -50,16 +50,6 @@ CONNECTOR_TYPES: tuple[str, ...] = tuple(CONNECTORS)
 _EDITABLE = ("name", "connector", "endpoint_url", "seat_id", "status", "exchange_ids")
 
 
-def _exchange_dsps(db: Session, value_ids: Any) -> dict[int, int]:
-    """DSPs that list the exchange as supported: such an exchange can be retired, not deleted."""
-    wanted, counts = set(value_ids), dict[int, int]()
-    for chosen in db.exec(select(Dsp.exchange_ids)):
-        for value_id in set(chosen or ()) & wanted:
-            counts[value_id] = counts.get(value_id, 0) + 1
-    return counts
-
-
-metadata.register_usage_counter("exchange", "dsps", _exchange_dsps)
 
 
 # --- reading -------------------------------------------------------------------------------------------

@@ -1,53 +1,136 @@
-"""Extension points fail closed (app/kernel/hooks.py): when a domain's registration is missing, the check it
-stands for raises instead of passing as "nothing to check" — a reference value in use is not deleted, a campaign
-is not activated without its balance check."""
+"""use_query and use_action: service calls run off the event loop, failures always reach the user, and an
+answer overtaken by a newer request never shows."""
 
 from __future__ import annotations
 
-import pytest
+import asyncio
+import time
+from dataclasses import replace
+from typing import Any
 
-from app.campaigns import service as campaigns
-from app.campaigns.models import CampaignStatus
-from app.kernel.errors import Conflict
-from app.kernel.hooks import Hook
-from app.reference import metadata
-from app.reference.models import ReferenceValue
-from tests.helpers import actor_of
+from reactpy import component, html, use_state
 
-BASE = {"objective": "traffic", "starts_at": "2030-01-01", "time_zone": "UTC", "total_budget": "1000",
-        "daily_budget": "50", "bid_strategy": "cpm", "bid": "2"}
+from app.kernel.errors import Forbidden, Invalid
+from components.ui.hooks import use_action, use_query
+from tests.render import _layout, handler_target, logged_out_console, run_async, settle, text_of
 
 
-def test_a_hook_answers_its_handlers_in_order_and_refuses_while_a_needed_one_is_missing():
-    hook: Hook[str] = Hook("greetings", needed=("english",))
-    hook.register("spanish", "hola")
-    with pytest.raises(RuntimeError, match="greetings: no handler registered for \\['english'\\]"):
-        hook.handlers()
-    hook.register("english", "hello")
-    hook.register("spanish", "buenas")  # a name registered again replaces its handler
-    assert hook.handlers() == ["buenas", "hello"]
+def _recording_console() -> tuple[Any, list[tuple[str, str]]]:
+    toasts: list[tuple[str, str]] = []
+    return replace(logged_out_console(), toast=lambda kind, text: toasts.append((kind, text))), toasts
 
 
-def test_without_the_campaigns_counter_a_used_value_is_never_deleted(db, monkeypatch):
-    admin = actor_of(db, "admin@demo.example")
-    value = metadata.add_value(db, actor=admin, kind="browser", name="Lynx")
-    campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
-                              data={**BASE, "name": "Text Mode", "targeting": {"browsers": [value["id"]]}})
-    db.commit()
-    with pytest.raises(Conflict):
-        metadata.delete_value(db, actor=admin, value_id=value["id"])  # the campaign uses it
-    monkeypatch.setitem(metadata.USAGE_COUNTERS, "browser", Hook("uses of browser values", needed=("campaigns",)))
-    with pytest.raises(RuntimeError, match="no handler registered for \\['campaigns'\\]"):
-        metadata.delete_value(db, actor=admin, value_id=value["id"])
-    assert db.get(ReferenceValue, value["id"]) is not None
+def _slow_read(_db: Any, *, seconds: float) -> str:
+    time.sleep(seconds)  # a password hash, a lock wait: blocking work
+    return "done"
 
 
-def test_without_the_balance_guard_no_campaign_is_activated(db, monkeypatch):
-    advertiser = actor_of(db, "advertiser@demo.example")
-    campaign = campaigns.create_campaign(db, actor=advertiser, data={**BASE, "name": "Guarded"})
-    db.commit()
-    monkeypatch.setattr(campaigns, "ACTIVATION_GUARDS", Hook("campaign activation guards", needed=("balance",)))
-    with pytest.raises(RuntimeError, match="no handler registered for \\['balance'\\]"):
-        campaigns.set_status(db, actor=advertiser, campaign_id=campaign["id"], status=CampaignStatus.ACTIVE)
-    db.rollback()
-    assert campaigns.get_campaign(db, actor=advertiser, campaign_id=campaign["id"])["status"] != "active"
+def test_a_slow_read_does_not_stall_the_event_loop() -> None:
+    @component
+    def Slow() -> Any:
+        query = use_query(_slow_read, seconds=0.6)
+        return html.p("loading" if query.loading else query.value)
+
+    async def scenario() -> tuple[int, str]:
+        ticks = 0
+
+        async def ticker() -> None:  # stands for every other tab's clicks
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.02)
+                ticks += 1
+
+        async with _layout(Slow, logged_out_console(), "/") as layout:
+            first = (await layout.render())["model"]
+            assert text_of(first) == "loading"
+            clock = asyncio.create_task(ticker())
+            model = await settle(layout, first)
+            clock.cancel()
+        return ticks, text_of(model)
+
+    ticks, text = run_async(scenario())
+    assert text == "done"
+    # 0.6 s of blocking work on the loop would leave the ticker at 0 or 1; off the loop it ticks throughout.
+    assert ticks >= 10, f"the loop was blocked during the read ({ticks} ticks)"
+
+
+def _broken_read(_db: Any) -> None:
+    raise RuntimeError("database went away")
+
+
+def _forbidden_write(_db: Any, **_kwargs: Any) -> None:
+    raise Forbidden("You cannot do that.")
+
+
+def _crashing_write(_db: Any, **_kwargs: Any) -> None:
+    raise ZeroDivisionError
+
+
+def _invalid_write(_db: Any, **_kwargs: Any) -> None:
+    raise Invalid({"name": "Invalid input. Please use only letters, numbers, spaces, and hyphens."})
+
+
+def test_a_failed_load_shows_an_error_toast() -> None:
+    console, toasts = _recording_console()
+
+    @component
+    def Broken() -> Any:
+        query = use_query(_broken_read)
+        return html.p("failed" if query.failed else "loading" if query.loading else "shown")
+
+    async def scenario() -> str:
+        async with _layout(Broken, console, "/") as layout:
+            return text_of(await settle(layout, (await layout.render())["model"]))
+
+    assert run_async(scenario()) == "failed"
+    assert toasts == [("error", console.t("common.unexpected_error"))]
+
+
+def test_failed_actions_show_why_and_field_errors_land_beside_the_field() -> None:
+    console, toasts = _recording_console()
+    seen: dict[str, Any] = {}
+
+    @component
+    def Buttons() -> Any:
+        forbidden, crashing, invalid = use_action(_forbidden_write), use_action(_crashing_write), \
+            use_action(_invalid_write)
+        seen["errors"] = invalid.errors
+        return html.div(html.button({"onClick": lambda _e: forbidden.submit(x=1)}, "a"),
+                        html.button({"onDoubleClick": lambda _e: crashing.submit(x=1)}, "b"),
+                        html.button({"onAuxClick": lambda _e: invalid.submit(x=1)}, "c"))
+
+    async def scenario() -> None:
+        async with _layout(Buttons, console, "/") as layout:
+            model = await settle(layout, (await layout.render())["model"])
+            for name in ("onClick", "onDoubleClick", "onAuxClick"):
+                await layout.deliver({"type": "layout-event", "target": handler_target(model, name), "data": [{}]})
+            await asyncio.sleep(0.05)
+            await settle(layout, model)
+
+    run_async(scenario())
+    assert sorted(toasts) == sorted([("error", "You cannot do that."), ("error", console.t("common.unexpected_error"))])
+    assert seen["errors"] == {"name": "Invalid input. Please use only letters, numbers, spaces, and hyphens."}
+
+
+def _echo_after(_db: Any, *, value: str, seconds: float) -> str:
+    time.sleep(seconds)
+    return value
+
+
+def test_an_answer_overtaken_by_a_newer_request_never_shows() -> None:
+    @component
+    def Search() -> Any:
+        term, set_term = use_state("slow")
+        query = use_query(_echo_after, value=term, seconds=0.5 if term == "slow" else 0.0, deps=[term])
+        return html.div(html.button({"onClick": lambda _e: set_term("fast")}, "go"),
+                        html.p({"id": "answer"}, str(query.value)))
+
+    async def scenario() -> str:
+        async with _layout(Search, logged_out_console(), "/") as layout:
+            model = (await layout.render())["model"]
+            await layout.deliver({"type": "layout-event", "target": handler_target(model, "onClick"), "data": [{}]})
+            model = await settle(layout, model)
+            await asyncio.sleep(0.6)  # the slow, older answer arrives now; it must be dropped
+            return text_of(await settle(layout, model))
+
+    assert run_async(scenario()).endswith("fast")

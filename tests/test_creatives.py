@@ -209,6 +209,31 @@ def test_assignment_from_both_sides_within_one_advertiser(db):
     assert error.value.fields == {"creative_ids": f"Creative {theirs}: Creative not found."}
 
 
+def test_a_campaign_save_is_all_or_nothing_with_its_creatives(db):
+    """The campaign form's save: settings and creatives in one unit of work. A refused creative leaves neither
+    the edit's settings nor a new campaign behind, even inside a caller's longer transaction."""
+    me = actor_of(db, "advertiser@demo.example")
+    saved = campaigns.create_campaign(db, actor=me, data=CAMPAIGN)
+    mine = creatives.create_creative(db, actor=me, data={"type": "html", "name": "Tag", "html": "<p>Hi</p>"})["id"]
+    admin = actor_of(db, "admin@demo.example")
+    _rival_agency, rival_advertiser = other_tenant(db)
+    theirs = _image_creative(db, admin, advertiser_id=rival_advertiser.id)["id"]
+    with pytest.raises(Invalid) as error:
+        creatives.save_campaign(db, actor=me, campaign_id=saved["id"], data={"name": "Renamed"},
+                                creative_ids=[mine, theirs])
+    assert error.value.fields == {"creative_ids": f"Creative {theirs}: Creative not found."}
+    with pytest.raises(Invalid):
+        creatives.save_campaign(db, actor=me, data={**CAMPAIGN, "name": "Never Made"}, creative_ids=[theirs])
+    assert [c["name"] for c in campaigns.list_campaigns(db, actor=me)] == ["Spring Sale"]
+    assert creatives.campaign_creatives(db, actor=me, campaign_id=saved["id"]) == []
+
+    made = creatives.save_campaign(db, actor=me, data={**CAMPAIGN, "name": "Made"}, creative_ids=[mine])
+    assert [c["id"] for c in creatives.campaign_creatives(db, actor=me, campaign_id=made["id"])] == [mine]
+    renamed = creatives.save_campaign(db, actor=me, campaign_id=made["id"], data={"name": "Made Again"})
+    assert renamed["name"] == "Made Again"  # no creative ids: the creatives stay as they are
+    assert [c["id"] for c in creatives.campaign_creatives(db, actor=me, campaign_id=made["id"])] == [mine]
+
+
 def test_bulk_edits_save_the_good_rows_and_say_why_others_were_refused(db):
     me = actor_of(db, "advertiser@demo.example")
     first, second = _image_creative(db, me)["id"], _image_creative(db, me, name="Banner 2")["id"]

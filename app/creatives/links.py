@@ -9,6 +9,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from app.access.policy import Actor, require
+from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, CampaignStatus
 from app.campaigns.scope import NOT_FOUND as CAMPAIGN_NOT_FOUND
 from app.campaigns.scope import campaign_if_in_scope
@@ -145,9 +146,18 @@ def campaign_creatives(db: Session, *, actor: Actor, campaign_id: int) -> list[d
     return _campaign_creative_rows(db, campaign_id)
 
 
-def set_creatives_of_saved_campaign(db: Session, *, actor: Actor, campaign: dict[str, Any],
-                                    creative_ids: list[int]) -> dict[str, Any]:
-    """The second step of saving a campaign form: its creatives. Returns the campaign the first step saved,
-    for the page to go on to."""
-    set_campaign_creatives(db, actor=actor, campaign_id=int(campaign["id"]), creative_ids=creative_ids)
-    return campaign
+def save_campaign(db: Session, *, actor: Actor, data: dict[str, Any], campaign_id: int | None = None,
+                  advertiser_id: int | None = None, creative_ids: list[int] | None = None) -> dict[str, Any]:
+    """The campaign form's save (/campaignForm, /campaignEditForm, /campaignClone), one user action in one unit of
+    work: the settings (a new campaign for `advertiser_id` when `campaign_id` is None, else that campaign's),
+    then, when `creative_ids` is given, exactly those creatives. A refusal of either step saves neither: a
+    creative archived or moved since the form loaded leaves no half-saved campaign behind, and no new one.
+    Returns the campaign as the settings step saved it."""
+    with db.begin_nested():  # all or nothing even inside a caller's longer transaction
+        if campaign_id is None:
+            saved = campaigns.create_campaign(db, actor=actor, data=data, advertiser_id=advertiser_id)
+        else:
+            saved = campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data=data)
+        if creative_ids is not None:
+            set_campaign_creatives(db, actor=actor, campaign_id=int(saved["id"]), creative_ids=creative_ids)
+    return saved

@@ -8,8 +8,8 @@ from app.creatives.bulk import bulk_status, bulk_update
 from app.creatives.links import (
     assign_to_campaigns,
     campaign_creatives,
+    save_campaign,
     set_campaign_creatives,
-    set_creatives_of_saved_campaign,
 )
 from app.creatives.records import (
     archive_creative,
@@ -34,8 +34,8 @@ __all__ = [
     "get_creative",
     "list_creatives",
     "preview",
+    "save_campaign",
     "set_campaign_creatives",
-    "set_creatives_of_saved_campaign",
     "set_status",
     "update_creative",
     "upload_asset",

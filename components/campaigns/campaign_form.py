@@ -169,27 +169,22 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
         console.toast("success", t("campaigns.saved" if mode == "edit" else "campaigns.created", name=result["name"]))
         go(page_path("campaign.view", console.role, id=result["id"]) or page_path("campaigns", console.role) or "/")
 
-    # Saved in two steps, the settings and then the creatives; the second names the campaign the first made.
-    assign = use_action(creatives.set_creatives_of_saved_campaign, on_done=finished)
-
-    def saved(result: dict[str, Any]) -> None:
-        chosen = store.get("creative_ids")
-        if chosen is None:
-            finished(result)
-        else:
-            assign.submit(actor=console.actor, campaign=result, creative_ids=list(chosen))
-
-    action = use_action(campaigns.update_campaign if mode == "edit" else campaigns.create_campaign, on_done=saved)
+    # One save, one unit of work: the settings and the creatives together (creatives.save_campaign), so a refused
+    # creative leaves the settings unsaved too. Creatives not loaded yet (None) stay as they are.
+    action = use_action(creatives.save_campaign, on_done=finished)
     errors = action.errors
 
     def submit(_event: Any = None) -> None:
         data = submitted_data(store)
+        chosen_creatives = store.get("creative_ids")
+        creative_ids = None if chosen_creatives is None else list(chosen_creatives)
         if mode == "edit":
             assert campaign is not None
-            action.submit(actor=console.actor, campaign_id=campaign["id"], data=data)
+            action.submit(actor=console.actor, campaign_id=campaign["id"], data=data, creative_ids=creative_ids)
         else:
             chosen = store.get("advertiser_id") or advertiser
-            action.submit(actor=console.actor, data=data, advertiser_id=int(chosen) if chosen else None)
+            action.submit(actor=console.actor, data=data, advertiser_id=int(chosen) if chosen else None,
+                          creative_ids=creative_ids)
 
     def pick_advertiser(value: str) -> None:
         store.set("advertiser_id", value)
@@ -315,7 +310,7 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
 
     creatives_section = _section(
         t("campaigns.section_creatives"), "bi-images",
-        CreativesPicker(store, advertiser, campaign["id"] if campaign else None, error=assign.errors.get("creative_ids"),
+        CreativesPicker(store, advertiser, campaign["id"] if campaign else None, error=errors.get("creative_ids"),
                         key=f"creatives-{advertiser}"),
         marker="creatives")
 
@@ -334,11 +329,11 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
                                         html.div({"className": "d-flex gap-2 mt-3"},
                                                  html.button({"type": "button", "data-action": "save-campaign",
                                                               "className": "btn btn-primary flex-grow-1",
-                                                              "disabled": action.pending or assign.pending,
+                                                              "disabled": action.pending,
                                                               "onClick": submit},
                                                              html.span({"className": "spinner-border spinner-border-sm "
                                                                                     "me-2"})
-                                                             if action.pending or assign.pending else "",
+                                                             if action.pending else "",
                                                              t("campaigns.save" if mode == "edit"
                                                                else "campaigns.create")),
                                                  app_link({"to": cancel_path, "className": "btn btn-outline-secondary"},

@@ -233,6 +233,47 @@ def test_the_campaign_form_chooses_the_creatives_it_shows(page: Page) -> None:
     expect(page.locator(f"[data-section=creatives] #creative_ids-{creative_id}")).to_be_checked()  # a clone keeps them
 
 
+def test_a_campaign_save_whose_creative_is_refused_saves_nothing(page: Page) -> None:
+    """A campaign save is one unit of work: when a creative chosen in the form was archived after the form
+    loaded, the save is refused on the creatives and neither the edit's new name nor a clone is saved."""
+    def prepare(db):
+        advertiser = actor_of(db, "advertiser@demo.example")
+        campaign = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
+        made = [creatives.create_creative(db, actor=advertiser, data={
+            "type": "html", "name": name, "html": "<p>hi</p>", "width": 160, "height": 600})["id"]
+            for name in ("Tall Box", "Wide Box")]
+        creatives.set_campaign_creatives(db, actor=advertiser, campaign_id=campaign["id"], creative_ids=made[1:])
+        return campaign["id"], made
+
+    def archive(creative_id: int) -> None:
+        run(lambda db: creatives.archive_creative(db, actor=actor_of(db, "advertiser@demo.example"),
+                                                  creative_id=creative_id))
+
+    def names() -> list[str]:
+        return run(lambda db: sorted(c["name"] for c in campaigns.list_campaigns(
+            db, actor=actor_of(db, "advertiser@demo.example"))))
+
+    campaign_id, (tall, wide) = run(prepare)
+    login(page, "advertiser@demo.example")
+    page.goto(f"/campaignEditForm/{campaign_id}")
+    page.fill("#field-name", "Winter Push")
+    box = page.locator(f"[data-section=creatives] #creative_ids-{tall}")
+    box.click()
+    expect(box).to_be_checked()
+    archive(tall)  # someone archives it while the form is open
+    page.click("[data-action=save-campaign]")
+    expect(page.locator("[data-field-error=creative_ids]")).to_have_text("Tall Box is archived.")
+    expect(page.locator("#field-name")).to_have_value("Winter Push")  # nothing typed is lost
+    assert names() == ["Autumn Push"]  # and the new name was not saved without its creatives
+
+    page.goto(f"/campaignClone/{campaign_id}")
+    expect(page.locator(f"[data-section=creatives] #creative_ids-{wide}")).to_be_checked()  # a clone keeps them
+    archive(wide)
+    page.click("[data-action=save-campaign]")
+    expect(page.locator("[data-field-error=creative_ids]")).to_have_text("Wide Box is archived.")
+    assert names() == ["Autumn Push"]  # no clone without its creatives
+
+
 def test_the_agency_list_shows_flight_dates_whole(page: Page) -> None:
     """With the advertiser column the agency's list cut its dates at 1366 px ("Nov 25, 20…")."""
     run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),

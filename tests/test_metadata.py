@@ -3,11 +3,14 @@ every write audited; the page renders the lists."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from sqlmodel import Session, select
 
 from app.access.models import UserSettings
 from app.access.roles import Role
+from app.campaigns.models import Campaign
 from app.history.models import AuditEntry
 from app.kernel.db import run
 from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound
@@ -165,6 +168,23 @@ def test_later_features_plug_their_usage_in(ref, monkeypatch):
         metadata.delete_value(ref, actor=admin, value_id=value_id)
     with pytest.raises(KeyError):
         metadata.register_usage_counter("planet", "a later feature", lambda _db, _ids: {})
+
+
+def test_a_json_list_counter_counts_each_row_once_for_each_value_it_names(ref):
+    """The one way usages kept in JSON lists are counted (accounts' allowed exchanges, DSPs' exchanges, campaign
+    targeting): a row naming a value twice counts once, empty rows and values nobody names count nothing."""
+    magnite, openx = _id_of(ref, "exchange", "Magnite"), _id_of(ref, "exchange", "OpenX")
+    for email, named in (("advertiser@demo.example", [magnite, magnite]), ("agency@demo.example", [magnite, openx])):
+        for value_id in named:
+            _use_exchange(ref, email, value_id)
+    accounts = metadata.json_list_counter(UserSettings.allowed_exchanges)
+    assert accounts(ref, [magnite, openx, -1]) == {magnite: 2, openx: 1}
+    advertiser_id = user_by_email(ref, "advertiser@demo.example").id
+    ref.add_all(Campaign(advertiser_id=advertiser_id, name=f"Counted {number}", starts_at=datetime(2026, 12, 1, tzinfo=UTC),
+                         total_budget_micros=10**9, bid_micros=10**6, targeting=targeting)
+                for number, targeting in enumerate(({"exchanges": [openx, openx, magnite]}, {"exchanges": None}, {})))
+    ref.flush()
+    assert metadata.json_list_counter(Campaign.targeting, "exchanges")(ref, [magnite, openx]) == {magnite: 1, openx: 1}
 
 
 def test_co_admin_manages_the_lists(ref):

@@ -4,13 +4,12 @@ register_usage_counter) when the campaigns package loads, so a value a campaign 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from sqlmodel import Session, col, func, select
 
 from app.campaigns.models import TARGETING_REFERENCE_KEYS, Campaign, ExchangeApproval
-from app.reference.metadata import UsageCounter, register_usage_counter, traffic_type_code
+from app.reference.metadata import json_list_counter, register_usage_counter, traffic_type_code
 from app.reference.models import ReferenceValue
 
 
@@ -20,16 +19,6 @@ def _exchange_requests(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
     rows = db.exec(select(ExchangeApproval.exchange_id, func.count())
                    .where(col(ExchangeApproval.exchange_id).in_(value_ids)).group_by(ExchangeApproval.exchange_id))
     return {int(value_id): int(count) for value_id, count in rows}
-
-
-def _campaign_users(targeting_key: str) -> UsageCounter:
-    """Campaigns whose targeting names the value (under `targeting_key`), counted in Python as above."""
-    def count(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
-        wanted, counts = set(value_ids), Counter[int]()
-        for targeting in db.exec(select(Campaign.targeting)):
-            counts.update(value_id for value_id in set((targeting or {}).get(targeting_key, ())) if value_id in wanted)
-        return dict(counts)
-    return count
 
 
 def _traffic_type_users(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
@@ -43,5 +32,5 @@ def _traffic_type_users(db: Session, value_ids: Sequence[int]) -> dict[int, int]
 
 register_usage_counter("traffic_type", "campaigns", _traffic_type_users)
 register_usage_counter("exchange", "campaign approval requests", _exchange_requests)
-for _key, _kind in TARGETING_REFERENCE_KEYS.items():
-    register_usage_counter(_kind, "campaigns", _campaign_users(_key))
+for _key, _kind in TARGETING_REFERENCE_KEYS.items():  # campaigns whose targeting names the value under _key
+    register_usage_counter(_kind, "campaigns", json_list_counter(Campaign.targeting, _key))

@@ -14,6 +14,7 @@ DSPs), so the rule follows without this module knowing them.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -52,16 +53,17 @@ NEEDED_COUNTERS: dict[str, tuple[str, ...]] = {
     **{kind: ("campaigns",) for kind in REFERENCE_KINDS}, "exchange": ("campaigns", "dsps")}
 
 
-def _exchange_users(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
-    """Accounts whose UserSettings.allowed_exchanges name the exchange. Counted in Python over the JSON
-    lists, so SQLite and PostgreSQL agree (their JSON operators differ)."""
-    wanted = set(value_ids)
-    counts: dict[int, int] = {}
-    for allowed in db.exec(select(UserSettings.allowed_exchanges)):
-        for value_id in set(allowed or ()):
-            if value_id in wanted:
-                counts[value_id] = counts.get(value_id, 0) + 1
-    return counts
+def json_list_counter(column: Any, key: str | None = None) -> UsageCounter:
+    """A UsageCounter over a JSON column that holds a list of value ids in each row (with `key`: a document whose
+    `key` holds the list, as campaign targeting does): each row counts once for each id it names. Counted in
+    Python over the lists, so SQLite and PostgreSQL agree (their JSON operators differ)."""
+    def count(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
+        wanted, counts = set(value_ids), Counter[int]()
+        for document in db.exec(select(column)):
+            chosen = (document or {}).get(key) if key is not None else document
+            counts.update(set(chosen or ()) & wanted)
+        return dict(counts)
+    return count
 
 
 def _child_versions(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
@@ -83,11 +85,12 @@ def traffic_types(db: Session) -> dict[str, dict[str, Any]]:
 
 
 # Who else uses each kind's values, by name. The domains that point at values register their counters
-# (campaigns: app/campaigns/reference_usage.py; DSPs: app/dsps/service.py); a value is deleted only once every
+# (campaigns: app/campaigns/reference_usage.py; DSPs: app/dsps/reference_usage.py); a value is deleted only once every
 # needed counter has said "unused".
 USAGE_COUNTERS: dict[str, Hook[UsageCounter]] = {
     kind: Hook(f"uses of {kind} values", needed=NEEDED_COUNTERS.get(kind, ())) for kind in REFERENCE_KINDS}
-USAGE_COUNTERS["exchange"].register("accounts", _exchange_users)
+# Accounts whose allowed exchanges name the exchange.
+USAGE_COUNTERS["exchange"].register("accounts", json_list_counter(UserSettings.allowed_exchanges))
 USAGE_COUNTERS["operating_system"].register("versions", _child_versions)
 
 

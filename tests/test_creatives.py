@@ -234,6 +234,22 @@ def test_a_campaign_save_is_all_or_nothing_with_its_creatives(db):
     assert [c["id"] for c in creatives.campaign_creatives(db, actor=me, campaign_id=made["id"])] == [mine]
 
 
+def test_a_clone_takes_the_originals_creatives_but_not_its_archived_ones(db):
+    """The API's clone and the clone page start from one plan: the original's creatives, less archived ones (they
+    take no new campaign), which the plan names as left out."""
+    me = actor_of(db, "advertiser@demo.example")
+    source = campaigns.create_campaign(db, actor=me, data=CAMPAIGN)
+    kept, gone = (creatives.create_creative(db, actor=me, data={"type": "html", "name": name, "html": "<p>Hi</p>"})["id"]
+                  for name in ("Tag", "Old Tag"))
+    creatives.set_campaign_creatives(db, actor=me, campaign_id=source["id"], creative_ids=[kept, gone])
+    creatives.archive_creative(db, actor=me, creative_id=gone)
+    plan = campaigns.clone_plan(db, actor=me, campaign_id=source["id"])
+    assert plan["campaign"]["creative_ids"] == [kept] and plan["left_out"] == ["Old Tag"]
+    clone = campaigns.clone_campaign(db, actor=me, campaign_id=source["id"])
+    assert clone["left_out"] == ["Old Tag"]
+    assert [c["id"] for c in creatives.campaign_creatives(db, actor=me, campaign_id=clone["id"])] == [kept]
+
+
 def test_bulk_edits_save_the_good_rows_and_say_why_others_were_refused(db):
     me = actor_of(db, "advertiser@demo.example")
     first, second = _image_creative(db, me)["id"], _image_creative(db, me, name="Banner 2")["id"]

@@ -133,8 +133,9 @@ def set_status(campaign_id: int, body: StatusBody, actor: Actor = Depends(get_ac
 @router.post("/campaigns/{campaign_id}/clone")
 def clone_campaign(campaign_id: int, body: CloneBody | None = None, actor: Actor = Depends(get_actor),
                    db: Session = DB) -> dict[str, Any]:
-    """A draft copy named "<name> copy" (then "copy 2", ...), without archived lists and audiences or retired
-    targeting values: `left_out` names them. An original whose flight has ended needs new dates in the body."""
+    """A draft copy named "<name> copy" (then "copy 2", ...) showing the original's creatives, without archived
+    lists, audiences and creatives or retired targeting values: `left_out` names them. An original whose flight
+    has ended needs new dates in the body."""
     dates = body.model_dump(exclude_none=True) if body else {}
     return ok(campaigns.clone_campaign(db, actor=actor, campaign_id=campaign_id, **dates), "Campaign cloned")
 

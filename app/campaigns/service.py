@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -535,29 +536,49 @@ def _copy_name(db: Session, advertiser_id: int, name: str) -> str:
         number += 1
 
 
+# What a clone takes from its original besides the settings, declared by the domain that keeps it (creatives:
+# app/creatives/links.py), so this module reads no table of a domain above it. For the original, `plan` answers the
+# ids the clone takes (put in the plan's campaign under `field`, where the clone page's picker starts from them)
+# and the names of what it leaves out (archived creatives take no new campaign); `take` gives the new clone those
+# ids, in the clone's own unit of work.
+@dataclass(frozen=True)
+class ClonePart:
+    field: str
+    plan: Callable[[Session, int], tuple[list[int], list[str]]]
+    take: Callable[[Session, Actor, int, list[int]], object]
+
+
+CLONE_PARTS: Hook[ClonePart] = Hook("what a clone takes from its original", needed=("creatives",))
+
+
 def clone_plan(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
     """What a clone of the campaign starts from (the clone page's form, the API's clone): {"campaign": its settings
     as public() shows them, named by _copy_name, without the lists, audiences and reference values a new campaign
-    cannot choose; "left_out": their names; "needs_dates": the original's flight has ended, so the clone needs new
-    dates (its dates are then empty)}."""
+    cannot choose, with what each CLONE_PARTS part takes (the creatives, less archived ones); "left_out": the
+    names of what it leaves; "needs_dates": the original's flight has ended, so the clone needs new dates (its
+    dates are then empty)}."""
     require(actor, "campaign", "create")
     source, advertiser = campaign_in_scope(db, actor, campaign_id)
     shown = public(source, advertiser)
     targeting, left_out = list_targeting.without_archived(db, dict(source.targeting))
     targeting = deliverable(db, advertiser_id=source.advertiser_id, targeting=targeting)
     stale = stale_targeting(db, shown)
-    left_out = sorted([*left_out, *(row["name"] for rows in stale.values() for row in rows)], key=str.casefold)
+    parts = {part.field: part.plan(db, campaign_id) for part in CLONE_PARTS.handlers()}
+    left_out = sorted([*left_out, *(row["name"] for rows in stale.values() for row in rows),
+                       *(name for _taken, names in parts.values() for name in names)], key=str.casefold)
     needs_dates = flight_ended(source.ends_at)
     campaign = {**shown, "name": _copy_name(db, source.advertiser_id, source.name), "targeting": targeting,
+                **{field: taken for field, (taken, _names) in parts.items()},
                 **({"starts_at": None, "ends_at": None} if needs_dates else {})}
     return {"campaign": campaign, "left_out": left_out, "needs_dates": needs_dates}
 
 
 def clone_campaign(db: Session, *, actor: Actor, campaign_id: int, starts_at: str | None = None,
                    ends_at: str | None = None) -> dict[str, Any]:
-    """A draft copy with every setting it may keep (clone_plan), checked as a new campaign is; new dates may be
-    given, and must be when the original's flight has ended. The answer is the clone, with "left_out": the names
-    of the archived lists and retired values it did not take."""
+    """A draft copy with every setting it may keep and the original's creatives (clone_plan), checked as a new
+    campaign is, in one unit of work; new dates may be given, and must be when the original's flight has ended.
+    The answer is the clone, with "left_out": the names of the archived lists, retired values and archived
+    creatives it did not take."""
     plan = clone_plan(db, actor=actor, campaign_id=campaign_id)
     source = plan["campaign"]
     data = {field: source.get(field) for field in EDITABLE}
@@ -573,4 +594,8 @@ def clone_campaign(db: Session, *, actor: Actor, campaign_id: int, starts_at: st
     audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="clone",
                  after={"from": campaign_id, **_snapshot(campaign)})
     exchange_approvals.sync_requests(db, actor=actor, campaign=campaign)
+    assert campaign.id is not None
+    for part in CLONE_PARTS.handlers():
+        if source.get(part.field):
+            part.take(db, actor, campaign.id, source[part.field])
     return {**public(campaign, advertiser), "left_out": plan["left_out"]}

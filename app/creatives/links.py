@@ -13,6 +13,7 @@ from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, CampaignStatus
 from app.campaigns.scope import NOT_FOUND as CAMPAIGN_NOT_FOUND
 from app.campaigns.scope import campaign_if_in_scope
+from app.campaigns.service import CLONE_PARTS, ClonePart
 from app.creatives.models import CampaignCreative, Creative, CreativeStatus
 from app.creatives.records import in_scope
 from app.history import audit
@@ -161,3 +162,17 @@ def save_campaign(db: Session, *, actor: Actor, data: dict[str, Any], campaign_i
         if creative_ids is not None:
             set_campaign_creatives(db, actor=actor, campaign_id=int(saved["id"]), creative_ids=creative_ids)
     return saved
+
+
+def _clone_plan(db: Session, campaign_id: int) -> tuple[list[int], list[str]]:
+    """(the creatives a clone of the campaign shows, the names of its archived ones, which take no new campaign)."""
+    rows = _campaign_creative_rows(db, campaign_id)
+    return ([r["id"] for r in rows if r["status"] != CreativeStatus.ARCHIVED],
+            [r["name"] for r in rows if r["status"] == CreativeStatus.ARCHIVED])
+
+
+def _clone_take(db: Session, actor: Actor, clone_id: int, creative_ids: list[int]) -> None:
+    set_campaign_creatives(db, actor=actor, campaign_id=clone_id, creative_ids=creative_ids)
+
+
+CLONE_PARTS.register("creatives", ClonePart("creative_ids", _clone_plan, _clone_take))

@@ -95,6 +95,8 @@ def initial_values(campaign: dict[str, Any] | None) -> dict[str, Any]:
         targeting = campaign.get("targeting") or {}
     for key, empty in EMPTY.items():
         values[f"targeting.{key}"] = targeting.get(key, empty)
+    if campaign is not None and "creative_ids" in campaign:  # a clone's plan: the original's creatives it may take
+        values["creative_ids"] = list(campaign["creative_ids"])
     return values
 
 
@@ -310,8 +312,8 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
 
     creatives_section = _section(
         t("campaigns.section_creatives"), "bi-images",
-        CreativesPicker(store, advertiser, campaign["id"] if campaign else None, error=errors.get("creative_ids"),
-                        key=f"creatives-{advertiser}"),
+        CreativesPicker(store, advertiser, campaign["id"] if campaign and mode == "edit" else None,
+                        error=errors.get("creative_ids"), key=f"creatives-{advertiser}"),
         marker="creatives")
 
     cancel_path = (page_path("campaign.view", console.role, id=campaign["id"]) if campaign and mode == "edit"

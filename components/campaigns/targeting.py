@@ -301,9 +301,9 @@ def DaypartingGrid(store: FieldStore, error: str | None = None) -> Any:
 @component
 def CreativesPicker(store: FieldStore, advertiser_id: int | None, source_campaign_id: int | None = None,
                     error: str | None = None) -> Any:
-    """Which of the advertiser's creatives the campaign shows; an edit or a clone starts from the saved
-    campaign's. Kept in the store as "creative_ids" (None until the saved ones are in: saving then leaves
-    the campaign's creatives as they are)."""
+    """Which of the advertiser's creatives the campaign shows; an edit starts from the saved campaign's, a clone
+    from what its plan put in the store (the original's, less archived ones). Kept in the store as
+    "creative_ids" (None until the saved ones are in: saving then leaves the campaign's creatives as they are)."""
     console = use_console()
     t = console.t
     offered = use_query(creatives.list_creatives, actor=console.actor, advertiser_id=advertiser_id or 0,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from app.creatives import links
 from app.kernel.db import run
+from app.kernel.errors import Invalid
 from tests.helpers import bearer_headers, other_tenant
 
 NEW = {"name": "Launch Week", "objective": "app_installs", "starts_at": "2026-12-01", "time_zone": "UTC",
@@ -27,6 +29,29 @@ def test_an_advertiser_runs_a_campaign_through_its_life(client):
     assert client.delete(f"/api/campaigns/{campaign_id}", headers=me).json()["data"]["status"] == "archived"
     listed = client.get("/api/campaigns", headers=me).json()["data"]
     assert [row["name"] for row in listed] == ["Launch Week copy"]
+
+
+def test_a_clone_over_the_api_takes_the_originals_creatives_or_is_not_made(client, monkeypatch):
+    """The API's clone and its creatives are one unit of work: the clone shows the original's creatives, and when
+    linking them is refused no clone is left behind."""
+    me = bearer_headers(client, "advertiser@demo.example")
+    campaign_id = client.post("/api/campaigns", headers=me, json=NEW).json()["data"]["id"]
+    creative_id = client.post("/api/creatives", headers=me,
+                              json={"type": "html", "name": "Tag", "html": "<p>Hi</p>"}).json()["data"]["id"]
+    assert client.put(f"/api/campaigns/{campaign_id}/creatives", headers=me,
+                      json={"creative_ids": [creative_id]}).status_code == 200
+    clone = client.post(f"/api/campaigns/{campaign_id}/clone", headers=me).json()["data"]
+    shown = client.get(f"/api/campaigns/{clone['id']}/creatives", headers=me).json()["data"]
+    assert [row["id"] for row in shown] == [creative_id]
+
+    def refused(*_args: object, **_kwargs: object) -> None:
+        raise Invalid({"creative_ids": "Tag is archived."})
+
+    monkeypatch.setattr(links, "set_campaign_creatives", refused)
+    reply = client.post(f"/api/campaigns/{campaign_id}/clone", headers=me)
+    assert reply.status_code == 422 and reply.json()["data"]["fields"] == {"creative_ids": "Tag is archived."}
+    listed = client.get("/api/campaigns", headers=me).json()["data"]
+    assert sorted(row["name"] for row in listed) == ["Launch Week", "Launch Week copy"]
 
 
 def test_bad_fields_are_named(client):

@@ -19,6 +19,7 @@ from sqlmodel import Session, col, func, select
 from app.access.models import User
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.history import audit, change_log
+from app.history import status as status_machine
 from app.kernel import validation as v
 from app.kernel.csv_exports import export_link, write_export
 from app.kernel.errors import Conflict, Invalid, NotFound
@@ -115,12 +116,15 @@ def export_entries(db: Session, *, actor: Actor, applist_id: int) -> dict[str, s
     return export_link(actor=actor, stored=stored, filename=f"{safe}-{utcnow():%Y%m%d}.csv")
 
 
-def list_change_log(db: Session, *, actor: Actor, applist_id: int) -> dict[str, Any]:
-    """getChangeLogAppList: {list: {id, name}, entries: [...]} newest first."""
-    change_log.require_reader(actor, "app_list")
-    found, _advertiser = in_scope(db, actor, applist_id)
-    return {"list": {"id": found.id, "name": found.name},
-            "entries": change_log.entries(db, entity="app_list", entity_id=applist_id)}
+def list_change_log(db: Session, *, actor: Actor, applist_id: int, since: str = "", until: str = "",
+                    user_id: int | None = None) -> dict[str, Any]:
+    """getChangeLogAppList: {list: {id, name, status}, entries: [...], people: [...]} newest first."""
+    return dict(change_log.read(db, actor=actor, kind="app_list", record_id=applist_id, since=since, until=until,
+                                user_id=user_id))
+
+
+change_log.register("app_list", change_log.ChangeLogSource(
+    lambda db, actor, applist_id: change_log.about(in_scope(db, actor, applist_id)[0])))
 
 
 # --- campaign targeting ----------------------------------------------------------------------------------
@@ -270,20 +274,16 @@ def upload_entries(db: Session, *, actor: Actor, applist_id: int, content: bytes
 
 def set_status(db: Session, *, actor: Actor, applist_id: int, status: str) -> dict[str, Any]:
     """Archive a list (it stays on the campaigns that use it, but cannot be newly chosen) or restore it."""
-    require(actor, "app_list", "update")
-    app_list, advertiser = in_scope(db, actor, applist_id)
-    try:
-        wanted = ListStatus(status)
-    except ValueError:
-        raise Invalid({"status": "Not an allowed value."}) from None
-    if wanted != app_list.status:
-        before = app_list.status
-        app_list.status = wanted.value
-        app_list.updated_at = utcnow()
-        db.add(app_list)
-        audit.record(db, actor=actor, entity="app_list", entity_id=app_list.id, action=f"set_status_{wanted.value}",
-                     before={"status": before}, after={"status": wanted.value})
+    app_list, advertiser = APP_LIST_STATUS.change(db, actor=actor, record_id=applist_id, status=status)
     return public(db, app_list, advertiser)
+
+
+APP_LIST_STATUS = status_machine.declare(status_machine.StatusMachine(
+    "app_list", AppList, tuple(ListStatus), ("app_list", "update"), in_scope,
+    lambda db, _actor, loaded: public(db, *loaded),
+    routes=(status_machine.StatusRoute("/inventory-lists/{applist_id}/status",
+                                       description="Archive a list (it stays on the campaigns that use it but "
+                                                   "cannot be newly chosen) or restore it."),)))
 
 
 def delete_list(db: Session, *, actor: Actor, applist_id: int) -> dict[str, Any]:

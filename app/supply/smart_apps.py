@@ -14,6 +14,7 @@ from sqlmodel import Session, col, func, select
 
 from app.access.policy import Actor, can, require
 from app.history import audit, change_log
+from app.history import status as status_machine
 from app.kernel.errors import Conflict, Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.reference import app_taxonomy
@@ -99,11 +100,14 @@ def list_entries(db: Session, *, actor: Actor, list_id: int) -> list[dict[str, s
     return app_entries.entries_of(db, SmartAppEntry, found.id)
 
 
-def list_change_log(db: Session, *, actor: Actor, list_id: int) -> dict[str, Any]:
-    change_log.require_reader(actor, "smart_app_list")
-    found = _visible(actor, db.get(SmartAppList, list_id))
-    return {"list": {"id": found.id, "name": found.name},
-            "entries": change_log.entries(db, entity="smart_app_list", entity_id=list_id)}
+def list_change_log(db: Session, *, actor: Actor, list_id: int, since: str = "", until: str = "",
+                    user_id: int | None = None) -> dict[str, Any]:
+    return dict(change_log.read(db, actor=actor, kind="smart_app_list", record_id=list_id, since=since, until=until,
+                                user_id=user_id))
+
+
+change_log.register("smart_app_list", change_log.ChangeLogSource(
+    lambda db, actor, list_id: change_log.about(_visible(actor, db.get(SmartAppList, list_id)))))
 
 
 # --- writing -------------------------------------------------------------------------------------------
@@ -208,20 +212,14 @@ def upload_entries(db: Session, *, actor: Actor, list_id: int, content: bytes, m
 
 
 def set_status(db: Session, *, actor: Actor, list_id: int, status: str) -> dict[str, Any]:
-    require(actor, "smart_app_list", "manage")
-    found = _visible(actor, db.get(SmartAppList, list_id))
-    try:
-        wanted = ListStatus(status)
-    except ValueError:
-        raise Invalid({"status": "Not an allowed value."}) from None
-    if wanted != found.status:
-        before = found.status
-        found.status = wanted.value
-        found.updated_at = utcnow()
-        db.add(found)
-        audit.record(db, actor=actor, entity="smart_app_list", entity_id=found.id, action=f"set_status_{wanted.value}",
-                     before={"status": before}, after={"status": wanted.value})
-    return _public(db, actor, found)
+    return _public(db, actor, SMART_APP_LIST_STATUS.change(db, actor=actor, record_id=list_id, status=status))
+
+
+SMART_APP_LIST_STATUS = status_machine.declare(status_machine.StatusMachine(
+    "smart_app_list", SmartAppList, tuple(ListStatus), ("smart_app_list", "manage"),
+    lambda db, actor, list_id: _visible(actor, db.get(SmartAppList, list_id)), _public,
+    routes=(status_machine.StatusRoute("/smart-apps/{list_id}/status",
+                                       description="Admin and co-admin: archive or restore a list."),)))
 
 
 def delete_list(db: Session, *, actor: Actor, list_id: int) -> dict[str, Any]:

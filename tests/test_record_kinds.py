@@ -121,3 +121,31 @@ def test_every_audited_entity_has_a_declared_kind(demo_ids: dict[str, int]) -> N
         written |= set(db.exec(select(AuditEntry.entity).distinct()).all())
     assert written - declared == set()
     assert {"campaign", "creative", "user", "dsp", "funds"} <= written, "the scan found what is audited"
+
+
+@pytest.mark.parametrize("kind", ["inventory", "smart"])
+def test_both_kinds_of_list_share_one_lifecycle(db: Session, kind: str) -> None:
+    """Inventory and smart-app lists live the same life (app/supply/list_lifecycle.py): replacing the entries
+    with nothing is refused and keeps them (smart-app lists used to be emptied), and an archived list takes no
+    entries until restored."""
+    from app.kernel.errors import Invalid
+    from app.supply import app_lists, smart_apps
+
+    if kind == "inventory":
+        actor = actor_of(db, ADVERTISER)
+        made = app_lists.create_list(db, actor=actor, data={"name": "Apps", "kind": "allow",
+                                                            "entries": "com.example.app"})
+        list_id, module, key = made["list"]["id"], app_lists, "applist_id"
+    else:
+        actor = actor_of(db, "admin@demo.example")
+        made = smart_apps.create_list(db, actor=actor, data={
+            "name": "Games", "category_id": "36", "genre_id": "6014", "entries": "com.example.app"})
+        list_id, module, key = made["list"]["id"], smart_apps, "list_id"
+    with pytest.raises(Invalid) as refused:
+        module.change_entries(db, actor=actor, text="", mode="replace", **{key: list_id})
+    assert refused.value.fields == {"entries": "Give the entries the list should hold."}
+    assert [e["value"] for e in module.list_entries(db, actor=actor, **{key: list_id})] == ["com.example.app"]
+    module.set_status(db, actor=actor, status="archived", **{key: list_id})
+    with pytest.raises(Invalid) as archived:
+        module.change_entries(db, actor=actor, text="com.example.other", mode="add", **{key: list_id})
+    assert archived.value.fields == {"status": "An archived list cannot be changed; restore it first."}

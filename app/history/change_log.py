@@ -22,8 +22,9 @@ from app.kernel.errors import Invalid
 @dataclass(frozen=True)
 class ChangeLogKind:
     """One change log the console shows: whose audit rows it reads and who may read it. Its page(s) in the route
-    table (components/pages.py checks their roles against `roles` at import) and its API route (app/api/*.py,
-    tests/test_change_log_access.py) both follow this; the service that reads it calls require_reader."""
+    table (components/pages.py builds them over one component and checks their roles against `roles` at import)
+    and its API route (app/web/kinds_api.py, tests/test_change_log_access.py) both follow this; `read` and `page`
+    check its permission (require_reader), its domain's source the row scope."""
 
     entity: str  # AuditEntry.entity of its rows
     permission: tuple[str, str]  # (entity, action) of the permission table that lets a role read it

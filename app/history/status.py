@@ -2,10 +2,10 @@
 move is audited, its API routes), and the one code path every status change takes, people's and the
 system's alike (a campaign paused because its balance ran out moves through here too).
 
-Each domain declares its machine in its own package (app/<domain>/kinds.py) with `declare`; the API routes
-(app/web/kinds_api.py) are derived from STATUS_MACHINES. A move is a conditional UPDATE ("still in the state
-it was read in?"), so two requests or batches racing to make the same move make it, audit it and report it
-once."""
+Each domain declares its machine with `declare` beside the service that finds its records in scope (loading
+the domain's package declares it); the API routes (app/web/kinds_api.py) are derived from STATUS_MACHINES.
+A move is a conditional UPDATE ("still in the state it was read in?"), so two requests or batches racing to
+make the same move make it, audit it and report it once."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ from app.settings import brand_theme, client_settings_api, company, company_api
 from app.statistics import api as statistics_api
 from app.statistics import dashboards_api, postbacks_api
 from app.supply import app_entries, app_lists_api, audience_devices, audiences_api
-from app.web import csp, export_files
+from app.web import csp, export_files, kinds_api
 from app.web.bounds import bounded_integers
 from app.web.envelope import (
     FAULT_CLASSES,
@@ -103,6 +103,7 @@ def create_api() -> FastAPI:
     api.include_router(audiences_api.spec_router)
     api.include_router(audience_targeting_api.router)
     api.include_router(audience_targeting_api.spec_router)
+    api.include_router(kinds_api.router())  # every declared kind's status routes
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, Any]:

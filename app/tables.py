@@ -2,6 +2,7 @@
 domain package, so each registers its hooks (app/kernel/hooks.py): whatever runs the console (app/main.py,
 app/cli.py, the tests) imports it first."""
 
+import app.accounts  # noqa: F401  (no tables; loading it declares the accounts' status machine)
 from app.access.models import (
     ApiCredential,
     AuthSession,

@@ -15,17 +15,16 @@ from app.history.change_log import CHANGE_LOGS
 from components.agencies.agency_list import AgenciesPage
 from components.agencies.assign_advertiser import AssignAdvertiserPage
 from components.agencies.edit_agency import EditAgencyPage
+from components.app_lists.change_log import InventoryListChangeLogPage, SmartAppListChangeLogPage
 from components.app_lists.inventory_pages import (
     CreateInventoryListPage,
     EditInventoryListPage,
-    InventoryListChangeLogPage,
     InventoryListsPage,
     ViewInventoryListPage,
 )
 from components.app_lists.smart_pages import (
     CreateSmartAppListPage,
     EditSmartAppListPage,
-    SmartAppListChangeLogPage,
     SmartAppListsPage,
     ViewSmartAppListPage,
 )
@@ -105,6 +104,17 @@ class MenuLink:
 
 
 A, C, G, V = Role.ADMIN, Role.CO_ADMIN, Role.AGENCY, Role.ADVERTISER
+# The page component of each change log declared in app.history.change_log.CHANGE_LOGS (one component,
+# components/ui/change_log.py, framed by its area).
+CHANGE_LOG_PAGES = {"campaign": CampaignChangeLogPage, "advertiser_campaigns": AdvertiserCampaignsChangeLogPage,
+                    "creative": CreativeChangeLogPage, "audience": AudienceChangeLogPage,
+                    "app_list": InventoryListChangeLogPage, "smart_app_list": SmartAppListChangeLogPage,
+                    "exchange_approval": ExchangeApprovalChangeLogPage, "user": UserChangeLogPage}
+
+
+def _change_log(path: str, kind: str, roles: frozenset[Role]) -> Page:
+    """A route of the change log `kind`: its page and its name come from the declaration."""
+    return Page(path, CHANGE_LOG_PAGES[kind], roles, name=CHANGE_LOGS[kind].page)
 
 
 def _inventory_pages(prefix: str, role: Role) -> tuple[Page, ...]:
@@ -117,8 +127,7 @@ def _inventory_pages(prefix: str, role: Role) -> tuple[Page, ...]:
         Page(f"{prefix}/inventory-list/create", CreateInventoryListPage, roles, name="applist.create"),
         Page(f"{prefix}/inventory-list/edit/{{id:int}}", EditInventoryListPage, roles, name="applist.edit"),
         Page(f"{prefix}/inventory-list/view/{{id:int}}", ViewInventoryListPage, roles, name="applist.view"),
-        Page(f"{prefix}/inventory-list/changelog/{{id:int}}", InventoryListChangeLogPage, roles,
-             name="applist.change_log"),
+        _change_log(f"{prefix}/inventory-list/changelog/{{id:int}}", "app_list", roles),
     )
 
 
@@ -137,24 +146,23 @@ ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/addUser", AddUserPage, frozenset({A}), co_admin="none", name="user.add"),
     Page("/admin/editUser/{id:int}", EditUserPage, frozenset({A}), co_admin="shared", name="user.edit"),
     Page("/admin/user-config/{id:int}", UserConfigPage, frozenset({A}), name="user.config"),
-    Page("/admin/user/change-log/{id:int}", UserChangeLogPage, frozenset({A}), name="user.change_log"),
+    _change_log("/admin/user/change-log/{id:int}", "user", frozenset({A})),
     Page("/admin/CampaignList/payment-list/{id:int}", PaymentListPage, frozenset({A}), name="user.payments"),
     Page("/admin/campaign", CampaignListPage, frozenset({A}), menu="menu.campaigns", order=30, icon="bi-megaphone",
          name="campaigns"),
     Page("/admin/bulk-campaign-status", BulkStatusPage, frozenset({A}), name="campaign.bulk_status"),
     Page("/admin/CampaignList/{id:int}", CampaignListPage, frozenset({A}), name="campaigns.of_advertiser"),
-    Page("/admin/CampaignList/changeLog/{id:int}", AdvertiserCampaignsChangeLogPage, frozenset({A}),
-         name="campaigns.advertiser_change_log"),
+    _change_log("/admin/CampaignList/changeLog/{id:int}", "advertiser_campaigns", frozenset({A})),
     Page("/admin/campaignForm", CreateCampaignPage, frozenset({A}), name="campaign.create"),
     Page("/admin/campaign/viewCampaign/{id:int}", CampaignViewPage, frozenset({A}), name="campaign.view"),
     Page("/admin/campaignEditForm/{id:int}", EditCampaignPage, frozenset({A}), name="campaign.edit"),
-    Page("/admin/campaign/changelog/{id:int}", CampaignChangeLogPage, frozenset({A}), name="campaign.change_log"),
+    _change_log("/admin/campaign/changelog/{id:int}", "campaign", frozenset({A})),
     Page("/admin/CampaignList/creative-list/{id:int}", CampaignCreativesPage, frozenset({A}), name="campaign.creatives"),
     Page("/admin/creative", CreativeListPage, frozenset({A}), menu="menu.creatives", order=40, icon="bi-images",
          name="creatives"),
     Page("/admin/bulk-creative-status", BulkCreativeStatusPage, frozenset({A}), name="creative.bulk_status"),
     Page("/admin/creative/viewCreative/{id:int}", CreativeViewPage, frozenset({A}), name="creative.view"),
-    Page("/admin/creative/changelog/{id:int}", CreativeChangeLogPage, frozenset({A}), name="creative.change_log"),
+    _change_log("/admin/creative/changelog/{id:int}", "creative", frozenset({A})),
     # Funds sit after creatives in every menu (spec section 2, top menus); 45/35 leave room on both sides.
     Page("/admin/funds", FundsOverviewPage, frozenset({A}), menu="menu.funds", order=45, icon="bi-wallet2",
          name="funds"),
@@ -173,13 +181,13 @@ ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/smart-apps/create", CreateSmartAppListPage, frozenset({A}), name="smartapp.create"),
     Page("/admin/smart-apps/edit/{id:int}", EditSmartAppListPage, frozenset({A}), name="smartapp.edit"),
     Page("/admin/smart-apps/view/{id:int}", ViewSmartAppListPage, frozenset({A}), name="smartapp.view"),
-    Page("/admin/smart-apps/changelog/{id:int}", SmartAppListChangeLogPage, frozenset({A}), name="smartapp.change_log"),
+    _change_log("/admin/smart-apps/changelog/{id:int}", "smart_app_list", frozenset({A})),
     # Audiences follow funds in every menu (spec: ... funds, audience, inventory-list ...).
     Page("/admin/audience", AudienceListPage, frozenset({A}), menu="menu.audiences", order=50, icon="bi-people",
          name="audiences"),
     Page("/admin/audience/create", AudienceCreatePage, frozenset({A}), name="audience.create"),
     Page("/admin/audience/view/{id:int}", AudienceViewPage, frozenset({A}), name="audience.view"),
-    Page("/admin/audience/changelog/{id:int}", AudienceChangeLogPage, frozenset({A}), name="audience.change_log"),
+    _change_log("/admin/audience/changelog/{id:int}", "audience", frozenset({A})),
     Page("/admin/agencies", AgenciesPage, frozenset({A}), menu="menu.agencies", order=110, icon="bi-buildings",
          name="agencies"),
     Page("/admin/report", ReportListPage, frozenset({A}), menu="menu.reports", order=115, icon="bi-bar-chart-line",
@@ -191,8 +199,7 @@ ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/report/view/{id:int}", ReportViewPage, frozenset({A}), name="report.view"),
     Page("/admin/exchange-approval", ExchangeApprovalPage, frozenset({A}), menu="menu.exchanges", order=120,
          icon="bi-diagram-3", name="exchange.approvals"),
-    Page("/admin/exchange-approval/change-log/{id:int}", ExchangeApprovalChangeLogPage, frozenset({A}),
-         name="exchange.change_log"),
+    _change_log("/admin/exchange-approval/change-log/{id:int}", "exchange_approval", frozenset({A})),
     Page("/admin/bulk-exchange-approval", BulkExchangeApprovalPage, frozenset({A}), name="exchange.bulk_approval"),
     Page("/admin/editAgency/{id:int}", EditAgencyPage, frozenset({A}), name="agency.edit"),
     Page("/admin/assignAdvertiser", AssignAdvertiserPage, frozenset({A}), name="agency.assign"),
@@ -207,7 +214,7 @@ AGENCY_PAGES: tuple[Page, ...] = (
          name="users"),
     Page("/agency/addAdvertiser", AddUserPage, frozenset({G}), name="user.add"),
     Page("/agency/editAdvertiser/{id:int}", EditUserPage, frozenset({G}), name="user.edit"),
-    Page("/agency/changeLog/{id:int}", UserChangeLogPage, frozenset({G}), name="user.change_log"),
+    _change_log("/agency/changeLog/{id:int}", "user", frozenset({G})),
     Page("/agency/advertiser/payment-list/{id:int}", PaymentListPage, frozenset({G}), name="user.payments"),
     Page("/agency/campaign", CampaignListPage, frozenset({G}), menu="menu.campaigns", order=30, icon="bi-megaphone",
          name="campaigns"),
@@ -215,13 +222,13 @@ AGENCY_PAGES: tuple[Page, ...] = (
     Page("/agency/campaignForm", CreateCampaignPage, frozenset({G}), name="campaign.create"),
     Page("/agency/campaign/viewCampaign/{id:int}", CampaignViewPage, frozenset({G}), name="campaign.view"),
     Page("/agency/campaignEditForm/{id:int}", EditCampaignPage, frozenset({G}), name="campaign.edit"),
-    Page("/agency/campaign/changelog/{id:int}", CampaignChangeLogPage, frozenset({G}), name="campaign.change_log"),
+    _change_log("/agency/campaign/changelog/{id:int}", "campaign", frozenset({G})),
     Page("/agency/CampaignList/creativeList/{id:int}", CampaignCreativesPage, frozenset({G}),
          name="campaign.creatives"),
     Page("/agency/creative", CreativeListPage, frozenset({G}), menu="menu.creatives", order=40, icon="bi-images",
          name="creatives"),
     Page("/agency/creative/viewCreative/{id:int}", CreativeViewPage, frozenset({G}), name="creative.view"),
-    Page("/agency/creative/changelog/{id:int}", CreativeChangeLogPage, frozenset({G}), name="creative.change_log"),
+    _change_log("/agency/creative/changelog/{id:int}", "creative", frozenset({G})),
     Page("/agency/report", ReportListPage, frozenset({G}), menu="menu.reports", order=90, icon="bi-bar-chart-line",
          name="reports"),
     Page("/agency/report/create/{report_type:str}", ReportCreatePage, frozenset({G}), name="report.create"),
@@ -234,7 +241,7 @@ AGENCY_PAGES: tuple[Page, ...] = (
          name="audiences"),
     Page("/agency/audience/create", AudienceCreatePage, frozenset({G}), name="audience.create"),
     Page("/agency/audience/view/{id:int}", AudienceViewPage, frozenset({G}), name="audience.view"),
-    Page("/agency/audience/changelog/{id:int}", AudienceChangeLogPage, frozenset({G}), name="audience.change_log"),
+    _change_log("/agency/audience/changelog/{id:int}", "audience", frozenset({G})),
     Page("/agency/profile", ProfilePage, frozenset({G}), name="profile"),
     Page("/agency/agency-settings", ClientSettingsPage, frozenset({G}), name="settings"),
 )
@@ -249,11 +256,11 @@ ADVERTISER_PAGES: tuple[Page, ...] = (
     Page("/campaign/{id:int}/", CampaignViewPage, frozenset({V}), name="campaign.view"),
     Page("/campaignEditForm/{id:int}", EditCampaignPage, frozenset({V}), name="campaign.edit"),
     Page("/campaignClone/{id:int}", CloneCampaignPage, frozenset({V}), name="campaign.clone"),
-    Page("/campaign/changelog/{id:int}", CampaignChangeLogPage, frozenset({V}), name="campaign.change_log"),
+    _change_log("/campaign/changelog/{id:int}", "campaign", frozenset({V})),
     Page("/creatives", CreativeListPage, frozenset({V}), menu="menu.creatives", order=30, icon="bi-images",
          name="creatives"),
     Page("/creative/ViewCreative/{id:int}", CreativeViewPage, frozenset({V}), name="creative.view"),
-    Page("/campaign/creative/changelog/{id:int}", CreativeChangeLogPage, frozenset({V}), name="creative.change_log"),
+    _change_log("/campaign/creative/changelog/{id:int}", "creative", frozenset({V})),
     Page("/creative/bulk-creative-edit", BulkCreativeEditPage, frozenset({V}), name="creative.bulk_edit"),
     Page("/report", ReportListPage, frozenset({V}), menu="menu.reports", order=90, icon="bi-bar-chart-line",
          name="reports"),
@@ -266,7 +273,7 @@ ADVERTISER_PAGES: tuple[Page, ...] = (
          name="audiences"),
     Page("/audience/create", AudienceCreatePage, frozenset({V}), name="audience.create"),
     Page("/audience/view/{id:int}", AudienceViewPage, frozenset({V}), name="audience.view"),
-    Page("/audience/changeLog/{id:int}", AudienceChangeLogPage, frozenset({V}), name="audience.change_log"),
+    _change_log("/audience/changeLog/{id:int}", "audience", frozenset({V})),
     Page("/profile", ProfilePage, frozenset({V}), name="profile"),
     Page("/advertiser-settings", ClientSettingsPage, frozenset({V}), name="settings"),
 )

@@ -15,6 +15,7 @@ from app.access.policy import Actor, require, require_user_in_scope
 from app.access.roles import ALL_ROLES, Role
 from app.accounts.service import detail_rules, find_user_by_email, issue_code, normalise_email, set_details
 from app.history import audit
+from app.history import status as status_machine
 from app.kernel import validation as v
 from app.kernel.db import cpu_heavy
 from app.kernel.errors import Forbidden, Invalid, NotFound
@@ -130,24 +131,29 @@ def update_user(db: Session, *, actor: Actor, user_id: int, email: str | None = 
 
 def set_status(db: Session, *, actor: Actor, user_id: int, status: str) -> User:
     """Enable or disable an account. Disabling ends its sessions at once. Repeating it changes nothing."""
-    require(actor, "user", "update")
+    return USER_STATUS.change(db, actor=actor, record_id=user_id, status=status)
+
+
+def _switchable(db: Session, actor: Actor, user_id: int) -> User:
     user = require_user_in_scope(actor, db.get(User, user_id))
-    if status not in SETTABLE_STATUSES:
-        raise Invalid({"status": "Not an allowed value."})
     if not can_change_status(actor, user):
         raise Forbidden("You cannot change the status of this account.")
-    if user.status == status:
-        return user
-    before = {"status": user.status}
-    user.status = status
-    user.updated_at = utcnow()
-    db.add(user)
+    return user
+
+
+def _end_sessions(db: Session, user: User, status: str) -> None:
     if status == UserStatus.DISABLED:
         assert user.id is not None
         sessions.revoke_all_for_user(db, user_id=user.id)
-    audit.record(db, actor=actor, entity="user", entity_id=user.id, action=f"set_status_{status}",
-                 before=before, after={"status": status})
-    return user
+
+
+# An account's statuses people set: active ⇄ disabled (pending ones wait for their e-mail to be verified).
+USER_STATUS = status_machine.declare(status_machine.StatusMachine(
+    "user", User, SETTABLE_STATUSES, ("user", "update"), _switchable,
+    lambda db, actor, user: get_user(db, actor=actor, user_id=user.id or 0), then=_end_sessions,
+    routes=(status_machine.StatusRoute("/users/{user_id}/status", message="Status changed",
+                                       description="Enable or disable an account; disabling ends its sessions "
+                                                   "at once."),)))
 
 
 def send_password_reset(db: Session, *, actor: Actor, user_id: int) -> str:

@@ -12,8 +12,6 @@ from sqlmodel import Session
 from app.access.policy import Actor
 from app.accounts import directory, user_config, users
 from app.funds import ledger
-from app.history import change_log
-from app.history.change_log import CHANGE_LOGS
 from app.web.deps import DB, get_actor
 from app.web.envelope import ok
 
@@ -37,10 +35,6 @@ class UserDetailsBody(BaseModel):
     firstName: str | None = None
     lastName: str | None = None
     companyName: str | None = None
-
-
-class StatusBody(BaseModel):
-    status: str = Field(description="active or disabled")
 
 
 class ConfigBody(BaseModel):
@@ -96,14 +90,6 @@ def update_user(user_id: int, body: UserDetailsBody, actor: Actor = Depends(get_
     return ok(users.get_user(db, actor=actor, user_id=user_id), "User updated")
 
 
-@router.put("/users/{user_id}/status")
-def set_status(user_id: int, body: StatusBody, actor: Actor = Depends(get_actor),
-               db: Session = DB) -> dict[str, Any]:
-    """Enable or disable an account; disabling ends its sessions at once."""
-    users.set_status(db, actor=actor, user_id=user_id, status=body.status)
-    return ok(users.get_user(db, actor=actor, user_id=user_id), "Status changed")
-
-
 @router.post("/users/{user_id}/password-reset")
 def password_reset(user_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """E-mail the account a one-time code to choose a new password."""
@@ -133,13 +119,6 @@ def set_margin(user_id: int, body: MarginBody, actor: Actor = Depends(get_actor)
     """An agency's margin on one of its advertisers."""
     user_config.set_margin(db, actor=actor, user_id=user_id, margin=body.margin)
     return ok({"margin": user_config.margin_of(db, actor=actor, user_id=user_id)}, "Margin saved")
-
-
-@router.get(CHANGE_LOGS["user"].api)
-def user_change_log(user_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    """Every change to the account, newest first: who made it (and who was really behind it when acting
-    as another user) and each field's old and new value."""
-    return ok(change_log.user_change_log(db, actor=actor, user_id=user_id))
 
 
 @router.get("/users/{user_id}/payments")

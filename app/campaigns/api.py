@@ -10,9 +10,7 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
-from app.campaigns import history as campaign_history
 from app.campaigns import service as campaigns
-from app.history.change_log import CHANGE_LOGS
 from app.web.deps import DB, get_actor
 from app.web.envelope import ok
 
@@ -98,36 +96,6 @@ def update_campaign(campaign_id: int, body: CampaignBody, actor: Actor = Depends
                     db: Session = DB) -> dict[str, Any]:
     return ok(campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data=_sent(body)),
               "Campaign saved")
-
-
-@router.get(CHANGE_LOGS["campaign"].api)
-def change_log(campaign_id: int, since: str = Query("", description="From this day (YYYY-MM-DD, UTC)"),
-               until: str = Query("", description="To this day (YYYY-MM-DD, UTC)"),
-               user_id: int | None = Query(None, description="Only changes made by (or on behalf of) this user"),
-               actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    """The campaign's change log as its page shows it: {campaign, entries (newest first; money in dollars as
-    text, targeting as added and removed), people (who changed it)}."""
-    return ok(campaign_history.campaign_change_log(db, actor=actor, campaign_id=campaign_id, since=since,
-                                                   until=until, user_id=user_id))
-
-
-@router.get(CHANGE_LOGS["advertiser_campaigns"].api)
-def advertiser_change_log(advertiser_id: int, since: str = Query("", description="From this day (YYYY-MM-DD, UTC)"),
-                          until: str = Query("", description="To this day (YYYY-MM-DD, UTC)"),
-                          user_id: int | None = Query(None, description="Only changes made by this user"),
-                          actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    """Admin and co-admin: every change to any campaign of one advertiser, newest first, each naming its
-    campaign: {advertiser, entries, people}."""
-    return ok(campaign_history.advertiser_change_log(db, actor=actor, advertiser_id=advertiser_id, since=since,
-                                                     until=until, user_id=user_id))
-
-
-@router.put("/campaigns/{campaign_id}/status")
-def set_status(campaign_id: int, body: StatusBody, actor: Actor = Depends(get_actor),
-               db: Session = DB) -> dict[str, Any]:
-    """draft → active → paused ⇄ active → completed; any → archived (final). Activation needs a flight that
-    has not ended and a positive balance (422 naming what to do otherwise)."""
-    return ok(campaigns.set_status(db, actor=actor, campaign_id=campaign_id, status=body.status), "Status changed")
 
 
 @router.post("/campaigns/{campaign_id}/clone")

@@ -16,7 +16,6 @@ from sqlmodel import Session, col, select
 
 from app.access.policy import Actor, require
 from app.campaigns import service as campaigns
-from app.campaigns.models import CampaignStatus
 from app.kernel import money
 from app.kernel.errors import Invalid, ServiceError
 from app.reference.models import ReferenceValue
@@ -94,10 +93,7 @@ def _check_amounts(settings: dict[str, Any]) -> None:
 
 
 def _status(value: Any) -> str:
-    try:
-        return CampaignStatus(str(value)).value
-    except ValueError:
-        raise Invalid({"status": "Not an allowed value."}) from None
+    return campaigns.CAMPAIGN_STATUS.parse(str(value))
 
 
 # --- running the rows ----------------------------------------------------------------------------------

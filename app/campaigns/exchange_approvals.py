@@ -171,18 +171,27 @@ def approved_exchange_names(db: Session, campaign_ids: Sequence[int]) -> dict[in
     return {campaign_id: tuple(sorted(names)) for campaign_id, names in found.items()}
 
 
-def approval_history(db: Session, *, actor: Actor, campaign_id: int, since: str = "", until: str = "",
-                     user_id: int | None = None) -> dict[str, Any]:
-    """Staff: one campaign's requests and decisions over time (/admin/exchange-approval/change-log/{id})."""
-    change_log.require_reader(actor, "exchange_approval")
+def _campaign(db: Session, _actor: Actor, campaign_id: int) -> change_log.Subject:
     campaign = db.get(Campaign, campaign_id)
     if campaign is None:
         raise NotFound("Campaign not found.")
-    entries = change_log.shown(db, change_log.filtered_rows(db, entity=ENTITY, entity_ids=[campaign_id], since=since,
-                                                            until=until, user_id=user_id))
+    return change_log.about(campaign)
+
+
+def _exchange_named(_db: Session, _actor: Actor, _subject: change_log.Subject,
+                    entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for entry in entries:  # which exchange an entry is about: its own column, not a field change
         named = next((c for c in entry["changes"] if c["field"] == "exchange"), None)
         entry["exchange"] = (named["new"] or named["old"]) if named else ""
         entry["changes"] = [c for c in entry["changes"] if c["field"] != "exchange"]
-    return {"campaign": {"id": campaign.id, "name": campaign.name, "status": campaign.status},
-            "entries": entries, "people": change_log.people(db, entity=ENTITY, entity_ids=[campaign_id])}
+    return entries
+
+
+# Staff: one campaign's requests and decisions over time (/admin/exchange-approval/change-log/{id}).
+change_log.register("exchange_approval", change_log.ChangeLogSource(_campaign, _exchange_named))
+
+
+def approval_history(db: Session, *, actor: Actor, campaign_id: int, since: str = "", until: str = "",
+                     user_id: int | None = None) -> dict[str, Any]:
+    return dict(change_log.read(db, actor=actor, kind="exchange_approval", record_id=campaign_id, since=since,
+                                until=until, user_id=user_id))

@@ -11,7 +11,6 @@ from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.campaigns import exchange_approvals
-from app.history.change_log import CHANGE_LOGS
 from app.web.deps import DB, get_actor
 from app.web.envelope import ok
 
@@ -45,9 +44,3 @@ def decide(body: DecisionBody, actor: Actor = Depends(get_actor), db: Session = 
 def campaign_exchanges(campaign_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """Each exchange a campaign asked for, with its state (pending, approved, rejected) and the reason."""
     return ok(exchange_approvals.campaign_exchanges(db, actor=actor, campaign_id=campaign_id))
-
-
-@router.get(CHANGE_LOGS["exchange_approval"].api)
-def change_log(campaign_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    """Staff: one campaign's requests and decisions over time."""
-    return ok(exchange_approvals.approval_history(db, actor=actor, campaign_id=campaign_id))

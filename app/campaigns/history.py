@@ -16,8 +16,6 @@ from app.campaigns.models import Campaign
 from app.history import change_log
 from app.kernel import money
 
-LIMIT = 1000
-
 
 def _dollars(value: Any) -> Any:
     return money.dollars(value) if isinstance(value, int) else value
@@ -74,41 +72,45 @@ def _hours(days: Any) -> Any:
     return f"{sum(len(day) for day in days)} h/week" if isinstance(days, list) and any(days) else ""
 
 
-def _log(db: Session, campaign_ids: list[int], names: dict[str, str], *, since: str, until: str,
-         user_id: int | None) -> list[dict[str, Any]]:
-    rows = change_log.filtered_rows(db, entity="campaign", entity_ids=campaign_ids, since=since, until=until,
-                                    user_id=user_id, limit=LIMIT)
-    entries = change_log.shown(db, rows)
+def _readable_entries(db: Session, _actor: Actor, subject: change_log.Subject,
+                      entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for entry in entries:
-        entry["campaign"] = names.get(entry["entity_id"], "")
+        entry["campaign"] = subject.names.get(entry["entity_id"], "")
         created = entry["action"] in ("create", "clone")
         entry["changes"] = [row for change in entry["changes"] for row in _readable(db, change, created=created)]
     return entries
 
 
-def campaign_change_log(db: Session, *, actor: Actor, campaign_id: int, since: str = "", until: str = "",
-                        user_id: int | None = None) -> dict[str, Any]:
-    """{"campaign": {id, name}, "entries": [...], "people": [{id, name}] (who changed it, for the filter)}."""
-    change_log.require_reader(actor, "campaign")
+def _campaign(db: Session, actor: Actor, campaign_id: int) -> change_log.Subject:
     campaign = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)
-    entries = _log(db, [campaign_id], {str(campaign_id): campaign["name"]}, since=since, until=until,
-                   user_id=user_id)
-    return {"campaign": {"id": campaign["id"], "name": campaign["name"], "status": campaign["status"]},
-            "entries": entries,
-            "people": change_log.people(db, entity="campaign", entity_ids=[campaign_id])}
+    return change_log.Subject({"id": campaign["id"], "name": campaign["name"], "status": campaign["status"]},
+                              [campaign_id], {str(campaign_id): campaign["name"]})
 
 
-def advertiser_change_log(db: Session, *, actor: Actor, advertiser_id: int, since: str = "", until: str = "",
-                          user_id: int | None = None) -> dict[str, Any]:
-    """Every change to any campaign of one advertiser, newest first, each naming its campaign."""
-    change_log.require_reader(actor, "advertiser_campaigns")
+def _advertiser(db: Session, actor: Actor, advertiser_id: int) -> change_log.Subject:
     advertiser = db.get(User, advertiser_id)
     require_user_in_scope(actor, advertiser)
     assert advertiser is not None
     names = {str(cid): name for cid, name in db.exec(select(Campaign.id, Campaign.name)
                                                      .where(Campaign.advertiser_id == advertiser_id))}
-    ids = [int(i) for i in names]
-    entries = _log(db, ids, names, since=since, until=until, user_id=user_id) if ids else []
-    return {"advertiser": {"id": advertiser.id, "name": advertiser.company_name or advertiser.display_name},
-            "entries": entries,
-            "people": change_log.people(db, entity="campaign", entity_ids=ids)}
+    return change_log.Subject({"id": advertiser.id, "name": advertiser.company_name or advertiser.display_name},
+                              [int(i) for i in names], names)
+
+
+change_log.register("campaign", change_log.ChangeLogSource(_campaign, _readable_entries))
+# Every change to any campaign of one advertiser, newest first, each naming its campaign.
+change_log.register("advertiser_campaigns", change_log.ChangeLogSource(_advertiser, _readable_entries))
+
+
+def campaign_change_log(db: Session, *, actor: Actor, campaign_id: int, since: str = "", until: str = "",
+                        user_id: int | None = None) -> dict[str, Any]:
+    """{"campaign": {id, name, status}, "entries": [...], "people": [{id, name}] (who changed it, for the filter)}."""
+    return dict(change_log.read(db, actor=actor, kind="campaign", record_id=campaign_id, since=since, until=until,
+                                user_id=user_id))
+
+
+def advertiser_change_log(db: Session, *, actor: Actor, advertiser_id: int, since: str = "", until: str = "",
+                          user_id: int | None = None) -> dict[str, Any]:
+    """{"advertiser": {id, name}, "entries": [...], "people": [...]}: every campaign of one advertiser."""
+    return dict(change_log.read(db, actor=actor, kind="advertiser_campaigns", record_id=advertiser_id,
+                                since=since, until=until, user_id=user_id))

@@ -44,6 +44,7 @@ from app.campaigns.models import (
 from app.campaigns.scope import campaign_in_scope
 from app.campaigns.targeting import clean_targeting, deliverable, stale_values
 from app.history import audit
+from app.history import status as status_machine
 from app.kernel import money
 from app.kernel import validation as v
 from app.kernel.errors import Invalid
@@ -476,27 +477,8 @@ def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: dict[s
 
 
 def set_status(db: Session, *, actor: Actor, campaign_id: int, status: str) -> dict[str, Any]:
-    """Move a campaign along STATUS_TRANSITIONS; the same status again changes nothing."""
-    require(actor, "campaign", "status")
-    campaign, advertiser = campaign_in_scope(db, actor, campaign_id)
-    try:
-        wanted = CampaignStatus(status)
-    except ValueError:
-        raise Invalid({"status": "Not an allowed value."}) from None
-    current = CampaignStatus(campaign.status)
-    if wanted == current:
-        return public(campaign, advertiser)
-    if wanted not in STATUS_TRANSITIONS[current]:
-        article = "An" if current.value[0] in "aeiou" else "A"  # an active / an archived campaign
-        raise Invalid({"status": f"{article} {current.value} campaign cannot become {wanted.value}."})
-    if wanted == CampaignStatus.ACTIVE:
-        _check_can_run(db, campaign)
-    campaign.status = wanted
-    campaign.updated_at = utcnow()
-    db.add(campaign)
-    audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action=f"set_status_{wanted.value}",
-                 before={"status": current.value}, after={"status": wanted.value})
-    return public(campaign, advertiser)
+    """Move a campaign along STATUS_TRANSITIONS (CAMPAIGN_STATUS); the same status again changes nothing."""
+    return public(*CAMPAIGN_STATUS.change(db, actor=actor, record_id=campaign_id, status=status))
 
 
 # What activation needs besides the status machine and the flight, declared by the domain that knows it: funds
@@ -505,15 +487,30 @@ ActivationGuard = Callable[[Session, Campaign], Mapping[str, Any] | None]
 ACTIVATION_GUARDS: Hook[ActivationGuard] = Hook("campaign activation guards", needed=("balance",))
 
 
-def _check_can_run(db: Session, campaign: Campaign) -> None:
+def _check_can_run(db: Session, campaign: Campaign, wanted: str = CampaignStatus.ACTIVE) -> None:
     """What activation needs besides the status machine: a flight not yet over, and what each guard checks (money
     to spend: campaigns pause when the balance reaches $0.00, so they must not start there either). Each refusal
     names the field to fix: the end date, or the balance (pages link it to Add Funds)."""
+    if wanted != CampaignStatus.ACTIVE:
+        return
     if flight_ended(campaign.ends_at):
         raise Invalid({"ends_at": EXTEND_TO_ACTIVATE})
     for guard in ACTIVATION_GUARDS.handlers():
         if problem := guard(db, campaign):
             raise Invalid(dict(problem))
+
+
+# A campaign's statuses: draft → active → paused ⇄ active → completed; any → archived (final). Activation
+# needs what _check_can_run checks. Funds pauses campaigns whose balance ran out through it too.
+CAMPAIGN_STATUS = status_machine.declare(status_machine.StatusMachine(
+    "campaign", Campaign, tuple(CampaignStatus), ("campaign", "status"), campaign_in_scope,
+    lambda _db, _actor, loaded: public(*loaded),
+    transitions={str(k): frozenset(map(str, moves)) for k, moves in STATUS_TRANSITIONS.items()},
+    guard=_check_can_run, refused="{An} {current} campaign cannot become {wanted}.",
+    routes=(status_machine.StatusRoute(
+        "/campaigns/{campaign_id}/status", message="Status changed",
+        description="draft → active → paused ⇄ active → completed; any → archived (final). Activation needs a "
+                    "flight that has not ended and a positive balance (422 naming what to do otherwise)."),)))
 
 
 def archive_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """Creatives: records, rules, links to campaigns, bulk actions and change history."""
 
-# Loading the package registers what a campaign's clone takes from creatives: the original's creatives
-# (app/campaigns/service.py CLONE_PARTS).
-from app.creatives import links  # noqa: E402, F401
+# Loading the package declares its record kind (the creative status machine and its change log's source) and
+# registers what a campaign's clone takes from creatives: the original's creatives (app/campaigns/service.py
+# CLONE_PARTS).
+from app.creatives import history, links, records  # noqa: E402, F401

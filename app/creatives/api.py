@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Depends, Form, Query, UploadFile
+from fastapi import APIRouter, Depends, Form, UploadFile
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
-from app.creatives import history as creative_history
 from app.creatives import service as creatives
-from app.history.change_log import CHANGE_LOGS
 from app.kernel.config import get_settings
 from app.web.deps import DB, get_actor
 from app.web.envelope import ok
@@ -49,10 +47,6 @@ class CreativeBody(BaseModel):
 class NewCreativeBody(CreativeBody):
     type: CreativeType
     advertiser_id: int | None = Field(None, description="Whose creative; an advertiser's own calls leave it out")
-
-
-class StatusBody(BaseModel):
-    status: CreativeStatus
 
 
 class CampaignIdsBody(BaseModel):
@@ -136,13 +130,6 @@ def delete_creative(creative_id: int, actor: Actor = Depends(get_actor), db: Ses
     return ok(creatives.archive_creative(db, actor=actor, creative_id=creative_id), "Creative archived")
 
 
-@router.put("/creatives/{creative_id}/status")
-def set_status(creative_id: int, body: StatusBody, actor: Actor = Depends(get_actor),
-               db: Session = DB) -> dict[str, Any]:
-    """active ⇄ paused; either → archived (final)."""
-    return ok(creatives.set_status(db, actor=actor, creative_id=creative_id, status=body.status), "Status changed")
-
-
 @router.get("/creatives/{creative_id}/preview")
 def preview(creative_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     """What a preview draws: type, sizes, file URLs, native texts, and for html creatives the markup, which is
@@ -156,17 +143,6 @@ def assign_to_campaigns(creative_id: int, body: CampaignIdsBody, actor: Actor = 
     """Make these exactly the campaigns that show the creative (same advertiser only)."""
     return ok(creatives.assign_to_campaigns(db, actor=actor, creative_id=creative_id, campaign_ids=body.campaign_ids),
               "Campaigns saved")
-
-
-@router.get(CHANGE_LOGS["creative"].api)
-def change_log(creative_id: int, since: str = Query("", description="From this day (YYYY-MM-DD, UTC)"),
-               until: str = Query("", description="To this day (YYYY-MM-DD, UTC)"),
-               user_id: int | None = Query(None, description="Only changes made by (or on behalf of) this user"),
-               actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    """The creative's change log as its page shows it: {creative, entries (newest first; files by name,
-    campaigns added and removed), people (who changed it)}."""
-    return ok(creative_history.creative_history(db, actor=actor, creative_id=creative_id, since=since, until=until,
-                                                user_id=user_id))
 
 
 @router.get("/campaigns/{campaign_id}/creatives")
@@ -210,8 +186,6 @@ spec_router.add_api_route("/creative/getCreativePreview/{creative_id}", preview,
                           summary="creative/getCreativePreview: a preview (as GET /creatives/{id}/preview)")
 spec_router.add_api_route("/creative/creativeDeleteById/{creative_id}", delete_creative, methods=["DELETE"],
                           summary="creative/creativeDeleteById: archive (as DELETE /creatives/{id})")
-spec_router.add_api_route("/creative/updateCreativeStatusUser/{creative_id}", set_status, methods=["PUT"],
-                          summary="creative/updateCreativeStatusUser: status (as PUT /creatives/{id}/status)")
 spec_router.add_api_route("/creative/updateCreativeFileData/{creative_id}", update_creative, methods=["PUT"],
                           summary="creative/updateCreativeFileData: edit (as PUT /creatives/{id})")
 spec_router.add_api_route("/creative/bulk-status-update", bulk_status, methods=["POST"],

@@ -35,13 +35,14 @@ def _readable(changes: list[dict[str, Any]], files: dict[int, str], campaigns: d
     return rows
 
 
-def creative_history(db: Session, *, actor: Actor, creative_id: int, since: str = "", until: str = "",
-                     user_id: int | None = None) -> dict[str, Any]:
-    """{"creative": {id, name, status}, "entries": [...], "people": [{id, name}] (for the person filter)}."""
-    change_log.require_reader(actor, "creative")
+def _creative(db: Session, actor: Actor, creative_id: int) -> change_log.Subject:
     creative = get_creative(db, actor=actor, creative_id=creative_id)
-    entries = change_log.shown(db, change_log.filtered_rows(
-        db, entity="creative", entity_ids=[creative_id], since=since, until=until, user_id=user_id))
+    return change_log.Subject({"id": creative["id"], "name": creative["name"], "status": creative["status"]},
+                              [creative_id], owner=creative["advertiser_id"])
+
+
+def _readable_entries(db: Session, _actor: Actor, subject: change_log.Subject,
+                      entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     asset_ids = {v for e in entries for c in e["changes"] if c["field"] in ASSET_FIELDS for v in (c["old"], c["new"])
                  if isinstance(v, int)}
     campaign_ids = {v for e in entries for c in e["changes"] if c["field"] == "campaign_ids"
@@ -50,8 +51,18 @@ def creative_history(db: Session, *, actor: Actor, creative_id: int, since: str 
                                                .where(col(CreativeAsset.id).in_(asset_ids)))} if asset_ids else {}
     # Only the advertiser's own campaigns can be linked to its creative, so their names are in scope too.
     names = {i: name for i, name in db.exec(select(Campaign.id, Campaign.name).where(
-        col(Campaign.id).in_(campaign_ids), Campaign.advertiser_id == creative["advertiser_id"]))} if campaign_ids else {}
+        col(Campaign.id).in_(campaign_ids), Campaign.advertiser_id == subject.owner))} \
+        if campaign_ids else {}
     for entry in entries:
         entry["changes"] = _readable(entry["changes"], files, names, created=entry["action"] == "create")
-    return {"creative": {"id": creative["id"], "name": creative["name"], "status": creative["status"]},
-            "entries": entries, "people": change_log.people(db, entity="creative", entity_ids=[creative_id])}
+    return entries
+
+
+change_log.register("creative", change_log.ChangeLogSource(_creative, _readable_entries))
+
+
+def creative_history(db: Session, *, actor: Actor, creative_id: int, since: str = "", until: str = "",
+                     user_id: int | None = None) -> dict[str, Any]:
+    """{"creative": {id, name, status}, "entries": [...], "people": [{id, name}] (for the person filter)}."""
+    return dict(change_log.read(db, actor=actor, kind="creative", record_id=creative_id, since=since, until=until,
+                                user_id=user_id))

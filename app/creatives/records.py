@@ -27,6 +27,7 @@ from app.creatives.models import (
 )
 from app.creatives.rules import INPUT_FIELDS, TYPE_FIELDS, checked
 from app.history import audit, change_log
+from app.history import status as status_machine
 from app.kernel import media
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
@@ -206,24 +207,21 @@ def update_creative(db: Session, *, actor: Actor, creative_id: int, data: dict[s
 
 
 def set_status(db: Session, *, actor: Actor, creative_id: int, status: str) -> dict[str, Any]:
-    """Move a creative along STATUS_TRANSITIONS; the same status again changes nothing."""
-    require(actor, "creative", "status")
-    creative, advertiser = in_scope(db, actor, creative_id)
-    try:
-        wanted = CreativeStatus(status)
-    except ValueError:
-        raise Invalid({"status": "Not an allowed value."}) from None
-    current = CreativeStatus(creative.status)
-    if wanted == current:
-        return public(db, creative, advertiser)
-    if wanted not in STATUS_TRANSITIONS[current]:
-        raise Invalid({"status": f"A {current.value} creative cannot become {wanted.value}."})
-    creative.status = wanted.value
-    creative.updated_at = utcnow()
-    db.add(creative)
-    audit.record(db, actor=actor, entity="creative", entity_id=creative.id, action=f"set_status_{wanted.value}",
-                 before={"status": current.value}, after={"status": wanted.value})
+    """Move a creative along STATUS_TRANSITIONS (CREATIVE_STATUS); the same status again changes nothing."""
+    creative, advertiser = CREATIVE_STATUS.change(db, actor=actor, record_id=creative_id, status=status)
     return public(db, creative, advertiser)
+
+
+# A creative's statuses: active ⇄ paused; either → archived (final).
+CREATIVE_STATUS = status_machine.declare(status_machine.StatusMachine(
+    "creative", Creative, tuple(CreativeStatus), ("creative", "status"), in_scope,
+    lambda db, _actor, loaded: public(db, *loaded),
+    transitions={str(k): frozenset(map(str, moves)) for k, moves in STATUS_TRANSITIONS.items()},
+    routes=(status_machine.StatusRoute("/creatives/{creative_id}/status", message="Status changed",
+                                       description="active ⇄ paused; either → archived (final)."),
+            status_machine.StatusRoute("/creative/updateCreativeStatusUser/{creative_id}", message="Status changed",
+                                       summary="creative/updateCreativeStatusUser: status (as PUT "
+                                               "/creatives/{id}/status)"))))
 
 
 def archive_creative(db: Session, *, actor: Actor, creative_id: int) -> dict[str, Any]:

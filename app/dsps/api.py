@@ -22,8 +22,7 @@ router = APIRouter(tags=["DSP connections (admin)"])
 Status = Literal["active", "inactive"]
 KEY_HELP = ("The DSP's API key, sent to it as a bearer token. Stored encrypted and never returned: answers say "
             "only `credentials_set`.")
-DSP_HELP = ("Answers the DSP: {id, name, connector, endpoint_url, seat_id, status, exchange_ids, exchanges, credentials_set, "
-            "last_test_at, last_test_ok, last_test_message, synced, created_at, updated_at}.")
+DSP_HELP = dsps.DSP_HELP
 
 
 class DspBody(BaseModel):
@@ -37,10 +36,6 @@ class DspBody(BaseModel):
     api_key: str | None = Field(None, description=KEY_HELP)
     status: Status | None = None
     exchange_ids: list[int] | None = Field(None, description="Supported exchanges: ids from /api/meta/exchanges")
-
-
-class StatusBody(BaseModel):
-    status: Status
 
 
 class TryBody(BaseModel):
@@ -108,12 +103,6 @@ def get_dsp(dsp_id: int, actor: Actor = Depends(get_actor), db: Session = DB) ->
 @router.put("/dsp/{dsp_id}", description="Change a DSP; fields left out keep their values. " + DSP_HELP)
 def update_dsp(dsp_id: int, body: DspBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     return ok(dsps.update_dsp(db, actor=actor, dsp_id=dsp_id, data=_data(body)), "DSP saved")
-
-
-@router.post("/dsp/{dsp_id}/status", description="Activate or deactivate a DSP (inactive ones are not synced to). "
-                                                 + DSP_HELP)
-def set_status(dsp_id: int, body: StatusBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    return ok(dsps.set_status(db, actor=actor, dsp_id=dsp_id, status=body.status))
 
 
 @router.post("/dsp/{dsp_id}/test", description="Test a saved DSP's connection (GET {endpoint}/health with its key) "

@@ -28,6 +28,7 @@ from app.dsps.connectors import CONNECTORS, HTTP_JSON, ConnectorError, connector
 from app.dsps.credentials import CredentialsUnreadable, decrypt, encrypt
 from app.dsps.models import AssociationKind, Dsp, DspAssociation, DspStatus
 from app.history import audit
+from app.history import status as status_machine
 from app.kernel import validation as v
 from app.kernel.config import get_settings
 from app.kernel.errors import Conflict, Invalid, NotFound
@@ -254,16 +255,19 @@ def update_dsp(db: Session, *, actor: Actor, dsp_id: int, data: dict[str, Any]) 
 
 def set_status(db: Session, *, actor: Actor, dsp_id: int, status: str) -> dict[str, Any]:
     """active or inactive (the list's switch). An inactive DSP keeps its ids but is not synced to."""
-    require(actor, "dsp", "manage")
-    if status not in tuple(DspStatus):
-        raise Invalid({"status": NOT_ALLOWED})
-    dsp = _get(db, dsp_id)
-    if dsp.status != status:
-        audit.record(db, actor=actor, entity="dsp", entity_id=dsp_id, action="status", before={"status": dsp.status},
-                     after={"status": status})
-        dsp.status, dsp.updated_at = status, utcnow()
-        db.add(dsp)
-    return get_dsp(db, actor=actor, dsp_id=dsp_id)
+    dsp = DSP_STATUS.change(db, actor=actor, record_id=dsp_id, status=status)
+    return get_dsp(db, actor=actor, dsp_id=dsp.id or dsp_id)
+
+
+DSP_HELP = ("Answers the DSP: {id, name, connector, endpoint_url, seat_id, status, exchange_ids, exchanges, credentials_set, "
+            "last_test_at, last_test_ok, last_test_message, synced, created_at, updated_at}.")
+# A DSP's statuses: active ⇄ inactive, by staff who manage DSPs; its moves are audited as "status".
+DSP_STATUS = status_machine.declare(status_machine.StatusMachine(
+    "dsp", Dsp, tuple(DspStatus), ("dsp", "manage"), lambda db, _actor, dsp_id: _get(db, dsp_id),
+    lambda db, actor, dsp: get_dsp(db, actor=actor, dsp_id=dsp.id or 0), action="status",
+    routes=(status_machine.StatusRoute("/dsp/{dsp_id}/status", method="POST",
+                                       description="Activate or deactivate a DSP (inactive ones are not synced "
+                                                   "to). " + DSP_HELP),)))
 
 
 def dsp_change_log(db: Session, *, actor: Actor, dsp_id: int) -> list[dict[str, Any]]:

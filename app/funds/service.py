@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from sqlalchemy import case, update
+from sqlalchemy import case
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, func, select
@@ -29,6 +29,7 @@ from app.access.models import User, UserSettings
 from app.access.policy import Actor, advertiser_rows, can_see_user, require
 from app.access.roles import Role
 from app.campaigns.models import Campaign, CampaignStatus
+from app.campaigns.service import CAMPAIGN_STATUS
 from app.funds.models import LedgerEntry
 from app.history import audit
 from app.kernel import money
@@ -274,28 +275,16 @@ def _charged_before(db: Session, reference: str, advertiser_ids: list[int], owne
 
 
 def pause_for_empty_balance(db: Session, *, advertiser_id: int, balance_micros: int) -> list[int]:
-    """Pause an advertiser's active campaigns because its balance ran out; the ids paused. Each pause is a
-    conditional UPDATE (still active?), so two batches finishing together pause, audit and notify once."""
+    """Pause an advertiser's active campaigns because its balance ran out; the ids paused. Each pause is the
+    campaign status machine's move (a conditional UPDATE: still active?), so two batches finishing together
+    pause, audit and notify once."""
     candidates = db.exec(select(Campaign.id).where(Campaign.advertiser_id == advertiser_id,
                                                    Campaign.status == CampaignStatus.ACTIVE)).all()
-    paused: list[int] = []
-    for campaign_id in candidates:
-        result = db.connection().execute(
-            update(Campaign.__table__)  # type: ignore[attr-defined]
-            .where(Campaign.__table__.c.id == campaign_id,  # type: ignore[attr-defined]
-                   Campaign.__table__.c.status == CampaignStatus.ACTIVE.value)  # type: ignore[attr-defined]
-            .values(status=CampaignStatus.PAUSED.value, updated_at=utcnow()))
-        if result.rowcount == 1:
-            paused.append(campaign_id)
-            audit.record(db, actor=None, entity="campaign", entity_id=campaign_id, action="set_status_paused",
-                         before={"status": CampaignStatus.ACTIVE.value},
-                         after={"status": CampaignStatus.PAUSED.value,
-                                "reason": f"balance ran out (${dollars(balance_micros)})"})
+    reason = {"reason": f"balance ran out (${dollars(balance_micros)})"}
+    paused = [campaign_id for campaign_id in candidates if campaign_id is not None and CAMPAIGN_STATUS.apply(
+        db, actor=None, record_id=campaign_id, current=CampaignStatus.ACTIVE, wanted=CampaignStatus.PAUSED,
+        note=reason)]
     if paused:
-        # Campaign rows this session had loaded still say active: read them again when next used.
-        for obj in list(db.identity_map.values()):
-            if isinstance(obj, Campaign) and obj.id in paused:
-                db.expire(obj)
         count = f"{len(paused)} active campaign" + ("s were" if len(paused) > 1 else " was")
         notifications.notify(db, user_id=advertiser_id, title="Your balance ran out: campaigns paused",
                              body=f"Your balance is ${dollars(balance_micros)}; {count} paused. "

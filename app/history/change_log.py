@@ -3,7 +3,8 @@ behind it when acting as another user). Every entity's change-log page reads thr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -21,14 +22,17 @@ from app.kernel.errors import Invalid
 @dataclass(frozen=True)
 class ChangeLogKind:
     """One change log the console shows: whose audit rows it reads and who may read it. Its page(s) in the route
-    table (components/pages.py checks their roles against `roles` at import) and its API route (app/api/*.py,
-    tests/test_change_log_access.py) both follow this; the service that reads it calls require_reader."""
+    table (components/pages.py builds them over one component and checks their roles against `roles` at import)
+    and its API route (app/web/kinds_api.py, tests/test_change_log_access.py) both follow this; `read` and `page`
+    check its permission (require_reader), its domain's source the row scope."""
 
     entity: str  # AuditEntry.entity of its rows
     permission: tuple[str, str]  # (entity, action) of the permission table that lets a role read it
     scope: str  # the row scope the reading service checks, in words
     page: str  # the route name of its page(s) (Page.name)
-    api: str  # its API route (GET, under /api)
+    api: str  # its API route (GET, under /api); its one {parameter} is the record's id
+    subject: str = ""  # the answer's key naming the record ({subject, entries, people}); "" answers the entries
+    aliases: tuple[tuple[str, str], ...] = ()  # (path, summary): the same route under the spec's call names
 
     @property
     def roles(self) -> frozenset[Role]:
@@ -40,25 +44,111 @@ class ChangeLogKind:
 # actor's row scope: another tenant's record answers 404 as if it did not exist.
 CHANGE_LOGS: dict[str, ChangeLogKind] = {
     "campaign": ChangeLogKind("campaign", ("audit", "view"), "the campaign's advertiser is in scope",
-                              "campaign.change_log", "/campaigns/{campaign_id}/change-log"),
+                              "campaign.change_log", "/campaigns/{campaign_id}/change-log", "campaign"),
     # Every campaign of one advertiser: staff only (/admin/CampaignList/changeLog/{id} and its co-admin copy).
     "advertiser_campaigns": ChangeLogKind("campaign", ("audit", "advertiser_campaigns"),
                                           "the advertiser is in scope", "campaigns.advertiser_change_log",
-                                          "/advertisers/{advertiser_id}/campaigns/change-log"),
+                                          "/advertisers/{advertiser_id}/campaigns/change-log", "advertiser"),
     "creative": ChangeLogKind("creative", ("audit", "view"), "the creative's advertiser is in scope",
-                              "creative.change_log", "/creatives/{creative_id}/change-log"),
+                              "creative.change_log", "/creatives/{creative_id}/change-log", "creative"),
     "audience": ChangeLogKind("audience", ("audit", "view"), "the audience's advertiser is in scope",
-                              "audience.change_log", "/audiences/{audience_id}/change-log"),
+                              "audience.change_log", "/audiences/{audience_id}/change-log", "audience"),
     "app_list": ChangeLogKind("app_list", ("app_list", "view"), "the list's advertiser is in scope",
-                              "applist.change_log", "/inventory-lists/{applist_id}/changelog"),
+                              "applist.change_log", "/inventory-lists/{applist_id}/changelog", "list",
+                              aliases=(("/getChangeLogAppList/{applist_id}", "getChangeLogAppList: a list's change "
+                                        "history (as GET /inventory-lists/{id}/changelog)"),)),
     "smart_app_list": ChangeLogKind("smart_app_list", ("smart_app_list", "manage"), "every list (staff)",
-                                    "smartapp.change_log", "/smart-apps/{list_id}/changelog"),
+                                    "smartapp.change_log", "/smart-apps/{list_id}/changelog", "list"),
     "exchange_approval": ChangeLogKind("exchange_approval", ("exchange_approval", "view"),
                                        "the campaign exists (staff)", "exchange.change_log",
-                                       "/exchange-approval/change-log/{campaign_id}"),
+                                       "/exchange-approval/change-log/{campaign_id}", "campaign"),
     "user": ChangeLogKind("user", ("user", "view"), "the account is in scope", "user.change_log",
                           "/users/{user_id}/change-log"),
 }
+LIMIT = 1000  # entries a log shows at most, newest first
+# Entities whose writes are audited but that no change log shows (yet): their rows stay in the audit trail.
+# Every audited entity is a change log's, a status machine's (app/history/status.py) or one of these
+# (tests/test_record_kinds.py), so a new kind cannot be audited without being declared somewhere.
+AUDITED_ONLY: dict[str, str] = {
+    "api_credential": "an API key made, renamed or revoked (app/settings/api_credentials.py)",
+    "company_config": "the company's brand and settings (app/settings/company.py)",
+    "creative_asset": "an uploaded creative file (app/creatives/records.py)",
+    "dsp": "a DSP connection; its status machine is declared, its log is read by GET /dsp/{id}/changelog",
+    "funds": "money added by staff (app/funds): the ledger is its own history",
+    "postback": "a conversion postback's settings (app/settings/postbacks.py)",
+    "reference_value": "a value of a reference list (app/reference/metadata.py)",
+    "report": "a saved report (app/reports/service.py)",
+    "statistics_batch": "a delivery batch ingested (app/statistics/ingestion.py)",
+}
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What one change log is about, as its domain found it in the reader's scope."""
+
+    shown: dict[str, Any]  # the record as the answer names it ({id, name, status}), under the kind's `subject`
+    ids: list[Any]  # the records whose audit rows the log reads
+    names: dict[str, str] = field(default_factory=dict)  # entity id -> name, for a log of many records
+    owner: int | None = None  # the advertiser whose record it is, for readers that name its other records
+
+
+def about(row: Any) -> Subject:
+    """The subject of a log of one row that has a name and a status."""
+    return Subject({"id": row.id, "name": row.name, "status": row.status}, [row.id])
+
+
+@dataclass(frozen=True)
+class ChangeLogSource:
+    """A domain's part of a change log: `find` checks the record is in the reader's scope (NotFound otherwise)
+    and says what the log covers; `readable` turns stored changes into what people read (names, dollars)."""
+
+    find: Callable[[Session, Actor, int], Subject]
+    readable: Callable[[Session, Actor, Subject, list[dict[str, Any]]], list[dict[str, Any]]] | None = None
+
+
+_SOURCES: dict[str, ChangeLogSource] = {}
+
+
+def register(kind: str, source: ChangeLogSource) -> None:
+    """A domain's source for one declared change log (registering a kind again replaces it)."""
+    if kind not in CHANGE_LOGS:
+        raise KeyError(f"no change log {kind!r} is declared (app/history/change_log.py CHANGE_LOGS)")
+    _SOURCES[kind] = source
+
+
+def source(kind: str) -> ChangeLogSource:
+    """The registered source of a declared log; RuntimeError when its domain has not registered one."""
+    if kind not in _SOURCES:
+        raise RuntimeError(f"change log {kind}: no source registered (is that domain's package loaded?)")
+    return _SOURCES[kind]
+
+
+def page(db: Session, *, actor: Actor | None, kind: str, record_id: int, since: str = "", until: str = "",
+         user_id: int | None = None) -> dict[str, Any]:
+    """One change log as its page shows it: {"subject": {id, name, ...}, "entries": [...] newest first, from the
+    day `since` to the day `until` (ISO dates, UTC) and by `user_id`, "people": [{id, name}] (who changed it, for
+    the filter)}. Checks the log's permission, then the record's row scope."""
+    log = CHANGE_LOGS[kind]
+    actor = require_reader(actor, kind)
+    found = source(kind)
+    subject = found.find(db, actor, record_id)
+    entries = shown(db, filtered_rows(db, entity=log.entity, entity_ids=subject.ids, since=since, until=until,
+                                      user_id=user_id, limit=LIMIT))
+    if found.readable:
+        entries = found.readable(db, actor, subject, entries)
+    return {"subject": subject.shown, "entries": entries,
+            "people": people(db, entity=log.entity, entity_ids=subject.ids)}
+
+
+def read(db: Session, *, actor: Actor | None, kind: str, record_id: int, since: str = "", until: str = "",
+         user_id: int | None = None) -> Any:
+    """One change log as its API answers: the page's, with the record under the kind's `subject` key
+    ({subject: {...}, "entries", "people"}), or the entries alone for a kind without one."""
+    log = CHANGE_LOGS[kind]
+    shown_page = page(db, actor=actor, kind=kind, record_id=record_id, since=since, until=until, user_id=user_id)
+    if not log.subject:
+        return shown_page["entries"]
+    return {log.subject: shown_page.pop("subject"), **shown_page}
 
 
 def require_reader(actor: Actor | None, kind: str) -> Actor:
@@ -130,12 +220,16 @@ def people(db: Session, *, entity: str, entity_ids: list[Any]) -> list[dict[str,
 
 def user_change_log(db: Session, *, actor: Actor, user_id: int) -> list[dict[str, Any]]:
     """/admin/user/change-log/{id} and /agency/changeLog/{id}."""
-    require_reader(actor, "user")
-    require_user_in_scope(actor, db.get(User, user_id))
-    return _name_agencies(db, actor, entries(db, entity="user", entity_id=user_id))
+    return list(read(db, actor=actor, kind="user", record_id=user_id))
 
 
-def _name_agencies(db: Session, actor: Actor, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _user(db: Session, actor: Actor, user_id: int) -> Subject:
+    user = require_user_in_scope(actor, db.get(User, user_id))
+    return Subject({"id": user.id, "name": f"{user.display_name} · {user.email}", "role": user.role,
+                    "status": user.status}, [user_id])
+
+
+def _name_agencies(db: Session, actor: Actor, _subject: Subject, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """agency_id values as the agency's name, for the agencies the actor may see; others keep their bare id,
     so an agency reading a moved advertiser's log learns no other agency's name."""
     ids = {v for r in rows for c in r["changes"] if c["field"] == "agency_id" for v in (c["old"], c["new"]) if v}
@@ -148,3 +242,7 @@ def _name_agencies(db: Session, actor: Actor, rows: list[dict[str, Any]]) -> lis
             if change["field"] == "agency_id":
                 change["old"], change["new"] = (names.get(v, f"#{v}") if v else v for v in (change["old"], change["new"]))
     return rows
+
+
+# Accounts live below history (app/access), so their log's source is registered here.
+register("user", ChangeLogSource(_user, _name_agencies))

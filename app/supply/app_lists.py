@@ -14,23 +14,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from app.access.models import User
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.history import audit, change_log
 from app.kernel import validation as v
 from app.kernel.csv_exports import export_link, write_export
-from app.kernel.errors import Conflict, Invalid, NotFound
+from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.supply import app_entries
 from app.supply.campaign_usage import campaigns_using
+from app.supply.list_lifecycle import ListLifecycle, usage
 from app.supply.list_targeting import INVENTORY_KEY
 from app.supply.models import AppList, AppListEntry, ListKind, ListStatus
 
 NOT_FOUND = "Inventory list not found."
 NAME_MAX_LENGTH = 120
-IN_USE = "This list is used by campaigns that are not archived: {names}. Archive it instead, or take it out of them."
 KIND_IN_USE = "This list is used by campaigns ({names}): its kind cannot change while they use it."
 
 
@@ -59,9 +59,7 @@ def _used_by(db: Session, app_list: AppList, *, live_only: bool = False) -> list
 def _row(app_list: AppList, advertiser: User, counts: dict[str, int], used: list[dict[str, Any]]) -> dict[str, Any]:
     return {"id": app_list.id, "name": app_list.name, "kind": app_list.kind, "status": app_list.status,
             "advertiser_id": app_list.advertiser_id, "advertiser": _advertiser_name(advertiser),
-            "apps": counts["app"], "domains": counts["domain"], "entries": counts["total"],
-            "campaigns": used, "campaign_count": len(used),
-            "created_at": app_list.created_at.isoformat(), "updated_at": app_list.updated_at.isoformat()}
+            **usage(app_list, counts, used)}
 
 
 def public(db: Session, app_list: AppList, advertiser: User) -> dict[str, Any]:
@@ -115,12 +113,15 @@ def export_entries(db: Session, *, actor: Actor, applist_id: int) -> dict[str, s
     return export_link(actor=actor, stored=stored, filename=f"{safe}-{utcnow():%Y%m%d}.csv")
 
 
-def list_change_log(db: Session, *, actor: Actor, applist_id: int) -> dict[str, Any]:
-    """getChangeLogAppList: {list: {id, name}, entries: [...]} newest first."""
-    change_log.require_reader(actor, "app_list")
-    found, _advertiser = in_scope(db, actor, applist_id)
-    return {"list": {"id": found.id, "name": found.name},
-            "entries": change_log.entries(db, entity="app_list", entity_id=applist_id)}
+def list_change_log(db: Session, *, actor: Actor, applist_id: int, since: str = "", until: str = "",
+                    user_id: int | None = None) -> dict[str, Any]:
+    """getChangeLogAppList: {list: {id, name, status}, entries: [...], people: [...]} newest first."""
+    return dict(change_log.read(db, actor=actor, kind="app_list", record_id=applist_id, since=since, until=until,
+                                user_id=user_id))
+
+
+change_log.register("app_list", change_log.ChangeLogSource(
+    lambda db, actor, applist_id: change_log.about(in_scope(db, actor, applist_id)[0])))
 
 
 # --- campaign targeting ----------------------------------------------------------------------------------
@@ -159,10 +160,6 @@ def _snapshot(app_list: AppList) -> dict[str, Any]:
             "advertiser_id": app_list.advertiser_id}
 
 
-def entry_audit(result: dict[str, Any]) -> dict[str, Any]:
-    return {"entries_added": result["added"], "entries_removed": result["removed"], "entries_total": result["total"]}
-
-
 def create_list(db: Session, *, actor: Actor, data: dict[str, Any], advertiser_id: int | None = None) -> dict[str, Any]:
     """file/addApp: a new active list for the advertiser (an advertiser creates its own) with `data`'s name,
     kind (allow|block) and `entries` (text, one a line). Refused lines are reported, not saved; the others
@@ -189,20 +186,14 @@ def create_list(db: Session, *, actor: Actor, data: dict[str, Any], advertiser_i
     app_list = AppList(advertiser_id=advertiser.id, name=name, kind=kind, status=ListStatus.ACTIVE)
     db.add(app_list)
     db.flush()
-    assert app_list.id is not None
-    result = app_entries.store(db, AppListEntry, app_list.id, parsed)
-    audit.record(db, actor=actor, entity="app_list", entity_id=app_list.id, action="create",
-                 after=_snapshot(app_list) | entry_audit(result))
+    result = LIFECYCLE.created(db, actor=actor, row=app_list, parsed=parsed)
     return {"list": public(db, app_list, advertiser), "result": result}
 
 
 def update_list(db: Session, *, actor: Actor, applist_id: int, data: dict[str, Any]) -> dict[str, Any]:
     """updateApplist: change the name and kind (fields not sent keep their values). The kind cannot change
     while campaigns use the list; an archived list is read-only until restored."""
-    require(actor, "app_list", "update")
-    app_list, advertiser = in_scope(db, actor, applist_id)
-    if app_list.status == ListStatus.ARCHIVED:
-        raise Invalid({"status": "An archived list cannot be changed; restore it first."})
+    app_list, advertiser = LIFECYCLE.writable(db, actor, applist_id)
     before = _snapshot(app_list)
     errors: dict[str, str] = {}
     wanted: dict[str, str] = {}
@@ -229,75 +220,33 @@ def update_list(db: Session, *, actor: Actor, applist_id: int, data: dict[str, A
     return public(db, app_list, advertiser)
 
 
-def _writable(db: Session, actor: Actor, applist_id: int) -> tuple[AppList, User]:
-    require(actor, "app_list", "update")
-    app_list, advertiser = in_scope(db, actor, applist_id)
-    if app_list.status == ListStatus.ARCHIVED:
-        raise Invalid({"status": "An archived list cannot be changed; restore it first."})
-    return app_list, advertiser
-
-
-def _apply(db: Session, actor: Actor, app_list: AppList, parsed: app_entries.Parsed, mode: str,
-           action: str) -> dict[str, Any]:
-    assert app_list.id is not None
-    result = app_entries.store(db, AppListEntry, app_list.id, parsed, mode=mode)
-    if result["added"] or result["removed"]:
-        app_list.updated_at = utcnow()
-        db.add(app_list)
-        audit.record(db, actor=actor, entity="app_list", entity_id=app_list.id, action=action,
-                     after=entry_audit(result))
-    return result
-
-
 def change_entries(db: Session, *, actor: Actor, applist_id: int, text: str, mode: str = "add") -> dict[str, Any]:
     """Typed entries (one a line): add them, replace the list's entries with them, or remove them. Answers the
     batch's result: counts and the refused lines with their reasons."""
-    app_list, _advertiser = _writable(db, actor, applist_id)
-    parsed = app_entries.parse_text(text)
-    if mode == "replace" and not parsed.values:
-        raise Invalid({"entries": "Give the entries the list should hold."})
-    return _apply(db, actor, app_list, parsed, mode, f"entries_{mode}")
+    return LIFECYCLE.change_entries(db, actor=actor, list_id=applist_id, text=text, mode=mode)
 
 
 def upload_entries(db: Session, *, actor: Actor, applist_id: int, content: bytes, mode: str = "add") -> dict[str, Any]:
-    """csvupload: a CSV or text file, the first cell of each row an entry. A file that cannot be read (not
-    UTF-8 text, not CSV, empty, too big) raises Invalid on `file` and saves nothing; otherwise the readable
-    lines are applied and the refused ones reported with their line numbers."""
-    app_list, _advertiser = _writable(db, actor, applist_id)
-    parsed = app_entries.parse_csv(content)
-    return _apply(db, actor, app_list, parsed, mode, f"upload_{mode}")
+    """csvupload: a CSV or text file, the first cell of each row an entry (ListLifecycle.upload_entries)."""
+    return LIFECYCLE.upload_entries(db, actor=actor, list_id=applist_id, content=content, mode=mode)
 
 
 def set_status(db: Session, *, actor: Actor, applist_id: int, status: str) -> dict[str, Any]:
     """Archive a list (it stays on the campaigns that use it, but cannot be newly chosen) or restore it."""
-    require(actor, "app_list", "update")
-    app_list, advertiser = in_scope(db, actor, applist_id)
-    try:
-        wanted = ListStatus(status)
-    except ValueError:
-        raise Invalid({"status": "Not an allowed value."}) from None
-    if wanted != app_list.status:
-        before = app_list.status
-        app_list.status = wanted.value
-        app_list.updated_at = utcnow()
-        db.add(app_list)
-        audit.record(db, actor=actor, entity="app_list", entity_id=app_list.id, action=f"set_status_{wanted.value}",
-                     before={"status": before}, after={"status": wanted.value})
+    app_list, advertiser = APP_LIST_STATUS.change(db, actor=actor, record_id=applist_id, status=status)
     return public(db, app_list, advertiser)
 
 
+# Inventory lists' lifecycle (app/supply/list_lifecycle.py): the advertiser's lists, changed by whoever may
+# update them, used by the advertiser's campaigns that allow or block them.
+LIFECYCLE = ListLifecycle[tuple[AppList, User]](
+    "app_list", AppList, AppListEntry, ("app_list", "update"), ("app_list", "delete"), in_scope,
+    lambda db, app_list: _used_by(db, app_list, live_only=True), _snapshot)
+APP_LIST_STATUS = LIFECYCLE.status(
+    lambda db, _actor, loaded: public(db, *loaded), "/inventory-lists/{applist_id}/status",
+    "Archive a list (it stays on the campaigns that use it but cannot be newly chosen) or restore it.")
+
+
 def delete_list(db: Session, *, actor: Actor, applist_id: int) -> dict[str, Any]:
-    """Delete an unused list with its entries. A list that a campaign which is not archived allows or blocks is
-    refused (Conflict naming the campaigns): archive it instead."""
-    require(actor, "app_list", "delete")
-    app_list, _advertiser = in_scope(db, actor, applist_id)
-    used = _used_by(db, app_list, live_only=True)
-    if used:
-        raise Conflict(IN_USE.format(names=", ".join(c["name"] for c in used)), data={"campaigns": used})
-    count = db.exec(select(func.count()).select_from(AppListEntry).where(AppListEntry.list_id == applist_id)).one()
-    before = _snapshot(app_list) | {"entries_total": count}
-    app_entries.delete_all(db, AppListEntry, applist_id)
-    db.delete(app_list)
-    db.flush()
-    audit.record(db, actor=actor, entity="app_list", entity_id=applist_id, action="delete", before=before)
-    return {"id": applist_id, "name": before["name"], "deleted": True}
+    """Delete an unused list with its entries; one a live campaign allows or blocks is refused (Conflict)."""
+    return LIFECYCLE.delete(db, actor=actor, list_id=applist_id)

@@ -16,7 +16,6 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
-from app.history.change_log import CHANGE_LOGS
 from app.kernel.uploads import shown_file_name
 from app.supply import app_entries, app_lists, smart_apps
 from app.web.deps import DB, get_actor
@@ -54,10 +53,6 @@ class ListBody(BaseModel):
 class EntriesBody(BaseModel):
     entries: str = Field(..., description=ENTRIES_HELP)
     mode: Mode = Field("add", description="add them, replace the list's entries with them, or remove them")
-
-
-class StatusBody(BaseModel):
-    status: Status
 
 
 class NewSmartListBody(BaseModel):
@@ -119,12 +114,6 @@ def delete_list(applist_id: int, actor: Actor = Depends(get_actor), db: Session 
     return ok(app_lists.delete_list(db, actor=actor, applist_id=applist_id), "Inventory list deleted")
 
 
-@router.put("/inventory-lists/{applist_id}/status", description="Archive a list (it stays on the campaigns that use "
-            "it but cannot be newly chosen) or restore it.")
-def set_status(applist_id: int, body: StatusBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    return ok(app_lists.set_status(db, actor=actor, applist_id=applist_id, status=body.status))
-
-
 @router.get("/inventory-lists/{applist_id}/entries", description="The list's entries, {value, kind}, by value.")
 def list_entries(applist_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     return ok(app_lists.list_entries(db, actor=actor, applist_id=applist_id))
@@ -141,11 +130,6 @@ def change_entries(applist_id: int, body: EntriesBody, actor: Actor = Depends(ge
              "with data.csv_download_url, a link that works for 15 minutes for you only.")
 def export_entries(applist_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     return ok(app_lists.export_entries(db, actor=actor, applist_id=applist_id))
-
-
-@router.get(CHANGE_LOGS["app_list"].api, description="The list's change history, newest first.")
-def change_log(applist_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    return ok(app_lists.list_change_log(db, actor=actor, applist_id=applist_id))
 
 
 @router.post("/uploads/inventory-list", description="Upload entries to a list (multipart: `file`, `applist_id`, "
@@ -204,11 +188,6 @@ def delete_smart(list_id: int, actor: Actor = Depends(get_actor), db: Session = 
     return ok(smart_apps.delete_list(db, actor=actor, list_id=list_id), "Smart-app list deleted")
 
 
-@smart_router.put("/smart-apps/{list_id}/status", description="Admin and co-admin: archive or restore a list.")
-def status_smart(list_id: int, body: StatusBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    return ok(smart_apps.set_status(db, actor=actor, list_id=list_id, status=body.status))
-
-
 @smart_router.get("/smart-apps/{list_id}/entries", description="The list's entries, {value, kind}, by value.")
 def entries_smart(list_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
     return ok(smart_apps.list_entries(db, actor=actor, list_id=list_id))
@@ -220,11 +199,6 @@ def change_smart_entries(list_id: int, body: EntriesBody, actor: Actor = Depends
                          db: Session = DB) -> dict[str, Any]:
     return ok({"result": smart_apps.change_entries(db, actor=actor, list_id=list_id, text=body.entries,
                                                    mode=body.mode)})
-
-
-@smart_router.get(CHANGE_LOGS["smart_app_list"].api, description="Admin and co-admin: the list's change history.")
-def change_log_smart(list_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    return ok(smart_apps.list_change_log(db, actor=actor, list_id=list_id))
 
 
 @smart_router.post("/uploads/smart-app-list", description="Admin and co-admin: upload entries to a smart-app list "
@@ -241,8 +215,6 @@ for path, endpoint, methods, summary in (
     ("/file/addApp", create_list, ["POST"], "file/addApp: create an inventory list (as POST /inventory-lists)"),
     ("/updateApplist/{applist_id}", update_list, ["PUT", "POST"],
      "updateApplist: edit a list and its entries (as PUT /inventory-lists/{id})"),
-    ("/getChangeLogAppList/{applist_id}", change_log, ["GET"],
-     "getChangeLogAppList: a list's change history (as GET /inventory-lists/{id}/changelog)"),
     ("/getApplistAllDataList", list_lists, ["GET"], "getApplistAllDataList: the lists (as GET /inventory-lists)"),
     ("/withOutRole/getAppListById/{applist_id}", get_list, ["GET"],
      "withOutRole/getAppListById: one list (as GET /inventory-lists/{id})"),

@@ -26,6 +26,7 @@ from sqlmodel import Session, col, select
 from app.access.models import User
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.history import audit, change_log
+from app.history import status as status_machine
 from app.kernel import validation as v
 from app.kernel.errors import Conflict, Invalid, NotFound
 from app.kernel.model_base import utcnow
@@ -253,18 +254,19 @@ def upload_devices(db: Session, *, actor: Actor, audience_id: int, stream: IO[by
 def set_status(db: Session, *, actor: Actor, audience_id: int, status: str) -> dict[str, Any]:
     """active ⇄ inactive (an audience in use may be deactivated; its campaigns then need it activated or
     taken out before their targeting is saved again). The same status again changes nothing."""
-    require(actor, "audience", "status")
-    audience, advertiser = in_scope(db, actor, audience_id)
-    if status not in (AudienceStatus.ACTIVE, AudienceStatus.INACTIVE):
-        raise Invalid({"status": "Not an allowed value."})
-    if audience.status != status:
-        before = audience.status
-        audience.status = status
-        audience.updated_at = utcnow()
-        db.add(audience)
-        audit.record(db, actor=actor, entity="audience", entity_id=audience.id, action=f"set_status_{status}",
-                     before={"status": before}, after={"status": status})
+    audience, advertiser = AUDIENCE_STATUS.change(db, actor=actor, record_id=audience_id, status=status)
     return public(db, actor, audience, advertiser)
+
+
+AUDIENCE_STATUS = status_machine.declare(status_machine.StatusMachine(
+    "audience", Audience, tuple(AudienceStatus), ("audience", "status"), in_scope,
+    lambda db, actor, loaded: public(db, actor, *loaded),
+    routes=(status_machine.StatusRoute("/audiences/{audience_id}/status", message="Status changed",
+                                       description="active ⇄ inactive. An audience in use may be deactivated "
+                                                   "(not deleted)."),
+            status_machine.StatusRoute("/audience-status/{audience_id}", message="Status changed",
+                                       summary="audience-status: active or inactive (as PUT "
+                                               "/audiences/{id}/status)"))))
 
 
 def delete_audience(db: Session, *, actor: Actor, audience_id: int) -> dict[str, Any]:
@@ -288,16 +290,22 @@ def delete_audience(db: Session, *, actor: Actor, audience_id: int) -> dict[str,
 
 # --- history -------------------------------------------------------------------------------------------
 
-def audience_history(db: Session, *, actor: Actor, audience_id: int, since: str = "", until: str = "",
-                     user_id: int | None = None) -> dict[str, Any]:
-    """{"audience": {id, name, status}, "entries": [...], "people": [{id, name}]}: its changes (and each file
-    appended, with its counts), filterable by date range and by who made the change."""
-    change_log.require_reader(actor, "audience")
-    audience, _advertiser = in_scope(db, actor, audience_id)
-    entries = change_log.shown(db, change_log.filtered_rows(
-        db, entity="audience", entity_ids=[audience_id], since=since, until=until, user_id=user_id))
+def _without_empty_creation(_db: Session, _actor: Actor, _subject: change_log.Subject,
+                            entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A new audience shows only what it was given."""
     for entry in entries:
         if entry["action"] == "create":
             entry["changes"] = [c for c in entry["changes"] if c["new"] not in (None, "") and c["field"] != "advertiser_id"]
-    return {"audience": {"id": audience.id, "name": audience.name, "status": audience.status},
-            "entries": entries, "people": change_log.people(db, entity="audience", entity_ids=[audience_id])}
+    return entries
+
+
+# Its changes, and each file appended with its counts.
+change_log.register("audience", change_log.ChangeLogSource(
+    lambda db, actor, audience_id: change_log.about(in_scope(db, actor, audience_id)[0]), _without_empty_creation))
+
+
+def audience_history(db: Session, *, actor: Actor, audience_id: int, since: str = "", until: str = "",
+                     user_id: int | None = None) -> dict[str, Any]:
+    """{"audience": {id, name, status}, "entries": [...], "people": [{id, name}]}."""
+    return dict(change_log.read(db, actor=actor, kind="audience", record_id=audience_id, since=since, until=until,
+                                user_id=user_id))

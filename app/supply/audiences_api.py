@@ -12,7 +12,6 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
-from app.history.change_log import CHANGE_LOGS
 from app.supply import audiences
 from app.supply.audience_devices import MAX_FILE_BYTES
 from app.web.deps import DB, get_actor
@@ -35,10 +34,6 @@ class NewAudienceBody(BaseModel):
                                                 "events (GET /audience-events)")
     lookback_days: int | None = Field(None, description=f"retargeting: {audiences.LOOKBACK_MIN} to "
                                                         f"{audiences.LOOKBACK_MAX} days")
-
-
-class StatusBody(BaseModel):
-    status: Literal["active", "inactive"]
 
 
 @router.get("/audiences", description="The audiences you may see, most recently changed first, each with its size "
@@ -70,13 +65,6 @@ def get_audience(audience_id: int, actor: Actor = Depends(get_actor), db: Sessio
     return ok(audiences.get_audience(db, actor=actor, audience_id=audience_id))
 
 
-@router.put("/audiences/{audience_id}/status", description="active ⇄ inactive. An audience in use may be "
-                                                           "deactivated (not deleted).")
-def set_status(audience_id: int, body: StatusBody, actor: Actor = Depends(get_actor),
-               db: Session = DB) -> dict[str, Any]:
-    return ok(audiences.set_status(db, actor=actor, audience_id=audience_id, status=body.status), "Status changed")
-
-
 @router.delete("/audiences/{audience_id}", description="Delete an audience and its device ids. Refused (409, naming "
                                                        "the campaigns in the message and in data.campaigns) while a "
                                                        "campaign uses it.")
@@ -99,23 +87,12 @@ def upload_devices(audience_id: int, file: UploadFile, actor: Actor = Depends(ge
                                        filename=file.filename or ""), "Device ids added")
 
 
-@router.get(CHANGE_LOGS["audience"].api, description="Who changed what and when, newest first; each file appended "
-                                                    "with its counts. Filter by since/until (YYYY-MM-DD, UTC) and "
-                                                    "user_id.")
-def change_log(audience_id: int, since: str = "", until: str = "", user_id: int | None = None,
-               actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    return ok(audiences.audience_history(db, actor=actor, audience_id=audience_id, since=since, until=until,
-                                         user_id=user_id))
-
-
 # --- the spec's call names (section 7) ----------------------------------------------------------------------
 
 spec_router.add_api_route("/createAudiance", create_audience, methods=["POST"],
                           summary="createAudiance: a new audience (as POST /audiences)")
 spec_router.add_api_route("/getaudienceDataById/{audience_id}", get_audience, methods=["GET"],
                           summary="getaudienceDataById: one audience (as GET /audiences/{id})")
-spec_router.add_api_route("/audience-status/{audience_id}", set_status, methods=["PUT"],
-                          summary="audience-status: active or inactive (as PUT /audiences/{id}/status)")
 spec_router.add_api_route("/getAudienceList", list_audiences, methods=["GET"],
                           summary="getAudienceList: the audience list (as GET /audiences)")
 spec_router.add_api_route("/deleteAudience/{audience_id}", delete_audience, methods=["DELETE"],

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from app.access.policy import Actor, can, require
 from app.history import audit, change_log
-from app.kernel.errors import Conflict, Invalid, NotFound
+from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.reference import app_taxonomy
 from app.supply import app_entries, app_lists
 from app.supply.campaign_usage import campaigns_using
+from app.supply.list_lifecycle import ListLifecycle, usage
 from app.supply.list_targeting import SMART_APP_KEY
 from app.supply.models import ListStatus, SmartAppEntry, SmartAppList
 
@@ -56,10 +57,7 @@ def _row(found: SmartAppList, counts: dict[str, int], used: list[dict[str, Any]]
     taxonomy = app_taxonomy.describe(found.category_id, found.genre_id, found.subgenre_id) or {
         "category_id": found.category_id, "category": found.category_id, "genre_id": found.genre_id,
         "genre": found.genre_id, "subgenre_id": found.subgenre_id, "subgenre": found.subgenre_id}
-    return {"id": found.id, "name": found.name, "status": found.status, **taxonomy,
-            "apps": counts["app"], "domains": counts["domain"], "entries": counts["total"],
-            "campaigns": used, "campaign_count": len(used),
-            "created_at": found.created_at.isoformat(), "updated_at": found.updated_at.isoformat()}
+    return {"id": found.id, "name": found.name, "status": found.status, **taxonomy, **usage(found, counts, used)}
 
 
 def _public(db: Session, actor: Actor, found: SmartAppList) -> dict[str, Any]:
@@ -99,11 +97,14 @@ def list_entries(db: Session, *, actor: Actor, list_id: int) -> list[dict[str, s
     return app_entries.entries_of(db, SmartAppEntry, found.id)
 
 
-def list_change_log(db: Session, *, actor: Actor, list_id: int) -> dict[str, Any]:
-    change_log.require_reader(actor, "smart_app_list")
-    found = _visible(actor, db.get(SmartAppList, list_id))
-    return {"list": {"id": found.id, "name": found.name},
-            "entries": change_log.entries(db, entity="smart_app_list", entity_id=list_id)}
+def list_change_log(db: Session, *, actor: Actor, list_id: int, since: str = "", until: str = "",
+                    user_id: int | None = None) -> dict[str, Any]:
+    return dict(change_log.read(db, actor=actor, kind="smart_app_list", record_id=list_id, since=since, until=until,
+                                user_id=user_id))
+
+
+change_log.register("smart_app_list", change_log.ChangeLogSource(
+    lambda db, actor, list_id: change_log.about(_visible(actor, db.get(SmartAppList, list_id)))))
 
 
 # --- writing -------------------------------------------------------------------------------------------
@@ -153,24 +154,13 @@ def create_list(db: Session, *, actor: Actor, data: dict[str, Any]) -> dict[str,
     found = SmartAppList(**values, status=ListStatus.ACTIVE, created_by=actor.id)
     db.add(found)
     db.flush()
-    assert found.id is not None
-    result = app_entries.store(db, SmartAppEntry, found.id, parsed)
-    audit.record(db, actor=actor, entity="smart_app_list", entity_id=found.id, action="create",
-                 after=_snapshot(found) | app_lists.entry_audit(result))
+    result = LIFECYCLE.created(db, actor=actor, row=found, parsed=parsed)
     return {"list": _public(db, actor, found), "result": result}
-
-
-def _writable(db: Session, actor: Actor, list_id: int) -> SmartAppList:
-    require(actor, "smart_app_list", "manage")
-    found = _visible(actor, db.get(SmartAppList, list_id))
-    if found.status == ListStatus.ARCHIVED:
-        raise Invalid({"status": "An archived list cannot be changed; restore it first."})
-    return found
 
 
 def update_list(db: Session, *, actor: Actor, list_id: int, data: dict[str, Any]) -> dict[str, Any]:
     """Change the name and the taxonomy node (fields not sent keep their values)."""
-    found = _writable(db, actor, list_id)
+    found = LIFECYCLE.writable(db, actor, list_id)
     before = _snapshot(found)
     merged = {key: data[key] if data.get(key) is not None else before[key]
               for key in ("name", "category_id", "genre_id", "subgenre_id")}
@@ -185,58 +175,29 @@ def update_list(db: Session, *, actor: Actor, list_id: int, data: dict[str, Any]
     return _public(db, actor, found)
 
 
-def _apply(db: Session, actor: Actor, found: SmartAppList, parsed: app_entries.Parsed, mode: str,
-           action: str) -> dict[str, Any]:
-    assert found.id is not None
-    result = app_entries.store(db, SmartAppEntry, found.id, parsed, mode=mode)
-    if result["added"] or result["removed"]:
-        found.updated_at = utcnow()
-        db.add(found)
-        audit.record(db, actor=actor, entity="smart_app_list", entity_id=found.id, action=action,
-                     after=app_lists.entry_audit(result))
-    return result
-
-
 def change_entries(db: Session, *, actor: Actor, list_id: int, text: str, mode: str = "add") -> dict[str, Any]:
-    found = _writable(db, actor, list_id)
-    return _apply(db, actor, found, app_entries.parse_text(text), mode, f"entries_{mode}")
+    return LIFECYCLE.change_entries(db, actor=actor, list_id=list_id, text=text, mode=mode)
 
 
 def upload_entries(db: Session, *, actor: Actor, list_id: int, content: bytes, mode: str = "add") -> dict[str, Any]:
-    found = _writable(db, actor, list_id)
-    return _apply(db, actor, found, app_entries.parse_csv(content), mode, f"upload_{mode}")
+    return LIFECYCLE.upload_entries(db, actor=actor, list_id=list_id, content=content, mode=mode)
 
 
 def set_status(db: Session, *, actor: Actor, list_id: int, status: str) -> dict[str, Any]:
-    require(actor, "smart_app_list", "manage")
-    found = _visible(actor, db.get(SmartAppList, list_id))
-    try:
-        wanted = ListStatus(status)
-    except ValueError:
-        raise Invalid({"status": "Not an allowed value."}) from None
-    if wanted != found.status:
-        before = found.status
-        found.status = wanted.value
-        found.updated_at = utcnow()
-        db.add(found)
-        audit.record(db, actor=actor, entity="smart_app_list", entity_id=found.id, action=f"set_status_{wanted.value}",
-                     before={"status": before}, after={"status": wanted.value})
-    return _public(db, actor, found)
+    return _public(db, actor, SMART_APP_LIST_STATUS.change(db, actor=actor, record_id=list_id, status=status))
+
+
+# Smart-app lists' lifecycle (app/supply/list_lifecycle.py): staff's lists, used by any advertiser's campaigns.
+LIFECYCLE = ListLifecycle[SmartAppList](
+    "smart_app_list", SmartAppList, SmartAppEntry, ("smart_app_list", "manage"), ("smart_app_list", "manage"),
+    lambda db, actor, list_id: _visible(actor, db.get(SmartAppList, list_id)),
+    lambda db, found: campaigns_using(db, SMART_APP_KEY, [found.id], live_only=True)[found.id], _snapshot)
+SMART_APP_LIST_STATUS = LIFECYCLE.status(_public, "/smart-apps/{list_id}/status",
+                                         "Admin and co-admin: archive or restore a list.")
 
 
 def delete_list(db: Session, *, actor: Actor, list_id: int) -> dict[str, Any]:
-    require(actor, "smart_app_list", "manage")
-    found = _visible(actor, db.get(SmartAppList, list_id))
-    used = campaigns_using(db, SMART_APP_KEY, [list_id], live_only=True)[list_id]
-    if used:
-        raise Conflict(app_lists.IN_USE.format(names=", ".join(c["name"] for c in used)), data={"campaigns": used})
-    count = db.exec(select(func.count()).select_from(SmartAppEntry).where(SmartAppEntry.list_id == list_id)).one()
-    before = _snapshot(found) | {"entries_total": count}
-    app_entries.delete_all(db, SmartAppEntry, list_id)
-    db.delete(found)
-    db.flush()
-    audit.record(db, actor=actor, entity="smart_app_list", entity_id=list_id, action="delete", before=before)
-    return {"id": list_id, "name": before["name"], "deleted": True}
+    return LIFECYCLE.delete(db, actor=actor, list_id=list_id)
 
 
 def targeting_choices(db: Session, *, actor: Actor) -> list[dict[str, Any]]:

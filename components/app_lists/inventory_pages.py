@@ -23,7 +23,6 @@ from components.app_lists.lifecycle import ListLifecycle, grid_actions, lifecycl
 from components.paths import page_path
 from components.shell.context import Console, use_console
 from components.ui import styles
-from components.ui.change_log import change_log_table
 from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.entity_pages import EntityPages
 from components.ui.forms import form, select_field, text_field
@@ -269,23 +268,3 @@ def EditInventoryListPage() -> Any:
                                    card(_campaign_links(console, row["campaigns"]), title=t("applists.used_by"))))),
         lifecycle,
     )
-
-
-@component
-def InventoryListChangeLogPage() -> Any:
-    console = use_console()
-    t = console.t
-    applist_id = use_subject_id()
-    query = use_query(app_lists.list_change_log, actor=console.actor, applist_id=applist_id, deps=[applist_id])
-    if query.loading:
-        return loading_page(t, t("changelog.title"))
-    if query.value is None:
-        return html.div(page_header(t("changelog.title")), APP_LISTS.not_found(console))
-    return html.div(
-        {"data-page": "inventory-list-change-log"},
-        page_header(t("changelog.title"), query.value["list"]["name"], APP_LISTS.back_to_list(console)),
-        APP_LISTS.record_tabs(console, applist_id, current="applist.change_log"),
-        change_log_table(console, query.value["entries"], entity="app_list"),
-    )
-
-

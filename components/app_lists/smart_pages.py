@@ -16,7 +16,6 @@ from components.app_lists.lifecycle import ListLifecycle, grid_actions, lifecycl
 from components.paths import page_path
 from components.shell.context import Console, use_console
 from components.ui import styles
-from components.ui.change_log import change_log_table
 from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.entity_pages import EntityPages
 from components.ui.forms import form, select_field, text_field
@@ -231,22 +230,4 @@ def EditSmartAppListPage() -> Any:
                  html.div({"className": "col-xl-4"},
                           card(facts(counts_facts(console, row), cell="col-4 mb-0"), title=t("applists.summary")))),
         lifecycle,
-    )
-
-
-@component
-def SmartAppListChangeLogPage() -> Any:
-    console = use_console()
-    t = console.t
-    list_id = use_subject_id()
-    query = use_query(smart_apps.list_change_log, actor=console.actor, list_id=list_id, deps=[list_id])
-    if query.loading:
-        return loading_page(t, t("changelog.title"))
-    if query.value is None:
-        return html.div(page_header(t("changelog.title")), SMART_APPS.not_found(console))
-    return html.div(
-        {"data-page": "smart-app-change-log"},
-        page_header(t("changelog.title"), query.value["list"]["name"], SMART_APPS.back_to_list(console)),
-        SMART_APPS.record_tabs(console, list_id, current="smartapp.change_log"),
-        change_log_table(console, query.value["entries"], entity="smart_app_list"),
     )

@@ -2,33 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from reactpy import component, html
-
-from app.campaigns import exchange_approvals
 from components.exchanges.common import APPROVALS
-from components.shell.context import use_console
-from components.ui.change_log import change_log_table, filters, use_filtered_log
-from components.ui.elements import loading_page, page_header
-from components.users.common import use_subject_id
+from components.ui.change_log import ChangeLogFrame, change_log_page
 
-
-@component
-def ExchangeApprovalChangeLogPage() -> Any:
-    console = use_console()
-    t = console.t
-    campaign_id = use_subject_id()
-    query, values, set_values = use_filtered_log(exchange_approvals.approval_history, actor=console.actor,
-                                                 campaign_id=campaign_id)
-    if query.value is None:
-        return loading_page(t, t("exchanges.history_title")) if query.loading or not query.failed else \
-            html.div(page_header(t("exchanges.history_title")), APPROVALS.not_found(console))
-    log = query.value
-    return html.div(
-        {"data-page": "exchange-approval-change-log"},
-        page_header(t("exchanges.history_title"), log["campaign"]["name"], APPROVALS.back_to_list(console)),
-        filters(console, log["people"], values, set_values),
-        change_log_table(console, log["entries"], entity="exchange_approval", subject_label=t("exchanges.col.exchange"),
-                         subject_key="exchange"),
-    )
+ExchangeApprovalChangeLogPage = change_log_page("exchange_approval", ChangeLogFrame(
+    "exchange-approval-change-log", APPROVALS.back_to_list, APPROVALS.not_found, title="exchanges.history_title",
+    column=("exchanges.col.exchange", "exchange")))

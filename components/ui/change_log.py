@@ -1,17 +1,22 @@
-"""A change log as a timeline table: when, what, who (and who was really behind it), field changes.
-Every change-log page renders the rows of app.history.change_log through here."""
+"""A change log as a timeline table: when, what, who (and who was really behind it), field changes; and THE
+change-log page, one component for every kind declared in app.history.change_log.CHANGE_LOGS, filterable by date
+range and by person. Each area gives its kind's page its frame (ChangeLogFrame: back link, tabs, not found)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from reactpy import html, use_state
+from reactpy import component, html, use_state
+from reactpy_router import use_params
 
 from app.access.roles import ALL_ROLES, Role
 from app.accounts.user_config import margin_text
-from components.shell.context import Console
-from components.ui.elements import card, empty_state
+from app.history import change_log
+from components.shell.context import Console, use_console
+from components.ui.elements import card, empty_state, loading_page, page_header
 from components.ui.forms import select_field, text_field
 from components.ui.hooks import use_query
 from components.ui.labels import role_label_key
@@ -140,3 +145,46 @@ def use_filtered_log(fn: Any, **kwargs: Any) -> tuple[Any, dict[str, str], Any]:
     query = use_query(fn, since=since, until=until, user_id=int(values["user"]) if values["user"] else None,
                       deps=[*kwargs.values(), since, until, values["user"]], **kwargs)
     return query, values, set_values
+
+
+@dataclass(frozen=True)
+class ChangeLogFrame:
+    """What one kind's change-log page shows around the log, from its area: `marker` (data-page), the link back to
+    its list, what a missing record shows, and the tabs of the record's other pages (given the record's id and
+    the log's subject). `column`: (label key, entry key) of a column naming what each entry is about."""
+
+    marker: str
+    back: Callable[[Console], Any]
+    not_found: Callable[[Console], Any]
+    tabs: Callable[[Console, int, dict[str, Any]], Any] | None = None
+    title: str = "changelog.title"
+    column: tuple[str, str] | None = None
+
+
+def change_log_page(kind: str, frame: ChangeLogFrame) -> Callable[[], Any]:
+    """The page component of the change log `kind` (its routes' {id} is the record's)."""
+    entity = change_log.CHANGE_LOGS[kind].entity
+
+    @component
+    def ChangeLogPage() -> Any:
+        console = use_console()
+        t = console.t
+        record_id = int(use_params().get("id", 0))
+        query, values, set_values = use_filtered_log(change_log.page, actor=console.actor, kind=kind,
+                                                     record_id=record_id)
+        if query.value is None:
+            return loading_page(t, t(frame.title)) if query.loading or not query.failed else \
+                html.div(page_header(t(frame.title)), frame.not_found(console))
+        log = query.value
+        label, key = frame.column or ("", "")
+        return html.div(
+            {"data-page": frame.marker},
+            page_header(t(frame.title), log["subject"]["name"], frame.back(console)),
+            frame.tabs(console, record_id, log["subject"]) if frame.tabs else "",
+            filters(console, log["people"], values, set_values),
+            change_log_table(console, log["entries"], entity=entity, subject_label=t(label) if label else "",
+                             subject_key=key),
+        )
+
+    ChangeLogPage.__name__ = ChangeLogPage.__qualname__ = f"ChangeLogPage_{kind}"
+    return ChangeLogPage

@@ -1,0 +1,124 @@
+"""The lifecycle inventory lists and smart-app lists share, declared once: a list is created with entries,
+changed while active (archived lists are read-only until restored), archived or restored through its status
+machine, has entries added, replaced or removed (typed or uploaded), and is deleted only when no live campaign
+uses it. Each kind (app/supply/app_lists.py, smart_apps.py) declares its ListLifecycle: its tables, who may do
+what, how it finds a list in the actor's scope, which campaigns use one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from sqlmodel import Session, func, select
+
+from app.access.policy import Actor, require
+from app.history import audit
+from app.history import status as status_machine
+from app.kernel.errors import Conflict, Invalid
+from app.kernel.model_base import utcnow
+from app.supply import app_entries
+from app.supply.models import ListStatus
+
+IN_USE = "This list is used by campaigns that are not archived: {names}. Archive it instead, or take it out of them."
+ARCHIVED = "An archived list cannot be changed; restore it first."
+REPLACE_WITH_NOTHING = "Give the entries the list should hold."
+
+L = TypeVar("L")  # a list as its kind finds it: the row, or a tuple whose first item is the row
+
+
+def usage(row: Any, counts: dict[str, int], used: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a list's row shows of its entries and the campaigns using it, whichever kind it is."""
+    return {"apps": counts["app"], "domains": counts["domain"], "entries": counts["total"],
+            "campaigns": used, "campaign_count": len(used),
+            "created_at": row.created_at.isoformat(), "updated_at": row.updated_at.isoformat()}
+
+
+def entry_audit(result: dict[str, Any]) -> dict[str, Any]:
+    return {"entries_added": result["added"], "entries_removed": result["removed"], "entries_total": result["total"]}
+
+
+@dataclass(frozen=True)
+class ListLifecycle(Generic[L]):
+    entity: str  # AuditEntry.entity of its writes
+    table: type[Any]  # the lists' table (id, name, status, updated_at)
+    entries: app_entries.EntryModel  # its entries' table
+    change: tuple[str, str]  # the permission to change a list and its entries
+    remove: tuple[str, str]  # the permission to delete one
+    find: Callable[[Session, Actor, int], L]  # the list in the actor's scope (NotFound otherwise)
+    used_by: Callable[[Session, Any], list[dict[str, Any]]]  # the campaigns not archived that use the list
+    snapshot: Callable[[Any], dict[str, Any]]  # its audited fields
+
+    @staticmethod
+    def row(loaded: Any) -> Any:
+        return loaded[0] if isinstance(loaded, tuple) else loaded
+
+    def status(self, show: Callable[[Session, Actor, L], Any], path: str,
+               description: str) -> status_machine.StatusMachine[L]:
+        """Its status machine: archive (it stays on the campaigns that use it, but cannot be newly chosen) or
+        restore, by whoever may change a list."""
+        return status_machine.declare(status_machine.StatusMachine(
+            self.entity, self.table, tuple(ListStatus), self.change, self.find, show,
+            routes=(status_machine.StatusRoute(path, description=description),)))
+
+    def created(self, db: Session, *, actor: Actor, row: Any, parsed: app_entries.Parsed) -> dict[str, Any]:
+        """A new list's entries stored and its creation audited (the row is flushed): the batch's result."""
+        result = app_entries.store(db, self.entries, row.id, parsed)
+        audit.record(db, actor=actor, entity=self.entity, entity_id=row.id, action="create",
+                     after=self.snapshot(row) | entry_audit(result))
+        return result
+
+    def writable(self, db: Session, actor: Actor, list_id: int) -> L:
+        """The list, when the actor may change it and it is not archived."""
+        require(actor, *self.change)
+        loaded = self.find(db, actor, list_id)
+        if self.row(loaded).status == ListStatus.ARCHIVED:
+            raise Invalid({"status": ARCHIVED})
+        return loaded
+
+    def apply(self, db: Session, *, actor: Actor, row: Any, parsed: app_entries.Parsed, mode: str,
+              action: str) -> dict[str, Any]:
+        """Add, replace or remove entries; audited when something changed. The batch's result: counts and the
+        refused lines with their reasons."""
+        result = app_entries.store(db, self.entries, row.id, parsed, mode=mode)
+        if result["added"] or result["removed"]:
+            row.updated_at = utcnow()
+            db.add(row)
+            audit.record(db, actor=actor, entity=self.entity, entity_id=row.id, action=action,
+                         after=entry_audit(result))
+        return result
+
+    def change_entries(self, db: Session, *, actor: Actor, list_id: int, text: str, mode: str) -> dict[str, Any]:
+        """Typed entries (one a line): add them, replace the list's entries with them, or remove them."""
+        row = self.row(self.writable(db, actor, list_id))
+        parsed = app_entries.parse_text(text)
+        if mode == "replace" and not parsed.values:
+            raise Invalid({"entries": REPLACE_WITH_NOTHING})
+        return self.apply(db, actor=actor, row=row, parsed=parsed, mode=mode, action=f"entries_{mode}")
+
+    def upload_entries(self, db: Session, *, actor: Actor, list_id: int, content: bytes,
+                       mode: str) -> dict[str, Any]:
+        """A CSV or text file, the first cell of each row an entry. A file that cannot be read (not UTF-8 text,
+        not CSV, empty, too big) raises Invalid on `file` and saves nothing; otherwise the readable lines are
+        applied and the refused ones reported with their line numbers."""
+        row = self.row(self.writable(db, actor, list_id))
+        return self.apply(db, actor=actor, row=row, parsed=app_entries.parse_csv(content), mode=mode,
+                          action=f"upload_{mode}")
+
+    def delete(self, db: Session, *, actor: Actor, list_id: int) -> dict[str, Any]:
+        """Delete an unused list with its entries. A list that a campaign which is not archived uses is refused
+        (Conflict naming the campaigns): archive it instead."""
+        require(actor, *self.remove)
+        row = self.row(self.find(db, actor, list_id))
+        used = self.used_by(db, row)
+        if used:
+            raise Conflict(IN_USE.format(names=", ".join(c["name"] for c in used)), data={"campaigns": used})
+        entries: Any = self.entries
+        count = db.exec(select(func.count()).select_from(entries).where(entries.list_id == list_id)).one()
+        before = self.snapshot(row) | {"entries_total": count}
+        app_entries.delete_all(db, self.entries, list_id)
+        db.delete(row)
+        db.flush()
+        audit.record(db, actor=actor, entity=self.entity, entity_id=list_id, action="delete", before=before)
+        return {"id": list_id, "name": before["name"], "deleted": True}
+

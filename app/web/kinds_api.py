@@ -1,0 +1,97 @@
+"""The API routes every declared record kind gets: the GET of each change log (app/history/change_log.py
+CHANGE_LOGS, with its date and person filters) and one status route per StatusRoute of each status machine
+(app/history/status.py), at the paths declared. Built when the API is (app/main.py), after every domain's
+package has declared its kinds, so a kind declared anywhere has its routes without an API module."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Depends, Query
+from pydantic import BaseModel, Field, create_model
+from sqlmodel import Session
+
+from app.access.policy import Actor
+from app.history import change_log
+from app.history.change_log import CHANGE_LOGS, ChangeLogKind
+from app.history.status import STATUS_MACHINES, StatusMachine, StatusRoute
+from app.web.deps import DB, get_actor
+from app.web.envelope import ok
+
+
+def path_parameter(path: str) -> str:
+    """The one {parameter} of a record's path: the record's id."""
+    return path.split("{", 1)[1].split("}", 1)[0]
+
+
+def endpoint(name: str, run: Callable[..., Any], **parameters: tuple[Any, Any]) -> Callable[..., dict[str, Any]]:
+    """A route function whose signature FastAPI reads: `parameters` are {name: (annotation, default)} (the
+    default inspect.Parameter.empty for a required one), then the actor and the database session."""
+    def handler(**values: Any) -> dict[str, Any]:
+        answer: dict[str, Any] = run(**values)
+        return answer
+
+    handler.__name__ = name
+    handler.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
+         for key, (annotation, default) in parameters.items()]
+        + [inspect.Parameter("actor", inspect.Parameter.KEYWORD_ONLY, annotation=Actor, default=Depends(get_actor)),
+           inspect.Parameter("db", inspect.Parameter.KEYWORD_ONLY, annotation=Session, default=DB)])
+    return handler
+
+
+def _status_body(machine: StatusMachine[Any]) -> type[BaseModel]:
+    states = ", ".join(machine.states)
+    return create_model(f"{machine.entity.title().replace('_', '')}StatusBody",
+                        status=(str, Field(description=f"One of: {states}", json_schema_extra={"enum": list(machine.states)})))
+
+
+def _add_status_route(router: APIRouter, machine: StatusMachine[Any], route: StatusRoute) -> None:
+    key = path_parameter(route.path)
+
+    def move(*, body: BaseModel, actor: Actor, db: Session, **ids: int) -> dict[str, Any]:
+        loaded = machine.change(db, actor=actor, record_id=ids[key], status=body.model_dump()["status"])
+        return ok(machine.show(db, actor, loaded), route.message)
+
+    name = f"set_status_{route.path.strip('/').replace('/', '_').replace('{', '').replace('}', '')}"
+    router.add_api_route(route.path, endpoint(name, move, **{key: (int, inspect.Parameter.empty),
+                                                             "body": (_status_body(machine), inspect.Parameter.empty)}),
+                         methods=[route.method], summary=route.summary or None,
+                         description=route.description or route.summary)
+
+
+def _add_change_log_route(router: APIRouter, kind: str, log: ChangeLogKind) -> None:
+    key = path_parameter(log.api)
+
+    def read(*, since: str, until: str, actor: Actor, db: Session, **values: int | None) -> dict[str, Any]:
+        record_id = values.pop(key)
+        assert record_id is not None
+        return ok(change_log.read(db, actor=actor, kind=kind, record_id=record_id, since=since, until=until,
+                                  user_id=values.get("user_id")))
+
+    parameters: dict[str, tuple[Any, Any]] = {
+        key: (int, inspect.Parameter.empty),
+        "since": (str, Query("", description="From this day (YYYY-MM-DD, UTC)")),
+        "until": (str, Query("", description="To this day, included (YYYY-MM-DD, UTC)"))}
+    if key != "user_id":  # a user's own log: its path names the user, so it has no person filter
+        parameters["user_id"] = (int | None, Query(None, description="Only changes made by (or on behalf of) "
+                                                                      "this user"))
+    handler = endpoint(f"change_log_{kind}", read, **parameters)
+    description = f"Who changed what and when, newest first; readable where {log.scope}."
+    router.add_api_route(log.api, handler, methods=["GET"], description=description)
+    for path, summary in log.aliases:
+        router.add_api_route(path, handler, methods=["GET"], summary=summary, description=description,
+                             operation_id=f"change_log_{kind}_{path.strip('/').split('/')[0]}")
+
+
+def router() -> APIRouter:
+    """Every declared kind's routes, as they are declared now."""
+    built = APIRouter(tags=["records: change logs and status"])
+    for kind, log in CHANGE_LOGS.items():
+        _add_change_log_route(built, kind, log)
+    for machine in STATUS_MACHINES.values():
+        for route in machine.routes:
+            _add_status_route(built, machine, route)
+    return built

@@ -45,6 +45,7 @@ from app.campaigns.targeting import clean_targeting, deliverable, stale_values
 from app.history import audit
 from app.kernel import money
 from app.kernel import validation as v
+from app.kernel.db import select_columns
 from app.kernel.errors import Invalid
 from app.kernel.hooks import Hook
 from app.kernel.i18n.catalog import Message
@@ -151,7 +152,7 @@ def targeting_names(db: Session, targeting: dict[str, Any]) -> dict[str, list[st
     """Readable names for a targeting document's codes and ids (unknown ones keep their code)."""
     def country(code: str) -> str:
         found = pycountry.countries.get(alpha_2=code)
-        return getattr(found, "common_name", None) or getattr(found, "name", code) if found else code
+        return str(getattr(found, "common_name", None) or getattr(found, "name", code)) if found else code
 
     def region(code: str) -> str:
         found = pycountry.subdivisions.get(code=code)
@@ -218,11 +219,11 @@ def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     `sort` is a list column, "-" first for descending (default: newest change first)."""
     require(actor, "campaign", "view")
     order = _order(sort)
-    query = (select(Campaign.id, Campaign.name, Campaign.status, Campaign.objective, Campaign.advertiser_id,
-                    User.first_name, User.last_name, User.company_name, type_coerce(Campaign.starts_at, _NaiveUTC()),
-                    type_coerce(Campaign.ends_at, _NaiveUTC()), Campaign.total_budget_micros,
-                    Campaign.daily_budget_micros, Campaign.bid_strategy, Campaign.bid_micros, Campaign.traffic_type,
-                    type_coerce(Campaign.updated_at, _NaiveUTC()))
+    query = (select_columns(Campaign.id, Campaign.name, Campaign.status, Campaign.objective, Campaign.advertiser_id,
+                            User.first_name, User.last_name, User.company_name, type_coerce(Campaign.starts_at, _NaiveUTC()),
+                            type_coerce(Campaign.ends_at, _NaiveUTC()), Campaign.total_budget_micros,
+                            Campaign.daily_budget_micros, Campaign.bid_strategy, Campaign.bid_micros, Campaign.traffic_type,
+                            type_coerce(Campaign.updated_at, _NaiveUTC()))
              .join(User, col(User.id) == Campaign.advertiser_id)
              .where(_scope_filter(actor)))
     if advertiser_id is not None:

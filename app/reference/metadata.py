@@ -67,7 +67,7 @@ def _exchange_users(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
 def _child_versions(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
     """OS versions that belong to the operating system: deleting it would orphan them."""
     rows = db.exec(select(ReferenceValue.parent_id, func.count()).where(col(ReferenceValue.parent_id).in_(value_ids))
-                   .group_by(ReferenceValue.parent_id))
+                   .group_by(col(ReferenceValue.parent_id)))
     return {int(parent): int(count) for parent, count in rows if parent is not None}
 
 
@@ -132,8 +132,8 @@ def names_by_id(db: Session, ids: Iterable[int]) -> dict[int, str]:
     wanted = set(ids)
     if not wanted:
         return {}
-    return {int(i): n for i, n in db.exec(select(ReferenceValue.id, ReferenceValue.name)
-                                          .where(col(ReferenceValue.id).in_(wanted)))}
+    return {i: n for i, n in db.exec(select(col(ReferenceValue.id), ReferenceValue.name)
+                                          .where(col(ReferenceValue.id).in_(wanted))) if i}
 
 
 def _parent_names(db: Session, rows: Sequence[ReferenceValue]) -> dict[int, str]:

@@ -11,6 +11,7 @@ client in their scope; always only while the target's settings have api_access.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -44,7 +45,7 @@ def _iso(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _row(credential: ApiCredential, creators: dict[int, User]) -> dict[str, Any]:
+def _row(credential: ApiCredential, creators: Mapping[int | None, User]) -> dict[str, Any]:
     creator = creators.get(credential.created_by or 0)
     return {"id": credential.id, "label": credential.label, "key_id": credential.key_id,
             "created": _iso(credential.created_at), "created_by_name": creator.display_name if creator else "",
@@ -66,7 +67,7 @@ def list_credentials(db: Session, *, actor: Actor, user_id: int) -> list[dict[st
     creator_ids = {r.created_by for r in rows if r.created_by}
     creators = {u.id: u for u in db.exec(select(User).where(col(User.id).in_(creator_ids)))} if creator_ids else {}
     rows.sort(key=lambda r: r.revoked_at is not None)  # stable: keeps newest first inside each group
-    return [_row(r, creators) for r in rows]  # type: ignore[arg-type]
+    return [_row(r, creators) for r in rows]
 
 
 def overview(db: Session, *, actor: Actor, user_id: int) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
-from app.settings.postbacks import POSTBACK_MACROS
+from app.settings.postbacks import CONVERSION_EVENTS, POSTBACK_MACROS
 from app.statistics import postback_ingest
 from app.web.envelope import ok
 
@@ -16,7 +16,7 @@ router = APIRouter(tags=["conversion postbacks"])
 
 HELP = f"""Records one attributed event for the advertiser the token belongs to (an agency's token: for its
 advertisers), as one hour of statistics with the event counted (and a conversion for
-{', '.join(sorted(postback_ingest.CONVERSION_EVENTS))}). Parameters in the query string, or for POST as a form.
+{', '.join(sorted(CONVERSION_EVENTS))}). Parameters in the query string, or for POST as a form.
 The same `click_id` and `event` sent again change nothing (`duplicate: true`), so a partner may retry.
 
 A wrong token answers 404; a wrong parameter 422 naming it, and nothing is recorded. A campaign that is not

@@ -14,7 +14,7 @@ from fastapi.routing import iter_route_contexts
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import get_route_path
+from starlette.routing import get_route_path  # type: ignore[attr-defined]  # re-imported there, not listed as exported
 
 from app.kernel import errors
 from app.kernel.errors import Invalid, ServiceError
@@ -81,7 +81,7 @@ async def http_error_handler(request: Request, error: Exception) -> JSONResponse
 # is answered by Starlette's ExceptionMiddleware: a handler for Exception itself runs in ServerErrorMiddleware,
 # which sends the answer and then re-raises, so every 503 also logged "Exception in ASGI application" with a
 # traceback (seen under bench/load_soak.py, for a request that waited out SQLite's write lock).
-FAULT_CLASSES: tuple[type[BaseException], ...] = (DBAPIError, sqlite3.Error, OSError, duckdb.Error)
+FAULT_CLASSES: tuple[type[Exception], ...] = (DBAPIError, sqlite3.Error, OSError, duckdb.Error)
 
 
 def _fault_reply(error: Exception) -> JSONResponse | None:

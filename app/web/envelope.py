@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import duckdb
 from fastapi import Request
@@ -26,8 +26,25 @@ logger = logging.getLogger(__name__)
 UNEXPECTED_ERROR = translator(DEFAULT_LANGUAGE)("common.unexpected_error")
 
 
+T = TypeVar("T")
+
+
 def ok(data: Any = None, message: str = "OK") -> dict[str, Any]:
     return {"success": True, "code": 200, "message": message, "data": data}
+
+
+class Envelope(BaseModel, Generic[T]):
+    """A success: `data` is the call's answer. A route returning Envelope[XRead] shows that schema in OpenAPI."""
+
+    success: bool = Field(True, description="Always true for a success.")
+    code: int = Field(200, description="The HTTP status code.")
+    message: str = Field("OK", description="What was done, in words for a person.")
+    data: T
+
+
+def reply(data: T, message: str = "OK") -> Envelope[T]:
+    """ok() for a typed route: the same JSON, with `data` validated against the route's schema."""
+    return Envelope(data=data, message=message)
 
 
 def _reply(code: int, message: str, data: Any = None) -> JSONResponse:

@@ -12,8 +12,9 @@ from fastapi.routing import iter_route_contexts
 
 from app.main import create_api
 
-# The packages (route modules under them) whose every route is typed, request and response.
-TYPED_DOMAINS = ["app.settings"]
+# The packages (every route module under them), or single route modules while a domain is part done, whose
+# every route is typed, request and response.
+TYPED_DOMAINS = ["app.settings", "app.reference"]
 
 BODY_TYPES = ("application/json", "multipart/form-data", "application/x-www-form-urlencoded")
 
@@ -35,13 +36,15 @@ def _typed(spec: dict[str, Any], schema: dict[str, Any]) -> bool:
         return True
     if kind == "array":
         return _typed(spec, schema.get("items", {}))
+    if kind == "object" and isinstance(schema.get("additionalProperties"), dict):  # {name: a typed value}
+        return _typed(spec, schema["additionalProperties"])
     return kind == "object" and bool(schema.get("properties"))
 
 
 def _operations(spec: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    domains = tuple(domain + "." for domain in TYPED_DOMAINS)
     for route in iter_route_contexts(create_api().routes):
-        if getattr(route.endpoint, "__module__", "").startswith(domains):
+        module = getattr(route.endpoint, "__module__", "")
+        if any(module == domain or module.startswith(domain + ".") for domain in TYPED_DOMAINS):
             for method in sorted(route.methods or ()):
                 yield f"{method} {route.path_format}", spec["paths"][route.path_format][method.lower()]
 

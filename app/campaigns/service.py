@@ -168,7 +168,7 @@ def targeting_names(db: Session, targeting: dict[str, Any]) -> dict[str, list[st
         if ids else {}
     names = {"countries": [country(c) for c in targeting.get("countries") or []],
              "regions": [region(c) for c in targeting.get("regions") or []],
-             "cities": [f"{cities[i]['name']} ({cities[i]['country']})" if i in cities else f"#{i}"
+             "cities": [f"{cities[i].name} ({cities[i].country})" if i in cities else f"#{i}"
                         for i in targeting.get("cities") or []],
              "languages": [language(c) for c in targeting.get("languages") or []]}
     for key in TARGETING_REFERENCE_KEYS:

@@ -220,9 +220,9 @@ def builder_options(db: Session, *, actor: Actor, advertiser_id: int | None = No
         "events": statistics.event_names(db, actor=actor, advertiser_id=advertiser_id),
         "advertisers": advertisers,
         "campaigns": [{"id": c["id"], "name": c["name"], "advertiser": c["advertiser"]} for c in campaign_rows],
-        "countries": [{"code": c["code"], "name": c["name"]} for c in geo.countries(actor=actor)],
-        "exchanges": [row["name"] for row in metadata.active_values(db, actor=actor, kind="exchange")],
-        "os": [row["name"] for row in metadata.active_values(db, actor=actor, kind="operating_system")],
+        "countries": [{"code": c.code, "name": c.name} for c in geo.countries(actor=actor)],
+        "exchanges": [row.name for row in metadata.active_values(db, actor=actor, kind="exchange")],
+        "os": [row.name for row in metadata.active_values(db, actor=actor, kind="operating_system")],
         "device_types": list(DEVICE_TYPES),
         "periods": [*PERIOD_PRESETS, FIXED_PERIOD], "schedules": [s.value for s in ReportSchedule],
     }

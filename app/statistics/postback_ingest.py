@@ -42,6 +42,7 @@ from app.kernel.errors import Invalid, NotFound
 from app.settings.models import PostbackDelivery
 from app.settings.postbacks import CONVERSION_EVENTS, ENABLED, POSTBACK_MACROS
 from app.statistics import ingestion
+from app.statistics.schemas import PostbackReceipt
 from app.warehouse.schema import DEVICE_TYPES, EVENT_NAME_PATTERN
 
 logger = logging.getLogger(__name__)
@@ -166,7 +167,7 @@ def _forward_url(template: str, values: Mapping[str, str]) -> str:
     return url
 
 
-def record_postback(db: Session, *, token: str, params: Mapping[str, Any]) -> tuple[dict[str, Any], Forward | None]:
+def record_postback(db: Session, *, token: str, params: Mapping[str, Any]) -> tuple[PostbackReceipt, Forward | None]:
     """Store one postback (Invalid naming the parameter, nothing written, when one is wrong) and say whether it
     is to be forwarded. Answers ({batch_id, event, conversion, duplicate, forwarded}, the forward or None)."""
     settings, owner = _owner(db, token)
@@ -202,12 +203,12 @@ def record_postback(db: Session, *, token: str, params: Mapping[str, Any]) -> tu
                   "country": facts[0].country, "revenue": values["revenue"], "currency": values["currency"]}
         forward = Forward(owner.id, campaign.advertiser_id, event,
                           _forward_url(settings.postback_url, macros))
-    answer = {"batch_id": batch_id, "event": event, "conversion": event in CONVERSION_EVENTS,
-              "duplicate": stored["duplicate"], "forwarded": forward is not None}
+    answer = PostbackReceipt(batch_id=batch_id, event=event, conversion=event in CONVERSION_EVENTS,
+                             duplicate=stored["duplicate"], forwarded=forward is not None)
     return answer, forward
 
 
-def receive_postback(*, token: str, params: Mapping[str, Any]) -> dict[str, Any]:
+def receive_postback(*, token: str, params: Mapping[str, Any]) -> PostbackReceipt:
     """record_postback in its own unit of work; once committed, the forward (if any) starts on a worker thread.
     Blocking: call it from a worker thread (the API does), never on the event loop."""
     with session_scope() as db:

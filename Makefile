@@ -41,11 +41,14 @@ seed: migrate
 run: seed
 	$(PY) -m app serve
 
-test: install-test
+# Lint first: a type error fails in seconds, before the suite's minutes.
+test: lint
 	bash tests/run_all.sh
 
+# mypy checks what [tool.mypy] in pyproject.toml names (app, strictly).
 lint: install-test
 	$(VENV)/bin/ruff check app components tests bench
+	$(VENV)/bin/mypy
 
 # Rebuild the JS widgets (needs Node); the built files are committed, so Python-only work never needs this.
 js:

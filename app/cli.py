@@ -7,10 +7,13 @@ import contextlib
 import getpass
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import app.tables  # noqa: F401  (every table and every domain's hooks)
 from app.kernel.config import get_settings
+
+if TYPE_CHECKING:
+    from app.warehouse.base import StatisticsStore
 
 
 def _serve(args: argparse.Namespace) -> None:
@@ -25,7 +28,7 @@ def _serve(args: argparse.Namespace) -> None:
     threading.Thread(target=geo.warm_up, name="geo-warm-up", daemon=True).start()
     # --fd serves on a socket the caller already bound and passed down (tests: no window in which another
     # process could take a port between choosing it and binding it).
-    where: dict[str, object] = {"fd": args.fd} if args.fd is not None else {"host": settings.host, "port": settings.port}
+    where: dict[str, Any] = {"fd": args.fd} if args.fd is not None else {"host": settings.host, "port": settings.port}
     uvicorn.run("app.main:create_app", factory=True, proxy_headers=True, log_level="info", ws_ping_interval=20,
                 **where)
 
@@ -70,7 +73,7 @@ def _seed(_args: argparse.Namespace) -> None:
           + (f"; {approved} exchange requests approved" if approved else ""))
 
 
-def _open_store() -> object:
+def _open_store() -> StatisticsStore:
     """The statistics store, or exit with a message when the serving process holds its file."""
     import duckdb
 
@@ -91,11 +94,11 @@ def _simulate(args: argparse.Namespace) -> None:
     from app.kernel.db import session_scope
 
     store = _open_store()
-    if args.if_empty and store.first_and_last_hour(None) is not None:  # type: ignore[attr-defined]
+    if args.if_empty and store.first_and_last_hour(None) is not None:
         print("statistics already present: nothing simulated")
         return
     if args.reset:
-        store.clear()  # type: ignore[attr-defined]
+        store.clear()
         print("statistics emptied")
     if args.rows:
         seconds = simulator.write_synthetic(args.rows, seed=args.seed)

@@ -255,7 +255,7 @@ def build_tenant(db: Session, *, agency_id: int, advertiser_id: int, advertiser_
         "advertiser": [advertiser_id], "agency": [agency_id], "user": [advertiser_id, agency_id],
         "campaign": [campaign["id"]], "creative": [creative["id"]], "asset": [asset["id"]],
         "audience": [audience["id"]], "app_list": [app_list["list"]["id"]], "report": [report["id"]],
-        "report_run": [run["id"]], "api_key": [key["id"]]})
+        "report_run": [run["id"]], "api_key": [key.id]})
 
 
 def make_rival(db: Session, mark: str) -> tuple[int, int, str]:

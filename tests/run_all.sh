@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# The whole suite: lint, then every test on SQLite, then every test on PostgreSQL (a throwaway
-# cluster on loopback, made from Debian's packages).
+# The whole suite: every test on SQLite, then every test on PostgreSQL (a throwaway cluster on loopback,
+# made from Debian's packages). `make test` runs `make lint` (ruff, mypy) before it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
-
-.venv/bin/ruff check app components tests bench
 
 echo "== SQLite =="
 $PY -m pytest tests

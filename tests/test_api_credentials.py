@@ -20,6 +20,7 @@ from app.history.models import AuditEntry
 from app.kernel.errors import Forbidden, Invalid, NotFound
 from app.main import create_app
 from app.settings import api_credentials
+from app.settings.schemas import ApiKeyCreated
 from tests.helpers import actor_of, other_tenant
 from tests.render import signed_in_console
 
@@ -37,7 +38,7 @@ def _profile(client: TestClient, token: str):  # type: ignore[no-untyped-def]
     return client.get("/api/auth/profile", headers={"Authorization": f"Bearer {token}"})
 
 
-def _new_key(db: Session, email: str = ADVERTISER, label: str = "Reporting server", user_id: int | None = None) -> dict:
+def _new_key(db: Session, email: str = ADVERTISER, label: str = "Reporting server", user_id: int | None = None) -> ApiKeyCreated:
     actor = actor_of(db, email)
     reply = api_credentials.generate(db, actor=actor, user_id=user_id or actor.id, label=label)
     db.commit()  # the API answers from its own unit of work
@@ -53,20 +54,20 @@ def _set_api_access(db: Session, user_id: int, on: bool) -> None:
 
 def test_generate_shows_the_token_once_and_stores_only_its_hash(db: Session, demo_ids: dict[str, int]) -> None:
     reply = _new_key(db)
-    token = reply["token"]
-    assert token.startswith(f"dsp_{reply['key_id']}.")
+    token = reply.token
+    assert token.startswith(f"dsp_{reply.key_id}.")
     secret = token.split(".", 1)[1]
     assert len(secret) >= 40
 
-    row = db.exec(select(ApiCredential).where(ApiCredential.key_id == reply["key_id"])).one()
+    row = db.exec(select(ApiCredential).where(ApiCredential.key_id == reply.key_id)).one()
     assert row.secret_hash == hashlib.sha256(secret.encode()).hexdigest()
     assert secret not in json.dumps(row.model_dump(), default=str)
     assert row.user_id == demo_ids[ADVERTISER] and row.label == "Reporting server"
 
     listed = api_credentials.list_credentials(db, actor=actor_of(db, ADVERTISER), user_id=demo_ids[ADVERTISER])
-    assert [r["key_id"] for r in listed] == [reply["key_id"]]
-    assert secret not in json.dumps(listed)
-    assert listed[0]["created_by_name"] == "Arlo Advertiser" and listed[0]["last_used"] is None
+    assert [r.key_id for r in listed] == [reply.key_id]
+    assert secret not in json.dumps([r.model_dump() for r in listed])
+    assert listed[0].created_by_name == "Arlo Advertiser" and listed[0].last_used is None
 
     audit = db.exec(select(AuditEntry).where(AuditEntry.entity == "api_credential")).all()
     assert [a.action for a in audit] == ["generate"]
@@ -76,17 +77,17 @@ def test_generate_shows_the_token_once_and_stores_only_its_hash(db: Session, dem
 def test_the_token_calls_the_api_and_its_use_is_recorded(client: TestClient, db: Session,
                                                          demo_ids: dict[str, int]) -> None:
     reply = _new_key(db)
-    answer = _profile(client, reply["token"])
+    answer = _profile(client, reply.token)
     assert answer.status_code == 200, answer.text
     assert answer.json()["data"]["email"] == ADVERTISER
 
     db.expire_all()
-    row = db.exec(select(ApiCredential).where(ApiCredential.key_id == reply["key_id"])).one()
+    row = db.exec(select(ApiCredential).where(ApiCredential.key_id == reply.key_id)).one()
     assert row.last_used_at is not None and row.last_used_address == "testclient"
     first_use = row.last_used_at
 
     # Within a minute the use is not written again; after it, it is.
-    assert _profile(client, reply["token"]).status_code == 200
+    assert _profile(client, reply.token).status_code == 200
     db.expire_all()
     assert db.get(ApiCredential, row.id).last_used_at == first_use  # type: ignore[union-attr]
     row = db.get(ApiCredential, row.id)
@@ -94,18 +95,18 @@ def test_the_token_calls_the_api_and_its_use_is_recorded(client: TestClient, db:
     row.last_used_at = first_use - timedelta(minutes=2)
     db.add(row)
     db.commit()
-    assert _profile(client, reply["token"]).status_code == 200
+    assert _profile(client, reply.token).status_code == 200
     db.expire_all()
     assert db.get(ApiCredential, row.id).last_used_at > first_use  # type: ignore[union-attr,operator]
 
     listed = api_credentials.list_credentials(db, actor=actor_of(db, ADVERTISER), user_id=demo_ids[ADVERTISER])
-    assert listed[0]["last_used"] and listed[0]["last_used_address"] == "testclient"
+    assert listed[0].last_used and listed[0].last_used_address == "testclient"
 
 
 def test_wrong_or_malformed_tokens_are_refused(client: TestClient, db: Session) -> None:
     reply = _new_key(db)
-    for token in (f"dsp_{reply['key_id']}.wrong-secret", f"dsp_{reply['key_id']}", "dsp_", "dsp_nokey.secret",
-                  reply["token"] + "x"):
+    for token in (f"dsp_{reply.key_id}.wrong-secret", f"dsp_{reply.key_id}", "dsp_", "dsp_nokey.secret",
+                  reply.token + "x"):
         answer = _profile(client, token)
         assert answer.status_code == 401, token
         assert answer.json()["success"] is False
@@ -113,14 +114,14 @@ def test_wrong_or_malformed_tokens_are_refused(client: TestClient, db: Session) 
 
 def test_a_revoked_token_stops_working_at_once(client: TestClient, db: Session) -> None:
     reply = _new_key(db)
-    assert _profile(client, reply["token"]).status_code == 200
+    assert _profile(client, reply.token).status_code == 200
     actor = actor_of(db, ADVERTISER)
-    api_credentials.revoke(db, actor=actor, credential_id=reply["id"])
-    api_credentials.revoke(db, actor=actor, credential_id=reply["id"])  # a replayed click changes nothing
+    api_credentials.revoke(db, actor=actor, credential_id=reply.id)
+    api_credentials.revoke(db, actor=actor, credential_id=reply.id)  # a replayed click changes nothing
     db.commit()
-    assert _profile(client, reply["token"]).status_code == 401
+    assert _profile(client, reply.token).status_code == 401
     listed = api_credentials.list_credentials(db, actor=actor, user_id=actor.id)
-    assert listed[0]["revoked"]
+    assert listed[0].revoked
     actions = [a.action for a in db.exec(select(AuditEntry).where(AuditEntry.entity == "api_credential")
                                          .order_by(AuditEntry.id))]
     assert actions == ["generate", "revoke"]
@@ -131,13 +132,13 @@ def test_the_token_stops_working_without_api_access_or_when_the_user_is_disabled
     reply = _new_key(db)
     advertiser_id = demo_ids[ADVERTISER]
     _set_api_access(db, advertiser_id, False)
-    assert _profile(client, reply["token"]).status_code == 401
+    assert _profile(client, reply.token).status_code == 401
     _set_api_access(db, advertiser_id, True)
-    assert _profile(client, reply["token"]).status_code == 200
+    assert _profile(client, reply.token).status_code == 200
 
     users.set_status(db, actor=actor_of(db, "admin@demo.example"), user_id=advertiser_id, status=UserStatus.DISABLED)
     db.commit()
-    assert _profile(client, reply["token"]).status_code == 401
+    assert _profile(client, reply.token).status_code == 401
 
 
 def test_the_login_token_path_still_works(client: TestClient, db: Session) -> None:
@@ -158,30 +159,30 @@ def test_an_agency_manages_its_own_advertisers_keys_only(db: Session, demo_ids: 
     with pytest.raises(NotFound):
         api_credentials.generate(db, actor=agency, user_id=rival_advertiser.id, label="Sneaky")
     with pytest.raises(NotFound):
-        api_credentials.revoke(db, actor=agency, credential_id=rival_key["id"])
+        api_credentials.revoke(db, actor=agency, credential_id=rival_key.id)
     with pytest.raises(NotFound):
         api_credentials.overview(db, actor=agency, user_id=rival_advertiser.id)
     # An advertiser cannot reach another advertiser's keys either.
     with pytest.raises(NotFound):
-        api_credentials.revoke(db, actor=actor_of(db, ADVERTISER), credential_id=rival_key["id"])
-    assert db.get(ApiCredential, rival_key["id"]).revoked_at is None  # type: ignore[union-attr]
+        api_credentials.revoke(db, actor=actor_of(db, ADVERTISER), credential_id=rival_key.id)
+    assert db.get(ApiCredential, rival_key.id).revoked_at is None  # type: ignore[union-attr]
 
     # Its own advertiser: allowed, and the advertiser sees who made the key.
     own = api_credentials.generate(db, actor=agency, user_id=demo_ids[ADVERTISER], label="Set up by the agency")
     listed = api_credentials.list_credentials(db, actor=actor_of(db, ADVERTISER), user_id=demo_ids[ADVERTISER])
-    assert listed[0]["key_id"] == own["key_id"] and listed[0]["created_by_name"] == "Agnes Agency"
-    api_credentials.revoke(db, actor=agency, credential_id=own["id"])
+    assert listed[0].key_id == own.key_id and listed[0].created_by_name == "Agnes Agency"
+    api_credentials.revoke(db, actor=agency, credential_id=own.id)
 
 
 def test_staff_manage_any_client_in_scope(db: Session, demo_ids: dict[str, int]) -> None:
     reply = _new_key(db)
     coadmin = actor_of(db, "coadmin@demo.example")
-    assert [r["id"] for r in api_credentials.list_credentials(db, actor=coadmin, user_id=demo_ids[ADVERTISER])] \
-        == [reply["id"]]
-    api_credentials.revoke(db, actor=coadmin, credential_id=reply["id"])
+    assert [r.id for r in api_credentials.list_credentials(db, actor=coadmin, user_id=demo_ids[ADVERTISER])] \
+        == [reply.id]
+    api_credentials.revoke(db, actor=coadmin, credential_id=reply.id)
     admin = actor_of(db, "admin@demo.example")
     made = api_credentials.generate(db, actor=admin, user_id=demo_ids[ADVERTISER], label="Made by admin")
-    assert made["token"].startswith("dsp_")
+    assert made.token.startswith("dsp_")
 
 
 def test_without_api_access_keys_are_refused(db: Session, demo_ids: dict[str, int]) -> None:
@@ -196,7 +197,7 @@ def test_without_api_access_keys_are_refused(db: Session, demo_ids: dict[str, in
         api_credentials.list_credentials(db, actor=me, user_id=plain.id)
     with pytest.raises(Forbidden):  # not even the admin can make keys for an account without API access
         api_credentials.generate(db, actor=actor_of(db, "admin@demo.example"), user_id=plain.id, label="x")
-    assert api_credentials.overview(db, actor=me, user_id=plain.id) == {
+    assert api_credentials.overview(db, actor=me, user_id=plain.id).model_dump() == {
         "enabled": False, "credentials": [], "max_live": api_credentials.MAX_LIVE_CREDENTIALS}
     # Staff accounts never hold keys.
     with pytest.raises(Forbidden):
@@ -217,10 +218,10 @@ def test_label_is_required_short_and_live_keys_are_limited(db: Session, demo_ids
     with pytest.raises(Invalid) as full:
         api_credentials.generate(db, actor=me, user_id=me.id, label="One too many")
     assert full.value.fields == {"label": "You can have at most 5 active API keys. Revoke one first."}
-    api_credentials.revoke(db, actor=me, credential_id=made[0]["id"])
+    api_credentials.revoke(db, actor=me, credential_id=made[0].id)
     api_credentials.generate(db, actor=me, user_id=me.id, label="Replacement")
     listed = api_credentials.list_credentials(db, actor=me, user_id=me.id)
-    assert [r["label"] for r in listed][:1] == ["Replacement"] and listed[-1]["revoked"]  # live first
+    assert [r.label for r in listed][:1] == ["Replacement"] and listed[-1].revoked  # live first
 
 
 def test_unknown_key_is_not_found(db: Session) -> None:
@@ -248,15 +249,15 @@ def test_panel_lists_a_managed_users_keys_but_never_another_tenants(db: Session,
 
     model = _panel(demo_ids[ADVERTISER], "admin@demo.example")
     rows = [n["attributes"]["data-key-id"] for n in walk(model) if "data-key-id" in n.get("attributes", {})]
-    assert rows == [mine["key_id"]]
+    assert rows == [mine.key_id]
     text = text_of(model)
     assert "Warehouse sync" in text and "Never used" in text and "1 of 5 active" in text
-    assert mine["token"] not in text
+    assert mine.token not in text
 
     model = _panel(rival.id, AGENCY)
     text = text_of(model)
     assert "cannot be shown" in text
-    assert theirs["key_id"] not in text and "Rival secret project" not in text
+    assert theirs.key_id not in text and "Rival secret project" not in text
 
 
 def test_panel_says_when_api_access_is_off(db: Session, demo_ids: dict[str, int]) -> None:

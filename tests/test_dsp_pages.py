@@ -23,7 +23,7 @@ ADMIN = "admin@demo.example"
 def _dsp(**changes: Any) -> dict[str, Any]:
     def make(db):
         admin = actor_of(db, ADMIN)
-        exchanges = [r["id"] for r in metadata.active_values(db, actor=admin, kind="exchange")[:2]]
+        exchanges = [r.id for r in metadata.active_values(db, actor=admin, kind="exchange")[:2]]
         return dsps.create_dsp(db, actor=admin, data={"name": "Acme Bidder", "endpoint_url": "http://10.1.2.3:9000/rtb",
                                                       "api_key": SECRET, "exchange_ids": exchanges, **changes})
     return run(make)

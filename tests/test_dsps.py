@@ -43,7 +43,7 @@ def quick(settings, monkeypatch) -> None:
 
 
 def _exchanges(db, actor, n: int = 2) -> list[int]:
-    return [row["id"] for row in metadata.active_values(db, actor=actor, kind="exchange")[:n]]
+    return [row.id for row in metadata.active_values(db, actor=actor, kind="exchange")[:n]]
 
 
 def _dsp(db, actor, url: str, **extra: Any) -> dict[str, Any]:

@@ -32,14 +32,14 @@ def test_without_the_campaigns_counter_a_used_value_is_never_deleted(db, monkeyp
     admin = actor_of(db, "admin@demo.example")
     value = metadata.add_value(db, actor=admin, kind="browser", name="Lynx")
     campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
-                              data={**BASE, "name": "Text Mode", "targeting": {"browsers": [value["id"]]}})
+                              data={**BASE, "name": "Text Mode", "targeting": {"browsers": [value.id]}})
     db.commit()
     with pytest.raises(Conflict):
-        metadata.delete_value(db, actor=admin, value_id=value["id"])  # the campaign uses it
+        metadata.delete_value(db, actor=admin, value_id=value.id)  # the campaign uses it
     monkeypatch.setitem(metadata.USAGE_COUNTERS, "browser", Hook("uses of browser values", needed=("campaigns",)))
     with pytest.raises(RuntimeError, match="no handler registered for \\['campaigns'\\]"):
-        metadata.delete_value(db, actor=admin, value_id=value["id"])
-    assert db.get(ReferenceValue, value["id"]) is not None
+        metadata.delete_value(db, actor=admin, value_id=value.id)
+    assert db.get(ReferenceValue, value.id) is not None
 
 
 def test_without_the_balance_guard_no_campaign_is_activated(db, monkeypatch):

@@ -17,6 +17,7 @@ from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound
 from app.kernel.hooks import Hook
 from app.reference import metadata
 from app.reference.models import REFERENCE_KINDS, ReferenceValue
+from app.reference.schemas import ReferenceOption, ReferenceValueRead
 from components.paths import page_path
 from tests.helpers import actor_of, user_by_email
 from tests.render import render_model, signed_in_console, text_of, walk
@@ -30,8 +31,8 @@ def ref(db: Session) -> Session:
     return db
 
 
-def _names(rows: list[dict]) -> list[str]:
-    return [r["name"] for r in rows]
+def _names(rows: list[ReferenceOption] | list[ReferenceValueRead]) -> list[str]:
+    return [r.name for r in rows]
 
 
 def _id_of(db: Session, kind: str, name: str) -> int:
@@ -68,9 +69,9 @@ def test_seed_has_real_names_and_is_idempotent(ref):
 def test_admin_adds_a_value_trimmed_and_pickers_offer_it(ref):
     admin = actor_of(ref, "admin@demo.example")
     added = metadata.add_value(ref, actor=admin, kind="exchange", name="  Equativ   Exchange ")
-    assert added["name"] == "Equativ Exchange" and added["retired"] is False and added["used"] == 0
+    assert added.name == "Equativ Exchange" and added.retired is False and added.used == 0
     assert "Equativ Exchange" in _names(metadata.list_values(ref, actor=admin, kind="exchange"))
-    assert {"id": added["id"], "name": "Equativ Exchange"} in metadata.active_values(ref, actor=admin, kind="exchange")
+    assert {"id": added.id, "name": "Equativ Exchange"} in [r.model_dump() for r in metadata.active_values(ref, actor=admin, kind="exchange")]
     # Each list is its own: the same name may exist under another kind.
     metadata.add_value(ref, actor=admin, kind="carrier", name="Equativ Exchange")
 
@@ -87,7 +88,7 @@ def test_duplicates_blank_long_and_unknown_kinds_are_refused(ref):
     with pytest.raises(Invalid) as error:
         metadata.add_value(ref, actor=admin, kind="exchange", name="x" * 121)
     assert error.value.fields == {"name": "At most 120 characters."}
-    assert metadata.add_value(ref, actor=admin, kind="exchange", name="x" * 120)["name"] == "x" * 120
+    assert metadata.add_value(ref, actor=admin, kind="exchange", name="x" * 120).name == "x" * 120
     with pytest.raises(Invalid) as error:
         metadata.add_value(ref, actor=admin, kind="planet", name="Mars")
     assert error.value.fields == {"kind": "Not an allowed value."}
@@ -99,14 +100,14 @@ def test_rename_changes_the_name_and_refuses_a_taken_one(ref):
     admin = actor_of(ref, "admin@demo.example")
     value_id = _id_of(ref, "exchange", "Xandr")
     renamed = metadata.rename_value(ref, actor=admin, value_id=value_id, name="Microsoft Invest")
-    assert renamed["name"] == "Microsoft Invest" and renamed["id"] == value_id
+    assert renamed.name == "Microsoft Invest" and renamed.id == value_id
     names = _names(metadata.active_values(ref, actor=admin, kind="exchange"))
     assert "Microsoft Invest" in names and "Xandr" not in names
     with pytest.raises(Invalid) as error:
         metadata.rename_value(ref, actor=admin, value_id=value_id, name="pubmatic")
     assert error.value.fields == {"name": "This name is already in the list."}
     # Changing only the case of its own name is fine.
-    assert metadata.rename_value(ref, actor=admin, value_id=value_id, name="MICROSOFT INVEST")["name"] == "MICROSOFT INVEST"
+    assert metadata.rename_value(ref, actor=admin, value_id=value_id, name="MICROSOFT INVEST").name == "MICROSOFT INVEST"
     with pytest.raises(Invalid):
         metadata.rename_value(ref, actor=admin, value_id=value_id, name="")
     with pytest.raises(NotFound):
@@ -116,13 +117,13 @@ def test_rename_changes_the_name_and_refuses_a_taken_one(ref):
 def test_retired_values_leave_the_pickers_but_stay_in_the_admin_list(ref):
     admin = actor_of(ref, "admin@demo.example")
     value_id = _id_of(ref, "browser", "Opera")
-    assert metadata.set_retired(ref, actor=admin, value_id=value_id, retired=True)["retired"] is True
+    assert metadata.set_retired(ref, actor=admin, value_id=value_id, retired=True).retired is True
     assert "Opera" not in _names(metadata.active_values(ref, actor=admin, kind="browser"))
-    rows = {r["name"]: r for r in metadata.list_values(ref, actor=admin, kind="browser")}
-    assert rows["Opera"]["retired"] is True
+    rows = {r.name: r for r in metadata.list_values(ref, actor=admin, kind="browser")}
+    assert rows["Opera"].retired is True
     assert "Opera" not in _names(metadata.list_values(ref, actor=admin, kind="browser", include_retired=False))
     counts = metadata.kind_counts(ref, actor=admin)
-    assert counts["browser"]["retired"] == 2  # Opera and the seeded Internet Explorer
+    assert counts["browser"].retired == 2  # Opera and the seeded Internet Explorer
     # Repeating it changes nothing (a replayed click after a reconnect).
     metadata.set_retired(ref, actor=admin, value_id=value_id, retired=True)
     assert [a for a, _ in _audit(ref, value_id)] == ["retire"]
@@ -132,9 +133,9 @@ def test_retired_values_leave_the_pickers_but_stay_in_the_admin_list(ref):
 
 def test_unused_values_can_be_deleted(ref):
     admin = actor_of(ref, "admin@demo.example")
-    value_id = metadata.add_value(ref, actor=admin, kind="manufacturer", name="Nokia")["id"]
+    value_id = metadata.add_value(ref, actor=admin, kind="manufacturer", name="Nokia").id
     gone = metadata.delete_value(ref, actor=admin, value_id=value_id)
-    assert gone["name"] == "Nokia"
+    assert gone.name == "Nokia"
     assert "Nokia" not in _names(metadata.list_values(ref, actor=admin, kind="manufacturer"))
     assert ref.get(ReferenceValue, value_id) is None
     with pytest.raises(NotFound):
@@ -146,13 +147,13 @@ def test_used_values_cannot_be_deleted_only_retired(ref):
     value_id = _id_of(ref, "exchange", "Magnite")
     _use_exchange(ref, "advertiser@demo.example", value_id)
     _use_exchange(ref, "agency@demo.example", value_id)
-    rows = {r["name"]: r for r in metadata.list_values(ref, actor=admin, kind="exchange")}
-    assert rows["Magnite"]["used"] == 2 and rows["OpenX"]["used"] == 0
+    rows = {r.name: r for r in metadata.list_values(ref, actor=admin, kind="exchange")}
+    assert rows["Magnite"].used == 2 and rows["OpenX"].used == 0
     with pytest.raises(Conflict) as error:
         metadata.delete_value(ref, actor=admin, value_id=value_id)
     assert error.value.message == "This value is in use; retire it instead."
     assert ref.get(ReferenceValue, value_id) is not None
-    assert metadata.set_retired(ref, actor=admin, value_id=value_id, retired=True)["used"] == 2
+    assert metadata.set_retired(ref, actor=admin, value_id=value_id, retired=True).used == 2
     with pytest.raises(Conflict):
         metadata.delete_value(ref, actor=admin, value_id=value_id)  # retired, still used
 
@@ -163,7 +164,7 @@ def test_later_features_plug_their_usage_in(ref, monkeypatch):
     monkeypatch.setitem(metadata.USAGE_COUNTERS, "traffic_type", Hook("uses of traffic_type values"))
     metadata.register_usage_counter("traffic_type", "a later feature",
                                     lambda _db, ids: {value_id: 3} if value_id in ids else {})
-    assert {r["name"]: r["used"] for r in metadata.list_values(ref, actor=admin, kind="traffic_type")}["CTV"] == 3
+    assert {r.name: r.used for r in metadata.list_values(ref, actor=admin, kind="traffic_type")}["CTV"] == 3
     with pytest.raises(Conflict):
         metadata.delete_value(ref, actor=admin, value_id=value_id)
     with pytest.raises(KeyError):
@@ -189,7 +190,7 @@ def test_a_json_list_counter_counts_each_row_once_for_each_value_it_names(ref):
 
 def test_co_admin_manages_the_lists(ref):
     co_admin = actor_of(ref, "coadmin@demo.example")
-    value_id = metadata.add_value(ref, actor=co_admin, kind="carrier", name="Three UK")["id"]
+    value_id = metadata.add_value(ref, actor=co_admin, kind="carrier", name="Three UK").id
     metadata.rename_value(ref, actor=co_admin, value_id=value_id, name="Three")
     metadata.set_retired(ref, actor=co_admin, value_id=value_id, retired=True)
     assert "Three" in _names(metadata.list_values(ref, actor=co_admin, kind="carrier"))
@@ -219,14 +220,14 @@ def test_clients_read_active_values_but_cannot_manage_or_see_usage(ref, email):
     for attempt in attempts:
         with pytest.raises(Forbidden):
             attempt()
-    rows = {r["name"]: r for r in metadata.list_values(ref, actor=admin, kind="exchange")}
-    assert rows["OpenX"]["retired"] is False and "Rogue Exchange" not in rows
+    rows = {r.name: r for r in metadata.list_values(ref, actor=admin, kind="exchange")}
+    assert rows["OpenX"].retired is False and "Rogue Exchange" not in rows
     assert _audit(ref, value_id) == []
 
 
 def test_every_write_is_audited_with_the_acting_user(ref):
     admin = actor_of(ref, "admin@demo.example")
-    value_id = metadata.add_value(ref, actor=admin, kind="os_version", name="Android 16")["id"]
+    value_id = metadata.add_value(ref, actor=admin, kind="os_version", name="Android 16").id
     metadata.rename_value(ref, actor=admin, value_id=value_id, name="Android 16 Beta")
     metadata.rename_value(ref, actor=admin, value_id=value_id, name="Android 16 Beta")  # no change, no entry
     metadata.set_retired(ref, actor=admin, value_id=value_id, retired=True)

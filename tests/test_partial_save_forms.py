@@ -46,7 +46,7 @@ def _brand(db: Session) -> dict[str, Any]:
 
 
 def _postback(db: Session) -> dict[str, Any]:
-    return postbacks.get_postback(db, actor=actor_of(db, ADVERTISER))
+    return postbacks.get_postback(db, actor=actor_of(db, ADVERTISER)).model_dump()
 
 
 def _exchange_ids(db: Session) -> list[int]:

@@ -111,7 +111,7 @@ def test_a_failing_tracker_is_retried_three_times_and_recorded(db: Session, clie
     answer = postback_ingest.receive_postback(token=client_setup["token"], params={
         "click_id": "k2", "event": "install", "campaign_id": str(client_setup["campaign"]), "country": "AT"})
     assert time.monotonic() - started < 1  # the caller does not wait for the tracker
-    assert answer["forwarded"] is True
+    assert answer.forwarded is True
     postback_ingest.wait_for_forwards()
     assert len(tracker.paths) == 3
     delivery = db.exec(select(PostbackDelivery)).one()
@@ -131,7 +131,7 @@ def test_events_not_chosen_are_recorded_but_not_forwarded(db: Session, client_se
     answer = postback_ingest.receive_postback(token=client_setup["token"], params={
         "click_id": "k4", "event": "level_5", "campaign_id": str(client_setup["campaign"]), "country": "FR"})
     postback_ingest.wait_for_forwards()
-    assert (answer["conversion"], answer["forwarded"]) == (False, False)
+    assert (answer.conversion, answer.forwarded) == (False, False)
     assert tracker.paths == []
     totals = today_totals(db, client_setup["advertiser"], events=["level_5"])
     assert (totals["conversions"], totals["event_level_5"]) == (0, 1)
@@ -163,7 +163,7 @@ def test_a_token_writes_only_its_own_advertisers(db: Session, client_setup: dict
     db.commit()
     own = postback_ingest.receive_postback(token=agency_token, params={
         "click_id": "a1", "event": "install", "campaign_id": str(client_setup["campaign"]), "country": "DE"})
-    assert own["duplicate"] is False
+    assert own.duplicate is False
     for token in (agency_token, client_setup["token"]):
         with pytest.raises(Invalid) as caught:
             postback_ingest.receive_postback(token=token, params={

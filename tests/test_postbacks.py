@@ -27,16 +27,16 @@ def _set(db: Session, user_id: int, **values: object) -> None:
 
 def test_advertiser_saves_url_and_events(db: Session, demo_ids: dict[str, int]) -> None:
     me = actor_of(db, ADVERTISER)
-    assert postbacks.get_postback(db, actor=me) == {"url": "", "events": []}
+    assert postbacks.get_postback(db, actor=me).model_dump() == {"url": "", "events": []}
     saved = postbacks.update_postback(db, actor=me, url=f"  {GOOD_URL} ", events=["purchase", "install", "purchase"])
-    assert saved == {"url": GOOD_URL, "events": ["install", "purchase"]}  # trimmed, de-duplicated, list order
+    assert saved.model_dump() == {"url": GOOD_URL, "events": ["install", "purchase"]}  # trimmed, de-duplicated, list order
     assert postbacks.get_postback(db, actor=me) == saved
     entry = db.exec(select(AuditEntry).where(AuditEntry.entity == "postback")).one()
     assert entry.entity_id == str(demo_ids[ADVERTISER]) and entry.actor_id == me.id
     assert entry.changes == {"url": ["", GOOD_URL], "events": [[], ["install", "purchase"]]}
 
     # An empty URL with no events switches postbacks off.
-    assert postbacks.update_postback(db, actor=me, url="", events=[]) == {"url": "", "events": []}
+    assert postbacks.update_postback(db, actor=me, url="", events=[]).model_dump() == {"url": "", "events": []}
 
 
 @pytest.mark.parametrize(("url", "events", "fields"), [
@@ -55,7 +55,7 @@ def test_bad_input_is_a_field_error_and_saves_nothing(db: Session, url: str, eve
     with pytest.raises(Invalid) as error:
         postbacks.update_postback(db, actor=me, url=url, events=events)
     assert error.value.fields == fields
-    assert postbacks.get_postback(db, actor=me) == {"url": "", "events": []}
+    assert postbacks.get_postback(db, actor=me).model_dump() == {"url": "", "events": []}
 
 
 def test_refused_unless_postbacks_are_enabled_for_the_acting_user(db: Session, demo_ids: dict[str, int]) -> None:
@@ -82,8 +82,8 @@ def test_each_account_has_its_own_postback(db: Session, demo_ids: dict[str, int]
                               events=["purchase"])
     postbacks.update_postback(db, actor=actor_of(db, "agency@demo.example"), url="https://agency.example.com/pb",
                               events=["install"])
-    assert postbacks.get_postback(db, actor=actor_of(db, ADVERTISER)) == {"url": "", "events": []}
-    assert postbacks.get_postback(db, actor=actor_of(db, "agency@demo.example"))["url"] == \
+    assert postbacks.get_postback(db, actor=actor_of(db, ADVERTISER)).model_dump() == {"url": "", "events": []}
+    assert postbacks.get_postback(db, actor=actor_of(db, "agency@demo.example")).url == \
         "https://agency.example.com/pb"
 
 

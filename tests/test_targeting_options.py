@@ -39,10 +39,10 @@ def _restrict_exchanges(db: Session, email: str, exchange_ids: list[int]) -> Non
 def test_the_seed_links_versions_to_systems_and_carriers_to_countries(db):
     admin = actor_of(db, "admin@demo.example")
     android, ipados = _id(db, "operating_system", "Android"), _id(db, "operating_system", "iPadOS")
-    versions = {v["name"]: v["parent_id"] for v in metadata.active_values(db, actor=admin, kind="os_version")}
+    versions = {v.name: v.parent_id for v in metadata.active_values(db, actor=admin, kind="os_version")}
     assert versions["Android 14"] == android and versions["iPadOS 17"] == ipados  # not iOS: the longest name wins
     assert all(versions.values())
-    carriers = {c["name"]: c["country"] for c in metadata.active_values(db, actor=admin, kind="carrier")}
+    carriers = {c.name: c.country for c in metadata.active_values(db, actor=admin, kind="carrier")}
     assert carriers["Deutsche Telekom"] == "DE" and carriers["Verizon"] == "US" and all(carriers.values())
 
 
@@ -59,7 +59,7 @@ def test_data_from_before_operating_systems_gets_them_once(db):
     assert len(metadata.active_values(db, actor=admin, kind="operating_system")) == 8
     ios = _id(db, "operating_system", "iOS")
     assert metadata.active_values(db, actor=admin, kind="os_version", parent_id=ios)
-    assert {c["name"] for c in metadata.active_values(db, actor=admin, kind="carrier", country="de")} == {
+    assert {c.name for c in metadata.active_values(db, actor=admin, kind="carrier", country="de")} == {
         "Deutsche Telekom", "Vodafone Germany", "O2 Germany"}
     metadata.edit_value(db, actor=admin, value_id=_id(db, "carrier", "Jio"), name="Jio", country=None)
     seed_demo(db)  # a later run leaves the admin's choice alone
@@ -70,12 +70,12 @@ def test_admin_sets_a_versions_system_and_a_carriers_country(db):
     admin = actor_of(db, "admin@demo.example")
     android = _id(db, "operating_system", "Android")
     added = metadata.add_value(db, actor=admin, kind="os_version", name="Android 16", parent_id=android)
-    assert (added["parent_id"], added["parent"]) == (android, "Android")
+    assert (added.parent_id, added.parent) == (android, "Android")
     carrier = metadata.add_value(db, actor=admin, kind="carrier", name="Swisscom", country="ch")
-    assert carrier["country"] == "CH"
-    edited = metadata.edit_value(db, actor=admin, value_id=carrier["id"], name="Swisscom Mobile", country="LI")
-    assert (edited["name"], edited["country"]) == ("Swisscom Mobile", "LI")
-    entry = db.exec(select(AuditEntry).where(AuditEntry.entity_id == str(carrier["id"]),
+    assert carrier.country == "CH"
+    edited = metadata.edit_value(db, actor=admin, value_id=carrier.id, name="Swisscom Mobile", country="LI")
+    assert (edited.name, edited.country) == ("Swisscom Mobile", "LI")
+    entry = db.exec(select(AuditEntry).where(AuditEntry.entity_id == str(carrier.id),
                                              AuditEntry.action == "edit")).one()
     assert entry.changes == {"country": ["CH", "LI"], "name": ["Swisscom", "Swisscom Mobile"]}
     for kind, details, field in (("os_version", {"parent_id": _id(db, "browser", "Chrome")}, "parent_id"),
@@ -104,7 +104,7 @@ def test_targeting_keeps_versions_in_the_chosen_systems_and_carriers_in_the_chos
         "operating_systems": [android, ios], "os_versions": [android_14, ios_17], "carriers": [verizon]}})
     assert saved["targeting"]["operating_systems"] == sorted([android, ios])
     admin = actor_of(db, "admin@demo.example")
-    assert next(r for r in metadata.list_values(db, actor=admin, kind="operating_system") if r["id"] == ios)["used"] > 0
+    assert next(r for r in metadata.list_values(db, actor=admin, kind="operating_system") if r.id == ios).used > 0
 
 
 def test_options_hold_every_picker_and_the_advertisers_exchanges(db):

@@ -184,10 +184,10 @@ def test_switching_api_access_off_revokes_the_users_keys(db):
 
     admin = actor_of(db, "admin@demo.example")
     own = user_by_email(db, "advertiser@demo.example")
-    token = api_credentials.generate(db, actor=admin, user_id=own.id, label="Reporting")["token"]
+    token = api_credentials.generate(db, actor=admin, user_id=own.id, label="Reporting").token
     base = {"insight_dashboard": True, "postback_enabled": True, "margin": "0", "allowed_exchanges": []}
     user_config.update_config(db, actor=admin, user_id=own.id, api_access=False, **base)
     user_config.update_config(db, actor=admin, user_id=own.id, api_access=True, **base)
     db.flush()
     assert api_keys.authenticate(db, token=token) is None
-    assert all(c["revoked"] for c in api_credentials.list_credentials(db, actor=admin, user_id=own.id))
+    assert all(c.revoked for c in api_credentials.list_credentials(db, actor=admin, user_id=own.id))

@@ -41,7 +41,7 @@ def dashboard_view(role: Role | None, settings: UserSettings | None, chosen: Any
     """The view the dashboard shows: the stored choice only while the user may switch views, else the default
     (so a user whose Insight360 an admin switched off is not held in it by a stored 'new')."""
     default = THEME_CHOICES["dashboard_view"][0]
-    return chosen if chosen in THEME_CHOICES["dashboard_view"] and may_switch_dashboard_view(role, settings) else default
+    return str(chosen) if chosen in THEME_CHOICES["dashboard_view"] and may_switch_dashboard_view(role, settings) else default
 
 
 def update_preferences(db: Session, *, actor: Actor, values: dict[str, Any]) -> UserPreferences:

@@ -108,13 +108,14 @@ def actor_for(db: Session, row: AuthSession | None) -> Actor | None:
     """The acting user of a live session, or None when any user in its chain can no longer act."""
     if row is None or not row.stack:
         return None
-    users = [db.get(User, user_id) for user_id in row.stack]
-    if any(u is None or u.status != UserStatus.ACTIVE for u in users):
+    found = [db.get(User, user_id) for user_id in row.stack]
+    users = [u for u in found if u is not None and u.status == UserStatus.ACTIVE]
+    if len(users) < len(found):
         return None
     # Each step of the chain must still be allowed (an advertiser moved to another agency, say).
     for depth in range(1, len(users)):
-        above = Actor(user=users[depth - 1], stack=tuple(row.stack[:depth]))  # type: ignore[arg-type]
-        if not can_impersonate(above, users[depth]):  # type: ignore[arg-type]
+        above = Actor(user=users[depth - 1], stack=tuple(row.stack[:depth]))
+        if not can_impersonate(above, users[depth]):
             return None
     acting = users[-1]
     assert acting is not None

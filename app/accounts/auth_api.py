@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import BaseModel
 from sqlmodel import Session
 
 from app.access import preferences, sessions, tokens
@@ -14,134 +11,112 @@ from app.access.policy import Actor, require_user_in_scope
 from app.access.sessions import SESSION_COOKIE
 from app.accounts import service as accounts
 from app.accounts import user_config
+from app.accounts.auth_schemas import (
+    AgencyCompany,
+    AgencyConfigRead,
+    AgencyFooter,
+    AgencyMeta,
+    AgencyTheme,
+    ChangePasswordBody,
+    EmailBody,
+    LoginBody,
+    ProfileRead,
+    ProfileUpdate,
+    RegisterBody,
+    RegisteredRead,
+    ResetBody,
+    SessionTimesRead,
+    TicketBody,
+    TokenRead,
+    TokenUser,
+    UserSettingsRead,
+    VerifyBody,
+)
 from app.kernel.config import get_settings
 from app.kernel.errors import Forbidden, NotAuthenticated
 from app.settings import company
 from app.web.deps import DB, bearer_token, client_address, get_actor
-from app.web.envelope import ok
+from app.web.envelope import Envelope, reply
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 
 
-class LoginBody(BaseModel):
-    email: str
-    password: str
+def _ms(row: AuthSession) -> SessionTimesRead:
+    return SessionTimesRead(issuedAt=int(row.issued_at.timestamp() * 1000),
+                            expiresAt=int(row.expires_at.timestamp() * 1000))
 
 
-class RegisterBody(BaseModel):
-    email: str
-    password: str
-    firstName: str
-    lastName: str
-    companyName: str
-
-
-class EmailBody(BaseModel):
-    email: str
-    purpose: str = "verify"
-
-
-class VerifyBody(BaseModel):
-    email: str
-    otp: str
-
-
-class ResetBody(BaseModel):
-    email: str
-    otp: str
-    newPassword: str
-
-
-class ChangePasswordBody(BaseModel):
-    currentPassword: str
-    newPassword: str
-
-
-class ProfileBody(BaseModel):
-    """Every field is optional: a field left out keeps its value."""
-
-    email: str | None = None
-    firstName: str | None = None
-    lastName: str | None = None
-    companyName: str | None = None
-
-
-class TicketBody(BaseModel):
-    ticket: str
-
-
-def _ms(row: AuthSession) -> dict[str, int]:
-    return {"issuedAt": int(row.issued_at.timestamp() * 1000), "expiresAt": int(row.expires_at.timestamp() * 1000)}
-
-
-def _token_reply(user: User, row: AuthSession) -> dict[str, Any]:
+def _token_reply(user: User, row: AuthSession) -> TokenRead:
     assert user.id is not None
     token = tokens.issue(session_id=row.id, user_id=user.id, role=user.role, issued_at=row.issued_at,
                          expires_at=row.expires_at)
     expires_in = int((row.expires_at - row.issued_at).total_seconds())
-    return {"token": token, "expires_in": expires_in, "user": {"_id": user.id, "user_primary_id": user.id,
-            "role": user.role, "email": user.email, "firstName": user.first_name, "lastName": user.last_name,
-            "companyName": user.company_name}, **_ms(row)}
+    times = _ms(row)
+    return TokenRead(token=token, expires_in=expires_in,
+                     user=TokenUser(id_=user.id, user_primary_id=user.id, role=user.role, email=user.email,
+                                    firstName=user.first_name, lastName=user.last_name,
+                                    companyName=user.company_name),
+                     issuedAt=times.issuedAt, expiresAt=times.expiresAt)
 
 
 @router.post("/login/")
 @router.post("/login", include_in_schema=False)
-def login(body: LoginBody, request: Request, db: Session = DB) -> dict[str, Any]:
+def login(body: LoginBody, request: Request, db: Session = DB) -> Envelope[TokenRead]:
     """Exchange e-mail and password for a bearer token (2-hour lifetime; renew with refresh-token)."""
     result = accounts.login(db, email=body.email, password=body.password, kind="api",
                             address=client_address(request), user_agent=request.headers.get("user-agent", ""))
-    return ok(_token_reply(result.user, result.new_session.session), "Logged in")
+    return reply(_token_reply(result.user, result.new_session.session), "Logged in")
 
 
 @router.post("/register")
-def register(body: RegisterBody, request: Request, db: Session = DB) -> dict[str, Any]:
+def register(body: RegisterBody, request: Request, db: Session = DB) -> Envelope[RegisteredRead]:
     """Create an advertiser account; a one-time code is e-mailed to verify the address."""
     user = accounts.register(db, email=body.email, password=body.password, first_name=body.firstName,
                              last_name=body.lastName, company_name=body.companyName,
                              host=request.url.hostname or "", address=client_address(request))
-    return ok({"email": user.email}, "Registered. Check your email for the verification code.")
+    return reply(RegisteredRead(email=user.email), "Registered. Check your email for the verification code.")
 
 
 @router.get("/agency-config")
-def agency_config(request: Request, db: Session = DB) -> dict[str, Any]:
+def agency_config(request: Request, db: Session = DB) -> Envelope[AgencyConfigRead]:
     """The public white-label configuration for the host this request was made to."""
     brand = company.branding_for_host(db, request.url.hostname or "")
-    return ok({
-        "meta": {"title": brand.meta_title},
-        "company": {"name": brand.name, "logoSrc": brand.logo_url, "favicon": brand.favicon_url,
-                    "agency_primary_id": brand.agency_id, "help_and_support": brand.help_and_support,
-                    "help_and_support_link": brand.help_and_support_link},
-        "theme": {"primaryColor": brand.primary_color, "hoverColor": brand.hover_color,
-                  "textAgencyColor": brand.text_agency_color, "cardBackgroundColor": brand.card_background_color,
-                  "navbarColor": brand.navbar_color},
-        "footer": {"startYear": brand.footer_start_year, "text": brand.footer_text},
-    })
+    return reply(AgencyConfigRead(
+        meta=AgencyMeta(title=brand.meta_title),
+        company=AgencyCompany(name=brand.name, logoSrc=brand.logo_url, favicon=brand.favicon_url,
+                              agency_primary_id=brand.agency_id, help_and_support=brand.help_and_support,
+                              help_and_support_link=brand.help_and_support_link),
+        theme=AgencyTheme(primaryColor=brand.primary_color, hoverColor=brand.hover_color,
+                          textAgencyColor=brand.text_agency_color, cardBackgroundColor=brand.card_background_color,
+                          navbarColor=brand.navbar_color),
+        footer=AgencyFooter(startYear=brand.footer_start_year, text=brand.footer_text),
+    ))
 
 
 @router.post("/resend-verify-otp")
-def resend_verify_otp(body: EmailBody, request: Request, db: Session = DB) -> dict[str, Any]:
+def resend_verify_otp(body: EmailBody, request: Request, db: Session = DB) -> Envelope[None]:
     """Send a new one-time code (purpose `verify` or `reset`). Replies the same whether or not the address exists.
     Throttled per e-mail address and per client address: past the limit, 429 with a Retry-After header."""
     accounts.resend_verify_otp(db, email=body.email, purpose=body.purpose, address=client_address(request))
-    return ok(None, "If the address has an account, a new code is on its way.")
+    return reply(None, "If the address has an account, a new code is on its way.")
 
 
 @router.post("/verify-otp")
-def verify_otp(body: VerifyBody, db: Session = DB) -> dict[str, Any]:
+def verify_otp(body: VerifyBody, db: Session = DB) -> Envelope[None]:
     """Confirm a new account's e-mail with the code it was sent; the account can then log in."""
     accounts.verify_otp(db, email=body.email, code=body.otp)
-    return ok(None, "Email verified. You can log in now.")
+    return reply(None, "Email verified. You can log in now.")
 
 
 @router.post("/changePassword")
-def change_password_with_code(body: ResetBody, db: Session = DB) -> dict[str, Any]:
+def change_password_with_code(body: ResetBody, db: Session = DB) -> Envelope[None]:
     """Forgot-password: set a new password with the e-mailed code."""
     accounts.reset_password(db, email=body.email, code=body.otp, new_password=body.newPassword)
-    return ok(None, "Password changed. You can log in now.")
+    return reply(None, "Password changed. You can log in now.")
 
 
 @router.get("/refresh-token")
-def refresh_token(request: Request, db: Session = DB) -> dict[str, Any]:
+def refresh_token(request: Request, db: Session = DB) -> Envelope[TokenRead]:
     """Renew the bearer token for another full lifetime."""
     token = bearer_token(request)
     if not token:
@@ -151,31 +126,31 @@ def refresh_token(request: Request, db: Session = DB) -> dict[str, Any]:
     if row is None or actor is None:
         raise NotAuthenticated("Your session has ended. Please log in again.")
     now_row = sessions.refresh_row(db, row)
-    return ok(_token_reply(actor.user, now_row))
+    return reply(_token_reply(actor.user, now_row))
 
 
 @router.get("/profile")
-def get_profile(actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def get_profile(actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ProfileRead]:
     """The acting user's e-mail, names, company and role."""
-    return ok(accounts.get_profile(db, actor=actor))
+    return reply(accounts.get_profile(db, actor=actor))
 
 
 @router.patch("/profile")
 @router.put("/profile", summary="Put Profile (fields left out keep their values)")
-def put_profile(body: ProfileBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def put_profile(body: ProfileUpdate, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ProfileRead]:
     """Change the acting user's e-mail, names or company: the fields given; the others keep their values (PUT
     works the same as PATCH)."""
     user = accounts.update_profile(db, actor=actor, email=body.email, first_name=body.firstName,
                                    last_name=body.lastName, company_name=body.companyName)
-    return ok(accounts.profile_of(user), "Profile saved")
+    return reply(accounts.profile_of(user), "Profile saved")
 
 
 @router.post("/userChangePassword")
 def user_change_password(body: ChangePasswordBody, actor: Actor = Depends(get_actor),
-                         db: Session = DB) -> dict[str, Any]:
+                         db: Session = DB) -> Envelope[None]:
     """Change your password with the current one; your other sessions end."""
     accounts.change_password(db, actor=actor, current_password=body.currentPassword, new_password=body.newPassword)
-    return ok(None, "Password changed")
+    return reply(None, "Password changed")
 
 
 # ---- browser session: called by the session agent (same-origin fetch with a custom header) ----
@@ -197,47 +172,47 @@ def _set_cookie(response: Response, token: str, row: AuthSession) -> None:
 
 @router.post("/session", include_in_schema=False)
 def open_browser_session(body: TicketBody, request: Request, response: Response,
-                         db: Session = DB) -> dict[str, Any]:
+                         db: Session = DB) -> Envelope[SessionTimesRead]:
     _same_origin(request)
     row, token = sessions.redeem_ticket(db, ticket=body.ticket)
     _set_cookie(response, token, row)
-    return ok(_ms(row))
+    return reply(_ms(row))
 
 
 @router.post("/session/refresh", include_in_schema=False)
-def refresh_browser_session(request: Request, response: Response, db: Session = DB) -> dict[str, Any]:
+def refresh_browser_session(request: Request, response: Response, db: Session = DB) -> Envelope[SessionTimesRead]:
     _same_origin(request)
     token = request.cookies.get(SESSION_COOKIE)
     row = sessions.refresh(db, token=token)
     assert token is not None
     _set_cookie(response, token, row)
-    return ok(_ms(row))
+    return reply(_ms(row))
 
 
 @router.post("/session/logout", include_in_schema=False)
-def logout_browser_session(request: Request, response: Response, db: Session = DB) -> dict[str, Any]:
+def logout_browser_session(request: Request, response: Response, db: Session = DB) -> Envelope[None]:
     _same_origin(request)
     sessions.revoke(db, token=request.cookies.get(SESSION_COOKIE))
     response.delete_cookie(SESSION_COOKIE, path="/")
-    return ok(None, "Logged out")
+    return reply(None, "Logged out")
 
 
 @router.post("/logout")
-def logout_api(request: Request, db: Session = DB) -> dict[str, Any]:
+def logout_api(request: Request, db: Session = DB) -> Envelope[None]:
     """End the bearer token's session."""
     token = bearer_token(request)
     if token:
         sessions.revoke(db, session_id=tokens.session_id_of(token))
-    return ok(None, "Logged out")
+    return reply(None, "Logged out")
 
 
 user_settings_router = APIRouter(tags=["users"])
 
 
 @user_settings_router.get("/user-settings/{user_primary_id}")
-def user_settings(user_primary_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def user_settings(user_primary_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[UserSettingsRead]:
     """A user's console settings (api_access, insight_dashboard, postback_enabled)."""
     require_user_in_scope(actor, db.get(User, user_primary_id))
     row = preferences.settings_of(db, user_primary_id)
-    return ok({"api_access": row.api_access, "insight_dashboard": row.insight_dashboard,
-               "postback_enabled": row.postback_enabled == user_config.ENABLED})
+    return reply(UserSettingsRead(api_access=row.api_access, insight_dashboard=row.insight_dashboard,
+                                  postback_enabled=row.postback_enabled == user_config.ENABLED))

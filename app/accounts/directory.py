@@ -17,10 +17,10 @@ from app.kernel.errors import Invalid
 from app.kernel.money import dollars
 
 
-def _balances(db: Session, advertiser_ids: list[int]) -> dict[int, int]:
+def _balances(db: Session, advertiser_ids: list[int]) -> dict[int | None, int]:
     """Each advertiser's balance in micros."""
-    rows = db.exec(select(LedgerEntry.advertiser_id, func.sum(LedgerEntry.amount_micros))  # type: ignore[call-overload]
-                   .where(col(LedgerEntry.advertiser_id).in_(advertiser_ids)).group_by(LedgerEntry.advertiser_id))
+    rows = db.exec(select(LedgerEntry.advertiser_id, func.sum(LedgerEntry.amount_micros))
+                   .where(col(LedgerEntry.advertiser_id).in_(advertiser_ids)).group_by(col(LedgerEntry.advertiser_id)))
     return {advertiser_id: int(total) for advertiser_id, total in rows}
 
 
@@ -48,7 +48,7 @@ def accounts_overview(db: Session, *, actor: Actor, role: str = "", status: str 
     users = [u for u in db.exec(statement) if can_see_user(actor, u) and u.id != actor.id]
     advertiser_ids = [u.id for u in users if u.role == Role.ADVERTISER and u.id is not None]
     balances = _balances(db, advertiser_ids)
-    margins = {s.user_id: s.margin_bps for s in db.exec(select(UserSettings).where(
+    margins: dict[int | None, int] = {s.user_id: s.margin_bps for s in db.exec(select(UserSettings).where(
         col(UserSettings.user_id).in_(advertiser_ids)))}
     agency_ids = {u.agency_id for u in users if u.agency_id}
     agencies = {a.id: a for a in db.exec(select(User).where(col(User.id).in_(agency_ids)))} if agency_ids else {}
@@ -80,11 +80,11 @@ def agencies_overview(db: Session, *, actor: Actor, status: str = "") -> list[di
     require(actor, "agency", "view")
     agencies = accounts_overview(db, actor=actor, role=Role.AGENCY, status=status)
     ids = [a["id"] for a in agencies]
-    advertisers = db.exec(select(User.id, User.agency_id).where(col(User.agency_id).in_(ids),
-                                                                User.role == Role.ADVERTISER)).all()
-    balances = _balances(db, [advertiser_id for advertiser_id, _ in advertisers])
-    counts: dict[int, int] = {}
-    totals: dict[int, int] = {}
+    advertisers = db.exec(select(col(User.id), User.agency_id).where(col(User.agency_id).in_(ids),
+                                                                     User.role == Role.ADVERTISER)).all()
+    balances = _balances(db, [advertiser_id for advertiser_id, _ in advertisers if advertiser_id])
+    counts: dict[int | None, int] = {}
+    totals: dict[int | None, int] = {}
     for advertiser_id, owner in advertisers:
         counts[owner] = counts.get(owner, 0) + 1
         totals[owner] = totals.get(owner, 0) + balances.get(advertiser_id, 0)

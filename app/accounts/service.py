@@ -16,6 +16,7 @@ from app.access.models import OneTimeCode, User, UserStatus
 from app.access.passwords import hash_password, needs_rehash, verify_password
 from app.access.policy import Actor, require
 from app.access.roles import Role
+from app.accounts.auth_schemas import ProfileRead
 from app.history import audit
 from app.kernel import validation as v
 from app.kernel.config import get_settings
@@ -246,11 +247,12 @@ def change_password(db: Session, *, actor: Actor, current_password: str, new_pas
 PROFILE_FIELDS = ("email", "first_name", "last_name", "company_name")
 
 
-def profile_of(user: User) -> dict[str, object]:
-    return {"id": user.id, "role": user.role, **{f: getattr(user, f) for f in PROFILE_FIELDS}}
+def profile_of(user: User) -> ProfileRead:
+    assert user.id is not None
+    return ProfileRead(id=user.id, role=user.role, **{f: getattr(user, f) for f in PROFILE_FIELDS})
 
 
-def get_profile(db: Session, *, actor: Actor) -> dict[str, object]:
+def get_profile(db: Session, *, actor: Actor) -> ProfileRead:
     require(actor, "profile", "view")
     return profile_of(actor.user)
 

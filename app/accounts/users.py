@@ -89,6 +89,7 @@ def create_user(db: Session, *, actor: Actor, role: str, email: str, password: s
                 agency_id=_agency_for_new_advertiser(db, actor, agency_id) if new_role == Role.ADVERTISER else None)
     db.add(user)
     db.flush()
+    assert user.id is not None
     db.add(UserSettings(user_id=user.id))
     audit.record(db, actor=actor, entity="user", entity_id=user.id, action="create",
                  after={**_details(user), "role": user.role, "agency_id": user.agency_id})

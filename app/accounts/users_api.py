@@ -70,7 +70,8 @@ def add_user(body: NewUserBody, actor: Actor = Depends(get_actor), db: Session =
     user = users.create_user(db, actor=actor, role=body.role, email=body.email, password=body.password,
                              first_name=body.firstName, last_name=body.lastName, company_name=body.companyName,
                              agency_id=body.agencyId)
-    return ok(users.get_user(db, actor=actor, user_id=user.id), "User created")  # type: ignore[arg-type]
+    assert user.id is not None
+    return ok(users.get_user(db, actor=actor, user_id=user.id), "User created")
 
 
 @router.get("/users/{user_id}")

@@ -45,8 +45,8 @@ def associate_campaigns(db: Session, *, actor: Actor, audience_id: int, allow: l
     if wanted_allow & wanted_block:
         raise Invalid({"campaign_ids": "A campaign cannot both allow and block the audience."})
     own = {campaign_id: (name, targeting) for campaign_id, name, targeting in db.exec(
-        select(Campaign.id, Campaign.name, Campaign.targeting).where(Campaign.advertiser_id == audience.advertiser_id,
-                                                                     Campaign.status != CampaignStatus.ARCHIVED))}
+        select(col(Campaign.id), Campaign.name, Campaign.targeting).where(Campaign.advertiser_id == audience.advertiser_id,
+                                                                          Campaign.status != CampaignStatus.ARCHIVED)) if campaign_id}
     if strangers := sorted((wanted_allow | wanted_block) - set(own)):
         raise Invalid({"campaign_ids": "Not campaigns of this audience's advertiser: "
                                        + ", ".join(f"#{i}" for i in strangers) + "."})

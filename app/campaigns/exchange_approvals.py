@@ -39,8 +39,8 @@ def requested_exchanges(db: Session, campaign: Campaign) -> set[int]:
     if chosen:
         return chosen
     allowed = set(settings_of(db, campaign.advertiser_id).allowed_exchanges or [])
-    active = set(db.exec(select(ReferenceValue.id).where(ReferenceValue.kind == "exchange",
-                                                         ReferenceValue.retired == False)).all())  # noqa: E712
+    active = {i for i in db.exec(select(col(ReferenceValue.id)).where(ReferenceValue.kind == "exchange",
+                                                         ReferenceValue.retired == False)) if i}  # noqa: E712
     return (allowed & active) if allowed else active
 
 

@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.access.policy import Actor, advertiser_rows, require
 from app.campaigns import service as campaigns
@@ -90,9 +90,9 @@ def _grid_order(rows: list[tuple[dict[str, Any], list[Any]]], sort: str, cell_of
 
 def _time_zones(db: Session, actor: Actor) -> dict[int, str]:
     """The campaigns (in the actor's scope) whose flight days are not UTC days: id -> time zone."""
-    query = select(Campaign.id, Campaign.time_zone).where(Campaign.time_zone != "UTC",
+    query = select(col(Campaign.id), Campaign.time_zone).where(Campaign.time_zone != "UTC",
                                                           advertiser_rows(actor, Campaign.advertiser_id))
-    return {int(cid): zone for cid, zone in db.exec(query).all()}
+    return {cid: zone for cid, zone in db.exec(query).all() if cid}
 
 
 def export_campaigns(db: Session, *, actor: Actor, columns: list[str], status: str = "", search: str = "",

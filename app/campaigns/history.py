@@ -21,7 +21,7 @@ def _dollars(value: Any) -> Any:
     return money.dollars(value) if isinstance(value, int) else value
 
 
-_EMPTY = (None, "", [], {"allow": [], "block": []})
+_EMPTY: tuple[object, ...] = (None, "", [], {"allow": [], "block": []})
 _TIMES = ("starts_at", "ends_at")
 
 

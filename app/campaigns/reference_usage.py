@@ -17,17 +17,17 @@ def _exchange_requests(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
     """Campaigns' requests to run on the exchange (exchange_approvals.exchange_id references the value: deleting
     it failed on that foreign key with a 500)."""
     rows = db.exec(select(ExchangeApproval.exchange_id, func.count())
-                   .where(col(ExchangeApproval.exchange_id).in_(value_ids)).group_by(ExchangeApproval.exchange_id))
+                   .where(col(ExchangeApproval.exchange_id).in_(value_ids)).group_by(col(ExchangeApproval.exchange_id)))
     return {int(value_id): int(count) for value_id, count in rows}
 
 
 def _traffic_type_users(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
     """Campaigns whose traffic type is the value's code."""
     codes = {traffic_type_code(name): value_id for value_id, name in db.exec(
-        select(ReferenceValue.id, ReferenceValue.name).where(col(ReferenceValue.id).in_(value_ids)))}
+        select(col(ReferenceValue.id), ReferenceValue.name).where(col(ReferenceValue.id).in_(value_ids))) if value_id}
     rows = db.exec(select(Campaign.traffic_type, func.count()).where(col(Campaign.traffic_type).in_(codes))
                    .group_by(Campaign.traffic_type))
-    return {int(codes[code]): int(count) for code, count in rows}
+    return {codes[code]: int(count) for code, count in rows}
 
 
 register_usage_counter("traffic_type", "campaigns", _traffic_type_users)

@@ -47,6 +47,7 @@ from app.history import audit
 from app.history import status as status_machine
 from app.kernel import money
 from app.kernel import validation as v
+from app.kernel.db import select_columns
 from app.kernel.errors import Invalid
 from app.kernel.hooks import Hook
 from app.kernel.i18n.catalog import Message
@@ -153,7 +154,7 @@ def targeting_names(db: Session, targeting: dict[str, Any]) -> dict[str, list[st
     """Readable names for a targeting document's codes and ids (unknown ones keep their code)."""
     def country(code: str) -> str:
         found = pycountry.countries.get(alpha_2=code)
-        return getattr(found, "common_name", None) or getattr(found, "name", code) if found else code
+        return str(getattr(found, "common_name", None) or getattr(found, "name", code)) if found else code
 
     def region(code: str) -> str:
         found = pycountry.subdivisions.get(code=code)
@@ -169,7 +170,7 @@ def targeting_names(db: Session, targeting: dict[str, Any]) -> dict[str, list[st
         if ids else {}
     names = {"countries": [country(c) for c in targeting.get("countries") or []],
              "regions": [region(c) for c in targeting.get("regions") or []],
-             "cities": [f"{cities[i]['name']} ({cities[i]['country']})" if i in cities else f"#{i}"
+             "cities": [f"{cities[i].name} ({cities[i].country})" if i in cities else f"#{i}"
                         for i in targeting.get("cities") or []],
              "languages": [language(c) for c in targeting.get("languages") or []]}
     for key in TARGETING_REFERENCE_KEYS:
@@ -220,11 +221,11 @@ def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     `sort` is a list column, "-" first for descending (default: newest change first)."""
     require(actor, "campaign", "view")
     order = _order(sort)
-    query = (select(Campaign.id, Campaign.name, Campaign.status, Campaign.objective, Campaign.advertiser_id,
-                    User.first_name, User.last_name, User.company_name, type_coerce(Campaign.starts_at, _NaiveUTC()),
-                    type_coerce(Campaign.ends_at, _NaiveUTC()), Campaign.total_budget_micros,
-                    Campaign.daily_budget_micros, Campaign.bid_strategy, Campaign.bid_micros, Campaign.traffic_type,
-                    type_coerce(Campaign.updated_at, _NaiveUTC()))
+    query = (select_columns(Campaign.id, Campaign.name, Campaign.status, Campaign.objective, Campaign.advertiser_id,
+                            User.first_name, User.last_name, User.company_name, type_coerce(Campaign.starts_at, _NaiveUTC()),
+                            type_coerce(Campaign.ends_at, _NaiveUTC()), Campaign.total_budget_micros,
+                            Campaign.daily_budget_micros, Campaign.bid_strategy, Campaign.bid_micros, Campaign.traffic_type,
+                            type_coerce(Campaign.updated_at, _NaiveUTC()))
              .join(User, col(User.id) == Campaign.advertiser_id)
              .where(_scope_filter(actor)))
     if advertiser_id is not None:

@@ -51,7 +51,7 @@ def supported_exchanges(db: Session, *, actor: Actor, advertiser_id: int | None)
     advertiser = _advertiser(db, actor, advertiser_id)
     exchanges = metadata.active_values(db, actor=actor, kind="exchange")
     allowed = set(settings_of(db, advertiser.id).allowed_exchanges or []) if advertiser and advertiser.id else set()
-    return [row for row in exchanges if not allowed or row["id"] in allowed]
+    return [row.model_dump() for row in exchanges if not allowed or row.id in allowed]
 
 
 def options(db: Session, *, actor: Actor, advertiser_id: int | None) -> dict[str, Any]:
@@ -62,10 +62,11 @@ def options(db: Session, *, actor: Actor, advertiser_id: int | None) -> dict[str
     (/api/meta/city), never listed."""
     require(actor, "campaign", "view")
     exchanges = supported_exchanges(db, actor=actor, advertiser_id=advertiser_id)
-    traffic_types = metadata.active_values(db, actor=actor, kind="traffic_type")
 
     def active(kind: str) -> list[dict[str, Any]]:
-        return metadata.active_values(db, actor=actor, kind=kind)
+        return [row.model_dump() for row in metadata.active_values(db, actor=actor, kind=kind)]
+
+    traffic_types = active("traffic_type")
 
     return {
         "exchanges": exchanges,
@@ -75,8 +76,8 @@ def options(db: Session, *, actor: Actor, advertiser_id: int | None) -> dict[str
         "manufacturers": active("manufacturer"),
         "carriers": active("carrier"),
         "traffic_type_values": traffic_types,
-        "countries": geo.countries(actor=actor),
-        "languages": geo.languages(actor=actor),
+        "countries": [c.model_dump() for c in geo.countries(actor=actor)],
+        "languages": [lang.model_dump() for lang in geo.languages(actor=actor)],
         "device_types": list(DEVICE_TYPES),
         "objectives": list(OBJECTIVES),
         "pacing": list(PACING),

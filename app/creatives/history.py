@@ -14,7 +14,7 @@ from app.creatives.records import get_creative
 from app.history import change_log
 
 ASSET_FIELDS = ("asset_id", "main_image_asset_id", "icon_asset_id")
-_EMPTY = (None, "", [])
+_EMPTY: tuple[object, ...] = (None, "", [])
 
 
 def _readable(changes: list[dict[str, Any]], files: dict[int, str], campaigns: dict[int, str], *,
@@ -47,11 +47,11 @@ def _readable_entries(db: Session, _actor: Actor, subject: change_log.Subject,
                  if isinstance(v, int)}
     campaign_ids = {v for e in entries for c in e["changes"] if c["field"] == "campaign_ids"
                     for v in (c["old"] or []) + (c["new"] or [])}
-    files = {i: name for i, name in db.exec(select(CreativeAsset.id, CreativeAsset.original_filename)
-                                               .where(col(CreativeAsset.id).in_(asset_ids)))} if asset_ids else {}
+    files = {i: name for i, name in db.exec(select(col(CreativeAsset.id), CreativeAsset.original_filename)
+                                               .where(col(CreativeAsset.id).in_(asset_ids))) if i} if asset_ids else {}
     # Only the advertiser's own campaigns can be linked to its creative, so their names are in scope too.
-    names = {i: name for i, name in db.exec(select(Campaign.id, Campaign.name).where(
-        col(Campaign.id).in_(campaign_ids), Campaign.advertiser_id == subject.owner))} \
+    names = {i: name for i, name in db.exec(select(col(Campaign.id), Campaign.name).where(
+        col(Campaign.id).in_(campaign_ids), Campaign.advertiser_id == subject.owner)) if i} \
         if campaign_ids else {}
     for entry in entries:
         entry["changes"] = _readable(entry["changes"], files, names, created=entry["action"] == "create")

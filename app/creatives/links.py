@@ -17,6 +17,7 @@ from app.campaigns.service import CLONE_PARTS, ClonePart
 from app.creatives.models import CampaignCreative, Creative, CreativeStatus
 from app.creatives.records import in_scope
 from app.history import audit
+from app.kernel.db import select_columns
 from app.kernel.errors import Invalid, NotFound
 
 Link = tuple[int, int]  # (campaign_id, creative_id)
@@ -131,8 +132,8 @@ def set_campaign_creatives(db: Session, *, actor: Actor, campaign_id: int, creat
 
 
 def _campaign_creative_rows(db: Session, campaign_id: int) -> list[dict[str, Any]]:
-    rows = db.exec(select(Creative.id, Creative.name, Creative.type, Creative.status,  # type: ignore[call-overload]
-                          Creative.width, Creative.height)
+    rows = db.exec(select_columns(Creative.id, Creative.name, Creative.type, Creative.status,
+                                  Creative.width, Creative.height)
                    .join(CampaignCreative, col(CampaignCreative.creative_id) == Creative.id)
                    .where(CampaignCreative.campaign_id == campaign_id).order_by(col(Creative.name)))
     return [{"id": r[0], "name": r[1], "type": r[2], "status": r[3], "width": r[4], "height": r[5]} for r in rows]

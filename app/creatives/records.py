@@ -29,6 +29,7 @@ from app.creatives.rules import INPUT_FIELDS, TYPE_FIELDS, checked
 from app.history import audit, change_log
 from app.history import status as status_machine
 from app.kernel import media
+from app.kernel.db import select_columns
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.kernel.uploads import shown_file_name
@@ -95,10 +96,10 @@ def list_creatives(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     `asset_url` is the creative's file (for native, its main image)."""
     require(actor, "creative", "view")
     shown_file = func.coalesce(Creative.asset_id, Creative.main_image_asset_id)
-    query = (select(Creative.id, Creative.name, Creative.type, Creative.status, Creative.advertiser_id,  # type: ignore[call-overload]
-                    User.first_name, User.last_name, User.company_name, Creative.click_url, Creative.width,
-                    Creative.height, Creative.duration_ms, CreativeAsset.stored_name, CreativeAsset.content_type,
-                    Creative.updated_at)
+    query = (select_columns(Creative.id, Creative.name, Creative.type, Creative.status, Creative.advertiser_id,
+                            User.first_name, User.last_name, User.company_name, Creative.click_url, Creative.width,
+                            Creative.height, Creative.duration_ms, CreativeAsset.stored_name, CreativeAsset.content_type,
+                            Creative.updated_at)
              .join(User, col(User.id) == Creative.advertiser_id)
              .outerjoin(CreativeAsset, col(CreativeAsset.id) == shown_file)
              .where(advertiser_rows(actor, Creative.advertiser_id)))

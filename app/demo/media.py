@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 from io import BytesIO
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 _MATRIX = struct.pack(">9I", 0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000)
 
@@ -18,7 +18,7 @@ _MATRIX = struct.pack(">9I", 0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000)
 def banner(width: int, height: int, text: str = "", *, colours: tuple[str, str] = ("#4f46e5", "#0ea5e9"),
            fmt: str = "PNG") -> bytes:
     """A left-to-right gradient with `text` centred on it."""
-    start, end = (Image.new("RGB", (1, 1), c).getpixel((0, 0)) for c in colours)
+    start, end = (ImageColor.getrgb(c) for c in colours)
     image = Image.new("RGB", (width, height))
     draw = ImageDraw.Draw(image)
     for x in range(width):

@@ -83,7 +83,7 @@ def seed_demo(db: Session) -> dict[str, int]:
                   "footer_start_year": 2024, "footer_text": "Northwind DSP. All rights reserved.",
                   "help_and_support": True, "help_and_support_link": "https://support.northwind.example/"}
     if config is None:
-        db.add(CompanyConfig(host="", **demo_brand))
+        db.add(CompanyConfig.model_validate({"host": "", **demo_brand}))
     elif _untouched_default(config):
         # A request that came before the seed made the neutral brand (company.config_row_for_host): the demo's
         # replaces it. An admin's own brand is never overwritten.

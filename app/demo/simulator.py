@@ -120,7 +120,7 @@ def _day_weight(plan: _Plan, local: datetime) -> float:
         return 0.0
     if plan.campaign.pacing == "asap":  # front-loaded: the budget goes in the first hours traffic allows
         ranks = {h: i for i, h in enumerate(allowed)}
-        weights = {h: 0.5 ** (ranks[h] / 4) * HOUR_CURVE[h.hour] for h in allowed}
+        weights: dict[datetime, float] = {h: 0.5 ** (ranks[h] / 4) * HOUR_CURVE[h.hour] for h in allowed}
     else:
         weights = {h: HOUR_CURVE[h.hour] for h in allowed}
     return weights[local] / sum(weights.values())
@@ -292,7 +292,7 @@ def synthetic_rows(count: int, *, seed: int = 1, days: int = 90, advertisers: in
         for placement in rng.choices(placements, cum_weights=cumulative, k=min(per_hour, count - written)):
             impressions = 50 + int(draw() * 20_000)
             clicks = int(impressions * (0.001 + draw() * 0.019))
-            yield FactRow(hour, *placement, impressions, clicks, int(impressions * (500 + draw() * 7_500)),  # type: ignore[arg-type]
+            yield FactRow(hour, *placement, impressions, clicks, int(impressions * (500 + draw() * 7_500)),
                           int(clicks * draw() * 0.1))
             written += 1
         hour += timedelta(hours=1)

@@ -78,7 +78,7 @@ def public(dsp: Dsp, names: dict[int, str], synced: int = 0) -> dict[str, Any]:
 
 def _synced_counts(db: Session) -> dict[int, int]:
     rows = db.exec(select(DspAssociation.dsp_id, func.count()).where(DspAssociation.remote_id != "")
-                   .group_by(DspAssociation.dsp_id))
+                   .group_by(col(DspAssociation.dsp_id)))
     return {int(dsp_id): int(count) for dsp_id, count in rows}
 
 

@@ -90,7 +90,7 @@ def start_card_payment(db: Session, *, actor: Actor, amount: str, return_url: st
         "cancel_url": _return_url(return_url, "cancelled"),
     }
     try:
-        session = _client().v1.checkout.sessions.create(params=params)  # type: ignore[arg-type]
+        session = _client().v1.checkout.sessions.create(params=params)  # type: ignore[arg-type]  # stripe types params as a TypedDict
     except stripe.StripeError as error:
         logger.error("Stripe refused or did not answer a checkout for advertiser %s: %s", advertiser.id, error)
         raise ProviderUnavailable(PROVIDER_DOWN) from error
@@ -132,7 +132,7 @@ def handle_webhook(db: Session, *, payload: bytes, signature: str) -> dict[str, 
         return {"event": kind, "credited": None}
     metadata = session.get("metadata") or {}
     try:
-        advertiser_id = int(metadata.get("advertiser_id"))
+        advertiser_id = int(metadata.get("advertiser_id", ""))
     except (TypeError, ValueError):
         logger.error("paid checkout %s has no advertiser id in its metadata", session.get("id"))
         return {"event": kind, "credited": None}

@@ -50,7 +50,7 @@ def payment_history(db: Session, *, actor: Actor, advertiser_id: int) -> list[di
     """An advertiser's ledger, newest first, with the balance after each entry (payment-list pages); amount and
     balance as dollar text ("-12.35"); `campaign_id` the campaign a delivery charge paid for, or None."""
     rows, people = _ledger_of(db, actor, advertiser_id)
-    running, history = 0, []
+    running, history = 0, list[dict[str, object]]()
     for row in rows:
         running += row.amount_micros
         history.append({"id": row.id, "date": row.created_at.isoformat(), "kind": row.kind,
@@ -94,7 +94,8 @@ def _hours(run: list[LedgerEntry], balance_before: int) -> list[dict[str, object
     for entry in run:
         spend_margin = hours.setdefault(entry.created_at.replace(minute=0, second=0, microsecond=0), [0, 0])
         spend_margin[DELIVERY_KINDS.index(entry.kind)] += entry.amount_micros
-    rows, running = [], balance_before
+    rows: list[dict[str, object]] = []
+    running = balance_before
     for hour, (spend, margin) in hours.items():
         running += spend + margin
         rows.append({"hour": hour.isoformat(), "spend": dollars(spend), "margin": dollars(margin),
@@ -114,7 +115,7 @@ def _by_campaign(run: list[LedgerEntry], names: dict[int, str]) -> list[list[Led
 
 def _campaign_names(db: Session, entries: list[LedgerEntry]) -> dict[int, str]:
     ids = {e.campaign_id for e in entries if e.campaign_id}
-    return dict(db.exec(select(Campaign.id, Campaign.name).where(col(Campaign.id).in_(ids))).all()) if ids else {}
+    return {i: n for i, n in db.exec(select(col(Campaign.id), Campaign.name).where(col(Campaign.id).in_(ids))) if i} if ids else {}
 
 
 def grouped_ledger(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, object]]:

@@ -33,9 +33,9 @@ from app.campaigns.service import CAMPAIGN_STATUS
 from app.funds.models import LedgerEntry
 from app.history import audit
 from app.kernel import money
-from app.kernel.db import session_scope
+from app.kernel.db import select_columns, session_scope
 from app.kernel.errors import Invalid
-from app.kernel.model_base import utcnow
+from app.kernel.model_base import table_of, utcnow
 from app.kernel.money import dollars
 from app.kernel.validation import too_long
 from app.messaging import notifications
@@ -93,11 +93,11 @@ def append_entry(db: Session, *, advertiser_id: int, amount_micros: int, kind: s
     nothing is written). ON CONFLICT DO NOTHING makes the database the judge, so two transactions racing
     with one reference cannot both insert it (PostgreSQL makes the second wait for the first, then skip),
     and no unique-violation error aborts the caller's transaction."""
-    if db.get_bind().dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    table = LedgerEntry.__table__  # type: ignore[attr-defined]
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    # Both dialects' INSERT has on_conflict_do_nothing; their statement classes share no base that says so.
+    insert: Callable[..., Any] = postgresql.insert if db.get_bind().dialect.name == "postgresql" else sqlite.insert
+    table = table_of(LedgerEntry)
     statement = (insert(table)
                  .values(advertiser_id=advertiser_id, amount_micros=amount_micros, kind=kind, note=note[:NOTE_MAX_LENGTH],
                          created_by=created_by, created_at=booked_at or utcnow(), reference=reference,
@@ -112,7 +112,7 @@ def balances_micros(db: Session, advertiser_ids: Iterable[int]) -> dict[int, int
     ids = sorted(set(advertiser_ids))
     found = dict(db.exec(select(LedgerEntry.advertiser_id, func.sum(LedgerEntry.amount_micros))
                          .where(col(LedgerEntry.advertiser_id).in_(ids))
-                         .group_by(LedgerEntry.advertiser_id)).all()) if ids else {}
+                         .group_by(col(LedgerEntry.advertiser_id))).all()) if ids else {}
     return {advertiser_id: int(found.get(advertiser_id) or 0) for advertiser_id in ids}
 
 
@@ -206,7 +206,7 @@ def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int
         raise ValueError(f"not advertisers: {sorted(set(ids) - found)}")
     margins = dict(db.exec(select(UserSettings.user_id, UserSettings.margin_bps)
                            .where(col(UserSettings.user_id).in_(ids))).all())
-    charged = [advertiser_id for advertiser_id in ids if sum(amounts[advertiser_id]) > 0]  # type: ignore[arg-type]
+    charged = [advertiser_id for advertiser_id in ids if sum(amounts[advertiser_id]) > 0]  # type: ignore[arg-type]  # `bad` above: all ints
     owners = _campaign_owners(db, charged)
     already = _charged_before(db, reference, charged, owners)
     # In id order: two batches touching the same advertisers take their locks in the same order.
@@ -214,6 +214,7 @@ def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int
         if advertiser_id in already:
             continue
         split = splits[advertiser_id]
+        lines: list[tuple[int | None, str, int | Mapping[int, int]]]
         if split is None:
             lines = [(None, f"{reference}:{advertiser_id}", charges[advertiser_id])]
         else:
@@ -244,8 +245,8 @@ def _campaign_owners(db: Session, advertiser_ids: list[int]) -> dict[int, int]:
     statement's parameters)."""
     owners: dict[int, int] = {}
     for start in range(0, len(advertiser_ids), 500):
-        owners.update(db.exec(select(Campaign.id, Campaign.advertiser_id)  # type: ignore[arg-type]
-                              .where(col(Campaign.advertiser_id).in_(advertiser_ids[start:start + 500]))).all())
+        owners.update((i, a) for i, a in db.exec(select(col(Campaign.id), Campaign.advertiser_id)
+                      .where(col(Campaign.advertiser_id).in_(advertiser_ids[start:start + 500]))) if i)
     return owners
 
 
@@ -278,7 +279,7 @@ def pause_for_empty_balance(db: Session, *, advertiser_id: int, balance_micros: 
     """Pause an advertiser's active campaigns because its balance ran out; the ids paused. Each pause is the
     campaign status machine's move (a conditional UPDATE: still active?), so two batches finishing together
     pause, audit and notify once."""
-    candidates = db.exec(select(Campaign.id).where(Campaign.advertiser_id == advertiser_id,
+    candidates = db.exec(select(col(Campaign.id)).where(Campaign.advertiser_id == advertiser_id,
                                                    Campaign.status == CampaignStatus.ACTIVE)).all()
     reason = {"reason": f"balance ran out (${dollars(balance_micros)})"}
     paused = [campaign_id for campaign_id in candidates if campaign_id is not None and CAMPAIGN_STATUS.apply(
@@ -302,19 +303,19 @@ def _totals_query(since: datetime) -> Any:
         return func.coalesce(func.sum(case((condition, amount), else_=0)), 0)
 
     charged = col(LedgerEntry.kind).in_(("spend", "margin"))
-    return (select(User.id, User.first_name, User.last_name, User.company_name, User.email, User.status,
-                   User.agency_id, agency.company_name, agency.first_name, agency.last_name,
-                   func.coalesce(func.sum(amount), 0), total(LedgerEntry.kind == "deposit"),
-                   total(LedgerEntry.kind == "spend"), total(LedgerEntry.kind == "margin"),
-                   total(charged & (LedgerEntry.created_at >= since)), func.max(LedgerEntry.created_at),
-                   func.count(LedgerEntry.id))
+    return (select_columns(User.id, User.first_name, User.last_name, User.company_name, User.email, User.status,
+                           User.agency_id, agency.company_name, agency.first_name, agency.last_name,
+                           func.coalesce(func.sum(amount), 0), total(LedgerEntry.kind == "deposit"),
+                           total(LedgerEntry.kind == "spend"), total(LedgerEntry.kind == "margin"),
+                           total(charged & (LedgerEntry.created_at >= since)), func.max(LedgerEntry.created_at),
+                           func.count(col(LedgerEntry.id)))
             .select_from(User)
-            .outerjoin(LedgerEntry, LedgerEntry.advertiser_id == User.id)
-            .outerjoin(agency, agency.id == User.agency_id)
+            .outerjoin(LedgerEntry, col(LedgerEntry.advertiser_id) == User.id)
+            .outerjoin(agency, col(agency.id) == User.agency_id)
             .where(User.role == Role.ADVERTISER)
-            .group_by(User.id, User.first_name, User.last_name, User.company_name, User.email, User.status,
-                      User.agency_id, agency.company_name, agency.first_name, agency.last_name)
-            .order_by(User.company_name, User.id))
+            .group_by(col(User.id), User.first_name, User.last_name, User.company_name, User.email, User.status,
+                      col(User.agency_id), agency.company_name, agency.first_name, agency.last_name)
+            .order_by(User.company_name, col(User.id)))
 
 
 def month_start(now: datetime | None = None) -> datetime:

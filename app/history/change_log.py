@@ -213,7 +213,7 @@ def people(db: Session, *, entity: str, entity_ids: list[Any]) -> list[dict[str,
         select(AuditEntry.actor_id, latest)
         .where(AuditEntry.entity == entity, col(AuditEntry.entity_id).in_([str(i) for i in entity_ids]),
                col(AuditEntry.actor_id).is_not(None))
-        .group_by(AuditEntry.actor_id).order_by(latest.desc()))]
+        .group_by(col(AuditEntry.actor_id)).order_by(latest.desc()))]
     users = {u.id: u for u in db.exec(select(User).where(col(User.id).in_(ids)))}
     return [{"id": uid, "name": f"{users[uid].display_name} ({users[uid].email})"} for uid in ids if uid in users]
 

@@ -16,12 +16,12 @@ _DEV_SECRET = "dev-only-secret-change-me-in-production-0000"
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="DSP_", extra="ignore")
 
-    environment: str = Field("development", description="development | test | production")
+    environment: str = Field(default="development", description="development | test | production")
     data_dir: Path = REPO_ROOT / "data"
-    database_url: str = Field("", validation_alias="DATABASE_URL")
+    database_url: str = Field(default="", validation_alias="DATABASE_URL")
     secret_key: str = _DEV_SECRET
     host: str = "127.0.0.1"
-    port: int = Field(8000, validation_alias="PORT")
+    port: int = Field(default=8000, validation_alias="PORT")
 
     # Sessions (spec section 9): 2 h lifetime, refreshed by the browser's session agent.
     session_lifetime_ms: int = 7_200_000
@@ -54,9 +54,9 @@ class Settings(BaseSettings):
 
     # DSP connections (app/dsps/service.py). Credentials are encrypted with a key derived from secret_key unless
     # dsp_credentials_key (a Fernet key) is given: see app/dsps/credentials.py for why and how to rotate.
-    dsp_credentials_key: str = Field("", validation_alias="DSP_CREDENTIALS_KEY")
+    dsp_credentials_key: str = Field(default="", validation_alias="DSP_CREDENTIALS_KEY")
     # Each call to a DSP (connection test, push) gives up after this long: a slow platform must not hold a worker.
-    dsp_request_timeout_s: float = Field(10.0, validation_alias="DSP_REQUEST_TIMEOUT_S")
+    dsp_request_timeout_s: float = Field(default=10.0, validation_alias="DSP_REQUEST_TIMEOUT_S")
 
     # Upload limits for logos and favicons.
     max_image_upload_bytes: int = 1_048_576

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine
+from sqlmodel.sql.expression import Select
 
 from app.kernel.config import REPO_ROOT, get_settings
 
@@ -111,3 +112,9 @@ async def run_off_loop(fn: Any, /, **kwargs: Any) -> Any:
     if getattr(fn, "cpu_heavy", False):
         return await asyncio.get_running_loop().run_in_executor(_cpu_heavy_pool, partial(run, fn, **kwargs))
     return await asyncio.to_thread(run, fn, **kwargs)
+
+
+def select_columns(*columns: Any) -> Select[*tuple[Any, ...]]:
+    """sqlmodel's select() of several columns, for more than the four its type hints cover (the same
+    statement: a row of the columns' values)."""
+    return Select(*columns)

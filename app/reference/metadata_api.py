@@ -3,68 +3,57 @@ types) over the API: what /admin/metadata manages and what the campaign pickers 
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor, require
 from app.kernel.errors import Invalid
 from app.reference import metadata
 from app.reference.models import REFERENCE_KINDS
+from app.reference.schemas import (
+    AnyOption,
+    KindCount,
+    ReferenceValueCreate,
+    ReferenceValueRead,
+    ReferenceValueUpdate,
+)
 from app.web.deps import DB, get_actor
-from app.web.envelope import ok
+from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["reference lists"])
 KINDS = ", ".join(REFERENCE_KINDS)
 
 
-_PARENT = "OS versions only: the id of their operating system (null: none)"
-_COUNTRY = "Carriers only: the ISO alpha-2 code of the country they serve (null: none)"
-
-
-class NameBody(BaseModel):
-    name: str
-    parent_id: int | None = Field(None, description=_PARENT)
-    country: str | None = Field(None, description=_COUNTRY)
-
-
-class ValueChangeBody(BaseModel):
-    name: str | None = Field(None, description="A new name; unique in its list, case-insensitively")
-    retired: bool | None = Field(None, description="true: pickers stop offering it; false: restore it")
-    parent_id: int | None = Field(None, description=_PARENT + "; left out: unchanged")
-    country: str | None = Field(None, description=_COUNTRY + "; left out: unchanged")
-
-
 @router.get("/metadata")
-def kinds(actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def kinds(actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[dict[str, KindCount]]:
     """Admin and co-admin: every list with how many of its values are active and retired."""
-    return ok(metadata.kind_counts(db, actor=actor))
+    return reply(metadata.kind_counts(db, actor=actor))
 
 
 @router.get("/metadata/{kind}", description=f"Admin and co-admin: a list's values with how often each is used. "
                                             f"Kinds: {KINDS}.")
-def values(kind: str, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    return ok(metadata.list_values(db, actor=actor, kind=kind))
+def values(kind: str, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[ReferenceValueRead]]:
+    return reply(metadata.list_values(db, actor=actor, kind=kind))
 
 
 @router.get("/metadata/{kind}/active")
-def active(kind: str, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    """The values a picker offers (not retired), for every signed-in role."""
-    return ok(metadata.active_values(db, actor=actor, kind=kind))
+def active(kind: str, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[AnyOption]]:
+    """The values a picker offers (not retired), for every signed-in role: {id, name}, OS versions with
+    parent_id, carriers with country, traffic types with code."""
+    return reply(list[AnyOption](metadata.active_values(db, actor=actor, kind=kind)))
 
 
 @router.post("/metadata/{kind}")
-def add(kind: str, body: NameBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def add(kind: str, body: ReferenceValueCreate, actor: Actor = Depends(get_actor),
+        db: Session = DB) -> Envelope[ReferenceValueRead]:
     """Add a value to a list."""
-    return ok(metadata.add_value(db, actor=actor, kind=kind, name=body.name, parent_id=body.parent_id,
+    return reply(metadata.add_value(db, actor=actor, kind=kind, name=body.name, parent_id=body.parent_id,
                                  country=body.country), "Value added")
 
 
 @router.put("/metadata/values/{value_id}")
-def change(value_id: int, body: ValueChangeBody, actor: Actor = Depends(get_actor),
-           db: Session = DB) -> dict[str, Any]:
+def change(value_id: int, body: ReferenceValueUpdate, actor: Actor = Depends(get_actor),
+           db: Session = DB) -> Envelope[ReferenceValueRead]:
     """Rename, retire or restore a value, or set an OS version's operating system or a carrier's country
     (in one call: name and detail first)."""
     require(actor, "reference", "manage")  # before the body is judged: other roles get 403, not advice
@@ -79,10 +68,11 @@ def change(value_id: int, body: ValueChangeBody, actor: Actor = Depends(get_acto
         row = metadata.rename_value(db, actor=actor, value_id=value_id, name=body.name)
     if body.retired is not None:
         row = metadata.set_retired(db, actor=actor, value_id=value_id, retired=body.retired)
-    return ok(row, "Value saved")
+    assert row is not None  # one of the three was given (checked above)
+    return reply(row, "Value saved")
 
 
 @router.delete("/metadata/values/{value_id}")
-def delete(value_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def delete(value_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ReferenceValueRead]:
     """Delete a value nothing uses (409 when something does: retire it instead)."""
-    return ok(metadata.delete_value(db, actor=actor, value_id=value_id), "Value deleted")
+    return reply(metadata.delete_value(db, actor=actor, value_id=value_id), "Value deleted")

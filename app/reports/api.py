@@ -4,7 +4,7 @@ background: start one, poll its status, download its CSV) and the running-apps e
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
@@ -19,7 +19,7 @@ from app.web.envelope import ok
 router = APIRouter(tags=["reports"])
 
 Period = Literal["yesterday", "last_7_days", "last_30_days", "this_month", "last_month", "custom"]
-assert set(Period.__args__) == {*PERIOD_PRESETS, FIXED_PERIOD}  # type: ignore[attr-defined]
+assert set(get_args(Period)) == {*PERIOD_PRESETS, FIXED_PERIOD}
 ENGINE = ("One engine answers reports/generate, generatebasic and generateCHDB alike: each queues a background "
           "run of a saved report over the delivery-statistics store and answers {run_id, status, progress}. Poll "
           "`GET /report/run/{run_id}` until status is completed or failed, then ask `GET /report/download` for "

@@ -37,6 +37,7 @@ from app.reports import results
 from app.reports.models import Report, ReportRun, ReportSchedule, RunStatus
 from app.statistics import service as statistics
 from app.warehouse import get_store
+from app.warehouse.base import StatsQuery
 
 _log = logging.getLogger("dsp.reports")
 MAX_ATTEMPTS = 2  # a run is started at most twice: once, and once more after a restart interrupted it
@@ -115,7 +116,7 @@ def _intersect(first: tuple[int, ...] | None, second: tuple[int, ...] | None) ->
     return tuple(sorted(set(first) & set(second)))
 
 
-def build_run_query(db: Session, report: Report, run: ReportRun) -> statistics.StatsQuery:
+def build_run_query(db: Session, report: Report, run: ReportRun) -> StatsQuery:
     """The run's query in the owner's scope, narrowed to the requester's when someone else asked for it."""
     owner = _actor(db, report.owner_id)
     options: dict[str, Any] = {
@@ -148,7 +149,7 @@ def _claim(run_id: int) -> bool:
     with session_scope() as db:
         claimed = db.exec(update(ReportRun).where(col(ReportRun.id) == run_id, col(ReportRun.status) == RunStatus.PENDING)
                           .values(status=RunStatus.RUNNING, progress=0, error="", started_at=utcnow(),
-                                  attempts=ReportRun.attempts + 1))  # type: ignore[call-overload]
+                                  attempts=ReportRun.attempts + 1))
         return bool(claimed.rowcount)
 
 
@@ -202,12 +203,13 @@ def recover_interrupted() -> list[tuple[int, str]]:
         stuck = db.exec(select(ReportRun).where(col(ReportRun.status).in_([RunStatus.PENDING, RunStatus.RUNNING]))
                         .order_by(col(ReportRun.id)))
         for run in stuck:
+            assert run.id is not None
             if run.attempts >= MAX_ATTEMPTS:
                 run.status, run.error, run.finished_at = RunStatus.FAILED, results.INTERRUPTED, utcnow()
-                outcome.append((run.id, "failed"))  # type: ignore[arg-type]
+                outcome.append((run.id, "failed"))
             else:
                 run.status, run.progress = RunStatus.PENDING, 0
-                outcome.append((run.id, "retried"))  # type: ignore[arg-type]
+                outcome.append((run.id, "retried"))
             db.add(run)
     for run_id, action in outcome:
         if action == "retried":
@@ -242,9 +244,9 @@ def sync_schedule(report_id: int) -> None:
 
 def register_all_schedules() -> int:
     with session_scope() as db:
-        ids = list(db.exec(select(Report.id).where(Report.schedule != ReportSchedule.NONE)))
+        ids = [i for i in db.exec(select(col(Report.id)).where(Report.schedule != ReportSchedule.NONE)) if i]
     for report_id in ids:
-        sync_schedule(report_id)  # type: ignore[arg-type]
+        sync_schedule(report_id)
     return len(ids)
 
 

@@ -49,7 +49,9 @@ def column_kind(key: str) -> str:
 
 
 def result_columns(report: Report | Mapping[str, Any]) -> list[str]:
-    get = report.get if isinstance(report, Mapping) else lambda k: getattr(report, k)
+    def get(key: str) -> Any:
+        return report.get(key) if isinstance(report, Mapping) else getattr(report, key)
+
     columns: list[str] = []
     for dimension in get("dimensions"):
         columns.append(dimension)

@@ -13,7 +13,7 @@ import contextlib
 import csv
 import os
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
@@ -99,7 +99,7 @@ def _scope_condition(actor: Actor) -> Any:
     if actor.role == Role.ADMIN:
         return True
     if actor.role == Role.CO_ADMIN:
-        return (User.role != Role.ADMIN) | (col(Report.owner_id) == actor.id)
+        return (col(User.role) != Role.ADMIN) | (col(Report.owner_id) == actor.id)
     if actor.role == Role.AGENCY:
         return (col(Report.owner_id) == actor.id) | ((User.role == Role.ADVERTISER) & (User.agency_id == actor.id))
     return col(Report.owner_id) == actor.id
@@ -140,17 +140,17 @@ def list_reports(db: Session, *, actor: Actor, advertiser_id: int | None = None)
         query = query.where(Report.advertiser_id == advertiser_id)
     found = list(db.exec(query).all())
     ids = [r.id for r, _ in found]
-    last: dict[int, ReportRun] = {}
+    last: dict[int | None, ReportRun] = {}
     if ids:
         newest = (select(ReportRun).where(col(ReportRun.report_id).in_(ids)).order_by(col(ReportRun.id).desc()))
-        for run in db.exec(newest):
-            last.setdefault(run.report_id, run)
+        for newer in db.exec(newest):
+            last.setdefault(newer.report_id, newer)
     advertisers = {u.id: u for u in db.exec(select(User).where(
         col(User.id).in_({r.advertiser_id for r, _ in found if r.advertiser_id})))} if found else {}
     rows = []
     for report, owner in found:
         row = public(report, owner=owner, advertiser=advertisers.get(report.advertiser_id))
-        run = last.get(report.id)  # type: ignore[arg-type]
+        run = last.get(report.id)
         row.update(last_status=run.status if run else "", last_run_at=run.created_at.isoformat() if run else None,
                    last_run_id=run.id if run else None)
         rows.append(row)
@@ -220,9 +220,9 @@ def builder_options(db: Session, *, actor: Actor, advertiser_id: int | None = No
         "events": statistics.event_names(db, actor=actor, advertiser_id=advertiser_id),
         "advertisers": advertisers,
         "campaigns": [{"id": c["id"], "name": c["name"], "advertiser": c["advertiser"]} for c in campaign_rows],
-        "countries": [{"code": c["code"], "name": c["name"]} for c in geo.countries(actor=actor)],
-        "exchanges": [row["name"] for row in metadata.active_values(db, actor=actor, kind="exchange")],
-        "os": [row["name"] for row in metadata.active_values(db, actor=actor, kind="operating_system")],
+        "countries": [{"code": c.code, "name": c.name} for c in geo.countries(actor=actor)],
+        "exchanges": [row.name for row in metadata.active_values(db, actor=actor, kind="exchange")],
+        "os": [row.name for row in metadata.active_values(db, actor=actor, kind="operating_system")],
         "device_types": list(DEVICE_TYPES),
         "periods": [*PERIOD_PRESETS, FIXED_PERIOD], "schedules": [s.value for s in ReportSchedule],
     }
@@ -296,8 +296,8 @@ def _checked(db: Session, actor: Actor, data: Mapping[str, Any], *, report_type:
     if schedule not in {s.value for s in ReportSchedule}:
         errors["schedule"] = "Choose none, daily, weekly or monthly."
     recipients = [str(r).strip().lower() for r in _list_of(data.get("recipients"))]
-    if bad := [r for r in recipients if validation.email(r)]:
-        errors["recipients"] = f"Not an e-mail address: {', '.join(bad)}."
+    if wrong := [r for r in recipients if validation.email(r)]:
+        errors["recipients"] = f"Not an e-mail address: {', '.join(wrong)}."
     elif len(recipients) > MAX_RECIPIENTS:
         errors["recipients"] = f"At most {MAX_RECIPIENTS} recipients."
     elif schedule != ReportSchedule.NONE and not recipients:
@@ -308,7 +308,7 @@ def _checked(db: Session, actor: Actor, data: Mapping[str, Any], *, report_type:
         advertiser_id = actor.id
     elif raw_advertiser not in (None, "", 0, "0"):
         try:
-            advertiser_id = int(raw_advertiser)  # type: ignore[arg-type]
+            advertiser_id = int(raw_advertiser)
         except (TypeError, ValueError):
             errors["advertiser_id"] = "Choose an advertiser."
     try:
@@ -331,7 +331,13 @@ def _snapshot(report: Report) -> dict[str, Any]:
     return {k: v for k, v in public(report).items() if k not in ("created_at", "updated_at", "owner", "advertiser")}
 
 
-def _after_commit(db: Session, key: str, value: Any, action: Any) -> None:
+def _remove_files(lists: list[list[str]]) -> None:
+    for names in lists:
+        for name in names:
+            _remove_file(name)
+
+
+def _after_commit(db: Session, key: str, value: Any, action: Callable[[list[Any]], None]) -> None:
     """Do `action(values)` once this unit of work has committed: a job that a thread starts must find the
     rows it reads, and must not start at all when the write is rolled back."""
     from sqlalchemy import event
@@ -354,8 +360,11 @@ def _after_commit(db: Session, key: str, value: Any, action: Any) -> None:
 def _reschedule_after_commit(db: Session, report_id: int) -> None:
     from app.reports import jobs as report_jobs
 
-    _after_commit(db, "reports_to_reschedule", report_id,
-                  lambda ids: [report_jobs.sync_schedule(i) for i in dict.fromkeys(ids)])
+    def sync(ids: list[int]) -> None:
+        for i in dict.fromkeys(ids):
+            report_jobs.sync_schedule(i)
+
+    _after_commit(db, "reports_to_reschedule", report_id, sync)
 
 
 def create_report(db: Session, *, actor: Actor, data: Mapping[str, Any], report_type: str | None = None) -> dict[str, Any]:
@@ -364,10 +373,11 @@ def create_report(db: Session, *, actor: Actor, data: Mapping[str, Any], report_
     report = Report(owner_id=actor.id, **fields)
     db.add(report)
     db.flush()
+    assert report.id is not None
     audit.record(db, actor=actor, entity="report", entity_id=report.id, action="create", after=_snapshot(report))
     if report.schedule != ReportSchedule.NONE:
-        _reschedule_after_commit(db, report.id)  # type: ignore[arg-type]
-    return get_report(db, actor=actor, report_id=report.id)  # type: ignore[arg-type]
+        _reschedule_after_commit(db, report.id)
+    return get_report(db, actor=actor, report_id=report.id)
 
 
 def update_report(db: Session, *, actor: Actor, report_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -407,7 +417,7 @@ def delete_report(db: Session, *, actor: Actor, report_id: int) -> None:
     db.flush()
     db.delete(report)
     audit.record(db, actor=actor, entity="report", entity_id=report_id, action="delete", before=before)
-    _after_commit(db, "report_files_to_remove", files, lambda lists: [_remove_file(n) for names in lists for n in names])
+    _after_commit(db, "report_files_to_remove", files, _remove_files)
     if before["schedule"] != ReportSchedule.NONE:
         _reschedule_after_commit(db, report_id)
 
@@ -422,7 +432,7 @@ def delete_run_file(db: Session, *, actor: Actor, run_id: int) -> dict[str, Any]
     db.add(run)
     audit.record(db, actor=actor, entity="report", entity_id=report.id, action="delete_file",
                  before={"run": run_id, "file": name}, after={"run": run_id, "file": ""})
-    _after_commit(db, "report_files_to_remove", [name], lambda lists: [_remove_file(n) for names in lists for n in names])
+    _after_commit(db, "report_files_to_remove", [name], _remove_files)
     return run_public(run)
 
 
@@ -440,7 +450,11 @@ def start_run(db: Session, *, actor: Actor, report_id: int) -> dict[str, Any]:
     audit.record(db, actor=actor, entity="report", entity_id=report_id, action="run", after={"run": run.id})
     from app.reports import jobs as report_jobs
 
-    _after_commit(db, "report_runs_to_start", run.id, lambda ids: [report_jobs.submit(i) for i in ids])
+    def submit(ids: list[int]) -> None:
+        for i in ids:
+            report_jobs.submit(i)
+
+    _after_commit(db, "report_runs_to_start", run.id, submit)
     return run_public(run)
 
 

@@ -11,7 +11,8 @@ client in their scope; always only while the target's settings have api_access.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from collections.abc import Mapping
+from datetime import datetime
 
 from sqlmodel import Session, col, select
 
@@ -22,6 +23,7 @@ from app.history import audit
 from app.kernel import validation as v
 from app.kernel.errors import Forbidden, Invalid, NotFound
 from app.kernel.model_base import utcnow
+from app.settings.schemas import ApiKeyCreated, ApiKeyRead, ApiKeysOverview
 
 LABEL_MAX_LENGTH = 60
 MAX_LIVE_CREDENTIALS = 5
@@ -40,16 +42,18 @@ def _target(db: Session, *, actor: Actor, user_id: int, action: str) -> User:
     return user
 
 
-def _iso(value: Any) -> str | None:
+def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _row(credential: ApiCredential, creators: dict[int, User]) -> dict[str, Any]:
+def _row(credential: ApiCredential, creators: Mapping[int | None, User]) -> ApiKeyRead:
+    assert credential.id is not None
     creator = creators.get(credential.created_by or 0)
-    return {"id": credential.id, "label": credential.label, "key_id": credential.key_id,
-            "created": _iso(credential.created_at), "created_by_name": creator.display_name if creator else "",
-            "last_used": _iso(credential.last_used_at), "last_used_address": credential.last_used_address,
-            "revoked": _iso(credential.revoked_at)}
+    return ApiKeyRead(id=credential.id, label=credential.label, key_id=credential.key_id,
+                      created=credential.created_at.isoformat(),
+                      created_by_name=creator.display_name if creator else "",
+                      last_used=_iso(credential.last_used_at), last_used_address=credential.last_used_address,
+                      revoked=_iso(credential.revoked_at))
 
 
 def _live_count(db: Session, user_id: int) -> int:
@@ -57,7 +61,7 @@ def _live_count(db: Session, user_id: int) -> int:
                                                       ApiCredential.revoked_at == None)).all())  # noqa: E711
 
 
-def list_credentials(db: Session, *, actor: Actor, user_id: int) -> list[dict[str, Any]]:
+def list_credentials(db: Session, *, actor: Actor, user_id: int) -> list[ApiKeyRead]:
     """The user's keys, live ones first, newest first: {id, label, key_id, created, created_by_name,
     last_used, last_used_address, revoked} (times as ISO-8601 UTC, None when not set)."""
     _target(db, actor=actor, user_id=user_id, action="view")
@@ -66,21 +70,21 @@ def list_credentials(db: Session, *, actor: Actor, user_id: int) -> list[dict[st
     creator_ids = {r.created_by for r in rows if r.created_by}
     creators = {u.id: u for u in db.exec(select(User).where(col(User.id).in_(creator_ids)))} if creator_ids else {}
     rows.sort(key=lambda r: r.revoked_at is not None)  # stable: keeps newest first inside each group
-    return [_row(r, creators) for r in rows]  # type: ignore[arg-type]
+    return [_row(r, creators) for r in rows]
 
 
-def overview(db: Session, *, actor: Actor, user_id: int) -> dict[str, Any]:
+def overview(db: Session, *, actor: Actor, user_id: int) -> ApiKeysOverview:
     """What the credentials panel shows: {enabled, credentials, max_live}. Unlike list_credentials it does not
     refuse a user without api_access (enabled is False, no keys), so a panel can say so instead of failing."""
     require(actor, "api_credential", "view")
     user = require_user_in_scope(actor, db.get(User, user_id))
     if not has_api_access(db, user):
-        return {"enabled": False, "credentials": [], "max_live": MAX_LIVE_CREDENTIALS}
-    return {"enabled": True, "credentials": list_credentials(db, actor=actor, user_id=user_id),
-            "max_live": MAX_LIVE_CREDENTIALS}
+        return ApiKeysOverview(enabled=False, credentials=[], max_live=MAX_LIVE_CREDENTIALS)
+    return ApiKeysOverview(enabled=True, credentials=list_credentials(db, actor=actor, user_id=user_id),
+                           max_live=MAX_LIVE_CREDENTIALS)
 
 
-def generate(db: Session, *, actor: Actor, user_id: int, label: str) -> dict[str, Any]:
+def generate(db: Session, *, actor: Actor, user_id: int, label: str) -> ApiKeyCreated:
     """Make a key for the user. The reply's `token` is the only time the full secret exists anywhere."""
     user = _target(db, actor=actor, user_id=user_id, action="manage")
     label = (label or "").strip()
@@ -98,10 +102,11 @@ def generate(db: Session, *, actor: Actor, user_id: int, label: str) -> dict[str
                                created_by=actor.id)
     db.add(credential)
     db.flush()
+    assert credential.id is not None
     audit.record(db, actor=actor, entity="api_credential", entity_id=credential.id, action="generate",
                  after={"user_id": user.id, "label": label, "key_id": key_id})
-    return {"id": credential.id, "label": label, "key_id": key_id, "created": _iso(credential.created_at),
-            "token": f"{TOKEN_PREFIX}{key_id}.{secret}"}
+    return ApiKeyCreated(id=credential.id, label=label, key_id=key_id, created=credential.created_at.isoformat(),
+                         token=f"{TOKEN_PREFIX}{key_id}.{secret}")
 
 
 def revoke(db: Session, *, actor: Actor, credential_id: int) -> None:

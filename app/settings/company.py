@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,7 +113,7 @@ def update_config(db: Session, *, actor: Actor, config_id: int, values: dict[str
     unknown = set(values) - set(EDITABLE_FIELDS)
     if unknown:
         raise Invalid({k: "This field cannot be changed." for k in unknown})
-    rules: dict[str, tuple[object, object]] = {c: (v.hex_colour, values[c]) for c in COLOUR_FIELDS if c in values}
+    rules: dict[str, tuple[Callable[..., str | None], object]] = {c: (v.hex_colour, values[c]) for c in COLOUR_FIELDS if c in values}
     if "help_and_support_link" in values:
         rules["help_and_support_link"] = (v.optional_http_url, values["help_and_support_link"])
     for text_field, limit in (("meta_title", 120), ("name", 120), ("footer_text", 200)):
@@ -121,7 +122,7 @@ def update_config(db: Session, *, actor: Actor, config_id: int, values: dict[str
             rules[text_field] = (lambda t, n=limit: "This field is required." if not t else (v.too_long(n) if len(t) > n else None), text)
     if "footer_start_year" in values:
         rules["footer_start_year"] = (_year_rule, values["footer_start_year"])
-    v.check(rules)  # type: ignore[arg-type]
+    v.check(rules)
     # The menu item needs a link: checked on the pair as it will be, whichever of the two this save changes.
     help_on = values.get("help_and_support", row.help_and_support)
     link = str(values.get("help_and_support_link", row.help_and_support_link) or "").strip()
@@ -129,7 +130,7 @@ def update_config(db: Session, *, actor: Actor, config_id: int, values: dict[str
         raise Invalid({"help_and_support_link": "Enter the Help & Support link to show the menu item."})
     before = {f: getattr(row, f) for f in values}
     for field, value in values.items():
-        setattr(row, field, int(value) if field == "footer_start_year" else (value.strip() if isinstance(value, str) else value))  # type: ignore[arg-type]
+        setattr(row, field, int(value) if field == "footer_start_year" else (value.strip() if isinstance(value, str) else value))  # type: ignore[call-overload]  # the year was checked by _year_rule above
     after = {f: getattr(row, f) for f in values}
     if after != before:
         row.updated_at = utcnow()

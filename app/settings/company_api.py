@@ -13,14 +13,15 @@ from app.access.policy import Actor
 from app.kernel.config import get_settings
 from app.kernel.errors import Invalid
 from app.settings import company
+from app.settings.schemas import BrandImagesRead
 from app.web.deps import DB, get_actor
-from app.web.envelope import ok
+from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["branding"])
 SETTINGS_PAGE = "/admin/settings"
 
 
-@router.post("/company-config/{config_id}/{kind}", responses={
+@router.post("/company-config/{config_id}/{kind}", response_model=Envelope[BrandImagesRead], responses={
     303: {"description": "A browser's form post (`Accept: text/html`): back to the settings page, with the outcome."}})
 async def upload_image(config_id: int, kind: str, file: UploadFile, request: Request,
                        actor: Actor = Depends(get_actor), db: Session = DB) -> Any:
@@ -36,4 +37,4 @@ async def upload_image(config_id: int, kind: str, file: UploadFile, request: Req
         raise
     if wants_page:
         return RedirectResponse(f"{SETTINGS_PAGE}?uploaded={kind}", status_code=303)
-    return ok({"logoSrc": branding.logo_url, "favicon": branding.favicon_url}, "Uploaded")
+    return reply(BrandImagesRead(logoSrc=branding.logo_url, favicon=branding.favicon_url), "Uploaded")

@@ -6,7 +6,6 @@ Set by the acting user (agency or advertiser) while an admin has postback_enable
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from sqlmodel import Session
 
@@ -17,15 +16,12 @@ from app.history import audit
 from app.kernel import validation as v
 from app.kernel.errors import Forbidden, Invalid
 
+# POSTBACK_EVENTS is named "as" itself: the pages read the events here, beside the rules that use them.
+from app.settings.schemas import POSTBACK_EVENTS as POSTBACK_EVENTS
+from app.settings.schemas import PostbackRead
+
 ENABLED = "ENABLED"
 URL_MAX_LENGTH = 500
-
-# The usual mobile-measurement (MMP) in-app events, in the order the settings page lists them.
-POSTBACK_EVENTS: tuple[str, ...] = (
-    "install", "open", "registration", "login", "tutorial_completion", "level_achieved", "achievement_unlocked",
-    "content_view", "search", "add_to_wishlist", "add_to_cart", "checkout_initiated", "purchase", "subscription",
-    "trial_started", "ad_click", "ad_view", "share", "rating",
-)
 
 # Placeholders replaced in the postback URL when a postback is sent.
 POSTBACK_MACROS: tuple[str, ...] = (
@@ -53,18 +49,18 @@ def _settings(db: Session, actor: Actor, action: str) -> UserSettings:
     return settings
 
 
-def _view(settings: UserSettings) -> dict[str, Any]:
-    return {"url": settings.postback_url or "", "events": [e for e in POSTBACK_EVENTS if e in
-                                                              (settings.postback_events or [])]}
+def _view(settings: UserSettings) -> PostbackRead:
+    return PostbackRead(url=settings.postback_url or "",
+                        events=[e for e in POSTBACK_EVENTS if e in (settings.postback_events or [])])
 
 
-def get_postback(db: Session, *, actor: Actor) -> dict[str, Any]:
+def get_postback(db: Session, *, actor: Actor) -> PostbackRead:
     """{url, events} of the acting user (events in POSTBACK_EVENTS order)."""
     return _view(_settings(db, actor, "view"))
 
 
 def update_postback(db: Session, *, actor: Actor, url: str | None = None,
-                    events: list[str] | None = None) -> dict[str, Any]:
+                    events: list[str] | None = None) -> PostbackRead:
     """Save the URL and events given (one left out, None, keeps its value). An empty URL with no events switches
     the postback off."""
     settings = _settings(db, actor, "update")
@@ -88,7 +84,8 @@ def update_postback(db: Session, *, actor: Actor, url: str | None = None,
     settings.postback_events = [e for e in POSTBACK_EVENTS if e in chosen]
     db.add(settings)
     after = _view(settings)
-    audit.record(db, actor=actor, entity="postback", entity_id=actor.id, action="update", before=before, after=after)
+    audit.record(db, actor=actor, entity="postback", entity_id=actor.id, action="update", before=before.model_dump(),
+                 after=after.model_dump())
     return after
 
 

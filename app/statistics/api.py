@@ -20,7 +20,7 @@ from app.web.envelope import ok
 
 router = APIRouter(tags=["delivery statistics"])
 
-ROW_EXAMPLE = {"hour": "2026-11-10T14:00:00Z", "advertiser_id": 4, "campaign_id": 12, "creative_id": 0,
+ROW_EXAMPLE: dict[str, Any] = {"hour": "2026-11-10T14:00:00Z", "advertiser_id": 4, "campaign_id": 12, "creative_id": 0,
                "exchange": "Google AdX", "os": "Android", "country": "DE", "app": "com.example.game",
                "device_type": "phone", "impressions": 18250, "clicks": 141, "spend_micros": 43800000,
                "conversions": 6, "events": {"install": 5, "purchase": 1}}

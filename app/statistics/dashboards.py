@@ -20,6 +20,7 @@ from app.access.policy import Actor, advertiser_rows, require
 from app.access.roles import Role
 from app.campaigns.models import Campaign, CampaignStatus
 from app.funds import service as funds
+from app.kernel.db import select_columns
 from app.kernel.errors import Invalid
 from app.statistics import service as statistics
 from app.warehouse.schema import METRICS
@@ -121,7 +122,7 @@ def by_day(db: Session, *, actor: Actor, start: str | date | None = None, end: s
 
 
 def _by_day(p: _Period) -> list[dict[str, Any]]:
-    return _plain(statistics.every_day(p.rows(dimensions=["date"]), p.first, p.last, statistics.zero_row(METRICS)))
+    return _plain(statistics.every_day(p.rows(dimensions=["date"]), p.first, p.last, statistics.zero_row(list(METRICS))))
 
 
 def breakdown(db: Session, *, actor: Actor, by: str, start: str | date | None = None, end: str | date | None = None,
@@ -147,8 +148,8 @@ def dashboard(db: Session, *, actor: Actor, start: str | date | None = None, end
 
 
 def _active_campaigns(db: Session, actor: Actor, campaign_ids: Sequence[int], advertiser_id: int | None) -> list[Any]:
-    query = (select(Campaign.id, Campaign.name, Campaign.advertiser_id, Campaign.starts_at, Campaign.ends_at,
-                    Campaign.total_budget_micros, Campaign.daily_budget_micros)
+    query = (select_columns(Campaign.id, Campaign.name, Campaign.advertiser_id, Campaign.starts_at, Campaign.ends_at,
+                            Campaign.total_budget_micros, Campaign.daily_budget_micros)
              .where(Campaign.status == CampaignStatus.ACTIVE, advertiser_rows(actor, Campaign.advertiser_id)))
     if campaign_ids:
         query = query.where(col(Campaign.id).in_(list(campaign_ids)))

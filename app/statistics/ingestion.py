@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -116,17 +116,17 @@ def _ownership(db: Session, rows: list[tuple[str, dict[str, Any]]]) -> tuple[set
 
     advertisers: set[int] = set()
     for part in chunks(ids("advertiser_id")):
-        advertisers |= set(db.exec(select(User.id).where(col(User.id).in_(part), User.role == Role.ADVERTISER)))
+        advertisers |= {i for i in db.exec(select(col(User.id)).where(col(User.id).in_(part), User.role == Role.ADVERTISER)) if i}
     campaigns: dict[int, int] = {}
     for part in chunks(ids("campaign_id")):
-        campaigns.update(db.exec(select(Campaign.id, Campaign.advertiser_id).where(col(Campaign.id).in_(part))).all())
+        campaigns.update((i, a) for i, a in db.exec(select(col(Campaign.id), Campaign.advertiser_id).where(col(Campaign.id).in_(part))) if i)
     creatives: dict[int, int] = {}
     for part in chunks([i for i in ids("creative_id") if i]):
-        creatives.update(db.exec(select(Creative.id, Creative.advertiser_id).where(col(Creative.id).in_(part))).all())
-    return advertisers, campaigns, creatives  # type: ignore[return-value]
+        creatives.update((i, a) for i, a in db.exec(select(col(Creative.id), Creative.advertiser_id).where(col(Creative.id).in_(part))) if i)
+    return advertisers, campaigns, creatives
 
 
-def check_rows(db: Session, rows: list[tuple[str, Mapping[str, Any]]],
+def check_rows(db: Session, rows: Sequence[tuple[str, Mapping[str, Any]]],
                allowed_advertisers: set[int] | None = None) -> list[FactRow]:
     """FactRows for (label, row) pairs, or Invalid naming "<label>.<field>" for each problem (the first 20;
     just "<field>" when the label is ""). `allowed_advertisers` narrows whose statistics may be written (a
@@ -280,7 +280,7 @@ def ingest_csv(db: Session, *, actor: Actor, batch_id: str, text: str, source: s
     check_batch_id(batch_id)
     rows = csv_rows(text)
     _too_many(len(rows), "body")
-    facts = check_rows(db, rows)  # type: ignore[arg-type]
+    facts = check_rows(db, rows)
     return store_and_charge(db, batch_id=batch_id, facts=facts, source=source, actor=actor)
 
 

@@ -42,6 +42,7 @@ from app.kernel.errors import Invalid, NotFound
 from app.settings.models import PostbackDelivery
 from app.settings.postbacks import CONVERSION_EVENTS, ENABLED, POSTBACK_MACROS
 from app.statistics import ingestion
+from app.statistics.schemas import PostbackReceipt
 from app.warehouse.schema import DEVICE_TYPES, EVENT_NAME_PATTERN
 
 logger = logging.getLogger(__name__)
@@ -100,9 +101,10 @@ def _owner(db: Session, token: str) -> tuple[UserSettings, User]:
 
 
 def _allowed_advertisers(db: Session, owner: User) -> set[int]:
+    assert owner.id is not None
     if owner.role == Role.ADVERTISER:
-        return {int(owner.id)}  # type: ignore[arg-type]
-    return set(db.exec(select(User.id).where(User.agency_id == owner.id, User.role == Role.ADVERTISER)))  # type: ignore[arg-type]
+        return {owner.id}
+    return {i for i in db.exec(select(col(User.id)).where(User.agency_id == owner.id, User.role == Role.ADVERTISER)) if i}
 
 
 def _parse(params: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -165,10 +167,11 @@ def _forward_url(template: str, values: Mapping[str, str]) -> str:
     return url
 
 
-def record_postback(db: Session, *, token: str, params: Mapping[str, Any]) -> tuple[dict[str, Any], Forward | None]:
+def record_postback(db: Session, *, token: str, params: Mapping[str, Any]) -> tuple[PostbackReceipt, Forward | None]:
     """Store one postback (Invalid naming the parameter, nothing written, when one is wrong) and say whether it
     is to be forwarded. Answers ({batch_id, event, conversion, duplicate, forwarded}, the forward or None)."""
     settings, owner = _owner(db, token)
+    assert owner.id is not None
     values, errors = _parse(params)
     campaign_id = ingestion.count_of(params.get("campaign_id"))
     campaign = db.get(Campaign, campaign_id) if campaign_id else None
@@ -198,14 +201,14 @@ def record_postback(db: Session, *, token: str, params: Mapping[str, Any]) -> tu
                   "creative_id": str(facts[0].creative_id), "advertiser_id": str(campaign.advertiser_id),
                   "app_id": facts[0].app, "device_id": values["device_id"], "ip": values["ip"],
                   "country": facts[0].country, "revenue": values["revenue"], "currency": values["currency"]}
-        forward = Forward(int(owner.id), campaign.advertiser_id, event,  # type: ignore[arg-type]
+        forward = Forward(owner.id, campaign.advertiser_id, event,
                           _forward_url(settings.postback_url, macros))
-    answer = {"batch_id": batch_id, "event": event, "conversion": event in CONVERSION_EVENTS,
-              "duplicate": stored["duplicate"], "forwarded": forward is not None}
+    answer = PostbackReceipt(batch_id=batch_id, event=event, conversion=event in CONVERSION_EVENTS,
+                             duplicate=stored["duplicate"], forwarded=forward is not None)
     return answer, forward
 
 
-def receive_postback(*, token: str, params: Mapping[str, Any]) -> dict[str, Any]:
+def receive_postback(*, token: str, params: Mapping[str, Any]) -> PostbackReceipt:
     """record_postback in its own unit of work; once committed, the forward (if any) starts on a worker thread.
     Blocking: call it from a worker thread (the API does), never on the event loop."""
     with session_scope() as db:
@@ -243,7 +246,7 @@ def _private_target(url: str) -> str:
     except (OSError, UnicodeError):
         return f"Refused: {host or 'the URL'} does not resolve."
     for address in addresses:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        ip = ipaddress.ip_address(str(address).split("%", 1)[0])
         if not ip.is_global or ip.is_multicast:
             return f"Refused: {host} is a private or local address ({ip})."
     return ""

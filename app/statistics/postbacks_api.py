@@ -8,15 +8,16 @@ from typing import Any
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
-from app.settings.postbacks import POSTBACK_MACROS
+from app.settings.postbacks import CONVERSION_EVENTS, POSTBACK_MACROS
 from app.statistics import postback_ingest
-from app.web.envelope import ok
+from app.statistics.schemas import PostbackReceipt
+from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["conversion postbacks"])
 
 HELP = f"""Records one attributed event for the advertiser the token belongs to (an agency's token: for its
 advertisers), as one hour of statistics with the event counted (and a conversion for
-{', '.join(sorted(postback_ingest.CONVERSION_EVENTS))}). Parameters in the query string, or for POST as a form.
+{', '.join(sorted(CONVERSION_EVENTS))}). Parameters in the query string, or for POST as a form.
 The same `click_id` and `event` sent again change nothing (`duplicate: true`), so a partner may retry.
 
 A wrong token answers 404; a wrong parameter 422 naming it, and nothing is recorded. A campaign that is not
@@ -28,14 +29,14 @@ then passed on to that URL (GET, up to 3 tries), its macros replaced: {', '.join
 Example: `GET /api/postback/<token>?click_id=abc123&event=install&campaign_id=12&country=DE&os=Android`"""
 
 
-async def postback(token: str, request: Request) -> dict[str, Any]:
+async def postback(token: str, request: Request) -> Envelope[PostbackReceipt]:
     params: dict[str, Any] = dict(request.query_params)
     if request.method == "POST" and "form" in request.headers.get("content-type", ""):
         form = await request.form()
         params.update({key: value for key, value in form.items() if isinstance(value, str)})
     # Database and statistics writes block: on a worker thread, never on the event loop.
     answer = await run_in_threadpool(postback_ingest.receive_postback, token=token, params=params)
-    return ok(answer, "Already recorded" if answer["duplicate"] else "Recorded")
+    return reply(answer, "Already recorded" if answer.duplicate else "Recorded")
 
 
 _QUERY_PARAMETERS = [{"name": name, "in": "query", "required": name in ("click_id", "event", "campaign_id", "country"),

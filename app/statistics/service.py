@@ -42,7 +42,7 @@ def advertiser_scope(db: Session, *, actor: Actor, advertiser_id: int | None = N
     if actor.role in STAFF_ROLES:
         return None
     if actor.role == Role.AGENCY:
-        return tuple(db.exec(select(User.id).where(User.agency_id == actor.id, User.role == Role.ADVERTISER)))
+        return tuple(i for i in db.exec(select(col(User.id)).where(User.agency_id == actor.id, User.role == Role.ADVERTISER)) if i)
     return (actor.id,)
 
 
@@ -168,7 +168,7 @@ def add_names(db: Session, rows: list[dict[str, Any]]) -> None:
         if model is User:
             found = {u.id: u.display_name for u in db.exec(select(User).where(col(User.id).in_(ids)))}
         else:
-            found = dict(db.exec(select(model.id, model.name).where(col(model.id).in_(ids))).all())  # type: ignore[attr-defined]
+            found = dict(db.exec(select(model.id, model.name).where(col(model.id).in_(ids))).all())  # type: ignore[union-attr]  # User (no name) is the branch above; mypy does not narrow a class by `is`
         for row in rows:
             if key in row:
                 row[label] = found.get(row[key], f"#{row[key]}" if row[key] else "")

@@ -151,7 +151,7 @@ def create_list(db: Session, *, actor: Actor, data: dict[str, Any]) -> dict[str,
     require(actor, "smart_app_list", "manage")
     values = _checked(data)
     parsed = app_entries.parse_text(str(data.get("entries") or ""))
-    found = SmartAppList(**values, status=ListStatus.ACTIVE, created_by=actor.id)
+    found = SmartAppList.model_validate({**values, "status": ListStatus.ACTIVE, "created_by": actor.id})
     db.add(found)
     db.flush()
     result = LIFECYCLE.created(db, actor=actor, row=found, parsed=parsed)

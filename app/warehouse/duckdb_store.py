@@ -103,7 +103,7 @@ class DuckDBStore:
             known = db.execute("SELECT seq, rows FROM batches WHERE batch_id = ?", [batch_id]).fetchone()
             if known:
                 return self._receipt(db, batch_id, int(known[1]), int(known[0]), duplicate=True)
-            seq = int(db.execute("SELECT coalesce(max(seq), 0) + 1 FROM batches").fetchone()[0])  # type: ignore[index]
+            seq = int(db.execute("SELECT coalesce(max(seq), 0) + 1 FROM batches").fetchone()[0])  # type: ignore[index]  # an aggregate answers one row
             # Rows go through CSV files that DuckDB reads in bulk: far faster than inserting row by row, and
             # with no dependency on pandas or Arrow.
             with tempfile.TemporaryDirectory(dir=self.path.parent, prefix="ingest-") as folder:
@@ -196,7 +196,7 @@ class DuckDBStore:
             return None
         where, params = _scope(advertiser_ids)
         first, last = self._cursor().execute(f"SELECT min(hour), max(hour) FROM delivery WHERE {where}",
-                                             params).fetchone()  # type: ignore[misc]
+                                             params).fetchone()  # type: ignore[misc]  # an aggregate answers one row
         return (first, last) if first else None
 
 

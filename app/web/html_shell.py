@@ -50,7 +50,7 @@ class _ShellApp(ReactPyApp):
     def render_index_html(self) -> None:
         super().render_index_html()  # sets last-modified; the text and its etag are replaced below
         parent = self.parent
-        prepend = reactpy_to_string(parent.prepend_body) if parent.prepend_body not in (None, ...) else ""
+        prepend = reactpy_to_string(parent.prepend_body) if parent.prepend_body is not None else ""
         self._index_html = (
             f'<!doctype html><html lang="{parent.html_lang}">{vdom_head_to_html(parent.html_head)}<body>'
             f"{prepend}{mount_element()}"

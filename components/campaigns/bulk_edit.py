@@ -123,7 +123,7 @@ def _ExchangeChoice(store: FieldStore, name: str, label: str, error: str | None)
         store.set(name, values)
         set_chosen(values)
 
-    return checkbox_list(name=name, label=label, options=[(e["id"], e["name"]) for e in exchanges.value or []],
+    return checkbox_list(name=name, label=label, options=[(e.id, e.name) for e in exchanges.value or []],
                          selected=chosen, on_change=change, error=error)
 
 

@@ -126,7 +126,7 @@ def RegionPicker(store: FieldStore, error: str | None = None) -> Any:
     chosen, set_chosen = use_field(store, "targeting.regions")
     query, set_query = use_state("")
     chosen = [code for code in chosen or [] if code.split("-")[0] in countries] if countries else []
-    options = [(r["code"], f"{r['name']} ({r['code'].split('-')[0]})") for r in regions.value or []]
+    options = [(r.code, f"{r.name} ({r.code.split('-')[0]})") for r in regions.value or []]
     names = dict(options)
     if not countries:
         return html.div({"className": "mb-3", "data-picker": "regions"},
@@ -159,16 +159,17 @@ def CityPicker(store: FieldStore, error: str | None = None) -> Any:
     query, set_query = use_state("")
     found = use_query(geo.search_cities, actor=console.actor, query=query.strip() or "-", limit=MAX_MATCHES,
                       deps=[query.strip()])
-    known = {c["id"]: c for c in (saved.value or [])} | picked
+    found_cities = [c.model_dump() for c in found.value or []]
+    known = {c.id: c.model_dump() for c in (saved.value or [])} | picked
     chosen = list(chosen_ids or [])
 
     def pick(value: str) -> None:
-        city = next(c for c in found.value or [] if str(c["id"]) == value)
+        city = next(c for c in found_cities if str(c["id"]) == value)
         set_picked({**picked, city["id"]: city})
         set_chosen_ids(sorted({*chosen, city["id"]}))
         set_query("")
 
-    matches = [(str(c["id"]), f"{_city_label(c)} · {c['population']:,}") for c in found.value or []
+    matches = [(str(c["id"]), f"{_city_label(c)} · {c['population']:,}") for c in found_cities
                if c["id"] not in chosen] if query.strip() else []
     chips = [_chip(_city_label(known[i]) if i in known else f"#{i}", t("common.remove"),
                    lambda v: set_chosen_ids([c for c in chosen if str(c) != v]), str(i)) for i in chosen]

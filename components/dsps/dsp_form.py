@@ -11,6 +11,7 @@ from reactpy import component, html, use_state
 from app.dsps import service as dsps
 from app.dsps.models import DspStatus
 from app.reference import metadata
+from app.reference.schemas import ReferenceOption
 from components.dsps.common import DSPS, back_to_list, not_found, status_badge
 from components.paths import page_path
 from components.shell.context import Console, use_console
@@ -66,10 +67,10 @@ def key_is_set(console: Console, on_replace: Callable[[], None]) -> Any:
                     html.div({"className": "form-text"}, t("dsps.key_set_help")))
 
 
-def exchange_picker(console: Console, options: list[dict[str, Any]], chosen: list[int],
+def exchange_picker(console: Console, options: list[ReferenceOption], chosen: list[int],
                     on_change: Callable[[list[int]], None], error: str | None, *, hide_label: bool = False) -> Any:
     return checkbox_list(name="exchange_ids", label=console.t("dsps.field.exchanges"),
-                         options=[(o["id"], o["name"]) for o in options], selected=chosen, on_change=on_change,
+                         options=[(o.id, o.name) for o in options], selected=chosen, on_change=on_change,
                          error=error, help_text=console.t("dsps.exchanges_help"), hide_label=hide_label)
 
 
@@ -78,7 +79,7 @@ def submitted_exchanges(values: dict[str, Any], chosen: list[int]) -> list[int]:
 
 
 @component
-def DspForm(dsp: dict[str, Any] | None, exchanges: list[dict[str, Any]], on_saved: Callable[[dict[str, Any]], None]) -> Any:
+def DspForm(dsp: dict[str, Any] | None, exchanges: list[ReferenceOption], on_saved: Callable[[dict[str, Any]], None]) -> Any:
     console = use_console()
     t = console.t
     values, set_values = use_state(lambda: {key: (dsp or {}).get(key, default) for key, default in

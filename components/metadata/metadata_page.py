@@ -45,8 +45,8 @@ def use_detail_options(kind: str) -> list[tuple[str, str]]:
     systems = use_query(metadata.active_values, actor=console.actor, kind="operating_system", deps=[kind])
     countries = use_memo(lambda: geo.countries(actor=console.actor) if detail == "country" else [], [detail])
     if detail == "parent_id":
-        return [(str(r["id"]), r["name"]) for r in systems.value or []]
-    return [(c["code"], c["name"]) for c in countries]
+        return [(str(r.id), r.name) for r in systems.value or []]
+    return [(c.code, c.name) for c in countries]
 
 
 def _detail_select(*, kind: str, value: str, options: list[tuple[str, str]], on_change: Callable[[str], None],
@@ -117,7 +117,7 @@ def AddValueForm(kind: str, on_added: Callable[[], None]) -> Any:
         console.toast("success", t("metadata.added", name=row["name"]))
         on_added()
 
-    add = use_action(metadata.add_value, on_done=done)
+    add = use_action(metadata.add_value, on_done=lambda row: done(row.model_dump()))
     button = html.button({"type": "submit", "className": "btn btn-primary px-3", "disabled": add.pending},
                          html.i({"className": "bi bi-plus-lg me-1"}), t("metadata.add"))
     detail_error = add.errors.get(detail) if detail else None
@@ -153,7 +153,7 @@ def RenameForm(row: dict[str, Any], on_saved: Callable[[], None], on_cancel: Cal
             console.toast("success", t("metadata.saved", name=saved["name"]))
         on_saved()
 
-    rename = use_action(metadata.edit_value, on_done=done)
+    rename = use_action(metadata.edit_value, on_done=lambda saved: done(saved.model_dump()))
     detail_error = rename.errors.get(detail) if detail else None
     save = html.button({"type": "submit", "className": "btn btn-primary", "disabled": rename.pending,
                         "title": t("metadata.save"), "aria-label": t("metadata.save")},
@@ -210,7 +210,7 @@ def ValueRow(row: dict[str, Any], on_changed: Callable[[], None], ask_delete: Ca
         console.toast("success", t(key, name=saved["name"]))
         on_changed()
 
-    toggle = use_action(metadata.set_retired, on_done=toggled)
+    toggle = use_action(metadata.set_retired, on_done=lambda saved: toggled(saved.model_dump()))
     retired = bool(row["retired"])
 
     def saved() -> None:
@@ -262,14 +262,14 @@ def KindPanel(kind: str, version: int, on_changed: Callable[[], None]) -> Any:
     console = use_console()
     t = console.t
     query = use_query(metadata.list_values, actor=console.actor, kind=kind, deps=[kind, version])
-    rows = query.value
+    rows = [r.model_dump() for r in query.value] if query.value is not None else None
     doomed, set_doomed = use_state(None)  # the row waiting for delete confirmation
 
     def deleted(gone: dict[str, Any]) -> None:
         console.toast("success", t("metadata.deleted", name=gone["name"]))
         on_changed()
 
-    remove = use_action(metadata.delete_value, on_done=deleted)
+    remove = use_action(metadata.delete_value, on_done=lambda gone: deleted(gone.model_dump()))
 
     def confirm() -> None:
         if doomed is not None:
@@ -278,7 +278,7 @@ def KindPanel(kind: str, version: int, on_changed: Callable[[], None]) -> Any:
 
     ordered = rows or []  # by name: a row stays in place when it is retired or restored
     detail = DETAILS.get(kind)
-    country_names = use_memo(lambda: {c["code"]: c["name"] for c in geo.countries(actor=console.actor)}
+    country_names = use_memo(lambda: {c.code: c.name for c in geo.countries(actor=console.actor)}
                              if detail == "country" else {}, [detail])
     active = sum(1 for r in ordered if not r["retired"])
     header = html.div(
@@ -355,7 +355,8 @@ def MetadataPage() -> Any:
     t = console.t
     kind, set_kind = use_state(next(iter(REFERENCE_KINDS)))
     version, set_version = use_state(0)  # bumped after every write: the list and the badges reload
-    counts = use_query(metadata.kind_counts, actor=console.actor, deps=[version]).value
+    counted = use_query(metadata.kind_counts, actor=console.actor, deps=[version]).value
+    counts = {k: c.model_dump() for k, c in (counted or {}).items()}
 
     def changed() -> None:
         set_version(lambda v: v + 1)

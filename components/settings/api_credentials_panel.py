@@ -13,6 +13,7 @@ from reactpy import component, html, use_state
 
 from app.access import api_keys
 from app.settings import api_credentials
+from app.settings.schemas import ApiKeyCreated
 from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
 from components.ui.elements import card, spinner
@@ -108,13 +109,13 @@ def ApiCredentialsPanel(user_id: int) -> Any:
     console = use_console()
     t = console.t
     query = use_query(api_credentials.overview, actor=console.actor, user_id=user_id, deps=[user_id])
-    data, reload = query.value, query.reload
+    data, reload = (query.value.model_dump() if query.value is not None else None), query.reload
     label, set_label = use_state("")
     revealed, set_revealed = use_state(None)  # the generate reply, holding the token, until dismissed
     confirming, set_confirming = use_state(None)  # the row waiting for the revoke confirmation
 
-    def generated(result: dict[str, Any]) -> None:
-        set_revealed(result)
+    def generated(result: ApiKeyCreated) -> None:
+        set_revealed(result.model_dump())
         set_label("")
         reload()
 

@@ -69,7 +69,7 @@ def PostbackForm(initial: dict[str, Any]) -> Any:
     events, set_events = use_state(list(initial["events"]))
     # The postback as last saved: a save sends only what changed since (a change made elsewhere stays).
     saved, set_saved = use_state({"url": initial["url"], "events": list(initial["events"])})
-    save = use_action(postbacks.update_postback, success="postback.saved", on_done=set_saved)
+    save = use_action(postbacks.update_postback, success="postback.saved", on_done=lambda now: set_saved(now.model_dump()))
     saved_url = saved["url"]
 
     def toggle(name: str | None, everything: bool = False) -> None:
@@ -138,7 +138,7 @@ def PostbackSection() -> Any:
     if data is None:  # the read failed (postbacks switched off meanwhile, say) and a toast said why
         return card(html.p({"className": "text-body-secondary small mb-0", "data-postback": "unavailable"},
                            console.t("postback.unavailable")), title=console.t("postback.title"))
-    return PostbackForm(data, key="postback-form")
+    return PostbackForm(data.model_dump(), key="postback-form")
 
 
 def _nothing_enabled(t: Any) -> Any:

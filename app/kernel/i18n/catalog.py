@@ -50,7 +50,8 @@ def translator(language: str | None) -> Translator:
 
     def t(key: str, **values: object) -> str:
         if isinstance(key, Message):
-            key, values = key.template, {**key.values, **values}
+            values = {**key.values, **values}
+            key = key.template
         text = own.get(key) or fallback.get(key) or key
         return text.format(**values) if values else text
 

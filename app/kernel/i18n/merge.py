@@ -19,7 +19,8 @@ CATALOG_DIR = Path(__file__).parent / "catalogs"
 
 
 def _read(language: str) -> dict[str, str]:
-    return json.loads((CATALOG_DIR / f"{language}.json").read_text(encoding="utf-8"))
+    catalog: dict[str, str] = json.loads((CATALOG_DIR / f"{language}.json").read_text(encoding="utf-8"))
+    return catalog
 
 
 def _write(language: str, entries: dict[str, str]) -> None:

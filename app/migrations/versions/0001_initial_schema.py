@@ -8,7 +8,7 @@ Create Date: 2026-11-22
 from __future__ import annotations
 
 import sqlalchemy as sa
-import sqlmodel  # noqa: F401
+import sqlmodel.sql.sqltypes  # noqa: F401  (the module path autogenerate writes, named for mypy)
 from alembic import op
 
 

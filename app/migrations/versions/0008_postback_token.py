@@ -11,7 +11,7 @@ rebuilds user_settings on SQLite and is plain ALTER TABLE on PostgreSQL.
 from __future__ import annotations
 
 import sqlalchemy as sa
-import sqlmodel  # noqa: F401
+import sqlmodel.sql.sqltypes  # noqa: F401  (the module path autogenerate writes, named for mypy)
 from alembic import op
 
 

@@ -10,7 +10,7 @@ PostgreSQL run of the suite showed it).
 
 from __future__ import annotations
 
-import sqlmodel  # noqa: F401
+import sqlmodel.sql.sqltypes  # noqa: F401  (the module path autogenerate writes, named for mypy)
 from alembic import op
 
 revision = '0011'

@@ -11,7 +11,7 @@ its only index. device_id is the UUID's 16 bytes (BLOB on SQLite, bytea on Postg
 from __future__ import annotations
 
 import sqlalchemy as sa
-import sqlmodel  # noqa: F401
+import sqlmodel.sql.sqltypes  # noqa: F401  (the module path autogenerate writes, named for mypy)
 from alembic import op
 
 

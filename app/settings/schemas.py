@@ -1,0 +1,68 @@
+"""What the settings services take and answer, and so what the API's settings calls send and receive."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+# The usual mobile-measurement (MMP) in-app events, in the order the settings page lists them: what a
+# postback may be sent for (app/settings/postbacks.py checks a save against it).
+POSTBACK_EVENTS: tuple[str, ...] = (
+    "install", "open", "registration", "login", "tutorial_completion", "level_achieved", "achievement_unlocked",
+    "content_view", "search", "add_to_wishlist", "add_to_cart", "checkout_initiated", "purchase", "subscription",
+    "trial_started", "ad_click", "ad_view", "share", "rating",
+)
+
+
+class PostbackRead(BaseModel):
+    url: str = Field(description="The postback URL; empty while the postback is off")
+    events: list[str] = Field(description="The events sent, in the settings page's order")
+
+
+class PostbackUpdate(BaseModel):
+    """Both fields are optional: a field left out keeps its value."""
+
+    url: str | None = Field(None, description="http(s) URL; macros such as {click_id} are replaced when a postback "
+                                              "is sent. Empty, with no events, switches the postback off")
+    events: list[str] | None = Field(None, description="Events to send: " + ", ".join(POSTBACK_EVENTS))
+
+
+class ApiKeyCreate(BaseModel):
+    label: str = Field(description="A name that says where the key is used; up to 60 characters")
+
+
+class ApiKeyRead(BaseModel):
+    """A key as lists show it (times ISO-8601 UTC, null when not set); the secret is never shown again."""
+
+    id: int
+    label: str
+    key_id: str = Field(description="The public part of the token, dsp_<key_id>.<secret>")
+    created: str
+    created_by_name: str = Field(description="Who generated it; empty when unknown")
+    last_used: str | None
+    last_used_address: str
+    revoked: str | None = Field(description="When it was revoked; null while it works")
+
+
+class ApiKeyCreated(BaseModel):
+    """A key just generated: `token` is the whole key, shown this once."""
+
+    id: int
+    label: str
+    key_id: str
+    created: str
+    token: str
+
+
+class ApiKeysOverview(BaseModel):
+    """What the credentials panel shows: a user without API access has enabled false and no keys."""
+
+    enabled: bool
+    credentials: list[ApiKeyRead]
+    max_live: int
+
+
+class BrandImagesRead(BaseModel):
+    """The brand's image addresses after an upload (the spec's names)."""
+
+    logoSrc: str
+    favicon: str

@@ -1,0 +1,72 @@
+"""Typed boundaries (issue 22, deliverable 3): every route of a finished domain shows its request and its
+response in /api/openapi.json, so a generated client knows what to send and what comes back. A domain joins
+TYPED_DOMAINS once its services take and answer schemas (its schemas.py) and its routes declare them; the
+next one is added to the list, not to a new test."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from fastapi.routing import iter_route_contexts
+
+from app.main import create_api
+
+# The packages (every route module under them), or single route modules while a domain is part done, whose
+# every route is typed, request and response (next: app.accounts.users_api, the rest of app.statistics).
+TYPED_DOMAINS = ["app.settings", "app.reference", "app.accounts.auth_api", "app.statistics.postbacks_api"]
+
+BODY_TYPES = ("application/json", "multipart/form-data", "application/x-www-form-urlencoded")
+
+
+def _resolve(spec: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in schema:
+        schema = spec["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    return schema
+
+
+def _typed(spec: dict[str, Any], schema: dict[str, Any]) -> bool:
+    """A schema that says what the value is: a scalar, null, a list of typed items, an object with named
+    properties. `{}` (Any) and a bare object (dict[str, Any]) say nothing."""
+    schema = _resolve(spec, schema)
+    if "anyOf" in schema:
+        return all(_typed(spec, option) for option in schema["anyOf"])
+    kind = schema.get("type")
+    if kind in ("string", "integer", "number", "boolean", "null") or "enum" in schema or "const" in schema:
+        return True
+    if kind == "array":
+        return _typed(spec, schema.get("items", {}))
+    if kind == "object" and isinstance(schema.get("additionalProperties"), dict):  # {name: a typed value}
+        return _typed(spec, schema["additionalProperties"])
+    return kind == "object" and bool(schema.get("properties"))
+
+
+def _operations(spec: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    for route in iter_route_contexts(create_api().routes):
+        module = getattr(route.endpoint, "__module__", "")
+        if not getattr(route.route, "include_in_schema", True):  # the browser's own calls, not the API's
+            continue
+        if any(module == domain or module.startswith(domain + ".") for domain in TYPED_DOMAINS):
+            for method in sorted(route.methods or ()):
+                yield f"{method} {route.path_format}", spec["paths"][route.path_format][method.lower()]
+
+
+def test_every_route_of_a_typed_domain_has_a_request_and_a_response_schema() -> None:
+    spec = create_api().openapi()
+    untyped, seen = [], []
+    for name, operation in _operations(spec):
+        seen.append(name)
+        for parameter in operation.get("parameters", []):
+            if not _typed(spec, parameter.get("schema", {})):
+                untyped.append(f"{name}: parameter {parameter['name']}")
+        body = operation.get("requestBody", {}).get("content", {})
+        for kind in set(body) & set(BODY_TYPES):
+            if not _typed(spec, body[kind]["schema"]):
+                untyped.append(f"{name}: request body")
+        answer = operation["responses"].get("200", {}).get("content", {}).get("application/json", {})
+        envelope = _resolve(spec, answer.get("schema", {}))
+        data = envelope.get("properties", {}).get("data")
+        if data is None or not _typed(spec, data):
+            untyped.append(f"{name}: response")
+    assert seen, "no route found for the typed domains"
+    assert untyped == []

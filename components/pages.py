@@ -6,11 +6,9 @@ Co-admin pages are derived from the admin ones (spec: they mirror admin minus so
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
-from app.access.roles import ROLE_PREFIX, STAFF_ROLES, Role
+from app.access.roles import ROLE_PREFIX, Role
 from app.history.change_log import CHANGE_LOGS
 from components.agencies.agency_list import AgenciesPage
 from components.agencies.assign_advertiser import AssignAdvertiserPage
@@ -65,44 +63,12 @@ from components.reports.report_list import ReportListPage
 from components.reports.report_view import ReportViewPage
 from components.settings.client_settings import ClientSettingsPage
 from components.settings.company_settings import CompanySettingsPage
+from components.ui.routes import MenuLink, Page, RouteTable
 from components.users.change_log import UserChangeLogPage
 from components.users.payment_list import PaymentListPage
 from components.users.user_config import UserConfigPage
 from components.users.user_form import AddUserPage, EditUserPage
 from components.users.user_list import UsersPage
-
-PUBLIC: frozenset[Role] = frozenset()
-
-
-@dataclass(frozen=True)
-class Page:
-    path: str
-    component: Callable[[], Any]
-    roles: frozenset[Role] = PUBLIC  # empty: a public page
-    menu: str | None = None  # translation key of the menu label; None keeps it out of the menu
-    order: int = 0
-    icon: str = ""
-    frame: str = "shell"  # shell: sidebar + top bar; auth: centred card; docs: reading layout
-    co_admin: str = "mirror"  # admin pages only: mirror (own /co-admin copy), shared (same path), none
-    anyone: bool = False  # public page that signed-in users may open too (documentation)
-    name: str = ""  # what the page is for ("user.edit"): page_path() finds each role's own page by it
-
-    @property
-    def public(self) -> bool:
-        return not self.roles
-
-
-@dataclass(frozen=True)
-class MenuLink:
-    """A menu entry that is not a page of ours: opens in a new tab when shown."""
-
-    label: str
-    href: str
-    icon: str
-    order: int
-    roles: frozenset[Role]
-    when: str  # name of the condition in components.shell.menu.MENU_CONDITIONS
-
 
 A, C, G, V = Role.ADMIN, Role.CO_ADMIN, Role.AGENCY, Role.ADVERTISER
 
@@ -314,14 +280,7 @@ def _check(pages: tuple[Page, ...]) -> None:
 _check(PAGES)
 
 
-def pages_for(role: Role | None, *, maintenance: bool = False) -> tuple[Page, ...]:
-    """The route set of a role (None: logged out). Under maintenance non-staff see only public pages."""
-    if role is None:
-        return tuple(p for p in PAGES if p.public)
-    if maintenance and role not in STAFF_ROLES:
-        return tuple(p for p in PAGES if p.path == "/maintenance")
-    return tuple(p for p in PAGES if role in p.roles or (p.public and p.anyone))
-
-
-def menu_pages(role: Role) -> tuple[Page, ...]:
-    return tuple(sorted((p for p in PAGES if role in p.roles and p.menu), key=lambda p: p.order))
+ROUTES = RouteTable(PAGES, MENU_LINKS)
+# The lookups, as functions of the table (tests and benchmarks ask them directly; pages ask their console).
+pages_for, menu_pages, page_path = ROUTES.pages_for, ROUTES.menu_pages, ROUTES.path
+profile_path, settings_path = ROUTES.profile_path, ROUTES.settings_path

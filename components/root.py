@@ -23,13 +23,13 @@ from app.kernel.errors import ServiceError
 from app.kernel.faults import infrastructure_error
 from app.kernel.i18n.catalog import LANGUAGE_COOKIE, normalise_language, translator
 from app.web.middleware import cookie, header
-from components.pages import pages_for
+from components.pages import ROUTES
 from components.shell.brand_style import brand_style
 from components.shell.config_watch import CONFIG_POLL_S, follow_configuration
-from components.shell.context import Console, ConsoleContext
 from components.shell.frame import PageFrame
 from components.shell.redirect import RedirectScreen
 from components.shell.toasts import ToastHost, use_toast_ref
+from components.ui.console import Console, ConsoleContext
 from components.ui.elements import spinner
 from components.ui.hooks import UNEXPECTED_ERROR, background
 from components.widgets.document_effects import document_effects
@@ -165,9 +165,10 @@ def ConsoleProvider(state: ConsoleState, initial_language: str) -> Any:
     console = Console(state=state, language=language, t=t, set_language=set_language, toast=toast,
                       logout=lambda: background(revoke_then_leave()), go=go,
                       begin_session=lambda tk, nxt: set_ticket({"ticket": tk, "next": nxt}),
-                      set_preferences=lambda values: background(save_preferences(values)), preferences=preferences)
+                      set_preferences=lambda values: background(save_preferences(values)), preferences=preferences,
+                      routes=ROUTES)
     role: Role | None = state.role
-    pages = pages_for(role, maintenance=state.branding.maintenance_mode)
+    pages = ROUTES.pages_for(role, maintenance=state.branding.maintenance_mode)
     routes = [route(page.path, PageFrame(page, key=page.path)) for page in pages]
     routes += [route("/", RedirectScreen()), route("/{rest:path}", RedirectScreen())]
     settings = get_settings()

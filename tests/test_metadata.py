@@ -14,7 +14,7 @@ from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound
 from app.kernel.hooks import Hook
 from app.reference import metadata
 from app.reference.models import REFERENCE_KINDS, ReferenceValue
-from components.paths import page_path
+from components.pages import page_path
 from tests.helpers import actor_of, user_by_email
 from tests.render import render_model, signed_in_console, text_of, walk
 

@@ -7,8 +7,7 @@ from typing import Any
 from reactpy import component, html
 
 from app.accounts import directory
-from components.paths import page_path
-from components.shell.context import use_console
+from components.ui.console import use_console
 from components.ui.elements import card, page_header
 from components.ui.hooks import use_query
 from components.ui.links import app_link
@@ -30,8 +29,8 @@ def AgenciesPage() -> Any:
                                   open_page="agency.edit")
     columns = [{**c, "label": t("agencies.col.balance")} if c["key"] == "balance" else c
                for c in account_columns(console, COLUMNS, name=130, email=175, balance=145)]
-    assign_path = page_path("agency.assign", console.role)
-    add_path = page_path("user.add", console.role)
+    assign_path = console.path("agency.assign")
+    add_path = console.path("user.add")
     return html.div(
         page_header(t("agencies.title"), t("agencies.subtitle"),
                     app_link({"to": assign_path, "className": "btn btn-outline-primary"},

@@ -11,12 +11,12 @@ from reactpy_router import use_search_params
 from app.access.roles import Role
 from app.accounts import directory, users
 from app.kernel.i18n.formatters import money
-from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
+from components.ui.console import use_console
 from components.ui.elements import card, page_header, spinner
 from components.ui.forms import select_field
 from components.ui.hooks import use_action, use_query
-from components.users.common import back_link
+from components.ui.links import back_link
 
 ALL, DIRECT = "", "direct"  # filter values besides agency ids
 

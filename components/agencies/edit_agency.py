@@ -8,13 +8,13 @@ from reactpy import component, html
 
 from app.access.roles import Role
 from app.accounts import directory, users
-from components.paths import page_path
-from components.shell.context import use_console
+from components.ui.console import use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.hooks import use_query
-from components.ui.links import app_link
+from components.ui.links import app_link, back_link
+from components.ui.routes import use_subject_id
 from components.users.accounts_table import account_columns
-from components.users.common import back_link, not_found, use_subject_id
+from components.users.common import not_found
 from components.users.row_actions import account_grid, use_account_actions
 from components.users.user_form import EditUserForm, account_facts
 
@@ -29,7 +29,7 @@ def AgencyAdvertisers(agency_id: int) -> Any:
                       agency_id=agency_id, deps=[agency_id])
     rows = query.value
     actions = use_account_actions(rows, query.reload)
-    assign_path = page_path("agency.assign", console.role)
+    assign_path = console.path("agency.assign")
     move = app_link({"to": f"{assign_path}?from={agency_id}", "className": "btn btn-sm btn-outline-primary"},
                     html.i({"className": "bi bi-arrow-left-right me-1"}), t("agencies.move_advertisers")) \
         if assign_path and rows else ""
@@ -50,7 +50,7 @@ def EditAgencyPage() -> Any:
         return loading_page(t, t("agencies.edit_title"))
     if user is None or user["role"] != Role.AGENCY:
         return html.div(page_header(t("agencies.edit_title")), not_found(console))
-    log_path = page_path("user.change_log", console.role, id=agency_id)
+    log_path = console.path("user.change_log", id=agency_id)
     return html.div(
         page_header(t("agencies.edit_title"), user["company_name"] or user["name"],
                     app_link({"to": log_path, "className": "btn btn-outline-secondary btn-sm"},

@@ -9,17 +9,14 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.kernel.db import run_off_loop
-from app.kernel.errors import ServiceError
 from app.supply import app_entries
-from components.shell.context import Console, use_console
 from components.ui import styles
-from components.ui.download import run_download
+from components.ui.console import Console, use_console
+from components.ui.download import ServiceDownload
 from components.ui.elements import card
 from components.ui.forms import form, select_field
-from components.ui.hooks import background, use_action, use_query
+from components.ui.hooks import use_action, use_query
 from components.widgets.datagrid import data_grid
-from components.widgets.document_effects import document_effects
 from components.widgets.file_upload import file_upload
 
 MODES = ("add", "replace", "remove")
@@ -146,34 +143,9 @@ def EntriesGrid(list_id: int, read: Callable[..., Any], id_kw: str, version: int
 @component
 def ExportEntriesButton(list_id: int, export: Callable[..., Any], id_kw: str) -> Any:
     """The entries as CSV through the download helper and its toasts (spec section 8)."""
-    console = use_console()
-    t = console.t
-    download, set_download = use_state(None)
-    busy, set_busy = use_state(False)
-
-    async def run() -> None:
-        async def request() -> dict[str, Any]:
-            try:
-                return {"success": True, "data": await run_off_loop(export, actor=console.actor, **{id_kw: list_id})}
-            except ServiceError as error:
-                raise RuntimeError(t(error.message)) from error
-        try:
-            await run_download(request, filename=t("applists.export_file"), toast=console.toast, t=t,
-                               start=set_download)
-        finally:
-            set_busy(False)
-
-    def click(_event: Any) -> None:
-        if not busy:
-            set_busy(True)
-            background(run())
-
-    return html.div({"className": "d-inline-flex"},
-                    html.button({"type": "button", "className": "btn btn-light border btn-sm", "data-action": "export",
-                                 "disabled": busy, "onClick": click},
-                                html.span({"className": "spinner-border spinner-border-sm me-2"}) if busy else
-                                html.i({"className": "bi bi-download me-1"}), t("applists.export")),
-                    document_effects(download=download) if download else "")
+    t = use_console().t
+    return ServiceDownload(export, {id_kw: list_id}, t("applists.export_file"), t("applists.export"), "export",
+                           class_name="btn btn-light border btn-sm")
 
 
 def counts_facts(console: Console, row: dict[str, Any]) -> list[tuple[str, Any]]:

@@ -20,17 +20,16 @@ from components.app_lists.entries import (
     result_panel,
 )
 from components.app_lists.lifecycle import ListLifecycle, grid_actions, lifecycle_buttons, lifecycle_flags
-from components.paths import page_path
-from components.shell.context import Console, use_console
 from components.ui import styles
 from components.ui.change_log import change_log_table
+from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.entity_pages import EntityPages
 from components.ui.forms import form, select_field, text_field
 from components.ui.grid_host import use_row_actions
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
-from components.users.common import use_subject_id
+from components.ui.routes import use_subject_id
 from components.widgets.datagrid import data_grid
 
 APP_LISTS = EntityPages(
@@ -66,7 +65,7 @@ def InventoryListsPage() -> Any:
     rows = use_query(app_lists.list_lists, actor=console.actor, status=status, kind=kind, deps=[status, kind])
     actions = use_row_actions(ListLifecycle, rows.value or [], rows.reload, app_lists.set_status,
                               app_lists.delete_list, "applist_id")
-    create = page_path("applist.create", console.role)
+    create = console.path("applist.create")
     columns = [{"key": key, "label": t(f"applists.col.{key}"), "type": kind_, "width": width}
                for key, kind_, width in COLUMNS if key != "advertiser" or _advertiser_column(console)]
     return html.div(
@@ -118,7 +117,7 @@ def CreateInventoryListPage() -> Any:
                                  "className": "btn btn-sm " + ("btn-primary" if name == "applist.edit" else "btn-outline-secondary")},
                                 t(label))
                        for name, label in (("applist.edit", "applists.add_more"), ("applist.view", "applists.tab_overview"))
-                       if (path := page_path(name, console.role, id=saved["id"]))]),
+                       if (path := console.path(name, id=saved["id"]))]),
             title=saved["name"]))
     choices = advertisers.value or []
     chosen = advertiser or (str(choices[0]["id"]) if choices else "")
@@ -176,8 +175,8 @@ def _campaign_links(console: Console, used: list[dict[str, Any]]) -> Any:
         return html.p({"className": "small text-body-secondary mb-0", "data-campaigns": "0"}, t("applists.no_campaigns"))
     return html.ul({"className": "list-unstyled mb-0 small", "data-campaigns": str(len(used))},
                    *[html.li({"key": str(c["id"]), "className": "d-flex justify-content-between gap-2 py-1"},
-                             app_link({"to": path}, c["name"]) if (path := page_path("campaign.view", console.role,
-                                                                                   id=c["id"])) else c["name"],
+                             app_link({"to": path}, c["name"]) if (path := console.path("campaign.view", id=c["id"]))
+                             else c["name"],
                              html.span({"className": "text-body-secondary"},
                                        t(f"campaigns.status.{c['status']}"), " · ", t(f"applists.side.{c['side']}")))
                      for c in used])

@@ -9,9 +9,8 @@ from typing import Any
 
 from reactpy import Ref, component, html, use_state
 
-from components.paths import page_path
-from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
+from components.ui.console import use_console
 from components.ui.hooks import use_action
 from components.ui.navigation import use_navigation
 from components.widgets.datagrid import GridAction
@@ -36,7 +35,7 @@ def ListLifecycle(host: Ref[Any], rows: list[dict[str, Any]], on_changed: Callab
 
     def deleted(row: dict[str, Any]) -> None:
         console.toast("success", t("applists.deleted", name=row["name"]))
-        if after_delete and (path := page_path(after_delete, console.role)):
+        if after_delete and (path := console.path(after_delete)):
             go(path)
         else:
             on_changed()
@@ -50,7 +49,7 @@ def ListLifecycle(host: Ref[Any], rows: list[dict[str, Any]], on_changed: Callab
             return
         if action in (ARCHIVE, RESTORE, DELETE):
             set_asking((action, row_id, row["name"]))
-        elif path := page_path(action, console.role, id=row_id):
+        elif path := console.path(action, id=row_id):
             go(path)
 
     host.current = act

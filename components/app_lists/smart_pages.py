@@ -13,17 +13,16 @@ from app.supply import smart_apps
 from app.supply.models import ListStatus
 from components.app_lists.entries import EntriesEditor, EntriesGrid, counts_facts, result_panel
 from components.app_lists.lifecycle import ListLifecycle, grid_actions, lifecycle_buttons, lifecycle_flags
-from components.paths import page_path
-from components.shell.context import Console, use_console
 from components.ui import styles
 from components.ui.change_log import change_log_table
+from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.entity_pages import EntityPages
 from components.ui.forms import form, select_field, text_field
 from components.ui.grid_host import use_row_actions
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
-from components.users.common import use_subject_id
+from components.ui.routes import use_subject_id
 from components.widgets.datagrid import data_grid
 
 SMART_APPS = EntityPages(
@@ -86,7 +85,7 @@ def SmartAppListsPage() -> Any:
     rows = use_query(smart_apps.list_lists, actor=console.actor)
     actions = use_row_actions(ListLifecycle, rows.value or [], rows.reload, smart_apps.set_status,
                               smart_apps.delete_list, "list_id")
-    create = page_path("smartapp.create", console.role)
+    create = console.path("smartapp.create")
     return html.div(
         {"data-page": "smart-apps"},
         page_header(t("smartapps.title"), t("smartapps.subtitle"),
@@ -123,7 +122,7 @@ def CreateSmartAppListPage() -> Any:
                                  "className": "btn btn-sm " + ("btn-primary" if page == "smartapp.edit" else "btn-outline-secondary")},
                                 t(label))
                        for page, label in (("smartapp.edit", "applists.add_more"), ("smartapp.view", "applists.tab_overview"))
-                       if (path := page_path(page, console.role, id=saved["id"]))]),
+                       if (path := console.path(page, id=saved["id"]))]),
             title=saved["name"]))
 
     def submit(values: dict[str, Any]) -> None:

@@ -13,9 +13,8 @@ from app.campaigns import service as campaigns
 from app.supply import audiences
 from app.supply.models import AudienceKind
 from components.audiences.common import back_to_list
-from components.paths import page_path
-from components.shell.context import use_console
 from components.ui import styles
+from components.ui.console import use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.forms import alert, form, select_field, submit_button, text_field
 from components.ui.hooks import use_action, use_query
@@ -65,7 +64,7 @@ def AudienceCreatePage() -> Any:
 
     def created(audience: dict[str, Any]) -> None:
         console.toast("success", t("audiences.created", name=audience["name"]))
-        go(page_path("audience.view", console.role, id=audience["id"]) or "/")
+        go(console.path("audience.view", id=audience["id"]) or "/")
 
     action = use_action(audiences.create_audience, on_done=created)
     if advertisers.value is None:

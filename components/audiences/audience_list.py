@@ -10,9 +10,8 @@ from reactpy import Ref, component, html, use_state
 from app.supply import audiences
 from app.supply.models import AudienceKind, AudienceStatus
 from components.audiences.common import definition_text, size_text, status_cell
-from components.paths import page_path
-from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
+from components.ui.console import Console, use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import select_field
 from components.ui.grid_host import TOGGLE, use_row_actions
@@ -76,7 +75,7 @@ def _RowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Any) -> Any:
             toggle.submit(actor=console.actor, audience_id=row_id, status=wanted.value)
         elif action_id == DELETE:
             set_asking((row_id, row["name"]))
-        elif path := page_path(action_id, console.role, id=row_id):
+        elif path := console.path(action_id, id=row_id):
             go(path)
 
     host.current = act
@@ -100,7 +99,7 @@ def AudienceListPage() -> Any:
     status, set_status = use_state(ALL)
     rows = use_query(audiences.list_audiences, actor=console.actor, kind=kind, status=status, deps=[kind, status])
     actions = use_row_actions(_RowActions, rows.value or [], rows.reload)
-    create = page_path("audience.create", console.role)
+    create = console.path("audience.create")
     return html.div(
         {"data-page": "audiences"},
         page_header(t("audiences.title"), t("audiences.subtitle"),

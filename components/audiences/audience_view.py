@@ -19,15 +19,14 @@ from components.audiences.common import (
     not_found,
     status_badge,
 )
-from components.paths import page_path
-from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
+from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.forms import selected_value
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
 from components.ui.navigation import use_navigation
-from components.users.common import use_subject_id
+from components.ui.routes import use_subject_id
 from components.widgets.file_upload import file_upload
 
 ACCEPT = ".txt,.csv,.tsv,text/plain,text/csv"
@@ -114,7 +113,7 @@ def CampaignsCard(audience: dict[str, Any], on_saved: Any) -> Any:
     save = use_action(audience_targeting.associate_campaigns, on_done=lambda _r: (
         console.toast("success", t("audiences.campaigns_saved")), set_chosen(None), on_saved()))
     links = [html.li({"key": str(c["id"]), "className": "d-flex justify-content-between align-items-center py-1"},
-                     app_link({"to": path}, c["name"]) if (path := page_path("campaign.view", console.role, id=c["id"]))
+                     app_link({"to": path}, c["name"]) if (path := console.path("campaign.view", id=c["id"]))
                      else c["name"],
                      html.span({"className": "badge " + ("text-bg-primary" if c["mode"] == "allow"
                                                          else "text-bg-dark"), "data-mode": c["mode"]},
@@ -164,7 +163,7 @@ def AudienceViewPage() -> Any:
         console.toast("success", t(f"audiences.now_{a['status']}", name=a["name"])), query.reload()))
     remove = use_action(audiences.delete_audience, on_done=lambda gone: (
         console.toast("success", t("audiences.deleted", name=gone["name"])),
-        go(page_path("audiences", console.role) or "/")))
+        go(console.path("audiences") or "/")))
     if query.value is None:
         return loading_page(t, t("audiences.view_title")) if query.loading or not query.failed else \
             html.div(page_header(t("audiences.view_title")), not_found(console))

@@ -11,9 +11,8 @@ from reactpy import component, html
 from app.campaigns import audience_targeting
 from app.supply import audiences
 from components.audiences.common import status_badge
-from components.paths import page_path
-from components.shell.context import use_console
 from components.ui import styles
+from components.ui.console import use_console
 from components.ui.elements import card
 from components.ui.field_store import FieldStore, use_field
 from components.ui.forms import selected_value
@@ -44,7 +43,7 @@ def AudiencePicker(store: FieldStore, advertiser_id: int | None, error: str | No
                    "block": sorted(i for i, m in chosen.items() if m == "block")})
 
     rows = [a for a in (offered.value if offered else None) or [] if a["status"] == "active" or a["id"] in mode_of]
-    create = page_path("audience.create", console.role)
+    create = console.path("audience.create")
     body: Any
     if offered is None or offered.loading:
         body = html.p({"className": "small text-body-secondary mb-0"}, t("common.loading"))
@@ -92,7 +91,7 @@ def CampaignAudiencesCard(campaign_id: int) -> Any:
         return html.span(*[html.span({"key": str(a["id"]), "className": "me-2 d-inline-flex align-items-center gap-1",
                                       "data-audience": str(a["id"])},
                                      app_link({"to": path}, a["name"])
-                                     if (path := page_path("audience.view", console.role, id=a["id"])) else a["name"],
+                                     if (path := console.path("audience.view", id=a["id"])) else a["name"],
                                      status_badge(console, a["status"]) if a["status"] != "active" else "")
                            for a in rows])
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from reactpy import component, html
 
-from components.shell.context import use_console
+from components.ui.console import use_console
 
 
 @component

@@ -15,7 +15,7 @@ from app.statistics import dashboards
 from app.statistics import service as statistics
 from components.dashboard.insight import InsightPanels
 from components.dashboard.widgets import breakdown_card, day_table, delivery_chart, kpi_tiles
-from components.shell.context import use_console
+from components.ui.console import use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import selected_value
 from components.ui.hooks import use_query

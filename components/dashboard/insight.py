@@ -10,8 +10,7 @@ from reactpy import component, html
 from app.kernel.i18n.formatters import day
 from app.statistics import dashboards
 from components.dashboard.figures import figure
-from components.paths import page_path
-from components.shell.context import use_console
+from components.ui.console import use_console
 from components.ui.elements import card, spinner
 from components.ui.hooks import use_query
 from components.ui.links import app_link
@@ -20,7 +19,7 @@ REASON_STYLE = {"low_balance": "danger", "no_spend": "warning", "under_delivery"
 
 
 def _campaign_link(console: Any, item: dict[str, Any]) -> Any:
-    path = page_path("campaign.view", console.role, id=item["campaign_id"])
+    path = console.path("campaign.view", id=item["campaign_id"])
     name = item["campaign_name"]
     # One element, so the link sits where its row puts it (app_link is a script beside an anchor).
     return html.span({"className": "min-w-0 text-truncate"},

@@ -9,8 +9,7 @@ from reactpy import html
 
 from app.warehouse.schema import METRICS
 from components.dashboard.figures import figure, trend_badge
-from components.paths import page_path
-from components.shell.context import Console
+from components.ui.console import Console
 from components.ui.elements import card
 from components.widgets.chart import chart
 from components.widgets.datagrid import ColumnType, GridColumn
@@ -89,7 +88,7 @@ def breakdown_card(console: Console, name: str, rows: list[dict[str, Any]], labe
         item = {"row": index, "label": str(row.get(label_key) or t("dashboard.unknown")),
                 **{k: row.get(k) for k in BREAKDOWN_FIGURES}}
         if link and row.get(link[0]):
-            item["href"] = page_path(link[1], console.role, id=row[link[0]])
+            item["href"] = console.path(link[1], id=row[link[0]])
         shown.append(item)
     table = figure_table(columns=[{"key": "label", "label": t(f"dashboard.by.{name}")},
                                   *_figure_columns(console, BREAKDOWN_FIGURES)],

@@ -9,9 +9,8 @@ from reactpy import Ref, component, html, use_ref, use_state
 
 from app.campaigns import exchange_approvals
 from components.exchanges.common import request_columns, request_rows
-from components.paths import page_path
-from components.shell.context import use_console
 from components.ui.bulk import SelectionBar
+from components.ui.console import use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import selected_value
 from components.ui.grid_host import use_row_actions
@@ -31,7 +30,7 @@ def _RequestActions(host: Ref[Any], rows: list[dict[str, Any]]) -> Any:
 
     def act(action_id: str, approval_id: int) -> None:
         row = next((r for r in rows if r["id"] == approval_id), None)
-        if row and (path := page_path(action_id, console.role, id=row["campaign_id"])):
+        if row and (path := console.path(action_id, id=row["campaign_id"])):
             go(path)
 
     host.current = act

@@ -9,8 +9,8 @@ from reactpy import component, html
 
 from app.campaigns import exchange_approvals
 from components.exchanges.common import APPROVALS, request_columns, request_rows
-from components.shell.context import Console, use_console
 from components.ui.bulk import bulk_page
+from components.ui.console import Console, use_console
 from components.ui.field_store import FieldStore, StoreSelect, StoreTextArea
 
 

@@ -9,7 +9,7 @@ from reactpy import component, html
 
 from app.campaigns import exchange_approvals
 from components.exchanges.common import APPROVALS
-from components.shell.context import use_console
+from components.ui.console import use_console
 from components.ui.elements import card, spinner
 from components.ui.hooks import use_query
 

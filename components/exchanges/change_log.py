@@ -8,10 +8,10 @@ from reactpy import component, html
 
 from app.campaigns import exchange_approvals
 from components.exchanges.common import APPROVALS
-from components.shell.context import use_console
 from components.ui.change_log import change_log_table, filters, use_filtered_log
+from components.ui.console import use_console
 from components.ui.elements import loading_page, page_header
-from components.users.common import use_subject_id
+from components.ui.routes import use_subject_id
 
 
 @component

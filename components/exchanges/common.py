@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from components.shell.context import Console
+from components.ui.console import Console
 from components.ui.entity_pages import EntityPages
 
 APPROVALS = EntityPages(prefix="exchanges", list_page="exchange.approvals", icon="bi-diagram-3",

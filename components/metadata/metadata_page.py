@@ -12,9 +12,9 @@ from reactpy import component, html, use_memo, use_state
 from app.reference import geo, metadata
 from app.reference.metadata import DETAILS, NAME_MAX_LENGTH
 from app.reference.models import REFERENCE_KINDS
-from components.shell.context import use_console
 from components.ui import styles
 from components.ui.confirm import ConfirmDialog
+from components.ui.console import use_console
 from components.ui.elements import empty_state, page_header, spinner
 from components.ui.forms import form, selected_value
 from components.ui.hooks import use_action, use_query

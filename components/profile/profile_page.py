@@ -7,7 +7,7 @@ from typing import Any
 from reactpy import component, html, use_state
 
 from app.accounts import service as accounts
-from components.shell.context import use_console
+from components.ui.console import use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import changed_values, form, submit_button, text_field
 from components.ui.hooks import use_action

@@ -13,8 +13,8 @@ from reactpy import component, html, use_state
 
 from app.access import api_keys
 from app.settings import api_credentials
-from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
+from components.ui.console import use_console
 from components.ui.elements import card, spinner
 from components.ui.forms import form, submit_button, text_field
 from components.ui.hooks import use_action, use_query

@@ -11,8 +11,7 @@ from urllib.parse import urlencode
 from reactpy import Ref, component, html, use_ref, use_state
 from reactpy_router import use_search_params
 
-from components.paths import page_path
-from components.shell.context import Console, use_console
+from components.ui.console import Console, use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.field_store import FieldStore, use_field_store
 from components.ui.hooks import use_action, use_query
@@ -122,7 +121,7 @@ def SelectionBar(host: Ref[Any], pages: Sequence[tuple[str, str, str]], hint_key
     t = console.t
     selected, set_selected = use_state([])
     host.current = set_selected
-    links = [(name, label, icon, path) for name, label, icon in pages if (path := page_path(name, console.role))]
+    links = [(name, label, icon, path) for name, label, icon in pages if (path := console.path(name))]
     if not links:
         return html.div()
     query = urlencode({"ids": ",".join(selected)})

@@ -10,7 +10,7 @@ from reactpy import html, use_state
 
 from app.access.roles import ALL_ROLES, Role
 from app.accounts.user_config import margin_text
-from components.shell.context import Console
+from components.ui.console import Console
 from components.ui.elements import card, empty_state
 from components.ui.forms import select_field, text_field
 from components.ui.hooks import use_query

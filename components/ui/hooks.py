@@ -19,7 +19,7 @@ from reactpy import use_effect, use_memo, use_ref, use_state
 from app.kernel.db import run_off_loop
 from app.kernel.errors import Invalid, NotAuthenticated, ServiceError
 from app.kernel.faults import infrastructure_error
-from components.shell.context import Console, use_console
+from components.ui.console import Console, use_console
 
 logger = logging.getLogger(__name__)
 UNEXPECTED_ERROR = "common.unexpected_error"

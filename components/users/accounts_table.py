@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.access.roles import Role
-from components.shell.context import Console
+from components.ui.console import Console
 from components.ui.labels import role_label_key
 
 _COLUMN_TYPES = {"balance": "money", "created": "day", "status": "badge", "advertisers": "number"}

@@ -1,16 +1,14 @@
-"""Pieces the per-user pages share: the id from the path, the back link, the not-found state and
-the links to a user's other pages."""
+"""Pieces the per-user pages share: the back link, the not-found state and the links to a user's other pages."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from reactpy import html
-from reactpy_router import use_params
 
 from app.access.roles import Role
-from components.paths import page_path
-from components.shell.context import Console
+from components.ui import links
+from components.ui.console import Console
 from components.ui.elements import card, empty_state
 from components.ui.links import app_link
 
@@ -25,15 +23,9 @@ USER_PAGES: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
-def use_subject_id() -> int:
-    """The {id} of the page's path (the router already checked it is an int)."""
-    return int(use_params().get("id", 0))
-
-
-def back_link(console: Console, name: str = "users", label_key: str = "users.back_to_list") -> Any:
-    path = page_path(name, console.role)
-    return app_link({"to": path, "className": "btn btn-outline-secondary btn-sm"},
-                    html.i({"className": "bi bi-arrow-left me-1"}), console.t(label_key)) if path else ""
+def back_link(console: Console) -> Any:
+    """Back to the users list (the agency's advertisers) of the console's role."""
+    return links.back_link(console, "users", "users.back_to_list")
 
 
 def not_found(console: Console) -> Any:
@@ -43,12 +35,11 @@ def not_found(console: Console) -> Any:
 
 def user_page_links(console: Console, user: dict[str, Any], *, current: str) -> Any:
     """Tabs to the other pages about the same user that the actor's role has."""
-    role: Role | None = console.role
     items = []
     for name, label_key, icon, flag in USER_PAGES:
         if flag == "has_payments" and user.get("role") != Role.ADVERTISER:
             continue
-        path = page_path(name, role, id=user["id"])
+        path = console.path(name, id=user["id"])
         if path is None:
             continue
         active = name == current

@@ -11,9 +11,8 @@ from reactpy import Ref, component, html, use_ref, use_state
 
 from app.access.models import UserStatus
 from app.accounts import impersonation, users
-from components.paths import page_path
-from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
+from components.ui.console import Console, use_console
 from components.ui.hooks import use_action
 from components.ui.navigation import use_navigation
 from components.users.accounts_table import account_rows
@@ -32,7 +31,7 @@ def grid_actions(console: Console, *, pages: Sequence[tuple[str, str, str, str]]
     links: list[GridAction] = [{"id": name, "label": t(label), "icon": icon, "variant": "secondary",
                                 **({"when": flag} if flag else {}), **({"menu": True} if index else {})}  # type: ignore[typeddict-item]
                                for index, (name, label, icon, flag) in enumerate(pages)
-                               if page_path(name, console.role, id=0)]
+                               if console.path(name, id=0)]
     return [{"id": "login_as", "label": t("users.login_as"), "icon": "bi-box-arrow-in-right", "variant": "primary",
              "when": "can_enter"}, *links[:1],
             {"id": "disable", "label": t("users.disable"), "icon": "bi-slash-circle", "variant": "danger",
@@ -95,7 +94,7 @@ def _ActionHost(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[[],
         elif action_id in STATUS_ACTIONS or action_id == RESET_PASSWORD:
             row = next((r for r in rows if r["id"] == user_id), None)
             set_pending((action_id, user_id, name_of(row) if row else ""))
-        elif path := page_path(action_id, console.role, id=user_id):
+        elif path := console.path(action_id, id=user_id):
             go(path)
 
     host.current = act

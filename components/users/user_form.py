@@ -11,15 +11,15 @@ from reactpy import component, html, use_state
 from app.access.models import UserStatus
 from app.access.roles import ALL_ROLES, Role
 from app.accounts import user_config, users
-from components.paths import page_path
-from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
+from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.forms import changed_values, form, select_field, submit_button, text_field
 from components.ui.hooks import use_action, use_query
 from components.ui.labels import role_label_key
 from components.ui.navigation import use_navigation
-from components.users.common import back_link, not_found, use_subject_id, user_page_links
+from components.ui.routes import use_subject_id
+from components.users.common import back_link, not_found, user_page_links
 
 DETAILS = ("first_name", "last_name", "email", "company_name")
 DIRECT = ""  # the agency select's value for "no agency"
@@ -51,7 +51,7 @@ def AddUserPage() -> Any:
                                     **dict.fromkeys(DETAILS, "")})
     agencies = use_query(users.agency_choices, actor=console.actor).value if staff else None
     navigation, go = use_navigation()
-    list_path = page_path("users", console.role)
+    list_path = console.path("users")
 
     def saved(user: Any) -> None:
         console.toast("success", t("users.created", name=user.display_name))

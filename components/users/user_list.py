@@ -10,8 +10,7 @@ from reactpy import component, html, use_state
 from app.access.models import UserStatus
 from app.access.roles import ALL_ROLES, Role
 from app.accounts import directory
-from components.paths import page_path
-from components.shell.context import Console, use_console
+from components.ui.console import Console, use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import select_field
 from components.ui.hooks import use_query
@@ -48,7 +47,7 @@ def UsersPage() -> Any:
                      status=status_filter, deps=[role_filter, status_filter])
     actions = use_account_actions(rows.value, rows.reload)
     columns = account_columns(console, AGENCY_COLUMNS if agency else STAFF_COLUMNS)
-    add_path = page_path("user.add", console.role)
+    add_path = console.path("user.add")
     add_button = app_link({"to": add_path, "className": "btn btn-primary", "data-action": "add-user"},
                           html.i({"className": "bi bi-plus-lg me-1"}),
                           t("users.add_advertiser" if agency else "users.add")) if add_path else ""

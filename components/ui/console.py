@@ -1,4 +1,5 @@
-"""The console context: everything a page may ask of the shell, provided once by the Root."""
+"""The console context: everything a page may ask of the shell, provided once by the Root, the route table
+included (pages link to each other through it, never by importing components/pages.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from app.access.policy import Actor
 from app.access.roles import Role
 from app.accounts.console import ConsoleState
 from app.kernel.i18n.catalog import Translator, translator
+from components.ui.routes import NO_ROUTES, RouteTable
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,12 @@ class Console:
     begin_session: Callable[[str, str], None]  # (ticket, next path)
     set_preferences: Callable[[dict[str, Any]], None]
     preferences: dict[str, Any] = field(default_factory=dict)
+    routes: RouteTable = NO_ROUTES
+
+    def path(self, name: str, **params: Any) -> str | None:
+        """The path of the page called `name` for this console's role (its own copy: /admin/..., /agency/...),
+        parameters filled in; None when the role has no such page."""
+        return self.routes.path(name, self.role, **params)
 
     @property
     def actor(self) -> Actor | None:
@@ -50,7 +58,8 @@ def use_console() -> Console:
     return console
 
 
-def inert_console(state: ConsoleState, language: str = "en") -> Console:
-    """A console for rendering components alone (tests, previews): actions do nothing."""
+def inert_console(state: ConsoleState, language: str = "en", routes: RouteTable = NO_ROUTES) -> Console:
+    """A console for rendering components alone (tests, previews): actions do nothing. The caller hands in the
+    route table (tests/render.py gives the real one); without it no page has a path."""
     return Console(state=state, language=language, t=translator(language), set_language=_noop, toast=_noop,
-                   logout=_noop, go=_noop, begin_session=_noop, set_preferences=_noop)
+                   logout=_noop, go=_noop, begin_session=_noop, set_preferences=_noop, routes=routes)

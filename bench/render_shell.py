@@ -17,9 +17,9 @@ from app.accounts import service as accounts  # noqa: E402
 from app.accounts.console import console_state  # noqa: E402
 from app.demo.seed import DEMO_PASSWORD, DEMO_USERS, seed_demo  # noqa: E402
 from app.kernel.db import migrate, run  # noqa: E402
-from components.dashboard.dashboard_page import DashboardPage  # noqa: E402
 from components.pages import ROUTES  # noqa: E402
 from components.shell.layout import ShellLayout  # noqa: E402
+from components.statistics.dashboard_page import DashboardPage  # noqa: E402
 from components.ui.console import inert_console  # noqa: E402
 from tests.render import render_model  # noqa: E402
 

@@ -229,7 +229,7 @@ def test_reference_lists_menu_entry_follows_the_route_table():
 
 
 def test_page_shows_the_lists_their_counts_and_the_values(demo_ids):
-    from components.metadata.metadata_page import MetadataPage
+    from components.reference.metadata_page import MetadataPage
 
     run(metadata.seed_reference_values)
     model = render_model(MetadataPage, signed_in_console("admin@demo.example"), path="/admin/metadata")

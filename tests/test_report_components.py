@@ -20,8 +20,8 @@ def test_insight360s_pacing_says_when_a_campaign_ends_as_the_dashboard_writes_it
 
     from app.access.roles import Role
     from app.kernel.i18n.catalog import translator
-    from components.dashboard.insight import _pacing_row
     from components.pages import ROUTES
+    from components.statistics.insight import _pacing_row
     from tests.render import text_of
 
     item = {"campaign_id": 1, "campaign_name": "Spring Sale", "budget_used": 40.0, "pacing": 100.0, "spent": 400.0,

@@ -8,7 +8,7 @@ from typing import Any
 from reactpy import component, html
 
 from app.supply import audiences
-from components.audiences.common import audience_tabs, back_to_list, not_found
+from components.supply.audiences.common import audience_tabs, back_to_list, not_found
 from components.ui.change_log import change_log_table, filters, use_filtered_log
 from components.ui.console import use_console
 from components.ui.elements import loading_page, page_header

@@ -32,7 +32,7 @@ from app.campaigns.models import (
 )
 from app.campaigns.targeting import DEVICE_TYPES, EMPTY
 from app.creatives import service as creatives
-from components.audiences.campaign_audiences import AudiencePicker
+from components.campaigns.campaign_audiences import AudiencePicker
 from components.campaigns.common import back_to_list, campaign_tabs, not_found
 from components.campaigns.summary import CampaignSummary
 from components.campaigns.targeting import (

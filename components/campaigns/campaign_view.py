@@ -10,7 +10,7 @@ from reactpy import component, html, use_state
 from app.campaigns import service as campaigns
 from app.campaigns.models import CampaignStatus
 from app.kernel.i18n.formatters import money
-from components.audiences.campaign_audiences import CampaignAudiencesCard
+from components.campaigns.campaign_audiences import CampaignAudiencesCard
 from components.campaigns.campaign_form import _local, stale_badge, traffic_label
 from components.campaigns.common import (
     back_to_list,
@@ -21,9 +21,9 @@ from components.campaigns.common import (
     status_badge,
 )
 from components.campaigns.creatives_card import CampaignCreativesCard
+from components.campaigns.exchange_approvals.campaign_card import CampaignExchangesCard
 from components.campaigns.targeting import schedule_text
 from components.dsps.sync_card import DspSyncCard, shows_dsps
-from components.exchanges.campaign_card import CampaignExchangesCard
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, loading_page, page_header

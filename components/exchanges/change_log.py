@@ -7,7 +7,7 @@ from typing import Any
 from reactpy import component, html
 
 from app.campaigns import exchange_approvals
-from components.exchanges.common import APPROVALS
+from components.campaigns.exchange_approvals.common import APPROVALS
 from components.ui.change_log import change_log_table, filters, use_filtered_log
 from components.ui.console import use_console
 from components.ui.elements import loading_page, page_header

@@ -8,12 +8,12 @@ from reactpy import component, html
 
 from app.accounts import users
 from app.history import change_log
+from components.accounts.users.common import back_link, not_found, user_page_links
 from components.ui.change_log import change_log_table
 from components.ui.console import use_console
 from components.ui.elements import loading_page, page_header
 from components.ui.hooks import use_query
 from components.ui.routes import use_subject_id
-from components.users.common import back_link, not_found, user_page_links
 
 
 @component

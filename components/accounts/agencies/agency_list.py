@@ -7,13 +7,13 @@ from typing import Any
 from reactpy import component, html
 
 from app.accounts import directory
+from components.accounts.users.accounts_table import account_columns
+from components.accounts.users.common import USER_PAGES
+from components.accounts.users.row_actions import account_grid, use_account_actions
 from components.ui.console import use_console
 from components.ui.elements import card, page_header
 from components.ui.hooks import use_query
 from components.ui.links import app_link
-from components.users.accounts_table import account_columns
-from components.users.common import USER_PAGES
-from components.users.row_actions import account_grid, use_account_actions
 
 COLUMNS = ("company", "name", "email", "status", "advertisers", "balance", "created")
 # The agency page first (its button); the per-user pages that apply to agencies go in the row menu.

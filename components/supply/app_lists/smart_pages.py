@@ -11,8 +11,8 @@ from reactpy import Ref, component, html, use_ref, use_state
 
 from app.supply import smart_apps
 from app.supply.models import ListStatus
-from components.app_lists.entries import EntriesEditor, EntriesGrid, counts_facts, result_panel
 from components.app_lists.lifecycle import ListLifecycle, grid_actions, lifecycle_buttons, lifecycle_flags
+from components.supply.app_lists.entries import EntriesEditor, EntriesGrid, counts_facts, result_panel
 from components.ui import styles
 from components.ui.change_log import change_log_table
 from components.ui.console import Console, use_console

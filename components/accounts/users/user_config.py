@@ -9,13 +9,13 @@ from reactpy import component, html, use_state
 
 from app.access.roles import Role
 from app.accounts import user_config
+from components.accounts.users.common import back_link, not_found, user_page_links
 from components.settings.api_credentials_panel import ApiCredentialsPanel
 from components.ui.console import use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.forms import changed_values, checkbox_list, form, submit_button, switch_field, text_field
 from components.ui.hooks import use_action, use_query
 from components.ui.routes import use_subject_id
-from components.users.common import back_link, not_found, user_page_links
 
 SWITCHES = (("insight_dashboard", "config.insight_dashboard", "config.insight_dashboard_help"),
             ("postback_enabled", "config.postback_enabled", "config.postback_enabled_help"),

@@ -8,7 +8,7 @@ from typing import Any
 from reactpy import component, html
 
 from app.campaigns import exchange_approvals
-from components.exchanges.common import APPROVALS
+from components.campaigns.exchange_approvals.common import APPROVALS
 from components.ui.console import use_console
 from components.ui.elements import card, spinner
 from components.ui.hooks import use_query

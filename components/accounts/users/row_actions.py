@@ -11,12 +11,12 @@ from reactpy import Ref, component, html, use_ref, use_state
 
 from app.access.models import UserStatus
 from app.accounts import impersonation, users
+from components.accounts.users.accounts_table import account_rows
+from components.accounts.users.common import USER_PAGES
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import Console, use_console
 from components.ui.hooks import use_action
 from components.ui.navigation import use_navigation
-from components.users.accounts_table import account_rows
-from components.users.common import USER_PAGES
 from components.widgets.datagrid import GridAction, data_grid
 
 # Status actions, which ask first: action id -> the status it sets.

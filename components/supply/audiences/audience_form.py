@@ -12,7 +12,7 @@ from app.access.roles import Role
 from app.campaigns import service as campaigns
 from app.supply import audiences
 from app.supply.models import AudienceKind
-from components.audiences.common import back_to_list
+from components.supply.audiences.common import back_to_list
 from components.ui import styles
 from components.ui.console import use_console
 from components.ui.elements import card, loading_page, page_header

@@ -9,7 +9,7 @@ from reactpy import component, html
 
 from app.kernel.i18n.formatters import day
 from app.statistics import dashboards
-from components.dashboard.figures import figure
+from components.statistics.figures import figure
 from components.ui.console import use_console
 from components.ui.elements import card, spinner
 from components.ui.hooks import use_query

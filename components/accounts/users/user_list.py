@@ -10,14 +10,14 @@ from reactpy import component, html, use_state
 from app.access.models import UserStatus
 from app.access.roles import ALL_ROLES, Role
 from app.accounts import directory
+from components.accounts.users.accounts_table import account_columns
+from components.accounts.users.row_actions import account_grid, use_account_actions
 from components.ui.console import Console, use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import select_field
 from components.ui.hooks import use_query
 from components.ui.labels import role_label_key
 from components.ui.links import app_link
-from components.users.accounts_table import account_columns
-from components.users.row_actions import account_grid, use_account_actions
 
 STAFF_COLUMNS = ("name", "email", "role", "agency", "status", "balance", "created")
 AGENCY_COLUMNS = ("name", "email", "company", "status", "balance", "margin", "created")

@@ -9,7 +9,7 @@ from reactpy import Ref, component, html, use_state
 
 from app.supply import audiences
 from app.supply.models import AudienceKind, AudienceStatus
-from components.audiences.common import definition_text, size_text, status_cell
+from components.supply.audiences.common import definition_text, size_text, status_cell
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import Console, use_console
 from components.ui.elements import card, page_header

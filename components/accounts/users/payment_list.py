@@ -10,12 +10,12 @@ from reactpy import component, html
 from app.accounts import users
 from app.funds import ledger
 from app.kernel.i18n.formatters import money
+from components.accounts.users.common import back_link, not_found, user_page_links
 from components.funds.ledger import LedgerCard
 from components.ui.console import use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.hooks import use_query
 from components.ui.routes import use_subject_id
-from components.users.common import back_link, not_found, user_page_links
 
 
 @component

@@ -7,7 +7,7 @@ from typing import Any
 from reactpy import component, html, use_scope, use_state
 
 from app.accounts import service as accounts
-from components.auth.common import auth_heading, client_address
+from components.accounts.auth.common import auth_heading, client_address
 from components.ui.console import use_console
 from components.ui.forms import alert, form, submit_button, text_field
 from components.ui.hooks import use_action

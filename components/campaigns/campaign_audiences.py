@@ -10,7 +10,7 @@ from reactpy import component, html
 
 from app.campaigns import audience_targeting
 from app.supply import audiences
-from components.audiences.common import status_badge
+from components.supply.audiences.common import status_badge
 from components.ui import styles
 from components.ui.console import use_console
 from components.ui.elements import card

@@ -8,7 +8,7 @@ from typing import Any
 from reactpy import component, html
 
 from app.campaigns import exchange_approvals
-from components.exchanges.common import APPROVALS, request_columns, request_rows
+from components.campaigns.exchange_approvals.common import APPROVALS, request_columns, request_rows
 from components.ui.bulk import bulk_page
 from components.ui.console import Console, use_console
 from components.ui.field_store import FieldStore, StoreSelect, StoreTextArea

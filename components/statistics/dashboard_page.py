@@ -13,8 +13,8 @@ from app.access import preferences
 from app.kernel.i18n.formatters import day_range
 from app.statistics import dashboards
 from app.statistics import service as statistics
-from components.dashboard.insight import InsightPanels
-from components.dashboard.widgets import breakdown_card, day_table, delivery_chart, kpi_tiles
+from components.statistics.insight import InsightPanels
+from components.statistics.widgets import breakdown_card, day_table, delivery_chart, kpi_tiles
 from components.ui.console import use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import selected_value

@@ -11,6 +11,7 @@ from reactpy import component, html, use_state
 from app.access.models import UserStatus
 from app.access.roles import ALL_ROLES, Role
 from app.accounts import user_config, users
+from components.accounts.users.common import back_link, not_found, user_page_links
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, loading_page, page_header
@@ -19,7 +20,6 @@ from components.ui.hooks import use_action, use_query
 from components.ui.labels import role_label_key
 from components.ui.navigation import use_navigation
 from components.ui.routes import use_subject_id
-from components.users.common import back_link, not_found, user_page_links
 
 DETAILS = ("first_name", "last_name", "email", "company_name")
 DIRECT = ""  # the agency select's value for "no agency"

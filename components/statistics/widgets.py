@@ -8,7 +8,7 @@ from typing import Any, cast
 from reactpy import html
 
 from app.warehouse.schema import METRICS
-from components.dashboard.figures import figure, trend_badge
+from components.statistics.figures import figure, trend_badge
 from components.ui.console import Console
 from components.ui.elements import card
 from components.widgets.chart import chart

@@ -8,7 +8,7 @@ from typing import Any
 from reactpy import Ref, component, html, use_ref, use_state
 
 from app.campaigns import exchange_approvals
-from components.exchanges.common import request_columns, request_rows
+from components.campaigns.exchange_approvals.common import request_columns, request_rows
 from components.ui.bulk import SelectionBar
 from components.ui.console import use_console
 from components.ui.elements import card, page_header

@@ -11,7 +11,8 @@ from reactpy import Ref, component, html, use_ref, use_state
 from app.campaigns import service as campaigns
 from app.supply import app_lists
 from app.supply.models import ListKind, ListStatus
-from components.app_lists.entries import (
+from components.app_lists.lifecycle import ListLifecycle, grid_actions, lifecycle_buttons, lifecycle_flags
+from components.supply.app_lists.entries import (
     EntriesEditor,
     EntriesGrid,
     ExportEntriesButton,
@@ -19,7 +20,6 @@ from components.app_lists.entries import (
     kind_badge,
     result_panel,
 )
-from components.app_lists.lifecycle import ListLifecycle, grid_actions, lifecycle_buttons, lifecycle_flags
 from components.ui import styles
 from components.ui.change_log import change_log_table
 from components.ui.console import Console, use_console

@@ -12,7 +12,7 @@ from app.campaigns import audience_targeting
 from app.campaigns import service as campaigns
 from app.supply import audiences
 from app.supply.models import AudienceKind, AudienceStatus
-from components.audiences.common import (
+from components.supply.audiences.common import (
     audience_tabs,
     back_to_list,
     definition_text,

@@ -8,15 +8,15 @@ from reactpy import component, html
 
 from app.access.roles import Role
 from app.accounts import directory, users
+from components.accounts.users.accounts_table import account_columns
+from components.accounts.users.common import not_found
+from components.accounts.users.row_actions import account_grid, use_account_actions
+from components.accounts.users.user_form import EditUserForm, account_facts
 from components.ui.console import use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.hooks import use_query
 from components.ui.links import app_link, back_link
 from components.ui.routes import use_subject_id
-from components.users.accounts_table import account_columns
-from components.users.common import not_found
-from components.users.row_actions import account_grid, use_account_actions
-from components.users.user_form import EditUserForm, account_facts
 
 ADVERTISER_COLUMNS = ("name", "email", "company", "status", "balance", "margin")
 

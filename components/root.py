@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, MutableMapping
+from typing import Any, cast
 
 from reactpy import component, html, use_async_effect, use_memo, use_scope, use_state
 from reactpy_router import browser_router, route
@@ -52,10 +52,11 @@ def _preferences_dict(state: Any) -> dict[str, Any]:
 
 @component
 def Root() -> Any:
-    scope = use_scope()
+    scope = cast(MutableMapping[str, Any], use_scope())  # an ASGI scope; the middleware helpers read it as one
     token = cookie(scope, SESSION_COOKIE)
     host = header(scope, b"host")
-    state, set_state = use_state(None)  # ConsoleState, once read (off the event loop)
+    unread: ConsoleState | None = None
+    state, set_state = use_state(unread)  # once read (off the event loop)
     problem, set_problem = use_state("")  # why the read is being retried, when the database or disk is at fault
     language = normalise_language(cookie(scope, LANGUAGE_COOKIE))
     # Started during the first render (as use_query does), so the read is under way before the spinner
@@ -124,9 +125,11 @@ async def follow_console_state(state: ConsoleState, token: str | None, host: str
 def ConsoleProvider(state: ConsoleState, initial_language: str) -> Any:
     language, set_language = use_state(initial_language)
     preferences, set_preferences_state = use_state(lambda: _preferences_dict(state))
-    ticket, set_ticket = use_state(None)
+    no_ticket: dict[str, str] | None = None  # {ticket, next}: a sign-in the session agent is turning into a cookie
+    ticket, set_ticket = use_state(no_ticket)
     logout_requested, set_logout_requested = use_state(False)
-    navigation, set_navigation = use_state(None)
+    no_navigation: dict[str, Any] | None = None  # {id, url}: a full page load to make
+    navigation, set_navigation = use_state(no_navigation)
     toast_ref = use_toast_ref()
     t = translator(language)
 

@@ -45,6 +45,10 @@ def UserMenu(open_theme_panel: Callable[[], None]) -> Any:
     assert actor is not None
 
     def render_menu(close: Callable[[], None]) -> Any:
+        def open_theme(_event: Any) -> None:
+            close()
+            open_theme_panel()
+
         settings = settings_link(console)
         reference_lists = console.path("metadata")  # /admin/metadata: ADMIN and CO-ADMIN, per the route table
         return html.div(
@@ -56,7 +60,7 @@ def UserMenu(open_theme_panel: Callable[[], None]) -> Any:
             link({"to": reference_lists, "className": "dropdown-item", "data-menu": "reference-lists"},
                  html.i({"className": "bi bi-list-ul me-2"}), t("usermenu.reference_lists")) if reference_lists else "",
             html.button({"type": "button", "className": "dropdown-item",
-                         "onClick": lambda _e: (close(), open_theme_panel())},
+                         "onClick": open_theme},
                         html.i({"className": "bi bi-palette me-2"}), t("usermenu.theme")),
             html.div({"className": "dropdown-divider"}),
             html.button({"type": "button", "className": "dropdown-item text-danger", "data-action": "logout",

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reactpy import create_context, use_context
+from reactpy.types import Context
 
 from app.access.policy import Actor
 from app.access.roles import Role
@@ -23,10 +24,10 @@ class Console:
     t: Translator
     set_language: Callable[[str], None]
     toast: Callable[[str, str], None]
-    logout: Callable[[], None]
+    logout: Callable[[], object]
     go: Callable[[str], None]  # full page load of a path (after session changes)
     begin_session: Callable[[str, str], None]  # (ticket, next path)
-    set_preferences: Callable[[dict[str, Any]], None]
+    set_preferences: Callable[[dict[str, Any]], object]
     preferences: dict[str, Any] = field(default_factory=dict)
     routes: RouteTable = NO_ROUTES
 
@@ -48,7 +49,7 @@ def _noop(*_args: Any) -> None:
     return None
 
 
-ConsoleContext = create_context(None)
+ConsoleContext: Context[Console | None] = create_context(None)
 
 
 def use_console() -> Console:

@@ -17,7 +17,7 @@ from app.kernel.db import run_off_loop
 from app.kernel.errors import Invalid, ServiceError
 from components.ui.console import use_console
 from components.ui.hooks import background
-from components.widgets.document_effects import document_effects
+from components.widgets.document_effects import Download, document_effects
 
 NO_URL_ERROR = "No download URL in response"
 _download_ids = itertools.count(1)
@@ -36,7 +36,7 @@ async def run_download(
     filename: str,
     toast: Callable[[str, str], None],
     t: Callable[..., str],
-    start: Callable[[dict[str, str]], None],
+    start: Callable[[Download], None],
 ) -> DownloadOutcome:
     """`request` returns a reply like {success, data: {csv_download_url}}; `start` hands the URL to
     DocumentEffects' `download` prop."""
@@ -51,7 +51,7 @@ async def run_download(
     if not url:
         toast("error", t("download.failed", file=filename))
         return DownloadOutcome("failed", NO_URL_ERROR)
-    start({"id": str(next(_download_ids)), "url": url, "filename": filename})
+    start(Download(id=str(next(_download_ids)), url=url, filename=filename))
     toast("success", t("download.success", file=filename))
     return DownloadOutcome("completed", url=url)
 
@@ -70,7 +70,8 @@ def use_service_download(service: Callable[..., dict[str, str]], on_invalid: Cal
     can show each message under its field."""
     console = use_console()
     t = console.t
-    download, set_download = use_state(None)
+    no_download: Download | None = None
+    download, set_download = use_state(no_download)
     busy, set_busy = use_state(False)
 
     async def fetch(kwargs: dict[str, Any], filename: str) -> None:

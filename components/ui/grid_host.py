@@ -46,7 +46,8 @@ def StatusRowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Callabl
     ("campaigns": campaigns.now_paused, campaigns.confirm_archived, ...)."""
     console = use_console()
     t = console.t
-    asking, set_asking = use_state(None)  # (id, name) to archive
+    not_asking: tuple[int, str] | None = None
+    asking, set_asking = use_state(not_asking)  # (id, name) to archive
     navigation, go = use_navigation()
 
     def changed(row: dict[str, Any]) -> None:

@@ -22,9 +22,15 @@ def CampaignCreativesCard(campaign: dict[str, Any], on_saved: Callable[[], None]
     t = console.t
     offered = use_query(creatives.list_creatives, actor=console.actor, advertiser_id=campaign["advertiser_id"])
     current = use_query(creatives.campaign_creatives, actor=console.actor, campaign_id=campaign["id"])
-    chosen, set_chosen = use_state(None)
-    save = use_action(creatives.set_campaign_creatives, on_done=lambda _r: (
-        console.toast("success", t("creatives.assignment_saved")), current.reload(), on_saved()))
+    unchanged: list[int] | None = None  # nothing chosen yet: the saved choice shows
+    chosen, set_chosen = use_state(unchanged)
+
+    def saved(_result: Any) -> None:
+        console.toast("success", t("creatives.assignment_saved"))
+        current.reload()
+        on_saved()
+
+    save = use_action(creatives.set_campaign_creatives, on_done=saved)
     if offered.loading or current.loading:
         return card(html.p({"className": "mb-0"}, t("common.loading")), title=t("creatives.choose_for_campaign"))
     selected = chosen if chosen is not None else [c["id"] for c in current.value or []]

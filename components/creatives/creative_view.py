@@ -34,7 +34,8 @@ def CampaignsCard(creative: dict[str, Any], on_saved: Any) -> Any:
     console = use_console()
     t = console.t
     offered = use_query(campaigns.list_campaigns, actor=console.actor, advertiser_id=creative["advertiser_id"])
-    chosen, set_chosen = use_state(None)
+    unchanged: list[int] | None = None  # nothing chosen yet: the saved choice shows
+    chosen, set_chosen = use_state(unchanged)
     save = use_action(creatives.assign_to_campaigns, on_done=lambda _r: (
         console.toast("success", t("creatives.assignment_saved")), set_chosen(None), on_saved()))
     selected = chosen if chosen is not None else [c["id"] for c in creative["campaigns"]]

@@ -61,7 +61,8 @@ def RunningAppsExport() -> Any:
 def _ReportRowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Any) -> Any:
     console = use_console()
     t = console.t
-    asking, set_asking = use_state(None)
+    not_asking: tuple[int, str] | None = None  # (id, name) to delete
+    asking, set_asking = use_state(not_asking)
     navigation, go = use_navigation()
     remove = use_action(reports.delete_report, on_done=lambda _r: (
         console.toast("success", t("reports.deleted", name=asking[1] if asking else "")), set_asking(None), reload()))

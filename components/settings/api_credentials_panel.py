@@ -110,7 +110,8 @@ def ApiCredentialsPanel(user_id: int) -> Any:
     query = use_query(api_credentials.overview, actor=console.actor, user_id=user_id, deps=[user_id])
     data, reload = query.value, query.reload
     label, set_label = use_state("")
-    revealed, set_revealed = use_state(None)  # the generate reply, holding the token, until dismissed
+    nothing_revealed: dict[str, Any] | None = None
+    revealed, set_revealed = use_state(nothing_revealed)  # the generate reply, holding the token, until dismissed
     confirming, set_confirming = use_state(None)  # the row waiting for the revoke confirmation
 
     def generated(result: dict[str, Any]) -> None:

@@ -32,7 +32,7 @@ def AssignAdvertiserPage() -> Any:
     t = console.t
     source, set_source = use_state(_from_query(use_search_params()))
     target, set_target = use_state(DIRECT)
-    selected, set_selected = use_state(frozenset())
+    selected, set_selected = use_state(frozenset[int]())
     confirming, set_confirming = use_state(False)
     advertisers_query = use_query(directory.accounts_overview, actor=console.actor, role=Role.ADVERTISER.value)
     advertisers, reload = advertisers_query.value, advertisers_query.reload

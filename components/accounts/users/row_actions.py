@@ -74,7 +74,8 @@ def _ActionHost(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[[],
                 name_of: Callable[[dict[str, Any]], str]) -> Any:
     console = use_console()
     t = console.t
-    pending, set_pending = use_state(None)  # (action, user id, name) waiting for confirmation
+    nothing_pending: tuple[str, int, str] | None = None
+    pending, set_pending = use_state(nothing_pending)  # (action, user id, name) waiting for confirmation
     navigation, go = use_navigation()
     enter = use_action(impersonation.impersonate, on_done=console.go)
 

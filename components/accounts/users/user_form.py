@@ -108,7 +108,8 @@ def MarginCard(user_id: int) -> Any:
     t = console.t
     query = use_query(user_config.margin_of, actor=console.actor, user_id=user_id, deps=[user_id])
     current, reload = query.value, query.reload
-    value, set_value = use_state(None)
+    untouched: str | None = None
+    value, set_value = use_state(untouched)
     save = use_action(user_config.set_margin, success="users.margin_saved", on_done=lambda _r: reload())
     shown = value if value is not None else (current or "0")
     return card(form(lambda submitted: save.submit(actor=console.actor, user_id=user_id, margin=submitted["margin"]),

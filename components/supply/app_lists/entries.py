@@ -70,7 +70,8 @@ def EntriesEditor(list_id: int, change: Callable[..., Any], id_kw: str, upload_u
     console = use_console()
     t = console.t
     mode, set_mode = use_state("add")
-    outcome, set_outcome = use_state(None)  # (result, file name)
+    no_outcome: tuple[dict[str, Any], str] | None = None
+    outcome, set_outcome = use_state(no_outcome)  # (result, file name)
     upload_error, set_upload_error = use_state("")
     version, set_version = use_state(0)  # a new text area after a successful apply
 

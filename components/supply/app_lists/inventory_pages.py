@@ -219,8 +219,9 @@ def EditInventoryListPage() -> Any:
     applist_id = use_subject_id()
     query = use_list(applist_id)
     host: Ref[Any] = use_ref(None)
-    kind, set_kind = use_state(None)
-    name, set_name = use_state(None)
+    untouched: str | None = None  # nothing chosen or typed yet: the saved values show
+    kind, set_kind = use_state(untouched)
+    name, set_name = use_state(untouched)
     save = use_action(app_lists.update_list, on_done=lambda r: (
         console.toast("success", t("applists.saved", name=r["name"])), query.reload()))
     if query.loading:

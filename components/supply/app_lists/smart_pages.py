@@ -190,8 +190,10 @@ def EditSmartAppListPage() -> Any:
     list_id = use_subject_id()
     query = use_query(smart_apps.get_list, actor=console.actor, list_id=list_id, deps=[list_id])
     host: Ref[Any] = use_ref(None)
-    name, set_name = use_state(None)
-    chosen, set_chosen = use_state(None)
+    untouched: str | None = None  # nothing typed yet: the saved name shows
+    name, set_name = use_state(untouched)
+    no_choice: dict[str, str] | None = None
+    chosen, set_chosen = use_state(no_choice)
     save = use_action(smart_apps.update_list, on_done=lambda r: (
         console.toast("success", t("applists.saved", name=r["name"])), query.reload()))
     if query.loading:

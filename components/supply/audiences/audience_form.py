@@ -56,7 +56,8 @@ def AudienceCreatePage() -> Any:
     t = console.t
     advertisers = use_query(campaigns.advertiser_choices, actor=console.actor)
     kind, set_kind = use_state(AudienceKind.DEVICE_IDS.value)
-    advertiser, set_advertiser = use_state(None)
+    no_advertiser: int | None = None
+    advertiser, set_advertiser = use_state(no_advertiser)
     event, set_event = use_state("conversion")
     name, set_name = use_state("")
     lookback, set_lookback = use_state(DEFAULT_LOOKBACK)

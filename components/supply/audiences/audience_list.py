@@ -59,7 +59,8 @@ def _RowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Any) -> Any:
     """The list's switch (active ⇄ inactive), deleting after a question, and opening an audience's pages."""
     console = use_console()
     t = console.t
-    asking, set_asking = use_state(None)  # (id, name) to delete
+    not_asking: tuple[int, str] | None = None
+    asking, set_asking = use_state(not_asking)  # (id, name) to delete
     navigation, go = use_navigation()
     toggle = use_action(audiences.set_status, on_done=lambda a: (
         console.toast("success", t(f"audiences.now_{a['status']}", name=a["name"])), reload()))

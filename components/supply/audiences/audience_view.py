@@ -108,7 +108,8 @@ def CampaignsCard(audience: dict[str, Any], on_saved: Any) -> Any:
     t = console.t
     offered = use_query(campaigns.list_campaigns, actor=console.actor, advertiser_id=audience["advertiser_id"])
     current = {c["id"]: c["mode"] for c in audience["campaigns"]}
-    chosen, set_chosen = use_state(None)
+    unchanged: dict[int, str] | None = None  # campaign id -> mode; nothing chosen yet: the saved ones show
+    chosen, set_chosen = use_state(unchanged)
     modes = chosen if chosen is not None else current
     save = use_action(audience_targeting.associate_campaigns, on_done=lambda _r: (
         console.toast("success", t("audiences.campaigns_saved")), set_chosen(None), on_saved()))

@@ -33,9 +33,9 @@ from app.kernel.db import run  # noqa: E402
 from bench.console_client import EMAILS, find_target  # noqa: E402
 from bench.load_soak import CONTROLS, FULLSCREEN, PAGE_KINDS, event_data, page_path  # noqa: E402
 from bench.render_shell import cookie_for  # noqa: E402
-from components.pages import pages_for  # noqa: E402
-from components.shell.context import inert_console  # noqa: E402
+from components.pages import ROUTES, pages_for  # noqa: E402
 from components.shell.frame import PageFrame  # noqa: E402
+from components.ui.console import inert_console  # noqa: E402
 from components.ui.hooks import in_flight  # noqa: E402
 from tests.render import _layout, _render_scheduled, apply_update, settle  # noqa: E402
 
@@ -44,7 +44,7 @@ CLICKS_PER_S = 200 / 3.5  # 200 tabs, one click every 2-5 s each
 
 async def measure(email: str, kind: str, rounds: int) -> tuple[float, float, int]:
     """(ms of rendering per click, KB sent per click, clicks) for one page."""
-    console = inert_console(run(console_state, token=cookie_for(email), host=""))
+    console = inert_console(run(console_state, token=cookie_for(email), host=""), routes=ROUTES)
     path = page_path(email, kind)
     page = next(p for p in pages_for(console.role) if p.path == path)
     rendering, sent, clicks = 0.0, 0, 0

@@ -17,9 +17,10 @@ from app.accounts import service as accounts  # noqa: E402
 from app.accounts.console import console_state  # noqa: E402
 from app.demo.seed import DEMO_PASSWORD, DEMO_USERS, seed_demo  # noqa: E402
 from app.kernel.db import migrate, run  # noqa: E402
-from components.dashboard.dashboard_page import DashboardPage  # noqa: E402
-from components.shell.context import inert_console  # noqa: E402
+from components.pages import ROUTES  # noqa: E402
 from components.shell.layout import ShellLayout  # noqa: E402
+from components.statistics.dashboard_page import DashboardPage  # noqa: E402
+from components.ui.console import inert_console  # noqa: E402
 from tests.render import render_model  # noqa: E402
 
 
@@ -36,7 +37,7 @@ def main(rounds: int = 20) -> None:
     run(seed_demo)
     for email, role, *_ in DEMO_USERS:
         state = run(console_state, token=cookie_for(email), host="")
-        console = inert_console(state)
+        console = inert_console(state, routes=ROUTES)
         timings = []
         for _ in range(rounds):
             start = time.perf_counter()

@@ -2,106 +2,74 @@
 
 The router, the menus, the redirect screen and the route-access tests all derive from this table.
 Co-admin pages are derived from the admin ones (spec: they mirror admin minus some exclusions).
+It imports every page, so it sits on the top floor: only components/root.py imports it, and hands it down in
+the console context, where pages ask for each other's paths by name (`console.path("user.edit", id=5)`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
-from app.access.roles import ROLE_PREFIX, STAFF_ROLES, Role
+from app.access.roles import ROLE_PREFIX, Role
 from app.history.change_log import CHANGE_LOGS
-from components.agencies.agency_list import AgenciesPage
-from components.agencies.assign_advertiser import AssignAdvertiserPage
-from components.agencies.edit_agency import EditAgencyPage
-from components.app_lists.change_log import InventoryListChangeLogPage, SmartAppListChangeLogPage
-from components.app_lists.inventory_pages import (
-    CreateInventoryListPage,
-    EditInventoryListPage,
-    InventoryListsPage,
-    ViewInventoryListPage,
-)
-from components.app_lists.smart_pages import (
-    CreateSmartAppListPage,
-    EditSmartAppListPage,
-    SmartAppListsPage,
-    ViewSmartAppListPage,
-)
-from components.audiences.audience_form import AudienceCreatePage
-from components.audiences.audience_list import AudienceListPage
-from components.audiences.audience_view import AudienceViewPage
-from components.audiences.change_log import AudienceChangeLogPage
-from components.auth.forgot_password import ForgotPasswordPage
-from components.auth.login import LoginPage
-from components.auth.maintenance import MaintenancePage
-from components.auth.register import RegisterPage
+from components.accounts.agencies.agency_list import AgenciesPage
+from components.accounts.agencies.assign_advertiser import AssignAdvertiserPage
+from components.accounts.agencies.edit_agency import EditAgencyPage
+from components.accounts.auth.forgot_password import ForgotPasswordPage
+from components.accounts.auth.login import LoginPage
+from components.accounts.auth.maintenance import MaintenancePage
+from components.accounts.auth.register import RegisterPage
+from components.accounts.profile_page import ProfilePage
+from components.accounts.users.change_log import UserChangeLogPage
+from components.accounts.users.payment_list import PaymentListPage
+from components.accounts.users.user_config import UserConfigPage
+from components.accounts.users.user_form import AddUserPage, EditUserPage
+from components.accounts.users.user_list import UsersPage
 from components.campaigns.bulk_edit import BulkCampaignEditPage, BulkExchangesPage, BulkStatusPage
 from components.campaigns.campaign_form import CloneCampaignPage, CreateCampaignPage, EditCampaignPage
 from components.campaigns.campaign_list import CampaignListPage
 from components.campaigns.campaign_view import CampaignViewPage
 from components.campaigns.change_log import AdvertiserCampaignsChangeLogPage, CampaignChangeLogPage
+from components.campaigns.exchange_approvals.approval_list import ExchangeApprovalPage
+from components.campaigns.exchange_approvals.bulk_approval import BulkExchangeApprovalPage
+from components.campaigns.exchange_approvals.change_log import ExchangeApprovalChangeLogPage
 from components.creatives.bulk_edit import BulkCreativeEditPage, BulkCreativeStatusPage
 from components.creatives.change_log import CreativeChangeLogPage
 from components.creatives.creative_list import CampaignCreativesPage, CreativeListPage
 from components.creatives.creative_view import CreativeViewPage
-from components.dashboard.dashboard_page import DashboardPage
 from components.docs.documentation import ConsoleDocsPage, GeneralDocsPage
 from components.dsps.dsp_form import CreateDspPage, EditDspPage
 from components.dsps.dsp_list import DspListPage
 from components.dsps.dsp_view import DspViewPage
 from components.dsps.new_dsp import NewDspPage
-from components.exchanges.approval_list import ExchangeApprovalPage
-from components.exchanges.bulk_approval import BulkExchangeApprovalPage
-from components.exchanges.change_log import ExchangeApprovalChangeLogPage
 from components.funds.add_funds import AddFundsPage
 from components.funds.advertiser_funds import FundsPage
 from components.funds.funds_overview import FundsOverviewPage
-from components.metadata.metadata_page import MetadataPage
-from components.profile.profile_page import ProfilePage
+from components.reference.metadata_page import MetadataPage
 from components.reports.report_form import ReportCreatePage, ReportEditPage
 from components.reports.report_list import ReportListPage
 from components.reports.report_view import ReportViewPage
 from components.settings.client_settings import ClientSettingsPage
 from components.settings.company_settings import CompanySettingsPage
-from components.users.change_log import UserChangeLogPage
-from components.users.payment_list import PaymentListPage
-from components.users.user_config import UserConfigPage
-from components.users.user_form import AddUserPage, EditUserPage
-from components.users.user_list import UsersPage
-
-PUBLIC: frozenset[Role] = frozenset()
-
-
-@dataclass(frozen=True)
-class Page:
-    path: str
-    component: Callable[[], Any]
-    roles: frozenset[Role] = PUBLIC  # empty: a public page
-    menu: str | None = None  # translation key of the menu label; None keeps it out of the menu
-    order: int = 0
-    icon: str = ""
-    frame: str = "shell"  # shell: sidebar + top bar; auth: centred card; docs: reading layout
-    co_admin: str = "mirror"  # admin pages only: mirror (own /co-admin copy), shared (same path), none
-    anyone: bool = False  # public page that signed-in users may open too (documentation)
-    name: str = ""  # what the page is for ("user.edit"): page_path() finds each role's own page by it
-
-    @property
-    def public(self) -> bool:
-        return not self.roles
-
-
-@dataclass(frozen=True)
-class MenuLink:
-    """A menu entry that is not a page of ours: opens in a new tab when shown."""
-
-    label: str
-    href: str
-    icon: str
-    order: int
-    roles: frozenset[Role]
-    when: str  # name of the condition in components.shell.menu.MENU_CONDITIONS
-
+from components.statistics.dashboard_page import DashboardPage
+from components.supply.app_lists.change_log import InventoryListChangeLogPage, SmartAppListChangeLogPage
+from components.supply.app_lists.inventory_pages import (
+    CreateInventoryListPage,
+    EditInventoryListPage,
+    InventoryListsPage,
+    ViewInventoryListPage,
+)
+from components.supply.app_lists.smart_pages import (
+    CreateSmartAppListPage,
+    EditSmartAppListPage,
+    SmartAppListsPage,
+    ViewSmartAppListPage,
+)
+from components.supply.audiences.audience_form import AudienceCreatePage
+from components.supply.audiences.audience_list import AudienceListPage
+from components.supply.audiences.audience_view import AudienceViewPage
+from components.supply.audiences.change_log import AudienceChangeLogPage
+from components.ui.routes import MenuLink, Page, RouteTable
 
 A, C, G, V = Role.ADMIN, Role.CO_ADMIN, Role.AGENCY, Role.ADVERTISER
 # The page component of each change log declared in app.history.change_log.CHANGE_LOGS (one component,
@@ -321,14 +289,7 @@ def _check(pages: tuple[Page, ...]) -> None:
 _check(PAGES)
 
 
-def pages_for(role: Role | None, *, maintenance: bool = False) -> tuple[Page, ...]:
-    """The route set of a role (None: logged out). Under maintenance non-staff see only public pages."""
-    if role is None:
-        return tuple(p for p in PAGES if p.public)
-    if maintenance and role not in STAFF_ROLES:
-        return tuple(p for p in PAGES if p.path == "/maintenance")
-    return tuple(p for p in PAGES if role in p.roles or (p.public and p.anyone))
-
-
-def menu_pages(role: Role) -> tuple[Page, ...]:
-    return tuple(sorted((p for p in PAGES if role in p.roles and p.menu), key=lambda p: p.order))
+ROUTES = RouteTable(PAGES, MENU_LINKS)
+# The lookups, as functions of the table (tests and benchmarks ask them directly; pages ask their console).
+pages_for, menu_pages, page_path = ROUTES.pages_for, ROUTES.menu_pages, ROUTES.path
+profile_path, settings_path = ROUTES.profile_path, ROUTES.settings_path

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, MutableMapping
+from typing import Any, cast
 
 from reactpy import component, html, use_async_effect, use_memo, use_scope, use_state
 from reactpy_router import browser_router, route
@@ -23,13 +23,13 @@ from app.kernel.errors import ServiceError
 from app.kernel.faults import infrastructure_error
 from app.kernel.i18n.catalog import LANGUAGE_COOKIE, normalise_language, translator
 from app.web.middleware import cookie, header
-from components.pages import pages_for
+from components.pages import ROUTES
 from components.shell.brand_style import brand_style
 from components.shell.config_watch import CONFIG_POLL_S, follow_configuration
-from components.shell.context import Console, ConsoleContext
 from components.shell.frame import PageFrame
 from components.shell.redirect import RedirectScreen
 from components.shell.toasts import ToastHost, use_toast_ref
+from components.ui.console import Console, ConsoleContext
 from components.ui.elements import spinner
 from components.ui.hooks import UNEXPECTED_ERROR, background
 from components.widgets.document_effects import document_effects
@@ -52,10 +52,11 @@ def _preferences_dict(state: Any) -> dict[str, Any]:
 
 @component
 def Root() -> Any:
-    scope = use_scope()
+    scope = cast(MutableMapping[str, Any], use_scope())  # an ASGI scope; the middleware helpers read it as one
     token = cookie(scope, SESSION_COOKIE)
     host = header(scope, b"host")
-    state, set_state = use_state(None)  # ConsoleState, once read (off the event loop)
+    unread: ConsoleState | None = None
+    state, set_state = use_state(unread)  # once read (off the event loop)
     problem, set_problem = use_state("")  # why the read is being retried, when the database or disk is at fault
     language = normalise_language(cookie(scope, LANGUAGE_COOKIE))
     # Started during the first render (as use_query does), so the read is under way before the spinner
@@ -124,9 +125,11 @@ async def follow_console_state(state: ConsoleState, token: str | None, host: str
 def ConsoleProvider(state: ConsoleState, initial_language: str) -> Any:
     language, set_language = use_state(initial_language)
     preferences, set_preferences_state = use_state(lambda: _preferences_dict(state))
-    ticket, set_ticket = use_state(None)
+    no_ticket: dict[str, str] | None = None  # {ticket, next}: a sign-in the session agent is turning into a cookie
+    ticket, set_ticket = use_state(no_ticket)
     logout_requested, set_logout_requested = use_state(False)
-    navigation, set_navigation = use_state(None)
+    no_navigation: dict[str, Any] | None = None  # {id, url}: a full page load to make
+    navigation, set_navigation = use_state(no_navigation)
     toast_ref = use_toast_ref()
     t = translator(language)
 
@@ -165,9 +168,10 @@ def ConsoleProvider(state: ConsoleState, initial_language: str) -> Any:
     console = Console(state=state, language=language, t=t, set_language=set_language, toast=toast,
                       logout=lambda: background(revoke_then_leave()), go=go,
                       begin_session=lambda tk, nxt: set_ticket({"ticket": tk, "next": nxt}),
-                      set_preferences=lambda values: background(save_preferences(values)), preferences=preferences)
+                      set_preferences=lambda values: background(save_preferences(values)), preferences=preferences,
+                      routes=ROUTES)
     role: Role | None = state.role
-    pages = pages_for(role, maintenance=state.branding.maintenance_mode)
+    pages = ROUTES.pages_for(role, maintenance=state.branding.maintenance_mode)
     routes = [route(page.path, PageFrame(page, key=page.path)) for page in pages]
     routes += [route("/", RedirectScreen()), route("/{rest:path}", RedirectScreen())]
     settings = get_settings()

@@ -15,7 +15,8 @@ from reactpy_router import browser_router, route
 
 from app.accounts.console import ConsoleState
 from app.settings.company import Branding
-from components.shell.context import Console, ConsoleContext, inert_console
+from components.pages import ROUTES
+from components.ui.console import Console, ConsoleContext, inert_console
 from components.ui.hooks import in_flight
 
 
@@ -32,7 +33,7 @@ def branding(**overrides: Any) -> Branding:
 
 
 def logged_out_console(language: str = "en") -> Console:
-    return inert_console(ConsoleState(None, branding(), None, None, (), ()), language)
+    return inert_console(ConsoleState(None, branding(), None, None, (), ()), language, ROUTES)
 
 
 def signed_in_console(email: str, language: str = "en") -> Console:
@@ -41,7 +42,7 @@ def signed_in_console(email: str, language: str = "en") -> Console:
     from app.kernel.db import run
     from tests.helpers import browser_session
 
-    return inert_console(run(console_state, token=browser_session(email)[0], host=""), language)
+    return inert_console(run(console_state, token=browser_session(email)[0], host=""), language, ROUTES)
 
 
 def _layout(page: Callable[[], Any], console: Console, path: str) -> Layout:

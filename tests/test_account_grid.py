@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from components.users.user_list import UsersPage
+from components.accounts.users.user_list import UsersPage
 from tests.helpers import user_by_email
 from tests.render import handler_target, render_and_deliver, signed_in_console, text_of, walk
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from app.campaigns.models import Campaign, CampaignStatus
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
-from components.dashboard.dashboard_page import DashboardPage
+from components.statistics.dashboard_page import DashboardPage
 from tests.render import deliver_and_settle, handler_target, signed_in_console, walk
 
 TODAY = datetime.now(UTC).date()

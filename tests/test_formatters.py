@@ -90,7 +90,7 @@ def test_python_and_the_js_grid_format_alike():
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_the_dashboard_draws_its_money_in_the_users_language(language: str) -> None:
-    from components.dashboard.widgets import kpi_tiles
+    from components.statistics.widgets import kpi_tiles
     from tests.render import logged_out_console, text_of, walk
 
     tiles = {n["attributes"]["data-kpi"]: text_of(n) for n in walk(kpi_tiles(logged_out_console(language)))

@@ -10,8 +10,8 @@ from reactpy import component, html, use_state
 
 from app.accounts import service as accounts
 from app.demo.seed import DEMO_PASSWORD
-from components.auth.login import LoginPage
-from components.shell.context import ConsoleContext
+from components.accounts.auth.login import LoginPage
+from components.ui.console import ConsoleContext
 from components.ui.forms import checkbox_list, form, select_field, submit_button, submitted_values, text_field
 from tests.render import _layout, handler_target, logged_out_console, run_async, settle, walk
 

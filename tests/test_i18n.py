@@ -322,7 +322,7 @@ def test_the_length_messages_show_translated_on_the_page(language: str, demo_ids
     """What a user who signs up with a short password and a long first name reads beside the fields."""
     import asyncio
 
-    from components.auth.register import RegisterPage
+    from components.accounts.auth.register import RegisterPage
     from tests.render import _layout, handler_target, logged_out_console, run_async, settle, text_of, walk
 
     typed = {"email": "new@shop.example", "password": "abc1", "first_name": "x" * 26, "last_name": "Lane",

@@ -18,7 +18,7 @@ from app.kernel.hooks import Hook
 from app.reference import metadata
 from app.reference.models import REFERENCE_KINDS, ReferenceValue
 from app.reference.schemas import ReferenceOption, ReferenceValueRead
-from components.paths import page_path
+from components.pages import page_path
 from tests.helpers import actor_of, user_by_email
 from tests.render import render_model, signed_in_console, text_of, walk
 
@@ -250,7 +250,7 @@ def test_reference_lists_menu_entry_follows_the_route_table():
 
 
 def test_page_shows_the_lists_their_counts_and_the_values(demo_ids):
-    from components.metadata.metadata_page import MetadataPage
+    from components.reference.metadata_page import MetadataPage
 
     run(metadata.seed_reference_values)
     model = render_model(MetadataPage, signed_in_console("admin@demo.example"), path="/admin/metadata")

@@ -5,8 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from app.access.roles import ROLE_HOME, Role
-from components.pages import PAGES, menu_pages, pages_for
-from components.paths import profile_path, settings_path
+from components.pages import PAGES, menu_pages, pages_for, profile_path, settings_path
 from components.shell.footer import footer_text
 from components.shell.redirect import redirect_target
 from components.shell.title import capitalised_path, page_title

@@ -15,11 +15,11 @@ from sqlmodel import Session
 from app.accounts import user_config, users
 from app.kernel.db import run
 from app.settings import company, postbacks
-from components.profile.profile_page import ProfileDetails
+from components.accounts.profile_page import ProfileDetails
+from components.accounts.users.user_config import ConfigForm
+from components.accounts.users.user_form import EditUserForm
 from components.settings.client_settings import PostbackForm
 from components.settings.company_settings import BrandForm
-from components.users.user_config import ConfigForm
-from components.users.user_form import EditUserForm
 from tests.helpers import actor_of, user_by_email
 from tests.render import _layout, run_async, settle, signed_in_console, walk
 

@@ -16,14 +16,18 @@ def test_a_reports_totals_follow_the_readers_language():
 
 
 def test_insight360s_pacing_says_when_a_campaign_ends_as_the_dashboard_writes_its_days():
+    from functools import partial
+
     from app.access.roles import Role
     from app.kernel.i18n.catalog import translator
-    from components.dashboard.insight import _pacing_row
+    from components.pages import ROUTES
+    from components.statistics.insight import _pacing_row
     from tests.render import text_of
 
     item = {"campaign_id": 1, "campaign_name": "Spring Sale", "budget_used": 40.0, "pacing": 100.0, "spent": 400.0,
             "budget": 1000.0, "ends_on": "2027-01-03"}
     for language, shown in (("en", "Ends 3 Jan 2027"), ("sp", "3 ene 2027")):
-        console = SimpleNamespace(t=translator(language), language=language, role=Role.ADVERTISER)
+        console = SimpleNamespace(t=translator(language), language=language, role=Role.ADVERTISER,
+                                  path=partial(ROUTES.path, role=Role.ADVERTISER))
         text = text_of(_pacing_row(console, item))
         assert shown in text, text  # was "Ends 2027-01-03", ISO text beside "26 Oct 2026 – 24 Nov 2026"

@@ -5,9 +5,10 @@ from __future__ import annotations
 from app.accounts import impersonation
 from app.accounts.console import console_state
 from app.kernel.db import run
-from components.shell.context import inert_console
+from components.pages import ROUTES
 from components.shell.layout import ShellLayout
 from components.shell.menu import menu_items
+from components.ui.console import inert_console
 from components.ui.elements import spinner
 from tests.helpers import browser_session
 from tests.render import render_model, signed_in_console, text_of, walk
@@ -50,7 +51,7 @@ def test_impersonation_shows_who_acts_and_the_back_buttons(demo_ids):
     run(impersonation.impersonate, actor=admin, target_id=demo_ids["agency@demo.example"])
     as_agency = run(console_state, token=token, host="").actor
     run(impersonation.impersonate, actor=as_agency, target_id=demo_ids["advertiser@demo.example"])
-    model = _shell(inert_console(run(console_state, token=token, host="")))
+    model = _shell(inert_console(run(console_state, token=token, host=""), routes=ROUTES))
     assert _attr_values(model, "data-acting") == ["advertiser@demo.example"]
     assert _attr_values(model, "data-back") == ["AGENCY", "ADMIN"]
     assert "Back To Agency" in text_of(model) and "Back To Admin" in text_of(model)

@@ -16,8 +16,8 @@ from app.campaigns.models import GOAL_METRICS, CampaignStatus
 from app.reference import metadata
 from components.campaigns.campaign_list import grid_rows
 from components.campaigns.common import back_to_list
-from components.shell.context import Console, use_console
 from components.ui.bulk import bulk_page
+from components.ui.console import Console, use_console
 from components.ui.field_store import FieldStore, StoreSelect, StoreText
 from components.ui.forms import checkbox_list, switch_field
 from components.ui.hooks import use_query

@@ -32,7 +32,7 @@ from app.campaigns.models import (
 )
 from app.campaigns.targeting import DEVICE_TYPES, EMPTY
 from app.creatives import service as creatives
-from components.audiences.campaign_audiences import AudiencePicker
+from components.campaigns.campaign_audiences import AudiencePicker
 from components.campaigns.common import back_to_list, campaign_tabs, not_found
 from components.campaigns.summary import CampaignSummary
 from components.campaigns.targeting import (
@@ -46,15 +46,14 @@ from components.campaigns.targeting import (
     SmartAppListsPicker,
     TagPicker,
 )
-from components.paths import page_path
-from components.shell.context import Console, use_console
+from components.ui.console import Console, use_console
 from components.ui.elements import card, loading_page, page_header, spinner
 from components.ui.field_store import FieldStore, StoreSelect, StoreText, use_field_store
 from components.ui.forms import alert, select_field
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
 from components.ui.navigation import use_navigation
-from components.users.common import use_subject_id
+from components.ui.routes import use_subject_id
 
 SCALAR_FIELDS = ("name", "objective", "traffic_type", "starts_at", "ends_at", "time_zone", "total_budget",
                  "daily_budget", "pacing", "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap",
@@ -169,7 +168,7 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
 
     def finished(result: dict[str, Any]) -> None:
         console.toast("success", t("campaigns.saved" if mode == "edit" else "campaigns.created", name=result["name"]))
-        go(page_path("campaign.view", console.role, id=result["id"]) or page_path("campaigns", console.role) or "/")
+        go(console.path("campaign.view", id=result["id"]) or console.path("campaigns") or "/")
 
     # One save, one unit of work: the settings and the creatives together (creatives.save_campaign), so a refused
     # creative leaves the settings unsaved too. Creatives not loaded yet (None) stay as they are.
@@ -316,8 +315,8 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
                         error=errors.get("creative_ids"), key=f"creatives-{advertiser}"),
         marker="creatives")
 
-    cancel_path = (page_path("campaign.view", console.role, id=campaign["id"]) if campaign and mode == "edit"
-                   else page_path("campaigns", console.role))
+    cancel_path = (console.path("campaign.view", id=campaign["id"]) if campaign and mode == "edit"
+                   else console.path("campaigns"))
     problems = len(errors)
     return html.div(
         navigation,

@@ -20,9 +20,8 @@ from app.campaigns.models import ENDED, CampaignStatus
 from components.campaigns.campaign_form import traffic_label
 from components.campaigns.common import status_cell
 from components.campaigns.export import ExportButton
-from components.paths import page_path
-from components.shell.context import Console, use_console
 from components.ui.bulk import SelectionBar
+from components.ui.console import Console, use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import select_field
 from components.ui.grid_host import ARCHIVE, TOGGLE, StatusRowActions, use_row_actions
@@ -59,7 +58,7 @@ def grid_columns(console: Console) -> list[GridColumn]:
 
 def grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     t = console.t
-    editable = page_path("campaign.edit", console.role, id=0) is not None
+    editable = console.path("campaign.edit", id=0) is not None
     # An ended flight shows as ended; it can still be paused, not activated (campaigns.next_statuses).
     return [{**row, "status": status_cell(console, row["shown_status"]),
              "active": {"on": row["status"] == CampaignStatus.ACTIVE,
@@ -85,7 +84,7 @@ def grid_actions(console: Console) -> list[GridAction]:
                                   "icon": "bi-clock-history", "menu": True},
                                  {"id": ARCHIVE, "label": t("campaigns.archive"), "icon": "bi-archive",
                                   "variant": "danger", "when": "can_archive", "menu": True}]
-    return [a for a in actions if a["id"] == ARCHIVE or page_path(a["id"], console.role, id=0)]
+    return [a for a in actions if a["id"] == ARCHIVE or console.path(a["id"], id=0)]
 
 
 @component
@@ -111,12 +110,12 @@ def CampaignListPage() -> Any:
         view.current = new
 
     columns = grid_columns(console)
-    create_path = page_path("campaign.create", console.role)
+    create_path = console.path("campaign.create")
     subtitle = (t("campaigns.subtitle_advertiser", name=advertiser.value["name"])
                 if advertiser is not None and advertiser.value else t("campaigns.subtitle"))
     status_options = [(ALL, t("campaigns.all_but_archived"))] + \
         [(s, t(f"campaigns.status.{s}")) for s in SHOWN_STATUSES] + [(ARCHIVED_TOO, t("campaigns.all_statuses"))]
-    bulk = any(page_path(name, console.role) for name, _l, _i in BULK_PAGES)
+    bulk = any(console.path(name) for name, _l, _i in BULK_PAGES)
     return html.div(
         {"data-page": "campaigns"},
         page_header(t("campaigns.title"), subtitle,

@@ -10,7 +10,7 @@ from reactpy import component, html, use_state
 from app.campaigns import service as campaigns
 from app.campaigns.models import CampaignStatus
 from app.kernel.i18n.formatters import money
-from components.audiences.campaign_audiences import CampaignAudiencesCard
+from components.campaigns.campaign_audiences import CampaignAudiencesCard
 from components.campaigns.campaign_form import _local, stale_badge, traffic_label
 from components.campaigns.common import (
     back_to_list,
@@ -20,17 +20,16 @@ from components.campaigns.common import (
     not_found,
     status_badge,
 )
+from components.campaigns.creatives_card import CampaignCreativesCard
+from components.campaigns.exchange_approvals.campaign_card import CampaignExchangesCard
 from components.campaigns.targeting import schedule_text
-from components.creatives.creative_list import CampaignCreativesCard
 from components.dsps.sync_card import DspSyncCard, shows_dsps
-from components.exchanges.campaign_card import CampaignExchangesCard
-from components.paths import page_path
-from components.shell.context import Console, use_console
 from components.ui.confirm import ConfirmDialog
+from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
-from components.users.common import use_subject_id
+from components.ui.routes import use_subject_id
 
 # Status buttons, in the order they show: (status, label key, icon, asks first).
 MOVES = ((CampaignStatus.ACTIVE, "campaigns.activate", "bi-play-fill", False),
@@ -66,7 +65,7 @@ def _refusal(console: Console, errors: dict[str, str]) -> Any:
     message = errors.get("balance") or errors.get("ends_at") or errors.get("status")
     if not message:
         return ""
-    funds_path = (page_path("funds.add", console.role) or page_path("funds", console.role)) if "balance" in errors \
+    funds_path = (console.path("funds.add") or console.path("funds")) if "balance" in errors \
         else None
     return html.div({"className": "alert alert-danger small d-flex flex-wrap gap-2 align-items-center",
                      "role": "alert", "data-refusal": "status"},

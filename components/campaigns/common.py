@@ -8,7 +8,7 @@ from typing import Any
 
 from app.campaigns.models import ENDED, CampaignStatus
 from app.kernel.i18n.formatters import grouped, money
-from components.shell.context import Console
+from components.ui.console import Console
 from components.ui.entity_pages import EntityPages
 
 S = CampaignStatus

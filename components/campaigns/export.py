@@ -5,16 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from reactpy import Ref, component, html, use_state
+from reactpy import Ref, component, html
 
 from app.campaigns import export as campaign_export
-from app.kernel.db import run_off_loop
-from app.kernel.errors import ServiceError
-from components.shell.context import use_console
-from components.ui.download import run_download
-from components.ui.hooks import background
+from components.ui.console import use_console
+from components.ui.download import download_icon, use_service_download
 from components.widgets.datagrid import GridColumn, GridView
-from components.widgets.document_effects import document_effects
 
 ARCHIVED_TOO = "all"
 
@@ -25,48 +21,21 @@ def ExportButton(view: Ref[GridView], *, status: str, advertiser_id: int | None,
     their titles head the file, and those not hidden until chosen stand in until the grid has reported."""
     console = use_console()
     t = console.t
-    download, set_download = use_state(None)
-    busy, set_busy = use_state(False)
+    start, busy, effects = use_service_download(campaign_export.export_campaigns)
 
-    async def export() -> None:
+    def click(_event: Any) -> None:
+        # What the grid shows at the moment of the click, not at the last render.
         shown = view.current
         keys = list(shown.columns) or [c["key"] for c in columns if not c.get("hidden")]
         titles = {c["key"]: c["label"] for c in columns}
-
-        async def request() -> dict[str, Any]:
-            try:
-                data = await run_off_loop(
-                    campaign_export.export_campaigns, actor=console.actor, columns=keys,
-                    status="" if status in ("", ARCHIVED_TOO) else status, include_archived=status == ARCHIVED_TOO,
-                    search=shown.query, sort=shown.sort, advertiser_id=advertiser_id,
-                    headers=[titles.get(key, key) for key in keys], language=console.language)
-            except ServiceError as error:
-                raise _Failed(t(error.message)) from error
-            return {"success": True, "data": data}
-
-        try:
-            await run_download(request, filename=t("campaigns.export_file"), toast=console.toast, t=t,
-                               start=set_download)
-        finally:
-            set_busy(False)
-
-    def click(_event: Any) -> None:
-        if busy:
-            return
-        set_busy(True)
-        background(export())
+        start({"columns": keys, "status": "" if status in ("", ARCHIVED_TOO) else status,
+               "include_archived": status == ARCHIVED_TOO, "search": shown.query, "sort": shown.sort,
+               "advertiser_id": advertiser_id, "headers": [titles.get(key, key) for key in keys],
+               "language": console.language}, t("campaigns.export_file"))
 
     return html.div(
         {"className": "d-inline-flex"},
         html.button({"type": "button", "className": "btn btn-light border", "data-action": "export",
-                     "disabled": busy, "onClick": click},
-                    html.span({"className": "spinner-border spinner-border-sm me-2"}) if busy else
-                    html.i({"className": "bi bi-download me-1"}), t("campaigns.export")),
-        document_effects(download=download) if download else "",
+                     "disabled": busy, "onClick": click}, download_icon(busy), t("campaigns.export")),
+        effects,
     )
-
-
-class _Failed(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message

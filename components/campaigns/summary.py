@@ -12,7 +12,7 @@ from reactpy import component, html
 from app.kernel import money as amounts
 from app.kernel.i18n.formatters import money
 from components.campaigns.common import bare_label, goal_text
-from components.shell.context import use_console
+from components.ui.console import use_console
 from components.ui.field_store import FieldStore, use_watch
 
 

@@ -14,8 +14,8 @@ from app.campaigns.targeting import geo_fence_from_csv
 from app.creatives import service as creatives
 from app.reference import geo
 from app.supply import app_lists, smart_apps
-from components.shell.context import use_console
 from components.ui import styles
+from components.ui.console import use_console
 from components.ui.field_store import FieldStore, StoreTextArea, use_field, use_watch
 from components.ui.forms import checkbox_list
 from components.ui.hooks import use_query

@@ -11,8 +11,8 @@ from app.creatives import service as creatives
 from app.creatives.models import CreativeStatus
 from components.creatives.common import back_to_list
 from components.creatives.creative_list import grid_rows
-from components.shell.context import Console, use_console
 from components.ui.bulk import bulk_page
+from components.ui.console import Console, use_console
 from components.ui.field_store import FieldStore, StoreSelect, StoreText
 from components.widgets.datagrid import GridColumn
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.creatives.models import CreativeStatus
-from components.shell.context import Console
+from components.ui.console import Console
 from components.ui.entity_pages import EntityPages
 
 CREATIVES = EntityPages(

@@ -15,7 +15,7 @@ from app.creatives import service as creatives
 from app.creatives.models import CreativeType
 from app.creatives.rules import NATIVE_TEXT_MAX, TYPE_FIELDS
 from components.creatives.preview import creative_preview
-from components.shell.context import use_console
+from components.ui.console import use_console
 from components.ui.field_store import (
     FieldStore,
     StoreSelect,

@@ -16,15 +16,15 @@ from app.creatives import service as creatives
 from app.creatives.models import CreativeStatus, CreativeType
 from components.campaigns.common import back_to_list as back_to_campaigns
 from components.campaigns.common import not_found as campaign_not_found
+from components.campaigns.creatives_card import CampaignCreativesCard
 from components.creatives.common import size_text, status_cell
 from components.creatives.creative_form import CreativeForm
-from components.paths import page_path
-from components.shell.context import Console, use_console
 from components.ui.bulk import SelectionBar
+from components.ui.console import Console, use_console
 from components.ui.elements import card, loading_page, page_header
-from components.ui.forms import checkbox_list, select_field
+from components.ui.forms import select_field
 from components.ui.grid_host import ARCHIVE, TOGGLE, StatusRowActions, use_row_actions
-from components.ui.hooks import use_action, use_query
+from components.ui.hooks import use_query
 from components.widgets.datagrid import GridAction, GridColumn, data_grid
 
 ALL = ""
@@ -60,7 +60,7 @@ def grid_actions(console: Console) -> list[GridAction]:
         {"id": "creative.change_log", "label": t("creatives.tab_change_log"), "icon": "bi-clock-history", "menu": True},
         {"id": ARCHIVE, "label": t("campaigns.archive"), "icon": "bi-archive", "variant": "danger",
          "when": "can_archive", "menu": True}]
-    return [a for a in actions if a["id"] == ARCHIVE or page_path(a["id"], console.role, id=0)]
+    return [a for a in actions if a["id"] == ARCHIVE or console.path(a["id"], id=0)]
 
 
 @component
@@ -103,7 +103,7 @@ def CreativeListPage() -> Any:
                      deps=[type_filter, status])
     selection: Ref[Any] = use_ref(None)
     actions = use_row_actions(StatusRowActions, rows.value or [], rows.reload, creatives.set_status, "creative_id", "creatives")
-    bulk = any(page_path(name, console.role) for name, _l, _i in BULK_PAGES)
+    bulk = any(console.path(name) for name, _l, _i in BULK_PAGES)
 
     def created(creative: dict[str, Any]) -> None:
         set_adding(False)
@@ -143,34 +143,6 @@ def CreativeListPage() -> Any:
 
 
 # --- one campaign's creatives ---------------------------------------------------------------------------
-
-@component
-def CampaignCreativesCard(campaign: dict[str, Any], on_saved: Callable[[], None]) -> Any:
-    """Which of the advertiser's creatives the campaign shows."""
-    console = use_console()
-    t = console.t
-    offered = use_query(creatives.list_creatives, actor=console.actor, advertiser_id=campaign["advertiser_id"])
-    current = use_query(creatives.campaign_creatives, actor=console.actor, campaign_id=campaign["id"])
-    chosen, set_chosen = use_state(None)
-    save = use_action(creatives.set_campaign_creatives, on_done=lambda _r: (
-        console.toast("success", t("creatives.assignment_saved")), current.reload(), on_saved()))
-    if offered.loading or current.loading:
-        return card(html.p({"className": "mb-0"}, t("common.loading")), title=t("creatives.choose_for_campaign"))
-    selected = chosen if chosen is not None else [c["id"] for c in current.value or []]
-    options = [(c["id"], f"{c['name']} · {t('creatives.type.' + c['type'])}") for c in offered.value or []]
-    return card(
-        checkbox_list(name="campaign_creatives", label=t("creatives.choose_for_campaign"), options=options,
-                      selected=selected, on_change=set_chosen, error=save.errors.get("creative_ids"),
-                      hide_label=True) if options else html.p({"className": "small text-body-secondary"},
-                                                              t("creatives.advertiser_has_none")),
-        # Nothing to choose, nothing to save: no button then.
-        html.button({"type": "button", "className": "btn btn-primary btn-sm", "data-action": "save-assignment",
-                     "disabled": save.pending,
-                     "onClick": lambda _e: save.submit(actor=console.actor, campaign_id=campaign["id"],
-                                                       creative_ids=list(selected))},
-                    t("common.save")) if options else "",
-        title=t("creatives.choose_for_campaign"))
-
 
 @component
 def CampaignCreativesPage() -> Any:

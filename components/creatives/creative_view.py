@@ -15,14 +15,13 @@ from components.creatives.common import back_to_list, creative_tabs, not_found, 
 from components.creatives.creative_form import CreativeForm
 from components.creatives.preview import creative_preview
 from components.dsps.sync_card import DspSyncCard, shows_dsps
-from components.paths import page_path
-from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
+from components.ui.console import use_console
 from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.forms import checkbox_list
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
-from components.users.common import use_subject_id
+from components.ui.routes import use_subject_id
 
 MOVES = ((CreativeStatus.ACTIVE, "campaigns.activate", "bi-play-fill"),
          (CreativeStatus.PAUSED, "campaigns.pause", "bi-pause-fill"),
@@ -35,13 +34,14 @@ def CampaignsCard(creative: dict[str, Any], on_saved: Any) -> Any:
     console = use_console()
     t = console.t
     offered = use_query(campaigns.list_campaigns, actor=console.actor, advertiser_id=creative["advertiser_id"])
-    chosen, set_chosen = use_state(None)
+    unchanged: list[int] | None = None  # nothing chosen yet: the saved choice shows
+    chosen, set_chosen = use_state(unchanged)
     save = use_action(creatives.assign_to_campaigns, on_done=lambda _r: (
         console.toast("success", t("creatives.assignment_saved")), set_chosen(None), on_saved()))
     selected = chosen if chosen is not None else [c["id"] for c in creative["campaigns"]]
     options = [(c["id"], c["name"]) for c in offered.value or []]
     links = [app_link({"to": path, "key": str(c["id"]), "className": "d-block small"}, c["name"])
-             for c in creative["campaigns"] if (path := page_path("campaign.view", console.role, id=c["id"]))]
+             for c in creative["campaigns"] if (path := console.path("campaign.view", id=c["id"]))]
     editable = creative["status"] != CreativeStatus.ARCHIVED
     return card(
         html.div({"className": "mb-3", "data-assigned": str(len(creative["campaigns"]))},

@@ -11,7 +11,7 @@ from reactpy import html
 
 from app.creatives.models import CreativeType
 from app.web.csp import CREATIVE_FRAME_PATH
-from components.shell.context import Console
+from components.ui.console import Console
 
 MAX_PREVIEW_WIDTH = 480
 

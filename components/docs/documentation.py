@@ -13,7 +13,7 @@ from reactpy import component, html
 
 from components.docs.console_content import CONSOLE_SECTIONS
 from components.docs.general_content import GENERAL_SECTIONS, Section
-from components.shell.context import use_console
+from components.ui.console import use_console
 
 # Clears the sticky docs header when the page jumps to an anchor or the contents stick.
 _STICKY_OFFSET = "5rem"

@@ -8,7 +8,7 @@ from typing import Any
 from reactpy import html
 
 from app.dsps.models import DspStatus
-from components.shell.context import Console
+from components.ui.console import Console
 from components.ui.entity_pages import EntityPages
 
 DSPS = EntityPages(

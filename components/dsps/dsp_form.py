@@ -13,15 +13,14 @@ from app.dsps.models import DspStatus
 from app.reference import metadata
 from app.reference.schemas import ReferenceOption
 from components.dsps.common import DSPS, back_to_list, not_found, status_badge
-from components.paths import page_path
-from components.shell.context import Console, use_console
 from components.ui import styles
+from components.ui.console import Console, use_console
 from components.ui.elements import card, loading_page, page_header, spinner
 from components.ui.forms import checkbox_list, form, select_field, submit_button, text_field
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
 from components.ui.navigation import use_navigation
-from components.users.common import use_subject_id
+from components.ui.routes import use_subject_id
 
 
 def connector_options(console: Console) -> list[tuple[str, str]]:
@@ -149,9 +148,9 @@ def CreateDspPage() -> Any:
 
     def saved(dsp: dict[str, Any]) -> None:
         console.toast("success", t("dsps.created", name=dsp["name"]))
-        go(page_path("dsp.view", console.role, id=dsp["id"]) or "/")
+        go(console.path("dsp.view", id=dsp["id"]) or "/")
 
-    wizard = page_path("dsp.new", console.role)
+    wizard = console.path("dsp.new")
     return html.div(
         {"data-page": "dsp-create"}, navigation,
         page_header(t("dsps.create_title"), t("dsps.create_subtitle"),
@@ -177,7 +176,7 @@ def EditDspPage() -> Any:
 
     def saved(result: dict[str, Any]) -> None:
         console.toast("success", t("dsps.saved", name=result["name"]))
-        go(page_path("dsp.view", console.role, id=dsp_id) or "/")
+        go(console.path("dsp.view", id=dsp_id) or "/")
 
     return html.div(
         {"data-page": "dsp-edit"}, navigation,

@@ -11,8 +11,7 @@ from reactpy import Ref, component, html
 from app.dsps import service as dsps
 from app.dsps.models import DspStatus
 from components.dsps.common import status_cell
-from components.paths import page_path
-from components.shell.context import Console, use_console
+from components.ui.console import Console, use_console
 from components.ui.elements import card, page_header
 from components.ui.grid_host import TOGGLE, use_row_actions
 from components.ui.hooks import use_action, use_query
@@ -70,7 +69,7 @@ def _DspRowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[
         if action_id == TOGGLE:
             wanted = DspStatus.INACTIVE if row["status"] == DspStatus.ACTIVE else DspStatus.ACTIVE
             write.submit(actor=console.actor, dsp_id=row_id, status=wanted.value)
-        elif path := page_path(action_id, console.role, id=row_id):
+        elif path := console.path(action_id, id=row_id):
             go(path)
 
     host.current = act
@@ -83,7 +82,7 @@ def DspListPage() -> Any:
     t = console.t
     rows = use_query(dsps.list_dsps, actor=console.actor)
     actions = use_row_actions(_DspRowActions, rows.value or [], rows.reload)
-    wizard, form = page_path("dsp.new", console.role), page_path("dsp.create", console.role)
+    wizard, form = console.path("dsp.new"), console.path("dsp.create")
     return html.div(
         {"data-page": "dsps"},
         page_header(t("dsps.title"), t("dsps.subtitle"),

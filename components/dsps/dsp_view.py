@@ -9,10 +9,10 @@ from reactpy import component, html
 
 from app.dsps import service as dsps
 from components.dsps.common import DSPS, back_to_list, not_found, status_badge, test_result, utc_minute
-from components.shell.context import use_console
+from components.ui.console import use_console
 from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.hooks import use_action, use_query
-from components.users.common import use_subject_id
+from components.ui.routes import use_subject_id
 
 
 @component

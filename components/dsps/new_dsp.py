@@ -24,8 +24,7 @@ from components.dsps.dsp_form import (
     status_options,
     submitted_exchanges,
 )
-from components.paths import page_path
-from components.shell.context import Console, use_console
+from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, page_header, spinner
 from components.ui.forms import form, select_field, text_field
 from components.ui.hooks import use_action, use_query
@@ -84,7 +83,7 @@ def NewDspPage() -> Any:
     navigation, go = use_navigation()
 
     def opened(result: dict[str, Any]) -> None:
-        go(page_path("dsp.view", console.role, id=result["dsp"]["id"]) or "/")
+        go(console.path("dsp.view", id=result["dsp"]["id"]) or "/")
 
     record_test = use_action(dsps.test_connection, on_done=opened)
 

@@ -11,8 +11,7 @@ from reactpy import component, html
 from app.access.policy import Actor, can
 from app.dsps import service as dsps
 from components.dsps.common import utc_minute
-from components.paths import page_path
-from components.shell.context import use_console
+from components.ui.console import use_console
 from components.ui.elements import card
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
@@ -40,7 +39,7 @@ def DspSyncCard(entity: str, local_id: int) -> Any:
 
     sync = use_action(dsps.sync, on_done=done)
     lines = query.value or []
-    list_path = page_path("dsps", console.role)
+    list_path = console.path("dsps")
     if query.loading:
         body: Any = html.p({"className": "small text-body-secondary mb-0"}, t("common.loading"))
     elif not lines:

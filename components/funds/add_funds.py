@@ -10,8 +10,7 @@ from reactpy_router import use_search_params
 
 from app.funds import service as funds
 from app.kernel.i18n.formatters import money
-from components.paths import page_path
-from components.shell.context import use_console
+from components.ui.console import use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.forms import form, select_field, submit_button, text_field
 from components.ui.hooks import use_action, use_query
@@ -27,7 +26,7 @@ def AddFundsPage() -> Any:
     overview = use_query(funds.funds_overview, actor=console.actor)
     values, set_values = use_state({"advertiser_id": chosen, "kind": "deposit", "amount": "", "note": ""})
     navigation, go = use_navigation()
-    back = page_path("funds", console.role)
+    back = console.path("funds")
     action = use_action(funds.add_funds, success="funds.added", on_done=lambda _r: go(back) if back else None)
     if overview.loading:
         return loading_page(t, t("funds.add_title"))

@@ -12,7 +12,7 @@ from app.funds import card_payments, ledger
 from app.funds import service as funds
 from components.funds.common import kpi_card, kpi_row
 from components.funds.ledger import LedgerCard
-from components.shell.context import Console, use_console
+from components.ui.console import Console, use_console
 from components.ui.elements import loading_page, page_header
 from components.ui.forms import alert, form, submit_button, text_field
 from components.ui.hooks import use_action, use_query

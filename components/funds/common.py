@@ -7,7 +7,7 @@ from typing import Any
 from reactpy import html
 
 from app.kernel.i18n.formatters import money
-from components.shell.context import Console
+from components.ui.console import Console
 
 
 def kpi_card(console: Console, *, key: str, label: str, micros: int | None = None, text: str | None = None,

@@ -9,8 +9,7 @@ from reactpy import component, html, use_state
 
 from app.funds import service as funds
 from components.funds.common import grid_height, kpi_card, kpi_row
-from components.paths import page_path
-from components.shell.context import Console, use_console
+from components.ui.console import Console, use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.forms import select_field
 from components.ui.hooks import use_query
@@ -82,7 +81,7 @@ def FundsOverviewPage() -> Any:
     if overview.loading:
         return loading_page(t, t("funds.title"))
     rows = overview.value or []
-    add_path = page_path("funds.add", console.role)
+    add_path = console.path("funds.add")
     staff = add_path is not None
     shown = in_agency(rows, agency)
     actions: list[GridAction] = [{"id": "payments", "label": t("funds.payment_list"), "icon": "bi-receipt"}]
@@ -91,7 +90,7 @@ def FundsOverviewPage() -> Any:
 
     def on_action(action: str, advertiser_id: Any) -> None:
         path = (f"{add_path}?advertiser={advertiser_id}" if action == "add" and add_path
-                else page_path("user.payments", console.role, id=int(advertiser_id)))
+                else console.path("user.payments", id=int(advertiser_id)))
         if path:
             go(path)
 

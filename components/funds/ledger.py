@@ -15,8 +15,7 @@ from reactpy import component, html, use_ref, use_state
 
 from app.kernel.i18n.formatters import money
 from components.funds.common import grid_height
-from components.paths import page_path
-from components.shell.context import Console, use_console
+from components.ui.console import Console, use_console
 from components.ui.elements import card
 from components.ui.links import app_link
 from components.widgets.datagrid import GridAction, GridColumn, data_grid
@@ -110,7 +109,7 @@ def HoursDialog(days: dict[str, dict[str, Any]], opener: Any) -> Any:
         return html.p({"className": "small text-body-secondary mt-2 mb-0"}, t("ledger.hours_hint")) if days else ""
     title = t("ledger.hours_title", day=day["date"])  # YYYY-MM-DD reads the same in every language
     campaign = campaign_label(console, day)
-    path = page_path("campaign.view", console.role, id=day["campaign_id"]) if day.get("campaign_id") else None
+    path = console.path("campaign.view", id=day["campaign_id"]) if day.get("campaign_id") else None
     return html.div(
         html.div({"className": "modal-backdrop fade show"}),
         html.div({"className": "modal fade show d-block", "role": "dialog", "aria-modal": "true", "aria-label": title,

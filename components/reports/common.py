@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from reactpy import component, html, use_state
+from reactpy import component, html
 
-from app.kernel.db import run_off_loop
-from app.kernel.errors import Invalid, ServiceError
 from app.kernel.i18n.formatters import day_range
 from app.reports import results as report_results
 from app.reports import service as reports
 from app.warehouse.schema import EVENT_PREFIX
-from components.paths import page_path
-from components.shell.context import Console, use_console
-from components.shell.dropdown import Dropdown
-from components.ui.download import run_download
-from components.ui.hooks import background
+from components.ui.console import Console, use_console
+from components.ui.dropdown import Dropdown
 from components.ui.links import app_link
-from components.widgets.document_effects import document_effects
 
 STATUS_VARIANTS = {"pending": "secondary", "running": "info", "completed": "success", "failed": "danger"}
 TYPE_ICONS = {"performance": "bi-graph-up", "campaign": "bi-megaphone", "creative": "bi-images",
@@ -58,8 +51,8 @@ def column_text(console: Console, key: str) -> str:
 
 def create_path(console: Console, report_type: str) -> str | None:
     if report_type == "multi-dimensional":
-        return page_path("report.create_multi", console.role)
-    return page_path("report.create", console.role, report_type=report_type)
+        return console.path("report.create_multi")
+    return console.path("report.create", report_type=report_type)
 
 
 @component
@@ -81,65 +74,3 @@ def NewReportMenu() -> Any:
                        html.i({"className": "bi bi-plus-lg me-1"}), t("reports.new"),
                        html.i({"className": "bi bi-chevron-down ms-2 small"}))
     return Dropdown(toggle, menu, t("reports.new"), "new-report", "dsp-report-types")
-
-
-class _Failed(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-def use_service_download(service: Callable[..., dict[str, str]], on_invalid: Callable[[dict[str, str]], None] | None = None,
-                         ) -> tuple[Callable[..., None], bool, Any]:
-    """(start, busy, effects): `start(kwargs, filename)` asks `service(db, actor=..., **kwargs)` for a
-    {csv_download_url} and downloads it through the download helper and its four toasts (spec section 8);
-    `effects` must be rendered. A refusal naming fields (422) also goes to `on_invalid`, translated, so a form
-    can show each message under its field."""
-    console = use_console()
-    t = console.t
-    download, set_download = use_state(None)
-    busy, set_busy = use_state(False)
-
-    async def fetch(kwargs: dict[str, Any], filename: str) -> None:
-        async def request() -> dict[str, Any]:
-            try:
-                return {"success": True, "data": await run_off_loop(service, actor=console.actor, **kwargs)}
-            except Invalid as refused:
-                shown = {field: t(message) for field, message in refused.fields.items()}
-                if on_invalid:
-                    on_invalid(shown)
-                raise _Failed(" ".join(shown.values())) from refused
-            except ServiceError as error:
-                raise _Failed(t(error.message)) from error
-
-        try:
-            await run_download(request, filename=filename, toast=console.toast, t=t, start=set_download)
-        finally:
-            set_busy(False)
-
-    def start(kwargs: dict[str, Any], filename: str) -> None:
-        if not busy:
-            set_busy(True)
-            background(fetch(kwargs, filename))
-
-    return start, busy, document_effects(download=download) if download else ""
-
-
-def download_icon(busy: bool, icon: str = "bi-download") -> Any:
-    """A download button's icon: a spinner while the file is being made."""
-    if busy:
-        return html.span({"className": "spinner-border spinner-border-sm me-2"})
-    return html.i({"className": f"bi {icon} me-1"})
-
-
-@component
-def ServiceDownload(service: Callable[..., dict[str, str]], kwargs: dict[str, Any], filename: str, label: str,
-                    action: str, class_name: str = "btn btn-light border", icon: str = "bi-download",
-                    title: str = "") -> Any:
-    """A button that downloads what `service(db, actor=..., **kwargs)` links to (use_service_download)."""
-    start, busy, effects = use_service_download(service)
-    return html.div({"className": "d-inline-flex"},
-                    html.button({"type": "button", "className": class_name, "disabled": busy, "data-action": action,
-                                 "title": title, "onClick": lambda _event: start(kwargs, filename)},
-                                download_icon(busy, icon), label),
-                    effects)

@@ -9,15 +9,14 @@ from reactpy import component, event, html, use_state
 from reactpy_router import use_params
 
 from app.reports import service as reports
-from components.paths import page_path
 from components.reports.common import TYPE_ICONS, column_text
-from components.shell.context import use_console
 from components.ui import styles
+from components.ui.console import use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.forms import checkbox_list, select_field, submitted_values, switch_field
 from components.ui.hooks import use_action, use_query
+from components.ui.links import back_link
 from components.ui.navigation import use_navigation
-from components.users.common import back_link
 
 TIME_ZONES = ("UTC", "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles",
               "America/Sao_Paulo", "Europe/London", "Europe/Berlin", "Europe/Madrid", "Europe/Rome",
@@ -106,7 +105,7 @@ def ReportForm(report: dict[str, Any] | None, report_type: str) -> Any:
     def saved(result: dict[str, Any]) -> None:
         saved_report = result.get("report", result)
         console.toast("success", t("reports.saved", name=saved_report["name"]))
-        go(page_path("report.view", console.role, id=saved_report["id"]) or "/")
+        go(console.path("report.view", id=saved_report["id"]) or "/")
 
     save = use_action(reports.create_and_run if run_now else (reports.update_report if report else reports.create_report),
                       on_done=saved)

@@ -10,16 +10,10 @@ from reactpy import Ref, component, html, use_state
 
 from app.kernel.validation import FILE_NAME_MAX_LENGTH
 from app.reports import service as reports
-from components.paths import page_path
-from components.reports.common import (
-    NewReportMenu,
-    download_icon,
-    period_text,
-    status_cell,
-    use_service_download,
-)
-from components.shell.context import use_console
+from components.reports.common import NewReportMenu, period_text, status_cell
 from components.ui.confirm import ConfirmDialog
+from components.ui.console import use_console
+from components.ui.download import download_icon, use_service_download
 from components.ui.elements import card, page_header
 from components.ui.forms import form
 from components.ui.grid_host import use_row_actions
@@ -67,7 +61,8 @@ def RunningAppsExport() -> Any:
 def _ReportRowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Any) -> Any:
     console = use_console()
     t = console.t
-    asking, set_asking = use_state(None)
+    not_asking: tuple[int, str] | None = None  # (id, name) to delete
+    asking, set_asking = use_state(not_asking)
     navigation, go = use_navigation()
     remove = use_action(reports.delete_report, on_done=lambda _r: (
         console.toast("success", t("reports.deleted", name=asking[1] if asking else "")), set_asking(None), reload()))
@@ -78,7 +73,7 @@ def _ReportRowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Any) -
             return
         if action_id == DELETE:
             set_asking((report_id, row["name"]))
-        elif path := page_path(action_id, console.role, id=report_id):
+        elif path := console.path(action_id, id=report_id):
             go(path)
 
     host.current = act

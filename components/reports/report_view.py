@@ -13,14 +13,13 @@ from reactpy_router import use_params
 from app.kernel.i18n.formatters import day_range, grouped, money
 from app.reports import results as report_results
 from app.reports import service as reports
-from components.paths import page_path
-from components.reports.common import TYPE_ICONS, ServiceDownload, column_text, period_text, status_badge
-from components.shell.context import Console, use_console
+from components.reports.common import TYPE_ICONS, column_text, period_text, status_badge
 from components.ui.confirm import ConfirmDialog
+from components.ui.console import Console, use_console
+from components.ui.download import ServiceDownload
 from components.ui.elements import card, empty_state, facts, loading_page, page_header
 from components.ui.hooks import background, use_action, use_query
-from components.ui.links import app_link
-from components.users.common import back_link
+from components.ui.links import app_link, back_link
 from components.widgets.datagrid import GridColumn, data_grid
 
 POLL_SECONDS = 1.0
@@ -201,7 +200,7 @@ def ReportViewPage() -> Any:
     value = report.value
     run_list = runs.value or []
     selected = chosen if chosen is not None else (run_list[0]["id"] if run_list else None)
-    edit = page_path("report.edit", console.role, id=report_id)
+    edit = console.path("report.edit", id=report_id)
     filters = ", ".join(f"{column_text(console, k)}: {len(v)}" for k, v in value["filters"].items()) or t("reports.none")
     return html.div(
         {"data-page": "report-view"},

@@ -14,8 +14,8 @@ from reactpy import component, html, use_state
 from app.access import api_keys
 from app.settings import api_credentials
 from app.settings.schemas import ApiKeyCreated
-from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
+from components.ui.console import use_console
 from components.ui.elements import card, spinner
 from components.ui.forms import form, submit_button, text_field
 from components.ui.hooks import use_action, use_query
@@ -111,7 +111,8 @@ def ApiCredentialsPanel(user_id: int) -> Any:
     query = use_query(api_credentials.overview, actor=console.actor, user_id=user_id, deps=[user_id])
     data, reload = (query.value.model_dump() if query.value is not None else None), query.reload
     label, set_label = use_state("")
-    revealed, set_revealed = use_state(None)  # the generate reply, holding the token, until dismissed
+    nothing_revealed: dict[str, Any] | None = None
+    revealed, set_revealed = use_state(nothing_revealed)  # the generate reply, holding the token, until dismissed
     confirming, set_confirming = use_state(None)  # the row waiting for the revoke confirmation
 
     def generated(result: ApiKeyCreated) -> None:

@@ -10,7 +10,7 @@ from reactpy import component, html, use_scope, use_state
 from app.settings import postbacks
 from app.web.middleware import header
 from components.settings.api_credentials_panel import ApiCredentialsPanel
-from components.shell.context import use_console
+from components.ui.console import use_console
 from components.ui.elements import card, empty_state, page_header, spinner
 from components.ui.forms import changed_values, form, submit_button, text_field
 from components.ui.hooks import use_action, use_query

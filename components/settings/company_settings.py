@@ -10,7 +10,7 @@ from reactpy_router import use_search_params
 
 from app.settings import company
 from app.settings.company import COLOUR_FIELDS, EDITABLE_FIELDS
-from components.shell.context import use_console
+from components.ui.console import use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.forms import alert, changed_values, form, submit_button, switch_field, text_field
 from components.ui.hooks import use_action, use_query

@@ -27,7 +27,7 @@ class _Tab:
     user_id: int | None
     host: str
     stamp: Stamp
-    on_change: Callable[[], None]
+    on_change: Callable[[], object]
 
 
 class ConfigWatch:
@@ -37,7 +37,7 @@ class ConfigWatch:
         self.tabs: set[_Tab] = set()
         self.task: asyncio.Task[None] | None = None
 
-    def follow(self, user_id: int | None, host: str, stamp: Stamp, on_change: Callable[[], None]) -> Callable[[], None]:
+    def follow(self, user_id: int | None, host: str, stamp: Stamp, on_change: Callable[[], object]) -> Callable[[], None]:
         tab = _Tab(user_id, host, stamp, on_change)
         self.tabs.add(tab)
         if self.task is None or self.task.done():
@@ -64,7 +64,7 @@ _watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ConfigWatch] = we
 
 
 def follow_configuration(user_id: int | None, host: str, stamp: Stamp,
-                         on_change: Callable[[], None]) -> Callable[[], None]:
+                         on_change: Callable[[], object]) -> Callable[[], None]:
     """Call `on_change` whenever this tab's configuration stamp changes; returns the function that stops."""
     loop = asyncio.get_running_loop()
     watch = _watches.get(loop)

@@ -6,9 +6,9 @@ from typing import Any
 
 from reactpy import component, html, use_location
 
-from components.shell.context import use_console
 from components.shell.layout import ShellLayout, auth_layout, docs_layout
 from components.shell.title import page_title
+from components.ui.console import use_console
 from components.widgets.document_effects import document_effects
 
 

@@ -6,11 +6,11 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from components.shell.context import use_console
 from components.shell.footer import footer
 from components.shell.sidebar import Navigation
 from components.shell.theme_panel import ThemePanel, layout_classes
 from components.shell.topbar import Impersonation, Topbar
+from components.ui.console import use_console
 from components.ui.links import app_link as link
 
 

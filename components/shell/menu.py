@@ -1,12 +1,11 @@
-"""The menu of a role, derived from the route table plus the conditional external links."""
+"""The menu of a role, derived from the route table (the console's) plus the conditional external links."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from components.pages import MENU_LINKS, menu_pages
-from components.shell.context import Console
+from components.ui.console import Console
 
 
 @dataclass(frozen=True)
@@ -29,9 +28,9 @@ def menu_items(console: Console) -> list[MenuItem]:
     if role is None:
         return []
     entries: list[tuple[int, MenuItem]] = [
-        (p.order, MenuItem(console.t(p.menu or ""), p.path, p.icon)) for p in menu_pages(role)
+        (p.order, MenuItem(console.t(p.menu or ""), p.path, p.icon)) for p in console.routes.menu_pages(role)
     ]
-    for link in MENU_LINKS:
+    for link in console.routes.menu_links:
         if role in link.roles and MENU_CONDITIONS[link.when](console):
             href = link.href or console.state.branding.help_and_support_link
             entries.append((link.order, MenuItem(console.t(link.label), href, link.icon, external=True)))

@@ -8,8 +8,8 @@ from typing import Any
 from reactpy import component, html
 
 from app.messaging import notifications
-from components.shell.context import use_console
-from components.shell.dropdown import Dropdown
+from components.ui.console import use_console
+from components.ui.dropdown import Dropdown
 from components.ui.hooks import use_action, use_query
 
 

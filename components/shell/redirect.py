@@ -8,7 +8,7 @@ from reactpy import component, html
 from reactpy_router import navigate
 
 from app.access.roles import home_path
-from components.shell.context import use_console
+from components.ui.console import use_console
 from components.ui.elements import spinner
 
 

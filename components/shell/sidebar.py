@@ -6,8 +6,8 @@ from typing import Any
 
 from reactpy import component, html, use_location
 
-from components.shell.context import use_console
 from components.shell.menu import MenuItem, menu_items
+from components.ui.console import use_console
 from components.ui.links import app_link as link
 
 

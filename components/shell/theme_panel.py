@@ -9,7 +9,7 @@ from typing import Any
 from reactpy import component, html
 
 from app.access.preferences import THEME_CHOICES
-from components.shell.context import use_console
+from components.ui.console import use_console
 
 PANEL_OPTIONS: tuple[str, ...] = ("layout", "width", "topbar", "sidebar", "sidebar_color")
 

@@ -53,7 +53,7 @@ def kept(toasts: tuple[Toast, ...]) -> tuple[Toast, ...]:
 
 @component
 def ToastHost(push_ref: Ref[Any]) -> Any:
-    toasts, set_toasts = use_state(())
+    toasts, set_toasts = use_state(tuple[tuple[int, str, str], ...]())  # (id, kind, text)
 
     def push(kind: str, text: str) -> None:
         set_toasts(lambda current: kept((*current, (next(_ids), kind, text))))

@@ -13,11 +13,11 @@ from app.access.roles import Role
 from app.accounts import console as console_service
 from app.accounts import impersonation
 from app.kernel.i18n.formatters import money
-from components.shell.context import Console, use_console
 from components.shell.language_menu import LanguageMenu
 from components.shell.notifications_menu import NotificationsMenu
 from components.shell.user_menu import UserMenu
 from components.ui import styles
+from components.ui.console import Console, use_console
 from components.ui.hooks import use_action, use_query
 from components.ui.labels import role_label_key
 from components.widgets.document_effects import document_effects

@@ -8,9 +8,8 @@ from typing import Any
 from reactpy import component, html
 
 from app.access.roles import Role
-from components.paths import page_path, profile_path, settings_path
-from components.shell.context import Console, use_console
-from components.shell.dropdown import Dropdown
+from components.ui.console import Console, use_console
+from components.ui.dropdown import Dropdown
 from components.ui.labels import role_label_key
 from components.ui.links import app_link as link
 
@@ -21,10 +20,10 @@ def settings_link(console: Console) -> str | None:
     if role is None:
         return None
     if role not in (Role.AGENCY, Role.ADVERTISER):
-        return settings_path(role)
+        return console.path("settings")
     user_settings = console.state.settings
     allowed = bool(user_settings and (user_settings.postback_enabled == "ENABLED" or user_settings.api_access))
-    return settings_path(role) if allowed else None
+    return console.path("settings") if allowed else None
 
 
 def identity_block(console: Console) -> Any:
@@ -46,18 +45,22 @@ def UserMenu(open_theme_panel: Callable[[], None]) -> Any:
     assert actor is not None
 
     def render_menu(close: Callable[[], None]) -> Any:
+        def open_theme(_event: Any) -> None:
+            close()
+            open_theme_panel()
+
         settings = settings_link(console)
-        reference_lists = page_path("metadata", actor.role)  # /admin/metadata: ADMIN and CO-ADMIN, per the route table
+        reference_lists = console.path("metadata")  # /admin/metadata: ADMIN and CO-ADMIN, per the route table
         return html.div(
             identity_block(console),
-            link({"to": profile_path(actor.role), "className": "dropdown-item"},
+            link({"to": console.routes.profile_path(actor.role), "className": "dropdown-item"},
                  html.i({"className": "bi bi-person me-2"}), t("usermenu.profile")),
             link({"to": settings, "className": "dropdown-item"}, html.i({"className": "bi bi-gear me-2"}),
                  t("usermenu.settings")) if settings else "",
             link({"to": reference_lists, "className": "dropdown-item", "data-menu": "reference-lists"},
                  html.i({"className": "bi bi-list-ul me-2"}), t("usermenu.reference_lists")) if reference_lists else "",
             html.button({"type": "button", "className": "dropdown-item",
-                         "onClick": lambda _e: (close(), open_theme_panel())},
+                         "onClick": open_theme},
                         html.i({"className": "bi bi-palette me-2"}), t("usermenu.theme")),
             html.div({"className": "dropdown-divider"}),
             html.button({"type": "button", "className": "dropdown-item text-danger", "data-action": "logout",

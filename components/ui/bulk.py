@@ -11,8 +11,7 @@ from urllib.parse import urlencode
 from reactpy import Ref, component, html, use_ref, use_state
 from reactpy_router import use_search_params
 
-from components.paths import page_path
-from components.shell.context import Console, use_console
+from components.ui.console import Console, use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.field_store import FieldStore, use_field_store
 from components.ui.hooks import use_action, use_query
@@ -51,10 +50,11 @@ def ApplyPanel(selection: Ref[Any], title: str, fields: Callable[[FieldStore, di
     """What changes and the Apply button; re-renders alone as the selection changes."""
     console = use_console()
     t = console.t
-    chosen, set_chosen = use_state([])
+    chosen, set_chosen = use_state(list[int]())
     selection.current = set_chosen
     store = use_field_store(initial)
-    results, set_results = use_state(None)
+    no_results: list[dict[str, Any]] | None = None
+    results, set_results = use_state(no_results)
 
     def done(rows: list[dict[str, Any]]) -> None:
         set_results(rows)
@@ -120,9 +120,9 @@ def SelectionBar(host: Ref[Any], pages: Sequence[tuple[str, str, str]], hint_key
     `host.current(ids)`)."""
     console = use_console()
     t = console.t
-    selected, set_selected = use_state([])
+    selected, set_selected = use_state(list[str]())  # the grid's row keys
     host.current = set_selected
-    links = [(name, label, icon, path) for name, label, icon in pages if (path := page_path(name, console.role))]
+    links = [(name, label, icon, path) for name, label, icon in pages if (path := console.path(name))]
     if not links:
         return html.div()
     query = urlencode({"ids": ",".join(selected)})

@@ -15,7 +15,7 @@ from reactpy_router import use_params
 from app.access.roles import ALL_ROLES, Role
 from app.accounts.user_config import margin_text
 from app.history import change_log
-from components.shell.context import Console, use_console
+from components.ui.console import Console, use_console
 from components.ui.elements import card, empty_state, loading_page, page_header
 from components.ui.forms import select_field, text_field
 from components.ui.hooks import use_query

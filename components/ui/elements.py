@@ -10,7 +10,8 @@ from reactpy import html
 from components.ui import styles
 
 
-def page_header(title: str, subtitle: str = "", *actions: Any) -> Any:
+def page_header(title: Any, subtitle: Any = "", *actions: Any) -> Any:
+    """The page's title and subtitle (text, or an element: a name with its status badges) and its buttons."""
     return html.div(
         {"className": styles.PAGE_HEADER},
         html.div(html.h1({"className": styles.PAGE_TITLE}, title),

@@ -9,8 +9,7 @@ from typing import Any
 
 from reactpy import html
 
-from components.paths import page_path
-from components.shell.context import Console
+from components.ui.console import Console
 from components.ui.elements import card, empty_state
 from components.ui.links import app_link
 
@@ -32,7 +31,7 @@ class EntityPages:
         return {"text": console.t(f"{self.prefix}.status.{status}"), "variant": self.variants.get(status, "secondary")}
 
     def back_to_list(self, console: Console) -> Any:
-        path = page_path(self.list_page, console.role)
+        path = console.path(self.list_page)
         return app_link({"to": path, "className": "btn btn-light border btn-sm"},
                         html.i({"className": "bi bi-arrow-left me-1"}), console.t(f"{self.prefix}.back")) if path else ""
 
@@ -45,7 +44,7 @@ class EntityPages:
         """Tabs to the record's other pages that the role has (`hidden`: pages this record does not offer)."""
         items = []
         for name, label_key, icon in self.tabs:
-            path = page_path(name, console.role, id=record_id) if name not in hidden else None
+            path = console.path(name, id=record_id) if name not in hidden else None
             if path is None:
                 continue
             active = name == current

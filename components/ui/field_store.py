@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reactpy import component, html, use_ref, use_state
+from reactpy import Ref, component, html, use_ref, use_state
 
 from components.ui import styles
 from components.ui.forms import select_field, text_field
@@ -44,7 +44,7 @@ class FieldStore:
 
 def use_field_store(initial: dict[str, Any]) -> FieldStore:
     """A store holding `initial` from the first render on (a new form: give the component a new key)."""
-    values = use_ref(None)
+    values: Ref[dict[str, Any] | None] = use_ref(None)
     if values.current is None:
         values.current = dict(initial)
     return FieldStore(values, use_ref({}))

@@ -10,9 +10,8 @@ from typing import Any
 
 from reactpy import Ref, component, html, use_ref, use_state
 
-from components.paths import page_path
-from components.shell.context import use_console
 from components.ui.confirm import ConfirmDialog
+from components.ui.console import use_console
 from components.ui.hooks import use_action
 from components.ui.navigation import use_navigation
 
@@ -47,7 +46,8 @@ def StatusRowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Callabl
     ("campaigns": campaigns.now_paused, campaigns.confirm_archived, ...)."""
     console = use_console()
     t = console.t
-    asking, set_asking = use_state(None)  # (id, name) to archive
+    not_asking: tuple[int, str] | None = None
+    asking, set_asking = use_state(not_asking)  # (id, name) to archive
     navigation, go = use_navigation()
 
     def changed(row: dict[str, Any]) -> None:
@@ -71,7 +71,7 @@ def StatusRowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Callabl
             write.submit(actor=console.actor, **{id_field: row_id}, status=wanted)
         elif action_id == ARCHIVE:
             set_asking((row_id, row["name"]))
-        elif path := page_path(action_id, console.role, id=row_id):
+        elif path := console.path(action_id, id=row_id):
             go(path)
 
     host.current = act

@@ -14,12 +14,12 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reactpy import use_effect, use_memo, use_ref, use_state
+from reactpy import Ref, use_effect, use_memo, use_ref, use_state
 
 from app.kernel.db import run_off_loop
 from app.kernel.errors import Invalid, NotAuthenticated, ServiceError
 from app.kernel.faults import infrastructure_error
-from components.shell.context import Console, use_console
+from components.ui.console import Console, use_console
 
 logger = logging.getLogger(__name__)
 UNEXPECTED_ERROR = "common.unexpected_error"
@@ -77,8 +77,8 @@ def use_query(fn: Callable[..., Any], /, *, deps: Sequence[Any] = (), **kwargs: 
     answer, set_answer = use_state(_Answer(request=0))
     requests = use_ref(0)
     newest_deps_request = use_ref(0)  # the request made when `deps` last changed (reloads don't count)
-    last_deps = use_ref(None)
-    task = use_ref(None)
+    last_deps: Ref[list[Any] | None] = use_ref(None)
+    task: Ref[asyncio.Task[Any] | None] = use_ref(None)
 
     async def load(request: int) -> None:
         try:
@@ -134,10 +134,10 @@ def use_action(fn: Callable[..., Any], /, *, success: str | None = None,
     (a list's row switch) passes `on_refused`, which gets them translated instead.
     A second submit with the same arguments while the first is running is ignored (a double click)."""
     console = use_console()
-    errors, set_errors = use_state({})
+    errors, set_errors = use_state(dict[str, str]())
     message, set_message = use_state("")
     pending, set_pending = use_state(False)
-    running = use_ref([])  # the kwargs of the calls in flight
+    running = use_ref(list[dict[str, Any]]())  # the kwargs of the calls in flight
 
     async def call(kwargs: dict[str, Any]) -> None:
         try:

@@ -15,6 +15,8 @@ from reactpy.types import Location
 from reactpy_router.components import Link as RouterLinkScript
 from reactpy_router.hooks import _use_route_state
 
+from components.ui.console import Console
+
 
 @component
 def _AppLink(to: str, attributes: dict[str, Any], children: tuple[Any, ...]) -> Any:
@@ -34,3 +36,10 @@ def app_link(attributes: dict[str, Any], *children: Any) -> Any:
     attributes = dict(attributes)
     to = attributes.pop("to")
     return _AppLink(to, attributes, children, key=attributes.pop("key", None))
+
+
+def back_link(console: Console, name: str, label_key: str) -> Any:
+    """A button back to the page called `name` (a list) for the console's role; nothing when the role has none."""
+    path = console.path(name)
+    return app_link({"to": path, "className": "btn btn-outline-secondary btn-sm"},
+                    html.i({"className": "bi bi-arrow-left me-1"}), console.t(label_key)) if path else ""

@@ -11,5 +11,6 @@ from reactpy_router import navigate
 
 def use_navigation() -> tuple[Any, Callable[[str], None]]:
     """(element to render somewhere in the page, go(path)). Rendering the element moves the router."""
-    target, set_target = use_state(None)
+    nowhere: str | None = None
+    target, set_target = use_state(nowhere)
     return (navigate(target) if target else ""), set_target

@@ -1,0 +1,44 @@
+"""/admin/agencies and /co-admin/agencies: every agency with its advertisers and their balance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reactpy import component, html
+
+from app.accounts import directory
+from components.accounts.users.accounts_table import account_columns
+from components.accounts.users.common import USER_PAGES
+from components.accounts.users.row_actions import account_grid, use_account_actions
+from components.ui.console import use_console
+from components.ui.elements import card, page_header
+from components.ui.hooks import use_query
+from components.ui.links import app_link
+
+COLUMNS = ("company", "name", "email", "status", "advertisers", "balance", "created")
+# The agency page first (its button); the per-user pages that apply to agencies go in the row menu.
+AGENCY_PAGES = (("agency.edit", "agencies.open", "bi-pencil", ""), *USER_PAGES[1:])
+
+
+@component
+def AgenciesPage() -> Any:
+    console = use_console()
+    t = console.t
+    rows = use_query(directory.agencies_overview, actor=console.actor)
+    actions = use_account_actions(rows.value, rows.reload, name_of=lambda row: row["company"] or row["name"],
+                                  open_page="agency.edit")
+    columns = [{**c, "label": t("agencies.col.balance")} if c["key"] == "balance" else c
+               for c in account_columns(console, COLUMNS, name=130, email=175, balance=145)]
+    assign_path = console.path("agency.assign")
+    add_path = console.path("user.add")
+    return html.div(
+        page_header(t("agencies.title"), t("agencies.subtitle"),
+                    app_link({"to": assign_path, "className": "btn btn-outline-primary"},
+                             html.i({"className": "bi bi-arrow-left-right me-1"}), t("agencies.assign"))
+                    if assign_path else "",
+                    app_link({"to": add_path, "className": "btn btn-primary"},
+                             html.i({"className": "bi bi-plus-lg me-1"}), t("agencies.add")) if add_path else ""),
+        card(account_grid(console, columns=columns, rows=rows.value, actions=actions, empty_text=t("agencies.empty"),
+                          pages=AGENCY_PAGES, loading=rows.loading)),
+        actions.elements,
+    )

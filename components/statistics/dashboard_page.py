@@ -1,0 +1,122 @@
+"""The dashboards of all four roles: headline figures, delivery by day, and performance by campaign,
+creative, exchange and OS (and by advertiser, for agencies and staff), for a period and a campaign.
+Insight360 (the "new" view) adds trends against the previous period, pacing and the campaigns that need
+attention."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reactpy import component, html, use_state
+
+from app.access import preferences
+from app.kernel.i18n.formatters import day_range
+from app.statistics import dashboards
+from app.statistics import service as statistics
+from components.statistics.insight import InsightPanels
+from components.statistics.widgets import breakdown_card, day_table, delivery_chart, kpi_tiles
+from components.ui.console import use_console
+from components.ui.elements import card, page_header
+from components.ui.forms import selected_value
+from components.ui.hooks import use_query
+
+PRESET_DAYS = (7, 30, 90)
+
+
+def _dates(period: dict[str, Any]) -> tuple[str, str]:
+    """The period's first and last day as ISO text: a preset is the last N days, today included, as a report's
+    "last N days" (statistics.last_days)."""
+    if period["days"]:
+        first, last = statistics.last_days(period["days"])
+        return first.isoformat(), last.isoformat()
+    return period["start"], period["end"]
+
+
+def _filters(console: Any, period: dict[str, Any], set_period: Any, campaign: str, set_campaign: Any,
+             campaigns: list[dict[str, Any]]) -> Any:
+    t = console.t
+    start, end = _dates(period)
+
+    def preset(days: int) -> Any:
+        return html.button({"type": "button", "key": f"preset-{days}", "data-preset": days,
+                            "className": "btn btn-sm " + ("btn-primary" if period["days"] == days else "btn-light border"),
+                            "aria-pressed": "true" if period["days"] == days else "false",
+                            "onClick": lambda _e: set_period({"days": days, "start": "", "end": ""})},
+                           t("dashboard.last_days", days=days))
+
+    def set_day(field: str) -> Any:
+        def on_change(event: dict[str, Any]) -> None:
+            value = str(event["target"].get("value") or "")
+            # Built on the period as it is when the change is handled, never on this render's copy.
+            set_period(lambda now: {"days": 0, **dict(zip(("start", "end"), _dates(now), strict=True)), field: value})
+        return on_change
+
+    return html.div(
+        {"className": "d-flex flex-wrap align-items-end gap-2 mb-4 dsp-dashboard-filters"},
+        html.div({"className": "btn-group", "role": "group", "aria-label": t("dashboard.period")},
+                 *[preset(days) for days in PRESET_DAYS]),
+        html.div(html.label({"className": "form-label small mb-1", "htmlFor": "dashboard-start"}, t("dashboard.from")),
+                 html.input({"id": "dashboard-start", "type": "date", "className": "form-control form-control-sm",
+                             "value": start, "max": end, "onChange": set_day("start")})),
+        html.div(html.label({"className": "form-label small mb-1", "htmlFor": "dashboard-end"}, t("dashboard.to")),
+                 html.input({"id": "dashboard-end", "type": "date", "className": "form-control form-control-sm",
+                             "value": end, "min": start, "onChange": set_day("end")})),
+        html.div({"className": "ms-md-auto"},
+                 html.label({"className": "form-label small mb-1", "htmlFor": "dashboard-campaign"}, t("dashboard.campaign")),
+                 html.select({"id": "dashboard-campaign", "className": "form-select form-select-sm", "value": campaign,
+                              "onChange": lambda event: set_campaign(selected_value(event))},
+                             html.option({"value": "", "key": "all"}, t("dashboard.all_campaigns")),
+                             *[html.option({"value": str(c["id"]), "key": f"campaign-{c['id']}"}, c["name"])
+                               for c in campaigns])),
+    )
+
+
+@component
+def DashboardPage() -> Any:
+    console = use_console()
+    t = console.t
+    actor = console.actor
+    assert actor is not None
+    # The stored choice counts only while the user may switch (re-read when an admin changes the config).
+    insight = preferences.dashboard_view(console.role, console.state.settings,
+                                         console.preferences.get("dashboard_view")) == "new"
+    period, set_period = use_state({"days": 30, "start": "", "end": ""})
+    campaign, set_campaign = use_state("")
+    start, end = _dates(period)
+    campaign_ids = [int(campaign)] if campaign else []
+    board = use_query(dashboards.dashboard, actor=actor, start=start, end=end, campaign_ids=campaign_ids,
+                      deps=[start, end, campaign])
+    choices = use_query(dashboards.campaign_choices, actor=actor)
+    data = board.value
+    title = t("topbar.view_new") if insight else t("topbar.view_old")
+    subtitle = t("dashboard.welcome", name=actor.user.display_name)
+    if data is None:
+        period_text = ""
+    else:
+        period_text = t("dashboard.period_text",
+                        days=day_range(data["period"]["start"], data["period"]["end"], language=console.language))
+    header = page_header(title, subtitle, html.span({"className": "small text-body-secondary", "data-period": "shown"},
+                                                    period_text))
+    filters = _filters(console, period, set_period, campaign, set_campaign, choices.value or [])
+    if data is None:
+        return html.div({"data-dashboard": "insight360" if insight else "classic", "data-loading": "true"}, header,
+                        filters, kpi_tiles(console))
+    breakdowns = data["breakdowns"]
+    tables = html.div({"className": "row g-4 mb-4"}, *[
+        html.div({"className": "col-xl-6", "key": f"by-{name}"},
+                 breakdown_card(console, name, rows, data["labels"][name]))
+        for name, rows in breakdowns.items()])
+    chart_card = card(delivery_chart(console, data["by_day"]), title=t("dashboard.performance_by_day"))
+    return html.div(
+        {"data-dashboard": "insight360" if insight else "classic", "data-loading": "true" if board.loading else "false"},
+        header,
+        filters,
+        kpi_tiles(console, data["totals"], data["trend"] if insight else None),
+        html.div({"className": "mb-4"}, chart_card),
+        InsightPanels(campaign_ids, key=f"insight-{campaign}") if insight else "",
+        tables,
+        day_table(console, data["by_day"]),
+    )
+
+
+__all__ = ["DashboardPage", "kpi_tiles"]

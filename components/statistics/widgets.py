@@ -1,0 +1,108 @@
+"""The dashboards' building blocks: headline tiles, the delivery chart, the "performance by" tables and the
+day-by-day table. Each takes plain rows from services/dashboards and draws them; none reads the database."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from reactpy import html
+
+from app.warehouse.schema import METRICS
+from components.statistics.figures import figure, trend_badge
+from components.ui.console import Console
+from components.ui.elements import card
+from components.widgets.chart import chart
+from components.widgets.datagrid import ColumnType, GridColumn
+from components.widgets.figure_table import figure_table
+
+KPI_KEYS: tuple[tuple[str, str], ...] = (
+    ("impressions", "bi-eye"),
+    ("clicks", "bi-cursor"),
+    ("ctr", "bi-percent"),
+    ("spend", "bi-currency-dollar"),
+    ("conversions", "bi-bullseye"),
+    ("ecpm", "bi-graph-up"),
+)
+LOWER_IS_BETTER = frozenset({"cpa", "ecpm", "ecpc"})
+ZERO_TOTALS = {"impressions": 0, "clicks": 0, "ctr": None, "spend": 0, "conversions": 0, "ecpm": None}
+
+
+def kpi_tiles(console: Console, totals: dict[str, Any] | None = None,
+              trend: dict[str, float | None] | None = None) -> Any:
+    totals = totals or ZERO_TOTALS
+    tiles = []
+    for key, icon in KPI_KEYS:
+        badge = trend_badge((trend or {}).get(key), lower_is_better=key in LOWER_IS_BETTER) if trend else None
+        tiles.append(html.div(
+            {"className": "col-6 col-md-4 col-xl-2", "key": key},
+            html.div({"className": "card dsp-card dsp-kpi shadow-sm border-0 h-100"},
+                     html.div({"className": "card-body d-flex align-items-center gap-3"},
+                              html.span({"className": "dsp-kpi-icon"}, html.i({"className": f"bi {icon}", "aria-hidden": "true"})),
+                              html.div({"className": "min-w-0"},
+                                       html.div({"className": "small text-body-secondary"}, console.t(f"dashboard.kpi.{key}")),
+                                       html.div({"className": "fs-5 fw-semibold text-nowrap", "data-kpi": key},
+                                                figure(key, totals.get(key), console.language, short=True)),
+                                       html.div({"className": f"small {badge[1]}", "data-trend": key,
+                                                 "title": console.t("dashboard.vs_previous")},
+                                                html.i({"className": f"bi {badge[2]} me-1", "aria-hidden": "true"}), badge[0])
+                                       if badge else "")))))
+    return html.div({"className": "row g-3 mb-4"}, *tiles)
+
+
+def delivery_chart(console: Console, days: list[dict[str, Any]]) -> Any:
+    t = console.t
+    return chart(x=[d["date"] for d in days], x_label=t("dashboard.col.date"),
+                 series=[{"name": t("dashboard.kpi.impressions"), "values": [d["impressions"] for d in days],
+                          "type": "bar", "axis": "left", "format": "number"},
+                         {"name": t("dashboard.kpi.spend"), "values": [d["spend"] for d in days],
+                          "type": "line", "axis": "right", "format": "money"}],
+                 height=320, locale=console.language, empty_text=t("dashboard.no_delivery"))
+
+
+# Which page a breakdown row links to: the row's id key and the page's name.
+_ROW_LINKS = {"campaign": ("campaign_id", "campaign.view"), "creative": ("creative_id", "creative.view"),
+              "advertiser": ("advertiser_id", "campaigns.of_advertiser")}
+BREAKDOWN_FIGURES = ("impressions", "clicks", "ctr", "spend")
+DAY_FIGURES = ("impressions", "clicks", "ctr", "spend", "ecpm", "conversions", "cpa")
+DAY_TABLE_HEIGHT_PX = 416
+
+
+def _figure_columns(console: Console, keys: tuple[str, ...]) -> list[GridColumn]:
+    return [{"key": k, "label": console.t(f"dashboard.kpi.{k}"), "type": cast(ColumnType, METRICS[k].kind)}
+            for k in keys]
+
+
+def _table_texts(console: Console) -> dict[str, str]:
+    t = console.t
+    return {"locale": console.language, "sort_label": t("grid.sort_by", column="{column}"),
+            "empty_text": t("dashboard.no_rows")}
+
+
+def breakdown_card(console: Console, name: str, rows: list[dict[str, Any]], label_key: str) -> Any:
+    """The top rows of one "performance by" breakdown, each labelled (and linked to its campaign, creative or
+    advertiser where there is one) with a bar of its share of the top spend."""
+    t = console.t
+    link = _ROW_LINKS.get(name)
+    shown = []
+    for index, row in enumerate(rows):
+        item = {"row": index, "label": str(row.get(label_key) or t("dashboard.unknown")),
+                **{k: row.get(k) for k in BREAKDOWN_FIGURES}}
+        if link and row.get(link[0]):
+            item["href"] = console.path(link[1], id=row[link[0]])
+        shown.append(item)
+    table = figure_table(columns=[{"key": "label", "label": t(f"dashboard.by.{name}")},
+                                  *_figure_columns(console, BREAKDOWN_FIGURES)],
+                         rows=shown, row_key="row", link_key="href", share_key="spend", sort="-spend",
+                         table_data={"breakdown": name}, **_table_texts(console))
+    return card(table, title=t(f"dashboard.performance_by.{name}"), class_name="h-100")
+
+
+def day_table(console: Console, days: list[dict[str, Any]]) -> Any:
+    t = console.t
+    title = t("dashboard.performance_by_day_table")
+    table = figure_table(columns=[{"key": "date", "label": t("dashboard.col.date"), "type": "date"},
+                                  *_figure_columns(console, DAY_FIGURES)],
+                         rows=[{k: d.get(k) for k in ("date", *DAY_FIGURES)} for d in days], row_key="date",
+                         sort="-date", max_height=DAY_TABLE_HEIGHT_PX, label=title, table_data={"table": "by-day"},
+                         **_table_texts(console))
+    return card(table, title=title)

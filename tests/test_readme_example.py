@@ -28,8 +28,9 @@ import app
 import components
 from app.access.sessions import SESSION_COOKIE
 from app.kernel.i18n import catalog
-from components import pages
+from components import pages, root
 from components.root import Root
+from components.ui.routes import RouteTable
 from tests.helpers import browser_session
 from tests.render import run_async, settle, text_of, walk
 
@@ -113,6 +114,9 @@ def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     table = (*pages.PAGES, page)
     pages._check(table)  # noqa: SLF001 - the checks the table runs at import, on the table with the new line
     monkeypatch.setattr(pages, "PAGES", table)
+    routes = RouteTable(table, pages.MENU_LINKS)  # what pages.py derives from PAGES at import
+    monkeypatch.setattr(pages, "ROUTES", routes)
+    monkeypatch.setattr(root, "ROUTES", routes)  # the Root took the table when it was imported
 
     catalogs = tmp_path / "catalogs"
     shutil.copytree(Path(catalog.__file__).parent / "catalogs", catalogs)

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any
 
@@ -34,7 +34,7 @@ SESSION_ENDED_CLOSE_CODE = 4401
 FOREIGN_ORIGIN_CLOSE_CODE = 4403
 
 
-def header(scope: Scope, name: bytes) -> str:
+def header(scope: Mapping[str, Any], name: bytes) -> str:
     for key, value in scope.get("headers", ()):
         if key == name:
             return bytes(value).decode("latin-1")

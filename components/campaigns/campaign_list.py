@@ -24,7 +24,13 @@ from components.ui.bulk import SelectionBar
 from components.ui.console import Console, use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import select_field
-from components.ui.grid_host import ARCHIVE, TOGGLE, StatusRowActions, use_row_actions
+from components.ui.grid_host import (
+    ARCHIVE,
+    ColumnSpec,
+    StatusRowActions,
+    declared_columns,
+    use_row_actions,
+)
 from components.ui.hooks import use_query
 from components.ui.links import app_link
 from components.widgets.datagrid import GridAction, GridColumn, GridView, data_grid
@@ -35,7 +41,7 @@ S = CampaignStatus
 # The status filter's choices, as the list shows statuses: an ended flight is "ended" (campaigns.list_campaigns).
 SHOWN_STATUSES = (S.DRAFT.value, S.ACTIVE.value, S.PAUSED.value, ENDED, S.COMPLETED.value, S.ARCHIVED.value)
 # (key, grid type, width, hidden until chosen); "advertiser" is left out for an advertiser's own list.
-COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
+COLUMNS: tuple[ColumnSpec, ...] = (
     ("name", "text", 180, False), ("advertiser", "text", 150, False), ("status", "badge", 110, False),
     ("active", "toggle", 64, False), ("objective", "text", 120, True), ("starts_at", "day", 125, False),
     ("ends_at", "day", 125, False), ("total_budget", "money", 115, False), ("daily_budget", "money", 115, True),
@@ -51,9 +57,7 @@ BULK_PAGES = (("campaign.bulk_edit", "campaigns.bulk_edit", "bi-pencil-square"),
 def grid_columns(console: Console) -> list[GridColumn]:
     t = console.t
     shown = [c for c in COLUMNS if not (c[0] == "advertiser" and console.role == Role.ADVERTISER)]
-    return [{"key": key, "label": t(f"campaigns.col.{key}"), "type": kind, "width": width,  # type: ignore[typeddict-item]
-             **({"hidden": True} if hidden else {}), **({"action": TOGGLE} if kind == "toggle" else {})}
-            for key, kind, width, hidden in shown]
+    return declared_columns(lambda key: t(f"campaigns.col.{key}"), shown)
 
 
 def grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -81,8 +81,8 @@ def CampaignViewPage() -> Any:
     campaign_id = use_subject_id()
     query = use_query(campaigns.describe_campaign, actor=console.actor, campaign_id=campaign_id, deps=[campaign_id])
     asking, set_asking = use_state(None)
-    move = use_action(campaigns.set_status, on_done=lambda c: (console.toast(
-        "success", t(f"campaigns.now_{c['status']}", name=c["name"])), query.reload()))
+    move = use_action(campaigns.set_status, success=lambda c: t(f"campaigns.now_{c['status']}", name=c["name"]),
+                      on_done=lambda _c: query.reload())
     tidy = use_action(campaigns.remove_stale_targeting, success="campaigns.stale_removed",
                       on_done=lambda _c: query.reload())
     if query.loading:

@@ -155,7 +155,8 @@ def CityPicker(store: FieldStore, error: str | None = None) -> Any:
     t = console.t
     chosen_ids, set_chosen_ids = use_field(store, "targeting.cities")
     saved = use_query(geo.named_cities, actor=console.actor, ids=list(chosen_ids or []), deps=[])
-    picked, set_picked = use_state({})  # id -> city, for cities chosen on this page
+    none_picked: dict[Any, dict[str, Any]] = {}
+    picked, set_picked = use_state(none_picked)  # id -> city, for cities chosen on this page
     query, set_query = use_state("")
     found = use_query(geo.search_cities, actor=console.actor, query=query.strip() or "-", limit=MAX_MATCHES,
                       deps=[query.strip()])
@@ -262,8 +263,9 @@ def DaypartingGrid(store: FieldStore, error: str | None = None) -> Any:
 
     def preset(kind: str) -> None:
         working = list(range(8, 20))
-        save({"clear": [[] for _ in WEEKDAYS], "business": [working] * 5 + [[], []],
-              "evenings": [list(range(18, 24))] * 7}[kind])
+        presets: dict[str, list[list[int]]] = {"clear": [[] for _ in WEEKDAYS], "business": [working] * 5 + [[], []],
+                                               "evenings": [list(range(18, 24))] * 7}
+        save(presets[kind])
 
     # Keys never look like indexes: ReactPy names unkeyed children by position, and "0" would collide.
     header = html.tr(html.th({"className": "dsp-daypart-day", "key": "day"}),
@@ -350,7 +352,7 @@ def InventoryListsPicker(store: FieldStore, advertiser_id: int | None, error: st
         if not options:
             return ""
         return checkbox_list(name=f"inventory_{kind}", label=t(f"applists.target_{kind}"), options=options,
-                             selected=chosen[kind], on_change=lambda ids, k=kind: set_value({**chosen, k: ids}))
+                             selected=chosen[kind], on_change=lambda ids: set_value({**chosen, kind: ids}))
 
     return html.div({"data-picker": "inventory_lists"}, side("allow"), side("block"), _error("inventory_lists", error))
 

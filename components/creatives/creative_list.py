@@ -23,12 +23,18 @@ from components.ui.bulk import SelectionBar
 from components.ui.console import Console, use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.forms import select_field
-from components.ui.grid_host import ARCHIVE, TOGGLE, StatusRowActions, use_row_actions
+from components.ui.grid_host import (
+    ARCHIVE,
+    ColumnSpec,
+    StatusRowActions,
+    declared_columns,
+    use_row_actions,
+)
 from components.ui.hooks import use_query
 from components.widgets.datagrid import GridAction, GridColumn, data_grid
 
 ALL = ""
-COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
+COLUMNS: tuple[ColumnSpec, ...] = (
     ("name", "text", 220, False), ("type", "text", 95, False), ("advertiser", "text", 150, False),
     ("status", "badge", 95, False), ("active", "toggle", 64, False), ("size", "text", 120, False),
     ("click_url", "text", 220, True), ("updated_at", "date", 150, False), ("id", "number", 70, True))
@@ -37,9 +43,8 @@ BULK_PAGES = (("creative.bulk_edit", "creatives.bulk_edit", "bi-pencil-square"),
 
 
 def grid_columns(console: Console, *, advertiser_column: bool) -> list[GridColumn]:
-    return [{"key": key, "label": console.t(f"creatives.col.{key}"), "type": kind, "width": width,  # type: ignore[typeddict-item]
-             **({"hidden": True} if hidden else {}), **({"action": TOGGLE} if kind == "toggle" else {})}
-            for key, kind, width, hidden in COLUMNS if advertiser_column or key != "advertiser"]
+    return declared_columns(lambda key: console.t(f"creatives.col.{key}"),
+                            (c for c in COLUMNS if advertiser_column or c[0] != "advertiser"))
 
 
 def grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

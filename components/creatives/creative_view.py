@@ -36,8 +36,11 @@ def CampaignsCard(creative: dict[str, Any], on_saved: Any) -> Any:
     offered = use_query(campaigns.list_campaigns, actor=console.actor, advertiser_id=creative["advertiser_id"])
     unchanged: list[int] | None = None  # nothing chosen yet: the saved choice shows
     chosen, set_chosen = use_state(unchanged)
-    save = use_action(creatives.assign_to_campaigns, on_done=lambda _r: (
-        console.toast("success", t("creatives.assignment_saved")), set_chosen(None), on_saved()))
+    def saved(_result: object) -> None:
+        set_chosen(None)
+        on_saved()
+
+    save = use_action(creatives.assign_to_campaigns, success="creatives.assignment_saved", on_done=saved)
     selected = chosen if chosen is not None else [c["id"] for c in creative["campaigns"]]
     options = [(c["id"], c["name"]) for c in offered.value or []]
     links = [app_link({"to": path, "key": str(c["id"]), "className": "d-block small"}, c["name"])
@@ -71,8 +74,8 @@ def CreativeViewPage() -> Any:
         query.reload()
         shown.reload()
 
-    move = use_action(creatives.set_status, on_done=lambda c: (
-        console.toast("success", t(f"creatives.now_{c['status']}", name=c["name"])), reload()))
+    move = use_action(creatives.set_status, success=lambda c: t(f"creatives.now_{c['status']}", name=c["name"]),
+                      on_done=lambda _c: reload())
     if query.loading or shown.loading:
         return loading_page(t, t("creatives.view_title"))
     creative, preview = query.value, shown.value

@@ -9,6 +9,7 @@ from typing import Any
 from reactpy import component, html, use_state
 
 from app.dsps import service as dsps
+from app.dsps.connectors import HTTP_JSON
 from app.dsps.models import DspStatus
 from app.reference import metadata
 from app.reference.schemas import ReferenceOption
@@ -82,7 +83,7 @@ def DspForm(dsp: dict[str, Any] | None, exchanges: list[ReferenceOption], on_sav
     console = use_console()
     t = console.t
     values, set_values = use_state(lambda: {key: (dsp or {}).get(key, default) for key, default in
-                                            (("name", ""), ("connector", dsps.HTTP_JSON), ("endpoint_url", ""),
+                                            (("name", ""), ("connector", HTTP_JSON), ("endpoint_url", ""),
                                              ("seat_id", ""), ("status", DspStatus.ACTIVE.value))})
     chosen, set_chosen = use_state(list(dsp["exchange_ids"]) if dsp else [])
     replacing, set_replacing = use_state(dsp is None or not dsp["credentials_set"])

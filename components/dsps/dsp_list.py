@@ -13,22 +13,20 @@ from app.dsps.models import DspStatus
 from components.dsps.common import status_cell
 from components.ui.console import Console, use_console
 from components.ui.elements import card, page_header
-from components.ui.grid_host import TOGGLE, use_row_actions
+from components.ui.grid_host import TOGGLE, ColumnSpec, declared_columns, use_row_actions
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
 from components.ui.navigation import use_navigation
 from components.widgets.datagrid import GridAction, GridColumn, data_grid
 
-COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
+COLUMNS: tuple[ColumnSpec, ...] = (
     ("name", "text", 180, False), ("status", "badge", 90, False), ("active", "toggle", 56, False),
     ("endpoint_url", "text", 220, False), ("exchanges", "text", 170, False), ("connection", "badge", 120, False),
     ("synced", "number", 80, False), ("updated_at", "date", 150, True), ("id", "number", 70, True))
 
 
 def grid_columns(console: Console) -> list[GridColumn]:
-    return [{"key": key, "label": console.t(f"dsps.col.{key}"), "type": kind, "width": width,  # type: ignore[typeddict-item]
-             **({"hidden": True} if hidden else {}), **({"action": TOGGLE} if kind == "toggle" else {})}
-            for key, kind, width, hidden in COLUMNS]
+    return declared_columns(lambda key: console.t(f"dsps.col.{key}"), COLUMNS)
 
 
 def _connection(console: Console, ok: bool | None) -> dict[str, str]:
@@ -59,8 +57,8 @@ def _DspRowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[
     console = use_console()
     t = console.t
     navigation, go = use_navigation()
-    write = use_action(dsps.set_status, on_done=lambda d: (
-        console.toast("success", t(f"dsps.now_{d['status']}", name=d["name"])), reload()))
+    write = use_action(dsps.set_status, success=lambda d: t(f"dsps.now_{d['status']}", name=d["name"]),
+                       on_done=lambda _d: reload())
 
     def act(action_id: str, row_id: int) -> None:
         row = next((r for r in rows if r["id"] == row_id), None)

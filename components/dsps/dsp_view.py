@@ -28,8 +28,8 @@ def DspViewPage() -> Any:
         query.reload()
 
     test = use_action(dsps.test_connection, on_done=tested)
-    move = use_action(dsps.set_status, on_done=lambda d: (
-        console.toast("success", t(f"dsps.now_{d['status']}", name=d["name"])), query.reload()))
+    move = use_action(dsps.set_status, success=lambda d: t(f"dsps.now_{d['status']}", name=d["name"]),
+                      on_done=lambda _d: query.reload())
     if query.loading:
         return loading_page(t, t("dsps.view_title"))
     dsp = query.value

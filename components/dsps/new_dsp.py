@@ -12,6 +12,7 @@ from typing import Any
 from reactpy import component, html, use_ref, use_state
 
 from app.dsps import service as dsps
+from app.dsps.connectors import HTTP_JSON
 from app.dsps.models import DspStatus
 from app.reference import metadata
 from components.dsps.common import back_to_list, test_result
@@ -74,10 +75,15 @@ def NewDspPage() -> Any:
     console = use_console()
     t = console.t
     step, set_step = use_state(1)
-    values, set_values = use_state(lambda: {"name": "", "connector": dsps.HTTP_JSON, "endpoint_url": "", "seat_id": "", "api_key": "",
-                                            "status": DspStatus.ACTIVE.value, "exchange_ids": []})
-    local_errors, set_local_errors = use_state({})
-    tried, set_tried = use_state(None)  # {ok, message} of the test of what is entered now
+    def blank() -> dict[str, Any]:
+        return {"name": "", "connector": HTTP_JSON, "endpoint_url": "", "seat_id": "", "api_key": "",
+                "status": DspStatus.ACTIVE.value, "exchange_ids": []}
+
+    values, set_values = use_state(blank)
+    no_errors: dict[str, str] = {}
+    local_errors, set_local_errors = use_state(no_errors)
+    not_tried: dict[str, Any] | None = None
+    tried, set_tried = use_state(not_tried)  # {ok, message} of the test of what is entered now
     replacing, set_replacing = use_state(False)
     exchanges = use_query(metadata.active_values, actor=console.actor, kind="exchange")
     navigation, go = use_navigation()
@@ -94,7 +100,8 @@ def NewDspPage() -> Any:
     create = use_action(dsps.create_dsp, on_done=created)
     test = use_action(dsps.try_connection, on_done=set_tried)
     errors = {**create.errors, **test.errors, **local_errors}
-    handled = use_ref(None)
+    no_answer: dict[str, str] | None = None
+    handled = use_ref(no_answer)
     if create.errors and create.errors is not handled.current:
         handled.current = create.errors  # once per answer, so the user can step forward again after fixing
         first = min(STEP_OF_FIELD.get(field, 1) for field in create.errors)

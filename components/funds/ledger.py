@@ -30,11 +30,12 @@ def ledger_columns(console: Console, *, show_by: bool) -> list[GridColumn]:
     t = console.t
     # Widths fit the grid and its hours button in a 1440-pixel window, with the "entered by" column too (the
     # payment lists): about 1,010 pixels of columns.
+    by: list[GridColumn] = [{"key": "by", "label": t("payments.by"), "width": 130}] if show_by else []
     return [{"key": "date", "label": t("payments.date"), "type": "date", "width": 185},
             {"key": "kind", "label": t("payments.kind"), "type": "badge", "width": 105},
             {"key": "campaign", "label": t("ledger.campaign"), "width": 160 if show_by else 180},
             {"key": "note", "label": t("payments.note"), "width": 170 if show_by else 280},
-            *([{"key": "by", "label": t("payments.by"), "width": 130}] if show_by else []),
+            *by,
             {"key": "amount", "label": t("payments.amount"), "type": "money", "width": 120},
             {"key": "balance", "label": t("payments.balance"), "type": "money", "width": 140}]
 

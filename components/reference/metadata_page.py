@@ -43,7 +43,8 @@ def use_detail_options(kind: str) -> list[tuple[str, str]]:
     console = use_console()
     detail = DETAILS.get(kind)
     systems = use_query(metadata.active_values, actor=console.actor, kind="operating_system", deps=[kind])
-    countries = use_memo(lambda: geo.countries(actor=console.actor) if detail == "country" else [], [detail])
+    countries = use_memo(lambda: geo.countries(actor=console.actor)
+                         if detail == "country" and console.actor is not None else [], [detail])
     if detail == "parent_id":
         return [(str(r.id), r.name) for r in systems.value or []]
     return [(c.code, c.name) for c in countries]
@@ -76,7 +77,7 @@ def _detail_args(kind: str, values: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def _name_form(*, name: str, value: str, on_change: Callable[[str], None], on_submit: Callable[[str], None],
+def _name_form(*, name: str, value: str, on_change: Callable[[str], None], on_submit: Callable[[dict[str, Any]], Any],
                button: Any, error: str | None, label: str, placeholder: str = "", extra: Any = "",
                on_escape: Callable[[], None] | None = None, autofocus: bool = False, key: str = "",
                detail: Any = "", detail_values: dict[str, Any] | None = None) -> Any:
@@ -217,6 +218,7 @@ def ValueRow(row: dict[str, Any], on_changed: Callable[[], None], ask_delete: Ca
         set_editing(False)
         on_changed()
 
+    name_cell: Any
     if editing:
         name_cell = RenameForm(row, saved, lambda: set_editing(False))
     else:
@@ -279,7 +281,7 @@ def KindPanel(kind: str, version: int, on_changed: Callable[[], None]) -> Any:
     ordered = rows or []  # by name: a row stays in place when it is retired or restored
     detail = DETAILS.get(kind)
     country_names = use_memo(lambda: {c.code: c.name for c in geo.countries(actor=console.actor)}
-                             if detail == "country" else {}, [detail])
+                             if detail == "country" and console.actor is not None else {}, [detail])
     active = sum(1 for r in ordered if not r["retired"])
     header = html.div(
         {"className": "card-header bg-transparent d-flex flex-wrap align-items-center justify-content-between gap-2"},

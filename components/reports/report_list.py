@@ -64,8 +64,12 @@ def _ReportRowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Any) -
     not_asking: tuple[int, str] | None = None  # (id, name) to delete
     asking, set_asking = use_state(not_asking)
     navigation, go = use_navigation()
-    remove = use_action(reports.delete_report, on_done=lambda _r: (
-        console.toast("success", t("reports.deleted", name=asking[1] if asking else "")), set_asking(None), reload()))
+    def removed(_result: object) -> None:
+        set_asking(None)
+        reload()
+
+    remove = use_action(reports.delete_report, success=lambda _r: t("reports.deleted", name=asking[1] if asking else ""),
+                        on_done=removed)
 
     def act(action_id: str, report_id: int) -> None:
         row = next((r for r in rows if r["id"] == report_id), None)

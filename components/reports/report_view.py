@@ -20,11 +20,11 @@ from components.ui.download import ServiceDownload
 from components.ui.elements import card, empty_state, facts, loading_page, page_header
 from components.ui.hooks import background, use_action, use_query
 from components.ui.links import app_link, back_link
-from components.widgets.datagrid import GridColumn, data_grid
+from components.widgets.datagrid import ColumnType, GridColumn, data_grid
 
 POLL_SECONDS = 1.0
 ACTIVE = ("pending", "running")
-GRID_TYPES = {"number": "number", "money": "money", "percent": "percent", "text": "text"}
+GRID_TYPES: dict[str, ColumnType] = {"number": "number", "money": "money", "percent": "percent", "text": "text"}
 # Result columns holding a calendar day: written as days are elsewhere (the dashboard's day table), not as ISO text.
 DAY_COLUMNS = ("date",)
 
@@ -51,7 +51,7 @@ def ResultPanel(run: dict[str, Any], report: dict[str, Any]) -> Any:
     if not data.get("available"):
         return card(empty_state("bi-file-earmark-x", t("reports.file_deleted"), t("reports.file_deleted_hint"),
                                 marker={"data-state": "no-file"}))
-    columns: list[GridColumn] = [{"key": key, "label": column_text(console, key),  # type: ignore[typeddict-item]
+    columns: list[GridColumn] = [{"key": key, "label": column_text(console, key),
                                   "type": "day" if key in DAY_COLUMNS else "number" if key.endswith("_id")
                                   else GRID_TYPES[report_results.column_kind(key)],
                                   "width": 120 if report_results.column_kind(key) != "text" else 170}
@@ -102,7 +102,10 @@ def RunPanel(run_id: int, report: dict[str, Any], on_finished: Callable[[], None
             set_tick(tick + 1)
 
         task = background(later())
-        return task.cancel
+
+        def stop() -> None:
+            task.cancel()
+        return stop
 
     use_effect(poll, dependencies=[run_id, status, tick])
     previous = use_ref(status)
@@ -142,8 +145,11 @@ def RunsCard(runs: list[dict[str, Any]], selected: int | None, on_select: Callab
     console = use_console()
     t = console.t
     asking, set_asking = use_state(None)
-    remove = use_action(reports.delete_run_file, on_done=lambda _r: (
-        console.toast("success", t("reports.file_removed")), set_asking(None), reload()))
+    def removed(_result: object) -> None:
+        set_asking(None)
+        reload()
+
+    remove = use_action(reports.delete_run_file, success="reports.file_removed", on_done=removed)
     if not runs:
         return card(html.p({"className": "small text-body-secondary mb-0"}, t("reports.no_runs")),
                     title=t("reports.previous_runs"))
@@ -191,7 +197,11 @@ def ReportViewPage() -> Any:
     report = use_query(reports.get_report, actor=console.actor, report_id=report_id, deps=[report_id])
     runs = use_query(reports.list_runs, actor=console.actor, report_id=report_id, deps=[report_id])
     chosen, set_chosen = use_state(None)
-    start = use_action(reports.start_run, on_done=lambda run: (set_chosen(run["id"]), runs.reload()))
+    def started(run: dict[str, Any]) -> None:
+        set_chosen(run["id"])
+        runs.reload()
+
+    start = use_action(reports.start_run, on_done=started)
     if report.loading:
         return loading_page(t, t("reports.view_title"))
     if report.value is None:

@@ -3,7 +3,7 @@ day-by-day table. Each takes plain rows from services/dashboards and draws them;
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from reactpy import html
 
@@ -72,7 +72,13 @@ def _figure_columns(console: Console, keys: tuple[str, ...]) -> list[GridColumn]
             for k in keys]
 
 
-def _table_texts(console: Console) -> dict[str, str]:
+class _TableTexts(TypedDict):
+    locale: str
+    sort_label: str
+    empty_text: str
+
+
+def _table_texts(console: Console) -> _TableTexts:
     t = console.t
     return {"locale": console.language, "sort_label": t("grid.sort_by", column="{column}"),
             "empty_text": t("dashboard.no_rows")}

@@ -4,7 +4,7 @@ re-renders the host, not the page that holds the grid and all its rows (ARCHITEC
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +14,7 @@ from components.ui.confirm import ConfirmDialog
 from components.ui.console import use_console
 from components.ui.hooks import use_action
 from components.ui.navigation import use_navigation
+from components.widgets.datagrid import ColumnType, GridColumn
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,22 @@ def use_row_actions(host_component: Callable[..., Any], *args: Any) -> RowAction
 
 TOGGLE = "toggle_active"  # the status switch column's action: active <-> paused
 ARCHIVE = "archive"  # asks first, then archives
+# A list page's column: (key, type, width in pixels, hidden until the user picks it in the column chooser).
+ColumnSpec = tuple[str, ColumnType, int, bool]
+
+
+def declared_columns(label: Callable[[str], str], specs: Iterable[ColumnSpec]) -> list[GridColumn]:
+    """The grid columns of a list page's COLUMNS, each labelled by `label(key)`; a toggle column's switch runs
+    TOGGLE."""
+    columns: list[GridColumn] = []
+    for key, kind, width, hidden in specs:
+        column: GridColumn = {"key": key, "label": label(key), "type": kind, "width": width}
+        if hidden:
+            column["hidden"] = True
+        if kind == "toggle":
+            column["action"] = TOGGLE
+        columns.append(column)
+    return columns
 
 
 @component

@@ -123,12 +123,13 @@ class ActionState:
         self.submit = submit
 
 
-def use_action(fn: Callable[..., Any], /, *, success: str | None = None,
+def use_action(fn: Callable[..., Any], /, *, success: str | Callable[[Any], str] | None = None,
                on_done: Callable[[Any], Any] | None = None,
                on_refused: Callable[[dict[str, str]], Any] | None = None,
                errors_in_place: bool = False) -> ActionState:
     """Write through a service, off the event loop. `submit(**kwargs)` starts the call and returns at
-    once; `on_done(result)` runs when it succeeded. Field errors land in `.errors`; other failures become
+    once; when it succeeded, a success toast says `success` (a catalog key, or a function of the result giving the
+    text: "Summer Sale is now paused") and `on_done(result)` runs. Field errors land in `.errors`; other failures become
     an error toast, or `.message` with `errors_in_place` (the signed-out pages show them above the form;
     there a 401 means "wrong password", not "your session ended"). A page with no form to show field errors in
     (a list's row switch) passes `on_refused`, which gets them translated instead.
@@ -164,7 +165,7 @@ def use_action(fn: Callable[..., Any], /, *, success: str | None = None,
         set_errors({})
         set_message("")
         if success:
-            console.toast("success", console.t(success))
+            console.toast("success", success(result) if callable(success) else console.t(success))
         if on_done:
             on_done(result)
 

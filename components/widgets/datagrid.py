@@ -44,6 +44,7 @@ class GridAction(TypedDict):
     variant: NotRequired[Variant]
     when: NotRequired[str]  # show only on rows whose this field is truthy
     menu: NotRequired[bool]  # in the row's "more" menu (icon and label) instead of a button of its own
+    slot: NotRequired[str]  # buttons of one slot share a place on every row (enable and disable): default the id
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ _SEPARATORS: dict[str, tuple[str, str, int]] = {
 _CENT = Decimal("0.01")
 
 
-def money(amount: Decimal | int | float, *, micros: bool = False, language: str = "en") -> str:
+def money(amount: Decimal | int | float | str, *, micros: bool = False, language: str = "en") -> str:
     """Dollar sign, two decimals, minus sign first: -$1,234.50 (en), -$1.234,50 (gr)."""
     value = Decimal(amount) / MICROS_PER_DOLLAR if micros else Decimal(str(amount))
     value = value.quantize(_CENT, rounding=ROUND_HALF_UP)

@@ -3,6 +3,7 @@ user's API credentials."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, html, use_state
@@ -33,6 +34,9 @@ def ConfigForm(config: dict[str, Any], on_saved: Any) -> Any:
     def set_value(name: str, value: Any) -> None:
         set_values(lambda v: {**v, name: value})
 
+    def switch_setter(name: str) -> Callable[[bool], None]:
+        return lambda checked: set_value(name, checked)
+
     options = [(x["id"], x["name"] + (f" ({t('metadata.retired')})" if x["retired"] else ""))
                for x in config["exchange_options"]]
     advertiser = config["role"] == Role.ADVERTISER
@@ -50,7 +54,7 @@ def ConfigForm(config: dict[str, Any], on_saved: Any) -> Any:
         submit,
         card(*[html.div({"key": key},
                         switch_field(name=key, label=t(label), checked=bool(values[key]),
-                                     on_change=lambda checked, k=key: set_value(k, checked), help_text=t(help_key)))
+                                     on_change=switch_setter(key), help_text=t(help_key)))
                for key, label, help_key in SWITCHES],
              title=t("config.features")),
         card(text_field(name="margin", label=t("field.margin"), value=values["margin"], error=save.errors.get("margin"),

@@ -6,6 +6,7 @@ from typing import Any
 
 from components.ui.console import Console
 from components.ui.entity_pages import EntityPages
+from components.widgets.datagrid import GridColumn
 
 APPROVALS = EntityPages(prefix="exchanges", list_page="exchange.approvals", icon="bi-diagram-3",
                         variants={"pending": "warning", "approved": "success", "rejected": "danger"}, tabs=())
@@ -17,7 +18,7 @@ def request_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str,
             for row in rows]
 
 
-def request_columns(console: Console) -> list[dict[str, Any]]:
+def request_columns(console: Console) -> list[GridColumn]:
     t = console.t
     return [{"key": "campaign", "label": t("exchanges.col.campaign"), "type": "text", "width": 220},
             {"key": "advertiser", "label": t("exchanges.col.advertiser"), "type": "text", "width": 170},

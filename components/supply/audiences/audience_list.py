@@ -14,7 +14,7 @@ from components.ui.confirm import ConfirmDialog
 from components.ui.console import Console, use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import select_field
-from components.ui.grid_host import TOGGLE, use_row_actions
+from components.ui.grid_host import TOGGLE, ColumnSpec, declared_columns, use_row_actions
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
 from components.ui.navigation import use_navigation
@@ -22,7 +22,7 @@ from components.widgets.datagrid import GridAction, GridColumn, data_grid
 
 ALL = ""
 DELETE = "delete"
-COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
+COLUMNS: tuple[ColumnSpec, ...] = (
     ("name", "text", 220, False), ("definition", "text", 200, False), ("advertiser", "text", 150, False),
     ("size", "text", 170, False), ("status", "badge", 95, False), ("active", "toggle", 64, False),
     ("campaign_count", "number", 100, False), ("updated_at", "date", 150, False), ("id", "number", 70, True))
@@ -30,9 +30,8 @@ COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
 
 def _columns(console: Console) -> list[GridColumn]:
     staff_or_agency = console.role is not None and console.role.value != "ADVERTISER"
-    return [{"key": key, "label": console.t(f"audiences.col.{key}"), "type": kind, "width": width,  # type: ignore[typeddict-item]
-             **({"hidden": True} if hidden else {}), **({"action": TOGGLE} if kind == "toggle" else {})}
-            for key, kind, width, hidden in COLUMNS if staff_or_agency or key != "advertiser"]
+    return declared_columns(lambda key: console.t(f"audiences.col.{key}"),
+                            (c for c in COLUMNS if staff_or_agency or c[0] != "advertiser"))
 
 
 def _rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -62,10 +61,10 @@ def _RowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Any) -> Any:
     not_asking: tuple[int, str] | None = None
     asking, set_asking = use_state(not_asking)  # (id, name) to delete
     navigation, go = use_navigation()
-    toggle = use_action(audiences.set_status, on_done=lambda a: (
-        console.toast("success", t(f"audiences.now_{a['status']}", name=a["name"])), reload()))
-    remove = use_action(audiences.delete_audience, on_done=lambda gone: (
-        console.toast("success", t("audiences.deleted", name=gone["name"])), reload()))
+    toggle = use_action(audiences.set_status, success=lambda a: t(f"audiences.now_{a['status']}", name=a["name"]),
+                        on_done=lambda _a: reload())
+    remove = use_action(audiences.delete_audience, success=lambda gone: t("audiences.deleted", name=gone["name"]),
+                        on_done=lambda _gone: reload())
 
     def act(action_id: str, row_id: int) -> None:
         row = next((r for r in rows if r["id"] == row_id), None)

@@ -111,8 +111,11 @@ def CampaignsCard(audience: dict[str, Any], on_saved: Any) -> Any:
     unchanged: dict[int, str] | None = None  # campaign id -> mode; nothing chosen yet: the saved ones show
     chosen, set_chosen = use_state(unchanged)
     modes = chosen if chosen is not None else current
-    save = use_action(audience_targeting.associate_campaigns, on_done=lambda _r: (
-        console.toast("success", t("audiences.campaigns_saved")), set_chosen(None), on_saved()))
+    def saved(_result: object) -> None:
+        set_chosen(None)
+        on_saved()
+
+    save = use_action(audience_targeting.associate_campaigns, success="audiences.campaigns_saved", on_done=saved)
     links = [html.li({"key": str(c["id"]), "className": "d-flex justify-content-between align-items-center py-1"},
                      app_link({"to": path}, c["name"]) if (path := console.path("campaign.view", id=c["id"]))
                      else c["name"],
@@ -160,11 +163,10 @@ def AudienceViewPage() -> Any:
     query = use_query(audiences.get_audience, actor=console.actor, audience_id=audience_id, deps=[audience_id])
     asking, set_asking = use_state(False)
     navigation, go = use_navigation()
-    toggle = use_action(audiences.set_status, on_done=lambda a: (
-        console.toast("success", t(f"audiences.now_{a['status']}", name=a["name"])), query.reload()))
-    remove = use_action(audiences.delete_audience, on_done=lambda gone: (
-        console.toast("success", t("audiences.deleted", name=gone["name"])),
-        go(console.path("audiences") or "/")))
+    toggle = use_action(audiences.set_status, success=lambda a: t(f"audiences.now_{a['status']}", name=a["name"]),
+                        on_done=lambda _a: query.reload())
+    remove = use_action(audiences.delete_audience, success=lambda gone: t("audiences.deleted", name=gone["name"]),
+                        on_done=lambda _gone: go(console.path("audiences") or "/"))
     if query.value is None:
         return loading_page(t, t("audiences.view_title")) if query.loading or not query.failed else \
             html.div(page_header(t("audiences.view_title")), not_found(console))

@@ -12,12 +12,11 @@ from app.campaigns import service as campaigns
 from app.supply import app_lists
 from app.supply.models import ListKind, ListStatus
 from components.supply.app_lists.entries import ExportEntriesButton, counts_facts, kind_badge
-from components.supply.app_lists.lifecycle import ListLifecycle, lifecycle_flags
+from components.supply.app_lists.lifecycle import lifecycle_flags
 from components.supply.app_lists.list_pages import ListPages, entries_field, list_entity_pages, submit_button
 from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.forms import form, select_field, text_field
-from components.ui.grid_host import use_row_actions
 from components.ui.hooks import use_query
 from components.ui.links import app_link
 
@@ -52,8 +51,7 @@ def InventoryListsPage() -> Any:
     status, set_status = use_state("")
     kind, set_kind = use_state("")
     rows = use_query(app_lists.list_lists, actor=console.actor, status=status, kind=kind, deps=[status, kind])
-    actions = use_row_actions(ListLifecycle, rows.value or [], rows.reload, app_lists.set_status,
-                              app_lists.delete_list, "applist_id")
+    actions = INVENTORY.use_row_actions(rows)
     return INVENTORY.lists_page(
         console, data_page="inventory-lists", new_action="new-list", query=rows, actions=actions,
         columns=[{"key": key, "label": t(f"applists.col.{key}"), "type": kind_, "width": width}

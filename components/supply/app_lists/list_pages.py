@@ -19,6 +19,7 @@ from components.ui import styles
 from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.entity_pages import EntityPages
+from components.ui.grid_host import use_row_actions
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
 from components.ui.routes import use_subject_id
@@ -75,6 +76,11 @@ class ListPages:
                            loading_text=t("common.loading") if query.loading else None, storage_key=data_page)),
             actions.elements,
         )
+
+    def use_row_actions(self, query: Any) -> Any:
+        """The list grid's row actions: its pages, and archive, restore and delete after asking."""
+        return use_row_actions(ListLifecycle, query.value or [], query.reload, self.service.set_status,
+                               self.service.delete_list, self.id_kw)
 
     def use_create_list(self) -> tuple[dict[str, Any] | None, Any]:
         """The create page's action, and what it created (None until then)."""

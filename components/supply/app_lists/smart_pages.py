@@ -11,12 +11,11 @@ from reactpy import component, html, use_state
 
 from app.supply import smart_apps
 from components.supply.app_lists.entries import counts_facts
-from components.supply.app_lists.lifecycle import ListLifecycle, lifecycle_flags
+from components.supply.app_lists.lifecycle import lifecycle_flags
 from components.supply.app_lists.list_pages import ListPages, entries_field, list_entity_pages, submit_button
 from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, page_header
 from components.ui.forms import form, select_field, text_field
-from components.ui.grid_host import use_row_actions
 from components.ui.hooks import use_query
 
 SMART_APPS = list_entity_pages("smartapps", "smartapp", "bi-stars")
@@ -82,8 +81,7 @@ def SmartAppListsPage() -> Any:
     console = use_console()
     t = console.t
     rows = use_query(smart_apps.list_lists, actor=console.actor)
-    actions = use_row_actions(ListLifecycle, rows.value or [], rows.reload, smart_apps.set_status,
-                              smart_apps.delete_list, "list_id")
+    actions = SMART.use_row_actions(rows)
     return SMART.lists_page(console, data_page="smart-apps", new_action="new-smart-list", query=rows, actions=actions,
                             columns=[{"key": key, "label": t(f"smartapps.col.{key}"), "type": kind, "width": width}
                                      for key, kind, width in COLUMNS],

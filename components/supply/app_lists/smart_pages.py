@@ -7,33 +7,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from reactpy import Ref, component, html, use_ref, use_state
+from reactpy import component, html, use_state
 
 from app.supply import smart_apps
-from app.supply.models import ListStatus
-from components.supply.app_lists.entries import EntriesEditor, EntriesGrid, counts_facts, result_panel
-from components.supply.app_lists.lifecycle import (
-    ListLifecycle,
-    grid_actions,
-    lifecycle_buttons,
-    lifecycle_flags,
-)
-from components.ui import styles
+from components.supply.app_lists.entries import counts_facts
+from components.supply.app_lists.lifecycle import lifecycle_flags
+from components.supply.app_lists.list_pages import ListPages, entries_field, list_entity_pages, submit_button
 from components.ui.console import Console, use_console
-from components.ui.elements import card, facts, loading_page, page_header
-from components.ui.entity_pages import EntityPages
+from components.ui.elements import card, facts, page_header
 from components.ui.forms import form, select_field, text_field
-from components.ui.grid_host import use_row_actions
-from components.ui.hooks import use_action, use_query
-from components.ui.links import app_link
-from components.ui.routes import use_subject_id
-from components.widgets.datagrid import data_grid
+from components.ui.hooks import use_query
 
-SMART_APPS = EntityPages(
-    prefix="smartapps", list_page="smartapps", icon="bi-stars",
-    variants={ListStatus.ACTIVE: "success", ListStatus.ARCHIVED: "dark"},
-    tabs=(("smartapp.view", "applists.tab_overview", "bi-eye"), ("smartapp.edit", "applists.tab_edit", "bi-pencil"),
-          ("smartapp.change_log", "applists.tab_change_log", "bi-clock-history")))
+SMART_APPS = list_entity_pages("smartapps", "smartapp", "bi-stars")
+
+
+def _taxonomy_text(row: dict[str, Any]) -> str:
+    return " › ".join(part for part in (row["category"], row["genre"], row["subgenre"]) if part)
+
+
+SMART = ListPages(
+    pages=SMART_APPS, service=smart_apps, page="smartapp", id_kw="list_id", data_page="smart-app",
+    upload="/api/uploads/smart-app-list", badges=lambda console, row: [], described=_taxonomy_text)
 COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("name", "text", 220), ("category", "text", 150), ("genre", "text", 150), ("subgenre", "text", 130),
     ("status", "badge", 95), ("entries", "number", 100), ("campaign_count", "number", 110), ("updated_at", "date", 150))
@@ -87,23 +81,11 @@ def SmartAppListsPage() -> Any:
     console = use_console()
     t = console.t
     rows = use_query(smart_apps.list_lists, actor=console.actor)
-    actions = use_row_actions(ListLifecycle, rows.value or [], rows.reload, smart_apps.set_status,
-                              smart_apps.delete_list, "list_id")
-    create = console.path("smartapp.create")
-    return html.div(
-        {"data-page": "smart-apps"},
-        page_header(t("smartapps.title"), t("smartapps.subtitle"),
-                    app_link({"to": create, "className": "btn btn-primary", "data-action": "new-smart-list"},
-                             html.i({"className": "bi bi-plus-lg me-1"}), t("smartapps.new")) if create else ""),
-        card(data_grid(columns=[{"key": key, "label": t(f"smartapps.col.{key}"), "type": kind, "width": width}  # type: ignore[misc]
-                                for key, kind, width in COLUMNS],
-                       rows=_grid_rows(console, rows.value or []), height=520, search_placeholder=t("common.search"),
-                       empty_text=t("smartapps.empty"), row_count_label=t("grid.rows"), more_label=t("grid.more"),
-                       locale=console.language, actions=grid_actions(console, "smartapp"), on_action=actions.on_action,
-                       on_row_click=lambda key: actions.on_action("smartapp.view", key),
-                       loading_text=t("common.loading") if rows.loading else None, storage_key="smart-apps")),
-        actions.elements,
-    )
+    actions = SMART.use_row_actions(rows)
+    return SMART.lists_page(console, data_page="smart-apps", new_action="new-smart-list", query=rows, actions=actions,
+                            columns=[{"key": key, "label": t(f"smartapps.col.{key}"), "type": kind, "width": width}
+                                     for key, kind, width in COLUMNS],
+                            rows=_grid_rows(console, rows.value or []))
 
 
 @component
@@ -112,22 +94,10 @@ def CreateSmartAppListPage() -> Any:
     t = console.t
     name, set_name = use_state("")
     chosen, set_chosen = use_state({"category_id": "", "genre_id": "", "subgenre_id": ""})
-    created, set_created = use_state(None)
-    action = use_action(smart_apps.create_list, on_done=lambda r: (
-        set_created(r), console.toast("success", t("applists.created", name=r["list"]["name"]))))
+    created, action = SMART.use_create_list()
     header = page_header(t("smartapps.new"), t("smartapps.new_subtitle"), SMART_APPS.back_to_list(console))
     if created is not None:
-        saved = created["list"]
-        return html.div({"data-page": "smart-app-created"}, header, card(
-            html.p({"className": "mb-2"}, t("applists.created_text", name=saved["name"], count=saved["entries"])),
-            result_panel(console, created["result"]),
-            html.div({"className": "d-flex gap-2 mt-3"},
-                     *[app_link({"to": path, "key": page, "data-action": page,
-                                 "className": "btn btn-sm " + ("btn-primary" if page == "smartapp.edit" else "btn-outline-secondary")},
-                                t(label))
-                       for page, label in (("smartapp.edit", "applists.add_more"), ("smartapp.view", "applists.tab_overview"))
-                       if (path := console.path(page, id=saved["id"]))]),
-            title=saved["name"]))
+        return SMART.created_page(console, header, created)
 
     def submit(values: dict[str, Any]) -> None:
         action.submit(actor=console.actor, data={**chosen, "name": values.get("name", name),
@@ -139,101 +109,55 @@ def CreateSmartAppListPage() -> Any:
                   text_field(name="name", label=t("applists.field.name"), value=name, on_change=set_name,
                              error=action.errors.get("name"), max_length=120, help_text=t("applists.name_help")),
                   TaxonomyPicker(chosen, set_chosen, action.errors),
-                  html.label({"className": styles.FORM_LABEL + " mt-2", "htmlFor": "field-entries"}, t("applists.entries")),
-                  html.textarea({"id": "field-entries", "name": "entries", "rows": 8, "defaultValue": "",
-                                 "className": "form-control font-monospace small",
-                                 "placeholder": "com.example.game\nid389801252\nexample.com"}),
-                  html.div({"className": "form-text mb-3"}, t("applists.create_entries_help")),
-                  html.button({"type": "submit", "className": "btn btn-primary", "data-action": "create-smart-list",
-                               "disabled": action.pending}, t("applists.create")),
+                  *entries_field(console, "com.example.game\nid389801252\nexample.com", " mt-2"),
+                  submit_button(console, action, "create-smart-list", "applists.create", "btn btn-primary"),
                   name="smart-app-list")),
     )
-
-
-def _taxonomy_text(row: dict[str, Any]) -> str:
-    return " › ".join(part for part in (row["category"], row["genre"], row["subgenre"]) if part)
-
-
-def _header(console: Console, row: dict[str, Any], *actions: Any) -> Any:
-    return page_header(html.span({"className": "d-inline-flex align-items-center gap-2 dsp-title-with-badge"}, row["name"],
-                                 SMART_APPS.status_badge(console, row["status"])),
-                       f"{_taxonomy_text(row)} · #{row['id']}", *actions, SMART_APPS.back_to_list(console))
 
 
 @component
 def ViewSmartAppListPage() -> Any:
     console = use_console()
     t = console.t
-    list_id = use_subject_id()
-    query = use_query(smart_apps.get_list, actor=console.actor, list_id=list_id, deps=[list_id])
-    if query.loading:
-        return loading_page(t, t("smartapps.view_title"))
+    list_id, query = SMART.use_list()
+    if (shown := SMART.waiting(console, query, "view_title")) is not None:
+        return shown
     row = query.value
-    if row is None:
-        return html.div(page_header(t("smartapps.view_title")), SMART_APPS.not_found(console))
-    return html.div(
-        {"data-page": "smart-app-view"}, _header(console, row),
-        SMART_APPS.record_tabs(console, list_id, current="smartapp.view"),
-        html.div({"className": "row g-4"},
-                 html.div({"className": "col-xl-8"},
-                          card(EntriesGrid(list_id, smart_apps.list_entries, "list_id", 0), title=t("applists.entries"))),
-                 html.div({"className": "col-xl-4"},
-                          card(facts([(t("smartapps.field.category"), row["category"]),
-                                      (t("smartapps.field.genre"), row["genre"]),
-                                      (t("smartapps.field.subgenre"), row["subgenre"] or t("smartapps.whole_genre")),
-                                      *counts_facts(console, row),
-                                      (t("smartapps.col.campaign_count"), str(row["campaign_count"]))]),
-                               title=t("applists.summary")))),
-    )
+    return SMART.view_page(console, list_id, SMART.header(console, row),
+                           [(t("smartapps.field.category"), row["category"]),
+                            (t("smartapps.field.genre"), row["genre"]),
+                            (t("smartapps.field.subgenre"), row["subgenre"] or t("smartapps.whole_genre")),
+                            *counts_facts(console, row),
+                            (t("smartapps.col.campaign_count"), str(row["campaign_count"]))])
 
 
 @component
 def EditSmartAppListPage() -> Any:
     console = use_console()
     t = console.t
-    list_id = use_subject_id()
-    query = use_query(smart_apps.get_list, actor=console.actor, list_id=list_id, deps=[list_id])
-    host: Ref[Any] = use_ref(None)
+    list_id, query, host, save = SMART.use_edit_list()
     untouched: str | None = None  # nothing typed yet: the saved name shows
     name, set_name = use_state(untouched)
     no_choice: dict[str, str] | None = None
     chosen, set_chosen = use_state(no_choice)
-    save = use_action(smart_apps.update_list, on_done=lambda r: (
-        console.toast("success", t("applists.saved", name=r["name"])), query.reload()))
-    if query.loading:
-        return loading_page(t, t("smartapps.edit_title"))
+    if (shown := SMART.waiting(console, query, "edit_title")) is not None:
+        return shown
     row = query.value
-    if row is None:
-        return html.div(page_header(t("smartapps.edit_title")), SMART_APPS.not_found(console))
-    lifecycle = ListLifecycle(host, [row], query.reload, smart_apps.set_status, smart_apps.delete_list, "list_id",
-                              after_delete="smartapps")
-    header = _header(console, row, *lifecycle_buttons(console, row, host))
-    if row["status"] == ListStatus.ARCHIVED:
-        return html.div({"data-page": "smart-app-edit"}, header,
-                        SMART_APPS.record_tabs(console, list_id, current="smartapp.edit"),
-                        card(html.p({"className": "mb-0", "data-state": "archived"}, t("applists.archived_read_only"))),
-                        lifecycle)
     taxonomy = chosen or {key: row[key] for key in ("category_id", "genre_id", "subgenre_id")}
 
     def submit(values: dict[str, Any]) -> None:
         save.submit(actor=console.actor, list_id=list_id, data={**taxonomy, "name": values.get("name", row["name"])})
 
-    return html.div(
-        {"data-page": "smart-app-edit"}, header,
-        SMART_APPS.record_tabs(console, list_id, current="smartapp.edit"),
+    # The taxonomy picker needs the page's width: settings first, the entries below (inventory's sit beside them).
+    return SMART.edit_page(console, list_id, query, host, lambda: [
         card(form(submit,
                   text_field(name="name", label=t("applists.field.name"), value=row["name"] if name is None else name,
                              on_change=set_name, error=save.errors.get("name"), max_length=120),
                   TaxonomyPicker(taxonomy, set_chosen, save.errors),
-                  html.button({"type": "submit", "className": "btn btn-primary btn-sm mt-2", "data-action": "save-list",
-                               "disabled": save.pending}, t("common.save")),
+                  submit_button(console, save, "save-list", "common.save", "btn btn-primary btn-sm mt-2"),
                   name="smart-app-settings"),
              title=t("applists.settings"), class_name="mb-4"),
         html.div({"className": "row g-4"},
-                 html.div({"className": "col-xl-8"},
-                          EntriesEditor(list_id, smart_apps.change_entries, "list_id", "/api/uploads/smart-app-list",
-                                        "list_id", query.reload)),
+                 html.div({"className": "col-xl-8"}, SMART.entries_editor(list_id, query)),
                  html.div({"className": "col-xl-4"},
-                          card(facts(counts_facts(console, row), cell="col-4 mb-0"), title=t("applists.summary")))),
-        lifecycle,
-    )
+                          card(facts(counts_facts(console, row), cell="col-4 mb-0"), title=t("applists.summary"))))])

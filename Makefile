@@ -45,7 +45,7 @@ run: seed
 test: lint
 	bash tests/run_all.sh
 
-# mypy checks what [tool.mypy] in pyproject.toml names (app, strictly).
+# mypy checks what [tool.mypy] in pyproject.toml names: app strictly, components in standard mode.
 lint: install-test
 	$(VENV)/bin/ruff check app components tests bench
 	$(VENV)/bin/mypy

@@ -26,7 +26,8 @@ def ListLifecycle(host: Ref[Any], rows: list[dict[str, Any]], on_changed: Callab
     open for the row. `after_delete`: the page to go to once deleted (the list page, from an edit page)."""
     console = use_console()
     t = console.t
-    asking, set_asking = use_state(None)  # (action, id, name)
+    not_asking: tuple[str, int, Any] | None = None
+    asking, set_asking = use_state(not_asking)  # (action, id, name)
     navigation, go = use_navigation()
 
     def status_done(row: dict[str, Any]) -> None:

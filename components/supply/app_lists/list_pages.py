@@ -87,8 +87,9 @@ class ListPages:
         console = use_console()
         nothing_yet: dict[str, Any] | None = None
         created, set_created = use_state(nothing_yet)
-        action = use_action(self.service.create_list, on_done=lambda r: (
-            set_created(r), console.toast("success", console.t("applists.created", name=r["list"]["name"]))))
+        action = use_action(self.service.create_list, success=lambda r: console.t("applists.created",
+                                                                                  name=r["list"]["name"]),
+                            on_done=set_created)
         return created, action
 
     def created_page(self, console: Console, header: Any, created: dict[str, Any]) -> Any:
@@ -141,8 +142,8 @@ class ListPages:
         console = use_console()
         list_id, query = self.use_list()
         host: Ref[Any] = use_ref(None)
-        save = use_action(self.service.update_list, on_done=lambda r: (
-            console.toast("success", console.t("applists.saved", name=r["name"])), query.reload()))
+        save = use_action(self.service.update_list, success=lambda r: console.t("applists.saved", name=r["name"]),
+                          on_done=lambda _r: query.reload())
         return list_id, query, host, save
 
     def edit_page(self, console: Console, list_id: int, query: Any, host: Ref[Any],

@@ -129,10 +129,14 @@ def select_field(*, name: str, label: str, value: str, options: Sequence[tuple[s
                  class_name: str = "mb-3") -> Any:
     """A labelled <select>; options are (value, text) pairs."""
     input_id = f"field-{name}"
+    # Options often arrive after the value (a saved list's genre, whose genres are read when the page opens):
+    # a select first drawn without its value's option shows the first option and, in the browser, keeps showing
+    # it when the option arrives. A new key once the value has its option draws it again, showing the value.
+    shown = "shown" if any(option_value == value for option_value, _text in options) else "waiting"
     return html.div(
         {"className": class_name},
         html.label({"className": styles.FORM_LABEL, "htmlFor": input_id}, label),
-        html.select({"id": input_id, "name": name, "value": value,
+        html.select({"key": f"{input_id}-{shown}", "id": input_id, "name": name, "value": value,
                      "className": "form-select" + (" is-invalid" if error else ""),
                      "onChange": lambda event: on_change(selected_value(event))},
                     *[html.option({"value": option_value, "key": option_value, "data-field": name}, text)

@@ -85,3 +85,16 @@ def test_an_admin_builds_a_smart_app_list(page: Page) -> None:
     expect(page.locator("[data-page=smart-app-view]")).to_contain_text("Apple App Store › Games › Action")
     expect(page.locator("[data-total]")).to_have_attribute("data-total", "2")
     screenshot(page, "smart-app-view")
+
+    # The edit page shows the saved taxonomy (its options arrive after the page), and a save that only renames
+    # keeps it: nothing the user did not touch changes.
+    page.click("[data-tab='smartapp.edit']")
+    expect(page.locator("#field-subgenre_id option[value='7001']")).to_have_count(1)
+    expect(page.locator("#field-category_id")).to_have_value("36")
+    expect(page.locator("#field-genre_id")).to_have_value("6014")
+    expect(page.locator("#field-subgenre_id")).to_have_value("7001")
+    page.fill("#field-name", "Action games iOS")
+    page.click("[data-action=save-list]")
+    _toast(page, "Action games iOS")
+    page.click("[data-tab='smartapp.view']")
+    expect(page.locator("[data-page=smart-app-view]")).to_contain_text("Apple App Store › Games › Action")

@@ -20,12 +20,14 @@ from components.ui.bulk import bulk_page
 from components.ui.console import Console, use_console
 from components.ui.field_store import FieldStore, StoreSelect, StoreText
 from components.ui.forms import checkbox_list, switch_field
+from components.ui.grid_host import ColumnSpec, declared_columns
 from components.ui.hooks import use_query
 from components.widgets.datagrid import GridColumn
 
 # Their sum fits the grid's card beside the changes panel at 1366 px (an advertiser's page): no sideways scrolling.
-GRID_COLUMNS = (("name", "text", 160), ("advertiser", "text", 130), ("status", "badge", 104),
-                ("total_budget", "money", 105), ("daily_budget", "money", 105), ("bid", "money", 70))
+GRID_COLUMNS: tuple[ColumnSpec, ...] = (("name", "text", 160, False), ("advertiser", "text", 130, False),
+                                        ("status", "badge", 104, False), ("total_budget", "money", 105, False),
+                                        ("daily_budget", "money", 105, False), ("bid", "money", 70, False))
 # The groups of settings the bulk edit can change: (group, its fields).
 GROUPS = (("bids", ("bid", "bid_min", "bid_max")), ("budget", ("total_budget", "daily_budget")),
           ("status", ("status",)), ("goal", ("goal_metric", "goal_target")))
@@ -34,8 +36,8 @@ KEEP_WHEN_EMPTY = ("bids",)
 
 
 def _columns(console: Console) -> list[GridColumn]:
-    return [{"key": key, "label": console.t(f"campaigns.col.{key}"), "type": kind, "width": width}  # type: ignore[typeddict-item]
-            for key, kind, width in GRID_COLUMNS if not (key == "advertiser" and console.role == Role.ADVERTISER)]
+    return declared_columns(lambda key: console.t(f"campaigns.col.{key}"),
+                            (c for c in GRID_COLUMNS if not (c[0] == "advertiser" and console.role == Role.ADVERTISER)))
 
 
 def _campaign_bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: Any, apply: Any,

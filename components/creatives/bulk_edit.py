@@ -14,6 +14,7 @@ from components.creatives.creative_list import grid_rows
 from components.ui.bulk import bulk_page
 from components.ui.console import Console, use_console
 from components.ui.field_store import FieldStore, StoreSelect, StoreText
+from components.ui.grid_host import ColumnSpec, declared_columns
 from components.widgets.datagrid import GridColumn
 
 # The URL fields a bulk edit may set (the service refuses a field the creative's type does not have).
@@ -23,10 +24,10 @@ URL_FIELDS = (("click_url", "creatives.field.click_url"), ("pixel_urls", "creati
 
 def _columns(console: Console) -> list[GridColumn]:
     t = console.t
-    keys = (("name", "text", 220), ("type", "text", 95), ("status", "badge", 95), ("size", "text", 120),
-            ("click_url", "text", 220))
-    return [{"key": key, "label": t(f"creatives.col.{key}"), "type": kind, "width": width}  # type: ignore[typeddict-item]
-            for key, kind, width in keys]
+    keys: tuple[ColumnSpec, ...] = (("name", "text", 220, False), ("type", "text", 95, False),
+                                    ("status", "badge", 95, False), ("size", "text", 120, False),
+                                    ("click_url", "text", 220, False))
+    return declared_columns(lambda key: t(f"creatives.col.{key}"), keys)
 
 
 def _url_fields(store: FieldStore, errors: dict[str, str]) -> Any:

@@ -17,6 +17,7 @@ from components.supply.app_lists.list_pages import ListPages, entries_field, lis
 from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.forms import form, select_field, text_field
+from components.ui.grid_host import ColumnSpec, declared_columns
 from components.ui.hooks import use_query
 from components.ui.links import app_link
 
@@ -25,10 +26,11 @@ INVENTORY = ListPages(
     pages=APP_LISTS, service=app_lists, page="applist", id_kw="applist_id", data_page="inventory-list",
     upload="/api/uploads/inventory-list", badges=lambda console, row: [kind_badge(console, row["kind"])],
     described=lambda row: row["advertiser"])
-COLUMNS: tuple[tuple[str, str, int], ...] = (
-    ("name", "text", 220), ("kind", "badge", 90), ("advertiser", "text", 160), ("status", "badge", 95),
-    ("apps", "number", 90), ("domains", "number", 90), ("entries", "number", 100), ("campaign_count", "number", 110),
-    ("updated_at", "date", 150))
+COLUMNS: tuple[ColumnSpec, ...] = (
+    ("name", "text", 220, False), ("kind", "badge", 90, False), ("advertiser", "text", 160, False),
+    ("status", "badge", 95, False), ("apps", "number", 90, False), ("domains", "number", 90, False),
+    ("entries", "number", 100, False), ("campaign_count", "number", 110, False),
+    ("updated_at", "date", 150, False))
 
 
 def _advertiser_column(console: Console) -> bool:
@@ -54,8 +56,8 @@ def InventoryListsPage() -> Any:
     actions = INVENTORY.use_row_actions(rows)
     return INVENTORY.lists_page(
         console, data_page="inventory-lists", new_action="new-list", query=rows, actions=actions,
-        columns=[{"key": key, "label": t(f"applists.col.{key}"), "type": kind_, "width": width}
-                 for key, kind_, width in COLUMNS if key != "advertiser" or _advertiser_column(console)],
+        columns=declared_columns(lambda key: t(f"applists.col.{key}"),
+                                 (c for c in COLUMNS if c[0] != "advertiser" or _advertiser_column(console))),
         rows=_grid_rows(console, rows.value or []),
         filters=html.div({"className": "d-flex flex-wrap gap-3 align-items-end mb-1 dsp-filters"},
                          select_field(name="status_filter", label=t("applists.filter_status"), value=status,

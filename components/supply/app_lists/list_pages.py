@@ -23,7 +23,7 @@ from components.ui.grid_host import use_row_actions
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
 from components.ui.routes import use_subject_id
-from components.widgets.datagrid import data_grid
+from components.widgets.datagrid import GridColumn, data_grid
 
 
 def list_entity_pages(prefix: str, page: str, icon: str) -> EntityPages:
@@ -58,7 +58,7 @@ class ListPages:
                            f"{self.described(row)} · #{row['id']}", *actions, self.pages.back_to_list(console))
 
     def lists_page(self, console: Console, *, data_page: str, new_action: str, query: Any, actions: Any,
-                   columns: list[dict[str, Any]], rows: list[dict[str, Any]], filters: Any = "") -> Any:
+                   columns: list[GridColumn], rows: list[dict[str, Any]], filters: Any = "") -> Any:
         """The list page: a header with its "new" button, the grid with the lifecycle's row actions."""
         t = console.t
         create = console.path(f"{self.page}.create")
@@ -68,7 +68,7 @@ class ListPages:
                         app_link({"to": create, "className": "btn btn-primary", "data-action": new_action},
                                  html.i({"className": "bi bi-plus-lg me-1"}), t(f"{self.text}.new")) if create else ""),
             card(filters,
-                 data_grid(columns=columns, rows=rows, height=520,  # type: ignore[arg-type]
+                 data_grid(columns=columns, rows=rows, height=520,
                            search_placeholder=t("common.search"), empty_text=t(f"{self.text}.empty"),
                            row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
                            actions=grid_actions(console, self.page), on_action=actions.on_action,

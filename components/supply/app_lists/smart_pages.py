@@ -16,6 +16,7 @@ from components.supply.app_lists.list_pages import ListPages, entries_field, lis
 from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, page_header
 from components.ui.forms import form, select_field, text_field
+from components.ui.grid_host import ColumnSpec, declared_columns
 from components.ui.hooks import use_query
 
 SMART_APPS = list_entity_pages("smartapps", "smartapp", "bi-stars")
@@ -28,9 +29,10 @@ def _taxonomy_text(row: dict[str, Any]) -> str:
 SMART = ListPages(
     pages=SMART_APPS, service=smart_apps, page="smartapp", id_kw="list_id", data_page="smart-app",
     upload="/api/uploads/smart-app-list", badges=lambda console, row: [], described=_taxonomy_text)
-COLUMNS: tuple[tuple[str, str, int], ...] = (
-    ("name", "text", 220), ("category", "text", 150), ("genre", "text", 150), ("subgenre", "text", 130),
-    ("status", "badge", 95), ("entries", "number", 100), ("campaign_count", "number", 110), ("updated_at", "date", 150))
+COLUMNS: tuple[ColumnSpec, ...] = (
+    ("name", "text", 220, False), ("category", "text", 150, False), ("genre", "text", 150, False),
+    ("subgenre", "text", 130, False), ("status", "badge", 95, False), ("entries", "number", 100, False),
+    ("campaign_count", "number", 110, False), ("updated_at", "date", 150, False))
 Taxonomy = dict[str, str]
 
 
@@ -83,8 +85,7 @@ def SmartAppListsPage() -> Any:
     rows = use_query(smart_apps.list_lists, actor=console.actor)
     actions = SMART.use_row_actions(rows)
     return SMART.lists_page(console, data_page="smart-apps", new_action="new-smart-list", query=rows, actions=actions,
-                            columns=[{"key": key, "label": t(f"smartapps.col.{key}"), "type": kind, "width": width}
-                                     for key, kind, width in COLUMNS],
+                            columns=declared_columns(lambda key: t(f"smartapps.col.{key}"), COLUMNS),
                             rows=_grid_rows(console, rows.value or []))
 
 

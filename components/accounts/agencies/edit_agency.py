@@ -48,17 +48,17 @@ def EditAgencyPage() -> Any:
     user, reload = query.value, query.reload
     if query.loading:
         return loading_page(t, t("agencies.edit_title"))
-    if user is None or user["role"] != Role.AGENCY:
+    if user is None or user.role != Role.AGENCY:
         return html.div(page_header(t("agencies.edit_title")), not_found(console))
     log_path = console.path("user.change_log", id=agency_id)
     return html.div(
-        page_header(t("agencies.edit_title"), user["company_name"] or user["name"],
+        page_header(t("agencies.edit_title"), user.company_name or user.name,
                     app_link({"to": log_path, "className": "btn btn-outline-secondary btn-sm"},
                              html.i({"className": "bi bi-clock-history me-1"}), t("users.change_log"))
                     if log_path else "",
                     back_link(console, "agencies", "agencies.back")),
         html.div({"className": "row g-4"},
-                 html.div({"className": "col-xl-8"}, EditUserForm(user, reload, key=f"{agency_id}-{user['email']}")),
+                 html.div({"className": "col-xl-8"}, EditUserForm(user, reload, key=f"{agency_id}-{user.email}")),
                  html.div({"className": "col-xl-4"}, account_facts(console, user))),
         AgencyAdvertisers(agency_id),
     )

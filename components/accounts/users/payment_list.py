@@ -30,10 +30,10 @@ def PaymentListPage() -> Any:
         return loading_page(t, t("payments.title"))
     if user is None or history is None:
         return html.div(page_header(t("payments.title")), not_found(console))
-    balance = history[0]["balance"] if history else "0.00"
+    balance = history[0].balance if history else "0.00"
     return html.div(
-        page_header(t("payments.title"), f"{user['name']} · {user['email']}", back_link(console)),
-        user_page_links(console, user, current="user.payments"),
+        page_header(t("payments.title"), f"{user.name} · {user.email}", back_link(console)),
+        user_page_links(console, user.id, user.role, current="user.payments"),
         html.div({"className": "row g-4 mb-4"},
                  html.div({"className": "col-sm-6 col-xl-3"},
                           card(html.div({"className": "small text-body-secondary"}, t("payments.current_balance")),
@@ -42,6 +42,6 @@ def PaymentListPage() -> Any:
                  html.div({"className": "col-sm-6 col-xl-3"},
                           card(html.div({"className": "small text-body-secondary"}, t("payments.entries")),
                                html.div({"className": "fs-4 fw-semibold"},
-                                        str(sum(int(row["entries"]) for row in history)))))),
+                                        str(sum(row.entries for row in history)))))),
         LedgerCard(history, show_by=True),
     )

@@ -10,6 +10,7 @@ from reactpy_router import use_search_params
 
 from app.funds import card_payments, ledger
 from app.funds import service as funds
+from app.funds.ledger import LedgerRow
 from app.funds.schemas import CheckoutStarted, FundsRow
 from components.funds.common import kpi_card, kpi_row
 from components.funds.ledger import LedgerCard
@@ -83,6 +84,7 @@ def FundsPage() -> Any:
     if summary.loading or history.loading:
         return loading_page(t, t("funds.title"))
     figures: FundsRow | None = summary.value
+    rows: list[LedgerRow] = history.value or []
     return html.div(
         {"data-page": "funds"},
         page_header(t("funds.title"), t("funds.subtitle_advertiser"),
@@ -97,5 +99,5 @@ def FundsPage() -> Any:
             kpi_card(console, key="spent", label=t("funds.spent_total"),
                      micros=figures.spend_micros + figures.margin_micros if figures else 0, icon="bi-cart-check"),
         ),
-        LedgerCard(history.value or [], title=t("funds.ledger")),
+        LedgerCard(rows, title=t("funds.ledger")),
     )

@@ -10,6 +10,7 @@ from reactpy_router import use_search_params
 
 from app.access.roles import Role
 from app.accounts import directory, users
+from app.accounts.schemas import AccountRow, AgencyChoice
 from app.kernel.i18n.formatters import money
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import use_console
@@ -35,8 +36,9 @@ def AssignAdvertiserPage() -> Any:
     selected, set_selected = use_state(frozenset[int]())
     confirming, set_confirming = use_state(False)
     advertisers_query = use_query(directory.accounts_overview, actor=console.actor, role=Role.ADVERTISER.value)
-    advertisers, reload = advertisers_query.value, advertisers_query.reload
-    agencies = use_query(users.agency_choices, actor=console.actor).value
+    advertisers: list[AccountRow] | None = advertisers_query.value
+    reload = advertisers_query.reload
+    agencies: list[AgencyChoice] | None = use_query(users.agency_choices, actor=console.actor).value
     agency_names = {str(a.id): a.name for a in agencies or []}
 
     def moved(count: int) -> None:

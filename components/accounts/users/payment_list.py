@@ -8,7 +8,9 @@ from typing import Any
 from reactpy import component, html
 
 from app.accounts import users
+from app.accounts.schemas import UserRead
 from app.funds import ledger
+from app.funds.ledger import LedgerRow
 from app.kernel.i18n.formatters import money
 from components.accounts.users.common import back_link, not_found, user_page_links
 from components.funds.ledger import LedgerCard
@@ -25,7 +27,8 @@ def PaymentListPage() -> Any:
     user_id = use_subject_id()
     user_query = use_query(users.get_user, actor=console.actor, user_id=user_id, deps=[user_id])
     history_query = use_query(ledger.grouped_ledger, actor=console.actor, advertiser_id=user_id, deps=[user_id])
-    user, history = user_query.value, history_query.value
+    user: UserRead | None = user_query.value
+    history: list[LedgerRow] | None = history_query.value
     if user_query.loading or history_query.loading:
         return loading_page(t, t("payments.title"))
     if user is None or history is None:

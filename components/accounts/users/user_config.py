@@ -79,7 +79,8 @@ def UserConfigPage() -> Any:
     t = console.t
     user_id = use_subject_id()
     query = use_query(user_config.get_config, actor=console.actor, user_id=user_id, deps=[user_id])
-    config, reload = query.value, query.reload
+    config: UserConfigRead | None = query.value
+    reload = query.reload
     if query.loading:
         return loading_page(t, t("config.title"))
     if config is None:

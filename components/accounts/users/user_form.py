@@ -11,7 +11,7 @@ from reactpy import component, html, use_state
 from app.access.models import UserStatus
 from app.access.roles import ALL_ROLES, Role
 from app.accounts import user_config, users
-from app.accounts.schemas import UserRead
+from app.accounts.schemas import AgencyChoice, UserRead
 from components.accounts.users.common import back_link, not_found, user_page_links
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import Console, use_console
@@ -50,7 +50,7 @@ def AddUserPage() -> Any:
     staff = console.role != Role.AGENCY
     values, set_values = use_state({"role": Role.ADVERTISER.value, "agency_id": DIRECT, "password": "",
                                     **dict.fromkeys(DETAILS, "")})
-    agencies = use_query(users.agency_choices, actor=console.actor).value if staff else None
+    agencies: list[AgencyChoice] | None = use_query(users.agency_choices, actor=console.actor).value if staff else None
     navigation, go = use_navigation()
     list_path = console.path("users")
 
@@ -182,7 +182,8 @@ def EditUserPage() -> Any:
     t = console.t
     user_id = use_subject_id()
     query = use_query(users.get_user, actor=console.actor, user_id=user_id, deps=[user_id])
-    user, reload = query.value, query.reload
+    user: UserRead | None = query.value
+    reload = query.reload
     if query.loading:
         return loading_page(t, t("users.edit_title"))
     if user is None:

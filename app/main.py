@@ -7,10 +7,11 @@ import contextlib
 import importlib
 import re
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, Field
 from reactpy import html
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -46,10 +47,11 @@ from app.web import csp, export_files, kinds_api
 from app.web.bounds import bounded_integers
 from app.web.envelope import (
     FAULT_CLASSES,
+    Envelope,
     common_error_responses,
     fault_error_handler,
     http_error_handler,
-    ok,
+    reply,
     service_error_handler,
     unexpected_error_handler,
     validation_error_handler,
@@ -60,6 +62,10 @@ from app.web.middleware import HtmlShellHeaders, WebsocketGuard
 # The UI is configured by name so that app/ never imports components/ at module level.
 ROOT_COMPONENT = "components.root:Root"
 API_TITLE = "DSP Console API"
+
+
+class HealthRead(BaseModel):
+    status: Literal["ok"] = Field(description="Always ok: the server answers and its database too")
 
 
 def create_api() -> FastAPI:
@@ -106,21 +112,21 @@ def create_api() -> FastAPI:
     api.include_router(kinds_api.router())  # every declared kind's status routes
 
     @api.get("/health", tags=["health"])
-    def health() -> dict[str, Any]:
+    def health() -> Envelope[HealthRead]:
         """Liveness and database reachability."""
         with session_scope() as db:
             company.branding_for_host(db, "")
-        return ok({"status": "ok"})
+        return reply(HealthRead(status="ok"))
 
     if get_settings().environment == "test":
         @api.post("/testing/reset-statistics", include_in_schema=False)
-        def reset_statistics() -> dict[str, Any]:
+        def reset_statistics() -> Envelope[None]:
             """Browser tests only (the server owns its statistics file, so the test process cannot empty it);
             absent outside DSP_ENVIRONMENT=test."""
             from app.warehouse import get_store
 
             get_store().clear()
-            return ok(None)
+            return reply(None)
 
     return api
 

@@ -161,9 +161,9 @@ def test_bulk_exchanges_refuses_a_row_whose_advertiser_may_not_buy_there(db):
     restricted = user_by_email(db, "advertiser@demo.example")
     first, second, third, *_ = db.exec(select(ReferenceValue.id).where(ReferenceValue.kind == "exchange")).all()
     config = user_config.get_config(db, actor=admin, user_id=restricted.id)
-    user_config.update_config(db, actor=admin, user_id=restricted.id, insight_dashboard=config["insight_dashboard"],
-                              postback_enabled=config["postback_enabled"], api_access=config["api_access"],
-                              margin=config["margin"], allowed_exchanges=[first, second])
+    user_config.update_config(db, actor=admin, user_id=restricted.id, insight_dashboard=config.insight_dashboard,
+                              postback_enabled=config.postback_enabled, api_access=config.api_access,
+                              margin=config.margin, allowed_exchanges=[first, second])
     mine = _make(db, agency, "Mine", "2", advertiser_id=restricted.id, targeting={"exchanges": [first, second]})
     free = _make(db, admin, "Unrestricted", "2", advertiser_id=rival_advertiser.id, targeting={"exchanges": [second]})
     results = campaign_bulk.bulk_exchanges(db, actor=admin, campaign_ids=[mine, free], add=[third], remove=[second])

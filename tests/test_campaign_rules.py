@@ -54,9 +54,9 @@ def allow_exchanges(db: Session, advertiser_email: str, exchange_ids: list[int])
     admin = actor_of(db, ADMIN)
     advertiser = user_by_email(db, advertiser_email)
     config = user_config.get_config(db, actor=admin, user_id=advertiser.id)
-    user_config.update_config(db, actor=admin, user_id=advertiser.id, insight_dashboard=config["insight_dashboard"],
-                              postback_enabled=config["postback_enabled"], api_access=config["api_access"],
-                              margin=config["margin"], allowed_exchanges=exchange_ids)
+    user_config.update_config(db, actor=admin, user_id=advertiser.id, insight_dashboard=config.insight_dashboard,
+                              postback_enabled=config.postback_enabled, api_access=config.api_access,
+                              margin=config.margin, allowed_exchanges=exchange_ids)
 
 
 def end_flight(db: Session, campaign_id: int, days_ago: int = 2) -> None:

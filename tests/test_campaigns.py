@@ -126,17 +126,17 @@ def test_exchanges_are_limited_to_the_advertisers_and_used_values_cannot_be_dele
     advertiser = user_by_email(db, "advertiser@demo.example")
     first, second, *_ = _exchange_ids(db)
     config = user_config.get_config(db, actor=admin, user_id=advertiser.id)
-    user_config.update_config(db, actor=admin, user_id=advertiser.id, insight_dashboard=config["insight_dashboard"],
-                              postback_enabled=config["postback_enabled"], api_access=config["api_access"],
-                              margin=config["margin"], allowed_exchanges=[first])
+    user_config.update_config(db, actor=admin, user_id=advertiser.id, insight_dashboard=config.insight_dashboard,
+                              postback_enabled=config.postback_enabled, api_access=config.api_access,
+                              margin=config.margin, allowed_exchanges=[first])
     me = actor_of(db, "advertiser@demo.example")
     with pytest.raises(Invalid) as error:
         campaigns.create_campaign(db, actor=me, data={**VALID, "targeting": {"exchanges": [first, second]}})
     assert set(error.value.fields) == {"targeting.exchanges"}
     campaigns.create_campaign(db, actor=me, data={**VALID, "targeting": {"exchanges": [first]}})
-    user_config.update_config(db, actor=admin, user_id=advertiser.id, insight_dashboard=config["insight_dashboard"],
-                              postback_enabled=config["postback_enabled"], api_access=config["api_access"],
-                              margin=config["margin"], allowed_exchanges=[])
+    user_config.update_config(db, actor=admin, user_id=advertiser.id, insight_dashboard=config.insight_dashboard,
+                              postback_enabled=config.postback_enabled, api_access=config.api_access,
+                              margin=config.margin, allowed_exchanges=[])
     with pytest.raises(Conflict):  # the campaign uses it now
         metadata.delete_value(db, actor=admin, value_id=first)
 

@@ -142,9 +142,9 @@ def _allow(db, advertiser_id: int, exchanges: list[int]) -> None:
 
     admin = actor_of(db, "admin@demo.example")
     config = user_config.get_config(db, actor=admin, user_id=advertiser_id)
-    user_config.update_config(db, actor=admin, user_id=advertiser_id, insight_dashboard=config["insight_dashboard"],
-                              postback_enabled=config["postback_enabled"], api_access=config["api_access"],
-                              margin=config["margin"], allowed_exchanges=exchanges)
+    user_config.update_config(db, actor=admin, user_id=advertiser_id, insight_dashboard=config.insight_dashboard,
+                              postback_enabled=config.postback_enabled, api_access=config.api_access,
+                              margin=config.margin, allowed_exchanges=exchanges)
 
 
 def test_a_campaign_asks_only_for_the_active_exchanges_its_advertiser_may_use(db) -> None:

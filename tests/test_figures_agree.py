@@ -91,12 +91,12 @@ def test_dashboard_report_csv_api_and_ledger_agree_with_the_ingested_rows(client
     assert spent == expected["spend_micros"]
     assert margin == funds.margin_micros(expected["spend_micros"], MARGIN_BPS)
     after = funds.funds_summary(db, actor=me, advertiser_id=advertiser_id)
-    assert after["balance_micros"] == before["balance_micros"] - spent - margin
-    assert after["spend_micros"] == spent
+    assert after.balance_micros == before.balance_micros - spent - margin
+    assert after.spend_micros == spent
 
     # A replayed batch changes none of it.
     again = ingestion.ingest_batch(db, actor=actor_of(db, "admin@demo.example"), batch_id="agree-1", rows=rows)
     db.commit()
     assert again["duplicate"] is True
-    assert funds.funds_summary(db, actor=me, advertiser_id=advertiser_id)["balance_micros"] == after["balance_micros"]
+    assert funds.funds_summary(db, actor=me, advertiser_id=advertiser_id).balance_micros == after.balance_micros
     assert dashboards.dashboard(db, actor=me, start=DAY, end=DAY)["totals"]["impressions"] == expected["impressions"]

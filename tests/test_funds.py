@@ -34,10 +34,10 @@ def test_staff_add_a_deposit_that_the_advertiser_sees_and_is_told_about(db: Sess
     advertiser = user_by_email(db, ADVERTISER)
     result = funds.add_funds(db, actor=actor_of(db, email), advertiser_id=advertiser.id, amount="250.75",
                              kind="deposit", note="Wire 42")
-    assert result["balance"] == "5250.75" and result["amount_micros"] == 250_750_000
+    assert result.balance == "5250.75" and result.amount_micros == 250_750_000
     own = actor_of(db, ADVERTISER)
     assert ledger.balance_micros(db, actor=own, advertiser_id=advertiser.id) == OPENING + 250_750_000
-    assert ledger.payment_history(db, actor=own, advertiser_id=advertiser.id)[0]["note"] == "Wire 42"
+    assert ledger.payment_history(db, actor=own, advertiser_id=advertiser.id)[0].note == "Wire 42"
     note = db.exec(select(Notification).where(Notification.user_id == advertiser.id)
                    .order_by(col(Notification.id).desc())).first()
     assert note is not None and note.title == "$250.75 added to your balance"
@@ -50,7 +50,7 @@ def test_staff_add_a_deposit_that_the_advertiser_sees_and_is_told_about(db: Sess
 def test_an_adjustment_may_take_money_off_but_a_deposit_may_not(db: Session) -> None:
     admin, advertiser = actor_of(db, ADMIN), user_by_email(db, ADVERTISER)
     assert funds.add_funds(db, actor=admin, advertiser_id=advertiser.id, amount="-100", kind="adjustment",
-                           note="Correction")["balance"] == "4900.00"
+                           note="Correction").balance == "4900.00"
     for kind in ("deposit", "refund"):
         with pytest.raises(Invalid) as refused:
             funds.add_funds(db, actor=admin, advertiser_id=advertiser.id, amount="-100", kind=kind, note="")
@@ -106,15 +106,15 @@ def test_an_agency_sees_only_its_own_advertisers_funds(db: Session) -> None:
     _rival_agency, rival_advertiser = other_tenant(db)
     own = user_by_email(db, ADVERTISER)
     agency = actor_of(db, AGENCY)
-    assert [row["id"] for row in funds.funds_overview(db, actor=agency)] == [own.id]
+    assert [row.id for row in funds.funds_overview(db, actor=agency)] == [own.id]
     with pytest.raises(NotFound):
         funds.funds_summary(db, actor=agency, advertiser_id=rival_advertiser.id)
     with pytest.raises(NotFound):
         ledger.payment_history(db, actor=agency, advertiser_id=rival_advertiser.id)
-    staff = {row["id"] for row in funds.funds_overview(db, actor=actor_of(db, CO_ADMIN))}
+    staff = {row.id for row in funds.funds_overview(db, actor=actor_of(db, CO_ADMIN))}
     assert staff == {own.id, rival_advertiser.id}
     advertiser_view = funds.funds_overview(db, actor=actor_of(db, ADVERTISER))
-    assert [row["id"] for row in advertiser_view] == [own.id]
+    assert [row.id for row in advertiser_view] == [own.id]
 
 
 def test_the_overview_adds_up_each_kind_and_filters_by_agency(db: Session) -> None:
@@ -124,14 +124,13 @@ def test_the_overview_adds_up_each_kind_and_filters_by_agency(db: Session) -> No
     admin = actor_of(db, ADMIN)
     funds.add_funds(db, actor=admin, advertiser_id=rival_advertiser.id, amount="100", kind="deposit", note="")
     funds.charge_delivery(db, charges={rival_advertiser.id: 20_000_000, own.id: 1_000_000}, reference="batch-1")
-    rows = {row["id"]: row for row in funds.funds_overview(db, actor=admin)}
+    rows = {row.id: row for row in funds.funds_overview(db, actor=admin)}
     rival = rows[rival_advertiser.id]
-    assert (rival["deposits"], rival["spend"], rival["margin"], rival["balance"]) == ("100.00", "20.00", "2.00",
-                                                                                      "78.00")
-    assert rival["month_charged"] == "22.00" and rival["agency"] == "Rival Media" and rival["entries"] == 3
-    assert rows[own.id]["balance"] == "4999.00" and rows[own.id]["margin"] == "0.00"
+    assert (rival.deposits, rival.spend, rival.margin, rival.balance) == ("100.00", "20.00", "2.00", "78.00")
+    assert rival.month_charged == "22.00" and rival.agency == "Rival Media" and rival.entries == 3
+    assert rows[own.id].balance == "4999.00" and rows[own.id].margin == "0.00"
     only_rival = funds.funds_overview(db, actor=admin, agency_id=rival_agency.id)
-    assert [row["id"] for row in only_rival] == [rival_advertiser.id]
+    assert [row.id for row in only_rival] == [rival_advertiser.id]
 
 
 def test_margin_is_rounded_half_up() -> None:
@@ -250,7 +249,7 @@ def test_the_overview_narrows_to_direct_advertisers_and_counts_the_month_from_it
     direct = create_user(db, email="direct@shop.example", role=Role.ADVERTISER, password=DEMO_PASSWORD,
                          company_name="Direct Shop")
     admin = actor_of(db, ADMIN)
-    assert [row["id"] for row in funds.funds_overview(db, actor=admin, agency_id=0)] == [direct.id]
+    assert [row.id for row in funds.funds_overview(db, actor=admin, agency_id=0)] == [direct.id]
     funds.charge_delivery(db, charges={direct.id: 1_000_000, user_by_email(db, ADVERTISER).id: 2_000_000},
                           reference="month-edge")
     entries = db.exec(select(LedgerEntry).where(col(LedgerEntry.reference).is_not(None))).all()
@@ -259,5 +258,5 @@ def test_the_overview_narrows_to_direct_advertisers_and_counts_the_month_from_it
         entry.created_at = first_instant if entry.advertiser_id == direct.id else first_instant - timedelta(microseconds=1)
         db.add(entry)
     db.flush()
-    rows = {row["id"]: row for row in funds.funds_overview(db, actor=admin)}
-    assert rows[direct.id]["month_charged"] == "1.00" and rows[user_by_email(db, ADVERTISER).id]["month_charged"] == "0.00"
+    rows = {row.id: row for row in funds.funds_overview(db, actor=admin)}
+    assert rows[direct.id].month_charged == "1.00" and rows[user_by_email(db, ADVERTISER).id].month_charged == "0.00"

@@ -89,13 +89,13 @@ def test_a_batch_is_charged_per_campaign_and_reads_as_a_row_per_campaign_and_day
                                         ("spend", beta, -6_000_000), ("spend", alpha, -2_000_000)]
 
     grouped = ledger.grouped_ledger(db, actor=actor_of(db, ADVERTISER), advertiser_id=advertiser)
-    delivery = [r for r in grouped if r["kind"] == "delivery"]
+    delivery = [r for r in grouped if r.kind == "delivery"]
     # The batch is booked at one moment (now): one day, a row per campaign, by name.
-    assert [(r["campaign"], r["campaign_id"], r["spend"], r["margin"], r["amount"]) for r in delivery] == [
+    assert [(r.campaign, r.campaign_id, r.spend, r.margin, r.amount) for r in delivery] == [
         ("Alpha", alpha, "-2.00", "-0.25", "-2.25"), ("Beta", beta, "-6.00", "-0.75", "-6.75")]
-    assert [len(r["hours"]) for r in delivery] == [1, 1]  # type: ignore[arg-type]
-    assert grouped[0]["balance"] == "4991.00" and grouped[1]["balance"] == "4993.25"
-    assert grouped[-1]["campaign"] is None and grouped[-1]["kind"] == "deposit"
+    assert [len(r.hours) for r in delivery] == [1, 1]  # type: ignore[arg-type]
+    assert grouped[0].balance == "4991.00" and grouped[1].balance == "4993.25"
+    assert grouped[-1].campaign is None and grouped[-1].kind == "deposit"
 
 
 def test_a_campaign_that_is_0_unknown_or_another_advertisers_is_booked_without_one(db: Session,
@@ -110,7 +110,7 @@ def test_a_campaign_that_is_0_unknown_or_another_advertisers_is_booked_without_o
                                         ("spend", None, -6_000_001), ("spend", alpha, -4_000_000)]
     assert _charges(db, rival.id) == []  # nothing lands on the other advertiser's ledger or campaign
     rows = ledger.grouped_ledger(db, actor=actor_of(db, AGENCY), advertiser_id=advertiser)
-    assert [(r["campaign_id"], r["campaign"], r["amount"]) for r in rows[:2]] == [
+    assert [(r.campaign_id, r.campaign, r.amount) for r in rows[:2]] == [
         (alpha, "Alpha", "-4.50"), (None, None, "-6.75")]
 
     # The same through the store: a statistics row without a campaign (0) is charged, without a campaign.
@@ -179,20 +179,20 @@ def test_every_row_balance_is_the_row_below_plus_its_amount(db: Session, adverti
             funds.append_entry(db, advertiser_id=advertiser, amount_micros=100_000_000, kind="deposit", note="Top-up",
                                reference=None, booked_at=DAY + timedelta(days=1, hours=12, minutes=1))
     rows = ledger.grouped_ledger(db, actor=actor_of(db, ADVERTISER), advertiser_id=advertiser)
-    assert [(r["kind"], r["campaign"]) for r in rows[:4]] == [("delivery", "Alpha"), ("delivery", "Beta"),
+    assert [(r.kind, r.campaign) for r in rows[:4]] == [("delivery", "Alpha"), ("delivery", "Beta"),
                                                             ("delivery", None), ("delivery", "Alpha")]
-    assert rows[0]["balance"] == ledger.advertiser_balance(db, actor=actor_of(db, ADVERTISER),
-                                                           advertiser_id=advertiser)["balance"]
-    assert len([r for r in rows if r["kind"] == "delivery"]) == 3 * 3 + 3  # day two split by the deposit
-    assert sum(int(r["entries"]) for r in rows) == len(db.exec(select(LedgerEntry).where(
+    assert rows[0].balance == ledger.advertiser_balance(db, actor=actor_of(db, ADVERTISER),
+                                                        advertiser_id=advertiser).balance
+    assert len([r for r in rows if r.kind == "delivery"]) == 3 * 3 + 3  # day two split by the deposit
+    assert sum(int(r.entries) for r in rows) == len(db.exec(select(LedgerEntry).where(
         LedgerEntry.advertiser_id == advertiser)).all())
     for later, earlier in zip(rows, rows[1:], strict=False):
-        assert abs(_cents(later["balance"]) - _cents(earlier["balance"]) - _cents(later["amount"])) <= CENT
+        assert abs(_cents(later.balance) - _cents(earlier.balance) - _cents(later.amount)) <= CENT
     for row in rows:
-        if row["kind"] == "delivery":
-            hours = row["hours"]
-            assert hours[0]["balance"] == row["balance"]  # type: ignore[index]
-            assert abs(sum(_cents(h["amount"]) for h in hours) - _cents(row["amount"])) <= CENT * len(hours)  # type: ignore[attr-defined]
+        if row.kind == "delivery":
+            hours = row.hours
+            assert hours[0].balance == row.balance  # type: ignore[index]
+            assert abs(sum(_cents(h.amount) for h in hours) - _cents(row.amount)) <= CENT * len(hours)  # type: ignore[attr-defined]
 
 
 def test_the_api_answers_the_campaign_rows_and_keeps_other_tenants_out(client, db: Session, advertiser: int) -> None:

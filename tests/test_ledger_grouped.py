@@ -71,51 +71,51 @@ def test_a_day_of_delivery_is_one_row_whose_hours_add_up_to_it(db: Session, two_
     assert len(entries) == 1 + 2 * 40 + 1  # opening deposit, spend and margin for 40 hours, one more deposit
     # Newest first: day two's last 6 hours, the deposit that split day two, day two's first 10 hours, day one,
     # the opening deposit.
-    assert [(r["kind"], r["date"][:10], len(r.get("hours", []))) for r in rows] == [
+    assert [(r.kind, r.date[:10], len(getattr(r, "hours", []))) for r in rows] == [
         ("delivery", f"{DAY_TWO:%Y-%m-%d}", 6), ("deposit", f"{DAY_TWO:%Y-%m-%d}", 0),
         ("delivery", f"{DAY_TWO:%Y-%m-%d}", 10), ("delivery", f"{DAY_ONE:%Y-%m-%d}", 24),
-        ("deposit", rows[-1]["date"][:10], 0)]
+        ("deposit", rows[-1].date[:10], 0)]
     for row in rows:
-        if row["kind"] != "delivery":
+        if row.kind != "delivery":
             continue
-        hours = row["hours"]
+        hours = row.hours
         # The entries the row stands for, read straight from the ledger: its hours' entries.
         day = [e for e in entries if e.kind in ("spend", "margin") and
                (e.created_at.replace(tzinfo=UTC) if e.created_at.tzinfo is None else e.created_at).isoformat()[:13]
-               in {h["hour"][:13] for h in hours}]
-        assert row["entries"] == len(day) == 2 * len(hours)
+               in {h.hour[:13] for h in hours}]
+        assert row.entries == len(day) == 2 * len(hours)
         # Its total, spend and margin are theirs to the cent (delivery is charged in micro-dollars).
-        assert _cents(row["amount"]) == _rounded(sum(e.amount_micros for e in day))
-        assert _cents(row["spend"]) == _rounded(sum(e.amount_micros for e in day if e.kind == "spend"))
-        assert _cents(row["margin"]) == _rounded(sum(e.amount_micros for e in day if e.kind == "margin"))
+        assert _cents(row.amount) == _rounded(sum(e.amount_micros for e in day))
+        assert _cents(row.spend) == _rounded(sum(e.amount_micros for e in day if e.kind == "spend"))
+        assert _cents(row.margin) == _rounded(sum(e.amount_micros for e in day if e.kind == "margin"))
         # Its hours' rounded figures add up to it within rounding.
-        assert abs(sum(_cents(h["amount"]) for h in hours) - _cents(row["amount"])) <= Decimal("0.005") * len(hours)
+        assert abs(sum(_cents(h.amount) for h in hours) - _cents(row.amount)) <= Decimal("0.005") * len(hours)
         # An hour a line, newest first, each with its balance; the last hour's is the row's.
-        assert [h["hour"] for h in hours] == sorted((h["hour"] for h in hours), reverse=True)
-        assert hours[0]["balance"] == row["balance"]
+        assert [h.hour for h in hours] == sorted((h.hour for h in hours), reverse=True)
+        assert hours[0].balance == row.balance
         for later, earlier in zip(hours, hours[1:], strict=False):
-            assert abs(_cents(later["balance"]) - _cents(earlier["balance"]) - _cents(later["amount"])) <= CENT
+            assert abs(_cents(later.balance) - _cents(earlier.balance) - _cents(later.amount)) <= CENT
     day_one = rows[3]
-    assert day_one["hours"][-1]["hour"].startswith(f"{DAY_ONE:%Y-%m-%d}T00:00") and day_one["hours"][-1]["spend"] == "-1.23"
+    assert day_one.hours[-1].hour.startswith(f"{DAY_ONE:%Y-%m-%d}T00:00") and day_one.hours[-1].spend == "-1.23"
     # 1.234567 of spend and 0.154321 of margin (12.5 %) take the balance from 5000.00 to 4998.611112.
-    assert [day_one["hours"][-1][k] for k in ("spend", "margin", "amount", "balance")] == [
+    assert [getattr(day_one.hours[-1], k) for k in ("spend", "margin", "amount", "balance")] == [
         "-1.23", "-0.15", "-1.39", "4998.61"]
 
 
 def test_each_row_shows_the_balance_after_it(db: Session, two_days: int) -> None:
     actor = actor_of(db, ADVERTISER)
     rows = ledger.grouped_ledger(db, actor=actor, advertiser_id=two_days)
-    assert rows[0]["balance"] == ledger.advertiser_balance(db, actor=actor, advertiser_id=two_days)["balance"]
+    assert rows[0].balance == ledger.advertiser_balance(db, actor=actor, advertiser_id=two_days).balance
     entries = db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == two_days)).all()
     booked = sorted(entries, key=lambda e: (e.created_at, e.id))
     for n, row in enumerate(rows):  # the balance after a row: every entry booked up to its last one
-        entries_up_to_it = sum(int(r["entries"]) for r in rows[n:])
-        assert _cents(row["balance"]) == _rounded(sum(e.amount_micros for e in booked[:entries_up_to_it]))
+        entries_up_to_it = sum(int(r.entries) for r in rows[n:])
+        assert _cents(row.balance) == _rounded(sum(e.amount_micros for e in booked[:entries_up_to_it]))
     for later, earlier in zip(rows, rows[1:], strict=False):
-        assert abs(_cents(later["balance"]) - _cents(earlier["balance"]) - _cents(later["amount"])) <= CENT
-    assert rows[-1]["amount"] == rows[-1]["balance"] == "5000.00" and rows[-1]["note"] == "Opening deposit"
-    assert rows[1]["note"] == "Wire 7" and rows[1]["amount"] == "300.00"
-    assert sum(int(r["entries"]) for r in rows) == 82
+        assert abs(_cents(later.balance) - _cents(earlier.balance) - _cents(later.amount)) <= CENT
+    assert rows[-1].amount == rows[-1].balance == "5000.00" and rows[-1].note == "Opening deposit"
+    assert rows[1].note == "Wire 7" and rows[1].amount == "300.00"
+    assert sum(int(r.entries) for r in rows) == 82
 
 
 def test_another_tenants_ledger_is_out_of_reach(db: Session, two_days: int) -> None:
@@ -157,10 +157,10 @@ def test_simulated_days_read_as_a_row_per_campaign_and_day(db: Session) -> None:
     result = simulator.simulate(db, days=3, seed=3, now=now)
     assert result["batches_written"] > 24
     rows = ledger.grouped_ledger(db, actor=advertiser, advertiser_id=advertiser.id)
-    delivery = [r for r in rows if r["kind"] == "delivery"]
-    assert 3 <= len({r["date"] for r in delivery}) <= 4  # the days the three days' hours fall on
-    assert len({(r["date"], r["campaign_id"]) for r in delivery}) == len(delivery)  # a row per campaign and day
-    assert all(r["campaign_id"] and r["campaign"] for r in delivery)  # the simulator knows its campaigns
-    assert len({r["campaign_id"] for r in delivery}) > 1
-    charged_hours = {h["hour"] for r in delivery for h in r["hours"]}  # type: ignore[attr-defined]
+    delivery = [r for r in rows if r.kind == "delivery"]
+    assert 3 <= len({r.date for r in delivery}) <= 4  # the days the three days' hours fall on
+    assert len({(r.date, r.campaign_id) for r in delivery}) == len(delivery)  # a row per campaign and day
+    assert all(r.campaign_id and r.campaign for r in delivery)  # the simulator knows its campaigns
+    assert len({r.campaign_id for r in delivery}) > 1
+    charged_hours = {h.hour for r in delivery for h in r.hours}  # type: ignore[attr-defined]
     assert len(charged_hours) == result["batches_written"]

@@ -32,7 +32,7 @@ def _advertiser_id(db: Session) -> int:
 
 def _config(db: Session) -> dict[str, Any]:
     config = user_config.get_config(db, actor=actor_of(db, ADMIN), user_id=_advertiser_id(db))
-    return {key: config[key] for key in ("insight_dashboard", "postback_enabled", "api_access", "margin",
+    return {key: getattr(config, key) for key in ("insight_dashboard", "postback_enabled", "api_access", "margin",
                                          "allowed_exchanges")}
 
 
@@ -51,7 +51,7 @@ def _postback(db: Session) -> dict[str, Any]:
 
 def _exchange_ids(db: Session) -> list[int]:
     config = user_config.get_config(db, actor=actor_of(db, ADMIN), user_id=_advertiser_id(db))
-    return [x["id"] for x in config["exchange_options"]]
+    return [x.id for x in config.exchange_options]
 
 
 @dataclass(frozen=True)

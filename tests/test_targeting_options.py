@@ -31,9 +31,9 @@ def _restrict_exchanges(db: Session, email: str, exchange_ids: list[int]) -> Non
     admin = actor_of(db, "admin@demo.example")
     user = user_by_email(db, email)
     config = user_config.get_config(db, actor=admin, user_id=user.id)
-    user_config.update_config(db, actor=admin, user_id=user.id, insight_dashboard=config["insight_dashboard"],
-                              postback_enabled=config["postback_enabled"], api_access=config["api_access"],
-                              margin=config["margin"], allowed_exchanges=exchange_ids)
+    user_config.update_config(db, actor=admin, user_id=user.id, insight_dashboard=config.insight_dashboard,
+                              postback_enabled=config.postback_enabled, api_access=config.api_access,
+                              margin=config.margin, allowed_exchanges=exchange_ids)
 
 
 def test_the_seed_links_versions_to_systems_and_carriers_to_countries(db):

@@ -87,8 +87,8 @@ def test_impersonated_writes_name_the_real_user(db):
     entry = change_log.user_change_log(db, actor=admin, user_id=own.id)[0]
     assert entry["actor"].startswith("Agnes Agency") and entry["on_behalf"].startswith("Ada Admin")
     assert entry["changes"] == [{"field": "margin_bps", "old": 0, "new": 1250}]
-    row = next(r for r in directory.accounts_overview(db, actor=acting) if r["id"] == own.id)
-    assert row["margin"] == "12.5 %"
+    row = next(r for r in directory.accounts_overview(db, actor=acting) if r.id == own.id)
+    assert row.margin == "12.5 %"
 
 
 def test_password_reset_mails_a_code_to_the_user(db):
@@ -111,7 +111,7 @@ def test_config_switches_margin_and_exchanges(db):
     base = {"insight_dashboard": False, "postback_enabled": False, "api_access": True}
     user_config.update_config(db, actor=admin, user_id=own.id, margin="7.25", allowed_exchanges=[adx.id], **base)
     config = user_config.get_config(db, actor=admin, user_id=own.id)
-    assert config["margin"] == "7.25" and config["allowed_exchanges"] == [adx.id] and not config["postback_enabled"]
+    assert config.margin == "7.25" and config.allowed_exchanges == [adx.id] and not config.postback_enabled
     for margin in ("-1", "91", "abc", "1.234"):
         with pytest.raises(Invalid) as bad:
             user_config.update_config(db, actor=admin, user_id=own.id, margin=margin, allowed_exchanges=[], **base)
@@ -143,7 +143,7 @@ def test_assigning_an_advertiser_moves_it_with_its_funds_and_ends_the_old_agency
     with pytest.raises(NotFound):
         users.get_user(db, actor=agency, user_id=own.id)
     rival = actor_of(db, "rival-agency@other.example")
-    assert ledger.payment_history(db, actor=rival, advertiser_id=own.id)[0]["balance"] == "5000.00"
+    assert ledger.payment_history(db, actor=rival, advertiser_id=own.id)[0].balance == "5000.00"
     assert [e["action"] for e in change_log.user_change_log(db, actor=admin, user_id=rival_agency.id)][0] == \
         "advertiser_moved_to"
     # The advertiser's own log names both agencies for the admin; its new agency does not learn the old one's name.
@@ -160,12 +160,12 @@ def test_assigning_an_advertiser_moves_it_with_its_funds_and_ends_the_old_agency
 def test_lists_filter_and_agencies_total_their_advertisers(db):
     admin = actor_of(db, "admin@demo.example")
     rows = directory.accounts_overview(db, actor=admin, role="ADVERTISER")
-    assert {r["email"] for r in rows} == {"advertiser@demo.example"}
+    assert {r.email for r in rows} == {"advertiser@demo.example"}
     assert directory.accounts_overview(db, actor=admin, status="disabled") == []
     with pytest.raises(Invalid):
         directory.accounts_overview(db, actor=admin, role="nobody")
     agencies = directory.agencies_overview(db, actor=admin)
-    assert [(a["email"], a["advertisers"], a["balance"]) for a in agencies] == [("agency@demo.example", 1, "5000.00")]
+    assert [(a.email, a.advertisers, a.balance) for a in agencies] == [("agency@demo.example", 1, "5000.00")]
     with pytest.raises(Forbidden):
         directory.agencies_overview(db, actor=actor_of(db, "agency@demo.example"))
 
@@ -174,7 +174,7 @@ def test_payment_history_runs_a_balance(db):
     admin = actor_of(db, "admin@demo.example")
     own = user_by_email(db, "advertiser@demo.example")
     history = ledger.payment_history(db, actor=admin, advertiser_id=own.id)
-    assert history[0]["amount"] == "5000.00" and history[0]["by"] == "Ada Admin"
+    assert history[0].amount == "5000.00" and history[0].by == "Ada Admin"
     with pytest.raises(NotFound):  # agencies have no payment list of their own
         ledger.payment_history(db, actor=admin, advertiser_id=user_by_email(db, "agency@demo.example").id)
 

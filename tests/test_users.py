@@ -44,6 +44,6 @@ def test_status_changes_respect_scope(db):
         users.set_status(db, actor=admin, user_id=admin.id, status=UserStatus.DISABLED)
     own = user_by_email(db, "advertiser@demo.example")
     users.set_status(db, actor=agency, user_id=own.id, status=UserStatus.DISABLED)
-    rows = {r["email"]: r for r in directory.accounts_overview(db, actor=agency)}
+    rows = {r.email: r for r in directory.accounts_overview(db, actor=agency)}
     assert set(rows) == {"advertiser@demo.example"}
-    assert rows["advertiser@demo.example"]["can_enable"] and not rows["advertiser@demo.example"]["can_enter"]
+    assert rows["advertiser@demo.example"].can_enable and not rows["advertiser@demo.example"].can_enter

@@ -3,13 +3,12 @@ and the dashboards' account tables. Each row says which row actions the actor ma
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlmodel import Session, col, func, select
 
 from app.access.models import User, UserSettings, UserStatus
 from app.access.policy import Actor, can, can_impersonate, can_see_user, require
 from app.access.roles import Role
+from app.accounts.schemas import AccountRow, AgencyRow, TransactionRead
 from app.accounts.user_config import margin_text
 from app.accounts.users import can_change_status
 from app.funds.models import LedgerEntry
@@ -29,7 +28,7 @@ def _company(user: User | None) -> str:
 
 
 def accounts_overview(db: Session, *, actor: Actor, role: str = "", status: str = "",
-                      agency_id: int | None = None) -> list[dict[str, Any]]:
+                      agency_id: int | None = None) -> list[AccountRow]:
     """Users the actor may see (an agency: its advertisers), optionally filtered, with advertisers' balances."""
     require(actor, "user", "view")
     if role and role not in tuple(Role):
@@ -56,30 +55,31 @@ def accounts_overview(db: Session, *, actor: Actor, role: str = "", status: str 
     may_reset = can(actor, "user", "reset_password")
     rows = []
     for u in users:
+        assert u.id is not None
         advertiser = u.role == Role.ADVERTISER
         changeable = may_update and can_change_status(actor, u)
-        rows.append({
-            "id": u.id, "name": u.display_name, "email": u.email, "company": u.company_name, "role": u.role,
-            "agency": _company(agencies.get(u.agency_id)) if u.agency_id else "", "agency_id": u.agency_id,
-            "status": u.status, "balance": dollars(balances.get(u.id, 0)) if advertiser else None,
-            "margin": f"{margin_text(margins.get(u.id, 0))} %" if advertiser else "",
-            "created": u.created_at.isoformat(),
-            "can_enter": u.status == UserStatus.ACTIVE and can_impersonate(actor, u),
-            "can_edit": may_update and u.id not in actor.stack,
-            "can_configure": may_configure,
-            "can_reset": may_reset and u.status == UserStatus.ACTIVE and u.id not in actor.stack,
-            "can_disable": changeable and u.status == UserStatus.ACTIVE,
-            "can_enable": changeable and u.status == UserStatus.DISABLED,
-            "has_payments": advertiser,
-        })
+        rows.append(AccountRow(
+            id=u.id, name=u.display_name, email=u.email, company=u.company_name, role=Role(u.role),
+            agency=_company(agencies.get(u.agency_id)) if u.agency_id else "", agency_id=u.agency_id,
+            status=u.status, balance=dollars(balances.get(u.id, 0)) if advertiser else None,
+            margin=f"{margin_text(margins.get(u.id, 0))} %" if advertiser else "",
+            created=u.created_at.isoformat(),
+            can_enter=u.status == UserStatus.ACTIVE and can_impersonate(actor, u),
+            can_edit=may_update and u.id not in actor.stack,
+            can_configure=may_configure,
+            can_reset=may_reset and u.status == UserStatus.ACTIVE and u.id not in actor.stack,
+            can_disable=changeable and u.status == UserStatus.ACTIVE,
+            can_enable=changeable and u.status == UserStatus.DISABLED,
+            has_payments=advertiser,
+        ))
     return rows
 
 
-def agencies_overview(db: Session, *, actor: Actor, status: str = "") -> list[dict[str, Any]]:
+def agencies_overview(db: Session, *, actor: Actor, status: str = "") -> list[AgencyRow]:
     """/admin/agencies: every agency with its advertisers' count and combined balance."""
     require(actor, "agency", "view")
     agencies = accounts_overview(db, actor=actor, role=Role.AGENCY, status=status)
-    ids = [a["id"] for a in agencies]
+    ids = [a.id for a in agencies]
     advertisers = db.exec(select(col(User.id), User.agency_id).where(col(User.agency_id).in_(ids),
                                                                      User.role == Role.ADVERTISER)).all()
     balances = _balances(db, [advertiser_id for advertiser_id, _ in advertisers if advertiser_id])
@@ -88,14 +88,14 @@ def agencies_overview(db: Session, *, actor: Actor, status: str = "") -> list[di
     for advertiser_id, owner in advertisers:
         counts[owner] = counts.get(owner, 0) + 1
         totals[owner] = totals.get(owner, 0) + balances.get(advertiser_id, 0)
-    return [{**a, "advertisers": counts.get(a["id"], 0), "balance": dollars(totals.get(a["id"], 0))}
-            for a in agencies]
+    return [AgencyRow(**a.model_dump(exclude={"balance"}), advertisers=counts.get(a.id, 0),
+                      balance=dollars(totals.get(a.id, 0))) for a in agencies]
 
 
-def recent_transactions(db: Session, *, actor: Actor, limit: int = 50) -> list[dict[str, Any]]:
+def recent_transactions(db: Session, *, actor: Actor, limit: int = 50) -> list[TransactionRead]:
     """The acting advertiser's latest ledger entries."""
     require(actor, "funds", "view")
     rows = db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == actor.id)
                    .order_by(col(LedgerEntry.id).desc()).limit(limit))
-    return [{"id": r.id, "date": r.created_at.isoformat(), "kind": r.kind, "note": r.note,
-             "amount": dollars(r.amount_micros)} for r in rows]
+    return [TransactionRead(id=r.id, date=r.created_at.isoformat(), kind=r.kind, note=r.note,
+                            amount=dollars(r.amount_micros)) for r in rows if r.id is not None]

@@ -11,6 +11,7 @@ from sqlmodel import Session, col, select
 from app.access.models import User, UserSettings
 from app.access.policy import Actor, require, require_user_in_scope
 from app.access.roles import Role
+from app.accounts.schemas import ExchangeOption, UserConfigRead
 from app.history import audit
 from app.kernel import money
 from app.kernel.errors import Invalid
@@ -44,20 +45,21 @@ def _snapshot(settings: UserSettings) -> dict[str, Any]:
             "allowed_exchanges": sorted(settings.allowed_exchanges or [])}
 
 
-def get_config(db: Session, *, actor: Actor, user_id: int) -> dict[str, Any]:
+def get_config(db: Session, *, actor: Actor, user_id: int) -> UserConfigRead:
     require(actor, "user", "config")
     user = require_user_in_scope(actor, db.get(User, user_id))
+    assert user.id is not None
     settings = settings_of(db, user_id)
     allowed = sorted(settings.allowed_exchanges or [])
     exchanges = db.exec(select(ReferenceValue).where(ReferenceValue.kind == "exchange")
                         .order_by(col(ReferenceValue.name))).all()
-    return {"id": user.id, "name": user.display_name, "email": user.email, "role": user.role,
-            "agency_id": user.agency_id, "insight_dashboard": settings.insight_dashboard,
-            "postback_enabled": settings.postback_enabled == ENABLED, "api_access": settings.api_access,
-            "margin": margin_text(settings.margin_bps), "allowed_exchanges": allowed,
-            # Active exchanges, plus retired ones the user still has (they may be unticked, not added).
-            "exchange_options": [{"id": x.id, "name": x.name, "retired": x.retired} for x in exchanges
-                                 if not x.retired or x.id in allowed]}
+    return UserConfigRead(
+        id=user.id, name=user.display_name, email=user.email, role=Role(user.role), agency_id=user.agency_id,
+        insight_dashboard=settings.insight_dashboard, postback_enabled=settings.postback_enabled == ENABLED,
+        api_access=settings.api_access, margin=margin_text(settings.margin_bps), allowed_exchanges=allowed,
+        # Active exchanges, plus retired ones the user still has (they may be unticked, not added).
+        exchange_options=[ExchangeOption(id=x.id, name=x.name, retired=x.retired) for x in exchanges
+                          if x.id is not None and (not x.retired or x.id in allowed)])
 
 
 def _check_exchanges(db: Session, ids: list[int], already: list[int]) -> list[int]:
@@ -74,7 +76,7 @@ def _check_exchanges(db: Session, ids: list[int], already: list[int]) -> list[in
 SWITCH_WORDS = {ENABLED: True, DISABLED: False}
 
 
-def switch_value(field: str, value: Any) -> bool:
+def switch_value(field: str, value: bool | str) -> bool:
     """A switch as a bool: true/false, or the spec's ENABLED/DISABLED; anything else is a field error."""
     if isinstance(value, bool):
         return value
@@ -83,10 +85,12 @@ def switch_value(field: str, value: Any) -> bool:
     raise Invalid({field: "Not an allowed value."})
 
 
-def update_config(db: Session, *, actor: Actor, user_id: int, insight_dashboard: Any = None,
-                  postback_enabled: Any = None, api_access: Any = None, margin: Any = None,
-                  allowed_exchanges: list[int] | None = None) -> UserSettings:
-    """Change the fields given; a field left out (None) keeps its value, and only what is given is checked."""
+def update_config(db: Session, *, actor: Actor, user_id: int, insight_dashboard: bool | str | None = None,
+                  postback_enabled: bool | str | None = None, api_access: bool | str | None = None,
+                  margin: str | None = None, allowed_exchanges: list[int] | None = None) -> UserSettings:
+    """Change the fields given; a field left out (None) keeps its value, and only what is given is checked. A
+    switch is a bool, or the spec's word ENABLED or DISABLED; the margin is percent as text, read by the money
+    parser."""
     require(actor, "user", "config")
     user = require_user_in_scope(actor, db.get(User, user_id))
     settings = settings_of(db, user_id)
@@ -122,7 +126,7 @@ def margin_of(db: Session, *, actor: Actor, user_id: int) -> str:
     return margin_text(settings_of(db, user_id).margin_bps)
 
 
-def set_margin(db: Session, *, actor: Actor, user_id: int, margin: Any) -> UserSettings:
+def set_margin(db: Session, *, actor: Actor, user_id: int, margin: str) -> UserSettings:
     """An agency's margin on one of its advertisers (staff may set it too)."""
     require(actor, "user", "margin")
     user = require_user_in_scope(actor, db.get(User, user_id))

@@ -13,6 +13,7 @@ from app.access.models import AuthSession, User, UserSettings, UserStatus
 from app.access.passwords import hash_password
 from app.access.policy import Actor, require, require_user_in_scope
 from app.access.roles import ALL_ROLES, Role
+from app.accounts.schemas import AgencyChoice, UserRead
 from app.accounts.service import detail_rules, find_user_by_email, issue_code, normalise_email, set_details
 from app.history import audit
 from app.history import status as status_machine
@@ -51,12 +52,12 @@ def _email_is_free(db: Session, email: str, *, own_id: int | None = None) -> Non
         raise Invalid({"email": "An account with this email already exists."})
 
 
-def agency_choices(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
+def agency_choices(db: Session, *, actor: Actor) -> list[AgencyChoice]:
     """Active agencies an advertiser may be placed under (staff only)."""
     require(actor, "agency", "view")
     rows = db.exec(select(User).where(User.role == Role.AGENCY, User.status == UserStatus.ACTIVE)
                    .order_by(col(User.company_name)))
-    return [{"id": u.id, "name": u.company_name or u.email} for u in rows]
+    return [AgencyChoice(id=u.id, name=u.company_name or u.email) for u in rows if u.id is not None]
 
 
 def _agency_for_new_advertiser(db: Session, actor: Actor, agency_id: int | None) -> int | None:
@@ -96,14 +97,16 @@ def create_user(db: Session, *, actor: Actor, role: str, email: str, password: s
     return user
 
 
-def get_user(db: Session, *, actor: Actor, user_id: int) -> dict[str, Any]:
-    """One account for the edit pages, with what the actor may do to it."""
+def get_user(db: Session, *, actor: Actor, user_id: int) -> UserRead:
+    """One account for the edit pages."""
     require(actor, "user", "view")
     user = require_user_in_scope(actor, db.get(User, user_id))
+    assert user.id is not None
     agency = db.get(User, user.agency_id) if user.agency_id else None
-    return {"id": user.id, "role": user.role, "status": user.status, "agency_id": user.agency_id,
-            "agency": (agency.company_name or agency.email) if agency else "", "created": user.created_at.isoformat(),
-            "name": user.display_name, **_details(user)}
+    return UserRead(id=user.id, role=Role(user.role), status=user.status, agency_id=user.agency_id,
+                    agency=(agency.company_name or agency.email) if agency else "",
+                    created=user.created_at.isoformat(), name=user.display_name, email=user.email,
+                    first_name=user.first_name, last_name=user.last_name, company_name=user.company_name)
 
 
 def update_user(db: Session, *, actor: Actor, user_id: int, email: str | None = None, first_name: str | None = None,

@@ -4,8 +4,6 @@ activation guards when the funds package loads; the refusal names the balance, w
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlmodel import Session
 
 from app.campaigns.models import Campaign
@@ -17,7 +15,7 @@ from app.kernel.money import dollars
 FUND_TO_ACTIVATE = "Add funds before activating this campaign: the advertiser's balance is ${balance}."
 
 
-def positive_balance(db: Session, campaign: Campaign) -> dict[str, Any] | None:
+def positive_balance(db: Session, campaign: Campaign) -> dict[str, Message] | None:
     balance = balances_micros(db, [campaign.advertiser_id])[campaign.advertiser_id]
     return {"balance": Message(FUND_TO_ACTIVATE, balance=dollars(balance))} if balance <= 0 else None
 

@@ -3,20 +3,30 @@ the funds pages, so the same permission and row scope: another tenant's advertis
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import RedirectResponse
-from pydantic import BaseModel, Field
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.access.policy import Actor
 from app.funds import card_payments, ledger
 from app.funds import service as funds
+from app.funds.ledger import LedgerRow
+from app.funds.schemas import (
+    BalanceRead,
+    CardPaymentCreate,
+    CheckoutStarted,
+    FundsAdd,
+    FundsAdded,
+    FundsRow,
+    LedgerEntryRead,
+    WebhookResult,
+)
 from app.kernel.errors import Invalid
 from app.web.deps import DB, get_actor
-from app.web.envelope import error_response, ok
+from app.web.envelope import Envelope, error_response, reply
 
 router = APIRouter(tags=["funds"])
 
@@ -38,86 +48,72 @@ ADD_HELP = ("Admin and co-admin: a deposit or refund (positive) or an adjustment
             "answers 422 naming it in `data.fields` (`advertiser_id`, `kind`, `amount`, `note`).")
 
 
-class AddFundsBody(BaseModel):
-    advertiser_id: int
-    amount: str | int = Field(description='Dollars, at most two decimals, e.g. "250.00"; negative only for an '
-                                          "adjustment")
-    kind: str = Field("deposit", description="deposit, refund or adjustment")
-    note: str = Field("", description="Shown in the ledger, at most 255 characters")
+def _overview(actor: Actor, db: Session, agency_id: int | None) -> Envelope[list[FundsRow]]:
+    return reply(funds.funds_overview(db, actor=actor, agency_id=agency_id))
 
 
-class CardPaymentBody(BaseModel):
-    amount: str | int = Field(description='Dollars to pay by card, 0.50 to 1,000,000.00, e.g. "500.00"')
-    advertiser_id: int | None = Field(None, description="Left out by an advertiser: its own balance")
-    return_url: str | None = Field(None, description="A page of this console to come back to after the payment "
-                                                     "(default: the console's home); ?payment=success or "
-                                                     "?payment=cancelled is added")
-
-
-def _overview(actor: Actor, db: Session, agency_id: int | None) -> dict[str, Any]:
-    return ok(funds.funds_overview(db, actor=actor, agency_id=agency_id))
-
-
-def _add(body: AddFundsBody, actor: Actor, db: Session) -> dict[str, Any]:
+def _add(body: FundsAdd, actor: Actor, db: Session) -> Envelope[FundsAdded]:
     result = funds.add_funds(db, actor=actor, advertiser_id=body.advertiser_id, amount=str(body.amount),
                              kind=body.kind, note=body.note)
-    return ok(result, "Funds added")
+    return reply(result, "Funds added")
 
 
 @router.get("/funds", summary="Funds overview", description=OVERVIEW_HELP)
 def overview(agency_id: int | None = Query(None, description="Only this agency's advertisers; 0: direct ones"),
-             actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+             actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[FundsRow]]:
     return _overview(actor, db, agency_id)
 
 
 @router.post("/funds", summary="Add funds", description=ADD_HELP)
-def add(body: AddFundsBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def add(body: FundsAdd, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[FundsAdded]:
     return _add(body, actor, db)
 
 
 @router.get("/funds/{advertiser_id}", summary="An advertiser's funds",
             description="One advertiser's figures, as one row of the funds overview.")
-def summary(advertiser_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    return ok(funds.funds_summary(db, actor=actor, advertiser_id=advertiser_id))
+def summary(advertiser_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[FundsRow]:
+    return reply(funds.funds_summary(db, actor=actor, advertiser_id=advertiser_id))
 
 
 @router.get("/funds/{advertiser_id}/ledger", summary="An advertiser's ledger", description=LEDGER_HELP + GROUPED_HELP)
 def advertiser_ledger(advertiser_id: int, group: Literal["entry", "day"] = Query(
                           "entry", description="`entry`: every entry (the default); `day`: delivery charges a row per campaign and day"),
-                      actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    if group == "day":
-        return ok(ledger.grouped_ledger(db, actor=actor, advertiser_id=advertiser_id))
-    return ok(ledger.payment_history(db, actor=actor, advertiser_id=advertiser_id))
+                      actor: Actor = Depends(get_actor),
+                      db: Session = DB) -> Envelope[list[LedgerEntryRead] | list[LedgerRow]]:
+    rows: list[LedgerEntryRead] | list[LedgerRow] = (
+        ledger.grouped_ledger(db, actor=actor, advertiser_id=advertiser_id) if group == "day"
+        else ledger.payment_history(db, actor=actor, advertiser_id=advertiser_id))
+    return reply(rows)
 
 
 @router.get("/funds/{advertiser_id}/balance", summary="An advertiser's balance",
             description="{advertiser_id, balance (dollars as text), balance_micros}.")
-def balance(advertiser_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    return ok(ledger.advertiser_balance(db, actor=actor, advertiser_id=advertiser_id))
+def balance(advertiser_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[BalanceRead]:
+    return reply(ledger.advertiser_balance(db, actor=actor, advertiser_id=advertiser_id))
 
 
 # The spec's call names (section 7: admin "fund list and add"; agency "funds, payment history").
 @router.get("/admin/fund/list", summary="Fund list (admin)", description="As GET /funds. " + OVERVIEW_HELP)
 def admin_fund_list(agency_id: int | None = Query(None, description="Only this agency's advertisers; 0: direct ones"),
-                    actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+                    actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[FundsRow]]:
     return _overview(actor, db, agency_id)
 
 
 @router.post("/admin/fund/add", summary="Add fund (admin)", description="As POST /funds. " + ADD_HELP)
-def admin_fund_add(body: AddFundsBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def admin_fund_add(body: FundsAdd, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[FundsAdded]:
     return _add(body, actor, db)
 
 
 @router.get("/agency/funds", summary="Funds (agency)", description="As GET /funds. " + OVERVIEW_HELP)
-def agency_funds(actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def agency_funds(actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[FundsRow]]:
     return _overview(actor, db, None)
 
 
 @router.get("/agency/payment-history/{advertiser_id}", summary="Payment history (agency)",
             description="As GET /funds/{advertiser_id}/ledger. " + LEDGER_HELP)
 def agency_payment_history(advertiser_id: int, actor: Actor = Depends(get_actor),
-                           db: Session = DB) -> dict[str, Any]:
-    return ok(ledger.payment_history(db, actor=actor, advertiser_id=advertiser_id))
+                           db: Session = DB) -> Envelope[list[LedgerEntryRead]]:
+    return reply(ledger.payment_history(db, actor=actor, advertiser_id=advertiser_id))
 
 
 def _origin(request: Request) -> str:
@@ -129,20 +125,21 @@ def _origin(request: Request) -> str:
                          "the payer's browser to `url`. The balance grows when Stripe confirms the payment (its "
                          "webhook), never before. 409 when card payments are not set up on this console.",
              responses={502: error_response(card_payments.PROVIDER_DOWN)})
-def stripe_payment(body: CardPaymentBody, request: Request, actor: Actor = Depends(get_actor),
-                   db: Session = DB) -> dict[str, Any]:
+def stripe_payment(body: CardPaymentCreate, request: Request, actor: Actor = Depends(get_actor),
+                   db: Session = DB) -> Envelope[CheckoutStarted]:
     origin = _origin(request)
     return_url = body.return_url or f"{origin}/"
     if not return_url.startswith(origin + "/"):
         # Stripe sends the payer back there: only to this console, never to a page someone else chose.
         raise Invalid({"return_url": "Please enter a valid URL."})
-    return ok(card_payments.start_card_payment(db, actor=actor, amount=str(body.amount), return_url=return_url,
-                                               advertiser_id=body.advertiser_id), "Checkout started")
+    return reply(card_payments.start_card_payment(db, actor=actor, amount=str(body.amount), return_url=return_url,
+                                                  advertiser_id=body.advertiser_id), "Checkout started")
 
 
 @router.get("/payment/stripe/checkout/{session_id}", summary="Go to a card payment",
             description="Redirects (303) the browser to an open Stripe Checkout page of an advertiser you may see. "
                         "The funds pages use it to leave for Stripe in the same tab.",
+            status_code=303, response_class=RedirectResponse,
             responses={303: {"description": "To the Stripe Checkout page (`Location`)."},
                        502: error_response(card_payments.PROVIDER_DOWN)})
 def stripe_checkout(session_id: str, actor: Actor = Depends(get_actor), db: Session = DB) -> RedirectResponse:
@@ -154,22 +151,23 @@ def stripe_checkout(session_id: str, actor: Actor = Depends(get_actor), db: Sess
                          "payment_status paid credits the payment once, whatever the number of deliveries. The "
                          "`Stripe-Signature` header must verify against DSP_STRIPE_WEBHOOK_SECRET, else 400.")
 async def stripe_webhook(request: Request, db: Session = DB,
-                         stripe_signature: str = Header("", alias="Stripe-Signature")) -> dict[str, Any]:
+                         stripe_signature: str = Header("", alias="Stripe-Signature")) -> Envelope[WebhookResult]:
     payload = await request.body()  # the exact bytes Stripe signed
     result = await run_in_threadpool(card_payments.handle_webhook, db, payload=payload, signature=stripe_signature)
-    return ok(result)
+    return reply(result)
 
 
 @router.get("/advertisers/{advertiser_id}/balance")
-def advertiser_balance_by_id(advertiser_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def advertiser_balance_by_id(advertiser_id: int, actor: Actor = Depends(get_actor),
+                             db: Session = DB) -> Envelope[BalanceRead]:
     """An advertiser's balance: {advertiser_id, balance (dollars as text), balance_micros}. Advertisers ask for
     their own, agencies for their advertisers'."""
-    return ok(ledger.advertiser_balance(db, actor=actor, advertiser_id=advertiser_id))
+    return reply(ledger.advertiser_balance(db, actor=actor, advertiser_id=advertiser_id))
 
 
 @router.get("/campaning/getAdvertiserBalance")
 def advertiser_balance(advertiser_id: int | None = Query(None, description="Left out by an advertiser: its own"),
-                       actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+                       actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[BalanceRead]:
     """An advertiser's balance (as GET /advertisers/{id}/balance)."""
-    return ok(ledger.advertiser_balance(db, actor=actor, advertiser_id=actor.id if advertiser_id is None
+    return reply(ledger.advertiser_balance(db, actor=actor, advertiser_id=actor.id if advertiser_id is None
                                         else advertiser_id))

@@ -18,6 +18,7 @@ from sqlmodel import Session
 
 from app.access.policy import Actor, require
 from app.funds import service as funds
+from app.funds.schemas import CheckoutStarted, WebhookResult
 from app.kernel.config import get_settings
 from app.kernel.errors import Conflict, Invalid, NotFound, ServiceError
 
@@ -59,9 +60,9 @@ def _return_url(return_url: str, outcome: str) -> str:
 
 
 def start_card_payment(db: Session, *, actor: Actor, amount: str, return_url: str,
-                       advertiser_id: int | None = None) -> dict[str, str]:
+                       advertiser_id: int | None = None) -> CheckoutStarted:
     """A Stripe Checkout Session paying `amount` dollars into an advertiser's balance (its own for an
-    advertiser; one in scope for an agency or staff): {"id", "url"}. The browser goes to `url`; Stripe sends it
+    advertiser; one in scope for an agency or staff): its id and url. The browser goes to `url`; Stripe sends it
     back to `return_url` (an absolute http(s) URL of this console) with ?payment=success or ?payment=cancelled."""
     require(actor, "funds", "card")
     if not enabled():
@@ -94,7 +95,7 @@ def start_card_payment(db: Session, *, actor: Actor, amount: str, return_url: st
     except stripe.StripeError as error:
         logger.error("Stripe refused or did not answer a checkout for advertiser %s: %s", advertiser.id, error)
         raise ProviderUnavailable(PROVIDER_DOWN) from error
-    return {"id": str(session.id), "url": str(session.url)}
+    return CheckoutStarted(id=str(session.id), url=str(session.url))
 
 
 def checkout_url(db: Session, *, actor: Actor, session_id: str) -> str:
@@ -114,9 +115,9 @@ def checkout_url(db: Session, *, actor: Actor, session_id: str) -> str:
     return str(data["url"])
 
 
-def handle_webhook(db: Session, *, payload: bytes, signature: str) -> dict[str, Any]:
+def handle_webhook(db: Session, *, payload: bytes, signature: str) -> WebhookResult:
     """Stripe's webhook: verify the signature (a bad one: 400, nothing written), then credit a paid checkout
-    once. {"event", "credited": entry id or None}."""
+    once. The event's type, and the entry credited (None: nothing was)."""
     settings = get_settings()
     if not settings.stripe_enabled:
         raise Conflict(NOT_CONFIGURED)
@@ -129,14 +130,14 @@ def handle_webhook(db: Session, *, payload: bytes, signature: str) -> dict[str, 
     kind = str(event.get("type", ""))
     session = (event.get("data") or {}).get("object") or {}
     if kind not in PAID_EVENTS or session.get("payment_status") != "paid" or session.get("currency") != "usd":
-        return {"event": kind, "credited": None}
+        return WebhookResult(event=kind, credited=None)
     metadata = session.get("metadata") or {}
     try:
         advertiser_id = int(metadata.get("advertiser_id", ""))
     except (TypeError, ValueError):
         logger.error("paid checkout %s has no advertiser id in its metadata", session.get("id"))
-        return {"event": kind, "credited": None}
+        return WebhookResult(event=kind, credited=None)
     amount_micros = int(session.get("amount_total") or 0) * MICROS_PER_CENT
     entry_id = funds.credit_card_payment(db, advertiser_id=advertiser_id, amount_micros=amount_micros,
                                          reference=str(session["id"]), note="Card payment (Stripe)")
-    return {"event": kind, "credited": entry_id}
+    return WebhookResult(event=kind, credited=entry_id)

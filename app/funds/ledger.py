@@ -17,11 +17,14 @@ from app.access.policy import Actor, require, require_user_in_scope
 from app.access.roles import Role
 from app.campaigns.models import Campaign
 from app.funds.models import LedgerEntry
+from app.funds.schemas import BalanceRead, LedgerDeliveryRow, LedgerEntryRead, LedgerEntryRow, LedgerHour
 from app.kernel.errors import NotFound
 from app.kernel.money import dollars
 
 # Entries that statistics ingestion writes, a pair every hour (app/funds/service.py charge_delivery).
 DELIVERY_KINDS = ("spend", "margin")
+# A row of the ledger a person reads (grouped_ledger).
+LedgerRow = LedgerEntryRow | LedgerDeliveryRow
 
 
 def balance_micros(db: Session, *, actor: Actor, advertiser_id: int) -> int:
@@ -46,21 +49,22 @@ def _ledger_of(db: Session, actor: Actor, advertiser_id: int) -> tuple[list[Ledg
     return entries, people
 
 
-def payment_history(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, object]]:
+def payment_history(db: Session, *, actor: Actor, advertiser_id: int) -> list[LedgerEntryRead]:
     """An advertiser's ledger, newest first, with the balance after each entry (payment-list pages); amount and
     balance as dollar text ("-12.35"); `campaign_id` the campaign a delivery charge paid for, or None."""
     rows, people = _ledger_of(db, actor, advertiser_id)
-    running, history = 0, list[dict[str, object]]()
+    running, history = 0, list[LedgerEntryRead]()
     for row in rows:
+        assert row.id is not None
         running += row.amount_micros
-        history.append({"id": row.id, "date": row.created_at.isoformat(), "kind": row.kind,
-                        "campaign_id": row.campaign_id, "note": row.note,
-                        "amount": dollars(row.amount_micros), "balance": dollars(running),
-                        "by": people.get(row.created_by, "") if row.created_by else ""})
+        history.append(LedgerEntryRead(id=row.id, date=row.created_at.isoformat(), kind=row.kind,
+                                       campaign_id=row.campaign_id, note=row.note, amount=dollars(row.amount_micros),
+                                       balance=dollars(running),
+                                       by=people.get(row.created_by, "") if row.created_by else ""))
     return history[::-1]
 
 
-def advertiser_balance(db: Session, *, actor: Actor, advertiser_id: int) -> dict[str, object]:
+def advertiser_balance(db: Session, *, actor: Actor, advertiser_id: int) -> BalanceRead:
     """An advertiser's balance (getAdvertiserBalance): {advertiser_id, balance (dollars as text, "5000.00"),
     balance_micros}. Another tenant's advertiser, or an account that is no advertiser, answers not found."""
     require(actor, "funds", "view")
@@ -68,7 +72,8 @@ def advertiser_balance(db: Session, *, actor: Actor, advertiser_id: int) -> dict
     if advertiser.role != Role.ADVERTISER:
         raise NotFound("User not found.")
     micros = balance_micros(db, actor=actor, advertiser_id=advertiser_id)
-    return {"advertiser_id": advertiser_id, "balance": dollars(micros), "balance_micros": micros}
+    return BalanceRead(advertiser_id=advertiser_id, balance=dollars(micros), balance_micros=micros)
+
 
 def _runs(entries: Iterable[LedgerEntry]) -> Iterator[list[LedgerEntry]]:
     """Consecutive delivery charges of one UTC day as one run (grouped_ledger splits it by campaign); every
@@ -87,19 +92,19 @@ def _runs(entries: Iterable[LedgerEntry]) -> Iterator[list[LedgerEntry]]:
         yield run
 
 
-def _hours(run: list[LedgerEntry], balance_before: int) -> list[dict[str, object]]:
+def _hours(run: list[LedgerEntry], balance_before: int) -> list[LedgerHour]:
     """A row's delivery charges an hour a line (spend and margin side by side), newest first, each with the
     balance after it as the row counts it (the row's balance before, plus its hours up to that one)."""
     hours: dict[datetime, list[int]] = {}
     for entry in run:
         spend_margin = hours.setdefault(entry.created_at.replace(minute=0, second=0, microsecond=0), [0, 0])
         spend_margin[DELIVERY_KINDS.index(entry.kind)] += entry.amount_micros
-    rows: list[dict[str, object]] = []
+    rows: list[LedgerHour] = []
     running = balance_before
     for hour, (spend, margin) in hours.items():
         running += spend + margin
-        rows.append({"hour": hour.isoformat(), "spend": dollars(spend), "margin": dollars(margin),
-                     "amount": dollars(spend + margin), "balance": dollars(running)})
+        rows.append(LedgerHour(hour=hour.isoformat(), spend=dollars(spend), margin=dollars(margin),
+                               amount=dollars(spend + margin), balance=dollars(running)))
     return rows[::-1]
 
 
@@ -118,7 +123,7 @@ def _campaign_names(db: Session, entries: list[LedgerEntry]) -> dict[int, str]:
     return {i: n for i, n in db.exec(select(col(Campaign.id), Campaign.name).where(col(Campaign.id).in_(ids))) if i} if ids else {}
 
 
-def grouped_ledger(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, object]]:
+def grouped_ledger(db: Session, *, actor: Actor, advertiser_id: int) -> list[LedgerRow]:
     """An advertiser's ledger as a person reads it, newest first: each day's delivery charges a row per campaign
     (kind "delivery", `date` the UTC day as YYYY-MM-DD, `campaign_id` and `campaign` its name, both None for
     charges without a campaign, `spend` and `margin` totals, `entries` counted and `hours` listing them an hour a
@@ -131,25 +136,25 @@ def grouped_ledger(db: Session, *, actor: Actor, advertiser_id: int) -> list[dic
     hours may differ from the rounded row by a cent or so, as in any statement of rounded figures)."""
     entries, people = _ledger_of(db, actor, advertiser_id)
     names = _campaign_names(db, entries)
-    rows: list[dict[str, object]] = []
+    rows: list[LedgerRow] = []
     balance = 0
     for run in _runs(entries):
         first = run[0]
         if first.kind not in DELIVERY_KINDS:
             balance += first.amount_micros
-            rows.append({"id": str(first.id), "date": first.created_at.isoformat(), "kind": first.kind,
-                         "campaign_id": None, "campaign": None, "note": first.note,
-                         "by": people.get(first.created_by, "") if first.created_by else "", "entries": 1,
-                         "amount": dollars(first.amount_micros), "balance": dollars(balance)})
+            rows.append(LedgerEntryRow(id=str(first.id), date=first.created_at.isoformat(), kind=first.kind,
+                                       note=first.note,
+                                       by=people.get(first.created_by, "") if first.created_by else "", entries=1,
+                                       amount=dollars(first.amount_micros), balance=dollars(balance)))
             continue
         for part in _by_campaign(run, names):
             before, amount = balance, sum(e.amount_micros for e in part)
             balance += amount
             spend = sum(e.amount_micros for e in part if e.kind == "spend")
             campaign_id = part[0].campaign_id
-            rows.append({"id": f"delivery-{first.id}-{campaign_id or 0}", "date": first.created_at.date().isoformat(),
-                         "kind": "delivery", "campaign_id": campaign_id,
-                         "campaign": names.get(campaign_id) if campaign_id else None, "note": "", "by": "",
-                         "entries": len(part), "spend": dollars(spend), "margin": dollars(amount - spend),
-                         "amount": dollars(amount), "balance": dollars(balance), "hours": _hours(part, before)})
+            rows.append(LedgerDeliveryRow(
+                id=f"delivery-{first.id}-{campaign_id or 0}", date=first.created_at.date().isoformat(),
+                kind="delivery", campaign_id=campaign_id, campaign=names.get(campaign_id) if campaign_id else None,
+                note="", by="", entries=len(part), spend=dollars(spend), margin=dollars(amount - spend),
+                amount=dollars(amount), balance=dollars(balance), hours=_hours(part, before)))
     return rows[::-1]

@@ -31,6 +31,7 @@ from app.access.roles import Role
 from app.campaigns.models import Campaign, CampaignStatus
 from app.campaigns.service import CAMPAIGN_STATUS
 from app.funds.models import LedgerEntry
+from app.funds.schemas import FundsAdded, FundsRow
 from app.history import audit
 from app.kernel import money
 from app.kernel.db import select_columns, session_scope
@@ -117,7 +118,7 @@ def balances_micros(db: Session, advertiser_ids: Iterable[int]) -> dict[int, int
 
 
 def add_funds(db: Session, *, actor: Actor, advertiser_id: int | str, amount: str | Decimal, kind: str,
-              note: str = "") -> dict[str, Any]:
+              note: str = "") -> FundsAdded:
     """Admin and co-admin (/admin/addfund): a deposit or refund (a credit, positive) or an adjustment (either
     way) on an advertiser's ledger. Audited, and the advertiser is notified. Returns the entry and the new
     balance."""
@@ -148,8 +149,9 @@ def add_funds(db: Session, *, actor: Actor, advertiser_id: int | str, amount: st
     verb = "added to" if micros > 0 else "taken from"
     notifications.notify(db, user_id=advertiser.id, title=f"${dollars(abs(micros))} {verb} your balance",
                          body=note or f"Your balance is now ${dollars(balance)}.", link="/funds")
-    return {"id": entry_id, "advertiser_id": advertiser.id, "kind": kind, "note": note, "amount": dollars(micros),
-            "amount_micros": micros, "balance": dollars(balance), "balance_micros": balance}
+    assert entry_id is not None  # an entry without a reference is always written
+    return FundsAdded(id=entry_id, advertiser_id=advertiser.id, kind=kind, note=note, amount=dollars(micros),
+                      amount_micros=micros, balance=dollars(balance), balance_micros=balance)
 
 
 def credit_card_payment(db: Session, *, advertiser_id: int, amount_micros: int, reference: str,
@@ -324,23 +326,22 @@ def month_start(now: datetime | None = None) -> datetime:
     return datetime(now.year, now.month, 1, tzinfo=UTC)
 
 
-def _row(values: tuple[Any, ...]) -> dict[str, Any]:
+def _row(values: tuple[Any, ...]) -> FundsRow:
     (uid, first, last, company, email, status, agency_id, agency_company, agency_first, agency_last, balance,
      deposits, spend, margin, month_charged, last_at, entries) = values
     name = f"{first} {last}".strip() or email
     agency_name = (agency_company or f"{agency_first or ''} {agency_last or ''}".strip()) if agency_id else ""
     balance, deposits, spend, margin, month_charged = (int(v) for v in (balance, deposits, spend, margin,
                                                                         month_charged))
-    return {"id": uid, "name": name, "company": company or "", "email": email, "status": status,
-            "agency_id": agency_id, "agency": agency_name, "entries": int(entries),
-            "balance_micros": balance, "deposits_micros": deposits, "spend_micros": -spend,
-            "margin_micros": -margin, "month_charged_micros": -month_charged,
-            "balance": dollars(balance), "deposits": dollars(deposits), "spend": dollars(-spend),
-            "margin": dollars(-margin), "month_charged": dollars(-month_charged),
-            "last_entry_at": last_at.isoformat() if last_at else None}
+    return FundsRow(id=uid, name=name, company=company or "", email=email, status=status, agency_id=agency_id,
+                    agency=agency_name, entries=int(entries), balance_micros=balance, deposits_micros=deposits,
+                    spend_micros=-spend, margin_micros=-margin, month_charged_micros=-month_charged,
+                    balance=dollars(balance), deposits=dollars(deposits), spend=dollars(-spend),
+                    margin=dollars(-margin), month_charged=dollars(-month_charged),
+                    last_entry_at=last_at.isoformat() if last_at else None)
 
 
-def funds_overview(db: Session, *, actor: Actor, agency_id: int | None = None) -> list[dict[str, Any]]:
+def funds_overview(db: Session, *, actor: Actor, agency_id: int | None = None) -> list[FundsRow]:
     """Every advertiser in the actor's scope (admin, co-admin: all; agency: its advertisers; advertiser:
     itself) with balance, deposits, spend, margin (all-time; micro-dollars and dollar text), spend and margin
     charged this month, the last entry's date and the agency's name. `agency_id` narrows to one agency's
@@ -352,7 +353,7 @@ def funds_overview(db: Session, *, actor: Actor, agency_id: int | None = None) -
     return [_row(tuple(values)) for values in db.exec(query).all()]
 
 
-def funds_summary(db: Session, *, actor: Actor, advertiser_id: int) -> dict[str, Any]:
+def funds_summary(db: Session, *, actor: Actor, advertiser_id: int) -> FundsRow:
     """One advertiser's figures (the /funds balance card), in the actor's scope; another tenant's advertiser
     answers not found, as a missing one does."""
     from app.kernel.errors import NotFound

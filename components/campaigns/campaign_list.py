@@ -115,7 +115,7 @@ def CampaignListPage() -> Any:
 
     columns = grid_columns(console)
     create_path = console.path("campaign.create")
-    subtitle = (t("campaigns.subtitle_advertiser", name=advertiser.value["name"])
+    subtitle = (t("campaigns.subtitle_advertiser", name=advertiser.value.name)
                 if advertiser is not None and advertiser.value else t("campaigns.subtitle"))
     status_options = [(ALL, t("campaigns.all_but_archived"))] + \
         [(s, t(f"campaigns.status.{s}")) for s in SHOWN_STATUSES] + [(ARCHIVED_TOO, t("campaigns.all_statuses"))]

@@ -9,6 +9,7 @@ from reactpy import component, html, use_state
 from reactpy_router import use_search_params
 
 from app.funds import service as funds
+from app.funds.schemas import FundsRow
 from app.kernel.i18n.formatters import money
 from components.ui.console import use_console
 from components.ui.elements import card, loading_page, page_header
@@ -30,7 +31,7 @@ def AddFundsPage() -> Any:
     action = use_action(funds.add_funds, success="funds.added", on_done=lambda _r: go(back) if back else None)
     if overview.loading:
         return loading_page(t, t("funds.add_title"))
-    rows = overview.value or []
+    rows: list[FundsRow] = overview.value or []
 
     def field(name: str) -> Any:
         return lambda value: set_values(lambda old: {**old, name: value})
@@ -41,9 +42,9 @@ def AddFundsPage() -> Any:
                       note=str(submitted.get("note", "")))
 
     advertisers = [("", t("funds.choose_advertiser"))] + [
-        (str(row["id"]), f"{row['name']} · {row['company'] or row['email']}"
-                         + (f" ({row['agency']})" if row["agency"] else "")) for row in rows]
-    current = next((row for row in rows if str(row["id"]) == values["advertiser_id"]), None)
+        (str(row.id), f"{row.name} · {row.company or row.email}" + (f" ({row.agency})" if row.agency else ""))
+        for row in rows]
+    current = next((row for row in rows if str(row.id) == values["advertiser_id"]), None)
     kinds = [(kind, t(f"ledger.{kind}")) for kind in funds.STAFF_KINDS]
     return html.div(
         {"data-page": "add-funds"},
@@ -75,9 +76,9 @@ def AddFundsPage() -> Any:
                  html.div({"className": "col-lg-5 col-xl-4"}, card(
                      html.div({"className": "small text-body-secondary"}, t("funds.current_balance")),
                      html.div({"className": "fs-3 fw-semibold", "data-kpi": "selected_balance"},
-                              money(current["balance_micros"], micros=True, language=console.language)
+                              money(current.balance_micros, micros=True, language=console.language)
                               if current else "—"),
                      html.div({"className": "small text-body-secondary mt-2"},
-                              f"{current['name']} · {current['email']}" if current else t("funds.choose_advertiser")),
+                              f"{current.name} · {current.email}" if current else t("funds.choose_advertiser")),
                      title=t("funds.advertiser")))),
     )

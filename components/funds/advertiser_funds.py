@@ -10,6 +10,8 @@ from reactpy_router import use_search_params
 
 from app.funds import card_payments, ledger
 from app.funds import service as funds
+from app.funds.ledger import LedgerRow
+from app.funds.schemas import CheckoutStarted, FundsRow
 from components.funds.common import kpi_card, kpi_row
 from components.funds.ledger import LedgerCard
 from components.ui.console import Console, use_console
@@ -34,8 +36,11 @@ def CardTopUp(advertiser_id: int) -> Any:
     opened, set_opened = use_state(False)
     amount, set_amount = use_state("")
     scope = use_connection().scope
-    action = use_action(card_payments.start_card_payment,
-                        on_done=lambda started: console.go(f"/api/payment/stripe/checkout/{started['id']}"))
+
+    def leave_for_stripe(started: CheckoutStarted) -> None:
+        console.go(f"/api/payment/stripe/checkout/{started.id}")
+
+    action = use_action(card_payments.start_card_payment, on_done=leave_for_stripe)
     if not opened:
         return html.button({"type": "button", "className": "btn btn-primary", "data-action": "card-top-up",
                             "onClick": lambda _e: set_opened(True)},
@@ -78,20 +83,21 @@ def FundsPage() -> Any:
     use_effect(lambda: _payment_return_toast(console, outcome), dependencies=[outcome])
     if summary.loading or history.loading:
         return loading_page(t, t("funds.title"))
-    figures = summary.value or {}
+    figures: FundsRow | None = summary.value
+    rows: list[LedgerRow] = history.value or []
     return html.div(
         {"data-page": "funds"},
         page_header(t("funds.title"), t("funds.subtitle_advertiser"),
                     CardTopUp(actor.id) if card_payments.enabled() else ""),
         kpi_row(
-            kpi_card(console, key="balance", label=t("funds.balance"), micros=figures.get("balance_micros", 0),
+            kpi_card(console, key="balance", label=t("funds.balance"), micros=figures.balance_micros if figures else 0,
                      icon="bi-wallet2", hint=t("funds.balance_hint")),
             kpi_card(console, key="month", label=t("funds.spent_month"),
-                     micros=figures.get("month_charged_micros", 0), icon="bi-graph-down-arrow"),
-            kpi_card(console, key="deposits", label=t("funds.deposits"), micros=figures.get("deposits_micros", 0),
-                     icon="bi-piggy-bank"),
+                     micros=figures.month_charged_micros if figures else 0, icon="bi-graph-down-arrow"),
+            kpi_card(console, key="deposits", label=t("funds.deposits"),
+                     micros=figures.deposits_micros if figures else 0, icon="bi-piggy-bank"),
             kpi_card(console, key="spent", label=t("funds.spent_total"),
-                     micros=figures.get("spend_micros", 0) + figures.get("margin_micros", 0), icon="bi-cart-check"),
+                     micros=figures.spend_micros + figures.margin_micros if figures else 0, icon="bi-cart-check"),
         ),
-        LedgerCard(history.value or [], title=t("funds.ledger")),
+        LedgerCard(rows, title=t("funds.ledger")),
     )

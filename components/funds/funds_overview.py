@@ -8,6 +8,7 @@ from typing import Any
 from reactpy import component, html, use_state
 
 from app.funds import service as funds
+from app.funds.schemas import FundsRow
 from components.funds.common import grid_height, kpi_card, kpi_row
 from components.ui.console import Console, use_console
 from components.ui.elements import card, loading_page, page_header
@@ -20,20 +21,20 @@ from components.widgets.datagrid import GridAction, GridColumn, data_grid
 ALL, DIRECT = "all", "direct"
 
 
-def agency_options(console: Console, rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    agencies = sorted({(row["agency"], row["agency_id"]) for row in rows if row["agency_id"]})
+def agency_options(console: Console, rows: list[FundsRow]) -> list[tuple[str, str]]:
+    agencies = sorted({(row.agency, row.agency_id) for row in rows if row.agency_id})
     options = [(ALL, console.t("funds.all_agencies"))] + [(str(agency_id), name) for name, agency_id in agencies]
-    if any(not row["agency_id"] for row in rows):
+    if any(not row.agency_id for row in rows):
         options.append((DIRECT, console.t("funds.direct_advertisers")))
     return options
 
 
-def in_agency(rows: list[dict[str, Any]], choice: str) -> list[dict[str, Any]]:
+def in_agency(rows: list[FundsRow], choice: str) -> list[FundsRow]:
     if choice == ALL:
         return rows
     if choice == DIRECT:
-        return [row for row in rows if not row["agency_id"]]
-    return [row for row in rows if str(row["agency_id"]) == choice]
+        return [row for row in rows if not row.agency_id]
+    return [row for row in rows if str(row.agency_id) == choice]
 
 
 def columns(console: Console, staff: bool) -> list[GridColumn]:
@@ -55,17 +56,17 @@ def columns(console: Console, staff: bool) -> list[GridColumn]:
     return shown
 
 
-def totals(console: Console, rows: list[dict[str, Any]]) -> Any:
+def totals(console: Console, rows: list[FundsRow]) -> Any:
     t = console.t
-    empty = sum(1 for row in rows if row["balance_micros"] <= 0)
+    empty = sum(1 for row in rows if row.balance_micros <= 0)
     return kpi_row(
         kpi_card(console, key="total_balance", label=t("funds.total_balance"),
-                 micros=sum(row["balance_micros"] for row in rows), icon="bi-wallet2",
+                 micros=sum(row.balance_micros for row in rows), icon="bi-wallet2",
                  hint=t("funds.advertiser_count", count=len(rows))),
         kpi_card(console, key="total_spend", label=t("funds.total_spend"),
-                 micros=sum(row["spend_micros"] for row in rows), icon="bi-graph-down-arrow"),
+                 micros=sum(row.spend_micros for row in rows), icon="bi-graph-down-arrow"),
         kpi_card(console, key="total_margin", label=t("funds.total_margin"),
-                 micros=sum(row["margin_micros"] for row in rows), icon="bi-percent"),
+                 micros=sum(row.margin_micros for row in rows), icon="bi-percent"),
         kpi_card(console, key="empty_balances", label=t("funds.empty_balances"), text=str(empty),
                  icon="bi-exclamation-triangle", hint=t("funds.empty_balances_hint")),
     )
@@ -80,7 +81,7 @@ def FundsOverviewPage() -> Any:
     navigation, go = use_navigation()
     if overview.loading:
         return loading_page(t, t("funds.title"))
-    rows = overview.value or []
+    rows: list[FundsRow] = overview.value or []
     add_path = console.path("funds.add")
     staff = add_path is not None
     shown = in_agency(rows, agency)
@@ -106,7 +107,7 @@ def FundsOverviewPage() -> Any:
                      select_field(name="agency_filter", label=t("funds.filter_agency"), value=agency,
                                   options=agency_options(console, rows), on_change=set_agency,
                                   class_name="dsp-filter")) if staff else "",
-            data_grid(columns=columns(console, staff), rows=shown, height=grid_height(len(shown)), empty_text=t("funds.empty"),
+            data_grid(columns=columns(console, staff), rows=[row.model_dump() for row in shown], height=grid_height(len(shown)), empty_text=t("funds.empty"),
                       row_count_label=t("grid.rows"), locale=console.language, search_placeholder=t("common.search"),
                       actions=actions, on_action=on_action, on_row_click=lambda key: on_action("payments", key),
                       columns_label=t("grid.columns"), storage_key="funds-overview", more_label=t("grid.more")),

@@ -13,6 +13,8 @@ from typing import Any
 
 from reactpy import component, html, use_ref, use_state
 
+from app.funds.ledger import LedgerRow
+from app.funds.schemas import LedgerDeliveryRow
 from app.kernel.i18n.formatters import money
 from components.funds.common import grid_height
 from components.ui.console import Console, use_console
@@ -40,35 +42,35 @@ def ledger_columns(console: Console, *, show_by: bool) -> list[GridColumn]:
             {"key": "balance", "label": t("payments.balance"), "type": "money", "width": 140}]
 
 
-def _note(console: Console, row: dict[str, Any]) -> str:
+def _note(console: Console, row: LedgerRow) -> str:
     """A delivery day in words: how many hourly charges, and media and margin when a margin was charged."""
-    if row["kind"] != "delivery":
-        return str(row["note"])
-    hours = len(row["hours"])
-    if Decimal(str(row["margin"])) == 0:
+    if not isinstance(row, LedgerDeliveryRow):
+        return row.note
+    hours = len(row.hours)
+    if Decimal(row.margin) == 0:
         return console.t("ledger.delivery_note", count=hours)
     language = console.language
     return console.t("ledger.delivery_note_margin", count=hours,
-                     spend=money(-Decimal(str(row["spend"])), language=language),
-                     margin=money(-Decimal(str(row["margin"])), language=language))
+                     spend=money(-Decimal(row.spend), language=language),
+                     margin=money(-Decimal(row.margin), language=language))
 
 
-def campaign_label(console: Console, row: dict[str, Any]) -> str:
+def campaign_label(console: Console, row: LedgerRow) -> str:
     """The campaign a delivery row paid for; charges without one say so (money in and out has none)."""
-    if row["kind"] != "delivery":
+    if not isinstance(row, LedgerDeliveryRow):
         return ""
-    return str(row["campaign"]) if row.get("campaign") else console.t("ledger.no_campaign")
+    return row.campaign if row.campaign else console.t("ledger.no_campaign")
 
 
-def grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def grid_rows(console: Console, rows: list[LedgerRow]) -> list[dict[str, Any]]:
     """The grid's rows: kinds as badges, a delivery row's campaign and totals in words; its hours stay on the
     server."""
-    def variant(row: dict[str, Any]) -> str:
-        return KIND_VARIANTS.get(row["kind"], "danger" if str(row["amount"]).startswith("-") else "primary")
-    return [{**{k: v for k, v in row.items() if k != "hours"}, "note": _note(console, row),
+    def variant(row: LedgerRow) -> str:
+        return KIND_VARIANTS.get(row.kind, "danger" if row.amount.startswith("-") else "primary")
+    return [{**row.model_dump(exclude={"hours"}), "note": _note(console, row),
              "campaign": campaign_label(console, row),
-             "kind": {"text": console.t(f"ledger.{row['kind']}"), "variant": variant(row)},
-             SHOW_HOURS: bool(row.get("hours"))} for row in rows]
+             "kind": {"text": console.t(f"ledger.{row.kind}"), "variant": variant(row)},
+             SHOW_HOURS: isinstance(row, LedgerDeliveryRow) and bool(row.hours)} for row in rows]
 
 
 def _hour_label(iso: str) -> str:
@@ -76,7 +78,7 @@ def _hour_label(iso: str) -> str:
     return f"{start:%H:%M}–{(start.hour + 1) % 24:02d}:00"
 
 
-def _hours_table(console: Console, day: dict[str, Any]) -> Any:
+def _hours_table(console: Console, day: LedgerDeliveryRow) -> Any:
     t, language = console.t, console.language
     cells = ("hour", "spend", "margin", "amount", "balance")
     labels = (t("ledger.col.hour"), t("ledger.spend"), t("ledger.margin"), t("payments.amount"),
@@ -85,20 +87,19 @@ def _hours_table(console: Console, day: dict[str, Any]) -> Any:
         {"className": "table table-sm align-middle mb-0 small"},
         html.thead(html.tr(*[html.th({"key": c, "className": "" if c == "hour" else "text-end"}, label)
                              for c, label in zip(cells, labels, strict=True)])),
-        html.tbody(*[html.tr({"key": hour["hour"]},
-                             html.td(_hour_label(str(hour["hour"]))),
-                             *[html.td({"key": c, "className": "text-end"}, money(hour[c], language=language))
+        html.tbody(*[html.tr({"key": hour.hour},
+                             html.td(_hour_label(hour.hour)),
+                             *[html.td({"key": c, "className": "text-end"}, money(getattr(hour, c), language=language))
                                for c in cells[1:]])
-                     for hour in day["hours"]]),
+                     for hour in day.hours]),
         html.tfoot(html.tr({"className": "fw-semibold"},
                            html.td(_note(console, day)),
-                           *[html.td({"key": c, "className": "text-end"},
-                                     money(day[c], language=language) if c in day else "")
+                           *[html.td({"key": c, "className": "text-end"}, money(getattr(day, c), language=language))
                              for c in cells[1:]])))
 
 
 @component
-def HoursDialog(days: dict[str, dict[str, Any]], opener: Any) -> Any:
+def HoursDialog(days: dict[str, LedgerDeliveryRow], opener: Any) -> Any:
     """The hours of the delivery row (a campaign's day) last clicked, in a dialog (a grid row may be far down a
     long page); the campaign's name links to its page."""
     console = use_console()
@@ -108,13 +109,13 @@ def HoursDialog(days: dict[str, dict[str, Any]], opener: Any) -> Any:
     day = days.get(shown)
     if day is None:
         return html.p({"className": "small text-body-secondary mt-2 mb-0"}, t("ledger.hours_hint")) if days else ""
-    title = t("ledger.hours_title", day=day["date"])  # YYYY-MM-DD reads the same in every language
+    title = t("ledger.hours_title", day=day.date)  # YYYY-MM-DD reads the same in every language
     campaign = campaign_label(console, day)
-    path = console.path("campaign.view", id=day["campaign_id"]) if day.get("campaign_id") else None
+    path = console.path("campaign.view", id=day.campaign_id) if day.campaign_id else None
     return html.div(
         html.div({"className": "modal-backdrop fade show"}),
         html.div({"className": "modal fade show d-block", "role": "dialog", "aria-modal": "true", "aria-label": title,
-                  "tabIndex": -1, "data-ledger-hours": day["date"]},
+                  "tabIndex": -1, "data-ledger-hours": day.date},
                  html.div({"className": "modal-dialog modal-lg modal-dialog-centered modal-dialog-scrollable"},
                           html.div({"className": "modal-content border-0 shadow"},
                                    html.div({"className": "modal-header"},
@@ -131,7 +132,7 @@ def HoursDialog(days: dict[str, dict[str, Any]], opener: Any) -> Any:
 
 
 @component
-def LedgerGrid(rows: list[dict[str, Any]], show_by: bool, open_day: Callable[[str], None]) -> Any:
+def LedgerGrid(rows: list[LedgerRow], show_by: bool, open_day: Callable[[str], None]) -> Any:
     console = use_console()
     t = console.t
     actions: list[GridAction] = [{"id": SHOW_HOURS, "label": t("ledger.show_hours"), "icon": "bi-clock-history",
@@ -144,7 +145,7 @@ def LedgerGrid(rows: list[dict[str, Any]], show_by: bool, open_day: Callable[[st
 
 
 @component
-def LedgerCard(rows: list[dict[str, Any]], title: str = "", show_by: bool = False) -> Any:
+def LedgerCard(rows: list[LedgerRow], title: str = "", show_by: bool = False) -> Any:
     """`rows`: grouped_ledger's answer."""
     opener = use_ref(None)
 
@@ -152,5 +153,5 @@ def LedgerCard(rows: list[dict[str, Any]], title: str = "", show_by: bool = Fals
         if opener.current is not None:
             opener.current(key)
 
-    days = {str(row["id"]): row for row in rows if row.get("hours")}
+    days = {row.id: row for row in rows if isinstance(row, LedgerDeliveryRow) and row.hours}
     return card(LedgerGrid(rows, show_by, open_day), HoursDialog(days, opener), title=title)

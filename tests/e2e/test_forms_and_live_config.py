@@ -44,8 +44,8 @@ def _set_config(**changes: bool) -> None:
         admin = actor_of(db, "admin@demo.example")
         advertiser = user_by_email(db, "advertiser@demo.example")
         current = user_config.get_config(db, actor=admin, user_id=advertiser.id)
-        values = {key: current[key] for key in ("insight_dashboard", "postback_enabled", "api_access", "margin",
-                                                 "allowed_exchanges")}
+        values = {key: getattr(current, key) for key in ("insight_dashboard", "postback_enabled", "api_access",
+                                                         "margin", "allowed_exchanges")}
         user_config.update_config(db, actor=admin, user_id=advertiser.id, **{**values, **changes})
     run(change)
 

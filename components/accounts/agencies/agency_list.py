@@ -25,7 +25,7 @@ def AgenciesPage() -> Any:
     console = use_console()
     t = console.t
     rows = use_query(directory.agencies_overview, actor=console.actor)
-    actions = use_account_actions(rows.value, rows.reload, name_of=lambda row: row["company"] or row["name"],
+    actions = use_account_actions(rows.value, rows.reload, name_of=lambda row: row.company or row.name,
                                   open_page="agency.edit")
     columns = [{**c, "label": t("agencies.col.balance")} if c["key"] == "balance" else c
                for c in account_columns(console, COLUMNS, name=130, email=175, balance=145)]

@@ -10,6 +10,7 @@ from reactpy_router import use_search_params
 
 from app.access.roles import Role
 from app.accounts import directory, users
+from app.accounts.schemas import AccountRow, AgencyChoice
 from app.kernel.i18n.formatters import money
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import use_console
@@ -35,9 +36,10 @@ def AssignAdvertiserPage() -> Any:
     selected, set_selected = use_state(frozenset[int]())
     confirming, set_confirming = use_state(False)
     advertisers_query = use_query(directory.accounts_overview, actor=console.actor, role=Role.ADVERTISER.value)
-    advertisers, reload = advertisers_query.value, advertisers_query.reload
-    agencies = use_query(users.agency_choices, actor=console.actor).value
-    agency_names = {str(a["id"]): a["name"] for a in agencies or []}
+    advertisers: list[AccountRow] | None = advertisers_query.value
+    reload = advertisers_query.reload
+    agencies: list[AgencyChoice] | None = use_query(users.agency_choices, actor=console.actor).value
+    agency_names = {str(a.id): a.name for a in agencies or []}
 
     def moved(count: int) -> None:
         console.toast("success", t("assign.moved", count=count, agency=agency_names.get(target, t("assign.direct"))))
@@ -46,13 +48,13 @@ def AssignAdvertiserPage() -> Any:
 
     assign = use_action(users.assign_advertisers, on_done=moved)
     shown = [a for a in advertisers or []
-             if source == ALL or (source == DIRECT and not a["agency_id"]) or str(a["agency_id"]) == source]
+             if source == ALL or (source == DIRECT and not a.agency_id) or str(a.agency_id) == source]
 
     def toggle(user_id: int, checked: bool) -> None:
         set_selected(lambda s: s | {user_id} if checked else s - {user_id})
 
     def toggle_all(checked: bool) -> None:
-        ids = {a["id"] for a in shown}
+        ids = {a.id for a in shown}
         set_selected(lambda s: s | ids if checked else s - ids)
 
     def confirm() -> None:
@@ -60,8 +62,8 @@ def AssignAdvertiserPage() -> Any:
         assign.submit(actor=console.actor, advertiser_ids=sorted(selected),
                       agency_id=int(target) if target != DIRECT else None)
 
-    agency_options = [(str(a["id"]), a["name"]) for a in agencies or []]
-    all_checked = bool(shown) and all(a["id"] in selected for a in shown)
+    agency_options = [(str(a.id), a.name) for a in agencies or []]
+    all_checked = bool(shown) and all(a.id in selected for a in shown)
     table = html.table(
         {"className": "table table-hover align-middle mb-0", "data-table": "advertisers"},
         html.thead(html.tr(
@@ -71,15 +73,15 @@ def AssignAdvertiserPage() -> Any:
             html.th(t("dashboard.col.name")), html.th(t("dashboard.col.company")), html.th(t("assign.current_agency")),
             html.th({"className": "text-end"}, t("dashboard.col.balance")))),
         html.tbody(*[html.tr(
-            {"key": str(a["id"]), "data-advertiser": a["email"]},
-            html.td(html.input({"type": "checkbox", "className": "form-check-input", "id": f"adv-{a['id']}",
-                                "checked": a["id"] in selected, "aria-label": a["name"],
-                                "onChange": lambda e, i=a["id"]: toggle(i, bool(e["target"]["checked"]))})),
-            html.td(html.label({"htmlFor": f"adv-{a['id']}", "className": "fw-medium"}, a["name"]),
-                    html.div({"className": "small text-body-secondary"}, a["email"])),
-            html.td(a["company"]), html.td(a["agency"] or html.span({"className": "text-body-secondary"},
-                                                                   t("assign.direct"))),
-            html.td({"className": "text-end"}, money(a["balance"] or 0, language=console.language))) for a in shown]),
+            {"key": str(a.id), "data-advertiser": a.email},
+            html.td(html.input({"type": "checkbox", "className": "form-check-input", "id": f"adv-{a.id}",
+                                "checked": a.id in selected, "aria-label": a.name,
+                                "onChange": lambda e, i=a.id: toggle(i, bool(e["target"]["checked"]))})),
+            html.td(html.label({"htmlFor": f"adv-{a.id}", "className": "fw-medium"}, a.name),
+                    html.div({"className": "small text-body-secondary"}, a.email)),
+            html.td(a.company), html.td(a.agency or html.span({"className": "text-body-secondary"},
+                                                             t("assign.direct"))),
+            html.td({"className": "text-end"}, money(a.balance or 0, language=console.language))) for a in shown]),
     ) if shown else spinner(t("common.loading")) if advertisers_query.loading \
         else html.p({"className": "text-body-secondary text-center py-4 mb-0"}, t("assign.none"))
     source_options = [(ALL, t("assign.all_agencies")), (DIRECT, t("assign.direct"))] + agency_options

@@ -8,6 +8,7 @@ from reactpy import component, html
 
 from app.access.roles import Role
 from app.accounts import directory, users
+from app.accounts.schemas import AccountRow, UserRead
 from components.accounts.users.accounts_table import account_columns
 from components.accounts.users.common import not_found
 from components.accounts.users.row_actions import account_grid, use_account_actions
@@ -27,7 +28,7 @@ def AgencyAdvertisers(agency_id: int) -> Any:
     t = console.t
     query = use_query(directory.accounts_overview, actor=console.actor, role=Role.ADVERTISER.value,
                       agency_id=agency_id, deps=[agency_id])
-    rows = query.value
+    rows: list[AccountRow] | None = query.value
     actions = use_account_actions(rows, query.reload)
     assign_path = console.path("agency.assign")
     move = app_link({"to": f"{assign_path}?from={agency_id}", "className": "btn btn-sm btn-outline-primary"},
@@ -45,20 +46,21 @@ def EditAgencyPage() -> Any:
     t = console.t
     agency_id = use_subject_id()
     query = use_query(users.get_user, actor=console.actor, user_id=agency_id, deps=[agency_id])
-    user, reload = query.value, query.reload
+    user: UserRead | None = query.value
+    reload = query.reload
     if query.loading:
         return loading_page(t, t("agencies.edit_title"))
-    if user is None or user["role"] != Role.AGENCY:
+    if user is None or user.role != Role.AGENCY:
         return html.div(page_header(t("agencies.edit_title")), not_found(console))
     log_path = console.path("user.change_log", id=agency_id)
     return html.div(
-        page_header(t("agencies.edit_title"), user["company_name"] or user["name"],
+        page_header(t("agencies.edit_title"), user.company_name or user.name,
                     app_link({"to": log_path, "className": "btn btn-outline-secondary btn-sm"},
                              html.i({"className": "bi bi-clock-history me-1"}), t("users.change_log"))
                     if log_path else "",
                     back_link(console, "agencies", "agencies.back")),
         html.div({"className": "row g-4"},
-                 html.div({"className": "col-xl-8"}, EditUserForm(user, reload, key=f"{agency_id}-{user['email']}")),
+                 html.div({"className": "col-xl-8"}, EditUserForm(user, reload, key=f"{agency_id}-{user.email}")),
                  html.div({"className": "col-xl-4"}, account_facts(console, user))),
         AgencyAdvertisers(agency_id),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.access.roles import Role
+from app.accounts.schemas import AccountRow
 from components.ui.console import Console
 from components.ui.labels import role_label_key
 
@@ -21,9 +21,10 @@ def account_columns(console: Console, keys: Sequence[str], **widths: int) -> lis
              "width": widths.get(key, _COLUMN_WIDTHS.get(key, 150))} for key in keys]
 
 
-def account_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def account_rows(console: Console, rows: Sequence[AccountRow]) -> list[dict[str, Any]]:
+    """The grid's rows (JSON): roles and statuses in words."""
     t = console.t
-    return [{**row, "role": t(role_label_key(Role(row["role"]))),
-             "status": {"text": t(f"status.{row['status']}"),
-                        "variant": "success" if row["status"] == "active" else "secondary"}}
+    return [{**row.model_dump(), "role": t(role_label_key(row.role)),
+             "status": {"text": t(f"status.{row.status}"),
+                        "variant": "success" if row.status == "active" else "secondary"}}
             for row in rows]

@@ -8,4 +8,5 @@ from components.ui.change_log import ChangeLogFrame, change_log_page
 
 UserChangeLogPage = change_log_page("user", ChangeLogFrame(
     "user-change-log", back_link, not_found,
-    tabs=lambda console, _user_id, user: user_page_links(console, user, current=CHANGE_LOGS["user"].page)))
+    tabs=lambda console, user_id, user: user_page_links(console, user_id, user["role"],
+                                                         current=CHANGE_LOGS["user"].page)))

@@ -33,13 +33,13 @@ def not_found(console: Console) -> Any:
                             back_link(console), marker={"data-state": "not-found"}))
 
 
-def user_page_links(console: Console, user: dict[str, Any], *, current: str) -> Any:
-    """Tabs to the other pages about the same user that the actor's role has."""
+def user_page_links(console: Console, user_id: int, role: str, *, current: str) -> Any:
+    """Tabs to the other pages about the same user (of this role) that the actor's role has."""
     items = []
     for name, label_key, icon, flag in USER_PAGES:
-        if flag == "has_payments" and user.get("role") != Role.ADVERTISER:
+        if flag == "has_payments" and role != Role.ADVERTISER:
             continue
-        path = console.path(name, id=user["id"])
+        path = console.path(name, id=user_id)
         if path is None:
             continue
         active = name == current

@@ -8,7 +8,9 @@ from typing import Any
 from reactpy import component, html
 
 from app.accounts import users
+from app.accounts.schemas import UserRead
 from app.funds import ledger
+from app.funds.ledger import LedgerRow
 from app.kernel.i18n.formatters import money
 from components.accounts.users.common import back_link, not_found, user_page_links
 from components.funds.ledger import LedgerCard
@@ -25,15 +27,16 @@ def PaymentListPage() -> Any:
     user_id = use_subject_id()
     user_query = use_query(users.get_user, actor=console.actor, user_id=user_id, deps=[user_id])
     history_query = use_query(ledger.grouped_ledger, actor=console.actor, advertiser_id=user_id, deps=[user_id])
-    user, history = user_query.value, history_query.value
+    user: UserRead | None = user_query.value
+    history: list[LedgerRow] | None = history_query.value
     if user_query.loading or history_query.loading:
         return loading_page(t, t("payments.title"))
     if user is None or history is None:
         return html.div(page_header(t("payments.title")), not_found(console))
-    balance = history[0]["balance"] if history else "0.00"
+    balance = history[0].balance if history else "0.00"
     return html.div(
-        page_header(t("payments.title"), f"{user['name']} · {user['email']}", back_link(console)),
-        user_page_links(console, user, current="user.payments"),
+        page_header(t("payments.title"), f"{user.name} · {user.email}", back_link(console)),
+        user_page_links(console, user.id, user.role, current="user.payments"),
         html.div({"className": "row g-4 mb-4"},
                  html.div({"className": "col-sm-6 col-xl-3"},
                           card(html.div({"className": "small text-body-secondary"}, t("payments.current_balance")),
@@ -42,6 +45,6 @@ def PaymentListPage() -> Any:
                  html.div({"className": "col-sm-6 col-xl-3"},
                           card(html.div({"className": "small text-body-secondary"}, t("payments.entries")),
                                html.div({"className": "fs-4 fw-semibold"},
-                                        str(sum(int(row["entries"]) for row in history)))))),
+                                        str(sum(row.entries for row in history)))))),
         LedgerCard(history, show_by=True),
     )

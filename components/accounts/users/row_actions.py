@@ -11,6 +11,7 @@ from reactpy import Ref, component, html, use_ref, use_state
 
 from app.access.models import UserStatus
 from app.accounts import impersonation, users
+from app.accounts.schemas import AccountRow
 from components.accounts.users.accounts_table import account_rows
 from components.accounts.users.common import USER_PAGES
 from components.ui.confirm import ConfirmDialog
@@ -50,8 +51,8 @@ class AccountActions:
     elements: Any  # render once in the page: the navigation and the confirmation dialog
 
 
-def use_account_actions(rows: list[dict[str, Any]] | None, reload: Callable[[], None],
-                        name_of: Callable[[dict[str, Any]], str] = lambda row: row["name"],
+def use_account_actions(rows: Sequence[AccountRow] | None, reload: Callable[[], None],
+                        name_of: Callable[[AccountRow], str] = lambda row: row.name,
                         open_page: str = "user.edit") -> AccountActions:
     """The grid's handlers and the elements they drive. The state behind them (the question being asked,
     pending writes, where to go) lives in a small sibling component, so asking does not re-render the
@@ -70,8 +71,8 @@ def use_account_actions(rows: list[dict[str, Any]] | None, reload: Callable[[], 
 
 
 @component
-def _ActionHost(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[[], None],
-                name_of: Callable[[dict[str, Any]], str]) -> Any:
+def _ActionHost(host: Ref[Any], rows: Sequence[AccountRow], reload: Callable[[], None],
+                name_of: Callable[[AccountRow], str]) -> Any:
     console = use_console()
     t = console.t
     nothing_pending: tuple[str, int, str] | None = None
@@ -81,7 +82,7 @@ def _ActionHost(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[[],
 
     def status_changed(user: Any) -> None:
         action_id = next(a for a, status in STATUS_ACTIONS.items() if status == user.status)
-        row = next((r for r in rows or [] if r["id"] == user.id), None)
+        row = next((r for r in rows or [] if r.id == user.id), None)
         console.toast("success", t(f"users.{action_id}d", name=name_of(row) if row else user.display_name))
         reload()
 
@@ -93,7 +94,7 @@ def _ActionHost(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[[],
         if action_id == "login_as":
             enter.submit(actor=console.actor, target_id=user_id)
         elif action_id in STATUS_ACTIONS or action_id == RESET_PASSWORD:
-            row = next((r for r in rows if r["id"] == user_id), None)
+            row = next((r for r in rows if r.id == user_id), None)
             set_pending((action_id, user_id, name_of(row) if row else ""))
         elif path := console.path(action_id, id=user_id):
             go(path)
@@ -116,7 +117,7 @@ def _ActionHost(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[[],
     return html.div(navigation, dialog)
 
 
-def account_grid(console: Console, *, columns: Sequence[Any], rows: list[dict[str, Any]] | None,
+def account_grid(console: Console, *, columns: Sequence[Any], rows: Sequence[AccountRow] | None,
                  actions: AccountActions, empty_text: str, height: int = 520, searchable: bool = True,
                  pages: Sequence[tuple[str, str, str, str]] = USER_PAGES, loading: bool = False) -> Any:
     """The JS grid of accounts with their row buttons and "more" menu, as every account list shows it."""

@@ -10,6 +10,7 @@ from reactpy import component, html, use_state
 
 from app.access.roles import Role
 from app.accounts import user_config
+from app.accounts.schemas import UserConfigRead
 from components.accounts.users.common import back_link, not_found, user_page_links
 from components.settings.api_credentials_panel import ApiCredentialsPanel
 from components.ui.console import use_console
@@ -24,11 +25,11 @@ SWITCHES = (("insight_dashboard", "config.insight_dashboard", "config.insight_da
 
 
 @component
-def ConfigForm(config: dict[str, Any], on_saved: Any) -> Any:
+def ConfigForm(config: UserConfigRead, on_saved: Any) -> Any:
     console = use_console()
     t = console.t
-    values, set_values = use_state({key: config[key] for key in ("insight_dashboard", "postback_enabled",
-                                                                   "api_access", "margin", "allowed_exchanges")})
+    values, set_values = use_state(config.model_dump(include={"insight_dashboard", "postback_enabled", "api_access",
+                                                              "margin", "allowed_exchanges"}))
     save = use_action(user_config.update_config, success="config.saved", on_done=lambda _r: on_saved())
 
     def set_value(name: str, value: Any) -> None:
@@ -37,17 +38,17 @@ def ConfigForm(config: dict[str, Any], on_saved: Any) -> Any:
     def switch_setter(name: str) -> Callable[[bool], None]:
         return lambda checked: set_value(name, checked)
 
-    options = [(x["id"], x["name"] + (f" ({t('metadata.retired')})" if x["retired"] else ""))
-               for x in config["exchange_options"]]
-    advertiser = config["role"] == Role.ADVERTISER
+    options = [(x.id, x.name + (f" ({t('metadata.retired')})" if x.retired else ""))
+               for x in config.exchange_options]
+    advertiser = config.role == Role.ADVERTISER
     # What this form shows, as last loaded (the page reloads the config after each save): only the fields
     # the user changed are sent, so a margin the form does not show, or a change made elsewhere, stays.
-    loaded = {key: config[key] for key in (*[key for key, _label, _help in SWITCHES],
-                                           *(("margin",) if advertiser else ()), "allowed_exchanges")}
+    loaded = config.model_dump(include={*[key for key, _label, _help in SWITCHES],
+                                        *(("margin",) if advertiser else ()), "allowed_exchanges"})
 
     def submit(submitted: dict[str, Any]) -> None:
         chosen = sorted(int(x) for x in submitted["allowed_exchanges"])
-        save.submit(actor=console.actor, user_id=config["id"],
+        save.submit(actor=console.actor, user_id=config.id,
                     **changed_values({**submitted, "allowed_exchanges": chosen}, loaded))
 
     return form(
@@ -78,18 +79,19 @@ def UserConfigPage() -> Any:
     t = console.t
     user_id = use_subject_id()
     query = use_query(user_config.get_config, actor=console.actor, user_id=user_id, deps=[user_id])
-    config, reload = query.value, query.reload
+    config: UserConfigRead | None = query.value
+    reload = query.reload
     if query.loading:
         return loading_page(t, t("config.title"))
     if config is None:
         return html.div(page_header(t("config.title")), not_found(console))
     return html.div(
-        page_header(t("config.title"), f"{config['name']} · {config['email']}", back_link(console)),
-        user_page_links(console, config, current="user.config"),
+        page_header(t("config.title"), f"{config.name} · {config.email}", back_link(console)),
+        user_page_links(console, config.id, config.role, current="user.config"),
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-7"}, ConfigForm(config, reload, key=str(user_id))),
                  html.div({"className": "col-xl-5"},
-                          ApiCredentialsPanel(user_id) if config["api_access"]
+                          ApiCredentialsPanel(user_id) if config.api_access
                           else card(html.p({"className": "text-body-secondary small mb-0"}, t("config.no_api")),
                                     title=t("config.api_credentials")))),
     )

@@ -11,6 +11,7 @@ from reactpy import component, html, use_state
 from app.access.models import UserStatus
 from app.access.roles import ALL_ROLES, Role
 from app.accounts import user_config, users
+from app.accounts.schemas import AgencyChoice, UserRead
 from components.accounts.users.common import back_link, not_found, user_page_links
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import Console, use_console
@@ -49,7 +50,7 @@ def AddUserPage() -> Any:
     staff = console.role != Role.AGENCY
     values, set_values = use_state({"role": Role.ADVERTISER.value, "agency_id": DIRECT, "password": "",
                                     **dict.fromkeys(DETAILS, "")})
-    agencies = use_query(users.agency_choices, actor=console.actor).value if staff else None
+    agencies: list[AgencyChoice] | None = use_query(users.agency_choices, actor=console.actor).value if staff else None
     navigation, go = use_navigation()
     list_path = console.path("users")
 
@@ -72,7 +73,7 @@ def AddUserPage() -> Any:
 
     role = Role(values["role"])
     role_options = [(r.value, t(role_label_key(r))) for r in ALL_ROLES]
-    agency_options = [(DIRECT, t("users.direct_advertiser"))] + [(str(a["id"]), a["name"]) for a in agencies or []]
+    agency_options = [(DIRECT, t("users.direct_advertiser"))] + [(str(a.id), a.name) for a in agencies or []]
     errors = create.errors
     return html.div(
         navigation,
@@ -121,27 +122,28 @@ def MarginCard(user_id: int) -> Any:
 
 
 @component
-def EditUserForm(user: dict[str, Any], on_saved: Callable[[], None]) -> Any:
+def EditUserForm(user: UserRead, on_saved: Callable[[], None]) -> Any:
     console = use_console()
     t = console.t
-    values, set_values = use_state({name: user[name] for name in DETAILS})
+    loaded: dict[str, str] = user.model_dump(include=set(DETAILS))
+    values, set_values = use_state(loaded)
     save = use_action(users.update_user, success="users.saved", on_done=lambda _r: on_saved())
 
     def set_value(name: str, value: str) -> None:
         set_values(lambda v: {**v, name: value})
 
     # Only what the user changed since the account was loaded (it is reloaded after each save).
-    return card(form(lambda submitted: save.submit(actor=console.actor, user_id=user["id"],
-                                                   **changed_values(submitted, {n: user[n] for n in DETAILS})),
+    return card(form(lambda submitted: save.submit(actor=console.actor, user_id=user.id,
+                                                   **changed_values(submitted, loaded)),
                      detail_fields(console, values, save.errors, set_value,
-                                   company_required=user["role"] in (Role.AGENCY, Role.ADVERTISER)),
+                                   company_required=user.role in (Role.AGENCY, Role.ADVERTISER)),
                      submit_button(t("common.save"), pending=save.pending, class_name="btn btn-primary"),
                      name="edit-user", values=values),
                 title=t("users.account_details"))
 
 
 @component
-def ResetPasswordButton(user: dict[str, Any]) -> Any:
+def ResetPasswordButton(user: UserRead) -> Any:
     """Mails the account a one-time code for /forgot-password, after a confirmation."""
     console = use_console()
     t = console.t
@@ -151,26 +153,26 @@ def ResetPasswordButton(user: dict[str, Any]) -> Any:
 
     def confirm() -> None:
         set_asking(False)
-        reset.submit(actor=console.actor, user_id=user["id"])
+        reset.submit(actor=console.actor, user_id=user.id)
 
     return html.div(
         html.button({"type": "button", "className": "btn btn-outline-secondary btn-sm w-100",
                      "data-action": "reset_password", "disabled": reset.pending,
                      "onClick": lambda _e: set_asking(True)},
                     html.i({"className": "bi bi-key me-1"}), t("users.reset_password")),
-        ConfirmDialog(t("users.confirm_reset_password_title"), t("users.confirm_reset_password", name=user["name"]),
+        ConfirmDialog(t("users.confirm_reset_password_title"), t("users.confirm_reset_password", name=user.name),
                       t("users.reset_password"), t("common.cancel"), confirm, lambda: set_asking(False),
                       danger=False) if asking else "",
     )
 
 
-def account_facts(console: Console, user: dict[str, Any], *, actions: Any = "") -> Any:
+def account_facts(console: Console, user: UserRead, *, actions: Any = "") -> Any:
     t = console.t
-    rows = [(t("field.role"), t(role_label_key(Role(user["role"])))),
-             (t("dashboard.col.status"), t(f"status.{user['status']}")),
-             (t("field.agency"), user["agency"] or (t("users.direct_advertiser") if user["role"] == Role.ADVERTISER
-                                                   else "—")),
-             (t("users.user_id"), str(user["id"]))]
+    rows = [(t("field.role"), t(role_label_key(user.role))),
+             (t("dashboard.col.status"), t(f"status.{user.status}")),
+             (t("field.agency"), user.agency or (t("users.direct_advertiser") if user.role == Role.ADVERTISER
+                                                else "—")),
+             (t("users.user_id"), str(user.id))]
     return card(facts(rows, cell="col-6 mb-2"), actions, title=t("users.account"))
 
 
@@ -180,19 +182,20 @@ def EditUserPage() -> Any:
     t = console.t
     user_id = use_subject_id()
     query = use_query(users.get_user, actor=console.actor, user_id=user_id, deps=[user_id])
-    user, reload = query.value, query.reload
+    user: UserRead | None = query.value
+    reload = query.reload
     if query.loading:
         return loading_page(t, t("users.edit_title"))
     if user is None:
         return html.div(page_header(t("users.edit_title")), not_found(console))
     agency_view = console.role == Role.AGENCY
     return html.div(
-        page_header(t("users.edit_title"), user["name"], back_link(console)),
-        user_page_links(console, user, current="user.edit"),
+        page_header(t("users.edit_title"), user.name, back_link(console)),
+        user_page_links(console, user.id, user.role, current="user.edit"),
         html.div({"className": "row g-4"},
-                 html.div({"className": "col-xl-8"}, EditUserForm(user, reload, key=f"{user_id}-{user['email']}")),
+                 html.div({"className": "col-xl-8"}, EditUserForm(user, reload, key=f"{user_id}-{user.email}")),
                  html.div({"className": "col-xl-4 d-flex flex-column gap-4"},
                           account_facts(console, user, actions=ResetPasswordButton(user)
-                                        if user["status"] == UserStatus.ACTIVE else ""),
+                                        if user.status == UserStatus.ACTIVE else ""),
                           MarginCard(user_id) if agency_view else "")),
     )

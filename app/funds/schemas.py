@@ -1,0 +1,136 @@
+"""What the funds services take and answer (app/funds/service.py, ledger.py, card_payments.py), and so what the
+API's funds calls send and receive. Money is given as dollars in text ("-12.35"), and where a figure is added up
+by a client also as integer micro-dollars (`..._micros`); times are ISO-8601 UTC."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+MICROS = "micro-dollars (1 dollar = 1,000,000)"
+
+
+class FundsAdd(BaseModel):
+    advertiser_id: int
+    amount: str | int = Field(description='Dollars, at most two decimals, e.g. "250.00"; negative only for an '
+                                          "adjustment")
+    kind: str = Field("deposit", description="deposit, refund or adjustment")
+    note: str = Field("", description="Shown in the ledger, at most 255 characters")
+
+
+class CardPaymentCreate(BaseModel):
+    amount: str | int = Field(description='Dollars to pay by card, 0.50 to 1,000,000.00, e.g. "500.00"')
+    advertiser_id: int | None = Field(None, description="Left out by an advertiser: its own balance")
+    return_url: str | None = Field(None, description="A page of this console to come back to after the payment "
+                                                     "(default: the console's home); ?payment=success or "
+                                                     "?payment=cancelled is added")
+
+
+class FundsRow(BaseModel):
+    """One advertiser's figures: all-time deposits, spend and agency margin (spend and margin as positive
+    amounts charged), what was charged this calendar month (UTC), and the balance."""
+
+    id: int
+    name: str
+    company: str
+    email: str
+    status: str
+    agency_id: int | None = Field(description="Its agency; null for a direct advertiser")
+    agency: str = Field(description="The agency's name; empty for a direct advertiser")
+    entries: int = Field(description="How many ledger entries it has")
+    balance_micros: int = Field(description="The balance in " + MICROS)
+    deposits_micros: int = Field(description="Deposits in " + MICROS)
+    spend_micros: int = Field(description="Media spend charged, in " + MICROS)
+    margin_micros: int = Field(description="Agency margin charged, in " + MICROS)
+    month_charged_micros: int = Field(description="Spend and margin charged this month, in " + MICROS)
+    balance: str = Field(description='The balance in dollars ("5000.00")')
+    deposits: str
+    spend: str
+    margin: str
+    month_charged: str
+    last_entry_at: str | None = Field(description="When its last entry was booked; null without entries")
+
+
+class FundsAdded(BaseModel):
+    """The entry just booked and the balance after it."""
+
+    id: int = Field(description="The ledger entry's id")
+    advertiser_id: int
+    kind: str
+    note: str
+    amount: str = Field(description='Dollars ("250.00", "-100.00")')
+    amount_micros: int
+    balance: str
+    balance_micros: int
+
+
+class LedgerEntryRead(BaseModel):
+    """One ledger entry with the balance after it."""
+
+    id: int
+    date: str = Field(description="When it was booked")
+    kind: str = Field(description="deposit, spend, margin, refund or adjustment")
+    campaign_id: int | None = Field(description="The campaign a spend or margin charge paid for; null otherwise")
+    note: str
+    amount: str = Field(description='Dollars, negative for a charge ("-12.35")')
+    balance: str = Field(description="The balance after it, in dollars")
+    by: str = Field(description="Who entered it; empty for the system's entries")
+
+
+class LedgerHour(BaseModel):
+    """One hour of a delivery row's charges."""
+
+    hour: str = Field(description="The hour's start")
+    spend: str
+    margin: str
+    amount: str
+    balance: str = Field(description="The balance after it, as the row counts it")
+
+
+class LedgerEntryRow(BaseModel):
+    """A deposit, refund or adjustment in the grouped ledger: a row of its own."""
+
+    id: str
+    date: str = Field(description="When it was booked")
+    kind: str
+    campaign_id: None = None
+    campaign: None = None
+    note: str
+    by: str = Field(description="Who entered it; empty for the system's entries")
+    entries: int = Field(description="Always 1")
+    amount: str
+    balance: str
+
+
+class LedgerDeliveryRow(BaseModel):
+    """One campaign's delivery charges (spend and agency margin) of one UTC day."""
+
+    id: str = Field(description="delivery-<first entry id>-<campaign id, 0 for none>")
+    date: str = Field(description="The UTC day, YYYY-MM-DD")
+    kind: str = Field(description="Always delivery")
+    campaign_id: int | None = Field(description="Null for charges without a campaign")
+    campaign: str | None = Field(description="The campaign's name; null for charges without a campaign")
+    note: str
+    by: str
+    entries: int = Field(description="How many entries the row sums")
+    spend: str
+    margin: str
+    amount: str
+    balance: str
+    hours: list[LedgerHour] = Field(description="The row's charges an hour a line, newest first")
+
+
+class BalanceRead(BaseModel):
+    advertiser_id: int
+    balance: str = Field(description='Dollars as text ("5000.00")')
+    balance_micros: int = Field(description="The balance in " + MICROS)
+
+
+class CheckoutStarted(BaseModel):
+    id: str = Field(description="The Stripe Checkout Session's id")
+    url: str = Field(description="Where to send the payer's browser")
+
+
+class WebhookResult(BaseModel):
+    event: str = Field(description="The Stripe event's type")
+    credited: int | None = Field(description="The deposit's ledger entry; null when nothing was credited (an event "
+                                             "not about a paid checkout, or one credited before)")

@@ -14,6 +14,7 @@ from app.accounts import users
 from app.campaigns import service as campaigns
 from app.creatives import service as creatives
 from app.dsps import service as dsps
+from app.dsps.schemas import DspCreate
 from app.history.models import AuditEntry
 from app.kernel.errors import Forbidden, Invalid
 from app.supply import app_lists, audiences
@@ -106,14 +107,14 @@ def test_archiving_an_app_list_twice_logs_it_once(db: Session) -> None:
 
 def test_a_dsp_is_active_or_inactive_and_repeating_changes_nothing(db: Session) -> None:
     admin = actor_of(db, ADMIN)
-    dsp_id = dsps.create_dsp(db, actor=admin, data={"name": "Acme Bidder", "connector": "http_json",
-                                                    "endpoint_url": "https://bidder.example/", "api_key": "k"})["id"]
+    dsp_id = dsps.create_dsp(db, actor=admin, data=DspCreate(name="Acme Bidder", connector="http_json",
+                                                             endpoint_url="https://bidder.example/", api_key="k")).id
     with pytest.raises(Invalid) as refused:
         dsps.set_status(db, actor=admin, dsp_id=dsp_id, status="paused")
     assert refused.value.fields == {"status": "Not an allowed value."}
     dsps.set_status(db, actor=admin, dsp_id=dsp_id, status="inactive")
     logged = _changes(db, "dsp", dsp_id)
-    assert dsps.set_status(db, actor=admin, dsp_id=dsp_id, status="inactive")["status"] == "inactive"
+    assert dsps.set_status(db, actor=admin, dsp_id=dsp_id, status="inactive").status == "inactive"
     assert _changes(db, "dsp", dsp_id) == logged
 
 

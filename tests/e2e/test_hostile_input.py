@@ -24,6 +24,7 @@ from app.campaigns import service as campaigns
 from app.campaigns.models import ExchangeApproval
 from app.creatives import service as creatives
 from app.dsps import service as dsps
+from app.dsps.schemas import DspCreate
 from app.kernel.db import run
 from app.kernel.errors import Invalid
 from app.messaging import notifications
@@ -81,8 +82,8 @@ def _seed(db: Session) -> dict[str, Any]:
         "name": P, "kind": "allow"}))
     saved["smart list name"] = _try(db, lambda: smart_apps.create_list(db, actor=admin, data={
         "name": P, "category_id": "36", "genre_id": "6014"}))
-    saved["dsp name"] = _try(db, lambda: made.update(dsp=dsps.create_dsp(db, actor=admin, data={
-        "name": P, "endpoint_url": "https://dsp.example.com/bid", "api_key": "hostile-key"})["id"]))
+    saved["dsp name"] = _try(db, lambda: made.update(dsp=dsps.create_dsp(db, actor=admin, data=DspCreate(**{
+        "name": P, "endpoint_url": "https://dsp.example.com/bid", "api_key": "hostile-key"})).id))
     saved["dsp id"] = made.get("dsp")
     saved["exchange name"] = _try(db, lambda: metadata.add_value(db, actor=admin, kind="exchange", name=P))
     # Saving a campaign requests its exchanges; staff reject one with the payload as the reason.

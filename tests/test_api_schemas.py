@@ -14,7 +14,8 @@ from app.main import create_api
 
 # The packages (every route module under them), or single route modules while a domain is part done, whose
 # every route is typed, request and response (next: app.accounts.users_api, the rest of app.statistics).
-TYPED_DOMAINS = ["app.settings", "app.reference", "app.accounts.auth_api", "app.statistics.postbacks_api", "app.dsps"]
+TYPED_DOMAINS = ["app.settings", "app.reference", "app.accounts.auth_api", "app.statistics.postbacks_api", "app.dsps",
+                 "app.creatives"]
 
 BODY_TYPES = ("application/json", "multipart/form-data", "application/x-www-form-urlencoded")
 

@@ -186,7 +186,7 @@ def test_a_sync_records_the_dsps_id_and_a_resync_updates_it(db, fake: FakeDsp, q
 def test_a_creative_sync_gives_the_creative_maps(db, fake: FakeDsp, quick):
     admin = actor_of(db, STAFF)
     created = _dsp(db, admin, fake.url)
-    creative = db.get(Creative, _image_creative(db, actor_of(db, "advertiser@demo.example"))["id"])
+    creative = db.get(Creative, _image_creative(db, actor_of(db, "advertiser@demo.example")).id)
     result = dsps.sync(db, actor=admin, dsp_id=created.id, entity="creative", local_id=creative.id)
     assert result.ok, result
     assert result.association.creative_associate_id == "cre-0001"

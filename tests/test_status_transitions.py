@@ -73,13 +73,13 @@ def test_the_same_campaign_status_again_changes_nothing_and_an_unknown_one_is_re
 
 def test_the_same_creative_status_again_changes_nothing(db: Session) -> None:
     me = actor_of(db, ADVERTISER)
-    creative_id = _image_creative(db, me)["id"]
+    creative_id = _image_creative(db, me).id
     creatives.set_status(db, actor=me, creative_id=creative_id, status="paused")
     logged = _changes(db, "creative", creative_id)
-    assert creatives.set_status(db, actor=me, creative_id=creative_id, status="paused")["status"] == "paused"
+    assert creatives.set_status(db, actor=me, creative_id=creative_id, status="paused").status == "paused"
     assert _changes(db, "creative", creative_id) == logged
     # A paused creative may be archived straight away.
-    assert creatives.set_status(db, actor=me, creative_id=creative_id, status="archived")["status"] == "archived"
+    assert creatives.set_status(db, actor=me, creative_id=creative_id, status="archived").status == "archived"
 
 
 def test_an_audience_is_active_or_inactive_and_repeating_changes_nothing(db: Session) -> None:

@@ -24,6 +24,7 @@ from app.access.policy import Actor, require
 from app.campaigns import service as campaigns
 from app.campaigns.targeting import deliverable
 from app.creatives import service as creatives
+from app.creatives.schemas import HtmlPreview
 from app.dsps.connectors import CONNECTORS, HTTP_JSON, ConnectorError, Payload, connector_for
 from app.dsps.credentials import CredentialsUnreadable, decrypt, encrypt
 from app.dsps.models import AssociationKind, Dsp, DspAssociation, DspStatus
@@ -346,11 +347,12 @@ def _campaign_payload(db: Session, actor: Actor, campaign_id: int) -> Payload:
 def _creative_payload(db: Session, actor: Actor, creative_id: int) -> Payload:
     found = creatives.get_creative(db, actor=actor, creative_id=creative_id)
     shown = creatives.preview(db, actor=actor, creative_id=creative_id)
-    keep = ("name", "type", "status", "click_url", "pixel_urls", "impression_urls", "width", "height", "duration_ms",
-            "title", "description", "call_to_action")
-    files = {k: (found.get(k) or {}).get("url") for k in ("asset", "main_image", "icon")}
-    return {"external_id": found["id"], "advertiser": found["advertiser"], **{k: found.get(k) for k in keep},
-            **{f"{k}_url": url for k, url in files.items() if url}, **({"html": shown["html"]} if "html" in shown else {})}
+    keep = {"name", "type", "status", "click_url", "pixel_urls", "impression_urls", "width", "height", "duration_ms",
+            "title", "description", "call_to_action"}
+    files = {"asset": found.asset, "main_image": found.main_image, "icon": found.icon}
+    return {"external_id": found.id, "advertiser": found.advertiser, **found.model_dump(include=keep),
+            **{f"{k}_url": file.url for k, file in files.items() if file and file.url},
+            **({"html": shown.html} if isinstance(shown, HtmlPreview) else {})}
 
 
 def _association(db: Session, dsp_id: int, entity: str, local_id: int) -> DspAssociation | None:

@@ -23,6 +23,7 @@ from app.campaigns import exchange_approvals
 from app.campaigns import service as campaigns
 from app.campaigns.models import ExchangeApproval
 from app.creatives import service as creatives
+from app.creatives.schemas import CreativeCreate
 from app.dsps import service as dsps
 from app.dsps.schemas import DspCreate
 from app.kernel.db import run
@@ -70,11 +71,11 @@ def _seed(db: Session) -> dict[str, Any]:
     saved["brand link"] = _try(db, lambda: company.update_config(db, actor=admin, config_id=config_id,
                                                                  values={"help_and_support_link": JS_URL}))
     saved["campaign name"] = _try(db, lambda: campaigns.create_campaign(db, actor=me, data={**CAMPAIGN, "name": P}))
-    saved["creative click url"] = _try(db, lambda: creatives.create_creative(db, actor=me, data={
-        "type": "image", "name": "Link", "click_url": JS_URL}))
+    saved["creative click url"] = _try(db, lambda: creatives.create_creative(db, actor=me, data=CreativeCreate(**{
+        "type": "image", "name": "Link", "click_url": JS_URL})))
     made: dict[str, Any] = {}
-    saved["html creative"] = _try(db, lambda: made.update(creatives.create_creative(db, actor=me, data={
-        "type": "html", "name": "Hostile markup", "html": MARKUP, "width": 300, "height": 250})))
+    saved["html creative"] = _try(db, lambda: made.update(creatives.create_creative(db, actor=me, data=CreativeCreate(**{
+        "type": "html", "name": "Hostile markup", "html": MARKUP, "width": 300, "height": 250})).model_dump()))
     saved["creative id"] = made.get("id")
     saved["audience name"] = _try(db, lambda: audiences.create_audience(db, actor=me, data={
         "name": P, "kind": "device_ids"}))

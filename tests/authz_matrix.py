@@ -18,6 +18,7 @@ from app.access.models import UserSettings
 from app.access.roles import Role
 from app.campaigns import service as campaigns
 from app.creatives import service as creatives
+from app.creatives.schemas import CreativeCreate
 from app.demo.media import banner
 from app.demo.seed import DEMO_PASSWORD, create_user
 from app.funds import service as funds
@@ -217,8 +218,8 @@ class Tenant:
     ids: dict[str, list[Any]]  # entity kind -> ids of this tenant's rows
 
 
-def _html_creative(name: str) -> dict[str, Any]:
-    return {"type": "html", "name": name, "width": 300, "height": 250, "html": f"<p>{name}</p>"}
+def _html_creative(name: str) -> CreativeCreate:
+    return CreativeCreate(type="html", name=name, width=300, height=250, html=f"<p>{name}</p>")
 
 
 def build_tenant(db: Session, *, agency_id: int, advertiser_id: int, advertiser_email: str, admin_email: str,
@@ -238,7 +239,7 @@ def build_tenant(db: Session, *, agency_id: int, advertiser_id: int, advertiser_
     asset = creatives.upload_asset(db, actor=actor, filename=f"{mark}.png", content=banner(300, 250, mark),
                                    purpose="image")
     creative = creatives.create_creative(db, actor=actor, data=_html_creative(f"{mark} Creative"))
-    creatives.set_campaign_creatives(db, actor=actor, campaign_id=campaign["id"], creative_ids=[creative["id"]])
+    creatives.set_campaign_creatives(db, actor=actor, campaign_id=campaign["id"], creative_ids=[creative.id])
     audience = audiences.create_audience(db, actor=actor, data={"name": f"{mark} Audience", "kind": "device_ids"})
     app_list = app_lists.create_list(db, actor=actor, data={"name": f"{mark} List", "kind": "allow",
                                                            "entries": "com.example.app"})
@@ -253,7 +254,7 @@ def build_tenant(db: Session, *, agency_id: int, advertiser_id: int, advertiser_
     db.commit()
     return Tenant(agency=agency_id, advertiser=advertiser_id, ids={
         "advertiser": [advertiser_id], "agency": [agency_id], "user": [advertiser_id, agency_id],
-        "campaign": [campaign["id"]], "creative": [creative["id"]], "asset": [asset["id"]],
+        "campaign": [campaign["id"]], "creative": [creative.id], "asset": [asset.id],
         "audience": [audience["id"]], "app_list": [app_list["list"]["id"]], "report": [report["id"]],
         "report_run": [run["id"]], "api_key": [key.id]})
 

@@ -13,8 +13,8 @@ from fastapi.routing import iter_route_contexts
 from app.main import create_api
 
 # The packages (every route module under them), or single route modules while a domain is part done, whose
-# every route is typed, request and response (next: the rest of app.statistics).
-TYPED_DOMAINS = ["app.settings", "app.reference", "app.accounts", "app.funds", "app.main",
+# every route is typed, request and response.
+TYPED_DOMAINS = ["app.settings", "app.reference", "app.accounts", "app.funds", "app.main", "app.dsps", "app.creatives",
                  "app.statistics.postbacks_api"]
 
 BODY_TYPES = ("application/json", "multipart/form-data", "application/x-www-form-urlencoded")

@@ -16,6 +16,7 @@ from app.campaigns import bulk as campaign_bulk
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign
 from app.dsps import service as dsps
+from app.dsps.schemas import DspCreate
 from app.funds import service as funds
 from app.kernel.errors import Invalid
 from app.reference import metadata
@@ -140,10 +141,11 @@ def test_a_dsp_never_gets_retired_or_no_longer_allowed_values(db, fake: FakeDsp)
         "exchanges": [adx, openx, pubmatic], "operating_systems": [android, ios]}))
     allow_exchanges(db, ADVERTISER, [adx, openx])  # PubMatic no longer allowed
     retire(db, adx, ios)
-    dsp = dsps.create_dsp(db, actor=admin, data={"name": "Acme Bidder", "connector": "http_json",
-                                                  "endpoint_url": fake.url, "api_key": "dsp-key-0123456789abcdef",
-                                                  "exchange_ids": [openx]})
-    assert dsps.sync(db, actor=admin, dsp_id=dsp["id"], entity="campaign", local_id=made["id"])["ok"] is True
+    dsp = dsps.create_dsp(db, actor=admin, data=DspCreate(**{"name": "Acme Bidder", "connector": "http_json",
+                                                             "endpoint_url": fake.url,
+                                                             "api_key": "dsp-key-0123456789abcdef",
+                                                             "exchange_ids": [openx]}))
+    assert dsps.sync(db, actor=admin, dsp_id=dsp.id, entity="campaign", local_id=made["id"]).ok is True
     pushed = fake.requests[-1]["body"]
     assert pushed["targeting"]["exchanges"] == [openx]
     assert pushed["targeting"]["operating_systems"] == [android]

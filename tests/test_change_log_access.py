@@ -11,6 +11,7 @@ import pytest
 from app.access.roles import Role
 from app.campaigns import service as campaigns
 from app.creatives import service as creatives
+from app.creatives.schemas import CreativeCreate
 from app.history.change_log import CHANGE_LOGS
 from app.supply import app_lists, audiences, smart_apps
 from components.pages import PAGES
@@ -31,12 +32,12 @@ def _records(db, advertiser_email: str, mark: str) -> dict[str, int]:
     campaign = campaigns.create_campaign(db, actor=me, data={"name": f"{mark} Campaign", "starts_at": "2026-12-01",
                                                              "total_budget": "1000", "bid": "0.50"})
     campaigns.update_campaign(db, actor=me, campaign_id=campaign["id"], data={"total_budget": "1200"})
-    creative = creatives.create_creative(db, actor=me, data={"type": "html", "name": f"{mark} Creative", "width": 300,
-                                                             "height": 250, "html": "<p>ad</p>"})
+    creative = creatives.create_creative(db, actor=me, data=CreativeCreate(**{"type": "html", "name": f"{mark} Creative", "width": 300,
+                                                             "height": 250, "html": "<p>ad</p>"}))
     audience = audiences.create_audience(db, actor=me, data={"name": f"{mark} Audience", "kind": "device_ids"})
     app_list = app_lists.create_list(db, actor=me, data={"name": f"{mark} List", "kind": "allow",
                                                         "entries": "com.example.app"})
-    return {"campaign": campaign["id"], "creative": creative["id"], "audience": audience["id"],
+    return {"campaign": campaign["id"], "creative": creative.id, "audience": audience["id"],
             "app_list": app_list["list"]["id"], "advertiser": me.id}
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from app.dsps import service as dsps
+from app.dsps.schemas import DspCreate, DspRead
 from app.kernel.db import run
 from app.reference import metadata
 from tests.helpers import actor_of
@@ -20,12 +21,13 @@ SECRET = "sk_live_dsp_Pg4kT9wQ2rX6cB1"
 ADMIN = "admin@demo.example"
 
 
-def _dsp(**changes: Any) -> dict[str, Any]:
+def _dsp(**changes: Any) -> DspRead:
     def make(db):
         admin = actor_of(db, ADMIN)
         exchanges = [r.id for r in metadata.active_values(db, actor=admin, kind="exchange")[:2]]
-        return dsps.create_dsp(db, actor=admin, data={"name": "Acme Bidder", "endpoint_url": "http://10.1.2.3:9000/rtb",
-                                                      "api_key": SECRET, "exchange_ids": exchanges, **changes})
+        return dsps.create_dsp(db, actor=admin, data=DspCreate(**{
+            "name": "Acme Bidder", "endpoint_url": "http://10.1.2.3:9000/rtb", "api_key": SECRET,
+            "exchange_ids": exchanges, **changes}))
     return run(make)
 
 
@@ -33,14 +35,14 @@ def _dsp(**changes: Any) -> dict[str, Any]:
                                   "/admin/newdsp"])
 def test_no_dsp_page_renders_the_key(demo_ids, path):
     dsp = _dsp()
-    model = page_at(path.format(id=dsp["id"]), ADMIN)
+    model = page_at(path.format(id=dsp.id), ADMIN)
     assert attribute_values(model, "data-page"), "the page rendered"
     assert SECRET not in json.dumps(model)
 
 
 def test_the_view_shows_the_key_as_set_and_the_connection(demo_ids):
     dsp = _dsp()
-    model = page_at(f"/admin/viewdsp/{dsp['id']}", ADMIN)
+    model = page_at(f"/admin/viewdsp/{dsp.id}", ADMIN)
     text = text_of(model)
     assert attribute_values(model, "data-credentials") == ["set"]
     for shown in ("Acme Bidder", "Active", "http://10.1.2.3:9000/rtb", "HTTP/JSON (generic)", "Not tested"):
@@ -51,7 +53,7 @@ def test_the_view_shows_the_key_as_set_and_the_connection(demo_ids):
 
 def test_the_edit_form_offers_replace_instead_of_the_key(demo_ids):
     dsp = _dsp()
-    model = page_at(f"/admin/editdsp/{dsp['id']}", ADMIN)
+    model = page_at(f"/admin/editdsp/{dsp.id}", ADMIN)
     assert attribute_values(model, "data-credentials") == ["set"]
     assert attribute_values(model, "data-action") == ["replace-key"]
     assert "field-api_key" not in attribute_values(model, "id")

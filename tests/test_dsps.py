@@ -18,6 +18,7 @@ from app.creatives.models import Creative
 from app.dsps import credentials as dsp_credentials
 from app.dsps import service as dsps
 from app.dsps.models import Dsp, DspAssociation
+from app.dsps.schemas import DspCreate, DspRead, DspUpdate
 from app.history.models import AuditEntry
 from app.kernel.errors import Conflict, Forbidden, Invalid, NotAuthenticated
 from app.reference import metadata
@@ -46,10 +47,10 @@ def _exchanges(db, actor, n: int = 2) -> list[int]:
     return [row.id for row in metadata.active_values(db, actor=actor, kind="exchange")[:n]]
 
 
-def _dsp(db, actor, url: str, **extra: Any) -> dict[str, Any]:
+def _dsp(db, actor, url: str, **extra: Any) -> DspRead:
     data = {"name": "Acme Bidder", "connector": "http_json", "endpoint_url": url, "api_key": SECRET,
             "exchange_ids": _exchanges(db, actor), **extra}
-    return dsps.create_dsp(db, actor=actor, data=data)
+    return dsps.create_dsp(db, actor=actor, data=DspCreate(**data))
 
 
 def _a_campaign(db) -> Campaign:
@@ -63,11 +64,11 @@ def _a_campaign(db) -> Campaign:
 def test_credentials_are_encrypted_at_rest_and_decrypt_back(db):
     admin = actor_of(db, STAFF)
     created = _dsp(db, admin, "https://bidder.example/api")
-    stored = db.get(Dsp, created["id"])
+    stored = db.get(Dsp, created.id)
     assert SECRET not in stored.credentials_encrypted and stored.credentials_encrypted
     assert dsp_credentials.decrypt(stored.credentials_encrypted) == SECRET
-    assert created["credentials_set"] is True
-    assert SECRET not in json.dumps(created) and SECRET not in json.dumps(dsps.list_dsps(db, actor=admin))
+    assert created.credentials_set is True
+    assert SECRET not in created.model_dump_json() and SECRET not in json.dumps([d.model_dump() for d in dsps.list_dsps(db, actor=admin)])
 
 
 def test_a_separate_key_encrypts_new_credentials_and_still_reads_old_ones(settings, monkeypatch):
@@ -83,31 +84,31 @@ def test_a_separate_key_encrypts_new_credentials_and_still_reads_old_ones(settin
 def test_an_edit_keeps_the_key_unless_replaced_and_the_history_never_holds_it(db):
     admin = actor_of(db, STAFF)
     created = _dsp(db, admin, "https://bidder.example/api")
-    before = db.get(Dsp, created["id"]).credentials_encrypted
-    dsps.update_dsp(db, actor=admin, dsp_id=created["id"], data={"name": "Acme Bidder EU", "api_key": ""})
-    assert db.get(Dsp, created["id"]).credentials_encrypted == before
-    dsps.update_dsp(db, actor=admin, dsp_id=created["id"], data={"api_key": "replaced-key-42"})
-    assert dsp_credentials.decrypt(db.get(Dsp, created["id"]).credentials_encrypted) == "replaced-key-42"
+    before = db.get(Dsp, created.id).credentials_encrypted
+    dsps.update_dsp(db, actor=admin, dsp_id=created.id, data=DspUpdate(**{"name": "Acme Bidder EU", "api_key": ""}))
+    assert db.get(Dsp, created.id).credentials_encrypted == before
+    dsps.update_dsp(db, actor=admin, dsp_id=created.id, data=DspUpdate(**{"api_key": "replaced-key-42"}))
+    assert dsp_credentials.decrypt(db.get(Dsp, created.id).credentials_encrypted) == "replaced-key-42"
     db.flush()
     history = db.exec(select(AuditEntry).where(AuditEntry.entity == "dsp")).all()
     text = json.dumps([entry.changes for entry in history])
     assert SECRET not in text and "replaced-key-42" not in text
     assert any(entry.changes.get("credentials") == ["***", "***"] for entry in history)
-    log = dsps.dsp_change_log(db, actor=admin, dsp_id=created["id"])
-    assert [e["action"] for e in log] == ["update", "update", "create"]
+    log = dsps.dsp_change_log(db, actor=admin, dsp_id=created.id)
+    assert [e.action for e in log] == ["update", "update", "create"]
 
 
 def test_bad_input_names_its_field(db):
     admin = actor_of(db, STAFF)
     with pytest.raises(Invalid) as caught:
-        dsps.create_dsp(db, actor=admin, data={"name": "", "endpoint_url": "ftp://x", "api_key": "",
-                                               "exchange_ids": [999_999]})
+        dsps.create_dsp(db, actor=admin, data=DspCreate(**{"name": "", "endpoint_url": "ftp://x", "api_key": "",
+                                               "exchange_ids": [999_999]}))
     assert set(caught.value.fields) == {"name", "endpoint_url", "exchange_ids"}
     with pytest.raises(Invalid) as caught:
-        dsps.create_dsp(db, actor=admin, data={"name": "X", "endpoint_url": "https://user:pw@bidder.example/"})
+        dsps.create_dsp(db, actor=admin, data=DspCreate(**{"name": "X", "endpoint_url": "https://user:pw@bidder.example/"}))
     assert caught.value.fields == {"endpoint_url": dsps.INVALID_ENDPOINT}
     with pytest.raises(Invalid) as caught:
-        dsps.create_dsp(db, actor=admin, data={"name": "X", "endpoint_url": "http://10.0.0.5:8080/rtb"})
+        dsps.create_dsp(db, actor=admin, data=DspCreate(**{"name": "X", "endpoint_url": "http://10.0.0.5:8080/rtb"}))
     assert caught.value.fields == {"api_key": dsps.REQUIRED}, "a private address is a valid endpoint"
     _dsp(db, admin, "https://bidder.example/api")
     with pytest.raises(Invalid) as caught:
@@ -129,14 +130,14 @@ def test_a_seat_id_is_an_identifier_and_goes_with_every_push(db, fake: FakeDsp, 
     assert caught.value.fields == {"seat_id": "At most 64 characters."}
     assert dsps.list_dsps(db, actor=admin) == []
     created = _dsp(db, admin, fake.url, seat_id=" Seat_42-eu ")
-    assert created["seat_id"] == "Seat_42-eu"
+    assert created.seat_id == "Seat_42-eu"
     with pytest.raises(Invalid) as caught:
-        dsps.update_dsp(db, actor=admin, dsp_id=created["id"], data={"seat_id": "Seat 43"})
+        dsps.update_dsp(db, actor=admin, dsp_id=created.id, data=DspUpdate(**{"seat_id": "Seat 43"}))
     assert caught.value.fields == {"seat_id": rule}
-    assert dsps.get_dsp(db, actor=admin, dsp_id=created["id"])["seat_id"] == "Seat_42-eu"
-    dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=_a_campaign(db).id)
+    assert dsps.get_dsp(db, actor=admin, dsp_id=created.id).seat_id == "Seat_42-eu"
+    dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=_a_campaign(db).id)
     assert fake.requests[-1]["body"]["seat_id"] == "Seat_42-eu"
-    assert dsps.update_dsp(db, actor=admin, dsp_id=created["id"], data={"seat_id": ""})["seat_id"] == ""
+    assert dsps.update_dsp(db, actor=admin, dsp_id=created.id, data=DspUpdate(**{"seat_id": ""})).seat_id == ""
 
 
 @pytest.mark.parametrize("email", REFUSED)
@@ -146,14 +147,14 @@ def test_only_admin_reaches_dsps_in_the_services(db, email):
     other = actor_of(db, email)
     campaign = _a_campaign(db)
     calls = [lambda: dsps.list_dsps(db, actor=other), lambda: dsps.active_dsps(db, actor=other),
-             lambda: dsps.get_dsp(db, actor=other, dsp_id=created["id"]),
-             lambda: dsps.create_dsp(db, actor=other, data={"name": "Mine"}),
-             lambda: dsps.update_dsp(db, actor=other, dsp_id=created["id"], data={"name": "Mine"}),
-             lambda: dsps.set_status(db, actor=other, dsp_id=created["id"], status="inactive"),
-             lambda: dsps.test_connection(db, actor=other, dsp_id=created["id"]),
+             lambda: dsps.get_dsp(db, actor=other, dsp_id=created.id),
+             lambda: dsps.create_dsp(db, actor=other, data=DspCreate(**{"name": "Mine"})),
+             lambda: dsps.update_dsp(db, actor=other, dsp_id=created.id, data=DspUpdate(**{"name": "Mine"})),
+             lambda: dsps.set_status(db, actor=other, dsp_id=created.id, status="inactive"),
+             lambda: dsps.test_connection(db, actor=other, dsp_id=created.id),
              lambda: dsps.try_connection(db, actor=other, endpoint_url="https://x.example", api_key="k"),
              lambda: dsps.associations(db, actor=other, entity="campaign", local_id=campaign.id),
-             lambda: dsps.sync(db, actor=other, dsp_id=created["id"], entity="campaign", local_id=campaign.id)]
+             lambda: dsps.sync(db, actor=other, dsp_id=created.id, entity="campaign", local_id=campaign.id)]
     for call in calls:
         with pytest.raises(Forbidden):
             call()
@@ -165,31 +166,31 @@ def test_a_sync_records_the_dsps_id_and_a_resync_updates_it(db, fake: FakeDsp, q
     admin = actor_of(db, STAFF)
     created = _dsp(db, admin, fake.url)
     campaign = _a_campaign(db)
-    result = dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=campaign.id)
-    assert result["ok"] is True
-    line = result["association"]
-    assert line["campaign_associate_id"] == line["remote_id"] == "cam-0001" and line["dsp_name"] == "Acme Bidder"
-    assert line["synced_at"] and line["last_error"] == ""
+    result = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
+    assert result.ok is True
+    line = result.association
+    assert line.campaign_associate_id == line.remote_id == "cam-0001" and line.dsp_name == "Acme Bidder"
+    assert line.synced_at and line.last_error == ""
     pushed = fake.requests[-1]
     assert (pushed["method"], pushed["path"]) == ("POST", "/v1/campaigns")
     assert pushed["authorization"] == f"Bearer {SECRET}"
     assert pushed["body"]["external_id"] == campaign.id and pushed["body"]["name"] == campaign.name
-    again = dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=campaign.id)
-    assert again["association"]["remote_id"] == "cam-0001"
+    again = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
+    assert again.association.remote_id == "cam-0001"
     assert (fake.requests[-1]["method"], fake.requests[-1]["path"]) == ("PUT", "/v1/campaigns/cam-0001")
     shown = dsps.associations(db, actor=admin, entity="campaign", local_id=campaign.id)
-    assert [(s["dsp_name"], s["campaign_associate_id"]) for s in shown] == [("Acme Bidder", "cam-0001")]
-    assert SECRET not in json.dumps(shown) + json.dumps(result)
+    assert [(s.dsp_name, s.campaign_associate_id) for s in shown] == [("Acme Bidder", "cam-0001")]
+    assert SECRET not in json.dumps([s.model_dump() for s in shown]) + result.model_dump_json()
 
 
 def test_a_creative_sync_gives_the_creative_maps(db, fake: FakeDsp, quick):
     admin = actor_of(db, STAFF)
     created = _dsp(db, admin, fake.url)
-    creative = db.get(Creative, _image_creative(db, actor_of(db, "advertiser@demo.example"))["id"])
-    result = dsps.sync(db, actor=admin, dsp_id=created["id"], entity="creative", local_id=creative.id)
-    assert result["ok"], result
-    assert result["association"]["creative_associate_id"] == "cre-0001"
-    assert result["association"]["creative_primary_id"] == creative.id
+    creative = db.get(Creative, _image_creative(db, actor_of(db, "advertiser@demo.example")).id)
+    result = dsps.sync(db, actor=admin, dsp_id=created.id, entity="creative", local_id=creative.id)
+    assert result.ok, result
+    assert result.association.creative_associate_id == "cre-0001"
+    assert result.association.creative_primary_id == creative.id
     assert fake.requests[-1]["body"]["type"] == creative.type
 
 
@@ -203,55 +204,55 @@ def test_a_failed_sync_is_recorded_and_the_campaign_is_untouched(db, fake: FakeD
     admin = actor_of(db, STAFF)
     created = _dsp(db, admin, fake.url)
     campaign = _a_campaign(db)
-    first = dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=campaign.id)
+    first = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
     db.commit()
     before = campaigns.get_campaign(db, actor=admin, campaign_id=campaign.id)
     fake.mode = mode
-    failed = dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=campaign.id)
+    failed = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
     db.commit()
-    assert failed["ok"] is False and failed["message"] == message
-    line = failed["association"]
-    assert line["last_error"] == message
-    assert line["remote_id"] == first["association"]["remote_id"], "the last good id is kept"
-    assert line["synced_at"] == first["association"]["synced_at"] and line["attempted_at"] > line["synced_at"]
+    assert failed.ok is False and failed.message == message
+    line = failed.association
+    assert line.last_error == message
+    assert line.remote_id == first.association.remote_id, "the last good id is kept"
+    assert line.synced_at == first.association.synced_at and line.attempted_at > line.synced_at
     assert campaigns.get_campaign(db, actor=admin, campaign_id=campaign.id) == before
     fake.mode = "ok"
-    recovered = dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=campaign.id)
-    assert recovered["ok"] and recovered["association"]["last_error"] == ""
+    recovered = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
+    assert recovered.ok and recovered.association.last_error == ""
 
 
 def test_a_first_sync_that_fails_leaves_no_id_and_a_wrong_key_is_reported(db, fake: FakeDsp, quick):
     admin = actor_of(db, STAFF)
     created = _dsp(db, admin, fake.url, api_key="not-the-right-key")
     campaign = _a_campaign(db)
-    failed = dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=campaign.id)
-    assert failed["association"]["remote_id"] == "" and failed["association"]["synced_at"] is None
-    assert failed["message"] == "The DSP refused the API key (HTTP 401)."
-    assert db.exec(select(DspAssociation)).one().last_error == failed["message"]
+    failed = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
+    assert failed.association.remote_id == "" and failed.association.synced_at is None
+    assert failed.message == "The DSP refused the API key (HTTP 401)."
+    assert db.exec(select(DspAssociation)).one().last_error == failed.message
 
 
 def test_an_inactive_dsp_is_not_synced_to(db, fake: FakeDsp):
     admin = actor_of(db, STAFF)
     created = _dsp(db, admin, fake.url, status="inactive")
     with pytest.raises(Conflict):
-        dsps.sync(db, actor=admin, dsp_id=created["id"], entity="campaign", local_id=_a_campaign(db).id)
+        dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=_a_campaign(db).id)
     assert dsps.active_dsps(db, actor=admin) == []
 
 
 def test_the_connection_test_before_and_after_saving(db, fake: FakeDsp, quick):
     admin = actor_of(db, STAFF)
     good = dsps.try_connection(db, actor=admin, endpoint_url=fake.url, api_key=SECRET)
-    assert good["ok"] and good["message"].startswith("HTTP 200")
-    assert dsps.try_connection(db, actor=admin, endpoint_url=fake.url, api_key="wrong")["ok"] is False
+    assert good.ok and good.message.startswith("HTTP 200")
+    assert dsps.try_connection(db, actor=admin, endpoint_url=fake.url, api_key="wrong").ok is False
     fake.mode = "slow"
-    assert dsps.try_connection(db, actor=admin, endpoint_url=fake.url, api_key=SECRET) == {
+    assert dsps.try_connection(db, actor=admin, endpoint_url=fake.url, api_key=SECRET).model_dump() == {
         "ok": False, "message": "The DSP did not answer within 0.5 s."}
     fake.mode = "ok"
     created = _dsp(db, admin, fake.url)
     # An edit form tests with the stored key when no new one is typed.
-    assert dsps.try_connection(db, actor=admin, endpoint_url=fake.url, dsp_id=created["id"])["ok"]
-    tested = dsps.test_connection(db, actor=admin, dsp_id=created["id"])
-    assert tested["ok"] and tested["dsp"]["last_test_ok"] is True and tested["dsp"]["last_test_at"]
+    assert dsps.try_connection(db, actor=admin, endpoint_url=fake.url, dsp_id=created.id).ok
+    tested = dsps.test_connection(db, actor=admin, dsp_id=created.id)
+    assert tested.ok and tested.dsp.last_test_ok is True and tested.dsp.last_test_at
     assert fake.requests[-1]["path"] == "/v1/health"
 
 
@@ -321,12 +322,12 @@ def test_the_api_refuses_everyone_but_admin(client, db, email):
     db.commit()
     headers = bearer_headers(client, email)
     calls = [("get", "/api/dsp/list", None), ("get", "/api/dsp/activeDspList", None),
-             ("get", f"/api/dsp/{created['id']}", None), ("post", "/api/dsp/createDSP", _body("https://x.example", [])),
+             ("get", f"/api/dsp/{created.id}", None), ("post", "/api/dsp/createDSP", _body("https://x.example", [])),
              ("post", "/api/newDsp/createNewDsp", _body("https://x.example", [])),
-             ("put", f"/api/dsp/{created['id']}", {"name": "Mine"}),
-             ("post", f"/api/dsp/{created['id']}/status", {"status": "inactive"}),
-             ("post", f"/api/dsp/{created['id']}/test", None),
-             ("post", f"/api/dsp/{created['id']}/sync", {"entity": "campaign", "id": 1})]
+             ("put", f"/api/dsp/{created.id}", {"name": "Mine"}),
+             ("post", f"/api/dsp/{created.id}/status", {"status": "inactive"}),
+             ("post", f"/api/dsp/{created.id}/test", None),
+             ("post", f"/api/dsp/{created.id}/sync", {"entity": "campaign", "id": 1})]
     for method, path, body in calls:
         reply = getattr(client, method)(path, headers=headers, **({"json": body} if body is not None else {}))
         assert reply.status_code == 403, (path, reply.text)

@@ -14,6 +14,7 @@ from app.accounts import users
 from app.campaigns import service as campaigns
 from app.creatives import service as creatives
 from app.dsps import service as dsps
+from app.dsps.schemas import DspCreate
 from app.history.models import AuditEntry
 from app.kernel.errors import Forbidden, Invalid
 from app.supply import app_lists, audiences
@@ -72,13 +73,13 @@ def test_the_same_campaign_status_again_changes_nothing_and_an_unknown_one_is_re
 
 def test_the_same_creative_status_again_changes_nothing(db: Session) -> None:
     me = actor_of(db, ADVERTISER)
-    creative_id = _image_creative(db, me)["id"]
+    creative_id = _image_creative(db, me).id
     creatives.set_status(db, actor=me, creative_id=creative_id, status="paused")
     logged = _changes(db, "creative", creative_id)
-    assert creatives.set_status(db, actor=me, creative_id=creative_id, status="paused")["status"] == "paused"
+    assert creatives.set_status(db, actor=me, creative_id=creative_id, status="paused").status == "paused"
     assert _changes(db, "creative", creative_id) == logged
     # A paused creative may be archived straight away.
-    assert creatives.set_status(db, actor=me, creative_id=creative_id, status="archived")["status"] == "archived"
+    assert creatives.set_status(db, actor=me, creative_id=creative_id, status="archived").status == "archived"
 
 
 def test_an_audience_is_active_or_inactive_and_repeating_changes_nothing(db: Session) -> None:
@@ -106,14 +107,14 @@ def test_archiving_an_app_list_twice_logs_it_once(db: Session) -> None:
 
 def test_a_dsp_is_active_or_inactive_and_repeating_changes_nothing(db: Session) -> None:
     admin = actor_of(db, ADMIN)
-    dsp_id = dsps.create_dsp(db, actor=admin, data={"name": "Acme Bidder", "connector": "http_json",
-                                                    "endpoint_url": "https://bidder.example/", "api_key": "k"})["id"]
+    dsp_id = dsps.create_dsp(db, actor=admin, data=DspCreate(name="Acme Bidder", connector="http_json",
+                                                             endpoint_url="https://bidder.example/", api_key="k")).id
     with pytest.raises(Invalid) as refused:
         dsps.set_status(db, actor=admin, dsp_id=dsp_id, status="paused")
     assert refused.value.fields == {"status": "Not an allowed value."}
     dsps.set_status(db, actor=admin, dsp_id=dsp_id, status="inactive")
     logged = _changes(db, "dsp", dsp_id)
-    assert dsps.set_status(db, actor=admin, dsp_id=dsp_id, status="inactive")["status"] == "inactive"
+    assert dsps.set_status(db, actor=admin, dsp_id=dsp_id, status="inactive").status == "inactive"
     assert _changes(db, "dsp", dsp_id) == logged
 
 

@@ -126,6 +126,7 @@ def test_each_governed_field_is_held_to_its_section_5_rule(db):
 
     from app.campaigns import service as campaigns
     from app.dsps import service as dsps
+    from app.dsps.schemas import DspCreate
     from app.reports import service as reports
     from app.settings import api_credentials
     from app.supply import app_lists, audiences, smart_apps
@@ -145,16 +146,16 @@ def test_each_governed_field_is_held_to_its_section_5_rule(db):
         "report.name": (lambda n: reports.create_report(db, actor=me, report_type="geo", data={
             "name": n, "period": "custom", "start_date": "2026-01-01", "end_date": "2026-01-01",
             "metrics": ["impressions"]}), "name", name_rule),
-        "dsp.api_key": (lambda k: dsps.create_dsp(db, actor=admin, data={
+        "dsp.api_key": (lambda k: dsps.create_dsp(db, actor=admin, data=DspCreate(**{
             "name": "Token DSP", "connector": dsps.CONNECTOR_TYPES[0], "endpoint_url": "https://dsp.example/",
-            "api_key": k}), "api_key", v.token_text("null")),
+            "api_key": k})), "api_key", v.token_text("null")),
         "api_key.label": (lambda label: api_credentials.generate(db, actor=admin, user_id=me.id, label=label),
                           "label", v.free_text("#")),
         "running_apps.file_name": (lambda f: reports.running_apps_export(db, actor=me, file_name=f), "file_name",
                                    v.file_name("x.csv")),
-        "dsp.seat_id": (lambda seat: dsps.create_dsp(db, actor=admin, data={
+        "dsp.seat_id": (lambda seat: dsps.create_dsp(db, actor=admin, data=DspCreate(**{
             "name": "Seat DSP", "connector": dsps.CONNECTOR_TYPES[0], "endpoint_url": "https://dsp.example/",
-            "api_key": "k-1", "seat_id": seat}), "seat_id", v.identifier(".")),
+            "api_key": "k-1", "seat_id": seat})), "seat_id", v.identifier(".")),
     }
     bad_values = {"name": "- -", "token_text": "key null", "free_text": "Prod <key>", "file_name": "xApps.csv",
                   "identifier": "seat 4.2"}

@@ -4,77 +4,35 @@ then the spec's call names (section 7) as aliases of the same functions."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Depends, Form, UploadFile
-from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.creatives import service as creatives
+from app.creatives.schemas import (
+    AnyPreview,
+    BulkResult,
+    BulkStatusRequest,
+    BulkUpdateRequest,
+    CampaignCreativeRow,
+    CampaignIds,
+    CampaignRef,
+    CreativeBody,
+    CreativeFile,
+    CreativeIds,
+    CreativeRead,
+    CreativeRow,
+    CreativeUpdate,
+    NewCreativeBody,
+)
 from app.kernel.config import get_settings
 from app.web.deps import DB, get_actor
-from app.web.envelope import ok
+from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["creatives"])
 spec_router = APIRouter(tags=["creatives (spec call names)"])
-
-CreativeType = Literal["image", "native", "video", "html"]
-CreativeStatus = Literal["active", "paused", "archived"]
-UrlList = list[str] | str
-
-
-class CreativeBody(BaseModel):
-    """A creative's fields; which apply depends on its type. URL lists are JSON lists or the spec's
-    comma-separated text, each URL ending with a slash. File ids come from `POST /uploads/creative`. On edit,
-    fields left out keep their values."""
-
-    name: str | None = None
-    click_url: str | None = Field(None, description="image, native, video: mandatory")
-    pixel_urls: UrlList | None = Field(None, description="image only: optional, several")
-    impression_urls: UrlList | None = Field(None, description="native: optional, one; video: optional, several")
-    asset_id: int | None = Field(None, description="image: an uploaded image; video: an uploaded MP4")
-    title: str | None = Field(None, description="native, at most 90 characters")
-    description: str | None = Field(None, description="native, at most 140 characters")
-    call_to_action: str | None = Field(None, description="native, at most 25 characters")
-    main_image_asset_id: int | None = Field(None, description="native: an uploaded image")
-    icon_asset_id: int | None = Field(None, description="native: an uploaded image, optional")
-    html: str | None = Field(None, description="html only: the ad's markup, at most 100 KB")
-    width: int | None = Field(None, description="html only, pixels (other types take it from the file)")
-    height: int | None = Field(None, description="html only, pixels")
-
-
-class NewCreativeBody(CreativeBody):
-    type: CreativeType
-    advertiser_id: int | None = Field(None, description="Whose creative; an advertiser's own calls leave it out")
-
-
-class CampaignIdsBody(BaseModel):
-    campaign_ids: list[int]
-
-
-class CreativeIdsBody(BaseModel):
-    creative_ids: list[int]
-
-
-class BulkStatusBody(BaseModel):
-    creative_ids: list[int]
-    status: CreativeStatus
-
-
-class BulkChanges(BaseModel):
-    click_url: str | None = None
-    pixel_urls: UrlList | None = None
-    impression_urls: UrlList | None = None
-
-
-class BulkUpdateBody(BaseModel):
-    creative_ids: list[int]
-    changes: BulkChanges
-
-
-def _sent(body: CreativeBody) -> dict[str, Any]:
-    return body.model_dump(exclude_unset=True, exclude={"advertiser_id"})
 
 
 # --- REST -----------------------------------------------------------------------------------------------
@@ -83,87 +41,89 @@ def _sent(body: CreativeBody) -> dict[str, Any]:
 def list_creatives(type: Literal["", "image", "native", "video", "html"] = "",
                    status: Literal["", "active", "paused", "archived"] = "", search: str = "",
                    advertiser_id: int | None = None, campaign_id: int | None = None, include_archived: bool = False,
-                   actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+                   actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[CreativeRow]]:
     """The creatives you may see, newest change first; archived ones only when asked for. Never html markup."""
-    return ok(creatives.list_creatives(db, actor=actor, advertiser_id=advertiser_id, type=type, status=status,
+    return reply(creatives.list_creatives(db, actor=actor, advertiser_id=advertiser_id, type=type, status=status,
                                        search=search, campaign_id=campaign_id, include_archived=include_archived))
 
 
 @router.post("/creatives")
 def create_creative(body: NewCreativeBody, actor: Actor = Depends(get_actor),
-                    db: Session = DB) -> dict[str, Any]:
+                    db: Session = DB) -> Envelope[CreativeRead]:
     """A new, active creative. Its type cannot change later."""
-    return ok(creatives.create_creative(db, actor=actor, data=_sent(body), advertiser_id=body.advertiser_id),
-              "Creative created")
+    return reply(creatives.create_creative(db, actor=actor, data=body, advertiser_id=body.advertiser_id),
+                 "Creative created")
 
 
 @router.post("/creatives/bulk")
-def bulk_update(body: BulkUpdateBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def bulk_update(body: BulkUpdateRequest, actor: Actor = Depends(get_actor),
+                db: Session = DB) -> Envelope[list[BulkResult]]:
     """Set click URL, pixel URLs or impression URLs on many creatives. Each row is saved or refused on its own:
     `data` is [{id, name, ok, message}]."""
-    changes = body.changes.model_dump(exclude_unset=True)
-    return ok(creatives.bulk_update(db, actor=actor, creative_ids=body.creative_ids, changes=changes))
+    return reply(creatives.bulk_update(db, actor=actor, creative_ids=body.creative_ids, changes=body.changes))
 
 
 @router.post("/creatives/bulk-status")
-def bulk_status(body: BulkStatusBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def bulk_status(body: BulkStatusRequest, actor: Actor = Depends(get_actor),
+                db: Session = DB) -> Envelope[list[BulkResult]]:
     """Admin and co-admin: change the status of many creatives; `data` is [{id, name, ok, message}]."""
-    return ok(creatives.bulk_status(db, actor=actor, creative_ids=body.creative_ids, status=body.status))
+    return reply(creatives.bulk_status(db, actor=actor, creative_ids=body.creative_ids, status=body.status))
 
 
 @router.get("/creatives/{creative_id}")
-def get_creative(creative_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def get_creative(creative_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[CreativeRead]:
     """A creative with its files (URL, size, duration) and the campaigns it is in. Html markup: see /preview."""
-    return ok(creatives.get_creative(db, actor=actor, creative_id=creative_id))
+    return reply(creatives.get_creative(db, actor=actor, creative_id=creative_id))
 
 
 @router.put("/creatives/{creative_id}")
 def update_creative(creative_id: int, body: CreativeBody, actor: Actor = Depends(get_actor),
-                    db: Session = DB) -> dict[str, Any]:
+                    db: Session = DB) -> Envelope[CreativeRead]:
     """Edit a creative; archived creatives are read-only."""
-    return ok(creatives.update_creative(db, actor=actor, creative_id=creative_id, data=_sent(body)), "Creative saved")
+    edit = CreativeUpdate.model_validate(body.model_dump(exclude_unset=True))
+    return reply(creatives.update_creative(db, actor=actor, creative_id=creative_id, data=edit), "Creative saved")
 
 
 @router.delete("/creatives/{creative_id}")
-def delete_creative(creative_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def delete_creative(creative_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[CreativeRead]:
     """Deleting archives: nothing with delivery history is ever removed."""
-    return ok(creatives.archive_creative(db, actor=actor, creative_id=creative_id), "Creative archived")
+    return reply(creatives.archive_creative(db, actor=actor, creative_id=creative_id), "Creative archived")
 
 
 @router.get("/creatives/{creative_id}/preview")
-def preview(creative_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def preview(creative_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[AnyPreview]:
     """What a preview draws: type, sizes, file URLs, native texts, and for html creatives the markup, which is
     untrusted: show it only in a sandboxed iframe (`<iframe sandbox srcdoc=...>`)."""
-    return ok(creatives.preview(db, actor=actor, creative_id=creative_id))
+    return reply(creatives.preview(db, actor=actor, creative_id=creative_id))
 
 
 @router.put("/creatives/{creative_id}/campaigns")
-def assign_to_campaigns(creative_id: int, body: CampaignIdsBody, actor: Actor = Depends(get_actor),
-                        db: Session = DB) -> dict[str, Any]:
+def assign_to_campaigns(creative_id: int, body: CampaignIds, actor: Actor = Depends(get_actor),
+                        db: Session = DB) -> Envelope[list[CampaignRef]]:
     """Make these exactly the campaigns that show the creative (same advertiser only)."""
-    return ok(creatives.assign_to_campaigns(db, actor=actor, creative_id=creative_id, campaign_ids=body.campaign_ids),
-              "Campaigns saved")
+    return reply(creatives.assign_to_campaigns(db, actor=actor, creative_id=creative_id,
+                                               campaign_ids=body.campaign_ids), "Campaigns saved")
 
 
 @router.get("/campaigns/{campaign_id}/creatives")
 def campaign_creatives(campaign_id: int, actor: Actor = Depends(get_actor),
-                       db: Session = DB) -> dict[str, Any]:
+                       db: Session = DB) -> Envelope[list[CampaignCreativeRow]]:
     """The creatives a campaign shows."""
-    return ok(creatives.campaign_creatives(db, actor=actor, campaign_id=campaign_id))
+    return reply(creatives.campaign_creatives(db, actor=actor, campaign_id=campaign_id))
 
 
 @router.put("/campaigns/{campaign_id}/creatives")
-def set_campaign_creatives(campaign_id: int, body: CreativeIdsBody, actor: Actor = Depends(get_actor),
-                           db: Session = DB) -> dict[str, Any]:
+def set_campaign_creatives(campaign_id: int, body: CreativeIds, actor: Actor = Depends(get_actor),
+                           db: Session = DB) -> Envelope[list[CampaignCreativeRow]]:
     """Make these exactly the creatives the campaign shows (same advertiser only)."""
-    return ok(creatives.set_campaign_creatives(db, actor=actor, campaign_id=campaign_id,
-                                               creative_ids=body.creative_ids), "Creatives saved")
+    return reply(creatives.set_campaign_creatives(db, actor=actor, campaign_id=campaign_id,
+                                                  creative_ids=body.creative_ids), "Creatives saved")
 
 
 @router.post("/uploads/creative")
 def upload_creative_file(file: UploadFile, purpose: Literal["image", "icon", "video"] = Form("image"),
                          advertiser_id: int | None = Form(None), actor: Actor = Depends(get_actor),
-                         db: Session = DB) -> dict[str, Any]:
+                         db: Session = DB) -> Envelope[CreativeFile]:
     """Upload a creative's file (multipart field `file`): an `image` or `icon` (PNG, JPEG, GIF or WEBP, at most
     2 MB) or a `video` (MP4, at most 50 MB). What it is comes from its bytes, not its name. `data` is {id, url,
     content_type, width, height, duration_ms}; use the id as the creative's asset_id."""
@@ -172,8 +132,8 @@ def upload_creative_file(file: UploadFile, purpose: Literal["image", "icon", "vi
     # A sync handler runs in a worker thread, so reading the spooled upload here blocks no other request; one
     # byte past the limit is enough to refuse it.
     content = file.file.read(limit + 1)
-    return ok(creatives.upload_asset(db, actor=actor, advertiser_id=advertiser_id, filename=file.filename or "",
-                                     content=content, purpose=purpose), "Uploaded")
+    return reply(creatives.upload_asset(db, actor=actor, advertiser_id=advertiser_id, filename=file.filename or "",
+                                        content=content, purpose=purpose), "Uploaded")
 
 
 # --- the spec's call names (section 7) ----------------------------------------------------------------------

@@ -5,12 +5,12 @@ says why it was refused. Each row runs in a SAVEPOINT: a refused row leaves no h
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from sqlmodel import Session
 
 from app.access.policy import Actor, require
 from app.creatives.records import in_scope, set_status, update_creative
+from app.creatives.schemas import BulkChanges, BulkResult, CreativeRead, CreativeUpdate
 from app.kernel.errors import Invalid, NotFound, ServiceError
 
 # What the bulk edit page changes: the tracking of many creatives at once (names and files are per creative).
@@ -30,35 +30,36 @@ def _row_ids(creative_ids: list[int]) -> list[int]:
     return ids
 
 
-def _each(db: Session, actor: Actor, ids: list[int], change: Callable[[int], dict[str, Any]],
-          done: str) -> list[dict[str, Any]]:
-    results: list[dict[str, Any]] = []
+def _each(db: Session, actor: Actor, ids: list[int], change: Callable[[int], CreativeRead],
+          done: str) -> list[BulkResult]:
+    results: list[BulkResult] = []
     for creative_id in ids:
         try:
             with db.begin_nested():
                 row = change(creative_id)
-            results.append({"id": creative_id, "name": row["name"], "ok": True, "message": done})
+            results.append(BulkResult(id=creative_id, name=row.name, ok=True, message=done))
         except ServiceError as refused:
             try:
                 name = in_scope(db, actor, creative_id)[0].name
             except NotFound:
                 name = ""  # missing or another tenant's: nothing about it is told
-            results.append({"id": creative_id, "name": name, "ok": False, "message": refused.message})
+            results.append(BulkResult(id=creative_id, name=name, ok=False, message=refused.message))
     return results
 
 
-def bulk_update(db: Session, *, actor: Actor, creative_ids: list[int], changes: dict[str, Any]) -> list[dict[str, Any]]:
-    """Apply `changes` (click_url, pixel_urls, impression_urls) to each creative: [{id, name, ok, message}]."""
+def bulk_update(db: Session, *, actor: Actor, creative_ids: list[int], changes: BulkChanges) -> list[BulkResult]:
+    """Apply `changes` (click_url, pixel_urls, impression_urls: the ones given) to each creative."""
     require(actor, "creative", "update")
-    unknown = {field: "This field cannot be changed in bulk." for field in changes if field not in BULK_EDITABLE}
-    if unknown or not changes:
-        raise Invalid(unknown or {"changes": "Choose at least one field to change."})
+    sent = changes.model_dump(include=set(BULK_EDITABLE), exclude_unset=True)
+    if not sent:
+        raise Invalid({"changes": "Choose at least one field to change."})
+    edit = CreativeUpdate.model_validate(sent)
     return _each(db, actor, _row_ids(creative_ids),
-                 lambda creative_id: update_creative(db, actor=actor, creative_id=creative_id, data=changes), "Saved")
+                 lambda creative_id: update_creative(db, actor=actor, creative_id=creative_id, data=edit), "Saved")
 
 
-def bulk_status(db: Session, *, actor: Actor, creative_ids: list[int], status: str) -> list[dict[str, Any]]:
-    """Admin and co-admin: move each creative to `status`: [{id, name, ok, message}]."""
+def bulk_status(db: Session, *, actor: Actor, creative_ids: list[int], status: str) -> list[BulkResult]:
+    """Admin and co-admin: move each creative to `status`, each saved or refused on its own."""
     require(actor, "creative", "bulk_status")
     return _each(db, actor, _row_ids(creative_ids),
                  lambda creative_id: set_status(db, actor=actor, creative_id=creative_id, status=status),

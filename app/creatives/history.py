@@ -37,8 +37,8 @@ def _readable(changes: list[dict[str, Any]], files: dict[int, str], campaigns: d
 
 def _creative(db: Session, actor: Actor, creative_id: int) -> change_log.Subject:
     creative = get_creative(db, actor=actor, creative_id=creative_id)
-    return change_log.Subject({"id": creative["id"], "name": creative["name"], "status": creative["status"]},
-                              [creative_id], owner=creative["advertiser_id"])
+    return change_log.Subject({"id": creative.id, "name": creative.name, "status": creative.status},
+                              [creative_id], owner=creative.advertiser_id)
 
 
 def _readable_entries(db: Session, _actor: Actor, subject: change_log.Subject,

@@ -16,6 +16,7 @@ from app.campaigns.scope import campaign_if_in_scope
 from app.campaigns.service import CLONE_PARTS, ClonePart
 from app.creatives.models import CampaignCreative, Creative, CreativeStatus
 from app.creatives.records import in_scope
+from app.creatives.schemas import CampaignCreativeRow, CampaignRef
 from app.history import audit
 from app.kernel.db import select_columns
 from app.kernel.errors import Invalid, NotFound
@@ -70,7 +71,7 @@ def _relink(db: Session, actor: Actor, *, add: set[Link], remove: set[Link]) -> 
                      after={"creative_ids": sorted(k for c, k in after if c == campaign_id)})
 
 
-def assign_to_campaigns(db: Session, *, actor: Actor, creative_id: int, campaign_ids: list[int]) -> list[dict[str, Any]]:
+def assign_to_campaigns(db: Session, *, actor: Actor, creative_id: int, campaign_ids: list[int]) -> list[CampaignRef]:
     """Make `campaign_ids` exactly the campaigns that show the creative. Returns them as [{id, name}]."""
     require(actor, "creative", "update")
     require(actor, "campaign", "update")
@@ -97,10 +98,11 @@ def assign_to_campaigns(db: Session, *, actor: Actor, creative_id: int, campaign
         raise Invalid({"status": "An archived creative cannot be added to campaigns."})
     _relink(db, actor, add={(c, creative_id) for c in set(wanted) - current},
             remove={(c, creative_id) for c in current - set(wanted)})
-    return sorted(({"id": c, "name": names[c]} for c in wanted), key=lambda row: row["name"])
+    return sorted((CampaignRef(id=c, name=names[c]) for c in wanted), key=lambda row: row.name)
 
 
-def set_campaign_creatives(db: Session, *, actor: Actor, campaign_id: int, creative_ids: list[int]) -> list[dict[str, Any]]:
+def set_campaign_creatives(db: Session, *, actor: Actor, campaign_id: int,
+                           creative_ids: list[int]) -> list[CampaignCreativeRow]:
     """Make `creative_ids` exactly the creatives the campaign shows. Returns campaign_creatives()."""
     require(actor, "campaign", "update")
     require(actor, "creative", "update")
@@ -131,15 +133,15 @@ def set_campaign_creatives(db: Session, *, actor: Actor, campaign_id: int, creat
     return _campaign_creative_rows(db, campaign_id)
 
 
-def _campaign_creative_rows(db: Session, campaign_id: int) -> list[dict[str, Any]]:
+def _campaign_creative_rows(db: Session, campaign_id: int) -> list[CampaignCreativeRow]:
     rows = db.exec(select_columns(Creative.id, Creative.name, Creative.type, Creative.status,
                                   Creative.width, Creative.height)
                    .join(CampaignCreative, col(CampaignCreative.creative_id) == Creative.id)
                    .where(CampaignCreative.campaign_id == campaign_id).order_by(col(Creative.name)))
-    return [{"id": r[0], "name": r[1], "type": r[2], "status": r[3], "width": r[4], "height": r[5]} for r in rows]
+    return [CampaignCreativeRow(id=r[0], name=r[1], type=r[2], status=r[3], width=r[4], height=r[5]) for r in rows]
 
 
-def campaign_creatives(db: Session, *, actor: Actor, campaign_id: int) -> list[dict[str, Any]]:
+def campaign_creatives(db: Session, *, actor: Actor, campaign_id: int) -> list[CampaignCreativeRow]:
     """The creatives a campaign shows (/admin/CampaignList/creative-list/{id} and the agency's list)."""
     require(actor, "campaign", "view")
     require(actor, "creative", "view")
@@ -168,8 +170,8 @@ def save_campaign(db: Session, *, actor: Actor, data: dict[str, Any], campaign_i
 def _clone_plan(db: Session, campaign_id: int) -> tuple[list[int], list[str]]:
     """(the creatives a clone of the campaign shows, the names of its archived ones, which take no new campaign)."""
     rows = _campaign_creative_rows(db, campaign_id)
-    return ([r["id"] for r in rows if r["status"] != CreativeStatus.ARCHIVED],
-            [r["name"] for r in rows if r["status"] == CreativeStatus.ARCHIVED])
+    return ([r.id for r in rows if r.status != CreativeStatus.ARCHIVED.value],
+            [r.name for r in rows if r.status == CreativeStatus.ARCHIVED.value])
 
 
 def _clone_take(db: Session, actor: Actor, clone_id: int, creative_ids: list[int]) -> None:

@@ -26,6 +26,18 @@ from app.creatives.models import (
     CreativeType,
 )
 from app.creatives.rules import INPUT_FIELDS, TYPE_FIELDS, checked
+from app.creatives.schemas import (
+    AnyPreview,
+    CampaignRef,
+    CreativeCreate,
+    CreativeFile,
+    CreativePreview,
+    CreativeRead,
+    CreativeRow,
+    CreativeUpdate,
+    HtmlPreview,
+    NativePreview,
+)
 from app.history import audit, change_log
 from app.history import status as status_machine
 from app.kernel import media
@@ -56,21 +68,21 @@ def _assets(db: Session, creative: Creative) -> dict[str, CreativeAsset | None]:
     return {field: rows.get(getattr(creative, field)) for field in _ASSET_FIELDS}
 
 
-def asset_public(asset: CreativeAsset | None) -> dict[str, Any] | None:
+def asset_public(asset: CreativeAsset | None) -> CreativeFile | None:
     if asset is None:
         return None
-    return {"id": asset.id, "url": media.url_of(asset.stored_name), "content_type": asset.content_type,
-            "width": asset.width, "height": asset.height, "duration_ms": asset.duration_ms,
-            "size_bytes": asset.size_bytes, "filename": asset.original_filename}
+    return CreativeFile(id=asset.id, url=media.url_of(asset.stored_name), content_type=asset.content_type,
+                        width=asset.width, height=asset.height, duration_ms=asset.duration_ms,
+                        size_bytes=asset.size_bytes, filename=asset.original_filename)
 
 
-def assigned_campaigns(db: Session, creative_id: int) -> list[dict[str, Any]]:
+def assigned_campaigns(db: Session, creative_id: int) -> list[CampaignRef]:
     rows = db.exec(select(Campaign.id, Campaign.name).join(CampaignCreative, col(CampaignCreative.campaign_id) == Campaign.id)
                    .where(CampaignCreative.creative_id == creative_id).order_by(col(Campaign.name)))
-    return [{"id": campaign_id, "name": name} for campaign_id, name in rows]
+    return [CampaignRef(id=campaign_id, name=name) for campaign_id, name in rows]
 
 
-def public(db: Session, creative: Creative, advertiser: User) -> dict[str, Any]:
+def public(db: Session, creative: Creative, advertiser: User) -> CreativeRead:
     """A creative as pages and the API show it: its fields, its files and the campaigns it is in (never its
     html markup: see preview)."""
     row = creative.model_dump(exclude={"html"})
@@ -81,17 +93,17 @@ def public(db: Session, creative: Creative, advertiser: User) -> dict[str, Any]:
                asset=asset_public(assets["asset_id"]), main_image=asset_public(assets["main_image_asset_id"]),
                icon=asset_public(assets["icon_asset_id"]), campaigns=assigned_campaigns(db, creative.id or 0),
                next_statuses=sorted(STATUS_TRANSITIONS[CreativeStatus(creative.status)]))
-    return row
+    return CreativeRead.model_validate(row)
 
 
-def get_creative(db: Session, *, actor: Actor, creative_id: int) -> dict[str, Any]:
+def get_creative(db: Session, *, actor: Actor, creative_id: int) -> CreativeRead:
     require(actor, "creative", "view")
     return public(db, *in_scope(db, actor, creative_id))
 
 
 def list_creatives(db: Session, *, actor: Actor, advertiser_id: int | None = None, type: str = "", status: str = "",
                    search: str = "", campaign_id: int | None = None,
-                   include_archived: bool = False) -> list[dict[str, Any]]:
+                   include_archived: bool = False) -> list[CreativeRow]:
     """The creative list: columns only (no ORM entities), so it stays fast at tens of thousands of rows.
     `asset_url` is the creative's file (for native, its main image)."""
     require(actor, "creative", "view")
@@ -117,13 +129,13 @@ def list_creatives(db: Session, *, actor: Actor, advertiser_id: int | None = Non
         query = query.where(col(Creative.id).in_(select(CampaignCreative.creative_id)
                                                  .where(CampaignCreative.campaign_id == campaign_id)))
     rows = db.exec(query.order_by(col(Creative.updated_at).desc(), col(Creative.id).desc())).all()
-    return [{"id": r[0], "name": r[1], "type": r[2], "status": r[3], "advertiser_id": r[4],
-             "advertiser": r[7] or f"{r[5]} {r[6]}".strip(), "click_url": r[8], "width": r[9], "height": r[10],
-             "duration_ms": r[11], "asset_url": media.url_of(r[12]), "asset_content_type": r[13],
-             "updated_at": r[14].isoformat()} for r in rows]
+    return [CreativeRow(id=r[0], name=r[1], type=r[2], status=r[3], advertiser_id=r[4],
+                        advertiser=r[7] or f"{r[5]} {r[6]}".strip(), click_url=r[8], width=r[9], height=r[10],
+                        duration_ms=r[11], asset_url=media.url_of(r[12]), asset_content_type=r[13],
+                        updated_at=r[14].isoformat()) for r in rows]
 
 
-def preview(db: Session, *, actor: Actor, creative_id: int) -> dict[str, Any]:
+def preview(db: Session, *, actor: Actor, creative_id: int) -> AnyPreview:
     """What a preview draws. `html` (html creatives only) is untrusted markup: put it only into
     `<iframe sandbox srcdoc=...>`, never into the page itself."""
     require(actor, "creative", "view")
@@ -133,11 +145,13 @@ def preview(db: Session, *, actor: Actor, creative_id: int) -> dict[str, Any]:
              "height": creative.height, "duration_ms": creative.duration_ms, "click_url": creative.click_url,
              "asset": asset_public(assets["asset_id"])}
     if creative.type == CreativeType.NATIVE:
-        shown.update(title=creative.title, description=creative.description, call_to_action=creative.call_to_action,
-                     main_image=asset_public(assets["main_image_asset_id"]), icon=asset_public(assets["icon_asset_id"]))
+        return NativePreview(**shown, title=creative.title, description=creative.description,
+                             call_to_action=creative.call_to_action,
+                             main_image=asset_public(assets["main_image_asset_id"]),
+                             icon=asset_public(assets["icon_asset_id"]))
     if creative.type == CreativeType.HTML:
-        shown["html"] = creative.html
-    return shown
+        return HtmlPreview(**shown, html=creative.html)
+    return CreativePreview(**shown)
 
 
 def creative_change_log(db: Session, *, actor: Actor, creative_id: int) -> list[dict[str, Any]]:
@@ -165,17 +179,23 @@ def _changes(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, A
     return {k: before.get(k) for k in changed}, {k: after[k] for k in changed}
 
 
-def create_creative(db: Session, *, actor: Actor, data: dict[str, Any], advertiser_id: int | None = None) -> dict[str, Any]:
-    """A new, active creative for the advertiser (an advertiser creates its own). `data["type"]` is image,
+def _sent(data: CreativeCreate | CreativeUpdate) -> dict[str, Any]:
+    """The input fields given (a field left out is not there)."""
+    return data.model_dump(include=set(INPUT_FIELDS), exclude_unset=True)
+
+
+def create_creative(db: Session, *, actor: Actor, data: CreativeCreate,
+                    advertiser_id: int | None = None) -> CreativeRead:
+    """A new, active creative for the advertiser (an advertiser creates its own). `data.type` is image,
     native, video or html; it cannot change later."""
     require(actor, "creative", "create")
     advertiser = advertiser_for_new(db, actor, advertiser_id)
     assert advertiser.id is not None
     try:
-        creative_type = CreativeType(str(data.get("type") or ""))
+        creative_type = CreativeType(data.type or "")
     except ValueError:
         raise Invalid({"type": "Choose image, native, video or html."}) from None
-    values = checked(db, advertiser_id=advertiser.id, creative_type=creative_type, data=data)
+    values = checked(db, advertiser_id=advertiser.id, creative_type=creative_type, data=_sent(data))
     creative = Creative(advertiser_id=advertiser.id, type=creative_type.value, status=CreativeStatus.ACTIVE.value,
                         **values)
     db.add(creative)
@@ -184,17 +204,17 @@ def create_creative(db: Session, *, actor: Actor, data: dict[str, Any], advertis
     return public(db, creative, advertiser)
 
 
-def update_creative(db: Session, *, actor: Actor, creative_id: int, data: dict[str, Any]) -> dict[str, Any]:
+def update_creative(db: Session, *, actor: Actor, creative_id: int, data: CreativeUpdate) -> CreativeRead:
     """Change a creative; fields not sent keep their values. Archived creatives are read-only."""
     require(actor, "creative", "update")
     creative, advertiser = in_scope(db, actor, creative_id)
     if creative.status == CreativeStatus.ARCHIVED:
         raise Invalid({"status": "An archived creative cannot be changed."})
-    if data.get("type") not in (None, "", creative.type):
+    if data.type not in (None, "", creative.type):
         raise Invalid({"type": "A creative's type cannot change; create a new creative instead."})
     creative_type = CreativeType(creative.type)
     current = {field: getattr(creative, field) for field in ("name", *TYPE_FIELDS[creative_type])}
-    merged = current | {field: data[field] for field in INPUT_FIELDS if field in data}
+    merged = current | _sent(data)
     before = _snapshot(creative)
     for column, value in checked(db, advertiser_id=creative.advertiser_id, creative_type=creative_type,
                                  data=merged).items():
@@ -207,7 +227,7 @@ def update_creative(db: Session, *, actor: Actor, creative_id: int, data: dict[s
     return public(db, creative, advertiser)
 
 
-def set_status(db: Session, *, actor: Actor, creative_id: int, status: str) -> dict[str, Any]:
+def set_status(db: Session, *, actor: Actor, creative_id: int, status: str) -> CreativeRead:
     """Move a creative along STATUS_TRANSITIONS (CREATIVE_STATUS); the same status again changes nothing."""
     creative, advertiser = CREATIVE_STATUS.change(db, actor=actor, record_id=creative_id, status=status)
     return public(db, creative, advertiser)
@@ -225,13 +245,13 @@ CREATIVE_STATUS = status_machine.declare(status_machine.StatusMachine(
                                                "/creatives/{id}/status)"))))
 
 
-def archive_creative(db: Session, *, actor: Actor, creative_id: int) -> dict[str, Any]:
+def archive_creative(db: Session, *, actor: Actor, creative_id: int) -> CreativeRead:
     """What deleting a creative does: it is archived, never removed, so its delivery history stays."""
     return set_status(db, actor=actor, creative_id=creative_id, status=CreativeStatus.ARCHIVED)
 
 
 def upload_asset(db: Session, *, actor: Actor, advertiser_id: int | None = None, filename: str, content: bytes,
-                 purpose: str = "image") -> dict[str, Any]:
+                 purpose: str = "image") -> CreativeFile:
     """Keep an uploaded creative file for the advertiser: an `image` or `icon` (PNG, JPEG, GIF, WEBP, at most
     2 MB) or a `video` (MP4, at most 50 MB). What the file is comes from its bytes; a bad file raises Invalid
     on `file`. The same file uploaded again for the same advertiser gives the asset it already has."""

@@ -15,6 +15,7 @@ from app.campaigns import exchange_approvals
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign
 from app.creatives import service as creatives
+from app.creatives.schemas import CreativeCreate
 from app.demo.media import banner, mp4_bytes
 from app.reference.models import ReferenceValue
 
@@ -75,30 +76,30 @@ def seed_demo_advertising(db: Session, *, actor: Actor) -> int:
         made.append(campaign["id"])
 
     def upload(name: str, content: bytes, purpose: str = "image") -> int:
-        return int(creatives.upload_asset(db, actor=actor, filename=name, content=content, purpose=purpose)["id"])
+        return creatives.upload_asset(db, actor=actor, filename=name, content=content, purpose=purpose).id
 
-    image = creatives.create_creative(db, actor=actor, data={
+    image = creatives.create_creative(db, actor=actor, data=CreativeCreate.model_validate({
         "type": "image", "name": "Spring Sale 300x250", "click_url": "https://shop.example/spring/",
-        "pixel_urls": "https://pixel.example/spring/", "asset_id": upload("spring-300x250.png", banner(300, 250, "Spring Sale -30%"))})
-    native = creatives.create_creative(db, actor=actor, data={
+        "pixel_urls": "https://pixel.example/spring/", "asset_id": upload("spring-300x250.png", banner(300, 250, "Spring Sale -30%"))}))
+    native = creatives.create_creative(db, actor=actor, data=CreativeCreate.model_validate({
         "type": "native", "name": "Outdoor Feed Card", "click_url": "https://shop.example/outdoor/",
         "title": "Gear up for spring", "description": "Tents, boots and jackets, 30% off for two weeks.",
         "call_to_action": "Shop now",
         "main_image_asset_id": upload("outdoor-1200x627.png", banner(1200, 627, "Gear up for spring",
                                                                      colours=("#059669", "#84cc16"))),
-        "icon_asset_id": upload("icon.png", banner(128, 128, "A", colours=("#f59e0b", "#ef4444")), "icon")})
-    video = creatives.create_creative(db, actor=actor, data={
+        "icon_asset_id": upload("icon.png", banner(128, 128, "A", colours=("#f59e0b", "#ef4444")), "icon")}))
+    video = creatives.create_creative(db, actor=actor, data=CreativeCreate.model_validate({
         "type": "video", "name": "Holiday Spot 15s", "click_url": "https://shop.example/holiday/",
-        "asset_id": upload("holiday-15s.mp4", mp4_bytes(duration_ms=15_000, width=1280, height=720), "video")})
-    rich = creatives.create_creative(db, actor=actor, data={
+        "asset_id": upload("holiday-15s.mp4", mp4_bytes(duration_ms=15_000, width=1280, height=720), "video")}))
+    rich = creatives.create_creative(db, actor=actor, data=CreativeCreate.model_validate({
         "type": "html", "name": "Countdown Rich Media", "width": 300, "height": 250,
         "html": "<div style=\"font:600 20px system-ui;color:#fff;background:#111827;height:234px;padding:8px;"
                 "display:flex;align-items:center;justify-content:center\" id=\"c\">Sale ends soon</div>"
                 "<script>let n=10;setInterval(()=>{document.getElementById('c').textContent="
-                "n>0?'Sale ends in '+(n--)+'s':'Sale on now'},1000)</script>"})
-    creatives.set_campaign_creatives(db, actor=actor, campaign_id=made[0], creative_ids=[image["id"], native["id"]])
-    creatives.set_campaign_creatives(db, actor=actor, campaign_id=made[1], creative_ids=[native["id"], rich["id"]])
-    creatives.set_campaign_creatives(db, actor=actor, campaign_id=made[3], creative_ids=[video["id"]])
+                "n>0?'Sale ends in '+(n--)+'s':'Sale on now'},1000)</script>"}))
+    creatives.set_campaign_creatives(db, actor=actor, campaign_id=made[0], creative_ids=[image.id, native.id])
+    creatives.set_campaign_creatives(db, actor=actor, campaign_id=made[1], creative_ids=[native.id, rich.id])
+    creatives.set_campaign_creatives(db, actor=actor, campaign_id=made[3], creative_ids=[video.id])
     return len(made)
 
 

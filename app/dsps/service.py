@@ -24,9 +24,23 @@ from app.access.policy import Actor, require
 from app.campaigns import service as campaigns
 from app.campaigns.targeting import deliverable
 from app.creatives import service as creatives
-from app.dsps.connectors import CONNECTORS, HTTP_JSON, ConnectorError, connector_for
+from app.creatives.schemas import HtmlPreview
+from app.dsps.connectors import CONNECTORS, HTTP_JSON, ConnectorError, Payload, connector_for
 from app.dsps.credentials import CredentialsUnreadable, decrypt, encrypt
 from app.dsps.models import AssociationKind, Dsp, DspAssociation, DspStatus
+from app.dsps.schemas import (
+    ActiveDsp,
+    AnyAssociation,
+    CampaignAssociation,
+    ChangeEntry,
+    ConnectionTest,
+    CreativeAssociation,
+    DspCreate,
+    DspRead,
+    DspUpdate,
+    SyncResult,
+    TestedDsp,
+)
 from app.history import audit
 from app.history import status as status_machine
 from app.kernel import validation as v
@@ -66,14 +80,15 @@ def _when(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def public(dsp: Dsp, names: dict[int, str], synced: int = 0) -> dict[str, Any]:
+def public(dsp: Dsp, names: dict[int, str], synced: int = 0) -> DspRead:
     """A DSP as pages and the API show it. Never its credentials: only whether they are set."""
-    return {"id": dsp.id, "name": dsp.name, "connector": dsp.connector, "endpoint_url": dsp.endpoint_url,
-            "seat_id": dsp.seat_id, "status": dsp.status, "exchange_ids": list(dsp.exchange_ids),
-            "exchanges": [names.get(i, f"#{i}") for i in dsp.exchange_ids],
-            "credentials_set": bool(dsp.credentials_encrypted), "last_test_at": _when(dsp.last_test_at),
-            "last_test_ok": dsp.last_test_ok, "last_test_message": dsp.last_test_message,
-            "synced": synced, "created_at": dsp.created_at.isoformat(), "updated_at": dsp.updated_at.isoformat()}
+    assert dsp.id is not None
+    return DspRead(id=dsp.id, name=dsp.name, connector=dsp.connector, endpoint_url=dsp.endpoint_url,
+                   seat_id=dsp.seat_id, status=dsp.status, exchange_ids=list(dsp.exchange_ids),
+                   exchanges=[names.get(i, f"#{i}") for i in dsp.exchange_ids],
+                   credentials_set=bool(dsp.credentials_encrypted), last_test_at=_when(dsp.last_test_at),
+                   last_test_ok=dsp.last_test_ok, last_test_message=dsp.last_test_message,
+                   synced=synced, created_at=dsp.created_at.isoformat(), updated_at=dsp.updated_at.isoformat())
 
 
 def _synced_counts(db: Session) -> dict[int, int]:
@@ -82,7 +97,7 @@ def _synced_counts(db: Session) -> dict[int, int]:
     return {int(dsp_id): int(count) for dsp_id, count in rows}
 
 
-def list_dsps(db: Session, *, actor: Actor, status: str = "") -> list[dict[str, Any]]:
+def list_dsps(db: Session, *, actor: Actor, status: str = "") -> list[DspRead]:
     """/admin/dsplist and dsp/list: every DSP by name, with how many campaigns and creatives it holds ids for."""
     require(actor, "dsp", "view")
     query = select(Dsp).order_by(func.lower(Dsp.name))
@@ -94,13 +109,13 @@ def list_dsps(db: Session, *, actor: Actor, status: str = "") -> list[dict[str, 
     return [public(dsp, names, synced.get(dsp.id or 0, 0)) for dsp in rows]
 
 
-def active_dsps(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
+def active_dsps(db: Session, *, actor: Actor) -> list[ActiveDsp]:
     """dsp/activeDspList: the active DSPs as {id, name, connector, exchange_ids}."""
-    return [{key: row[key] for key in ("id", "name", "connector", "exchange_ids")}
+    return [ActiveDsp(id=row.id, name=row.name, connector=row.connector, exchange_ids=row.exchange_ids)
             for row in list_dsps(db, actor=actor, status=DspStatus.ACTIVE)]
 
 
-def get_dsp(db: Session, *, actor: Actor, dsp_id: int) -> dict[str, Any]:
+def get_dsp(db: Session, *, actor: Actor, dsp_id: int) -> DspRead:
     require(actor, "dsp", "view")
     dsp = _get(db, dsp_id)
     synced = db.exec(select(func.count()).select_from(DspAssociation)
@@ -188,9 +203,9 @@ def _checked(db: Session, data: dict[str, Any], *, except_id: int | None = None)
     return values
 
 
-def _new_key(data: dict[str, Any], *, required: bool) -> str | None:
+def _new_key(api_key: str | None, *, required: bool) -> str | None:
     """The API key sent, or None to keep the stored one (an edit that leaves it empty)."""
-    key = str(data.get("api_key") or "").strip()
+    key = (api_key or "").strip()
     if not key:
         if required:
             raise Invalid({"api_key": REQUIRED})
@@ -219,12 +234,12 @@ def _changes(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, A
     return {k: before.get(k) for k in changed}, {k: after[k] for k in changed}
 
 
-def create_dsp(db: Session, *, actor: Actor, data: dict[str, Any]) -> dict[str, Any]:
+def create_dsp(db: Session, *, actor: Actor, data: DspCreate) -> DspRead:
     """A new DSP from {name, connector, endpoint_url, seat_id, api_key, status, exchange_ids}; the key is stored
     encrypted."""
     require(actor, "dsp", "manage")
-    values = _checked(db, data)
-    key = _new_key(data, required=True)
+    values = _checked(db, data.model_dump(include=set(_EDITABLE)))
+    key = _new_key(data.api_key, required=True)
     assert key is not None
     dsp = Dsp(**values, credentials_encrypted=encrypt(key))
     db.add(dsp)
@@ -233,14 +248,14 @@ def create_dsp(db: Session, *, actor: Actor, data: dict[str, Any]) -> dict[str, 
     return public(dsp, metadata.names_by_id(db, set(dsp.exchange_ids)))
 
 
-def update_dsp(db: Session, *, actor: Actor, dsp_id: int, data: dict[str, Any]) -> dict[str, Any]:
+def update_dsp(db: Session, *, actor: Actor, dsp_id: int, data: DspUpdate) -> DspRead:
     """Change a DSP; fields not sent keep their values, and an empty or missing `api_key` keeps the stored key."""
     require(actor, "dsp", "manage")
     dsp = _get(db, dsp_id)
     before = _snapshot(dsp)
-    merged = {key: getattr(dsp, key) for key in _EDITABLE} | {k: data[k] for k in _EDITABLE if k in data}
+    merged = {key: getattr(dsp, key) for key in _EDITABLE} | data.model_dump(include=set(_EDITABLE), exclude_unset=True)
     values = _checked(db, merged, except_id=dsp_id)
-    key = _new_key(data, required=False)
+    key = _new_key(data.api_key, required=False)
     for field, value in values.items():
         setattr(dsp, field, value)
     if key is not None:
@@ -253,7 +268,7 @@ def update_dsp(db: Session, *, actor: Actor, dsp_id: int, data: dict[str, Any]) 
     return get_dsp(db, actor=actor, dsp_id=dsp_id)
 
 
-def set_status(db: Session, *, actor: Actor, dsp_id: int, status: str) -> dict[str, Any]:
+def set_status(db: Session, *, actor: Actor, dsp_id: int, status: str) -> DspRead:
     """active or inactive (the list's switch). An inactive DSP keeps its ids but is not synced to."""
     dsp = DSP_STATUS.change(db, actor=actor, record_id=dsp_id, status=status)
     return get_dsp(db, actor=actor, dsp_id=dsp.id or dsp_id)
@@ -270,12 +285,12 @@ DSP_STATUS = status_machine.declare(status_machine.StatusMachine(
                                                    "to). " + DSP_HELP),)))
 
 
-def dsp_change_log(db: Session, *, actor: Actor, dsp_id: int) -> list[dict[str, Any]]:
+def dsp_change_log(db: Session, *, actor: Actor, dsp_id: int) -> list[ChangeEntry]:
     from app.history import change_log
 
     require(actor, "dsp", "view")
     _get(db, dsp_id)
-    return change_log.entries(db, entity="dsp", entity_id=dsp_id)
+    return [ChangeEntry.model_validate(entry) for entry in change_log.entries(db, entity="dsp", entity_id=dsp_id)]
 
 
 # --- talking to DSPs -----------------------------------------------------------------------------------
@@ -285,7 +300,7 @@ def _timeout() -> float:
 
 
 def try_connection(db: Session, *, actor: Actor, endpoint_url: str, api_key: str = "", connector: str = HTTP_JSON,
-                   dsp_id: int | None = None) -> dict[str, Any]:
+                   dsp_id: int | None = None) -> ConnectionTest:
     """Test settings before they are saved (New DSP's step 3, the edit form): {ok, message}. Without an
     `api_key`, the stored key of `dsp_id` is used. Writes nothing."""
     require(actor, "dsp", "manage")
@@ -294,31 +309,31 @@ def try_connection(db: Session, *, actor: Actor, endpoint_url: str, api_key: str
         raise Invalid({"endpoint_url": problem})
     if connector not in CONNECTOR_TYPES:
         raise Invalid({"connector": NOT_ALLOWED})
-    key = _new_key({"api_key": api_key}, required=dsp_id is None)
+    key = _new_key(api_key, required=dsp_id is None)
     try:
         if key is None:
             assert dsp_id is not None
             key = decrypt(_get(db, dsp_id).credentials_encrypted)
         message = connector_for(connector, endpoint_url=url, api_key=key, timeout_s=_timeout()).test_connection()
     except (ConnectorError, CredentialsUnreadable) as error:
-        return {"ok": False, "message": str(error)}
-    return {"ok": True, "message": message}
+        return ConnectionTest(ok=False, message=str(error))
+    return ConnectionTest(ok=True, message=message)
 
 
-def test_connection(db: Session, *, actor: Actor, dsp_id: int) -> dict[str, Any]:
+def test_connection(db: Session, *, actor: Actor, dsp_id: int) -> TestedDsp:
     """Test a saved DSP and keep the result on it (the list and the view show it): {ok, message, dsp}."""
     require(actor, "dsp", "manage")
     dsp = _get(db, dsp_id)
     result = try_connection(db, actor=actor, endpoint_url=dsp.endpoint_url, connector=dsp.connector, dsp_id=dsp_id)
     before = {"last_test_ok": dsp.last_test_ok}
-    dsp.last_test_at, dsp.last_test_ok, dsp.last_test_message = utcnow(), result["ok"], result["message"][:255]
+    dsp.last_test_at, dsp.last_test_ok, dsp.last_test_message = utcnow(), result.ok, result.message[:255]
     db.add(dsp)
     audit.record(db, actor=actor, entity="dsp", entity_id=dsp_id, action="test", before=before,
-                 after={"last_test_ok": result["ok"]})
-    return {**result, "dsp": get_dsp(db, actor=actor, dsp_id=dsp_id)}
+                 after={"last_test_ok": result.ok})
+    return TestedDsp(ok=result.ok, message=result.message, dsp=get_dsp(db, actor=actor, dsp_id=dsp_id))
 
 
-def _campaign_payload(db: Session, actor: Actor, campaign_id: int) -> dict[str, Any]:
+def _campaign_payload(db: Session, actor: Actor, campaign_id: int) -> Payload:
     found = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)
     keep = ("name", "status", "objective", "starts_at", "ends_at", "time_zone", "total_budget", "daily_budget",
             "pacing", "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap", "frequency_period",
@@ -329,14 +344,15 @@ def _campaign_payload(db: Session, actor: Actor, campaign_id: int) -> dict[str, 
     return {"external_id": found["id"], "advertiser": found["advertiser"], **{k: found.get(k) for k in keep}}
 
 
-def _creative_payload(db: Session, actor: Actor, creative_id: int) -> dict[str, Any]:
+def _creative_payload(db: Session, actor: Actor, creative_id: int) -> Payload:
     found = creatives.get_creative(db, actor=actor, creative_id=creative_id)
     shown = creatives.preview(db, actor=actor, creative_id=creative_id)
-    keep = ("name", "type", "status", "click_url", "pixel_urls", "impression_urls", "width", "height", "duration_ms",
-            "title", "description", "call_to_action")
-    files = {k: (found.get(k) or {}).get("url") for k in ("asset", "main_image", "icon")}
-    return {"external_id": found["id"], "advertiser": found["advertiser"], **{k: found.get(k) for k in keep},
-            **{f"{k}_url": url for k, url in files.items() if url}, **({"html": shown["html"]} if "html" in shown else {})}
+    keep = {"name", "type", "status", "click_url", "pixel_urls", "impression_urls", "width", "height", "duration_ms",
+            "title", "description", "call_to_action"}
+    files = {"asset": found.asset, "main_image": found.main_image, "icon": found.icon}
+    return {"external_id": found.id, "advertiser": found.advertiser, **found.model_dump(include=keep),
+            **{f"{k}_url": file.url for k, file in files.items() if file and file.url},
+            **({"html": shown.html} if isinstance(shown, HtmlPreview) else {})}
 
 
 def _association(db: Session, dsp_id: int, entity: str, local_id: int) -> DspAssociation | None:
@@ -344,18 +360,16 @@ def _association(db: Session, dsp_id: int, entity: str, local_id: int) -> DspAss
                                                 DspAssociation.local_id == local_id)).first()
 
 
-def _map(entity: str, local_id: int, dsp: Dsp, row: DspAssociation | None) -> dict[str, Any]:
+def _map(entity: str, local_id: int, dsp: Dsp, row: DspAssociation | None) -> AnyAssociation:
     """One line of the spec's association map, with when it was last synced and how that went."""
+    assert dsp.id is not None
     remote = row.remote_id if row else ""
-    shown: dict[str, Any] = {"dsp_id": dsp.id, "dsp_name": dsp.name, "dsp_status": dsp.status, "remote_id": remote,
-                             "synced_at": _when(row.synced_at) if row else None,
-                             "attempted_at": _when(row.attempted_at) if row else None,
-                             "last_error": row.last_error if row else ""}
+    line = {"dsp_id": dsp.id, "dsp_name": dsp.name, "dsp_status": dsp.status, "remote_id": remote,
+            "synced_at": _when(row.synced_at) if row else None,
+            "attempted_at": _when(row.attempted_at) if row else None, "last_error": row.last_error if row else ""}
     if entity == AssociationKind.CAMPAIGN:
-        shown["campaign_associate_id"] = remote
-    else:
-        shown.update(creative_associate_id=remote, creative_primary_id=local_id)
-    return shown
+        return CampaignAssociation.model_validate({**line, "campaign_associate_id": remote})
+    return CreativeAssociation.model_validate({**line, "creative_associate_id": remote, "creative_primary_id": local_id})
 
 
 def _kind(entity: str) -> AssociationKind:
@@ -365,14 +379,14 @@ def _kind(entity: str) -> AssociationKind:
         raise Invalid({"entity": NOT_ALLOWED}) from None
 
 
-def _payload(db: Session, actor: Actor, entity: AssociationKind, local_id: int) -> dict[str, Any]:
+def _payload(db: Session, actor: Actor, entity: AssociationKind, local_id: int) -> Payload:
     """The thing as the DSP gets it; NotFound when it is missing or out of the actor's scope."""
     if entity == AssociationKind.CAMPAIGN:
         return _campaign_payload(db, actor, local_id)
     return _creative_payload(db, actor, local_id)
 
 
-def associations(db: Session, *, actor: Actor, entity: str, local_id: int) -> list[dict[str, Any]]:
+def associations(db: Session, *, actor: Actor, entity: str, local_id: int) -> list[AnyAssociation]:
     """The association map of one campaign or creative: a line per DSP that is active or has an id for it."""
     require(actor, "dsp", "view")
     kind = _kind(entity)
@@ -384,7 +398,7 @@ def associations(db: Session, *, actor: Actor, entity: str, local_id: int) -> li
             if dsp.status == DspStatus.ACTIVE or (dsp.id or 0) in rows]
 
 
-def sync(db: Session, *, actor: Actor, dsp_id: int, entity: str, local_id: int) -> dict[str, Any]:
+def sync(db: Session, *, actor: Actor, dsp_id: int, entity: str, local_id: int) -> SyncResult:
     """Push one campaign or creative to a DSP and record the id it answers. A failure (unreachable, too slow, an
     error status, an answer without an id) is recorded on the association and answered as {ok: False, message};
     the campaign or creative itself is never touched. Answers {ok, message, association}."""
@@ -415,4 +429,4 @@ def sync(db: Session, *, actor: Actor, dsp_id: int, entity: str, local_id: int) 
     audit.record(db, actor=actor, entity="dsp", entity_id=dsp_id, action="sync",
                  before={"remote_id": previous},
                  after={"entity": kind.value, "local_id": local_id, "remote_id": row.remote_id, "error": error})
-    return {"ok": not error, "message": error or remote, "association": _map(kind, local_id, dsp, row)}
+    return SyncResult(ok=not error, message=error or remote, association=_map(kind, local_id, dsp, row))

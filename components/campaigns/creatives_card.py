@@ -33,8 +33,8 @@ def CampaignCreativesCard(campaign: dict[str, Any], on_saved: Callable[[], None]
     save = use_action(creatives.set_campaign_creatives, on_done=saved)
     if offered.loading or current.loading:
         return card(html.p({"className": "mb-0"}, t("common.loading")), title=t("creatives.choose_for_campaign"))
-    selected = chosen if chosen is not None else [c["id"] for c in current.value or []]
-    options = [(c["id"], f"{c['name']} · {t('creatives.type.' + c['type'])}") for c in offered.value or []]
+    selected = chosen if chosen is not None else [c.id for c in current.value or []]
+    options = [(c.id, f"{c.name} · {t('creatives.type.' + c.type)}") for c in offered.value or []]
     return card(
         checkbox_list(name="campaign_creatives", label=t("creatives.choose_for_campaign"), options=options,
                       selected=selected, on_change=set_chosen, error=save.errors.get("creative_ids"),

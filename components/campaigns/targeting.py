@@ -315,9 +315,9 @@ def CreativesPicker(store: FieldStore, advertiser_id: int | None, source_campaig
                       deps=[source_campaign_id]) if source_campaign_id else None
     chosen, set_chosen = use_field(store, "creative_ids")
     if chosen is None and (saved is None or saved.value is not None):
-        chosen = [c["id"] for c in (saved.value if saved is not None else [])]
+        chosen = [c.id for c in (saved.value if saved is not None else [])]
         store.put("creative_ids", chosen)
-    options = [(c["id"], f"{c['name']} · {t('creatives.type.' + c['type'])}") for c in offered.value or []]
+    options = [(c.id, f"{c.name} · {t('creatives.type.' + c.type)}") for c in offered.value or []]
     if offered.loading:
         return html.p({"className": "small text-body-secondary"}, t("common.loading"))
     if not options:

@@ -9,7 +9,8 @@ from reactpy import component, html
 
 from app.creatives import service as creatives
 from app.creatives.models import CreativeStatus
-from components.creatives.common import back_to_list
+from app.creatives.schemas import BulkChanges
+from components.creatives.common import as_json, back_to_list
 from components.creatives.creative_list import grid_rows
 from components.ui.bulk import bulk_page
 from components.ui.console import Console, use_console
@@ -20,6 +21,9 @@ from components.widgets.datagrid import GridColumn
 # The URL fields a bulk edit may set (the service refuses a field the creative's type does not have).
 URL_FIELDS = (("click_url", "creatives.field.click_url"), ("pixel_urls", "creatives.field.pixel_urls"),
               ("impression_urls", "creatives.field.impression_urls"))
+# The shared bulk page (components/ui/bulk.py) reads the rows and the results as JSON, like its grid.
+LIST_ROWS, BULK_UPDATE, BULK_STATUS = (as_json(service) for service in (creatives.list_creatives, creatives.bulk_update,
+                                                                        creatives.bulk_status))
 
 
 def _columns(console: Console) -> list[GridColumn]:
@@ -44,7 +48,7 @@ def _url_fields(store: FieldStore, errors: dict[str, str]) -> Any:
 def _apply_urls(console: Console, store: FieldStore, ids: list[int], submit: Any) -> None:
     values = store.snapshot()
     changes = {name: values[name] for name, _label in URL_FIELDS if str(values.get(name) or "").strip()}
-    submit(actor=console.actor, creative_ids=ids, changes=changes)
+    submit(actor=console.actor, creative_ids=ids, changes=BulkChanges(**changes))
 
 
 def _status_fields(store: FieldStore, errors: dict[str, str]) -> Any:
@@ -62,18 +66,18 @@ def _creative_bulk_page(title_key: str, subtitle_key: str, fields: Any, apply: A
                         initial: dict[str, Any]) -> Any:
     console = use_console()
     return bulk_page(title_key, subtitle_key, "campaigns.bulk_changes", fields, apply, action_fn, initial,
-                     rows_fn=creatives.list_creatives, columns=_columns(console), to_rows=grid_rows,
+                     rows_fn=LIST_ROWS, columns=_columns(console), to_rows=grid_rows,
                      back=back_to_list(console))
 
 
 @component
 def BulkCreativeEditPage() -> Any:
     return _creative_bulk_page("creatives.bulk_edit_title", "creatives.bulk_edit_subtitle", _url_fields, _apply_urls,
-                               creatives.bulk_update, {})
+                               BULK_UPDATE, {})
 
 
 @component
 def BulkCreativeStatusPage() -> Any:
     return _creative_bulk_page("creatives.bulk_status_title", "creatives.bulk_status_subtitle", _status_fields,
-                               _apply_status, creatives.bulk_status, {"status": CreativeStatus.PAUSED.value})
+                               _apply_status, BULK_STATUS, {"status": CreativeStatus.PAUSED.value})
 

@@ -3,7 +3,10 @@ for creatives) status badges, the tabs between one creative's pages, the back li
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from pydantic import BaseModel
 
 from app.creatives.models import CreativeStatus
 from components.ui.console import Console
@@ -22,12 +25,22 @@ def creative_tabs(console: Console, creative_id: int, *, current: str) -> Any:
     return CREATIVES.record_tabs(console, creative_id, current=current)
 
 
-def size_text(creative: dict[str, Any]) -> str:
+def size_text(width: int | None, height: int | None, duration_ms: int | None) -> str:
     """"300 × 250 · 0:15" from what the file (or, for html, the form) says."""
     parts = []
-    if creative.get("width") and creative.get("height"):
-        parts.append(f"{creative['width']} × {creative['height']}")
-    if creative.get("duration_ms"):
-        seconds = round(creative["duration_ms"] / 1000)
+    if width and height:
+        parts.append(f"{width} × {height}")
+    if duration_ms:
+        seconds = round(duration_ms / 1000)
         parts.append(f"{seconds // 60}:{seconds % 60:02d}")
     return " · ".join(parts) or "—"
+
+
+def as_json(service: Callable[..., BaseModel | list[Any]]) -> Callable[..., Any]:
+    """`service` answering JSON (model_dump), for the shared grid pieces (components/ui/grid_host.py StatusRowActions,
+    components/ui/bulk.py) that read rows as the grid does."""
+    def call(db: Any, /, **arguments: Any) -> Any:
+        answer = service(db, **arguments)
+        return [row.model_dump() for row in answer] if isinstance(answer, list) else answer.model_dump()
+
+    return call

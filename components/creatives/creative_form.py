@@ -14,6 +14,7 @@ from app.access.roles import Role
 from app.creatives import service as creatives
 from app.creatives.models import CreativeType
 from app.creatives.rules import NATIVE_TEXT_MAX, TYPE_FIELDS
+from app.creatives.schemas import CreativeCreate, CreativeFile, CreativeRead, CreativeUpdate
 from components.creatives.preview import creative_preview
 from components.ui.console import use_console
 from components.ui.field_store import (
@@ -41,17 +42,17 @@ FILES = {CreativeType.IMAGE: (("asset_id", "image", "creatives.field.image"),),
 PREVIEW_KEYS = {"asset_id": "asset", "main_image_asset_id": "main_image", "icon_asset_id": "icon"}
 
 
-def initial_values(creative: dict[str, Any] | None, markup: str = "") -> dict[str, Any]:
+def initial_values(creative: CreativeRead | None, markup: str = "") -> dict[str, Any]:
     if creative is None:
         return {"type": CreativeType.IMAGE.value, "name": ""}
-    values = {key: creative.get(key) for key in ("name", "type", "click_url", "title", "description",
-                                                 "call_to_action", "width", "height")}
-    values.update(pixel_urls=", ".join(creative.get("pixel_urls") or []),
-                  impression_urls=", ".join(creative.get("impression_urls") or []), html=markup)
+    values: dict[str, Any] = creative.model_dump(include={"name", "type", "click_url", "title", "description",
+                                                          "call_to_action", "width", "height"})
+    values.update(pixel_urls=", ".join(creative.pixel_urls), impression_urls=", ".join(creative.impression_urls),
+                  html=markup)
     for field, key in PREVIEW_KEYS.items():
-        file = creative.get("asset" if field == "asset_id" else key)
-        values[field] = file["id"] if file else None
-        values[f"{field}.file"] = file
+        file: CreativeFile | None = getattr(creative, key)
+        values[field] = file.id if file else None
+        values[f"{field}.file"] = file.model_dump() if file else None  # the form's JSON, as an upload answers it
     return {key: "" if value is None and not key.endswith("_id") else value for key, value in values.items()}
 
 
@@ -116,14 +117,14 @@ def LivePreview(store: FieldStore) -> Any:
 
 
 @component
-def CreativeForm(*, creative: dict[str, Any] | None, advertisers: list[dict[str, Any]] | None, markup: str = "",
-                 on_saved: Callable[[dict[str, Any]], None], on_cancel: Callable[[], None] | None = None) -> Any:
+def CreativeForm(*, creative: CreativeRead | None, advertisers: list[dict[str, Any]] | None, markup: str = "",
+                 on_saved: Callable[[CreativeRead], None], on_cancel: Callable[[], None] | None = None) -> Any:
     """`creative` None: a new one, for one of `advertisers` (an advertiser's list holds only itself)."""
     console = use_console()
     t = console.t
     store = use_field_store(initial_values(creative, markup))
-    creative_type, set_type = use_state(creative["type"] if creative else CreativeType.IMAGE.value)
-    advertiser, set_advertiser = use_state(creative["advertiser_id"] if creative else
+    creative_type, set_type = use_state(creative.type if creative else CreativeType.IMAGE.value)
+    advertiser, set_advertiser = use_state(creative.advertiser_id if creative else
                                            (advertisers[0]["id"] if advertisers else None))
     action = use_action(creatives.update_creative if creative else creatives.create_creative, on_done=on_saved)
     errors = action.errors
@@ -133,9 +134,9 @@ def CreativeForm(*, creative: dict[str, Any] | None, advertisers: list[dict[str,
     def save(_event: Any = None) -> None:
         data = submitted_data(store, creative_type)
         if creative:
-            action.submit(actor=console.actor, creative_id=creative["id"], data=data)
+            action.submit(actor=console.actor, creative_id=creative.id, data=CreativeUpdate(**data))
         else:
-            action.submit(actor=console.actor, data={**data, "type": creative_type}, advertiser_id=advertiser)
+            action.submit(actor=console.actor, data=CreativeCreate(**data, type=creative_type), advertiser_id=advertiser)
 
     def field(name: str, label_key: str, **options: Any) -> Any:
         return StoreText(store, name, t(label_key), error=errors.get(name), key=f"{creative_type}-{name}", **options)

@@ -14,10 +14,11 @@ from reactpy_router import use_params
 from app.campaigns import service as campaigns
 from app.creatives import service as creatives
 from app.creatives.models import CreativeStatus, CreativeType
+from app.creatives.schemas import CreativeRead
 from components.campaigns.common import back_to_list as back_to_campaigns
 from components.campaigns.common import not_found as campaign_not_found
 from components.campaigns.creatives_card import CampaignCreativesCard
-from components.creatives.common import size_text, status_cell
+from components.creatives.common import as_json, size_text, status_cell
 from components.creatives.creative_form import CreativeForm
 from components.ui.bulk import SelectionBar
 from components.ui.console import Console, use_console
@@ -47,10 +48,15 @@ def grid_columns(console: Console, *, advertiser_column: bool) -> list[GridColum
                             (c for c in COLUMNS if advertiser_column or c[0] != "advertiser"))
 
 
+# The row switch and archiving (shared with campaigns) read the rows and the moved creative as JSON, like the grid.
+SET_STATUS = as_json(creatives.set_status)
+
+
 def grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The grid's rows from the creatives as JSON (CreativeRow.model_dump())."""
     t = console.t
     return [{**row, "type": t(f"creatives.type.{row['type']}"), "status": status_cell(console, row["status"]),
-             "size": size_text(row),
+             "size": size_text(row["width"], row["height"], row["duration_ms"]),
              "active": {"on": row["status"] == CreativeStatus.ACTIVE,
                         "enabled": row["status"] != CreativeStatus.ARCHIVED,
                         "label": t("campaigns.pause" if row["status"] == CreativeStatus.ACTIVE else "campaigns.activate")},
@@ -69,7 +75,7 @@ def grid_actions(console: Console) -> list[GridAction]:
 
 
 @component
-def _NewCreativeDialog(on_close: Callable[[], None], on_created: Callable[[dict[str, Any]], None]) -> Any:
+def _NewCreativeDialog(on_close: Callable[[], None], on_created: Callable[[CreativeRead], None]) -> Any:
     console = use_console()
     t = console.t
     advertisers = use_query(campaigns.advertiser_choices, actor=console.actor)
@@ -106,13 +112,14 @@ def CreativeListPage() -> Any:
     adding, set_adding = use_state(False)
     rows = use_query(creatives.list_creatives, actor=console.actor, type=type_filter, status=status,
                      deps=[type_filter, status])
+    shown = [row.model_dump() for row in rows.value or []]
     selection: Ref[Any] = use_ref(None)
-    actions = use_row_actions(StatusRowActions, rows.value or [], rows.reload, creatives.set_status, "creative_id", "creatives")
+    actions = use_row_actions(StatusRowActions, shown, rows.reload, SET_STATUS, "creative_id", "creatives")
     bulk = any(console.path(name) for name, _l, _i in BULK_PAGES)
 
-    def created(creative: dict[str, Any]) -> None:
+    def created(creative: CreativeRead) -> None:
         set_adding(False)
-        console.toast("success", t("creatives.created", name=creative["name"]))
+        console.toast("success", t("creatives.created", name=creative.name))
         rows.reload()
 
     return html.div(
@@ -133,7 +140,7 @@ def CreativeListPage() -> Any:
                                   on_change=set_status, class_name="dsp-filter")),
             SelectionBar(selection, BULK_PAGES, "creatives.select_hint") if bulk else "",
             data_grid(columns=grid_columns(console, advertiser_column=_advertiser_column(console)),
-                      rows=grid_rows(console, rows.value or []), height=560, search_placeholder=t("common.search"),
+                      rows=grid_rows(console, shown), height=560, search_placeholder=t("common.search"),
                       empty_text=t("creatives.empty"), row_count_label=t("grid.rows"), more_label=t("grid.more"),
                       locale=console.language, actions=grid_actions(console), on_action=actions.on_action,
                       on_row_click=lambda key: actions.on_action("creative.view", key),
@@ -156,7 +163,8 @@ def CampaignCreativesPage() -> Any:
     campaign_id = int(use_params().get("id", 0))
     campaign = use_query(campaigns.get_campaign, actor=console.actor, campaign_id=campaign_id, deps=[campaign_id])
     rows = use_query(creatives.list_creatives, actor=console.actor, campaign_id=campaign_id, deps=[campaign_id])
-    actions = use_row_actions(StatusRowActions, rows.value or [], rows.reload, creatives.set_status, "creative_id", "creatives")
+    shown = [row.model_dump() for row in rows.value or []]
+    actions = use_row_actions(StatusRowActions, shown, rows.reload, SET_STATUS, "creative_id", "creatives")
     if campaign.loading:
         return loading_page(t, t("creatives.campaign_title"))
     if campaign.value is None:
@@ -167,7 +175,7 @@ def CampaignCreativesPage() -> Any:
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-8"},
                           card(data_grid(columns=grid_columns(console, advertiser_column=False),
-                                         rows=grid_rows(console, rows.value or []), height=420,
+                                         rows=grid_rows(console, shown), height=420,
                                          empty_text=t("creatives.campaign_empty"), row_count_label=t("grid.rows"),
                                          more_label=t("grid.more"), locale=console.language,
                                          actions=grid_actions(console), on_action=actions.on_action,

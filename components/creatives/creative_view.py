@@ -11,6 +11,7 @@ from reactpy import component, html, use_state
 from app.campaigns import service as campaigns
 from app.creatives import service as creatives
 from app.creatives.models import CreativeStatus
+from app.creatives.schemas import AnyPreview, CreativeRead, HtmlPreview
 from components.creatives.common import back_to_list, creative_tabs, not_found, size_text, status_badge
 from components.creatives.creative_form import CreativeForm
 from components.creatives.preview import creative_preview
@@ -29,11 +30,11 @@ MOVES = ((CreativeStatus.ACTIVE, "campaigns.activate", "bi-play-fill"),
 
 
 @component
-def CampaignsCard(creative: dict[str, Any], on_saved: Any) -> Any:
+def CampaignsCard(creative: CreativeRead, on_saved: Any) -> Any:
     """The advertiser's campaigns, those showing this creative ticked."""
     console = use_console()
     t = console.t
-    offered = use_query(campaigns.list_campaigns, actor=console.actor, advertiser_id=creative["advertiser_id"])
+    offered = use_query(campaigns.list_campaigns, actor=console.actor, advertiser_id=creative.advertiser_id)
     unchanged: list[int] | None = None  # nothing chosen yet: the saved choice shows
     chosen, set_chosen = use_state(unchanged)
     def saved(_result: object) -> None:
@@ -41,20 +42,20 @@ def CampaignsCard(creative: dict[str, Any], on_saved: Any) -> Any:
         on_saved()
 
     save = use_action(creatives.assign_to_campaigns, success="creatives.assignment_saved", on_done=saved)
-    selected = chosen if chosen is not None else [c["id"] for c in creative["campaigns"]]
+    selected = chosen if chosen is not None else [c.id for c in creative.campaigns]
     options = [(c["id"], c["name"]) for c in offered.value or []]
-    links = [app_link({"to": path, "key": str(c["id"]), "className": "d-block small"}, c["name"])
-             for c in creative["campaigns"] if (path := console.path("campaign.view", id=c["id"]))]
-    editable = creative["status"] != CreativeStatus.ARCHIVED
+    links = [app_link({"to": path, "key": str(c.id), "className": "d-block small"}, c.name)
+             for c in creative.campaigns if (path := console.path("campaign.view", id=c.id))]
+    editable = creative.status != CreativeStatus.ARCHIVED.value
     return card(
-        html.div({"className": "mb-3", "data-assigned": str(len(creative["campaigns"]))},
+        html.div({"className": "mb-3", "data-assigned": str(len(creative.campaigns))},
                  *links) if links else html.p({"className": "small text-body-secondary"}, t("creatives.in_no_campaign")),
         checkbox_list(name="creative_campaigns", label=t("creatives.choose_campaigns"), options=options,
                       selected=selected, on_change=set_chosen, error=save.errors.get("campaign_ids"))
         if options and editable else "",
         html.button({"type": "button", "className": "btn btn-outline-primary btn-sm", "data-action": "save-campaigns",
                      "disabled": save.pending,
-                     "onClick": lambda _e: save.submit(actor=console.actor, creative_id=creative["id"],
+                     "onClick": lambda _e: save.submit(actor=console.actor, creative_id=creative.id,
                                                        campaign_ids=list(selected))}, t("common.save"))
         if options and editable else "",
         title=t("creatives.campaigns"))
@@ -74,16 +75,17 @@ def CreativeViewPage() -> Any:
         query.reload()
         shown.reload()
 
-    move = use_action(creatives.set_status, success=lambda c: t(f"creatives.now_{c['status']}", name=c["name"]),
+    move = use_action(creatives.set_status, success=lambda c: t(f"creatives.now_{c.status}", name=c.name),
                       on_done=lambda _c: reload())
     if query.loading or shown.loading:
         return loading_page(t, t("creatives.view_title"))
-    creative, preview = query.value, shown.value
+    creative: CreativeRead | None = query.value
+    preview: AnyPreview | None = shown.value
     if creative is None or preview is None:
         return html.div(page_header(t("creatives.view_title")), not_found(console))
 
-    def saved(result: dict[str, Any]) -> None:
-        console.toast("success", t("creatives.saved", name=result["name"]))
+    def saved(result: CreativeRead) -> None:
+        console.toast("success", t("creatives.saved", name=result.name))
         set_editing(False)
         reload()
 
@@ -97,30 +99,31 @@ def CreativeViewPage() -> Any:
                             "onClick": lambda _e, s=status: set_asking(True) if s == CreativeStatus.ARCHIVED
                             else go_to(s.value)},
                            html.i({"className": f"bi {icon} me-1"}), t(label))
-               for status, label, icon in MOVES if status.value in creative["next_statuses"]]
-    editable = creative["status"] != CreativeStatus.ARCHIVED
-    details = [(t("creatives.field.type"), t(f"creatives.type.{creative['type']}")),
-               (t("creatives.col.size"), size_text(creative)),
-               (t("creatives.field.click_url"), creative["click_url"] or "—")]
-    if creative["type"] == "image":
-        details.append((t("creatives.field.pixel_urls"), ", ".join(creative["pixel_urls"]) or "—"))
-    if creative["type"] in ("native", "video"):
-        details.append((t("creatives.field.impression_urls"), ", ".join(creative["impression_urls"]) or "—"))
-    if creative["type"] == "html":
-        details.append((t("creatives.field.html"), t("creatives.markup_size", size=creative["html_size_bytes"])))
-    details.append((t("campaigns.col.updated_at"), creative["updated_at"][:16].replace("T", " ") + " UTC"))
+               for status, label, icon in MOVES if status.value in creative.next_statuses]
+    editable = creative.status != CreativeStatus.ARCHIVED.value
+    details = [(t("creatives.field.type"), t(f"creatives.type.{creative.type}")),
+               (t("creatives.col.size"), size_text(creative.width, creative.height, creative.duration_ms)),
+               (t("creatives.field.click_url"), creative.click_url or "—")]
+    if creative.type == "image":
+        details.append((t("creatives.field.pixel_urls"), ", ".join(creative.pixel_urls) or "—"))
+    if creative.type in ("native", "video"):
+        details.append((t("creatives.field.impression_urls"), ", ".join(creative.impression_urls) or "—"))
+    if creative.type == "html":
+        details.append((t("creatives.field.html"), t("creatives.markup_size", size=creative.html_size_bytes)))
+    details.append((t("campaigns.col.updated_at"), creative.updated_at[:16].replace("T", " ") + " UTC"))
     return html.div(
         {"data-page": "creative-view"},
-        page_header(html.span({"className": "d-inline-flex align-items-center gap-2 dsp-title-with-badge"}, creative["name"],
-                              status_badge(console, creative["status"])),
-                    f"{creative['advertiser']} · #{creative['id']}", *buttons, back_to_list(console)),
+        page_header(html.span({"className": "d-inline-flex align-items-center gap-2 dsp-title-with-badge"}, creative.name,
+                              status_badge(console, creative.status)),
+                    f"{creative.advertiser} · #{creative.id}", *buttons, back_to_list(console)),
         creative_tabs(console, creative_id, current="creative.view"),
-        card(CreativeForm(creative=creative, advertisers=None, markup=preview.get("html") or "", on_saved=saved,
-                          on_cancel=lambda: set_editing(False), key=f"edit-{creative['updated_at']}"),
+        card(CreativeForm(creative=creative, advertisers=None,
+                          markup=preview.html if isinstance(preview, HtmlPreview) else "", on_saved=saved,
+                          on_cancel=lambda: set_editing(False), key=f"edit-{creative.updated_at}"),
              title=t("creatives.edit_title")) if editing else
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-7"},
-                          card(creative_preview(console, preview), title=t("creatives.preview")),
+                          card(creative_preview(console, preview.model_dump()), title=t("creatives.preview")),
                           html.div({"className": "mt-4"},
                                    card(facts(details),
                                         html.button({"type": "button", "className": "btn btn-outline-primary btn-sm",
@@ -129,9 +132,9 @@ def CreativeViewPage() -> Any:
                                                     html.i({"className": "bi bi-pencil me-1"}), t("campaigns.tab_edit"))
                                         if editable else "",
                                         title=t("creatives.details")))),
-                 html.div({"className": "col-xl-5"}, CampaignsCard(creative, reload, key=creative["updated_at"]),
+                 html.div({"className": "col-xl-5"}, CampaignsCard(creative, reload, key=creative.updated_at),
                           DspSyncCard("creative", creative_id) if shows_dsps(console.actor) else "")),
-        ConfirmDialog(t("creatives.confirm_archived_title"), t("creatives.confirm_archived", name=creative["name"]),
+        ConfirmDialog(t("creatives.confirm_archived_title"), t("creatives.confirm_archived", name=creative.name),
                       t("campaigns.archive"), t("common.cancel"), lambda: go_to(CreativeStatus.ARCHIVED.value),
                       lambda: set_asking(False)) if asking else "",
     )

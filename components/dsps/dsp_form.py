@@ -11,6 +11,7 @@ from reactpy import component, html, use_state
 from app.dsps import service as dsps
 from app.dsps.connectors import HTTP_JSON
 from app.dsps.models import DspStatus
+from app.dsps.schemas import DspCreate, DspRead, DspUpdate
 from app.reference import metadata
 from app.reference.schemas import ReferenceOption
 from components.dsps.common import DSPS, back_to_list, not_found, status_badge
@@ -79,14 +80,14 @@ def submitted_exchanges(values: dict[str, Any], chosen: list[int]) -> list[int]:
 
 
 @component
-def DspForm(dsp: dict[str, Any] | None, exchanges: list[ReferenceOption], on_saved: Callable[[dict[str, Any]], None]) -> Any:
+def DspForm(dsp: DspRead | None, exchanges: list[ReferenceOption], on_saved: Callable[[DspRead], None]) -> Any:
     console = use_console()
     t = console.t
-    values, set_values = use_state(lambda: {key: (dsp or {}).get(key, default) for key, default in
+    values, set_values = use_state(lambda: {key: getattr(dsp, key) if dsp else default for key, default in
                                             (("name", ""), ("connector", HTTP_JSON), ("endpoint_url", ""),
                                              ("seat_id", ""), ("status", DspStatus.ACTIVE.value))})
-    chosen, set_chosen = use_state(list(dsp["exchange_ids"]) if dsp else [])
-    replacing, set_replacing = use_state(dsp is None or not dsp["credentials_set"])
+    chosen, set_chosen = use_state(list(dsp.exchange_ids) if dsp else [])
+    replacing, set_replacing = use_state(dsp is None or not dsp.credentials_set)
     save = use_action(dsps.create_dsp if dsp is None else dsps.update_dsp, on_done=on_saved)
     errors = save.errors
 
@@ -99,9 +100,9 @@ def DspForm(dsp: dict[str, Any] | None, exchanges: list[ReferenceOption], on_sav
         if replacing:
             data["api_key"] = submitted.get("api_key", "")
         if dsp is None:
-            save.submit(actor=console.actor, data=data)
+            save.submit(actor=console.actor, data=DspCreate(**data))
         else:
-            save.submit(actor=console.actor, dsp_id=dsp["id"], data=data)
+            save.submit(actor=console.actor, dsp_id=dsp.id, data=DspUpdate(**data))
 
     return html.div(
         {"data-form": "dsp"},
@@ -147,9 +148,9 @@ def CreateDspPage() -> Any:
     exchanges = _exchanges(console)
     navigation, go = use_navigation()
 
-    def saved(dsp: dict[str, Any]) -> None:
-        console.toast("success", t("dsps.created", name=dsp["name"]))
-        go(console.path("dsp.view", id=dsp["id"]) or "/")
+    def saved(dsp: DspRead) -> None:
+        console.toast("success", t("dsps.created", name=dsp.name))
+        go(console.path("dsp.view", id=dsp.id) or "/")
 
     wizard = console.path("dsp.new")
     return html.div(
@@ -171,18 +172,18 @@ def EditDspPage() -> Any:
     navigation, go = use_navigation()
     if query.loading or exchanges.loading:
         return loading_page(t, t("dsps.edit_title"))
-    dsp = query.value
+    dsp: DspRead | None = query.value
     if dsp is None:
         return html.div({"data-page": "dsp-edit"}, page_header(t("dsps.edit_title")), not_found(console))
 
-    def saved(result: dict[str, Any]) -> None:
-        console.toast("success", t("dsps.saved", name=result["name"]))
+    def saved(result: DspRead) -> None:
+        console.toast("success", t("dsps.saved", name=result.name))
         go(console.path("dsp.view", id=dsp_id) or "/")
 
     return html.div(
         {"data-page": "dsp-edit"}, navigation,
         page_header(html.span({"className": "d-inline-flex align-items-center gap-2 dsp-title-with-badge"},
-                              dsp["name"], status_badge(console, dsp["status"])),
+                              dsp.name, status_badge(console, dsp.status)),
                     t("dsps.edit_title"), back_to_list(console)),
         DSPS.record_tabs(console, dsp_id, current="dsp.edit"),
-        card(DspForm(dsp, exchanges.value or [], saved, key=dsp["updated_at"])))
+        card(DspForm(dsp, exchanges.value or [], saved, key=dsp.updated_at)))

@@ -10,6 +10,7 @@ from reactpy import Ref, component, html
 
 from app.dsps import service as dsps
 from app.dsps.models import DspStatus
+from app.dsps.schemas import DspRead
 from components.dsps.common import status_cell
 from components.ui.console import Console, use_console
 from components.ui.elements import card, page_header
@@ -37,12 +38,13 @@ def _connection(console: Console, ok: bool | None) -> dict[str, str]:
                                                                           "variant": "danger"}
 
 
-def grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def grid_rows(console: Console, rows: list[DspRead]) -> list[dict[str, Any]]:
+    """The grid's rows, as JSON."""
     t = console.t
-    return [{**row, "status": status_cell(console, row["status"]), "exchanges": ", ".join(row["exchanges"]) or "—",
-             "connection": _connection(console, row["last_test_ok"]),
-             "active": {"on": row["status"] == DspStatus.ACTIVE, "enabled": True,
-                        "label": t("dsps.deactivate" if row["status"] == DspStatus.ACTIVE else "dsps.activate")}}
+    return [{**row.model_dump(), "status": status_cell(console, row.status), "exchanges": ", ".join(row.exchanges) or "—",
+             "connection": _connection(console, row.last_test_ok),
+             "active": {"on": row.status == DspStatus.ACTIVE, "enabled": True,
+                        "label": t("dsps.deactivate" if row.status == DspStatus.ACTIVE else "dsps.activate")}}
             for row in rows]
 
 
@@ -52,20 +54,20 @@ def grid_actions(console: Console) -> list[GridAction]:
 
 
 @component
-def _DspRowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Callable[[], None]) -> Any:
+def _DspRowActions(host: Ref[Any], rows: list[DspRead], reload: Callable[[], None]) -> Any:
     """The status switch and the row buttons, in a sibling of the grid (components/ui/grid_host.py)."""
     console = use_console()
     t = console.t
     navigation, go = use_navigation()
-    write = use_action(dsps.set_status, success=lambda d: t(f"dsps.now_{d['status']}", name=d["name"]),
+    write = use_action(dsps.set_status, success=lambda d: t(f"dsps.now_{d.status}", name=d.name),
                        on_done=lambda _d: reload())
 
     def act(action_id: str, row_id: int) -> None:
-        row = next((r for r in rows if r["id"] == row_id), None)
+        row = next((r for r in rows if r.id == row_id), None)
         if row is None:
             return
         if action_id == TOGGLE:
-            wanted = DspStatus.INACTIVE if row["status"] == DspStatus.ACTIVE else DspStatus.ACTIVE
+            wanted = DspStatus.INACTIVE if row.status == DspStatus.ACTIVE else DspStatus.ACTIVE
             write.submit(actor=console.actor, dsp_id=row_id, status=wanted.value)
         elif path := console.path(action_id, id=row_id):
             go(path)

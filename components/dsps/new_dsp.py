@@ -14,6 +14,7 @@ from reactpy import component, html, use_ref, use_state
 from app.dsps import service as dsps
 from app.dsps.connectors import HTTP_JSON
 from app.dsps.models import DspStatus
+from app.dsps.schemas import ConnectionTest, DspCreate, DspRead, TestedDsp
 from app.reference import metadata
 from components.dsps.common import back_to_list, test_result
 from components.dsps.dsp_form import (
@@ -82,20 +83,20 @@ def NewDspPage() -> Any:
     values, set_values = use_state(blank)
     no_errors: dict[str, str] = {}
     local_errors, set_local_errors = use_state(no_errors)
-    not_tried: dict[str, Any] | None = None
+    not_tried: ConnectionTest | None = None
     tried, set_tried = use_state(not_tried)  # {ok, message} of the test of what is entered now
     replacing, set_replacing = use_state(False)
     exchanges = use_query(metadata.active_values, actor=console.actor, kind="exchange")
     navigation, go = use_navigation()
 
-    def opened(result: dict[str, Any]) -> None:
-        go(console.path("dsp.view", id=result["dsp"]["id"]) or "/")
+    def opened(result: TestedDsp) -> None:
+        go(console.path("dsp.view", id=result.dsp.id) or "/")
 
     record_test = use_action(dsps.test_connection, on_done=opened)
 
-    def created(dsp: dict[str, Any]) -> None:
-        console.toast("success", t("dsps.created", name=dsp["name"]))
-        record_test.submit(actor=console.actor, dsp_id=dsp["id"])  # keeps the test's result on the new DSP
+    def created(dsp: DspRead) -> None:
+        console.toast("success", t("dsps.created", name=dsp.name))
+        record_test.submit(actor=console.actor, dsp_id=dsp.id)  # keeps the test's result on the new DSP
 
     create = use_action(dsps.create_dsp, on_done=created)
     test = use_action(dsps.try_connection, on_done=set_tried)
@@ -148,7 +149,7 @@ def NewDspPage() -> Any:
         data = {**values, "status": submitted.get("status", values["status"]),
                 "exchange_ids": submitted_exchanges(submitted, values["exchange_ids"])}
         set_values(data)
-        create.submit(actor=console.actor, data=data)
+        create.submit(actor=console.actor, data=DspCreate(**data))
 
     def back(to: int) -> Any:
         return lambda: (set_local_errors({}), set_step(to))
@@ -178,10 +179,10 @@ def NewDspPage() -> Any:
                     else key_field(console, error=errors.get("api_key"), autofocus=True),
                     _buttons(console, back=back(1)), name="dsp-credentials")
     elif step == 3:
-        outcome = (html.div({"className": "alert alert-" + ("success" if tried["ok"] else "danger") + " small",
-                             "role": "status", "data-test-outcome": "ok" if tried["ok"] else "failed"},
-                            test_result(console, tried["ok"], tried["message"]),
-                            html.div({"className": "mt-1"}, t("dsps.test_fix_hint")) if not tried["ok"] else "")
+        outcome = (html.div({"className": "alert alert-" + ("success" if tried.ok else "danger") + " small",
+                             "role": "status", "data-test-outcome": "ok" if tried.ok else "failed"},
+                            test_result(console, tried.ok, tried.message),
+                            html.div({"className": "mt-1"}, t("dsps.test_fix_hint")) if not tried.ok else "")
                    if tried else "")
         body = form(lambda _v: set_step(4),
                     facts([(t("dsps.field.endpoint_url"), html.code(values["endpoint_url"])),
@@ -194,7 +195,7 @@ def NewDspPage() -> Any:
                                 else html.i({"className": "bi bi-plug me-1"}), t("dsps.test_connection")),
                     outcome,
                     _buttons(console, back=back(2), next_disabled=tried is None,
-                             next_label="" if not tried or tried["ok"] else t("dsps.continue_anyway")),
+                             next_label="" if not tried or tried.ok else t("dsps.continue_anyway")),
                     name="dsp-test")
     else:
         body = form(finish,

@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from app.campaigns import service as campaigns
 from app.creatives import service as creatives
+from app.creatives.schemas import CreativeCreate
 from app.kernel.db import run
 from tests.e2e.conftest import login, screenshot
 from tests.helpers import actor_of
@@ -215,9 +216,9 @@ def test_the_campaign_form_chooses_the_creatives_it_shows(page: Page) -> None:
     def prepare(db):
         advertiser = actor_of(db, "advertiser@demo.example")
         campaign = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
-        creative = creatives.create_creative(db, actor=advertiser, data={
-            "type": "html", "name": "Tall Box", "html": "<p>hi</p>", "width": 160, "height": 600})
-        return campaign["id"], creative["id"]
+        creative = creatives.create_creative(db, actor=advertiser, data=CreativeCreate(**{
+            "type": "html", "name": "Tall Box", "html": "<p>hi</p>", "width": 160, "height": 600}))
+        return campaign["id"], creative.id
 
     campaign_id, creative_id = run(prepare)
     login(page, "advertiser@demo.example")
@@ -239,8 +240,8 @@ def _campaign_with_boxes(db: Any, *, shown: tuple[str, ...], archived: str = "")
     ids); the campaign shows those named in `shown`, and the one named `archived` is then archived."""
     advertiser = actor_of(db, "advertiser@demo.example")
     campaign = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
-    made = {name: creatives.create_creative(db, actor=advertiser, data={
-        "type": "html", "name": name, "html": "<p>hi</p>", "width": 160, "height": 600})["id"]
+    made = {name: creatives.create_creative(db, actor=advertiser, data=CreativeCreate(**{
+        "type": "html", "name": name, "html": "<p>hi</p>", "width": 160, "height": 600})).id
         for name in ("Tall Box", "Wide Box")}
     creatives.set_campaign_creatives(db, actor=advertiser, campaign_id=campaign["id"],
                                      creative_ids=[made[name] for name in shown])
@@ -299,7 +300,7 @@ def test_a_clone_leaves_out_the_originals_archived_creatives(page: Page) -> None
     clone_id = int(VIEW.search(page.url)[1])  # type: ignore[index]
     shown = run(lambda db: creatives.campaign_creatives(db, actor=actor_of(db, "advertiser@demo.example"),
                                                         campaign_id=clone_id))
-    assert [c["id"] for c in shown] == [wide]
+    assert [c.id for c in shown] == [wide]
 
 
 def test_the_agency_list_shows_flight_dates_whole(page: Page) -> None:

@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 
 from app.campaigns import service as campaigns
 from app.creatives import service as creatives
+from app.creatives.schemas import CreativeCreate
 from app.kernel.db import run
 from tests.e2e.conftest import login, screenshot
 from tests.helpers import actor_of
@@ -107,9 +108,9 @@ def test_a_creative_is_previewed_assigned_paused_and_archived(page: Page) -> Non
         advertiser = actor_of(db, "advertiser@demo.example")
         campaign = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
         asset = creatives.upload_asset(db, actor=advertiser, filename="b.png", content=image_bytes(320, 50))
-        creative = creatives.create_creative(db, actor=advertiser, data={
-            "type": "image", "name": "Mobile Leaderboard", "click_url": "https://shop.example/", "asset_id": asset["id"]})
-        return campaign["id"], creative["id"]
+        creative = creatives.create_creative(db, actor=advertiser, data=CreativeCreate(**{
+            "type": "image", "name": "Mobile Leaderboard", "click_url": "https://shop.example/", "asset_id": asset.id}))
+        return campaign["id"], creative.id
 
     campaign_id, creative_id = run(prepare)
     login(page, "advertiser@demo.example")
@@ -142,9 +143,9 @@ def test_an_agency_lists_a_campaigns_creatives(page: Page) -> None:
     def prepare(db):
         advertiser = actor_of(db, "advertiser@demo.example")
         campaign = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
-        creative = creatives.create_creative(db, actor=advertiser, data={
-            "type": "html", "name": "Html Box", "html": "<p>hi</p>", "width": 300, "height": 250})
-        creatives.set_campaign_creatives(db, actor=advertiser, campaign_id=campaign["id"], creative_ids=[creative["id"]])
+        creative = creatives.create_creative(db, actor=advertiser, data=CreativeCreate(**{
+            "type": "html", "name": "Html Box", "html": "<p>hi</p>", "width": 300, "height": 250}))
+        creatives.set_campaign_creatives(db, actor=advertiser, campaign_id=campaign["id"], creative_ids=[creative.id])
         return campaign["id"]
 
     campaign_id = run(prepare)
@@ -160,10 +161,10 @@ def test_bulk_creative_edit_and_the_admins_bulk_status(page: Page) -> None:
     def prepare(db):
         advertiser = actor_of(db, "advertiser@demo.example")
         asset = creatives.upload_asset(db, actor=advertiser, filename="b.png", content=image_bytes(300, 250))
-        creatives.create_creative(db, actor=advertiser, data={
-            "type": "image", "name": "Square One", "click_url": "https://shop.example/", "asset_id": asset["id"]})
-        creatives.create_creative(db, actor=advertiser, data={
-            "type": "html", "name": "Html Two", "html": "<p>hi</p>", "width": 300, "height": 250})
+        creatives.create_creative(db, actor=advertiser, data=CreativeCreate(**{
+            "type": "image", "name": "Square One", "click_url": "https://shop.example/", "asset_id": asset.id}))
+        creatives.create_creative(db, actor=advertiser, data=CreativeCreate(**{
+            "type": "html", "name": "Html Two", "html": "<p>hi</p>", "width": 300, "height": 250}))
 
     run(prepare)
     login(page, "advertiser@demo.example")

@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 
 from app.campaigns import service as campaigns
 from app.dsps import service as dsps
+from app.dsps.schemas import DspCreate
 from app.kernel.db import run
 from tests.e2e.conftest import at_path, login, screenshot
 from tests.fake_dsp import running_fake_dsp
@@ -108,19 +109,19 @@ def test_an_admin_adds_a_dsp_step_by_step_and_syncs_a_campaign(page: Page) -> No
 
 
 def test_the_dsp_form_explains_a_refused_seat_id_under_the_field_and_saves_nothing(page: Page) -> None:
-    dsp = run(lambda db: dsps.create_dsp(db, actor=actor_of(db, "admin@demo.example"), data={
-        "name": "Seated Bidder", "endpoint_url": "https://bidder.example/api", "api_key": SECRET, "seat_id": "s-1"}))
+    dsp = run(lambda db: dsps.create_dsp(db, actor=actor_of(db, "admin@demo.example"), data=DspCreate(**{
+        "name": "Seated Bidder", "endpoint_url": "https://bidder.example/api", "api_key": SECRET, "seat_id": "s-1"})))
     login(page, "admin@demo.example")
-    page.goto(f"/admin/editdsp/{dsp['id']}")
+    page.goto(f"/admin/editdsp/{dsp.id}")
     expect(page.locator("#field-seat_id")).to_have_value("s-1")
     page.fill("#field-seat_id", "s/2")
     page.click("form[name=dsp] button[type=submit]")
     expect(page.locator("[data-field-error=seat_id]")).to_have_text("Use only letters, digits, _ and -.")
     screenshot(page, "dsp-edit-bad-seat")
-    assert run(lambda db: dsps.get_dsp(db, actor=actor_of(db, "admin@demo.example"), dsp_id=dsp["id"]))["seat_id"] == "s-1"
+    assert run(lambda db: dsps.get_dsp(db, actor=actor_of(db, "admin@demo.example"), dsp_id=dsp.id)).seat_id == "s-1"
     page.fill("#field-seat_id", "s_2")
     page.click("form[name=dsp] button[type=submit]")
-    page.wait_for_url(at_path(f"/admin/viewdsp/{dsp['id']}"))
+    page.wait_for_url(at_path(f"/admin/viewdsp/{dsp.id}"))
     expect(page.locator("[data-page=dsp-view]")).to_contain_text("s_2")
 
 

@@ -23,7 +23,9 @@ from app.campaigns import exchange_approvals
 from app.campaigns import service as campaigns
 from app.campaigns.models import ExchangeApproval
 from app.creatives import service as creatives
+from app.creatives.schemas import CreativeCreate
 from app.dsps import service as dsps
+from app.dsps.schemas import DspCreate
 from app.kernel.db import run
 from app.kernel.errors import Invalid
 from app.messaging import notifications
@@ -69,11 +71,11 @@ def _seed(db: Session) -> dict[str, Any]:
     saved["brand link"] = _try(db, lambda: company.update_config(db, actor=admin, config_id=config_id,
                                                                  values={"help_and_support_link": JS_URL}))
     saved["campaign name"] = _try(db, lambda: campaigns.create_campaign(db, actor=me, data={**CAMPAIGN, "name": P}))
-    saved["creative click url"] = _try(db, lambda: creatives.create_creative(db, actor=me, data={
-        "type": "image", "name": "Link", "click_url": JS_URL}))
+    saved["creative click url"] = _try(db, lambda: creatives.create_creative(db, actor=me, data=CreativeCreate(**{
+        "type": "image", "name": "Link", "click_url": JS_URL})))
     made: dict[str, Any] = {}
-    saved["html creative"] = _try(db, lambda: made.update(creatives.create_creative(db, actor=me, data={
-        "type": "html", "name": "Hostile markup", "html": MARKUP, "width": 300, "height": 250})))
+    saved["html creative"] = _try(db, lambda: made.update(creatives.create_creative(db, actor=me, data=CreativeCreate(**{
+        "type": "html", "name": "Hostile markup", "html": MARKUP, "width": 300, "height": 250})).model_dump()))
     saved["creative id"] = made.get("id")
     saved["audience name"] = _try(db, lambda: audiences.create_audience(db, actor=me, data={
         "name": P, "kind": "device_ids"}))
@@ -81,8 +83,8 @@ def _seed(db: Session) -> dict[str, Any]:
         "name": P, "kind": "allow"}))
     saved["smart list name"] = _try(db, lambda: smart_apps.create_list(db, actor=admin, data={
         "name": P, "category_id": "36", "genre_id": "6014"}))
-    saved["dsp name"] = _try(db, lambda: made.update(dsp=dsps.create_dsp(db, actor=admin, data={
-        "name": P, "endpoint_url": "https://dsp.example.com/bid", "api_key": "hostile-key"})["id"]))
+    saved["dsp name"] = _try(db, lambda: made.update(dsp=dsps.create_dsp(db, actor=admin, data=DspCreate(**{
+        "name": P, "endpoint_url": "https://dsp.example.com/bid", "api_key": "hostile-key"})).id))
     saved["dsp id"] = made.get("dsp")
     saved["exchange name"] = _try(db, lambda: metadata.add_value(db, actor=admin, kind="exchange", name=P))
     # Saving a campaign requests its exchanges; staff reject one with the payload as the reason.

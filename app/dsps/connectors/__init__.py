@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.dsps.connectors.base import Connector, ConnectorError
+from app.dsps.connectors.base import Connector, ConnectorError, Payload
 from app.dsps.connectors.http_json import HttpJsonConnector
 
 # The connector of a DSP row is chosen by this name (Dsp.connector).
@@ -30,4 +30,4 @@ def connector_for(kind: str, *, endpoint_url: str, api_key: str, timeout_s: floa
     return factory(endpoint_url=endpoint_url, api_key=api_key, timeout_s=timeout_s)
 
 
-__all__ = ["CONNECTORS", "HTTP_JSON", "Connector", "ConnectorError", "connector_for"]
+__all__ = ["CONNECTORS", "HTTP_JSON", "Connector", "ConnectorError", "Payload", "connector_for"]

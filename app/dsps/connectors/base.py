@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
+
+from pydantic import JsonValue
+
+# A campaign or creative as a DSP gets it: JSON whose keys are the thing's fields (they differ by kind).
+Payload = dict[str, JsonValue]
 
 
 class ConnectorError(Exception):
@@ -13,9 +18,9 @@ class Connector(Protocol):
     def test_connection(self) -> str:
         """A short description of the answer (e.g. "HTTP 200 in 45 ms"); raises ConnectorError on failure."""
 
-    def push_campaign(self, campaign: dict[str, Any], remote_id: str = "") -> str:
+    def push_campaign(self, campaign: Payload, remote_id: str = "") -> str:
         """Create the campaign on the DSP (or update it, when `remote_id` is what the DSP called it before);
         answers the DSP's id for it."""
 
-    def push_creative(self, creative: dict[str, Any], remote_id: str = "") -> str:
+    def push_creative(self, creative: Payload, remote_id: str = "") -> str:
         """As push_campaign, for a creative."""

@@ -17,12 +17,11 @@ bidder inside their own network, not by a client of it.
 from __future__ import annotations
 
 import time
-from typing import Any
 from urllib.parse import quote
 
 import httpx
 
-from app.dsps.connectors.base import ConnectorError
+from app.dsps.connectors.base import ConnectorError, Payload
 
 _ID_MAX_LENGTH = 120
 
@@ -34,7 +33,7 @@ class HttpJsonConnector:
         self._headers = {"Authorization": f"Bearer {api_key}", "Accept": "application/json",
                          "User-Agent": "dsp-console/1"}
 
-    def _request(self, method: str, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+    def _request(self, method: str, path: str, body: Payload | None = None) -> httpx.Response:
         try:
             with httpx.Client(timeout=httpx.Timeout(self.timeout_s), follow_redirects=False) as client:
                 return client.request(method, self.base + path, json=body, headers=self._headers)
@@ -56,7 +55,7 @@ class HttpJsonConnector:
         self._check_status(response)
         return f"HTTP {response.status_code} in {round((time.monotonic() - started) * 1000)} ms"
 
-    def _push(self, collection: str, payload: dict[str, Any], remote_id: str) -> str:
+    def _push(self, collection: str, payload: Payload, remote_id: str) -> str:
         if remote_id:
             response = self._request("PUT", f"/{collection}/{quote(remote_id, safe='')}", payload)
         else:
@@ -73,8 +72,8 @@ class HttpJsonConnector:
             raise ConnectorError(f"The DSP's id is longer than {_ID_MAX_LENGTH} characters.")
         return str(found).strip()
 
-    def push_campaign(self, campaign: dict[str, Any], remote_id: str = "") -> str:
+    def push_campaign(self, campaign: Payload, remote_id: str = "") -> str:
         return self._push("campaigns", campaign, remote_id)
 
-    def push_creative(self, creative: dict[str, Any], remote_id: str = "") -> str:
+    def push_creative(self, creative: Payload, remote_id: str = "") -> str:
         return self._push("creatives", creative, remote_id)

@@ -1,0 +1,209 @@
+"""What the creative services take and answer, and so what the API's creative calls send and receive. Html
+markup leaves only through a preview (HtmlPreview); every other answer says its size."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+CreativeTypeName = Literal["image", "native", "video", "html"]
+CreativeStatusName = Literal["active", "paused", "archived"]
+UrlList = list[str] | str
+
+_TIME = "ISO-8601 UTC"
+_URLS = "a JSON list, or the spec's comma-separated text; each URL ends with a slash"
+_PIXELS = "html only, pixels: a whole number from 1 to 4096 (other types take it from the file)"
+_TYPE = "image, native, video or html"
+
+
+class CreativeFields(BaseModel):
+    """A creative's fields; which apply depends on its type (the others must be left empty). File ids come from
+    `POST /uploads/creative`. On edit, fields left out keep their values. The service judges each value (its
+    message names the field)."""
+
+    name: str | None = Field(None, description="At most 120 characters")
+    click_url: str | None = Field(None, description="image, native, video: mandatory")
+    pixel_urls: UrlList | None = Field(None, description="image only: optional, several; " + _URLS)
+    impression_urls: UrlList | None = Field(None, description="native: optional, one; video: optional, several; "
+                                                              + _URLS)
+    asset_id: int | None = Field(None, description="image: an uploaded image; video: an uploaded MP4")
+    title: str | None = Field(None, description="native, at most 90 characters")
+    description: str | None = Field(None, description="native, at most 140 characters")
+    call_to_action: str | None = Field(None, description="native, at most 25 characters")
+    main_image_asset_id: int | None = Field(None, description="native: an uploaded image")
+    icon_asset_id: int | None = Field(None, description="native: an uploaded image, optional")
+    html: str | None = Field(None, description="html only: the ad's markup, at most 100 KB")
+    width: int | str | None = Field(None, description=_PIXELS + "; the form sends the text typed")
+    height: int | str | None = Field(None, description=_PIXELS + "; the form sends the text typed")
+
+
+class CreativeUpdate(CreativeFields):
+    """An edit: the fields given change, the others keep their values. Archived creatives are read-only."""
+
+    type: str | None = Field(None, description="The creative's own type, or left out: a type cannot change")
+
+
+class CreativeCreate(CreativeFields):
+    type: str = Field(description=_TYPE + "; it cannot change later", json_schema_extra={"enum": ["image", "native",
+                                                                                                  "video", "html"]})
+
+
+class CreativeBody(CreativeFields):
+    """The API's edit body: the fields given change, the others keep their values (a `type` sent is ignored: it
+    cannot change)."""
+
+    width: int | None = Field(None, description=_PIXELS)
+    height: int | None = Field(None, description=_PIXELS)
+
+
+class NewCreativeBody(CreativeCreate):
+    """The API's body for a new creative."""
+
+    type: CreativeTypeName = Field(description=_TYPE + "; it cannot change later")
+    advertiser_id: int | None = Field(None, description="Whose creative; an advertiser's own calls leave it out")
+    width: int | None = Field(None, description=_PIXELS)
+    height: int | None = Field(None, description=_PIXELS)
+
+
+class CreativeFile(BaseModel):
+    """An uploaded image or video; what it is comes from its bytes."""
+
+    id: int = Field(description="Use it as a creative's asset_id, main_image_asset_id or icon_asset_id")
+    url: str = Field(description="Where it is served, /files/creatives/...")
+    content_type: str
+    width: int | None = Field(description="Pixels")
+    height: int | None = Field(description="Pixels")
+    duration_ms: int | None = Field(description="Videos only")
+    size_bytes: int
+    filename: str = Field(description="The name it was uploaded with")
+
+
+class CampaignRef(BaseModel):
+    id: int
+    name: str
+
+
+class CreativeRead(BaseModel):
+    """A creative as pages and the API show it: its fields, its files and the campaigns it is in (never its html
+    markup: see the preview)."""
+
+    advertiser_id: int
+    name: str
+    type: CreativeTypeName
+    status: CreativeStatusName
+    click_url: str
+    pixel_urls: list[str]
+    impression_urls: list[str]
+    asset_id: int | None
+    width: int | None = Field(description="Pixels, from the file (html: as entered)")
+    height: int | None = Field(description="Pixels, from the file (html: as entered)")
+    duration_ms: int | None = Field(description="Videos only, from the file")
+    title: str
+    description: str
+    call_to_action: str
+    icon_asset_id: int | None
+    main_image_asset_id: int | None
+    id: int  # after the columns, where the answers have always had it
+    created_at: str = Field(description=_TIME)
+    updated_at: str = Field(description=_TIME)
+    advertiser: str = Field(description="The advertiser's company (or person's) name")
+    html_size_bytes: int = Field(description="The markup's size (html creatives; 0 otherwise)")
+    asset: CreativeFile | None
+    main_image: CreativeFile | None
+    icon: CreativeFile | None
+    campaigns: list[CampaignRef] = Field(description="The campaigns that show it, by name")
+    next_statuses: list[CreativeStatusName] = Field(description="The statuses it may move to")
+
+
+class CreativeRow(BaseModel):
+    """A creative as lists show it (columns only)."""
+
+    id: int
+    name: str
+    type: CreativeTypeName
+    status: CreativeStatusName
+    advertiser_id: int
+    advertiser: str
+    click_url: str
+    width: int | None
+    height: int | None
+    duration_ms: int | None
+    asset_url: str | None = Field(description="The creative's file (for native, its main image); null: none")
+    asset_content_type: str | None
+    updated_at: str = Field(description=_TIME)
+
+
+class CampaignCreativeRow(BaseModel):
+    """A creative a campaign shows."""
+
+    id: int
+    name: str
+    type: CreativeTypeName
+    status: CreativeStatusName
+    width: int | None
+    height: int | None
+
+
+class CreativePreview(BaseModel):
+    """What a preview draws (image and video creatives; the other types add their own fields)."""
+
+    type: CreativeTypeName
+    id: int
+    name: str
+    width: int | None
+    height: int | None
+    duration_ms: int | None
+    click_url: str
+    asset: CreativeFile | None
+
+
+class NativePreview(CreativePreview):
+    title: str
+    description: str
+    call_to_action: str
+    main_image: CreativeFile | None
+    icon: CreativeFile | None
+
+
+class HtmlPreview(CreativePreview):
+    html: str = Field(description="Untrusted markup: show it only in a sandboxed iframe (`<iframe sandbox ...>`)")
+
+
+# A preview: the most specific shape that fits (pydantic's smart union picks it).
+AnyPreview = NativePreview | HtmlPreview | CreativePreview
+
+
+class BulkResult(BaseModel):
+    """One creative of a bulk edit: saved, or refused with the reason (naming the field)."""
+
+    id: int
+    name: str = Field(description="Empty for a creative that is missing or out of your scope")
+    ok: bool
+    message: str
+
+
+class BulkChanges(BaseModel):
+    """What a bulk edit sets on each creative (the service refuses a field a creative's type does not have)."""
+
+    click_url: str | None = None
+    pixel_urls: UrlList | None = None
+    impression_urls: UrlList | None = None
+
+
+class CampaignIds(BaseModel):
+    campaign_ids: list[int]
+
+
+class CreativeIds(BaseModel):
+    creative_ids: list[int]
+
+
+class BulkStatusRequest(BaseModel):
+    creative_ids: list[int]
+    status: CreativeStatusName
+
+
+class BulkUpdateRequest(BaseModel):
+    creative_ids: list[int]
+    changes: BulkChanges

@@ -54,9 +54,9 @@ def test_dashboard_report_csv_api_and_ledger_agree_with_the_ingested_rows(client
     me = actor_of(db, "advertiser@demo.example")
     # The dashboard.
     board = dashboards.dashboard(db, actor=me, start=DAY, end=DAY)
-    assert {k: board["totals"][k] for k in expected} == expected
-    assert sum(r["spend_micros"] for r in board["breakdowns"]["exchange"]) == expected["spend_micros"]
-    assert sum(d["impressions"] for d in board["by_day"]) == expected["impressions"]
+    assert {k: board.totals[k] for k in expected} == expected
+    assert sum(r["spend_micros"] for r in board.breakdowns["exchange"]) == expected["spend_micros"]
+    assert sum(d["impressions"] for d in board.by_day) == expected["impressions"]
 
     # A report run: its totals and the sum of its CSV's rows.
     try:
@@ -97,6 +97,6 @@ def test_dashboard_report_csv_api_and_ledger_agree_with_the_ingested_rows(client
     # A replayed batch changes none of it.
     again = ingestion.ingest_batch(db, actor=actor_of(db, "admin@demo.example"), batch_id="agree-1", rows=rows)
     db.commit()
-    assert again["duplicate"] is True
+    assert again.duplicate is True
     assert funds.funds_summary(db, actor=me, advertiser_id=advertiser_id)["balance_micros"] == after["balance_micros"]
-    assert dashboards.dashboard(db, actor=me, start=DAY, end=DAY)["totals"]["impressions"] == expected["impressions"]
+    assert dashboards.dashboard(db, actor=me, start=DAY, end=DAY).totals["impressions"] == expected["impressions"]

@@ -498,7 +498,8 @@ def running_apps_export(db: Session, *, actor: Actor, advertiser_id: int | None 
     first, in the actor's scope; answers {csv_download_url, filename}: `file_name` when given (the spec's
     file-name rule, ending in .csv), else RunningApps.csv."""
     first, last = statistics.parse_period(start, end)
-    filters = {key: list(values) for key, values in (("campaign_id", campaigns), ("exchange", exchanges),
+    filters: dict[str, list[int | str]] = {key: list(values) for key, values in (
+        ("campaign_id", campaigns), ("exchange", exchanges),
                                                      ("country", countries), ("os", os)) if values}
     query = statistics.build_query(db, actor=actor, start=first, end=last, dimensions=["app"],
                                    metrics=RUNNING_APPS_METRICS, filters=filters, advertiser_id=advertiser_id,

@@ -14,7 +14,7 @@ from app.main import create_api
 
 # The packages (every route module under them), or single route modules while a domain is part done, whose
 # every route is typed, request and response (next: app.accounts.users_api).
-TYPED_DOMAINS = ["app.settings", "app.reference", "app.accounts.auth_api", "app.statistics"]
+TYPED_DOMAINS = ["app.settings", "app.reference", "app.accounts.auth_api", "app.statistics", "app.reports"]
 
 BODY_TYPES = ("application/json", "multipart/form-data", "application/x-www-form-urlencoded")
 

@@ -16,6 +16,7 @@ from app.funds.models import LedgerEntry
 from app.reports import jobs as report_jobs
 from app.reports import results as report_results
 from app.reports import service as reports
+from app.reports.schemas import ReportSettings
 from app.statistics import dashboards, ingestion
 from tests.helpers import actor_of, bearer_headers, wait_for_run
 
@@ -60,10 +61,10 @@ def test_dashboard_report_csv_api_and_ledger_agree_with_the_ingested_rows(client
 
     # A report run: its totals and the sum of its CSV's rows.
     try:
-        report = reports.create_report(db, actor=me, report_type="exchange", data={
+        report = reports.create_report(db, actor=me, report_type="exchange", data=ReportSettings.model_validate({
             "name": "Agreement", "period": "custom", "start_date": DAY.isoformat(), "end_date": DAY.isoformat(),
-            "metrics": ["impressions", "clicks", "spend", "conversions"]})
-        run_id = reports.start_run(db, actor=me, report_id=report["id"])["id"]
+            "metrics": ["impressions", "clicks", "spend", "conversions"]}))
+        run_id = reports.start_run(db, actor=me, report_id=report.id).id
         db.commit()  # the job starts once the run is committed
         run = wait_for_run(run_id)
     finally:

@@ -248,7 +248,7 @@ def ingest_batch(db: Session, *, actor: Actor, batch_id: str, rows: Sequence[Map
     return store_and_charge(db, batch_id=batch_id, facts=facts, source=source, actor=actor)
 
 
-def csv_rows(text: str) -> list[tuple[str, dict[str, Any]]]:
+def csv_rows(text: str) -> list[tuple[str, dict[str, RowValue]]]:
     """("line <n>", row) for each data line of a statistics CSV (the header is line 1); event_<name> columns
     become the row's events. Raises Invalid for a header that misses or misnames columns."""
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))  # a BOM from spreadsheet exports
@@ -261,13 +261,13 @@ def csv_rows(text: str) -> list[tuple[str, dict[str, Any]]]:
             [f"unknown {', '.join(unknown)}"] if unknown else []) + (
             ["a column named twice"] if len(set(header)) != len(header) else [])
         raise Invalid({"line 1": f"Header: {'; '.join(problems)}."})
-    rows: list[tuple[str, dict[str, Any]]] = []
+    rows: list[tuple[str, dict[str, RowValue]]] = []
     for record in reader:
         line = f"line {reader.line_num}"
         if None in record:  # more cells than header columns
             rows.append((line, {**{k: v for k, v in record.items() if k is not None}, EXTRA_CELLS: ""}))
             continue
-        row: dict[str, Any] = {key: record[key] for key in CSV_COLUMNS}
+        row: dict[str, RowValue] = {key: record[key] for key in CSV_COLUMNS}
         row["events"] = {key.removeprefix(EVENT_PREFIX): (value or "0").strip() for key, value in record.items()
                          if key.startswith(EVENT_PREFIX)}
         rows.append((line, row))

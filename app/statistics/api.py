@@ -13,8 +13,8 @@ from sqlmodel import Session
 from app.access.policy import Actor
 from app.statistics import ingestion
 from app.statistics import service as statistics
-from app.statistics.money_replies import Figure, FigureRow
-from app.statistics.schemas import BatchStored, RowValue
+from app.statistics.money_replies import Figure
+from app.statistics.schemas import BatchStored, FigureRows, RowValue
 from app.warehouse.base import StatsRow
 from app.warehouse.schema import DEVICE_TYPES, DIMENSIONS, EVENT_PREFIX, METRICS
 from app.web.deps import DB, get_actor
@@ -134,7 +134,7 @@ def read_statistics(request: Request,
                     time_zone: str = Query("UTC", description="IANA time zone the days are counted in"),
                     order_by: str | None = Query(None), desc: bool = Query(False),
                     limit: int | None = Query(None, ge=1),
-                    actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[FigureRow]]:
+                    actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[FigureRows]:
     first, last = statistics.parse_period(start, end)
     filters = {key.removeprefix("filter_"): _comma_list(value) for key, value in request.query_params.items()
                if key.startswith("filter_")}
@@ -142,4 +142,4 @@ def read_statistics(request: Request,
                                  metrics=_comma_list(metrics) or None, events=_comma_list(events), filters=filters,
                                  advertiser_id=advertiser_id, time_zone=time_zone, order_by=order_by or None,
                                  descending=desc, limit=limit)
-    return reply([_plain(row) for row in rows], f"{len(rows)} rows")
+    return reply(FigureRows([_plain(row) for row in rows]), f"{len(rows)} rows")

@@ -16,8 +16,8 @@ from app.access.policy import Actor
 from app.access.roles import STAFF_ROLES, Role
 from app.kernel.errors import Forbidden
 from app.statistics import dashboards
-from app.statistics.money_replies import Figure, FigureRow
-from app.statistics.schemas import DashboardOverview, Insight
+from app.statistics.money_replies import Figure
+from app.statistics.schemas import DashboardOverview, FigureRows, Insight
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
 
@@ -67,7 +67,7 @@ def _by_day(db: Session, actor: Actor, f: Filters) -> list[dict[str, Figure]]:
                              advertiser_id=f.advertiser_id)
 
 
-ROWS = list[FigureRow]  # money columns as dollar text
+ROWS = FigureRows  # money columns as dollar text
 CALLS: tuple[tuple[str, str, Answer, Any], ...] = (
     ("overview", "Headline figures of the period and the previous one, with the change in percent",
      lambda db, actor, f: dashboards.overview(db, actor=actor, start=f.start, end=f.end, campaign_ids=f.campaign_ids,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, RootModel
 
 from app.statistics.money_replies import DollarFigure, FigureRow
 
@@ -46,6 +46,12 @@ class BatchStored(BaseModel):
     duplicate: bool = Field(description="true: this batch id was stored before; nothing was written or charged again")
     spend_micros_by_advertiser: dict[str, int] = Field(
         description="Advertiser id (as text) -> micro-dollars charged for this batch ($1.00 = 1000000)")
+
+
+class FigureRows(RootModel[list[FigureRow]]):
+    """Rows of statistics, each with the columns asked for: dimensions (ids with their names beside them, days as
+    ISO dates), metrics (money in dollars as text, ratios null when their denominator is 0), spend_micros beside
+    spend, event_<name> counts."""
 
 
 class DashboardPeriod(BaseModel):

@@ -23,6 +23,7 @@ from app.demo.media import banner
 from app.demo.seed import DEMO_PASSWORD, create_user
 from app.funds import service as funds
 from app.reports import service as reports
+from app.reports.schemas import ReportSettings
 from app.settings import api_credentials, postbacks
 from app.supply import app_lists, audiences
 from tests.helpers import actor_of
@@ -243,10 +244,10 @@ def build_tenant(db: Session, *, agency_id: int, advertiser_id: int, advertiser_
     audience = audiences.create_audience(db, actor=actor, data={"name": f"{mark} Audience", "kind": "device_ids"})
     app_list = app_lists.create_list(db, actor=actor, data={"name": f"{mark} List", "kind": "allow",
                                                            "entries": "com.example.app"})
-    report = reports.create_report(db, actor=actor, report_type="geo", data={
+    report = reports.create_report(db, actor=actor, report_type="geo", data=ReportSettings.model_validate({
         "name": f"{mark} Report", "period": "custom", "start_date": "2026-01-01", "end_date": "2026-01-01",
-        "metrics": ["impressions", "clicks"]})
-    run = reports.start_run(db, actor=actor, report_id=report["id"])
+        "metrics": ["impressions", "clicks"]}))
+    run = reports.start_run(db, actor=actor, report_id=report.id)
     funds.append_entry(db, advertiser_id=advertiser_id, amount_micros=1_000_000, kind="deposit",
                        note=f"{mark} deposit", created_by=admin.id, reference=f"{mark}-deposit")
     postbacks.update_postback(db, actor=actor, url=f"https://{mark.lower()}.example/pb/", events=["install"])
@@ -255,8 +256,8 @@ def build_tenant(db: Session, *, agency_id: int, advertiser_id: int, advertiser_
     return Tenant(agency=agency_id, advertiser=advertiser_id, ids={
         "advertiser": [advertiser_id], "agency": [agency_id], "user": [advertiser_id, agency_id],
         "campaign": [campaign["id"]], "creative": [creative.id], "asset": [asset.id],
-        "audience": [audience["id"]], "app_list": [app_list["list"]["id"]], "report": [report["id"]],
-        "report_run": [run["id"]], "api_key": [key.id]})
+        "audience": [audience["id"]], "app_list": [app_list["list"]["id"]], "report": [report.id],
+        "report_run": [run.id], "api_key": [key.id]})
 
 
 def make_rival(db: Session, mark: str) -> tuple[int, int, str]:

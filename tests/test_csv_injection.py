@@ -19,6 +19,7 @@ from app.kernel.config import REPO_ROOT
 from app.reports import jobs as report_jobs
 from app.reports import results as report_results
 from app.reports import service as reports
+from app.reports.schemas import ReportSettings
 from app.supply import app_lists
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
@@ -70,10 +71,10 @@ def test_every_export_neutralises_formulas(db: Session, demo_ids: dict[str, int]
 
     # A report by campaign (its CSV file, also what scheduled e-mails attach) and the running-apps export.
     report = reports.create_report(db, actor=me, report_type="campaign",
-                                   data={"name": "-Sum 1", "period": "custom",
+                                   data=ReportSettings.model_validate({"name": "-Sum 1", "period": "custom",
                                          "start_date": DAY.isoformat(), "end_date": DAY.isoformat(),
-                                         "metrics": ["impressions", "clicks", "spend"]})
-    run_id = reports.start_run(db, actor=me, report_id=report["id"])["id"]
+                                         "metrics": ["impressions", "clicks", "spend"]}))
+    run_id = reports.start_run(db, actor=me, report_id=report.id).id
     db.commit()
     try:
         run = wait_for_run(run_id)
@@ -85,8 +86,8 @@ def test_every_export_neutralises_formulas(db: Session, demo_ids: dict[str, int]
     _assert_inert(report_cells, [])
     assert [c for c in report_cells if c.lstrip("'") in stored_names], report_cells
     download = reports.download_run(db, actor=me, run_id=run_id)
-    assert not download["filename"].startswith(DANGEROUS) and "/" not in download["filename"]
-    _assert_inert(_exported(reports.running_apps_export(db, actor=me, start=DAY, end=DAY), me), PAYLOADS)
+    assert not download.filename.startswith(DANGEROUS) and "/" not in download.filename
+    _assert_inert(_exported(reports.running_apps_export(db, actor=me, start=DAY, end=DAY).model_dump(), me), PAYLOADS)
 
     # An inventory list's export: entries are checked on the way in, so the guard is for its header and kinds.
     made = app_lists.create_list(db, actor=me, data={"name": "-List 1", "kind": "allow",

@@ -47,18 +47,18 @@ def test_figures_add_up_and_trend_against_the_previous_period(db, demo_ids) -> N
 
     actor = actor_of(db, "advertiser@demo.example")
     board = dashboards.dashboard(db, actor=actor, start=TODAY - timedelta(days=6), end=TODAY)
-    assert board["totals"]["impressions"] == 7000 and board["totals"]["spend_micros"] == 14_000_000
-    assert board["previous"]["impressions"] == 3500
-    assert board["trend"]["impressions"] == 100.0 and board["trend"]["spend"] == 0.0
-    assert [d["impressions"] for d in board["by_day"]] == [1000] * 7
-    by_exchange = {r["exchange"]: r["impressions"] for r in board["breakdowns"]["exchange"]}
+    assert board.totals["impressions"] == 7000 and board.totals["spend_micros"] == 14_000_000
+    assert board.previous["impressions"] == 3500
+    assert board.trend["impressions"] == 100.0 and board.trend["spend"] == 0.0
+    assert [d["impressions"] for d in board.by_day] == [1000] * 7
+    by_exchange = {r["exchange"]: r["impressions"] for r in board.breakdowns["exchange"]}
     assert by_exchange == {"Magnite": 4000, "Google AdX": 3000}
-    assert board["breakdowns"]["campaign"][0]["campaign_name"] == "Steady"
-    assert "advertiser" not in board["breakdowns"]  # an advertiser has no "by advertiser" table
+    assert board.breakdowns["campaign"][0]["campaign_name"] == "Steady"
+    assert "advertiser" not in board.breakdowns  # an advertiser has no "by advertiser" table
 
     # A campaign filter narrows every figure.
     empty = dashboards.dashboard(db, actor=actor, start=TODAY - timedelta(days=6), end=TODAY, campaign_ids=[999_999])
-    assert empty["totals"]["impressions"] == 0 and empty["breakdowns"]["campaign"] == []
+    assert empty.totals["impressions"] == 0 and empty.breakdowns["campaign"] == []
 
 
 def test_insight_flags_under_delivery_no_spend_and_low_balance(db, demo_ids) -> None:
@@ -76,18 +76,18 @@ def test_insight_flags_under_delivery_no_spend_and_low_balance(db, demo_ids) -> 
 
     actor = actor_of(db, "advertiser@demo.example")
     found = dashboards.insight(db, actor=actor)
-    reasons = {(a["campaign_name"], a["reason"]) for a in found["attention"]}
+    reasons = {(a.campaign_name, a.reason) for a in found.attention}
     assert ("Silent", "no_spend") in reasons
     assert ("Slow", "under_delivery") in reasons  # $10 of the $500 an even pace would have spent by now
     assert ("Slow", "low_balance") not in reasons  # $5,000 covers far more than three days of $1
-    slow_pacing = next(p for p in found["pacing"] if p["campaign_name"] == "Slow")
-    assert slow_pacing["spent"] == 10.0 and slow_pacing["budget"] == 1000.0
+    slow_pacing = next(p for p in found.pacing if p.campaign_name == "Slow")
+    assert slow_pacing.spent == 10.0 and slow_pacing.budget == 1000.0
 
     db.add(LedgerEntry(advertiser_id=advertiser, amount_micros=-4_999_000_000, kind="adjustment", note="test"))
     db.commit()
-    reasons = {(a["campaign_name"], a["reason"]) for a in dashboards.insight(db, actor=actor)["attention"]}
+    reasons = {(a.campaign_name, a.reason) for a in dashboards.insight(db, actor=actor).attention}
     assert ("Slow", "low_balance") in reasons
-    assert found["attention"][0]["reason"] == "no_spend"  # worst first
+    assert found.attention[0].reason == "no_spend"  # worst first
 
 
 def test_an_agency_sees_only_its_advertisers(db, demo_ids) -> None:
@@ -95,10 +95,10 @@ def test_an_agency_sees_only_its_advertisers(db, demo_ids) -> None:
     get_store().ingest("dash-3", _rows(advertiser, 0, TODAY, impressions=10, spend_micros=1)
                        + _rows(987_654, 0, TODAY, impressions=5, spend_micros=1), source="test")
     agency = dashboards.dashboard(db, actor=actor_of(db, "agency@demo.example"), start=TODAY, end=TODAY)
-    assert agency["totals"]["impressions"] == 10
-    assert [r["advertiser_id"] for r in agency["breakdowns"]["advertiser"]] == [advertiser]
+    assert agency.totals["impressions"] == 10
+    assert [r["advertiser_id"] for r in agency.breakdowns["advertiser"]] == [advertiser]
     admin = dashboards.dashboard(db, actor=actor_of(db, "admin@demo.example"), start=TODAY, end=TODAY)
-    assert admin["totals"]["impressions"] == 15
+    assert admin.totals["impressions"] == 15
 
 
 def test_the_api_answers_under_the_spec_names_in_scope(client, db, demo_ids) -> None:

@@ -16,6 +16,7 @@ from app.funds.models import LedgerEntry
 from app.reports import jobs as report_jobs
 from app.reports import results as report_results
 from app.reports import service as reports
+from app.reports.schemas import ReportSettings
 from app.statistics import dashboards, ingestion
 from tests.helpers import actor_of, bearer_headers, wait_for_run
 
@@ -54,16 +55,16 @@ def test_dashboard_report_csv_api_and_ledger_agree_with_the_ingested_rows(client
     me = actor_of(db, "advertiser@demo.example")
     # The dashboard.
     board = dashboards.dashboard(db, actor=me, start=DAY, end=DAY)
-    assert {k: board["totals"][k] for k in expected} == expected
-    assert sum(r["spend_micros"] for r in board["breakdowns"]["exchange"]) == expected["spend_micros"]
-    assert sum(d["impressions"] for d in board["by_day"]) == expected["impressions"]
+    assert {k: board.totals[k] for k in expected} == expected
+    assert sum(r["spend_micros"] for r in board.breakdowns["exchange"]) == expected["spend_micros"]
+    assert sum(d["impressions"] for d in board.by_day) == expected["impressions"]
 
     # A report run: its totals and the sum of its CSV's rows.
     try:
-        report = reports.create_report(db, actor=me, report_type="exchange", data={
+        report = reports.create_report(db, actor=me, report_type="exchange", data=ReportSettings.model_validate({
             "name": "Agreement", "period": "custom", "start_date": DAY.isoformat(), "end_date": DAY.isoformat(),
-            "metrics": ["impressions", "clicks", "spend", "conversions"]})
-        run_id = reports.start_run(db, actor=me, report_id=report["id"])["id"]
+            "metrics": ["impressions", "clicks", "spend", "conversions"]}))
+        run_id = reports.start_run(db, actor=me, report_id=report.id).id
         db.commit()  # the job starts once the run is committed
         run = wait_for_run(run_id)
     finally:
@@ -97,6 +98,6 @@ def test_dashboard_report_csv_api_and_ledger_agree_with_the_ingested_rows(client
     # A replayed batch changes none of it.
     again = ingestion.ingest_batch(db, actor=actor_of(db, "admin@demo.example"), batch_id="agree-1", rows=rows)
     db.commit()
-    assert again["duplicate"] is True
+    assert again.duplicate is True
     assert funds.funds_summary(db, actor=me, advertiser_id=advertiser_id).balance_micros == after.balance_micros
-    assert dashboards.dashboard(db, actor=me, start=DAY, end=DAY)["totals"]["impressions"] == expected["impressions"]
+    assert dashboards.dashboard(db, actor=me, start=DAY, end=DAY).totals["impressions"] == expected["impressions"]

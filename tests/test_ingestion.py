@@ -54,7 +54,7 @@ def test_a_json_batch_is_summed_back_and_charged_once(db: Session, setup: dict[s
     rows = [row(setup, hour=f"2026-11-10T{h:02d}:00:00Z", events={"install": 2}) for h in range(10, 14)]
     rows.append(row(setup, hour="2026-11-10T16:00:00+02:00", country="at", clicks=3, impressions=0))  # late clicks
     answer = ingestion.ingest_batch(db, actor=setup["admin"], batch_id="adx:2026-11-10", rows=rows)
-    assert answer == {"batch_id": "adx:2026-11-10", "rows": 5, "duplicate": False,
+    assert answer.model_dump() == {"batch_id": "adx:2026-11-10", "rows": 5, "duplicate": False,
                       "spend_micros_by_advertiser": {str(setup["advertiser"].id): 10_000_000}}
     by_country = {r["country"]: r for r in day_totals(db, setup, dimensions=["country"], events=["install"])}
     assert by_country["DE"]["impressions"] == 4000 and by_country["DE"]["event_install"] == 8
@@ -62,7 +62,7 @@ def test_a_json_batch_is_summed_back_and_charged_once(db: Session, setup: dict[s
     assert balance(db, setup) == before - 10_000_000
 
     again = ingestion.ingest_batch(db, actor=setup["admin"], batch_id="adx:2026-11-10", rows=rows)
-    assert again["duplicate"] is True and again["rows"] == 5
+    assert again.duplicate is True and again.rows == 5
     assert day_totals(db, setup)[0]["impressions"] == 4000
     assert balance(db, setup) == before - 10_000_000  # a replay charges nothing more
 
@@ -73,7 +73,7 @@ def test_a_csv_batch_names_lines_and_sums_back(db: Session, setup: dict[str, Any
     line = f"2026-11-10T{{h}}:00:00Z,{adv},{camp},0,Google AdX,iOS,DE,com.example.shop,tablet,500,5,1500000,{{c}},{{p}}\n"
     text = header + line.format(h="08", c=1, p=2) + line.format(h="09", c=0, p="")
     answer = ingestion.ingest_csv(db, actor=setup["admin"], batch_id="csv-1", text=text)
-    assert (answer["rows"], answer["duplicate"]) == (2, False)
+    assert (answer.rows, answer.duplicate) == (2, False)
     total = day_totals(db, setup, events=["purchase"])[0]
     assert (total["impressions"], total["conversions"], total["spend_micros"], total["event_purchase"]) == (
         1000, 1, 3_000_000, 2)
@@ -107,7 +107,7 @@ def test_a_bad_row_refuses_the_batch_and_writes_nothing(db: Session, setup: dict
     assert balance(db, setup) == before and len(db.exec(select(LedgerEntry)).all()) == entries
     # The id of a refused batch is still free: the corrected batch is stored under it.
     rows[3] = rows[5] = rows[17] = row(setup)
-    assert ingestion.ingest_batch(db, actor=setup["admin"], batch_id="bad", rows=rows)["duplicate"] is False
+    assert ingestion.ingest_batch(db, actor=setup["admin"], batch_id="bad", rows=rows).duplicate is False
 
 
 def test_many_bad_rows_name_the_first_twenty(db: Session, setup: dict[str, Any]) -> None:

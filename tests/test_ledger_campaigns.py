@@ -84,7 +84,7 @@ def test_a_batch_is_charged_per_campaign_and_reads_as_a_row_per_campaign_and_day
              "device_type": "phone", "impressions": 1000, "clicks": 3, "spend_micros": spend, "conversions": 0}
             for hour in (9, 10) for campaign, spend in ((alpha, 1_000_000), (beta, 3_000_000))]
     answer = ingestion.ingest_batch(db, actor=actor_of(db, ADMIN), batch_id="by-campaign", rows=rows)
-    assert answer["spend_micros_by_advertiser"] == {str(advertiser): 8_000_000}
+    assert answer.spend_micros_by_advertiser == {str(advertiser): 8_000_000}
     assert _charges(db, advertiser) == [("margin", beta, -750_000), ("margin", alpha, -250_000),
                                         ("spend", beta, -6_000_000), ("spend", alpha, -2_000_000)]
 
@@ -116,7 +116,7 @@ def test_a_campaign_that_is_0_unknown_or_another_advertisers_is_booked_without_o
     # The same through the store: a statistics row without a campaign (0) is charged, without a campaign.
     answer = ingestion.store_and_charge(db, batch_id="no-campaign", source="test",
                                         facts=[_fact(advertiser, 0, DAY, 2_000_000)])
-    assert answer["spend_micros_by_advertiser"] == {str(advertiser): 2_000_000}
+    assert answer.spend_micros_by_advertiser == {str(advertiser): 2_000_000}
     assert ("spend", None, -2_000_000) in _charges(db, advertiser)
 
 

@@ -116,14 +116,14 @@ def test_a_failing_tracker_is_retried_three_times_and_recorded(db: Session, clie
     assert len(tracker.paths) == 3
     delivery = db.exec(select(PostbackDelivery)).one()
     assert (delivery.status_code, delivery.attempts, delivery.error) == (500, 3, "HTTP 500")
-    assert postback_ingest.recent_deliveries(db, actor=client_setup["advertiser"])[0]["attempts"] == 3
+    assert postback_ingest.recent_deliveries(db, actor=client_setup["advertiser"])[0].attempts == 3
 
     tracker.statuses = [500]  # one failure, then the tracker recovers
     postback_ingest.receive_postback(token=client_setup["token"], params={
         "click_id": "k3", "event": "install", "campaign_id": str(client_setup["campaign"]), "country": "AT"})
     postback_ingest.wait_for_forwards()
     newest = postback_ingest.recent_deliveries(db, actor=client_setup["advertiser"])[0]
-    assert (newest["status_code"], newest["attempts"]) == (200, 2)
+    assert (newest.status_code, newest.attempts) == (200, 2)
 
 
 def test_events_not_chosen_are_recorded_but_not_forwarded(db: Session, client_setup: dict[str, Any],

@@ -24,8 +24,8 @@ def test_insight360s_pacing_says_when_a_campaign_ends_as_the_dashboard_writes_it
     from components.statistics.insight import _pacing_row
     from tests.render import text_of
 
-    item = {"campaign_id": 1, "campaign_name": "Spring Sale", "budget_used": 40.0, "pacing": 100.0, "spent": 400.0,
-            "budget": 1000.0, "ends_on": "2027-01-03"}
+    item = SimpleNamespace(campaign_id=1, campaign_name="Spring Sale", budget_used=40.0, pacing=100.0, spent=400.0,
+                           budget=1000.0, ends_on="2027-01-03")
     for language, shown in (("en", "Ends 3 Jan 2027"), ("sp", "3 ene 2027")):
         console = SimpleNamespace(t=translator(language), language=language, role=Role.ADVERTISER,
                                   path=partial(ROUTES.path, role=Role.ADVERTISER))

@@ -14,6 +14,7 @@ from app.reports import jobs as report_jobs
 from app.reports import results as report_results
 from app.reports import service as reports
 from app.reports.models import ReportRun
+from app.reports.schemas import ReportSettings
 from app.statistics import dashboards
 from app.statistics import service as statistics
 from app.warehouse import get_store
@@ -44,19 +45,19 @@ def test_last_30_days_is_one_window_with_every_day_listed(db, demo_ids) -> None:
     get_store().ingest("days", [_delivery(advertiser, today, 100, 1_000_000),  # today counts on both
                                 _delivery(advertiser, today - timedelta(days=3), 50, 500_000)], source="test")
     actor = actor_of(db, "advertiser@demo.example")
-    report = reports.create_report(db, actor=actor, report_type="performance", data={
-        "name": "Daily", "period": "last_30_days", "metrics": ["impressions", "clicks", "ctr", "spend"]})
-    run = reports.start_run(db, actor=actor, report_id=report["id"])
+    report = reports.create_report(db, actor=actor, report_type="performance", data=ReportSettings.model_validate({
+        "name": "Daily", "period": "last_30_days", "metrics": ["impressions", "clicks", "ctr", "spend"]}))
+    run = reports.start_run(db, actor=actor, report_id=report.id)
     db.commit()  # the job starts once the run is committed
-    done = wait_for_run(run["id"])
+    done = wait_for_run(run.id)
     assert done.status == "completed"
 
     board = dashboards.overview(db, actor=actor)  # the dashboard's default: last 30 days
     first = today - timedelta(days=29)
     assert (done.period_start, done.period_end) == (first, today)
-    assert (board["period"]["start"], board["period"]["end"]) == (first.isoformat(), today.isoformat())
-    assert done.totals["impressions"] == board["totals"]["impressions"] == 150
-    assert done.totals["spend"] == pytest.approx(board["totals"]["spend"]) == pytest.approx(1.5)
+    assert (board.period.start, board.period.end) == (first.isoformat(), today.isoformat())
+    assert done.totals["impressions"] == board.totals["impressions"] == 150
+    assert done.totals["spend"] == pytest.approx(board.totals["spend"]) == pytest.approx(1.5)
 
     rows = _csv(done)
     assert rows[0] == ["Date", "Impressions", "Clicks", "CTR (%)", "Spend ($)"]

@@ -17,6 +17,7 @@ from app.kernel.db import session_scope
 from app.reports import jobs as report_jobs
 from app.reports import service as reports
 from app.reports.models import ReportRun
+from app.reports.schemas import ReportSettings
 from tests.helpers import actor_of, user_by_email
 from tests.test_mail import smtp_server  # noqa: F401  (the fake SMTP server fixture)
 
@@ -31,9 +32,9 @@ def stop_scheduler():
 
 def _scheduled(db, schedule: str, time_zone: str = "UTC") -> dict[str, Any]:
     actor = actor_of(db, "advertiser@demo.example")
-    report = reports.create_report(db, actor=actor, report_type="performance", data={
+    report = reports.create_report(db, actor=actor, report_type="performance", data=ReportSettings.model_validate({
         "name": f"{schedule.title()} digest", "period": "last_7_days", "schedule": schedule, "time_zone": time_zone,
-        "recipients": ["boss@example.com"], "metrics": ["impressions", "clicks"]})
+        "recipients": ["boss@example.com"], "metrics": ["impressions", "clicks"]}))
     db.commit()
     return report
 
@@ -50,37 +51,37 @@ def _next_run(report_id: int, after: datetime) -> datetime | None:
 ])
 def test_each_schedule_is_due_at_six_in_the_reports_time_zone(db, demo_ids, schedule: str, due: datetime) -> None:
     report = _scheduled(db, schedule, time_zone="America/New_York")
-    assert _next_run(report["id"], NOON_TUESDAY) == due
+    assert _next_run(report.id, NOON_TUESDAY) == due
 
 
 def test_taking_the_schedule_off_stops_the_report(db, demo_ids) -> None:
     report = _scheduled(db, "daily")
-    assert _next_run(report["id"], NOON_TUESDAY) is not None
-    reports.update_report(db, actor=actor_of(db, "advertiser@demo.example"), report_id=report["id"],
-                          data={"schedule": "none", "recipients": []})
+    assert _next_run(report.id, NOON_TUESDAY) is not None
+    reports.update_report(db, actor=actor_of(db, "advertiser@demo.example"), report_id=report.id,
+                          data=ReportSettings.model_validate({"schedule": "none", "recipients": []}))
     db.commit()
-    assert _next_run(report["id"], NOON_TUESDAY) is None
+    assert _next_run(report.id, NOON_TUESDAY) is None
     # A firing already queued for it finds no schedule and makes no run.
-    assert report_jobs.run_scheduled(report["id"], slot=NOON_TUESDAY) is None
+    assert report_jobs.run_scheduled(report.id, slot=NOON_TUESDAY) is None
     with session_scope() as check:
-        assert check.exec(select(ReportRun).where(ReportRun.report_id == report["id"])).all() == []
+        assert check.exec(select(ReportRun).where(ReportRun.report_id == report.id)).all() == []
 
 
 def test_a_slot_fired_twice_within_its_minute_runs_once(db, demo_ids, smtp_server, monkeypatch) -> None:  # noqa: F811
     report = _scheduled(db, "daily")
     clock = [datetime(2030, 1, 1, 6, 0, 1, tzinfo=UTC)]
     monkeypatch.setattr(report_jobs, "utcnow", lambda: clock[0])
-    assert report_jobs.run_scheduled(report["id"]) is not None
+    assert report_jobs.run_scheduled(report.id) is not None
     clock[0] = datetime(2030, 1, 1, 6, 0, 42, 5, tzinfo=UTC)  # another process fires later in the same minute
-    assert report_jobs.run_scheduled(report["id"]) is None
+    assert report_jobs.run_scheduled(report.id) is None
     assert len(smtp_server.messages) == 1
 
 
 def test_a_finished_run_is_never_generated_again(db, demo_ids) -> None:
     actor = actor_of(db, "advertiser@demo.example")
-    report = reports.create_report(db, actor=actor, report_type="geo", data={
-        "name": "Geo check", "period": "last_7_days", "metrics": ["impressions"]})
-    run = ReportRun(report_id=report["id"], requested_by=actor.id, period_start=datetime(2030, 1, 1).date(),
+    report = reports.create_report(db, actor=actor, report_type="geo", data=ReportSettings.model_validate({
+        "name": "Geo check", "period": "last_7_days", "metrics": ["impressions"]}))
+    run = ReportRun(report_id=report.id, requested_by=actor.id, period_start=datetime(2030, 1, 1).date(),
                     period_end=datetime(2030, 1, 1).date(), columns=["country", "impressions"])
     db.add(run)
     db.commit()
@@ -97,7 +98,7 @@ def test_a_report_whose_owner_was_disabled_fails_and_the_recipients_are_told_why
     owner.status = UserStatus.DISABLED
     db.add(owner)
     db.commit()
-    run_id = report_jobs.run_scheduled(report["id"], slot=NOON_TUESDAY)
+    run_id = report_jobs.run_scheduled(report.id, slot=NOON_TUESDAY)
     with session_scope() as check:
         run = check.get(ReportRun, run_id)
         assert (run.status, run.error, run.result_file) == (

@@ -17,6 +17,7 @@ from app.reports import jobs as report_jobs
 from app.reports import results as report_results
 from app.reports import service as reports
 from app.reports.models import Report, ReportRun
+from app.reports.schemas import ReportSettings
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
 from tests.helpers import actor_of, bearer_headers, other_tenant, wait_for_run
@@ -38,9 +39,10 @@ def _row(advertiser: int, **values: object) -> FactRow:
     return FactRow(**{**base, **values})  # type: ignore[arg-type]
 
 
-def _fixed(**extra: object) -> dict[str, object]:
-    return {"name": "Geo check", "period": "custom", "start_date": DAY.isoformat(), "end_date": DAY.isoformat(),
-            "metrics": ["impressions", "clicks", "ctr", "spend"], **extra}
+def _fixed(**extra: object) -> ReportSettings:
+    return ReportSettings.model_validate({"name": "Geo check", "period": "custom", "start_date": DAY.isoformat(),
+                                          "end_date": DAY.isoformat(), "metrics": ["impressions", "clicks", "ctr", "spend"],
+                                          **extra})
 
 
 def _csv(run: ReportRun) -> list[list[str]]:
@@ -55,18 +57,18 @@ def test_a_run_has_the_exact_totals_of_the_store_and_reaches_100(db, demo_ids) -
                               _row(advertiser, country="FR", impressions=250, spend_micros=1)], source="test")
     actor = actor_of(db, "advertiser@demo.example")
     report = reports.create_report(db, actor=actor, data=_fixed(), report_type="geo")
-    assert report["dimensions"] == ["country"]  # the type's preset
-    run = reports.start_run(db, actor=actor, report_id=report["id"])
+    assert report.dimensions == ["country"]  # the type's preset
+    run = reports.start_run(db, actor=actor, report_id=report.id)
     db.commit()  # the job starts once the run is committed
-    done = wait_for_run(run["id"])
+    done = wait_for_run(run.id)
     assert (done.status, done.progress, done.row_count) == ("completed", 100, 3)
     assert done.totals["impressions"] == 1750 and done.totals["clicks"] == 15
     assert done.totals["spend"] == pytest.approx(2.000001)
     rows = _csv(done)
     assert rows[0] == ["Country", "Impressions", "Clicks", "CTR (%)", "Spend ($)"]
     assert {r[0]: r[4] for r in rows[1:]} == {"US": "1.234567", "DE": "0.765433", "FR": "0.000001"}
-    result = reports.run_result(db, actor=actor, run_id=run["id"])
-    assert sum(r["impressions"] for r in result["rows"]) == 1750
+    result = reports.run_result(db, actor=actor, run_id=run.id)
+    assert sum(r["impressions"] for r in result.rows) == 1750
 
 
 def test_formula_like_cells_are_neutralised(db, demo_ids) -> None:
@@ -75,12 +77,12 @@ def test_formula_like_cells_are_neutralised(db, demo_ids) -> None:
                               _row(advertiser, app="@SUM(A1)", impressions=4)], source="test")
     actor = actor_of(db, "advertiser@demo.example")
     report = reports.create_report(db, actor=actor, data=_fixed(name="Apps"), report_type="app")
-    run_id = reports.start_run(db, actor=actor, report_id=report["id"])["id"]
+    run_id = reports.start_run(db, actor=actor, report_id=report.id).id
     db.commit()
     cells = [r[0] for r in _csv(wait_for_run(run_id))[1:]]
     assert sorted(cells) == ["'=HYPERLINK(\"http://evil\")", "'@SUM(A1)"]
     # The page shows the value as it was, not the guard.
-    shown = reports.run_result(db, actor=actor, run_id=run_id)["rows"]
+    shown = reports.run_result(db, actor=actor, run_id=run_id).rows
     assert sorted(r["app"] for r in shown) == ["=HYPERLINK(\"http://evil\")", "@SUM(A1)"]
 
 
@@ -89,15 +91,15 @@ def test_an_advertiser_cannot_read_or_run_another_advertisers_report(db, demo_id
     rival_actor = actor_of(db, rival.email)
     theirs = reports.create_report(db, actor=rival_actor, data=_fixed(), report_type="geo")
     mine = actor_of(db, "advertiser@demo.example")
-    for call, kwargs in ((reports.get_report, {"report_id": theirs["id"]}),
-                         (reports.start_run, {"report_id": theirs["id"]}),
-                         (reports.delete_report, {"report_id": theirs["id"]})):
+    for call, kwargs in ((reports.get_report, {"report_id": theirs.id}),
+                         (reports.start_run, {"report_id": theirs.id}),
+                         (reports.delete_report, {"report_id": theirs.id})):
         with pytest.raises(NotFound):
             call(db, actor=mine, **kwargs)
-    assert [r["id"] for r in reports.list_reports(db, actor=mine)] == []
+    assert [r.id for r in reports.list_reports(db, actor=mine)] == []
     agency = actor_of(db, "agency@demo.example")  # another agency's advertiser is out of its scope too
     with pytest.raises(NotFound):
-        reports.get_report(db, actor=agency, report_id=theirs["id"])
+        reports.get_report(db, actor=agency, report_id=theirs.id)
 
 
 def test_an_agency_cross_advertiser_report_holds_only_its_advertisers(db, demo_ids) -> None:
@@ -107,15 +109,15 @@ def test_an_agency_cross_advertiser_report_holds_only_its_advertisers(db, demo_i
     agency = actor_of(db, "agency@demo.example")
     report = reports.create_report(db, actor=agency, data=_fixed(dimensions=["country", "advertiser_id"]),
                                    report_type="geo")
-    assert report["advertiser_id"] is None
-    run_id = reports.start_run(db, actor=agency, report_id=report["id"])["id"]
+    assert report.advertiser_id is None
+    run_id = reports.start_run(db, actor=agency, report_id=report.id).id
     db.commit()
     done = wait_for_run(run_id)
     assert done.totals["impressions"] == 10
     assert [r[1] for r in _csv(done)[1:]] == [str(own)]
     # An admin running the agency's report sees the agency's rows, not everyone's.
     admin = actor_of(db, "admin@demo.example")
-    again = reports.start_run(db, actor=admin, report_id=report["id"])["id"]
+    again = reports.start_run(db, actor=admin, report_id=report.id).id
     db.commit()
     assert wait_for_run(again).totals["impressions"] == 10
 
@@ -123,9 +125,9 @@ def test_an_agency_cross_advertiser_report_holds_only_its_advertisers(db, demo_i
 def test_bad_settings_name_their_fields(db) -> None:
     actor = actor_of(db, "advertiser@demo.example")
     with pytest.raises(Invalid) as caught:
-        reports.create_report(db, actor=actor, report_type="geo", data={
+        reports.create_report(db, actor=actor, report_type="geo", data=ReportSettings.model_validate({
             "name": "", "dimensions": ["exchange"], "metrics": ["likes"], "period": "custom", "start_date": "soon", "end_date": "later",
-            "time_zone": "Mars/Base", "schedule": "daily", "recipients": ["not-an-address"]})
+            "time_zone": "Mars/Base", "schedule": "daily", "recipients": ["not-an-address"]}))
     assert set(caught.value.fields) >= {"name", "dimensions", "metrics", "start_date", "end_date", "time_zone",
                                         "recipients"}
     with pytest.raises(Invalid) as caught:
@@ -141,7 +143,7 @@ def test_restart_retries_an_interrupted_run_once_then_fails_it(db, demo_ids) -> 
     get_store().ingest("r4", [_row(advertiser, impressions=42)], source="test")
     actor = actor_of(db, "advertiser@demo.example")
     report = reports.create_report(db, actor=actor, data=_fixed(), report_type="geo")
-    common = {"report_id": report["id"], "requested_by": advertiser, "period_start": DAY, "period_end": DAY,
+    common = {"report_id": report.id, "requested_by": advertiser, "period_start": DAY, "period_end": DAY,
               "columns": report_results.result_columns(report)}
     first = ReportRun(status="running", attempts=1, progress=70, **common)
     second = ReportRun(status="running", attempts=2, progress=10, **common)
@@ -160,14 +162,14 @@ def test_a_daily_report_mails_its_csv(db, demo_ids, smtp_server) -> None:  # noq
     advertiser = demo_ids["advertiser@demo.example"]
     get_store().ingest("r5", [_row(advertiser, impressions=99, clicks=3)], source="test")
     actor = actor_of(db, "advertiser@demo.example")
-    report = reports.create_report(db, actor=actor, report_type="performance", data={
+    report = reports.create_report(db, actor=actor, report_type="performance", data=ReportSettings.model_validate({
         "name": "Daily digest", "period": "last_7_days", "schedule": "daily",
-        "recipients": ["boss@example.com", "ops@example.com"], "metrics": ["impressions", "clicks"]})
+        "recipients": ["boss@example.com", "ops@example.com"], "metrics": ["impressions", "clicks"]}))
     db.commit()
     scheduler = report_jobs.start()
-    assert scheduler.get_job(f"schedule-{report['id']}") is not None  # registered from the row at start-up
-    run_id = report_jobs.run_scheduled(report["id"], slot=datetime(2030, 1, 1, 6, tzinfo=UTC))
-    assert report_jobs.run_scheduled(report["id"], slot=datetime(2030, 1, 1, 6, tzinfo=UTC)) is None  # a slot runs once
+    assert scheduler.get_job(f"schedule-{report.id}") is not None  # registered from the row at start-up
+    run_id = report_jobs.run_scheduled(report.id, slot=datetime(2030, 1, 1, 6, tzinfo=UTC))
+    assert report_jobs.run_scheduled(report.id, slot=datetime(2030, 1, 1, 6, tzinfo=UTC)) is None  # a slot runs once
     assert sorted(r for m in smtp_server.messages for r in m[1]) == ["boss@example.com", "ops@example.com"]
     message = email.message_from_string(smtp_server.messages[0][2])
     attachment = next(part for part in message.walk() if part.get_filename())
@@ -181,11 +183,11 @@ def test_a_daily_report_mails_its_csv(db, demo_ids, smtp_server) -> None:  # noq
 def test_deleting_a_file_keeps_the_run(db, demo_ids) -> None:
     actor = actor_of(db, "advertiser@demo.example")
     report = reports.create_report(db, actor=actor, data=_fixed(), report_type="geo")
-    run_id = reports.start_run(db, actor=actor, report_id=report["id"])["id"]
+    run_id = reports.start_run(db, actor=actor, report_id=report.id).id
     db.commit()
     path = report_results.reports_dir() / wait_for_run(run_id).result_file
     assert path.is_file()
-    assert reports.delete_run_file(db, actor=actor, run_id=run_id)["has_file"] is False
+    assert reports.delete_run_file(db, actor=actor, run_id=run_id).has_file is False
     db.commit()
     assert not path.exists()
     with pytest.raises(NotFound):

@@ -1,5 +1,6 @@
 from app.kernel import validation as v
 from app.kernel.errors import Invalid
+from app.reports.schemas import ReportSettings
 
 
 def test_creative_name_and_click_url_messages_are_the_specs():
@@ -143,9 +144,9 @@ def test_each_governed_field_is_held_to_its_section_5_rule(db):
             "name": n, "category_id": "36", "genre_id": "6014", "entries": "com.example.app"}), "name", name_rule),
         "audience.name": (lambda n: audiences.create_audience(db, actor=me, data={"name": n, "kind": "device_ids"}),
                           "name", name_rule),
-        "report.name": (lambda n: reports.create_report(db, actor=me, report_type="geo", data={
+        "report.name": (lambda n: reports.create_report(db, actor=me, report_type="geo", data=ReportSettings.model_validate({
             "name": n, "period": "custom", "start_date": "2026-01-01", "end_date": "2026-01-01",
-            "metrics": ["impressions"]}), "name", name_rule),
+            "metrics": ["impressions"]})), "name", name_rule),
         "dsp.api_key": (lambda k: dsps.create_dsp(db, actor=admin, data=DspCreate(**{
             "name": "Token DSP", "connector": dsps.CONNECTOR_TYPES[0], "endpoint_url": "https://dsp.example/",
             "api_key": k})), "api_key", v.token_text("null")),

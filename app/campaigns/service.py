@@ -57,7 +57,7 @@ from app.reference import geo, metadata
 from app.reference.models import ReferenceValue
 from app.supply import list_targeting
 from app.warehouse import get_store
-from app.warehouse.base import StatsQuery
+from app.warehouse.base import StatsQuery, whole
 
 FLIGHT_OVER = "This end date has passed: choose one in the future."
 CLONE_NEEDS_DATES = "The original's flight has ended: give the clone new dates."
@@ -275,7 +275,7 @@ def spent_micros(campaign: Campaign) -> int:
     rows = get_store().query(StatsQuery(start=date(2000, 1, 1), end=datetime.now(UTC).date() + timedelta(days=1),
                                         metrics=("spend",), advertiser_ids=(campaign.advertiser_id,),
                                         filters={"campaign_id": (campaign.id,)}))
-    return int(rows[0].get("spend_micros") or 0) if rows else 0
+    return whole(rows[0].get("spend_micros")) if rows else 0
 
 
 # The amounts that keep an order, smaller first: {field: the message when that side is to blame}. The side that

@@ -33,7 +33,7 @@ from app.funds import service as funds
 from app.reference.models import ReferenceValue
 from app.statistics import ingestion
 from app.warehouse import get_store
-from app.warehouse.base import FactRow, StatsQuery
+from app.warehouse.base import FactRow, StatsQuery, whole
 
 BATCH_ROWS = 50_000
 # Share of a day's traffic in each local hour (night trough around 04:00, evening peak), and per weekday
@@ -202,10 +202,10 @@ def _spent_so_far(plans: dict[int, _Plan]) -> None:
                        dimensions=("campaign_id", "hour"), metrics=("spend",),
                        filters={"campaign_id": tuple(plans)})
     for row in get_store().query(query):
-        plan = plans[row["campaign_id"]]
-        plan.spent += row["spend_micros"]
-        local_day = row["hour"].replace(tzinfo=UTC).astimezone(plan.zone).date()
-        plan.spent_by_day[local_day] += row["spend_micros"]
+        plan, spend, hour = plans[whole(row["campaign_id"])], whole(row["spend_micros"]), row["hour"]
+        assert isinstance(hour, datetime)
+        plan.spent += spend
+        plan.spent_by_day[hour.replace(tzinfo=UTC).astimezone(plan.zone).date()] += spend
 
 
 def simulate(db: Session, *, days: int = 30, seed: int = 1, now: datetime | None = None,
@@ -244,7 +244,7 @@ def simulate(db: Session, *, days: int = 30, seed: int = 1, now: datetime | None
         # Charged at the hour it delivered in, as if it had arrived live: the ledger reads day by day.
         answer = ingestion.store_and_charge(db, batch_id=f"sim:{hour:%Y-%m-%dT%H}", facts=facts, source="simulator",
                                             booked_at=hour.replace(tzinfo=UTC))
-        if answer["duplicate"]:
+        if answer.duplicate:
             continue  # already stored (and counted by _spent_so_far)
         for row in batch:
             plan = plans[row["campaign_id"]]

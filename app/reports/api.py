@@ -4,68 +4,37 @@ background: start one, poll its status, download its CSV) and the running-apps e
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Literal, get_args
+from typing import get_args
 
 from fastapi import APIRouter, Depends, Query
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.reports import service as reports
 from app.reports.models import FIXED_PERIOD, PERIOD_PRESETS
+from app.reports.schemas import (
+    ExportLink,
+    Period,
+    ReportCreate,
+    ReportFileRead,
+    ReportListItem,
+    ReportRead,
+    ReportRunRead,
+    ReportUpdate,
+    ReportWithRuns,
+    RunQueued,
+)
 from app.web.deps import DB, get_actor
-from app.web.envelope import ok
+from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["reports"])
 
-Period = Literal["yesterday", "last_7_days", "last_30_days", "this_month", "last_month", "custom"]
 assert set(get_args(Period)) == {*PERIOD_PRESETS, FIXED_PERIOD}
 ENGINE = ("One engine answers reports/generate, generatebasic and generateCHDB alike: each queues a background "
           "run of a saved report over the delivery-statistics store and answers {run_id, status, progress}. Poll "
           "`GET /report/run/{run_id}` until status is completed or failed, then ask `GET /report/download` for "
           "the CSV's link.")
-
-
-class ReportBody(BaseModel):
-    """A report's settings. Dimensions, metrics and filters use the keys of the statistics store; a custom event
-    is its name (its column is event_<name>). Leaving dimensions out takes the type's preset."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: str
-    report_type: str = Field(..., description=f"One of: {', '.join(reports.REPORT_TYPES)} "
-                                              "(multi-dimensional: admin and co-admin)")
-    advertiser_id: int | None = Field(None, description="One advertiser, or none for all in your scope")
-    dimensions: list[str] = Field(default_factory=list)
-    metrics: list[str] = Field(default_factory=lambda: ["impressions", "clicks", "ctr", "spend"])
-    events: list[str] = Field(default_factory=list)
-    filters: dict[str, list[str | int]] = Field(default_factory=dict,
-                                                description=f"Of: {', '.join(reports.FILTER_KEYS)}")
-    period: Period = "last_7_days"
-    start_date: date | None = Field(None, description="With period custom")
-    end_date: date | None = None
-    time_zone: str = "UTC"
-    schedule: Literal["none", "daily", "weekly", "monthly"] = "none"
-    recipients: list[str] = Field(default_factory=list, description="E-mail addresses of a scheduled report")
-
-
-class ReportUpdateBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    report_id: int
-    name: str | None = None
-    report_type: str | None = None
-    advertiser_id: int | None = None
-    dimensions: list[str] | None = None
-    metrics: list[str] | None = None
-    events: list[str] | None = None
-    filters: dict[str, list[str | int]] | None = None
-    period: Period | None = None
-    start_date: date | None = None
-    end_date: date | None = None
-    time_zone: str | None = None
-    schedule: Literal["none", "daily", "weekly", "monthly"] | None = None
-    recipients: list[str] | None = None
 
 
 class GenerateBody(BaseModel):
@@ -92,97 +61,96 @@ class RunningAppsBody(BaseModel):
 
 
 @router.post("/report/create")
-def create(body: ReportBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def create(body: ReportCreate, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ReportRead]:
     """Save a report; answers it. Bad settings answer 422 naming each field."""
-    return ok(reports.create_report(db, actor=actor, data=body.model_dump()), "Report saved")
+    return reply(reports.create_report(db, actor=actor, data=body), "Report saved")
 
 
 @router.post("/report/update")
-def update(body: ReportUpdateBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def update(body: ReportUpdate, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ReportRead]:
     """Change a report: the fields you send; the rest stay."""
-    changes = body.model_dump(exclude_unset=True)
-    report_id = changes.pop("report_id")
-    return ok(reports.update_report(db, actor=actor, report_id=report_id, data=changes), "Report saved")
+    return reply(reports.update_report(db, actor=actor, report_id=body.report_id, data=body), "Report saved")
 
 
 @router.delete("/report/delete")
-def delete(report_id: int = Query(...), actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def delete(report_id: int = Query(...), actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[None]:
     """Delete a report with its runs and files."""
     reports.delete_report(db, actor=actor, report_id=report_id)
-    return ok(None, "Report deleted")
+    return reply(None, "Report deleted")
 
 
 @router.get("/report/getSingle")
-def get_single(report_id: int = Query(...), actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def get_single(report_id: int = Query(...), actor: Actor = Depends(get_actor),
+               db: Session = DB) -> Envelope[ReportWithRuns]:
     """One report with its recent runs ({report, runs})."""
-    return ok({"report": reports.get_report(db, actor=actor, report_id=report_id),
-               "runs": reports.list_runs(db, actor=actor, report_id=report_id)})
+    return reply(ReportWithRuns(report=reports.get_report(db, actor=actor, report_id=report_id),
+                                runs=reports.list_runs(db, actor=actor, report_id=report_id)))
 
 
 @router.get("/report/get")
-def get_list(actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def get_list(actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[ReportListItem]]:
     """Your reports (agencies: also their advertisers'; staff: everyone's), each with its last run's status."""
-    return ok(reports.list_reports(db, actor=actor))
+    return reply(reports.list_reports(db, actor=actor))
 
 
 @router.get("/getReportsForAgencyAdmin")
 def for_agency_admin(advertiser_id: int | None = Query(None), actor: Actor = Depends(get_actor),
-                     db: Session = DB) -> dict[str, Any]:
+                     db: Session = DB) -> Envelope[list[ReportListItem]]:
     """Agencies and staff: the reports of the advertisers in scope, optionally of one advertiser."""
-    return ok(reports.list_reports(db, actor=actor, advertiser_id=advertiser_id))
+    return reply(reports.list_reports(db, actor=actor, advertiser_id=advertiser_id))
 
 
 @router.get("/getAdminReportsByCSV")
 def files(advertiser_id: int | None = Query(None), actor: Actor = Depends(get_actor),
-          db: Session = DB) -> dict[str, Any]:
+          db: Session = DB) -> Envelope[list[ReportFileRead]]:
     """The generated CSV files of the reports in scope, newest first ({run_id, report_id, report_name, period,
     row_count, finished_at}); `GET /report/download?run_id=` gives a file's link."""
-    return ok(reports.list_files(db, actor=actor, advertiser_id=advertiser_id))
+    return reply(reports.list_files(db, actor=actor, advertiser_id=advertiser_id))
 
 
-def _generate(body: GenerateBody, actor: Actor, db: Session) -> dict[str, Any]:
+def _generate(body: GenerateBody, actor: Actor, db: Session) -> Envelope[RunQueued]:
     run = reports.start_run(db, actor=actor, report_id=body.report_id)
-    return ok({"run_id": run["id"], "status": run["status"], "progress": run["progress"]}, "Report run queued")
+    return reply(RunQueued(run_id=run.id, status=run.status, progress=run.progress), "Report run queued")
 
 
 @router.post("/reports/generate", description=ENGINE)
-def generate(body: GenerateBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def generate(body: GenerateBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[RunQueued]:
     return _generate(body, actor, db)
 
 
 @router.post("/generatebasic", description=ENGINE)
-def generate_basic(body: GenerateBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def generate_basic(body: GenerateBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[RunQueued]:
     return _generate(body, actor, db)
 
 
 @router.post("/generateCHDB", description=ENGINE)
-def generate_chdb(body: GenerateBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def generate_chdb(body: GenerateBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[RunQueued]:
     return _generate(body, actor, db)
 
 
 @router.get("/report/run/{run_id}")
-def run_status(run_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def run_status(run_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ReportRunRead]:
     """A run's status (pending, running, completed, failed), progress 0-100, error, row count."""
-    return ok(reports.get_run(db, actor=actor, run_id=run_id))
+    return reply(reports.get_run(db, actor=actor, run_id=run_id))
 
 
 @router.get("/report/download")
-def download(run_id: int = Query(...), actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def download(run_id: int = Query(...), actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ExportLink]:
     """A completed run's CSV: {csv_download_url, filename}; the link works for 15 minutes, only for you."""
-    return ok(reports.download_run(db, actor=actor, run_id=run_id), "Export ready")
+    return reply(reports.download_run(db, actor=actor, run_id=run_id), "Export ready")
 
 
 @router.post("/report/deleteCSVReportFile")
-def delete_file(body: RunFileBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def delete_file(body: RunFileBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ReportRunRead]:
     """Remove a run's generated CSV; the run stays in the report's history."""
-    return ok(reports.delete_run_file(db, actor=actor, run_id=body.run_id), "File deleted")
+    return reply(reports.delete_run_file(db, actor=actor, run_id=body.run_id), "File deleted")
 
 
 @router.post("/report/runningApps")
-def running_apps(body: RunningAppsBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def running_apps(body: RunningAppsBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ExportLink]:
     """The running-apps export: one row per app with its metrics, as RunningApps.csv or the file_name given. Answers
     {success, data: {csv_download_url, filename}}."""
-    return ok(reports.running_apps_export(db, actor=actor, advertiser_id=body.advertiser, campaigns=body.campaigns,
-                                          start=body.start_date, end=body.end_date, exchanges=body.exchanges,
-                                          countries=body.countries, os=body.os, file_name=body.file_name),
-              "Export ready")
+    return reply(reports.running_apps_export(db, actor=actor, advertiser_id=body.advertiser, campaigns=body.campaigns,
+                                             start=body.start_date, end=body.end_date, exchanges=body.exchanges,
+                                             countries=body.countries, os=body.os, file_name=body.file_name),
+                 "Export ready")

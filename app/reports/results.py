@@ -4,14 +4,13 @@ service (pages, API) and the runs that write the files (app/reports/jobs.py), so
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from app.kernel.config import get_settings
 from app.reports.models import Report, ReportRun
 from app.statistics import service as statistics
+from app.warehouse.base import StatsValue
 from app.warehouse.schema import EVENT_PREFIX, METRICS
 
 REPORT_NOT_FOUND = "Report not found."
@@ -48,16 +47,13 @@ def column_kind(key: str) -> str:
     return "text"
 
 
-def result_columns(report: Report | Mapping[str, Any]) -> list[str]:
-    def get(key: str) -> Any:
-        return report.get(key) if isinstance(report, Mapping) else getattr(report, key)
-
+def result_columns(report: Report) -> list[str]:
     columns: list[str] = []
-    for dimension in get("dimensions"):
+    for dimension in report.dimensions:
         columns.append(dimension)
         if dimension in NAME_COLUMNS:
             columns.append(NAME_COLUMNS[dimension])
-    return columns + list(get("metrics")) + [EVENT_PREFIX + e for e in get("events")]
+    return columns + list(report.metrics) + [EVENT_PREFIX + e for e in report.events]
 
 
 # --- periods -----------------------------------------------------------------------------------------------
@@ -90,7 +86,7 @@ def csv_filename(report: Report, run: ReportRun) -> str:
     return f"{safe}-{run.period_start}-{run.period_end}.csv"
 
 
-def format_cell(key: str, value: Any) -> Any:
+def format_cell(key: str, value: StatsValue) -> str | int:
     """A value as the CSV writes it: money to the micro-dollar (so sums match the totals), ratios rounded."""
     if value is None:
         return ""

@@ -39,25 +39,29 @@ from app.reports.results import (
     resolve_period,
     result_columns,
 )
+from app.reports.schemas import FILTER_KEYS as FILTER_KEYS
+from app.reports.schemas import REPORT_TYPES as REPORT_TYPES
+from app.reports.schemas import (
+    BuilderOptions,
+    CampaignChoice,
+    Cell,
+    Choice,
+    ExportLink,
+    ReportFileRead,
+    ReportListItem,
+    ReportRead,
+    ReportRunRead,
+    ReportSaved,
+    ReportSettings,
+    RunResult,
+)
 from app.statistics import service as statistics
 from app.warehouse.schema import DEVICE_TYPES, DIMENSIONS, EVENT_PREFIX, METRICS
 
-# Report types (the spec's /report/create/{report_type}): each presets its dimensions; the first one is the
-# type's own and stays, up to MAX_EXTRA_DIMENSIONS more may be added. Multi-dimensional (staff) takes any.
-REPORT_TYPES: dict[str, tuple[str, ...]] = {
-    "performance": ("date",),
-    "campaign": ("campaign_id",),
-    "creative": ("creative_id",),
-    "exchange": ("exchange",),
-    "geo": ("country",),
-    "os": ("os",),
-    "app": ("app",),
-    "device": ("device_type",),
-    "multi-dimensional": ("date", "campaign_id", "exchange", "country"),
-}
+# REPORT_TYPES (each type's preset dimensions) and FILTER_KEYS are declared in schemas.py, whose API descriptions
+# name them, and imported from there.
 STAFF_ONLY_TYPES = frozenset({"multi-dimensional"})
 MAX_EXTRA_DIMENSIONS = 2
-FILTER_KEYS = ("campaign_id", "country", "exchange", "os", "device_type")
 MAX_RECIPIENTS = 20
 RUNS_KEPT_ON_PAGE = 20
 VIEW_ROWS = 5_000  # rows the view's grid shows; the CSV has them all
@@ -107,7 +111,7 @@ def _scope_condition(actor: Actor) -> Any:
 
 # --- reading -----------------------------------------------------------------------------------------------
 
-def public(report: Report, *, owner: User | None = None, advertiser: User | None = None) -> dict[str, Any]:
+def _public_fields(report: Report, owner: User | None, advertiser: User | None) -> dict[str, Any]:
     return {"id": report.id, "name": report.name, "report_type": report.report_type,
             "advertiser_id": report.advertiser_id,
             "advertiser": (advertiser.company_name or advertiser.display_name) if advertiser else "",
@@ -120,18 +124,22 @@ def public(report: Report, *, owner: User | None = None, advertiser: User | None
             "created_at": report.created_at.isoformat(), "updated_at": report.updated_at.isoformat()}
 
 
-def run_public(run: ReportRun) -> dict[str, Any]:
-    return {"id": run.id, "report_id": run.report_id, "status": run.status, "progress": run.progress,
-            "error": run.error, "row_count": run.row_count, "has_file": bool(run.result_file),
-            "requested_by": run.requested_by, "scheduled": run.scheduled_for is not None,
-            "period_start": run.period_start.isoformat() if run.period_start else None,
-            "period_end": run.period_end.isoformat() if run.period_end else None, "attempts": run.attempts,
-            "created_at": run.created_at.isoformat(),
-            "started_at": run.started_at.isoformat() if run.started_at else None,
-            "finished_at": run.finished_at.isoformat() if run.finished_at else None}
+def public(report: Report, *, owner: User | None = None, advertiser: User | None = None) -> ReportRead:
+    return ReportRead(**_public_fields(report, owner, advertiser))
 
 
-def list_reports(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[dict[str, Any]]:
+def run_public(run: ReportRun) -> ReportRunRead:
+    return ReportRunRead(
+        id=run.id, report_id=run.report_id, status=run.status, progress=run.progress, error=run.error,
+        row_count=run.row_count, has_file=bool(run.result_file), requested_by=run.requested_by,
+        scheduled=run.scheduled_for is not None,
+        period_start=run.period_start.isoformat() if run.period_start else None,
+        period_end=run.period_end.isoformat() if run.period_end else None, attempts=run.attempts,
+        created_at=run.created_at.isoformat(), started_at=run.started_at.isoformat() if run.started_at else None,
+        finished_at=run.finished_at.isoformat() if run.finished_at else None)
+
+
+def list_reports(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[ReportListItem]:
     """The reports the actor may see, newest first, each with its last run's status."""
     require(actor, "report", "view")
     query = (select(Report, User).join(User, col(User.id) == Report.owner_id).where(_scope_condition(actor))
@@ -149,34 +157,34 @@ def list_reports(db: Session, *, actor: Actor, advertiser_id: int | None = None)
         col(User.id).in_({r.advertiser_id for r, _ in found if r.advertiser_id})))} if found else {}
     rows = []
     for report, owner in found:
-        row = public(report, owner=owner, advertiser=advertisers.get(report.advertiser_id))
         run = last.get(report.id)
-        row.update(last_status=run.status if run else "", last_run_at=run.created_at.isoformat() if run else None,
-                   last_run_id=run.id if run else None)
-        rows.append(row)
+        rows.append(ReportListItem(**_public_fields(report, owner, advertisers.get(report.advertiser_id)),
+                                   last_status=run.status if run else "",
+                                   last_run_at=run.created_at.isoformat() if run else None,
+                                   last_run_id=run.id if run else None))
     return rows
 
 
-def get_report(db: Session, *, actor: Actor, report_id: int) -> dict[str, Any]:
+def get_report(db: Session, *, actor: Actor, report_id: int) -> ReportRead:
     report = _report(db, actor, report_id)
     return public(report, owner=db.get(User, report.owner_id),
                   advertiser=db.get(User, report.advertiser_id) if report.advertiser_id else None)
 
 
-def list_runs(db: Session, *, actor: Actor, report_id: int, limit: int = RUNS_KEPT_ON_PAGE) -> list[dict[str, Any]]:
+def list_runs(db: Session, *, actor: Actor, report_id: int, limit: int = RUNS_KEPT_ON_PAGE) -> list[ReportRunRead]:
     _report(db, actor, report_id)
     query = (select(ReportRun).where(ReportRun.report_id == report_id).order_by(col(ReportRun.id).desc())
              .limit(limit))
     return [run_public(run) for run in db.exec(query)]
 
 
-def get_run(db: Session, *, actor: Actor, run_id: int) -> dict[str, Any]:
+def get_run(db: Session, *, actor: Actor, run_id: int) -> ReportRunRead:
     """A run's status and progress (the view polls this while it is pending or running)."""
     run, _report_row = _run(db, actor, run_id)
     return run_public(run)
 
 
-def _typed(key: str, text: str) -> Any:
+def _typed(key: str, text: str) -> Cell:
     if column_kind(key) == "text" or key.endswith("_id"):
         return int(text) if key.endswith("_id") and text.isdigit() else text
     if text == "":
@@ -184,14 +192,14 @@ def _typed(key: str, text: str) -> Any:
     return int(text) if column_kind(key) == "number" and text.lstrip("-").isdigit() else float(text)
 
 
-def run_result(db: Session, *, actor: Actor, run_id: int, limit: int = VIEW_ROWS) -> dict[str, Any]:
+def run_result(db: Session, *, actor: Actor, run_id: int, limit: int = VIEW_ROWS) -> RunResult:
     """A completed run's table: {columns, rows (at most `limit`), row_count, totals, truncated}."""
     run, _report_row = _run(db, actor, run_id)
     path = reports_dir() / run.result_file if run.result_file else None
     if run.status != RunStatus.COMPLETED or path is None or not path.is_file():
-        return {"columns": list(run.columns), "rows": [], "row_count": run.row_count or 0,
-                "totals": dict(run.totals), "truncated": False, "available": False}
-    rows: list[dict[str, Any]] = []
+        return RunResult(columns=list(run.columns), rows=[], row_count=run.row_count or 0, totals=dict(run.totals),
+                         truncated=False, available=False)
+    rows: list[dict[str, Cell]] = []
     with path.open(newline="", encoding="utf-8-sig") as source:
         reader = csv.reader(source)
         next(reader, None)
@@ -201,11 +209,11 @@ def run_result(db: Session, *, actor: Actor, run_id: int, limit: int = VIEW_ROWS
             row = {key: _typed(key, csv_exports.unguarded_cell(cell)) for key, cell in zip(run.columns, cells, strict=False)}
             row["_row"] = number
             rows.append(row)
-    return {"columns": list(run.columns), "rows": rows, "row_count": run.row_count or 0, "totals": dict(run.totals),
-            "truncated": (run.row_count or 0) > len(rows), "available": True}
+    return RunResult(columns=list(run.columns), rows=rows, row_count=run.row_count or 0, totals=dict(run.totals),
+                     truncated=(run.row_count or 0) > len(rows), available=True)
 
 
-def builder_options(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> dict[str, Any]:
+def builder_options(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> BuilderOptions:
     """What the builder offers: types, dimensions, metrics, the events recorded in scope, the advertisers (for
     agencies and staff) and the filter values (campaigns in scope, countries, exchanges, OS, device types)."""
     require(actor, "report", "view")
@@ -215,17 +223,17 @@ def builder_options(db: Session, *, actor: Actor, advertiser_id: int | None = No
     campaign_rows = campaigns.list_campaigns(db, actor=actor, advertiser_id=advertiser_id, include_archived=True,
                                              sort="name")
     dimensions = [d for d in DIMENSIONS if actor.role != Role.ADVERTISER or d != "advertiser_id"]
-    return {
-        "types": types_for(actor), "dimensions": dimensions, "metrics": list(METRICS),
-        "events": statistics.event_names(db, actor=actor, advertiser_id=advertiser_id),
-        "advertisers": advertisers,
-        "campaigns": [{"id": c["id"], "name": c["name"], "advertiser": c["advertiser"]} for c in campaign_rows],
-        "countries": [{"code": c.code, "name": c.name} for c in geo.countries(actor=actor)],
-        "exchanges": [row.name for row in metadata.active_values(db, actor=actor, kind="exchange")],
-        "os": [row.name for row in metadata.active_values(db, actor=actor, kind="operating_system")],
-        "device_types": list(DEVICE_TYPES),
-        "periods": [*PERIOD_PRESETS, FIXED_PERIOD], "schedules": [s.value for s in ReportSchedule],
-    }
+    return BuilderOptions(
+        types=types_for(actor), dimensions=dimensions, metrics=list(METRICS),
+        events=statistics.event_names(db, actor=actor, advertiser_id=advertiser_id),
+        advertisers=[Choice.model_validate(a) for a in advertisers],
+        campaigns=[CampaignChoice.model_validate(c) for c in campaign_rows],
+        countries=geo.countries(actor=actor),
+        exchanges=[row.name for row in metadata.active_values(db, actor=actor, kind="exchange")],
+        os=[row.name for row in metadata.active_values(db, actor=actor, kind="operating_system")],
+        device_types=list(DEVICE_TYPES),
+        periods=[*PERIOD_PRESETS, FIXED_PERIOD], schedules=[s.value for s in ReportSchedule],
+    )
 
 
 # --- writing -----------------------------------------------------------------------------------------------
@@ -328,7 +336,7 @@ def _checked(db: Session, actor: Actor, data: Mapping[str, Any], *, report_type:
 
 
 def _snapshot(report: Report) -> dict[str, Any]:
-    return {k: v for k, v in public(report).items() if k not in ("created_at", "updated_at", "owner", "advertiser")}
+    return public(report).model_dump(exclude={"created_at", "updated_at", "owner", "advertiser"})
 
 
 def _remove_files(lists: list[list[str]]) -> None:
@@ -367,9 +375,10 @@ def _reschedule_after_commit(db: Session, report_id: int) -> None:
     _after_commit(db, "reports_to_reschedule", report_id, sync)
 
 
-def create_report(db: Session, *, actor: Actor, data: Mapping[str, Any], report_type: str | None = None) -> dict[str, Any]:
+def create_report(db: Session, *, actor: Actor, data: ReportSettings, report_type: str | None = None) -> ReportRead:
+    """Save a report from its settings (`report_type`, when given, names the type: the builder's page)."""
     require(actor, "report", "create")
-    fields = _checked(db, actor, data, report_type=str(report_type or data.get("report_type") or ""))
+    fields = _checked(db, actor, data.model_dump(), report_type=str(report_type or data.report_type or ""))
     report = Report(owner_id=actor.id, **fields)
     db.add(report)
     db.flush()
@@ -380,10 +389,11 @@ def create_report(db: Session, *, actor: Actor, data: Mapping[str, Any], report_
     return get_report(db, actor=actor, report_id=report.id)
 
 
-def update_report(db: Session, *, actor: Actor, report_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
+def update_report(db: Session, *, actor: Actor, report_id: int, data: ReportSettings) -> ReportRead:
+    """Change a report: the settings given (set on `data`); the others keep their values."""
     report = _report(db, actor, report_id, "update")
     before = _snapshot(report)
-    merged = {**before, **dict(data)}
+    merged = {**before, **data.model_dump(exclude_unset=True)}
     owner = db.get(User, report.owner_id)
     # The fields are checked in the owner's scope: the report runs there, whoever edits it.
     owner_actor = Actor(user=owner, stack=(report.owner_id,)) if owner is not None else actor
@@ -422,7 +432,7 @@ def delete_report(db: Session, *, actor: Actor, report_id: int) -> None:
         _reschedule_after_commit(db, report_id)
 
 
-def delete_run_file(db: Session, *, actor: Actor, run_id: int) -> dict[str, Any]:
+def delete_run_file(db: Session, *, actor: Actor, run_id: int) -> ReportRunRead:
     """Remove a run's CSV (the spec's report/deleteCSVReportFile); the run stays listed, without a file."""
     run, report = _run(db, actor, run_id, "update")
     if not run.result_file:
@@ -438,7 +448,7 @@ def delete_run_file(db: Session, *, actor: Actor, run_id: int) -> dict[str, Any]
 
 # --- runs -------------------------------------------------------------------------------------------------
 
-def start_run(db: Session, *, actor: Actor, report_id: int) -> dict[str, Any]:
+def start_run(db: Session, *, actor: Actor, report_id: int) -> ReportRunRead:
     """Queue a generation of the report (the job starts once this write has committed); answers the run."""
     report = _report(db, actor, report_id, "view")
     require(actor, "statistics", "view")
@@ -458,17 +468,17 @@ def start_run(db: Session, *, actor: Actor, report_id: int) -> dict[str, Any]:
     return run_public(run)
 
 
-def create_and_run(db: Session, *, actor: Actor, data: Mapping[str, Any], report_type: str | None = None,
-                   report_id: int | None = None) -> dict[str, Any]:
-    """Save (create, or update `report_id`) and start a run: the builder's "Save & run"; answers {report, run}."""
+def create_and_run(db: Session, *, actor: Actor, data: ReportSettings, report_type: str | None = None,
+                   report_id: int | None = None) -> ReportSaved:
+    """Save (create, or update `report_id`) and start a run: the builder's "Save & run"."""
     if report_id is None:
         report = create_report(db, actor=actor, data=data, report_type=report_type)
     else:
         report = update_report(db, actor=actor, report_id=report_id, data=data)
-    return {"report": report, "run": start_run(db, actor=actor, report_id=report["id"])}
+    return ReportSaved(report=report, run=start_run(db, actor=actor, report_id=report.id))
 
 
-def download_run(db: Session, *, actor: Actor, run_id: int) -> dict[str, str]:
+def download_run(db: Session, *, actor: Actor, run_id: int) -> ExportLink:
     """A 15-minute, this-user-only link to a run's CSV ({csv_download_url, filename}), the campaign export's
     mechanism (app/kernel/csv_exports.py)."""
     run, report = _run(db, actor, run_id)
@@ -481,7 +491,7 @@ def download_run(db: Session, *, actor: Actor, run_id: int) -> dict[str, str]:
         os.link(source, target)  # same disk: no copy; deleting either name later leaves the other intact
     except OSError:
         shutil.copyfile(source, target)
-    return csv_exports.export_link(actor=actor, stored=stored, filename=csv_filename(report, run))
+    return ExportLink(**csv_exports.export_link(actor=actor, stored=stored, filename=csv_filename(report, run)))
 
 
 # --- running apps ------------------------------------------------------------------------------------------
@@ -493,12 +503,13 @@ RUNNING_APPS_METRICS = ("impressions", "clicks", "ctr", "spend", "ecpm", "conver
 def running_apps_export(db: Session, *, actor: Actor, advertiser_id: int | None = None,
                         campaigns: Sequence[int] = (), start: str | date | None = None,
                         end: str | date | None = None, exchanges: Sequence[str] = (), countries: Sequence[str] = (),
-                        os: Sequence[str] = (), file_name: str | None = None) -> dict[str, str]:
+                        os: Sequence[str] = (), file_name: str | None = None) -> ExportLink:
     """The apps that delivered (the spec's running-apps CSV): one row per app with its metrics, biggest spend
     first, in the actor's scope; answers {csv_download_url, filename}: `file_name` when given (the spec's
     file-name rule, ending in .csv), else RunningApps.csv."""
     first, last = statistics.parse_period(start, end)
-    filters = {key: list(values) for key, values in (("campaign_id", campaigns), ("exchange", exchanges),
+    filters: dict[str, list[int | str]] = {key: list(values) for key, values in (
+        ("campaign_id", campaigns), ("exchange", exchanges),
                                                      ("country", countries), ("os", os)) if values}
     query = statistics.build_query(db, actor=actor, start=first, end=last, dimensions=["app"],
                                    metrics=RUNNING_APPS_METRICS, filters=filters, advertiser_id=advertiser_id,
@@ -510,10 +521,10 @@ def running_apps_export(db: Session, *, actor: Actor, advertiser_id: int | None 
     columns = ["app", *RUNNING_APPS_METRICS]
     stored = csv_exports.write_export([column_label(c) for c in columns],
                                           ([format_cell(c, row.get(c)) for c in columns] for row in rows))
-    return csv_exports.export_link(actor=actor, stored=stored, filename=filename)
+    return ExportLink(**csv_exports.export_link(actor=actor, stored=stored, filename=filename))
 
 
-def list_files(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[dict[str, Any]]:
+def list_files(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[ReportFileRead]:
     """The generated CSV files of the reports in scope, newest first: {run_id, report_id, report_name,
     period_start, period_end, row_count, finished_at}."""
     require(actor, "report", "view")
@@ -523,8 +534,9 @@ def list_files(db: Session, *, actor: Actor, advertiser_id: int | None = None) -
              .order_by(col(ReportRun.id).desc()).limit(500))
     if advertiser_id is not None:
         query = query.where(Report.advertiser_id == advertiser_id)
-    return [{"run_id": run.id, "report_id": report.id, "report_name": report.name,
-             "period_start": run.period_start.isoformat() if run.period_start else None,
-             "period_end": run.period_end.isoformat() if run.period_end else None, "row_count": run.row_count,
-             "finished_at": run.finished_at.isoformat() if run.finished_at else None}
+    return [ReportFileRead(run_id=run.id, report_id=report.id, report_name=report.name,
+                           period_start=run.period_start.isoformat() if run.period_start else None,
+                           period_end=run.period_end.isoformat() if run.period_end else None,
+                           row_count=run.row_count,
+                           finished_at=run.finished_at.isoformat() if run.finished_at else None)
             for run, report in db.exec(query).all()]

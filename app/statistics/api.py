@@ -13,10 +13,12 @@ from sqlmodel import Session
 from app.access.policy import Actor
 from app.statistics import ingestion
 from app.statistics import service as statistics
-from app.statistics.money_replies import money_as_text
+from app.statistics.money_replies import Figure
+from app.statistics.schemas import BatchStored, FigureRows, RowValue
+from app.warehouse.base import StatsRow
 from app.warehouse.schema import DEVICE_TYPES, DIMENSIONS, EVENT_PREFIX, METRICS
 from app.web.deps import DB, get_actor
-from app.web.envelope import ok
+from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["delivery statistics"])
 
@@ -86,31 +88,35 @@ answers `[{{"date": "2026-11-01", "country": "AT", "impressions": 52011, "clicks
 
 class Batch(BaseModel):
     batch_id: str = Field(..., description="1-100 letters, digits and - _ . : — the batch's name for good")
-    rows: list[dict[str, Any]] = Field(..., description=f"At most {ingestion.MAX_ROWS:,} hourly rows")
+    rows: list[dict[str, RowValue]] = Field(..., description=f"At most {ingestion.MAX_ROWS:,} hourly rows, each "
+                                                             "an object of the fields above (each value checked, a "
+                                                             "bad one named: rows[<index>].<field>)")
 
     model_config = {"json_schema_extra": {"example": {"batch_id": "exchange-a:2026-11-10T14", "rows": [ROW_EXAMPLE]}}}
 
 
 @router.post("/statistics/batches", description=BATCH_HELP, summary="Send a batch of delivery statistics (JSON)")
-def post_batch(body: Batch, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    result = ingestion.ingest_batch(db, actor=actor, batch_id=body.batch_id, rows=body.rows)
-    return ok(result, "Batch already stored" if result["duplicate"] else f"{result['rows']} rows stored")
+def post_batch(body: Batch, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[BatchStored]:
+    return _stored(ingestion.ingest_batch(db, actor=actor, batch_id=body.batch_id, rows=body.rows))
+
+
+def _stored(result: BatchStored) -> Envelope[BatchStored]:
+    return reply(result, "Batch already stored" if result.duplicate else f"{result.rows} rows stored")
 
 
 @router.post("/statistics/batches/csv", description=CSV_HELP, summary="Send a batch of delivery statistics (CSV)")
 def post_csv_batch(batch_id: str = Query(..., description="The batch's name for good, as in the JSON call"),
                    # A str body that is not JSON: FastAPI hands the raw text over (and /docs offers a text box).
                    text: str = Body(..., media_type="text/csv", examples=[CSV_EXAMPLE]),
-                   actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    result = ingestion.ingest_csv(db, actor=actor, batch_id=batch_id, text=text)
-    return ok(result, "Batch already stored" if result["duplicate"] else f"{result['rows']} rows stored")
+                   actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[BatchStored]:
+    return _stored(ingestion.ingest_csv(db, actor=actor, batch_id=batch_id, text=text))
 
 
 def _comma_list(value: str | None) -> list[str]:
     return [part.strip() for part in (value or "").split(",") if part.strip()]
 
 
-def _plain(row: dict[str, Any]) -> dict[str, Any]:
+def _plain(row: StatsRow) -> dict[str, Figure]:
     return {key: value.isoformat() if isinstance(value, date | datetime) else value for key, value in row.items()}
 
 
@@ -128,7 +134,7 @@ def read_statistics(request: Request,
                     time_zone: str = Query("UTC", description="IANA time zone the days are counted in"),
                     order_by: str | None = Query(None), desc: bool = Query(False),
                     limit: int | None = Query(None, ge=1),
-                    actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+                    actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[FigureRows]:
     first, last = statistics.parse_period(start, end)
     filters = {key.removeprefix("filter_"): _comma_list(value) for key, value in request.query_params.items()
                if key.startswith("filter_")}
@@ -136,4 +142,4 @@ def read_statistics(request: Request,
                                  metrics=_comma_list(metrics) or None, events=_comma_list(events), filters=filters,
                                  advertiser_id=advertiser_id, time_zone=time_zone, order_by=order_by or None,
                                  descending=desc, limit=limit)
-    return ok(money_as_text([_plain(row) for row in rows]), f"{len(rows)} rows")
+    return reply(FigureRows([_plain(row) for row in rows]), f"{len(rows)} rows")

@@ -23,6 +23,18 @@ from app.funds import service as funds
 from app.kernel.db import select_columns
 from app.kernel.errors import Invalid
 from app.statistics import service as statistics
+from app.statistics.money_replies import Figure
+from app.statistics.schemas import (
+    AttentionRead,
+    CampaignChoice,
+    Dashboard,
+    DashboardOverview,
+    DashboardPeriod,
+    Insight,
+    LowBalanceRead,
+    PacingRead,
+)
+from app.warehouse.base import StatsRow, StatsValue, whole
 from app.warehouse.schema import METRICS
 
 TOP = 10  # rows in each "performance by" table
@@ -48,18 +60,18 @@ def _breakdowns_for(actor: Actor, advertiser_id: int | None) -> tuple[str, ...]:
     return ("advertiser", *by) if actor.role != Role.ADVERTISER and advertiser_id is None else by
 
 
-def _trend(now: float | None, before: float | None) -> float | None:
+def _trend(now: StatsValue, before: StatsValue) -> float | None:
     """Change against the previous period in percent; None when there is nothing to compare with."""
-    if now is None or not before:
+    if not isinstance(now, int | float) or not isinstance(before, int | float) or not before:
         return None
     return round((now - before) * 100.0 / before, 1)
 
 
-def _plain(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _plain(rows: list[StatsRow]) -> list[dict[str, Figure]]:
     """JSON-ready rows: dates as ISO text, ratios rounded for display (exact micros stay beside spend)."""
     out = []
     for row in rows:
-        item: dict[str, Any] = {}
+        item: dict[str, Figure] = {}
         for key, value in row.items():
             if isinstance(value, date):
                 item[key] = value.isoformat()
@@ -87,7 +99,7 @@ class _Period:
         length = (self.last - self.first).days + 1
         return self.first - timedelta(days=length), self.first - timedelta(days=1)
 
-    def rows(self, period: tuple[date, date] | None = None, **options: Any) -> list[dict[str, Any]]:
+    def rows(self, period: tuple[date, date] | None = None, **options: Any) -> list[StatsRow]:
         first, last = period or (self.first, self.last)
         return statistics.statistics(self.db, actor=self.actor, start=first, end=last, filters=self.filters,
                                      advertiser_id=self.advertiser_id, **options)
@@ -102,49 +114,50 @@ def _period(db: Session, actor: Actor, start: str | date | None, end: str | date
 
 
 def overview(db: Session, *, actor: Actor, start: str | date | None = None, end: str | date | None = None,
-             campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> dict[str, Any]:
+             campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> DashboardOverview:
     """Headline figures of the period and of the one before it, and the change (dashboard/overview)."""
-    return _overview(_period(db, actor, start, end, campaign_ids, advertiser_id))
+    return DashboardOverview(**_overview(_period(db, actor, start, end, campaign_ids, advertiser_id)))
 
 
 def _overview(p: _Period) -> dict[str, Any]:
+    """DashboardOverview's fields (Dashboard adds its own)."""
     totals, before = p.rows()[0], p.rows(p.previous)[0]
-    return {"period": {"start": p.first.isoformat(), "end": p.last.isoformat(),
-                       "previous_start": p.previous[0].isoformat(), "previous_end": p.previous[1].isoformat()},
+    return {"period": DashboardPeriod(start=p.first.isoformat(), end=p.last.isoformat(),
+                                      previous_start=p.previous[0].isoformat(), previous_end=p.previous[1].isoformat()),
             "totals": _plain([totals])[0], "previous": _plain([before])[0],
             "trend": {key: _trend(totals.get(key), before.get(key)) for key in TREND_METRICS}}
 
 
 def by_day(db: Session, *, actor: Actor, start: str | date | None = None, end: str | date | None = None,
-           campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> list[dict[str, Any]]:
+           campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> list[dict[str, Figure]]:
     """Every day of the period, days without delivery as zeros (chart and performance/day)."""
     return _by_day(_period(db, actor, start, end, campaign_ids, advertiser_id))
 
 
-def _by_day(p: _Period) -> list[dict[str, Any]]:
+def _by_day(p: _Period) -> list[dict[str, Figure]]:
     return _plain(statistics.every_day(p.rows(dimensions=["date"]), p.first, p.last, statistics.zero_row(list(METRICS))))
 
 
 def breakdown(db: Session, *, actor: Actor, by: str, start: str | date | None = None, end: str | date | None = None,
-              campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> list[dict[str, Any]]:
+              campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> list[dict[str, Figure]]:
     """The top rows by spend of one breakdown (performanceByCampaign, ...ByCreative, ...ByExchange, ...ByOS)."""
     if by not in BREAKDOWNS:
         raise Invalid({"by": f"Choose one of: {', '.join(BREAKDOWNS)}."})
     return _breakdown(_period(db, actor, start, end, campaign_ids, advertiser_id), by)
 
 
-def _breakdown(p: _Period, by: str) -> list[dict[str, Any]]:
+def _breakdown(p: _Period, by: str) -> list[dict[str, Figure]]:
     return _plain(p.rows(dimensions=[BREAKDOWNS[by][0]], order_by="spend", descending=True, limit=TOP))
 
 
 def dashboard(db: Session, *, actor: Actor, start: str | date | None = None, end: str | date | None = None,
-              campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> dict[str, Any]:
+              campaign_ids: Sequence[int] = (), advertiser_id: int | None = None) -> Dashboard:
     """Every classic-dashboard widget at once, for the page (the API also answers each part alone). Dates
     default to the last 30 days."""
     p = _period(db, actor, start, end, campaign_ids, advertiser_id)
-    return {**_overview(p), "by_day": _by_day(p),
-            "breakdowns": {name: _breakdown(p, name) for name in _breakdowns_for(actor, advertiser_id)},
-            "labels": {name: label for name, (_d, label) in BREAKDOWNS.items()}}
+    return Dashboard(**_overview(p), by_day=_by_day(p),
+                     breakdowns={name: _breakdown(p, name) for name in _breakdowns_for(actor, advertiser_id)},
+                     labels={name: label for name, (_d, label) in BREAKDOWNS.items()})
 
 
 def _active_campaigns(db: Session, actor: Actor, campaign_ids: Sequence[int], advertiser_id: int | None) -> list[Any]:
@@ -165,7 +178,7 @@ def _day(value: datetime | None) -> date | None:
 
 
 def insight(db: Session, *, actor: Actor, campaign_ids: Sequence[int] = (), advertiser_id: int | None = None,
-            today: date | None = None) -> dict[str, Any]:
+            today: date | None = None) -> Insight:
     """Insight360: each active campaign's pacing (spend against budget over its flight so far) and the
     campaigns that need attention (under-delivery, no recent spend, low balance), worst first."""
     require(actor, "dashboard", "view")
@@ -173,14 +186,14 @@ def insight(db: Session, *, actor: Actor, campaign_ids: Sequence[int] = (), adve
     today = today or statistics.today_in()
     campaigns = _active_campaigns(db, actor, campaign_ids, advertiser_id)
     if not campaigns:
-        return {"pacing": [], "attention": []}
+        return Insight(pacing=[], attention=[])
     ids = [c.id for c in campaigns]
     earliest = max(min(_day(c.starts_at) or today for c in campaigns), today - timedelta(days=statistics.MAX_DAYS - 1))
 
     def spend_by_campaign(start: date) -> dict[int, int]:
         rows = statistics.statistics(db, actor=actor, start=min(start, today), end=today, dimensions=["campaign_id"],
                                      metrics=["spend"], filters={"campaign_id": ids}, advertiser_id=advertiser_id)
-        return {row["campaign_id"]: row["spend_micros"] for row in rows}
+        return {whole(row["campaign_id"]): whole(row["spend_micros"]) for row in rows}
 
     flight_spend = spend_by_campaign(earliest)
     recent_spend = spend_by_campaign(today - timedelta(days=NO_SPEND_DAYS - 1))
@@ -192,7 +205,8 @@ def insight(db: Session, *, actor: Actor, campaign_ids: Sequence[int] = (), adve
     for c in campaigns:
         weekly_by_advertiser[c.advertiser_id] = weekly_by_advertiser.get(c.advertiser_id, 0) + week_spend.get(c.id, 0)
 
-    pacing, attention = [], []
+    pacing: list[PacingRead] = []
+    attention: list[AttentionRead] = []
     for c in campaigns:
         begin = _day(c.starts_at) or today
         finish = _day(c.ends_at)
@@ -204,35 +218,35 @@ def insight(db: Session, *, actor: Actor, campaign_ids: Sequence[int] = (), adve
         else:
             expected = min(c.total_budget_micros, (c.daily_budget_micros or 0) * elapsed) if c.daily_budget_micros else None
         ratio = spent / expected if expected else None
-        item = {"campaign_id": c.id, "campaign_name": c.name, "advertiser_id": c.advertiser_id,
-                "advertiser_name": names.get(c.advertiser_id) or "", "starts_on": begin.isoformat(),
-                "ends_on": finish.isoformat() if finish else None, "budget": c.total_budget_micros / 1e6,
-                "spent": spent / 1e6, "expected": expected / 1e6 if expected is not None else None,
-                "pacing": round(ratio * 100, 1) if ratio is not None else None,
-                "budget_used": round(spent * 100 / c.total_budget_micros, 1) if c.total_budget_micros else None}
+        item = PacingRead(campaign_id=c.id, campaign_name=c.name, advertiser_id=c.advertiser_id,
+                          advertiser_name=names.get(c.advertiser_id) or "", starts_on=begin.isoformat(),
+                          ends_on=finish.isoformat() if finish else None, budget=c.total_budget_micros / 1e6,
+                          spent=spent / 1e6, expected=expected / 1e6 if expected is not None else None,
+                          pacing=round(ratio * 100, 1) if ratio is not None else None,
+                          budget_used=round(spent * 100 / c.total_budget_micros, 1) if c.total_budget_micros else None)
         pacing.append(item)
         started_days_ago = (today - begin).days
         if started_days_ago >= NO_SPEND_DAYS and not recent_spend.get(c.id):
-            attention.append({**item, "reason": "no_spend", "severity": 2})
+            attention.append(AttentionRead(**dict(item), reason="no_spend", severity=2))
         elif ratio is not None and elapsed >= 2 and ratio < UNDER_DELIVERY_RATIO:
-            attention.append({**item, "reason": "under_delivery", "severity": 1})
+            attention.append(AttentionRead(**dict(item), reason="under_delivery", severity=1))
         balance = balances.get(c.advertiser_id, 0)
         daily = weekly_by_advertiser.get(c.advertiser_id, 0) / 7
         if balance <= 0 or (daily and balance < daily * LOW_BALANCE_DAYS):
-            attention.append({**item, "reason": "low_balance", "severity": 3, "balance": balance / 1e6})
-    attention.sort(key=lambda a: (-a["severity"], a["pacing"] if a["pacing"] is not None else 1e9))
-    pacing.sort(key=lambda p: -p["spent"])
-    return {"pacing": pacing[:20], "attention": attention[:20]}
+            attention.append(LowBalanceRead(**dict(item), reason="low_balance", severity=3, balance=balance / 1e6))
+    attention.sort(key=lambda a: (-a.severity, a.pacing if a.pacing is not None else 1e9))
+    pacing.sort(key=lambda p: -p.spent)
+    return Insight(pacing=pacing[:20], attention=attention[:20])
 
 
-def campaign_choices(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[dict[str, Any]]:
+def campaign_choices(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[CampaignChoice]:
     """The dashboard's campaign filter: campaigns in scope that are not archived, by name."""
     require(actor, "dashboard", "view")
     query = select(Campaign.id, Campaign.name).where(advertiser_rows(actor, Campaign.advertiser_id),
                                                      Campaign.status != CampaignStatus.ARCHIVED)
     if advertiser_id is not None:
         query = query.where(Campaign.advertiser_id == advertiser_id)
-    return [{"id": i, "name": n} for i, n in db.exec(query.order_by(func.lower(Campaign.name)).limit(500)).all()]
+    return [CampaignChoice(id=i, name=n) for i, n in db.exec(query.order_by(func.lower(Campaign.name)).limit(500)).all()]
 
 
 METRIC_KINDS = {key: metric.kind for key, metric in METRICS.items()}

@@ -16,9 +16,10 @@ from app.access.policy import Actor
 from app.access.roles import STAFF_ROLES, Role
 from app.kernel.errors import Forbidden
 from app.statistics import dashboards
-from app.statistics.money_replies import money_as_text
+from app.statistics.money_replies import Figure
+from app.statistics.schemas import DashboardOverview, FigureRows, Insight
 from app.web.deps import DB, get_actor
-from app.web.envelope import ok
+from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["dashboards"])
 
@@ -32,7 +33,7 @@ class Filters:
                  end: str | None = Query(None, description="Last day, YYYY-MM-DD (inclusive)"),
                  campaign_id: list[int] = Query(default_factory=list, description="Only these campaigns"),
                  advertiser_id: int | None = Query(None, description="Only this advertiser (agency and staff)")) -> None:
-        self.options = {"start": start, "end": end, "campaign_ids": campaign_id, "advertiser_id": advertiser_id}
+        self.start, self.end, self.campaign_ids, self.advertiser_id = start, end, campaign_id, advertiser_id
 
 
 def _checked(actor: Actor, prefix: str) -> None:
@@ -41,38 +42,48 @@ def _checked(actor: Actor, prefix: str) -> None:
         raise Forbidden("You do not have permission to do that.")
 
 
-def _add(prefix: str, name: str, summary: str, answer: Callable[[Session, Actor, dict[str, Any]], Any]) -> None:
-    def endpoint(filters: Filters = Depends(), actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-        _checked(actor, prefix)
-        return ok(money_as_text(answer(db, actor, filters.options)))
+# What each call answers (its route's response schema) and how: from the page's filters.
+Answer = Callable[[Session, Actor, Filters], object]
 
-    router.add_api_route(f"/{prefix}/{name}", endpoint, methods=["GET"], summary=summary,
+
+def _add(prefix: str, name: str, summary: str, answer: Answer, shape: Any) -> None:
+    def endpoint(filters: Filters = Depends(), actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[object]:
+        _checked(actor, prefix)
+        return reply(answer(db, actor, filters))
+
+    # The same endpoint under three families of names: its schema is given here rather than in its annotation.
+    router.add_api_route(f"/{prefix}/{name}", endpoint, methods=["GET"], summary=summary, response_model=Envelope[shape],
                          name=f"{prefix.replace('/', '_')}_{name.replace('/', '_')}",
                          description=summary + " " + (__doc__ or "").split("\n\n")[0].replace("\n", " "))
 
 
-CALLS: tuple[tuple[str, str, Callable[[Session, Actor, dict[str, Any]], Any]], ...] = (
+def _breakdown(by: str) -> Answer:
+    return lambda db, actor, f: dashboards.breakdown(db, actor=actor, by=by, start=f.start, end=f.end,
+                                                     campaign_ids=f.campaign_ids, advertiser_id=f.advertiser_id)
+
+
+def _by_day(db: Session, actor: Actor, f: Filters) -> list[dict[str, Figure]]:
+    return dashboards.by_day(db, actor=actor, start=f.start, end=f.end, campaign_ids=f.campaign_ids,
+                             advertiser_id=f.advertiser_id)
+
+
+ROWS = FigureRows  # money columns as dollar text
+CALLS: tuple[tuple[str, str, Answer, Any], ...] = (
     ("overview", "Headline figures of the period and the previous one, with the change in percent",
-     lambda db, actor, o: dashboards.overview(db, actor=actor, **o)),
-    ("performanceByCampaign", "Top campaigns by spend",
-     lambda db, actor, o: dashboards.breakdown(db, actor=actor, by="campaign", **o)),
-    ("performanceByCreative", "Top creatives by spend",
-     lambda db, actor, o: dashboards.breakdown(db, actor=actor, by="creative", **o)),
-    ("performanceByExchangeAdvertiser", "Top exchanges by spend",
-     lambda db, actor, o: dashboards.breakdown(db, actor=actor, by="exchange", **o)),
-    ("performanceByOSAdvertiser", "Top operating systems by spend",
-     lambda db, actor, o: dashboards.breakdown(db, actor=actor, by="os", **o)),
-    ("performanceByAdvertiser", "Top advertisers by spend (agency and staff)",
-     lambda db, actor, o: dashboards.breakdown(db, actor=actor, by="advertiser", **o)),
-    ("chart", "Impressions, clicks, spend and conversions for every day of the period (zeros included)",
-     lambda db, actor, o: dashboards.by_day(db, actor=actor, **o)),
-    ("performance/day", "Every day of the period with all metrics",
-     lambda db, actor, o: dashboards.by_day(db, actor=actor, **o)),
+     lambda db, actor, f: dashboards.overview(db, actor=actor, start=f.start, end=f.end, campaign_ids=f.campaign_ids,
+                                              advertiser_id=f.advertiser_id), DashboardOverview),
+    ("performanceByCampaign", "Top campaigns by spend", _breakdown("campaign"), ROWS),
+    ("performanceByCreative", "Top creatives by spend", _breakdown("creative"), ROWS),
+    ("performanceByExchangeAdvertiser", "Top exchanges by spend", _breakdown("exchange"), ROWS),
+    ("performanceByOSAdvertiser", "Top operating systems by spend", _breakdown("os"), ROWS),
+    ("performanceByAdvertiser", "Top advertisers by spend (agency and staff)", _breakdown("advertiser"), ROWS),
+    ("chart", "Impressions, clicks, spend and conversions for every day of the period (zeros included)", _by_day, ROWS),
+    ("performance/day", "Every day of the period with all metrics", _by_day, ROWS),
     ("insight", "Insight360: each active campaign's pacing and the campaigns that need attention",
-     lambda db, actor, o: dashboards.insight(db, actor=actor, campaign_ids=o["campaign_ids"],
-                                             advertiser_id=o["advertiser_id"])),
+     lambda db, actor, f: dashboards.insight(db, actor=actor, campaign_ids=f.campaign_ids,
+                                             advertiser_id=f.advertiser_id), Insight),
 )
 
 for _prefix in PREFIXES:
-    for _name, _summary, _answer in CALLS:
-        _add(_prefix, _name, _summary, _answer)
+    for _name, _summary, _answer, _shape in CALLS:
+        _add(_prefix, _name, _summary, _answer, _shape)

@@ -29,6 +29,7 @@ from app.creatives.models import Creative
 from app.funds import service as funds
 from app.history import audit
 from app.kernel.errors import Invalid
+from app.statistics.schemas import BatchStored, RowValue
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
 from app.warehouse.schema import DEVICE_TYPES, EVENT_NAME_PATTERN, EVENT_PREFIX, MEASURES, PLACEMENT_COLUMNS
@@ -126,7 +127,7 @@ def _ownership(db: Session, rows: list[tuple[str, dict[str, Any]]]) -> tuple[set
     return advertisers, campaigns, creatives
 
 
-def check_rows(db: Session, rows: Sequence[tuple[str, Mapping[str, Any]]],
+def check_rows(db: Session, rows: Sequence[tuple[str, Mapping[str, RowValue]]],
                allowed_advertisers: set[int] | None = None) -> list[FactRow]:
     """FactRows for (label, row) pairs, or Invalid naming "<label>.<field>" for each problem (the first 20;
     just "<field>" when the label is ""). `allowed_advertisers` narrows whose statistics may be written (a
@@ -208,7 +209,7 @@ def check_batch_id(batch_id: Any) -> str:
 
 
 def store_and_charge(db: Session, *, batch_id: str, facts: list[FactRow], source: str,
-                     actor: Actor | None = None, booked_at: datetime | None = None) -> dict[str, Any]:
+                     actor: Actor | None = None, booked_at: datetime | None = None) -> BatchStored:
     """Write checked rows to the store, then charge their spend to the advertisers' ledgers (in the caller's
     transaction). The store is written first: if the charge then fails, a retry of the same batch finds it
     stored (duplicate) and charges it, and the ledger's reference keeps the charge to one. Spend is charged per
@@ -222,8 +223,8 @@ def store_and_charge(db: Session, *, batch_id: str, facts: list[FactRow], source
         audit.record(db, actor=actor, entity="statistics_batch", entity_id=batch_id, action="ingest",
                      after={"rows": receipt.rows, "source": source,
                             "spend_micros": sum(receipt.spend_by_advertiser.values())})
-    return {"batch_id": batch_id, "rows": receipt.rows, "duplicate": receipt.duplicate,
-            "spend_micros_by_advertiser": {str(a): s for a, s in sorted(receipt.spend_by_advertiser.items())}}
+    return BatchStored(batch_id=batch_id, rows=receipt.rows, duplicate=receipt.duplicate,
+                       spend_micros_by_advertiser={str(a): s for a, s in sorted(receipt.spend_by_advertiser.items())})
 
 
 def _too_many(count: int, field: str) -> None:
@@ -233,8 +234,8 @@ def _too_many(count: int, field: str) -> None:
         raise Invalid({field: "The batch has no rows."})
 
 
-def ingest_batch(db: Session, *, actor: Actor, batch_id: str, rows: list[dict[str, Any]],
-                 source: str = "api") -> dict[str, Any]:
+def ingest_batch(db: Session, *, actor: Actor, batch_id: str, rows: Sequence[Mapping[str, RowValue]],
+                 source: str = "api") -> BatchStored:
     """Admin: store a batch of hourly rows whole or not at all and charge its spend. Answers {batch_id, rows,
     duplicate, spend_micros_by_advertiser} (ids as text keys, micro-dollars); a replayed batch id writes
     nothing and answers duplicate true. A bad row raises Invalid naming "rows[<index>].<field>"."""
@@ -247,7 +248,7 @@ def ingest_batch(db: Session, *, actor: Actor, batch_id: str, rows: list[dict[st
     return store_and_charge(db, batch_id=batch_id, facts=facts, source=source, actor=actor)
 
 
-def csv_rows(text: str) -> list[tuple[str, dict[str, Any]]]:
+def csv_rows(text: str) -> list[tuple[str, dict[str, RowValue]]]:
     """("line <n>", row) for each data line of a statistics CSV (the header is line 1); event_<name> columns
     become the row's events. Raises Invalid for a header that misses or misnames columns."""
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))  # a BOM from spreadsheet exports
@@ -260,20 +261,20 @@ def csv_rows(text: str) -> list[tuple[str, dict[str, Any]]]:
             [f"unknown {', '.join(unknown)}"] if unknown else []) + (
             ["a column named twice"] if len(set(header)) != len(header) else [])
         raise Invalid({"line 1": f"Header: {'; '.join(problems)}."})
-    rows: list[tuple[str, dict[str, Any]]] = []
+    rows: list[tuple[str, dict[str, RowValue]]] = []
     for record in reader:
         line = f"line {reader.line_num}"
         if None in record:  # more cells than header columns
             rows.append((line, {**{k: v for k, v in record.items() if k is not None}, EXTRA_CELLS: ""}))
             continue
-        row: dict[str, Any] = {key: record[key] for key in CSV_COLUMNS}
+        row: dict[str, RowValue] = {key: record[key] for key in CSV_COLUMNS}
         row["events"] = {key.removeprefix(EVENT_PREFIX): (value or "0").strip() for key, value in record.items()
                          if key.startswith(EVENT_PREFIX)}
         rows.append((line, row))
     return rows
 
 
-def ingest_csv(db: Session, *, actor: Actor, batch_id: str, text: str, source: str = "csv") -> dict[str, Any]:
+def ingest_csv(db: Session, *, actor: Actor, batch_id: str, text: str, source: str = "csv") -> BatchStored:
     """ingest_batch for a CSV with a header row (CSV_COLUMNS, then any event_<name> columns). Problems are named
     "line <n>.<field>", counting the header as line 1, as a spreadsheet numbers them."""
     require(actor, "statistics", "ingest")

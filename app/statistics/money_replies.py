@@ -3,12 +3,19 @@
 The dashboards and the statistics store compute in floats (spend_micros / 1e6) because the pages' charts and grids
 draw numbers; the API turns those figures into text at its edge, so an integrator reads every amount the same way
 (payment history, balances, budgets and bids already answer text). Which keys are money is declared once: the
-store's money metrics (app/warehouse/schema.py) plus Insight360's pacing amounts."""
+store's money metrics (app/warehouse/schema.py) plus Insight360's pacing amounts.
+
+The reply schemas (app/statistics/schemas.py) carry the rule: a `DollarFigure` field, or a `FigureRow` (a row
+whose money columns are named by MONEY_KEYS), stays a number for the pages and is written as dollar text only
+when a reply is turned into JSON."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Annotated
+
+from pydantic import PlainSerializer
 
 from app.warehouse.schema import METRICS
 
@@ -17,17 +24,25 @@ MONEY_KEYS = frozenset({key for key, metric in METRICS.items() if metric.kind ==
                        | {"budget", "spent", "expected", "balance"})
 CENT = Decimal("0.01")
 
+# A figure as a reply carries it: a count or an id (int), a ratio (float), a name or an ISO day or hour (str), or
+# None (a ratio whose denominator is 0). Money is a float in Python and dollar text in JSON (see FigureRow).
+Figure = str | int | float | None
+
 
 def as_text(amount: float | int | Decimal) -> str:
     """A figure in dollars as text to the cent, rounded half up (the store's division leaves float noise)."""
     return str(Decimal(str(amount)).quantize(CENT, rounding=ROUND_HALF_UP))
 
 
-def money_as_text(value: Any) -> Any:
-    """`value` with every number under a money key written as dollar text, however deep; None stays None."""
-    if isinstance(value, dict):
-        return {key: as_text(item) if key in MONEY_KEYS and isinstance(item, int | float | Decimal)
-                and not isinstance(item, bool) else money_as_text(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [money_as_text(item) for item in value]
-    return value
+def row_money_as_text(row: Mapping[str, Figure]) -> dict[str, Figure]:
+    """`row` with every number under a money key written as dollar text; None stays None."""
+    return {key: as_text(value) if key in MONEY_KEYS and isinstance(value, int | float)
+            and not isinstance(value, bool) else value for key, value in row.items()}
+
+
+# An amount in dollars: a number for the pages, dollar text to the cent in a JSON reply.
+DollarFigure = Annotated[float, PlainSerializer(as_text, return_type=str, when_used="json")]
+# A row of figures keyed by column (dimensions, metrics, spend_micros, event_<name>): the columns asked for. Its
+# money columns (MONEY_KEYS) are numbers for the pages and dollar text in a JSON reply.
+FigureRow = Annotated[dict[str, Figure], PlainSerializer(row_money_as_text, return_type=dict[str, Figure],
+                                                         when_used="json")]

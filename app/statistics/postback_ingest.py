@@ -42,7 +42,7 @@ from app.kernel.errors import Invalid, NotFound
 from app.settings.models import PostbackDelivery
 from app.settings.postbacks import CONVERSION_EVENTS, ENABLED, POSTBACK_MACROS
 from app.statistics import ingestion
-from app.statistics.schemas import PostbackReceipt
+from app.statistics.schemas import PostbackDeliveryRead, PostbackReceipt, RowValue
 from app.warehouse.schema import DEVICE_TYPES, EVENT_NAME_PATTERN
 
 logger = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ def _allowed_advertisers(db: Session, owner: User) -> set[int]:
     return {i for i in db.exec(select(col(User.id)).where(User.agency_id == owner.id, User.role == Role.ADVERTISER)) if i}
 
 
-def _parse(params: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+def _parse(params: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
     """The parameters as plain values, and the problems by field name."""
     def text(name: str, default: str | None = None) -> str | None:
         value = params.get(name)
@@ -167,7 +167,7 @@ def _forward_url(template: str, values: Mapping[str, str]) -> str:
     return url
 
 
-def record_postback(db: Session, *, token: str, params: Mapping[str, Any]) -> tuple[PostbackReceipt, Forward | None]:
+def record_postback(db: Session, *, token: str, params: Mapping[str, str]) -> tuple[PostbackReceipt, Forward | None]:
     """Store one postback (Invalid naming the parameter, nothing written, when one is wrong) and say whether it
     is to be forwarded. Answers ({batch_id, event, conversion, duplicate, forwarded}, the forward or None)."""
     settings, owner = _owner(db, token)
@@ -183,7 +183,7 @@ def record_postback(db: Session, *, token: str, params: Mapping[str, Any]) -> tu
     assert campaign is not None
     event = values["event"]
     moment: datetime = values["event_time"]
-    row = {"hour": moment.replace(minute=0, second=0, microsecond=0, tzinfo=UTC),
+    row: dict[str, RowValue] = {"hour": moment.replace(minute=0, second=0, microsecond=0, tzinfo=UTC),
            "advertiser_id": campaign.advertiser_id, "campaign_id": campaign.id,
            "creative_id": params.get("creative_id") or 0, "exchange": params.get("exchange") or UNKNOWN,
            "os": params.get("os") or UNKNOWN, "country": params.get("country"), "app": params.get("app") or UNKNOWN,
@@ -193,7 +193,7 @@ def record_postback(db: Session, *, token: str, params: Mapping[str, Any]) -> tu
     batch_id = batch_id_of(token, values["click_id"], event)
     stored = ingestion.store_and_charge(db, batch_id=batch_id, facts=facts, source="postback")
     forward = None
-    if (not stored["duplicate"] and settings.postback_enabled == ENABLED and settings.postback_url
+    if (not stored.duplicate and settings.postback_enabled == ENABLED and settings.postback_url
             and event in (settings.postback_events or [])):
         macros = {"click_id": values["click_id"], "event": event,
                   # Unix seconds, as the settings page's macro list promises (what MMP templates expect).
@@ -204,11 +204,11 @@ def record_postback(db: Session, *, token: str, params: Mapping[str, Any]) -> tu
         forward = Forward(owner.id, campaign.advertiser_id, event,
                           _forward_url(settings.postback_url, macros))
     answer = PostbackReceipt(batch_id=batch_id, event=event, conversion=event in CONVERSION_EVENTS,
-                             duplicate=stored["duplicate"], forwarded=forward is not None)
+                             duplicate=stored.duplicate, forwarded=forward is not None)
     return answer, forward
 
 
-def receive_postback(*, token: str, params: Mapping[str, Any]) -> PostbackReceipt:
+def receive_postback(*, token: str, params: Mapping[str, str]) -> PostbackReceipt:
     """record_postback in its own unit of work; once committed, the forward (if any) starts on a worker thread.
     Blocking: call it from a worker thread (the API does), never on the event loop."""
     with session_scope() as db:
@@ -285,10 +285,10 @@ def _deliver(forward: Forward) -> None:
         logger.exception("postback forward to user %s failed", forward.user_id)
 
 
-def recent_deliveries(db: Session, *, actor: Actor, limit: int = 20) -> list[dict[str, Any]]:
+def recent_deliveries(db: Session, *, actor: Actor, limit: int = 20) -> list[PostbackDeliveryRead]:
     """The acting user's last forwards, newest first (for its settings page)."""
     require(actor, "postback", "view")
     rows = db.exec(select(PostbackDelivery).where(PostbackDelivery.user_id == actor.id)
                    .order_by(col(PostbackDelivery.id).desc()).limit(limit)).all()
-    return [{"event": r.event, "url": r.url, "status_code": r.status_code, "error": r.error, "attempts": r.attempts,
-             "at": r.created_at.isoformat()} for r in rows]
+    return [PostbackDeliveryRead(event=r.event, url=r.url, status_code=r.status_code, error=r.error,
+                                 attempts=r.attempts, at=r.created_at.isoformat()) for r in rows]

@@ -3,8 +3,6 @@ is the credential (each client's own, shown on its settings page)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
@@ -30,7 +28,7 @@ Example: `GET /api/postback/<token>?click_id=abc123&event=install&campaign_id=12
 
 
 async def postback(token: str, request: Request) -> Envelope[PostbackReceipt]:
-    params: dict[str, Any] = dict(request.query_params)
+    params: dict[str, str] = dict(request.query_params)
     if request.method == "POST" and "form" in request.headers.get("content-type", ""):
         form = await request.form()
         params.update({key: value for key, value in form.items() if isinstance(value, str)})

@@ -1,9 +1,22 @@
-"""What the statistics services answer at the API: for now the conversion postback's receipt (the statistics
-queries and dashboards, whose rows take the columns asked for, are next)."""
+"""What the statistics services answer at the API and to the pages: the conversion postback's receipt, a stored
+batch's receipt, the dashboards and Insight360. Rows of statistics take the columns asked for, so they are
+FigureRows (column name -> figure); money in them, and in Insight360's amounts, is a number for the pages and
+dollar text to the cent in a JSON reply (app/statistics/money_replies.py)."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field, RootModel
+
+from app.statistics.money_replies import DollarFigure, FigureRow
+
+# A row sent for ingestion, as the service judges it (app/statistics/ingestion.py names each bad value): JSON
+# scalars, a custom event's counts under `events`, and `hour` as a datetime when a row comes from Python (the
+# simulator).
+RowScalar = str | int | float | bool | None
+RowValue = RowScalar | datetime | list[RowScalar] | dict[str, RowScalar]
 
 
 class PostbackReceipt(BaseModel):
@@ -12,3 +25,100 @@ class PostbackReceipt(BaseModel):
     conversion: bool = Field(description="Whether the event counts as a conversion")
     duplicate: bool = Field(description="true: sent before, nothing changed")
     forwarded: bool = Field(description="Whether it is passed on to your postback URL")
+
+
+class PostbackDeliveryRead(BaseModel):
+    """One forward of a postback to the client's own URL (its settings page lists the last ones)."""
+
+    event: str
+    url: str
+    status_code: int | None = Field(description="The tracker's HTTP status of the last attempt; null: no answer")
+    error: str = Field(description="Why the last attempt failed; empty on success")
+    attempts: int
+    at: str = Field(description="When it was recorded, ISO-8601 UTC")
+
+
+class BatchStored(BaseModel):
+    """A batch of delivery statistics, stored (or found stored before) and charged."""
+
+    batch_id: str
+    rows: int = Field(description="Rows in the batch")
+    duplicate: bool = Field(description="true: this batch id was stored before; nothing was written or charged again")
+    spend_micros_by_advertiser: dict[str, int] = Field(
+        description="Advertiser id (as text) -> micro-dollars charged for this batch ($1.00 = 1000000)")
+
+
+class FigureRows(RootModel[list[FigureRow]]):
+    """Rows of statistics, each with the columns asked for: dimensions (ids with their names beside them, days as
+    ISO dates), metrics (money in dollars as text, ratios null when their denominator is 0), spend_micros beside
+    spend, event_<name> counts."""
+
+
+class DashboardPeriod(BaseModel):
+    """The days shown and the period of the same length before them (ISO dates, UTC days)."""
+
+    start: str
+    end: str
+    previous_start: str
+    previous_end: str
+
+
+class DashboardOverview(BaseModel):
+    """Headline figures of the period and of the one before it (dashboard/overview)."""
+
+    period: DashboardPeriod
+    totals: FigureRow = Field(description="Every metric over the period, spend_micros beside spend; money in dollars")
+    previous: FigureRow = Field(description="The same over the previous period")
+    trend: FigureRow = Field(description="Change against the previous period in percent per metric (null: nothing "
+                                         "to compare with); written like the metric, so spend, cpa and ecpm as text")
+
+
+class Dashboard(DashboardOverview):
+    """Every classic-dashboard widget at once (the page's one query)."""
+
+    by_day: list[FigureRow] = Field(description="Every day of the period, days without delivery as zeros")
+    breakdowns: dict[str, list[FigureRow]] = Field(description="Breakdown name -> its top rows by spend")
+    labels: dict[str, str] = Field(description="Breakdown name -> the key of its rows' label column")
+
+
+class CampaignChoice(BaseModel):
+    id: int
+    name: str
+
+
+class PacingRead(BaseModel):
+    """An active campaign's spend against its budget over its flight so far."""
+
+    campaign_id: int
+    campaign_name: str
+    advertiser_id: int
+    advertiser_name: str
+    starts_on: str = Field(description="First day of the flight, ISO date (UTC)")
+    ends_on: str | None = Field(description="Last day of the flight; null: open-ended")
+    budget: DollarFigure = Field(description="The total budget, in dollars")
+    spent: DollarFigure = Field(description="Spent over the flight so far, in dollars")
+    expected: DollarFigure | None = Field(description="What an even pace would have spent by now (null: no daily "
+                                                      "budget to pace an open-ended campaign by)")
+    pacing: float | None = Field(description="spent against expected, in percent")
+    budget_used: float | None = Field(description="spent against budget, in percent")
+
+
+class AttentionRead(PacingRead):
+    """A campaign that needs attention: no recent spend (severity 2) or under-delivery (1)."""
+
+    reason: Literal["no_spend", "under_delivery", "low_balance"]
+    severity: int = Field(description="3 low balance, 2 no spend, 1 under-delivery: the list is worst first")
+
+
+class LowBalanceRead(AttentionRead):
+    """A campaign whose advertiser's balance covers fewer than three days of its recent spend (severity 3)."""
+
+    balance: DollarFigure = Field(description="The advertiser's balance, in dollars")
+
+
+class Insight(BaseModel):
+    """Insight360: the active campaigns' pacing (biggest spend first) and those that need attention (worst
+    first), 20 of each at most."""
+
+    pacing: list[PacingRead]
+    attention: list[LowBalanceRead | AttentionRead]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlmodel import Session, col, select
@@ -22,7 +21,7 @@ from app.campaigns.models import Campaign
 from app.creatives.models import Creative
 from app.kernel.errors import Invalid, NotFound
 from app.warehouse import get_store
-from app.warehouse.base import StatsQuery
+from app.warehouse.base import StatsQuery, StatsRow, StatsValue, whole
 from app.warehouse.schema import DIMENSIONS, EVENT_NAME_PATTERN, EVENT_PREFIX, METRICS
 
 MAX_DAYS = 400  # a report spans at most this many days (a year and a bit: year-on-year views)
@@ -86,17 +85,18 @@ def parse_period(start: str | date | None, end: str | date | None, *, default_da
     return first, last
 
 
-def zero_row(metrics: Sequence[str], events: Sequence[str] = ()) -> dict[str, Any]:
+def zero_row(metrics: Sequence[str], events: Sequence[str] = ()) -> StatsRow:
     """A row's figures with no delivery: counts and money 0, ratios empty (their denominator is zero: NULLIF in
     schema.METRICS), as the store answers them."""
-    row: dict[str, Any] = {key: None if "NULLIF(" in METRICS[key].sql else 0 for key in metrics}
+    row: StatsRow = {key: None if "NULLIF(" in METRICS[key].sql else 0 for key in metrics}
     row.update({EVENT_PREFIX + name: 0 for name in events})
     if "spend" in metrics:
         row["spend_micros"] = 0
     return row
 
 
-def every_day(rows: Sequence[Mapping[str, Any]], first: date, last: date, zero: Mapping[str, Any]) -> list[dict[str, Any]]:
+def every_day(rows: Sequence[Mapping[str, StatsValue]], first: date, last: date,
+              zero: Mapping[str, StatsValue]) -> list[StatsRow]:
     """Rows by "date", one for each day first..last in order: a day without delivery as a row of `zero`, so a
     quiet day shows as a day, not as a gap."""
     found = {row["date"]: dict(row) for row in rows}
@@ -106,7 +106,7 @@ def every_day(rows: Sequence[Mapping[str, Any]], first: date, last: date, zero: 
 
 def build_query(db: Session, *, actor: Actor, start: date, end: date, dimensions: Sequence[str] = (),
                 metrics: Sequence[str] | None = None, events: Sequence[str] = (),
-                filters: Mapping[str, Sequence[Any]] | None = None, advertiser_id: int | None = None,
+                filters: Mapping[str, Sequence[int | str]] | None = None, advertiser_id: int | None = None,
                 time_zone: str = "UTC", order_by: str | None = None, descending: bool = False,
                 limit: int | None = None) -> StatsQuery:
     """A checked query in the actor's scope; unknown names are refused naming the field."""
@@ -121,7 +121,7 @@ def build_query(db: Session, *, actor: Actor, start: date, end: date, dimensions
         errors["metrics"] = f"Unknown metric: {', '.join(bad)}."
     if bad := [e for e in events if not _EVENT_NAME.match(e)]:
         errors["events"] = f"Not an event name: {', '.join(bad)}."
-    clean_filters: dict[str, tuple[Any, ...]] = {}
+    clean_filters: dict[str, tuple[int | str, ...]] = {}
     for key, values in (filters or {}).items():
         dimension = DIMENSIONS.get(key)
         if dimension is None or dimension.kind == "time":
@@ -144,7 +144,7 @@ def build_query(db: Session, *, actor: Actor, start: date, end: date, dimensions
                       order_by=order_by, descending=descending, limit=min(limit or MAX_ROWS, MAX_ROWS))
 
 
-def run(db: Session, query: StatsQuery, *, names: bool = True) -> list[dict[str, Any]]:
+def run(db: Session, query: StatsQuery, *, names: bool = True) -> list[StatsRow]:
     """The store's rows for a query made by build_query, with advertiser, campaign and creative names beside
     their ids when those dimensions are asked for."""
     rows = get_store().query(query)
@@ -153,16 +153,22 @@ def run(db: Session, query: StatsQuery, *, names: bool = True) -> list[dict[str,
     return rows
 
 
-def statistics(db: Session, *, actor: Actor, start: date, end: date, **options: Any) -> list[dict[str, Any]]:
+def statistics(db: Session, *, actor: Actor, start: date, end: date, dimensions: Sequence[str] = (),
+               metrics: Sequence[str] | None = None, events: Sequence[str] = (),
+               filters: Mapping[str, Sequence[int | str]] | None = None, advertiser_id: int | None = None,
+               time_zone: str = "UTC", order_by: str | None = None, descending: bool = False,
+               limit: int | None = None) -> list[StatsRow]:
     """build_query then run: the one call for a page or an API call that wants rows."""
-    return run(db, build_query(db, actor=actor, start=start, end=end, **options))
+    return run(db, build_query(db, actor=actor, start=start, end=end, dimensions=dimensions, metrics=metrics,
+                               events=events, filters=filters, advertiser_id=advertiser_id, time_zone=time_zone,
+                               order_by=order_by, descending=descending, limit=limit))
 
 
-def add_names(db: Session, rows: list[dict[str, Any]]) -> None:
+def add_names(db: Session, rows: list[StatsRow]) -> None:
     """advertiser_name / campaign_name / creative_name beside the ids (one query per kind, not per row)."""
     for key, model, label in (("advertiser_id", User, "advertiser_name"), ("campaign_id", Campaign, "campaign_name"),
                               ("creative_id", Creative, "creative_name")):
-        ids = {row[key] for row in rows if row.get(key)}
+        ids = {whole(row[key]) for row in rows if row.get(key)}
         if not ids:
             continue
         if model is User:
@@ -171,7 +177,8 @@ def add_names(db: Session, rows: list[dict[str, Any]]) -> None:
             found = dict(db.exec(select(model.id, model.name).where(col(model.id).in_(ids))).all())  # type: ignore[union-attr]  # User (no name) is the branch above; mypy does not narrow a class by `is`
         for row in rows:
             if key in row:
-                row[label] = found.get(row[key], f"#{row[key]}" if row[key] else "")
+                ident = whole(row[key])
+                row[label] = found.get(ident, f"#{ident}" if ident else "")
 
 
 def event_names(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[str]:

@@ -36,7 +36,7 @@ from app.supply.audience_devices import UploadSummary, iter_lines, store_devices
 from app.supply.list_targeting import AUDIENCE_KEY
 from app.supply.models import Audience, AudienceDevice, AudienceKind, AudienceStatus
 from app.warehouse import get_store
-from app.warehouse.base import StatsQuery
+from app.warehouse.base import StatsQuery, whole
 from app.warehouse.schema import EVENT_NAME_PATTERN
 
 NOT_FOUND = "Audience not found."
@@ -74,7 +74,7 @@ def _events_in_window(audience: Audience) -> int:
                                         metrics=("conversions",) if is_conversion else (),
                                         events=() if is_conversion else (audience.event,)))
     column = "conversions" if is_conversion else f"event_{audience.event}"
-    return int(rows[0].get(column) or 0) if rows else 0
+    return whole(rows[0].get(column)) if rows else 0
 
 
 def size_of(audience: Audience) -> tuple[int, str]:

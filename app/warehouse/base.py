@@ -10,7 +10,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any, Protocol
+from typing import Protocol
+
+# A statistics row's value: an id or a count (int), a ratio or an amount in dollars (float), a name (str), the
+# day (date) or hour (datetime) of a time dimension, or None (a ratio whose denominator is 0).
+StatsValue = int | float | str | date | datetime | None
+# A statistics row has the columns a query asked for (dimension keys, metric keys, spend_micros beside spend,
+# event_<name>): column name -> its value.
+StatsRow = dict[str, StatsValue]
+
+
+def whole(value: StatsValue) -> int:
+    """A row's count, id or spend_micros as an int (None, a missing column: 0)."""
+    if value is None:
+        return 0
+    if not isinstance(value, int | float):
+        raise TypeError(f"not a count: {value!r}")
+    return int(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +57,7 @@ class StatsQuery:
     metrics: tuple[str, ...] = ("impressions", "clicks", "ctr", "spend", "ecpm", "ecpc", "conversions", "cpa")
     events: tuple[str, ...] = ()  # custom event names, each a column event_<name>
     advertiser_ids: tuple[int, ...] | None = None  # row scope: None is every advertiser (staff only)
-    filters: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # dimension key -> allowed values
+    filters: Mapping[str, tuple[int | str, ...]] = field(default_factory=dict)  # dimension key -> allowed values
     time_zone: str = "UTC"
     order_by: str | None = None  # a dimension or metric key; default: the dimensions in order
     descending: bool = False
@@ -64,7 +80,7 @@ class StatisticsStore(Protocol):
         """Store a batch whole or not at all. A batch id seen before writes nothing and answers the first
         receipt (duplicate=True), so a client may retry freely."""
 
-    def query(self, query: StatsQuery) -> list[dict[str, Any]]:
+    def query(self, query: StatsQuery) -> list[StatsRow]:
         """Rows of the asked dimensions (keys as in DIMENSIONS; date as a date, hour as a datetime) with the
         asked metrics (METRICS keys) and event_<name> columns."""
 

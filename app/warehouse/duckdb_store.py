@@ -25,7 +25,7 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 
-from app.warehouse.base import BatchReceipt, FactRow, StatsQuery
+from app.warehouse.base import BatchReceipt, FactRow, StatsQuery, StatsRow
 from app.warehouse.schema import DIMENSIONS, EVENT_PREFIX, MEASURES, METRICS, PLACEMENT_COLUMNS
 
 _PLACEMENT_DDL = """
@@ -180,7 +180,7 @@ class DuckDBStore:
         self._connection.close()
 
     # -- reading -----------------------------------------------------------------------------------------
-    def query(self, query: StatsQuery) -> list[dict[str, Any]]:
+    def query(self, query: StatsQuery) -> list[StatsRow]:
         return _fetch(self._cursor(), *_report_sql(query))
 
     def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
@@ -200,7 +200,7 @@ class DuckDBStore:
         return (first, last) if first else None
 
 
-def _fetch(cursor: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+def _fetch(cursor: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any]) -> list[StatsRow]:
     cursor.execute(sql, params)
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]

@@ -9,6 +9,7 @@ from reactpy import component, html
 from app.kernel.i18n.formatters import day_range
 from app.reports import results as report_results
 from app.reports import service as reports
+from app.reports.schemas import ReportRead
 from app.warehouse.schema import EVENT_PREFIX
 from components.ui.console import Console, use_console
 from components.ui.dropdown import Dropdown
@@ -33,13 +34,13 @@ def status_cell(console: Console, status: str) -> Any:
     return {"text": console.t(f"reports.status.{status}"), "variant": STATUS_VARIANTS.get(status, "secondary")}
 
 
-def period_text(console: Console, report: dict[str, Any]) -> str:
+def period_text(console: Console, report: ReportRead) -> str:
     """The report's days as dates; a preset also by its name, with the days a run started now covers (in the
     report's time zone): "Last 30 days · 26 Oct 2026 – 24 Nov 2026"."""
-    if report["period"] == "custom":
-        return day_range(report["start_date"], report["end_date"], language=console.language)
-    first, last = report_results.resolve_period(report["period"], None, None, time_zone=report["time_zone"])
-    name = console.t(f"reports.period.{report['period']}")
+    if report.period == "custom":
+        return day_range(report.start_date or "", report.end_date or "", language=console.language)
+    first, last = report_results.resolve_period(report.period, None, None, time_zone=report.time_zone)
+    name = console.t(f"reports.period.{report.period}")
     return f"{name} · {day_range(first, last, language=console.language)}"
 
 

@@ -9,6 +9,7 @@ from reactpy import component, event, html, use_state
 from reactpy_router import use_params
 
 from app.reports import service as reports
+from app.reports.schemas import BuilderOptions, ReportRead, ReportSaved, ReportSettings
 from components.reports.common import TYPE_ICONS, column_text
 from components.ui import styles
 from components.ui.console import use_console
@@ -72,21 +73,28 @@ def text_input(*, name: str, label: str, default: str, error: str | None, kind: 
                     html.div({"className": "form-text"}, help_text) if help_text and not error else "")
 
 
-def _form_data(values: dict[str, Any], multi: dict[str, list[str]]) -> dict[str, Any]:
+def _form_data(values: dict[str, Any], multi: dict[str, list[str]]) -> ReportSettings:
     filters = {key: multi.get(f"filter_{key}", []) for key in ("campaign_id", "country", "exchange", "os")}
-    return {"name": values.get("name", ""), "advertiser_id": values.get("advertiser_id") or None,
-            "dimensions": values.get("dimensions", []), "metrics": values.get("metrics", []),
-            "events": values.get("events", []), "filters": {k: v for k, v in filters.items() if v},
-            "period": values.get("period", "last_7_days"), "start_date": values.get("start_date", ""),
-            "end_date": values.get("end_date", ""), "time_zone": values.get("time_zone", "UTC"),
-            "schedule": values.get("schedule", "none"), "recipients": values.get("recipients", "")}
+    return ReportSettings(
+        name=values.get("name", ""), advertiser_id=values.get("advertiser_id") or None,
+        dimensions=values.get("dimensions", []), metrics=values.get("metrics", []), events=values.get("events", []),
+        filters={k: v for k, v in filters.items() if v}, period=values.get("period", "last_7_days"),
+        start_date=values.get("start_date", ""), end_date=values.get("end_date", ""),
+        time_zone=values.get("time_zone", "UTC"), schedule=values.get("schedule", "none"),
+        recipients=values.get("recipients", ""))
+
+
+def _keyed(options: list[tuple[str, str]]) -> list[Any]:
+    """Checkbox options whose values are keys (checkbox_list is annotated for ids; it keeps any value)."""
+    return list(options)
 
 
 @component
-def ReportForm(report: dict[str, Any] | None, report_type: str) -> Any:
+def ReportForm(report: ReportRead | None, report_type: str) -> Any:
     console = use_console()
     t = console.t
-    base = report or {"name": "", "advertiser_id": None, "dimensions": list(reports.REPORT_TYPES.get(report_type, ())),
+    # The form's first values: the report's settings, or a new report's.
+    base: dict[str, Any] = report.model_dump() if report else {"name": "", "advertiser_id": None, "dimensions": list(reports.REPORT_TYPES.get(report_type, ())),
                       "metrics": ["impressions", "clicks", "ctr", "spend", "ecpm", "conversions"], "events": [],
                       "filters": {}, "period": "last_7_days", "start_date": "", "end_date": "", "time_zone": "UTC",
                       "schedule": "none", "recipients": []}
@@ -102,10 +110,10 @@ def ReportForm(report: dict[str, Any] | None, report_type: str) -> Any:
                         deps=[advertiser])
     navigation, go = use_navigation()
 
-    def saved(result: dict[str, Any]) -> None:
-        saved_report = result.get("report", result)
-        console.toast("success", t("reports.saved", name=saved_report["name"]))
-        go(console.path("report.view", id=saved_report["id"]) or "/")
+    def saved(result: ReportSaved | ReportRead) -> None:
+        saved_report = result.report if isinstance(result, ReportSaved) else result
+        console.toast("success", t("reports.saved", name=saved_report.name))
+        go(console.path("report.view", id=saved_report.id) or "/")
 
     save = use_action(reports.create_and_run if run_now else (reports.update_report if report else reports.create_report),
                       on_done=saved)
@@ -116,13 +124,13 @@ def ReportForm(report: dict[str, Any] | None, report_type: str) -> Any:
         data = _form_data(submitted_values(submit_event), multi_values(submit_event))
         if run_now:
             save.submit(actor=console.actor, data=data, report_type=report_type,
-                        report_id=report["id"] if report else None)
+                        report_id=report.id if report else None)
         elif report:
-            save.submit(actor=console.actor, report_id=report["id"], data=data)
+            save.submit(actor=console.actor, report_id=report.id, data=data)
         else:
             save.submit(actor=console.actor, data=data, report_type=report_type)
 
-    choices = options.value or {}
+    choices: BuilderOptions | None = options.value
     staff_or_agency = console.role is not None and console.role.value != "ADVERTISER"
     filters = base["filters"]
     return html.form(
@@ -135,14 +143,14 @@ def ReportForm(report: dict[str, Any] | None, report_type: str) -> Any:
                                           placeholder=t("reports.name_placeholder")),
                                select_field(name="advertiser_id", label=t("reports.field.advertiser"), value=advertiser,
                                             options=[("", t("reports.all_advertisers"))]
-                                            + [(str(a["id"]), a["name"]) for a in choices.get("advertisers", [])],
+                                            + [(str(a.id), a.name) for a in (choices.advertisers if choices else [])],
                                             on_change=set_advertiser, error=errors.get("advertiser_id"),
                                             help_text=t("reports.advertiser_hint")) if staff_or_agency else "",
                                html.div({"className": "row g-3"},
                                         html.div({"className": "col-md-4"},
                                                  select_field(name="period", label=t("reports.field.period"), value=period,
                                                               options=[(p, t(f"reports.period.{p}"))
-                                                                       for p in choices.get("periods", [period])],
+                                                                       for p in (choices.periods if choices else [period])],
                                                               on_change=set_period, error=errors.get("period"))),
                                         *([html.div({"className": "col-md-4", "key": field},
                                                     text_input(name=f"{field}_date", label=t(f"reports.field.{field}_date"),
@@ -154,37 +162,39 @@ def ReportForm(report: dict[str, Any] | None, report_type: str) -> Any:
                                             on_change=set_time_zone, error=errors.get("time_zone")),
                                title=t("reports.section.basics")),
                           card(checkbox_list(name="dimensions", label=t("reports.field.dimensions"),
-                                             options=[(d, column_text(console, d)) for d in choices.get("dimensions", dims)],
+                                             options=_keyed([(d, column_text(console, d))
+                                                             for d in (choices.dimensions if choices else dims)]),
                                              selected=dims, on_change=set_dims, error=errors.get("dimensions"),
                                              help_text=t("reports.dimensions_any" if report_type == MULTI
                                                          else "reports.dimensions_hint"), hide_label=True),
                                title=t("reports.field.dimensions"), class_name="mt-4"),
                           card(checkbox_list(name="metrics", label=t("reports.field.metrics"),
-                                             options=[(m, column_text(console, m)) for m in choices.get("metrics", metrics)],
+                                             options=_keyed([(m, column_text(console, m))
+                                                             for m in (choices.metrics if choices else metrics)]),
                                              selected=metrics, on_change=set_metrics, error=errors.get("metrics"),
                                              hide_label=True),
                                checkbox_list(name="events", label=t("reports.field.events"),
-                                             options=[(e, e) for e in choices.get("events", [])], selected=events,
+                                             options=_keyed([(e, e) for e in choices.events]), selected=events,
                                              on_change=set_events, error=errors.get("events"))
-                               if choices.get("events") else
+                               if choices and choices.events else
                                html.p({"className": "small text-body-secondary mb-0", "data-empty": "events"},
                                       t("reports.no_events")),
                                title=t("reports.section.columns"), class_name="mt-4")),
                  html.div({"className": "col-xl-5"},
                           card(multi_select(name="filter_campaign_id", label=t("reports.filter.campaign"),
-                                            options=[(str(c["id"]), c["name"] if not staff_or_agency
-                                                      else f"{c['name']} · {c['advertiser']}")
-                                                     for c in choices.get("campaigns", [])],
+                                            options=[(str(c.id), c.name if not staff_or_agency
+                                                      else f"{c.name} · {c.advertiser}")
+                                                     for c in (choices.campaigns if choices else [])],
                                             selected=filters.get("campaign_id", []),
                                             error=errors.get("filters.campaign_id"), help_text=t("reports.filter_hint")),
                                multi_select(name="filter_country", label=t("reports.filter.country"),
-                                            options=[(c["code"], c["name"]) for c in choices.get("countries", [])],
+                                            options=[(c.code, c.name) for c in (choices.countries if choices else [])],
                                             selected=filters.get("country", []), error=errors.get("filters.country")),
                                multi_select(name="filter_exchange", label=t("reports.filter.exchange"),
-                                            options=[(x, x) for x in choices.get("exchanges", [])],
+                                            options=[(x, x) for x in (choices.exchanges if choices else [])],
                                             selected=filters.get("exchange", []), error=errors.get("filters.exchange")),
                                multi_select(name="filter_os", label=t("reports.filter.os"),
-                                            options=[(x, x) for x in choices.get("os", [])],
+                                            options=[(x, x) for x in (choices.os if choices else [])],
                                             selected=filters.get("os", []), error=errors.get("filters.os")),
                                title=t("reports.section.filters")),
                           card(select_field(name="schedule", label=t("reports.field.schedule"), value=schedule,
@@ -237,12 +247,12 @@ def ReportEditPage() -> Any:
     if report.value is None:
         return html.div(page_header(t("reports.edit_title"), "", back_link(console, "reports", "reports.back")),
                         card(html.p({"className": "mb-0", "data-state": "not-found"}, t("reports.not_found"))))
-    kind = report.value["report_type"]
+    kind = report.value.report_type
     return html.div(
         {"data-page": "report-edit"},
         page_header(t("reports.edit_title"),
                     html.span(html.i({"className": f"bi {TYPE_ICONS.get(kind, 'bi-table')} me-1"}),
-                              t(f"reports.type.{kind}"), " · ", report.value["name"]),
+                              t(f"reports.type.{kind}"), " · ", report.value.name),
                     back_link(console, "reports", "reports.back")),
         ReportForm(report.value, kind, key=str(report_id)),
     )

@@ -10,6 +10,7 @@ from reactpy import Ref, component, html, use_state
 
 from app.kernel.validation import FILE_NAME_MAX_LENGTH
 from app.reports import service as reports
+from app.reports.schemas import ReportListItem
 from components.reports.common import NewReportMenu, period_text, status_cell
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import use_console
@@ -58,7 +59,7 @@ def RunningAppsExport() -> Any:
 
 
 @component
-def _ReportRowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Any) -> Any:
+def _ReportRowActions(host: Ref[Any], rows: list[ReportListItem], reload: Any) -> Any:
     console = use_console()
     t = console.t
     not_asking: tuple[int, str] | None = None  # (id, name) to delete
@@ -72,11 +73,11 @@ def _ReportRowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Any) -
                         on_done=removed)
 
     def act(action_id: str, report_id: int) -> None:
-        row = next((r for r in rows if r["id"] == report_id), None)
+        row = next((r for r in rows if r.id == report_id), None)
         if row is None:
             return
         if action_id == DELETE:
-            set_asking((report_id, row["name"]))
+            set_asking((report_id, row.name))
         elif path := console.path(action_id, id=report_id):
             go(path)
 
@@ -104,10 +105,10 @@ def ReportListPage() -> Any:
         {"key": "last_status", "label": t("reports.last_run"), "type": "badge", "width": 120},
         {"key": "last_run_at", "label": t("reports.last_run_at"), "type": "date", "width": 160},
     ]
-    grid_rows = [{**r, "type": t(f"reports.type.{r['report_type']}"), "period_text": period_text(console, r),
-                  "advertiser": r["advertiser"] or t("reports.all_advertisers"),
-                  "schedule_text": t(f"reports.schedule.{r['schedule']}"),
-                  "last_status": status_cell(console, r["last_status"])} for r in rows.value or []]
+    grid_rows = [{**r.model_dump(), "type": t(f"reports.type.{r.report_type}"), "period_text": period_text(console, r),
+                  "advertiser": r.advertiser or t("reports.all_advertisers"),
+                  "schedule_text": t(f"reports.schedule.{r.schedule}"),
+                  "last_status": status_cell(console, r.last_status)} for r in rows.value or []]
     grid_actions: list[GridAction] = [
         {"id": "report.view", "label": t("reports.view"), "icon": "bi-eye"},
         {"id": "report.edit", "label": t("reports.edit"), "icon": "bi-pencil"},

@@ -13,6 +13,7 @@ from reactpy_router import use_params
 from app.kernel.i18n.formatters import day_range, grouped, money
 from app.reports import results as report_results
 from app.reports import service as reports
+from app.reports.schemas import ReportRead, ReportRunRead, RunResult
 from components.reports.common import TYPE_ICONS, column_text, period_text, status_badge
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import Console, use_console
@@ -41,24 +42,24 @@ def _total_text(console: Console, key: str, value: Any) -> str:
 
 
 @component
-def ResultPanel(run: dict[str, Any], report: dict[str, Any]) -> Any:
+def ResultPanel(run: ReportRunRead, report: ReportRead) -> Any:
     console = use_console()
     t = console.t
-    result = use_query(reports.run_result, actor=console.actor, run_id=run["id"], deps=[run["id"], run["has_file"]])
+    result = use_query(reports.run_result, actor=console.actor, run_id=run.id, deps=[run.id, run.has_file])
     if result.loading:
         return card(html.p({"className": "mb-0"}, t("common.loading")))
-    data = result.value or {}
-    if not data.get("available"):
+    data: RunResult | None = result.value
+    if data is None or not data.available:
         return card(empty_state("bi-file-earmark-x", t("reports.file_deleted"), t("reports.file_deleted_hint"),
                                 marker={"data-state": "no-file"}))
     columns: list[GridColumn] = [{"key": key, "label": column_text(console, key),
                                   "type": "day" if key in DAY_COLUMNS else "number" if key.endswith("_id")
                                   else GRID_TYPES[report_results.column_kind(key)],
                                   "width": 120 if report_results.column_kind(key) != "text" else 170}
-                                 for key in data["columns"]]
-    totals = data.get("totals") or {}
-    metric_keys = [k for k in data["columns"] if report_results.column_kind(k) != "text" and not k.endswith("_id")]
-    filename = f"{report['name']}.csv"
+                                 for key in data.columns]
+    totals = data.totals
+    metric_keys = [k for k in data.columns if report_results.column_kind(k) != "text" and not k.endswith("_id")]
+    filename = f"{report.name}.csv"
     return html.div(
         html.div({"className": "row g-3 mb-4", "data-totals": "run"},
                  *[html.div({"className": "col-6 col-md-3", "key": key},
@@ -70,27 +71,27 @@ def ResultPanel(run: dict[str, Any], report: dict[str, Any]) -> Any:
                                                        _total_text(console, key, totals.get(key))))))
                    for key in metric_keys]),
         card(
-            html.p({"className": "small text-body-secondary"}, t("reports.truncated", shown=len(data["rows"]),
-                                                                 total=data["row_count"])) if data["truncated"] else "",
-            data_grid(columns=columns, rows=data["rows"], row_key="_row", height=460,
+            html.p({"className": "small text-body-secondary"}, t("reports.truncated", shown=len(data.rows),
+                                                                 total=data.row_count)) if data.truncated else "",
+            data_grid(columns=columns, rows=data.rows, row_key="_row", height=460,
                       search_placeholder=t("common.search"), empty_text=t("reports.no_rows"),
                       row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
-                      key=f"result-{run['id']}"),
-            title=t("reports.result_title", days=day_range(run["period_start"], run["period_end"],
+                      key=f"result-{run.id}"),
+            title=t("reports.result_title", days=day_range(run.period_start or "", run.period_end or "",
                                                            language=console.language)),
-            extra=ServiceDownload(reports.download_run, {"run_id": run["id"]}, filename, t("reports.download_csv"),
+            extra=ServiceDownload(reports.download_run, {"run_id": run.id}, filename, t("reports.download_csv"),
                                   "download-csv", class_name="btn btn-outline-primary btn-sm", icon="bi-filetype-csv")),
     )
 
 
 @component
-def RunPanel(run_id: int, report: dict[str, Any], on_finished: Callable[[], None]) -> Any:
+def RunPanel(run_id: int, report: ReportRead, on_finished: Callable[[], None]) -> Any:
     """One run: its progress polled every second while it is pending or running, then its result."""
     console = use_console()
     t = console.t
     tick, set_tick = use_state(0)
     run = use_query(reports.get_run, actor=console.actor, run_id=run_id, deps=[run_id])
-    status = (run.value or {}).get("status")
+    status = run.value.status if run.value else None
 
     def poll() -> Callable[[], None] | None:
         if status not in ACTIVE:
@@ -119,28 +120,28 @@ def RunPanel(run_id: int, report: dict[str, Any], on_finished: Callable[[], None
     use_effect(finished, dependencies=[status])
     if run.loading or run.value is None:
         return card(html.p({"className": "mb-0"}, t("common.loading")))
-    value = run.value
+    value: ReportRunRead = run.value
     if status in ACTIVE:
         return card(html.div({"data-run-state": status},
                              html.div({"className": "d-flex justify-content-between small mb-2"},
                                       html.span(html.span({"className": "spinner-border spinner-border-sm me-2"}),
                                                 t(f"reports.progress.{status}")),
-                                      html.span({"data-progress": str(value["progress"])}, f"{value['progress']} %")),
+                                      html.span({"data-progress": str(value.progress)}, f"{value.progress} %")),
                              html.div({"className": "progress", "role": "progressbar", "aria-valuemin": 0,
-                                       "aria-valuemax": 100, "aria-valuenow": value["progress"],
+                                       "aria-valuemax": 100, "aria-valuenow": value.progress,
                                        "style": {"height": "0.6rem"}},
                                       html.div({"className": "progress-bar progress-bar-striped progress-bar-animated",
-                                                "style": {"width": f"{max(value['progress'], 3)}%"}}))),
+                                                "style": {"width": f"{max(value.progress, 3)}%"}}))),
                     title=t("reports.generating"))
     if status == "failed":
         return card(html.div({"className": "alert alert-danger mb-0", "data-run-state": "failed"},
                              html.i({"className": "bi bi-exclamation-triangle me-2"}),
-                             t("reports.run_failed", error=t(value["error"]) if value["error"] else "")))
+                             t("reports.run_failed", error=t(value.error) if value.error else "")))
     return ResultPanel(value, report)
 
 
 @component
-def RunsCard(runs: list[dict[str, Any]], selected: int | None, on_select: Callable[[int], None],
+def RunsCard(runs: list[ReportRunRead], selected: int | None, on_select: Callable[[int], None],
              reload: Callable[[], None]) -> Any:
     console = use_console()
     t = console.t
@@ -155,24 +156,24 @@ def RunsCard(runs: list[dict[str, Any]], selected: int | None, on_select: Callab
                     title=t("reports.previous_runs"))
     rows = []
     for run in runs:
-        current = run["id"] == selected
+        current = run.id == selected
         rows.append(html.tr(
-            {"key": str(run["id"]), "className": "table-active" if current else "", "data-run": str(run["id"])},
+            {"key": str(run.id), "className": "table-active" if current else "", "data-run": str(run.id)},
             html.td(html.button({"type": "button", "className": "btn btn-link btn-sm p-0 text-decoration-none",
-                                 "onClick": lambda _e, i=run["id"]: on_select(i)},
-                                f"#{run['id']}"),
+                                 "onClick": lambda _e, i=run.id: on_select(i)},
+                                f"#{run.id}"),
                     html.i({"className": "bi bi-clock ms-1 text-body-tertiary", "title": t("reports.scheduled_run")})
-                    if run["scheduled"] else ""),
+                    if run.scheduled else ""),
             html.td({"className": "small text-nowrap"},
-                    day_range(run["period_start"], run["period_end"], language=console.language)),
-            html.td(status_badge(console, run["status"])),
-            html.td({"className": "small text-end"}, f"{run['row_count']:,}" if run["row_count"] is not None else "–"),
-            html.td({"className": "small text-body-secondary text-nowrap"}, (run["created_at"] or "")[:16].replace("T", " ")),
+                    day_range(run.period_start or "", run.period_end or "", language=console.language)),
+            html.td(status_badge(console, run.status)),
+            html.td({"className": "small text-end"}, f"{run.row_count:,}" if run.row_count is not None else "–"),
+            html.td({"className": "small text-body-secondary text-nowrap"}, (run.created_at or "")[:16].replace("T", " ")),
             html.td({"className": "text-end"},
                     html.button({"type": "button", "className": "btn btn-sm btn-outline-danger",
                                  "title": t("reports.delete_file"), "aria-label": t("reports.delete_file"),
-                                 "data-action": "delete-file", "onClick": lambda _e, i=run["id"]: set_asking(i)},
-                                html.i({"className": "bi bi-trash"})) if run["has_file"] else ""),
+                                 "data-action": "delete-file", "onClick": lambda _e, i=run.id: set_asking(i)},
+                                html.i({"className": "bi bi-trash"})) if run.has_file else ""),
         ))
     return card(
         html.div({"className": "table-responsive"},
@@ -196,9 +197,11 @@ def ReportViewPage() -> Any:
     report_id = int(use_params().get("id", 0))
     report = use_query(reports.get_report, actor=console.actor, report_id=report_id, deps=[report_id])
     runs = use_query(reports.list_runs, actor=console.actor, report_id=report_id, deps=[report_id])
-    chosen, set_chosen = use_state(None)
-    def started(run: dict[str, Any]) -> None:
-        set_chosen(run["id"])
+    no_run: int | None = None  # the newest run is shown until one is chosen
+    chosen, set_chosen = use_state(no_run)
+
+    def started(run: ReportRunRead) -> None:
+        set_chosen(run.id)
         runs.reload()
 
     start = use_action(reports.start_run, on_done=started)
@@ -207,16 +210,16 @@ def ReportViewPage() -> Any:
     if report.value is None:
         return html.div(page_header(t("reports.view_title"), "", back_link(console, "reports", "reports.back")),
                         card(html.p({"className": "mb-0", "data-state": "not-found"}, t("reports.not_found"))))
-    value = report.value
-    run_list = runs.value or []
-    selected = chosen if chosen is not None else (run_list[0]["id"] if run_list else None)
+    value: ReportRead = report.value
+    run_list: list[ReportRunRead] = runs.value or []
+    selected = chosen if chosen is not None else (run_list[0].id if run_list else None)
     edit = console.path("report.edit", id=report_id)
-    filters = ", ".join(f"{column_text(console, k)}: {len(v)}" for k, v in value["filters"].items()) or t("reports.none")
+    filters = ", ".join(f"{column_text(console, k)}: {len(v)}" for k, v in value.filters.items()) or t("reports.none")
     return html.div(
         {"data-page": "report-view"},
-        page_header(value["name"],
-                    html.span(html.i({"className": f"bi {TYPE_ICONS.get(value['report_type'], 'bi-table')} me-1"}),
-                              t(f"reports.type.{value['report_type']}"), " · ", period_text(console, value)),
+        page_header(value.name,
+                    html.span(html.i({"className": f"bi {TYPE_ICONS.get(value.report_type, 'bi-table')} me-1"}),
+                              t(f"reports.type.{value.report_type}"), " · ", period_text(console, value)),
                     back_link(console, "reports", "reports.back"),
                     app_link({"to": edit, "className": "btn btn-outline-secondary btn-sm"},
                              html.i({"className": "bi bi-pencil me-1"}), t("reports.edit")) if edit else "",
@@ -233,15 +236,15 @@ def ReportViewPage() -> Any:
                           html.div({"className": "mt-4"}, RunsCard(run_list, selected, set_chosen, runs.reload))),
                  html.div({"className": "col-xxl-3"},
                           card(facts([(t("reports.field.dimensions"), ", ".join(column_text(console, d)
-                                                                                for d in value["dimensions"])),
+                                                                                for d in value.dimensions)),
                                       (t("reports.field.metrics"), ", ".join(column_text(console, m)
-                                                                             for m in value["metrics"])),
-                                      (t("reports.field.events"), ", ".join(value["events"]) or t("reports.none")),
+                                                                             for m in value.metrics)),
+                                      (t("reports.field.events"), ", ".join(value.events) or t("reports.none")),
                                       (t("reports.section.filters"), filters),
-                                      (t("reports.field.advertiser"), value["advertiser"] or t("reports.all_advertisers")),
-                                      (t("reports.field.time_zone"), value["time_zone"]),
-                                      (t("reports.field.schedule"), t(f"reports.schedule.{value['schedule']}")
-                                       + (f" → {', '.join(value['recipients'])}" if value["recipients"] else ""))],
+                                      (t("reports.field.advertiser"), value.advertiser or t("reports.all_advertisers")),
+                                      (t("reports.field.time_zone"), value.time_zone),
+                                      (t("reports.field.schedule"), t(f"reports.schedule.{value.schedule}")
+                                       + (f" → {', '.join(value.recipients)}" if value.recipients else ""))],
                                      cell="col-12 mb-2"),
                                title=t("reports.settings")))),
     )

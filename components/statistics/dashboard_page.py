@@ -13,6 +13,7 @@ from app.access import preferences
 from app.kernel.i18n.formatters import day_range
 from app.statistics import dashboards
 from app.statistics import service as statistics
+from app.statistics.schemas import CampaignChoice, Dashboard
 from components.statistics.insight import InsightPanels
 from components.statistics.widgets import breakdown_card, day_table, delivery_chart, kpi_tiles
 from components.ui.console import use_console
@@ -33,7 +34,7 @@ def _dates(period: dict[str, Any]) -> tuple[str, str]:
 
 
 def _filters(console: Any, period: dict[str, Any], set_period: Any, campaign: str, set_campaign: Any,
-             campaigns: list[dict[str, Any]]) -> Any:
+             campaigns: list[CampaignChoice]) -> Any:
     t = console.t
     start, end = _dates(period)
 
@@ -66,7 +67,7 @@ def _filters(console: Any, period: dict[str, Any], set_period: Any, campaign: st
                  html.select({"id": "dashboard-campaign", "className": "form-select form-select-sm", "value": campaign,
                               "onChange": lambda event: set_campaign(selected_value(event))},
                              html.option({"value": "", "key": "all"}, t("dashboard.all_campaigns")),
-                             *[html.option({"value": str(c["id"]), "key": f"campaign-{c['id']}"}, c["name"])
+                             *[html.option({"value": str(c.id), "key": f"campaign-{c.id}"}, c.name)
                                for c in campaigns])),
     )
 
@@ -87,35 +88,34 @@ def DashboardPage() -> Any:
     board = use_query(dashboards.dashboard, actor=actor, start=start, end=end, campaign_ids=campaign_ids,
                       deps=[start, end, campaign])
     choices = use_query(dashboards.campaign_choices, actor=actor)
-    data = board.value
+    data: Dashboard | None = board.value
     title = t("topbar.view_new") if insight else t("topbar.view_old")
     subtitle = t("dashboard.welcome", name=actor.user.display_name)
     if data is None:
         period_text = ""
     else:
         period_text = t("dashboard.period_text",
-                        days=day_range(data["period"]["start"], data["period"]["end"], language=console.language))
+                        days=day_range(data.period.start, data.period.end, language=console.language))
     header = page_header(title, subtitle, html.span({"className": "small text-body-secondary", "data-period": "shown"},
                                                     period_text))
     filters = _filters(console, period, set_period, campaign, set_campaign, choices.value or [])
     if data is None:
         return html.div({"data-dashboard": "insight360" if insight else "classic", "data-loading": "true"}, header,
                         filters, kpi_tiles(console))
-    breakdowns = data["breakdowns"]
     tables = html.div({"className": "row g-4 mb-4"}, *[
         html.div({"className": "col-xl-6", "key": f"by-{name}"},
-                 breakdown_card(console, name, rows, data["labels"][name]))
-        for name, rows in breakdowns.items()])
-    chart_card = card(delivery_chart(console, data["by_day"]), title=t("dashboard.performance_by_day"))
+                 breakdown_card(console, name, rows, data.labels[name]))
+        for name, rows in data.breakdowns.items()])
+    chart_card = card(delivery_chart(console, data.by_day), title=t("dashboard.performance_by_day"))
     return html.div(
         {"data-dashboard": "insight360" if insight else "classic", "data-loading": "true" if board.loading else "false"},
         header,
         filters,
-        kpi_tiles(console, data["totals"], data["trend"] if insight else None),
+        kpi_tiles(console, data.totals, data.trend if insight else None),
         html.div({"className": "mb-4"}, chart_card),
         InsightPanels(campaign_ids, key=f"insight-{campaign}") if insight else "",
         tables,
-        day_table(console, data["by_day"]),
+        day_table(console, data.by_day),
     )
 
 

@@ -9,6 +9,7 @@ from reactpy import component, html
 
 from app.kernel.i18n.formatters import day
 from app.statistics import dashboards
+from app.statistics.schemas import AttentionRead, Insight, LowBalanceRead, PacingRead
 from components.statistics.figures import figure
 from components.ui.console import use_console
 from components.ui.elements import card, spinner
@@ -18,23 +19,23 @@ from components.ui.links import app_link
 REASON_STYLE = {"low_balance": "danger", "no_spend": "warning", "under_delivery": "info"}
 
 
-def _campaign_link(console: Any, item: dict[str, Any]) -> Any:
-    path = console.path("campaign.view", id=item["campaign_id"])
-    name = item["campaign_name"]
+def _campaign_link(console: Any, item: PacingRead) -> Any:
+    path = console.path("campaign.view", id=item.campaign_id)
+    name = item.campaign_name
     # One element, so the link sits where its row puts it (app_link is a script beside an anchor).
     return html.span({"className": "min-w-0 text-truncate"},
                      app_link({"to": path, "className": "fw-medium link-body-emphasis text-decoration-none"}, name)
                      if path else name)
 
 
-def _pacing_row(console: Any, item: dict[str, Any]) -> Any:
+def _pacing_row(console: Any, item: PacingRead) -> Any:
     t, language = console.t, console.language
-    used = min(100.0, item["budget_used"] or 0)
-    pace = item["pacing"]
+    used = min(100.0, item.budget_used or 0)
+    pace = item.pacing
     tone = "success" if pace is None or 90 <= pace <= 115 else ("warning" if pace < 90 else "danger")
     return html.div(
-        {"className": "py-2 border-bottom dsp-pacing", "key": f"pacing-{item['campaign_id']}",
-         "data-pacing": item["campaign_id"]},
+        {"className": "py-2 border-bottom dsp-pacing", "key": f"pacing-{item.campaign_id}",
+         "data-pacing": item.campaign_id},
         html.div({"className": "d-flex justify-content-between gap-2 small"},
                  _campaign_link(console, item),
                  html.span({"className": f"text-{tone}-emphasis fw-semibold text-nowrap"},
@@ -43,20 +44,21 @@ def _pacing_row(console: Any, item: dict[str, Any]) -> Any:
                   "aria-valuenow": round(used), "aria-valuemin": 0, "aria-valuemax": 100, "style": {"height": "6px"}},
                  html.div({"className": f"progress-bar bg-{tone}", "style": {"width": f"{used:.0f}%"}})),
         html.div({"className": "d-flex justify-content-between small text-body-secondary"},
-                 html.span(t("insight.spent_of", spent=figure("spend", item["spent"], language),
-                             budget=figure("spend", item["budget"], language))),
-                 html.span(t("insight.ends", date=day(item["ends_on"], language=language)) if item["ends_on"]
+                 html.span(t("insight.spent_of", spent=figure("spend", item.spent, language),
+                             budget=figure("spend", item.budget, language))),
+                 html.span(t("insight.ends", date=day(item.ends_on, language=language)) if item.ends_on
                            else t("insight.open_ended"))))
 
 
-def _attention_row(console: Any, item: dict[str, Any]) -> Any:
+def _attention_row(console: Any, item: AttentionRead) -> Any:
     t, language = console.t, console.language
-    reason = item["reason"]
-    detail = {"low_balance": t("insight.detail.low_balance", balance=figure("spend", item.get("balance"), language)),
+    reason = item.reason
+    balance = item.balance if isinstance(item, LowBalanceRead) else None
+    detail = {"low_balance": t("insight.detail.low_balance", balance=figure("spend", balance, language)),
               "no_spend": t("insight.detail.no_spend", days=dashboards.NO_SPEND_DAYS),
-              "under_delivery": t("insight.detail.under_delivery", pace=figure("ctr", item["pacing"], language))}[reason]
+              "under_delivery": t("insight.detail.under_delivery", pace=figure("ctr", item.pacing, language))}[reason]
     return html.li(
-        {"className": "list-group-item d-flex gap-3 align-items-start px-0", "key": f"attention-{reason}-{item['campaign_id']}",
+        {"className": "list-group-item d-flex gap-3 align-items-start px-0", "key": f"attention-{reason}-{item.campaign_id}",
          "data-attention": reason},
         html.span({"className": f"badge text-bg-{REASON_STYLE[reason]} mt-1"}, t(f"insight.reason.{reason}")),
         html.div({"className": "min-w-0"}, _campaign_link(console, item),
@@ -71,7 +73,8 @@ def InsightPanels(campaign_ids: list[int]) -> Any:
     if query.value is None:
         body: Any = spinner(t("common.loading")) if query.loading else ""
         return html.div({"className": "row g-4 mb-4"}, html.div({"className": "col-12"}, card(body)))
-    pacing, attention = query.value["pacing"], query.value["attention"]
+    found: Insight = query.value
+    pacing, attention = found.pacing, found.attention
     pacing_body = (html.div(*[_pacing_row(console, item) for item in pacing]) if pacing else
                    html.p({"className": "text-body-secondary small mb-0"}, t("insight.no_active")))
     attention_body = (html.ul({"className": "list-group list-group-flush"}, *[_attention_row(console, a) for a in attention])

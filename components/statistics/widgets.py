@@ -3,10 +3,12 @@ day-by-day table. Each takes plain rows from services/dashboards and draws them;
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypedDict, cast
 
 from reactpy import html
 
+from app.statistics.money_replies import Figure
 from app.warehouse.schema import METRICS
 from components.statistics.figures import figure, trend_badge
 from components.ui.console import Console
@@ -27,12 +29,14 @@ LOWER_IS_BETTER = frozenset({"cpa", "ecpm", "ecpc"})
 ZERO_TOTALS = {"impressions": 0, "clicks": 0, "ctr": None, "spend": 0, "conversions": 0, "ecpm": None}
 
 
-def kpi_tiles(console: Console, totals: dict[str, Any] | None = None,
-              trend: dict[str, float | None] | None = None) -> Any:
+def kpi_tiles(console: Console, totals: Mapping[str, Figure] | None = None,
+              trend: Mapping[str, Figure] | None = None) -> Any:
     totals = totals or ZERO_TOTALS
     tiles = []
     for key, icon in KPI_KEYS:
-        badge = trend_badge((trend or {}).get(key), lower_is_better=key in LOWER_IS_BETTER) if trend else None
+        change = (trend or {}).get(key)
+        badge = (trend_badge(change if isinstance(change, int | float) else None, lower_is_better=key in LOWER_IS_BETTER)
+                 if trend else None)
         tiles.append(html.div(
             {"className": "col-6 col-md-4 col-xl-2", "key": key},
             html.div({"className": "card dsp-card dsp-kpi shadow-sm border-0 h-100"},
@@ -49,9 +53,9 @@ def kpi_tiles(console: Console, totals: dict[str, Any] | None = None,
     return html.div({"className": "row g-3 mb-4"}, *tiles)
 
 
-def delivery_chart(console: Console, days: list[dict[str, Any]]) -> Any:
+def delivery_chart(console: Console, days: list[dict[str, Figure]]) -> Any:
     t = console.t
-    return chart(x=[d["date"] for d in days], x_label=t("dashboard.col.date"),
+    return chart(x=[str(d["date"]) for d in days], x_label=t("dashboard.col.date"),
                  series=[{"name": t("dashboard.kpi.impressions"), "values": [d["impressions"] for d in days],
                           "type": "bar", "axis": "left", "format": "number"},
                          {"name": t("dashboard.kpi.spend"), "values": [d["spend"] for d in days],
@@ -84,14 +88,14 @@ def _table_texts(console: Console) -> _TableTexts:
             "empty_text": t("dashboard.no_rows")}
 
 
-def breakdown_card(console: Console, name: str, rows: list[dict[str, Any]], label_key: str) -> Any:
+def breakdown_card(console: Console, name: str, rows: list[dict[str, Figure]], label_key: str) -> Any:
     """The top rows of one "performance by" breakdown, each labelled (and linked to its campaign, creative or
     advertiser where there is one) with a bar of its share of the top spend."""
     t = console.t
     link = _ROW_LINKS.get(name)
     shown = []
     for index, row in enumerate(rows):
-        item = {"row": index, "label": str(row.get(label_key) or t("dashboard.unknown")),
+        item: dict[str, Figure] = {"row": index, "label": str(row.get(label_key) or t("dashboard.unknown")),
                 **{k: row.get(k) for k in BREAKDOWN_FIGURES}}
         if link and row.get(link[0]):
             item["href"] = console.path(link[1], id=row[link[0]])
@@ -103,7 +107,7 @@ def breakdown_card(console: Console, name: str, rows: list[dict[str, Any]], labe
     return card(table, title=t(f"dashboard.performance_by.{name}"), class_name="h-100")
 
 
-def day_table(console: Console, days: list[dict[str, Any]]) -> Any:
+def day_table(console: Console, days: list[dict[str, Figure]]) -> Any:
     t = console.t
     title = t("dashboard.performance_by_day_table")
     table = figure_table(columns=[{"key": "date", "label": t("dashboard.col.date"), "type": "date"},

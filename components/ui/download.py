@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from reactpy import component, html, use_state
 
@@ -20,6 +20,17 @@ from components.ui.hooks import background
 from components.widgets.document_effects import Download, document_effects
 
 NO_URL_ERROR = "No download URL in response"
+
+
+class DownloadLink(Protocol):
+    """A service's answer naming a file to download (a schema with a csv_download_url, e.g. ExportLink)."""
+
+    @property
+    def csv_download_url(self) -> str: ...
+
+
+# What a download's service answers: {csv_download_url, ...} or a schema that has one.
+LinkService = Callable[..., "dict[str, str] | DownloadLink"]
 _download_ids = itertools.count(1)
 
 
@@ -62,7 +73,7 @@ class _Failed(Exception):
         self.message = message
 
 
-def use_service_download(service: Callable[..., dict[str, str]], on_invalid: Callable[[dict[str, str]], None] | None = None,
+def use_service_download(service: LinkService, on_invalid: Callable[[dict[str, str]], None] | None = None,
                          ) -> tuple[Callable[..., None], bool, Any]:
     """(start, busy, effects): `start(kwargs, filename)` asks `service(db, actor=..., **kwargs)` for a
     {csv_download_url} and downloads it through the download helper and its four toasts (spec section 8);
@@ -77,7 +88,9 @@ def use_service_download(service: Callable[..., dict[str, str]], on_invalid: Cal
     async def fetch(kwargs: dict[str, Any], filename: str) -> None:
         async def request() -> dict[str, Any]:
             try:
-                return {"success": True, "data": await run_off_loop(service, actor=console.actor, **kwargs)}
+                link = await run_off_loop(service, actor=console.actor, **kwargs)
+                url = link.get("csv_download_url") if isinstance(link, dict) else link.csv_download_url
+                return {"success": True, "data": {"csv_download_url": url}}
             except Invalid as refused:
                 shown = {field: t(message) for field, message in refused.fields.items()}
                 if on_invalid:
@@ -107,7 +120,7 @@ def download_icon(busy: bool, icon: str = "bi-download") -> Any:
 
 
 @component
-def ServiceDownload(service: Callable[..., dict[str, str]], kwargs: dict[str, Any], filename: str, label: str,
+def ServiceDownload(service: LinkService, kwargs: dict[str, Any], filename: str, label: str,
                     action: str, class_name: str = "btn btn-light border", icon: str = "bi-download",
                     title: str = "") -> Any:
     """A button that downloads what `service(db, actor=..., **kwargs)` links to (use_service_download)."""

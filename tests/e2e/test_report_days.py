@@ -12,6 +12,7 @@ from app.campaigns import service as campaigns
 from app.kernel.db import run
 from app.kernel.i18n.formatters import day_range
 from app.reports import service as reports
+from app.reports.schemas import ReportSettings
 from tests.e2e.conftest import login, screenshot
 from tests.e2e.test_dashboards import _ingest
 from tests.helpers import actor_of
@@ -31,8 +32,8 @@ def test_a_report_and_the_dashboard_show_the_same_last_30_days(page: Page, serve
                           "spend_micros": 1_500_000, "conversions": 0}], "e2e-report-days")  # today's delivery
     report = run(lambda db: reports.create_report(db, actor=actor_of(db, "advertiser@demo.example"),
                                                   report_type="performance",
-                                                  data={"name": "Daily", "period": "last_30_days",
-                                                        "metrics": ["impressions", "clicks", "spend"]}))
+                                                  data=ReportSettings.model_validate({"name": "Daily", "period": "last_30_days",
+                                                        "metrics": ["impressions", "clicks", "spend"]})))
     days = day_range(now.date() - timedelta(days=29), now.date())  # today included
 
     login(page, "advertiser@demo.example")
@@ -41,7 +42,7 @@ def test_a_report_and_the_dashboard_show_the_same_last_30_days(page: Page, serve
     expect(page.locator("[data-kpi=impressions]")).to_have_text("700")
     screenshot(page, "dashboard-last-30-days")
 
-    page.goto(f"/report/view/{report['id']}")
+    page.goto(f"/report/view/{report.id}")
     expect(page.locator("[data-page=report-view]")).to_contain_text(f"Last 30 days · {days}")
     page.click("[data-action=run-report]")
     # The run is a background job the page polls: a bound on a hang, not a timing check.

@@ -96,11 +96,10 @@ def test_an_audience_is_active_or_inactive_and_repeating_changes_nothing(db: Ses
 
 def test_archiving_an_app_list_twice_logs_it_once(db: Session) -> None:
     me = actor_of(db, ADVERTISER)
-    list_id = app_lists.create_list(db, actor=me, data={"name": "Top apps", "kind": "allow",
-                                                        "entries": "com.example.game"})["list"]["id"]
+    list_id = app_lists.create_list(db, actor=me, name="Top apps", kind="allow", entries="com.example.game").list.id
     app_lists.set_status(db, actor=me, applist_id=list_id, status="archived")
     logged = _changes(db, "app_list", list_id)
-    assert app_lists.set_status(db, actor=me, applist_id=list_id, status="archived")["status"] == "archived"
+    assert app_lists.set_status(db, actor=me, applist_id=list_id, status="archived").status == "archived"
     assert _changes(db, "app_list", list_id) == logged
 
 

@@ -90,7 +90,7 @@ def campaigns_using(db: Session, audience: Audience, *, include_archived: bool =
     assert audience.id is not None
     used = campaign_usage.campaigns_using(db, AUDIENCE_KEY, [audience.id], advertiser_ids={audience.advertiser_id},
                                           live_only=not include_archived)[audience.id]
-    found = [{"id": row["id"], "name": row["name"], "status": row["status"], "mode": row["side"]} for row in used]
+    found = [{"id": row.id, "name": row.name, "status": row.status, "mode": row.side} for row in used]
     return sorted(found, key=lambda row: (str(row["name"]).casefold(), row["id"]))
 
 
@@ -143,7 +143,7 @@ def _usage(db: Session, audiences: list[Audience]) -> dict[int, int]:
     ids = [audience.id for audience in audiences if audience.id is not None]
     used = campaign_usage.campaigns_using(db, AUDIENCE_KEY, ids, live_only=True,
                                           advertiser_ids={audience.advertiser_id for audience in audiences})
-    return {audience_id: len({row["id"] for row in rows}) for audience_id, rows in used.items()}
+    return {audience_id: len({row.id for row in rows}) for audience_id, rows in used.items()}
 
 
 def event_choices(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[str]:

@@ -14,7 +14,7 @@ from app.main import create_api
 
 # The packages (every route module under them), or single route modules while a domain is part done, whose
 # every route is typed, request and response (next: app.accounts.users_api, the rest of app.statistics).
-TYPED_DOMAINS = ["app.settings", "app.reference", "app.accounts.auth_api", "app.statistics.postbacks_api"]
+TYPED_DOMAINS = ["app.settings", "app.reference", "app.accounts.auth_api", "app.statistics.postbacks_api", "app.supply"]
 
 BODY_TYPES = ("application/json", "multipart/form-data", "application/x-www-form-urlencoded")
 

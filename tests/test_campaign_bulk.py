@@ -88,7 +88,7 @@ def test_goal_and_list_modes(db):
     me = actor_of(db, "advertiser@demo.example")
     one, two, three, nine = _lists(db, me, "allow", "allow", "allow", "block")
     campaign_id = _make(db, me, "Lists", "2", targeting={"inventory_lists": {"allow": [one, two], "block": [nine]}})
-    seven, eight = (audiences.create_audience(db, actor=me, data={"name": name, "kind": "device_ids"})["id"]
+    seven, eight = (audiences.create_audience(db, actor=me, name=name, kind="device_ids").id
                     for name in ("Seven", "Eight"))
     changes = {"goal_metric": "ctr", "goal_target": "1.5", "inventory_lists": {"mode": "add", "allow": [three], "block": []},
                "audiences": {"mode": "replace", "allow": [seven], "block": [eight]}}

@@ -33,9 +33,9 @@ def _records(db, advertiser_email: str, mark: str) -> dict[str, int]:
     campaigns.update_campaign(db, actor=me, campaign_id=campaign["id"], data={"total_budget": "1200"})
     creative = creatives.create_creative(db, actor=me, data={"type": "html", "name": f"{mark} Creative", "width": 300,
                                                              "height": 250, "html": "<p>ad</p>"})
-    audience = audiences.create_audience(db, actor=me, data={"name": f"{mark} Audience", "kind": "device_ids"})
+    audience = audiences.create_audience(db, actor=me, name=f"{mark} Audience", kind="device_ids")
     app_list = app_lists.create_list(db, actor=me, name=f"{mark} List", kind="allow", entries="com.example.app")
-    return {"campaign": campaign["id"], "creative": creative["id"], "audience": audience["id"],
+    return {"campaign": campaign["id"], "creative": creative["id"], "audience": audience.id,
             "app_list": app_list.list.id, "advertiser": me.id}
 
 

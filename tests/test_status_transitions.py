@@ -83,11 +83,11 @@ def test_the_same_creative_status_again_changes_nothing(db: Session) -> None:
 
 def test_an_audience_is_active_or_inactive_and_repeating_changes_nothing(db: Session) -> None:
     me = actor_of(db, ADVERTISER)
-    audience_id = audiences.create_audience(db, actor=me, data={"name": "Buyers", "kind": "device_ids"})["id"]
+    audience_id = audiences.create_audience(db, actor=me, name="Buyers", kind="device_ids").id
     with pytest.raises(Invalid) as refused:
         audiences.set_status(db, actor=me, audience_id=audience_id, status="archived")
     assert refused.value.fields == {"status": "Not an allowed value."}
-    assert audiences.get_audience(db, actor=me, audience_id=audience_id)["status"] == "active"
+    assert audiences.get_audience(db, actor=me, audience_id=audience_id).status == "active"
     audiences.set_status(db, actor=me, audience_id=audience_id, status="inactive")
     logged = _changes(db, "audience", audience_id)
     audiences.set_status(db, actor=me, audience_id=audience_id, status="inactive")

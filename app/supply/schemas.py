@@ -1,5 +1,5 @@
-"""What the supply services take and answer, and so what the API's inventory-list and smart-app-list calls send
-and receive (times ISO-8601 UTC)."""
+"""What the supply services take and answer, and so what the API's inventory-list, smart-app-list and audience
+calls send and receive (times ISO-8601 UTC)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 ListKindName = Literal["allow", "block"]
 EntryMode = Literal["add", "replace", "remove"]
+LOOKBACK_MIN, LOOKBACK_MAX = 1, 540  # a retargeting audience's look-back window, in days
 ENTRIES_HELP = ("App bundle ids (com.example.app, id123456789) and domains (example.com), one a line; commas, "
                 "semicolons and tabs also separate entries")
 
@@ -62,8 +63,9 @@ class RefusedLine(BaseModel):
     """A line of typed entries or of an uploaded file that was not taken."""
 
     line: int = Field(description="The line's number in the text or file")
-    text: str = Field(description="The line as given (its first 80 characters)")
-    reason: str = Field(description="Why, in words")
+    text: str = Field(description="The line as given (its first 80 characters; … for an overlong line of ids)")
+    reason: str = Field(description="Lists: why, in words; device ids: invalid (no IDFA or GAID) or zero (the "
+                                    "all-zero id of limited ad tracking)")
 
 
 class EntryBatchResult(BaseModel):
@@ -194,3 +196,92 @@ class SmartAppListUpdate(BaseModel):
     genre_id: str | None = None
     subgenre_id: str | None = None
 
+
+# --- audiences -----------------------------------------------------------------------------------------------
+
+class AudienceCampaign(BaseModel):
+    """A campaign of the audience's advertiser that allows or blocks it."""
+
+    id: int
+    name: str
+    status: str
+    mode: str = Field(description="allow (targets the audience) or block (excludes it)")
+
+
+class DeviceUploadRead(BaseModel):
+    """What one file of device ids did."""
+
+    file: str = Field(description="The file's name, as shown")
+    lines: int = Field(description="Lines read, blank ones and the header included")
+    valid: int = Field(description="Lines holding a device id (duplicates included)")
+    invalid: int
+    added: int = Field(description="Ids new to the audience")
+    duplicates: int = Field(description="Valid lines whose id was earlier in the file or in the audience already")
+    samples: list[RefusedLine] = Field(description="The first invalid lines")
+    at: str
+
+
+class AudienceRead(BaseModel):
+    """An audience. `size` counts distinct device ids (size_unit "devices") for a device-id list, and for a
+    retargeting audience the events recorded in its look-back window (size_unit "events": the statistics count
+    events, not people)."""
+
+    id: int
+    name: str
+    kind: str = Field(description="device_ids or retargeting")
+    status: str = Field(description="active or inactive")
+    advertiser_id: int
+    advertiser: str = Field(description="The advertiser's company name (or its person's name)")
+    event: str | None = Field(description="retargeting: \"conversion\" or a custom event; null for a device-id list")
+    lookback_days: int | None = Field(description="retargeting: the look-back window in days")
+    size: int
+    size_unit: str = Field(description="devices or events")
+    last_upload: DeviceUploadRead | None = Field(description="The latest file of ids; null before the first")
+    campaigns: list[AudienceCampaign] = Field(description="Campaigns not archived that use it, by name")
+    created_at: str
+    updated_at: str
+
+
+class AudienceRow(BaseModel):
+    """An audience as the list shows it."""
+
+    id: int
+    name: str
+    kind: str
+    status: str
+    advertiser_id: int
+    advertiser: str
+    event: str | None
+    lookback_days: int | None
+    size: int
+    size_unit: str
+    campaign_count: int = Field(description="Campaigns not archived that use it")
+    updated_at: str
+
+
+class AudienceChoice(BaseModel):
+    """An audience as a campaign's picker offers it."""
+
+    id: int
+    name: str
+    kind: str
+    status: str
+
+
+class AudienceUploaded(BaseModel):
+    audience: AudienceRead
+    upload: DeviceUploadRead
+
+
+class AudienceDeleted(BaseModel):
+    id: int
+    name: str
+
+
+class AudienceCreate(BaseModel):
+    name: str = Field(..., description="Letters, numbers, spaces and hyphens; unique per advertiser")
+    kind: Literal["device_ids", "retargeting"]
+    advertiser_id: int | None = Field(None, description="Whose audience; an advertiser's own calls leave it out")
+    event: str | None = Field(None, description="retargeting: \"conversion\" or one of the advertiser's custom "
+                                                "events (GET /audience-events)")
+    lookback_days: int | None = Field(None, description=f"retargeting: {LOOKBACK_MIN} to {LOOKBACK_MAX} days")

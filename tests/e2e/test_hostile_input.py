@@ -75,8 +75,7 @@ def _seed(db: Session) -> dict[str, Any]:
     saved["html creative"] = _try(db, lambda: made.update(creatives.create_creative(db, actor=me, data={
         "type": "html", "name": "Hostile markup", "html": MARKUP, "width": 300, "height": 250})))
     saved["creative id"] = made.get("id")
-    saved["audience name"] = _try(db, lambda: audiences.create_audience(db, actor=me, data={
-        "name": P, "kind": "device_ids"}))
+    saved["audience name"] = _try(db, lambda: audiences.create_audience(db, actor=me, name=P, kind="device_ids"))
     saved["inventory list name"] = _try(db, lambda: app_lists.create_list(db, actor=me, name=P, kind="allow"))
     saved["smart list name"] = _try(db, lambda: smart_apps.create_list(db, actor=admin, name=P, category_id="36",
                                                                        genre_id="6014"))

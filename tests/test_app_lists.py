@@ -268,3 +268,37 @@ def test_agency_and_staff_choose_the_advertiser(db):
     assert created.advertiser_id == advertiser.id
     with pytest.raises(Invalid):
         _new(db, agency, "No advertiser")
+
+
+def test_a_list_kind_declared_with_its_routes_gets_them(demo_ids):
+    """A list kind's routes are derived from its declaration (app/supply/list_routes.py): declared here over the
+    inventory lists' tables at paths of its own, it answers there with no API module written for it."""
+    from dataclasses import replace
+
+    from starlette.testclient import TestClient
+
+    from app.main import create_app
+    from app.supply.list_lifecycle import LIST_LIFECYCLES, ListRoutes, declare
+
+    declare(replace(app_lists.LIFECYCLE, entity="test_list",
+                    routes=ListRoutes("/test-lists/{test_list_id}", "/uploads/test-list", "Test list", "test lists")))
+    try:
+        with TestClient(create_app(), base_url="http://testserver") as client:
+            me = bearer_headers(client, "advertiser@demo.example")
+            made = client.post("/api/inventory-lists", headers=me, json={"name": "Twice", "kind": "allow"})
+            list_id = made.json()["data"]["list"]["id"]
+            added = client.post(f"/api/test-lists/{list_id}/entries", headers=me, json={"entries": "example.com"})
+            assert added.status_code == 200 and added.json()["data"]["result"]["added"] == 1
+            uploaded = client.post("/api/uploads/test-list", headers=me, data={"test_list_id": str(list_id)},
+                                   files={"file": ("a.csv", b"com.example.app\n", "text/csv")})
+            assert uploaded.json()["data"]["result"]["total"] == 2
+            entries = client.get(f"/api/test-lists/{list_id}/entries", headers=me).json()["data"]
+            assert entries == [{"value": "com.example.app", "kind": "app"}, {"value": "example.com", "kind": "domain"}]
+            assert client.get(f"/api/test-lists/{list_id}", headers=me).json()["data"]["entries"] == 2
+            gone = client.delete(f"/api/test-lists/{list_id}", headers=me)
+            assert gone.json()["message"] == "Test list deleted" and gone.json()["data"]["deleted"] is True
+            assert client.get(f"/api/inventory-lists/{list_id}", headers=me).status_code == 404
+            paths = client.get("/api/openapi.json").json()["paths"]
+            assert {"/test-lists/{test_list_id}", "/test-lists/{test_list_id}/entries", "/uploads/test-list"} <= set(paths)
+    finally:
+        del LIST_LIFECYCLES["test_list"]

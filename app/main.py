@@ -42,7 +42,7 @@ from app.reports import jobs as report_jobs
 from app.settings import brand_theme, client_settings_api, company, company_api
 from app.statistics import api as statistics_api
 from app.statistics import dashboards_api, postbacks_api
-from app.supply import app_entries, app_lists_api, audience_devices, audiences_api
+from app.supply import app_entries, app_lists_api, audience_devices, audiences_api, list_routes
 from app.web import csp, export_files, kinds_api
 from app.web.bounds import bounded_integers
 from app.web.envelope import (
@@ -104,6 +104,7 @@ def create_api() -> FastAPI:
     api.include_router(dsps_api.router)
     api.include_router(app_lists_api.router)
     api.include_router(app_lists_api.smart_router)
+    api.include_router(list_routes.router())  # every declared list kind's own routes (after the fixed paths)
     api.include_router(app_lists_api.spec_router)
     api.include_router(audiences_api.router)
     api.include_router(audiences_api.spec_router)

@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.demo.seed import seed_demo  # noqa: E402
 from app.kernel.db import migrate, session_scope  # noqa: E402
 from app.supply import audiences  # noqa: E402
+from app.supply.schemas import DeviceUploadRead  # noqa: E402
 from tests.helpers import actor_of  # noqa: E402
 
 
@@ -52,11 +53,11 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KB
 
 
-def upload(audience_id: int, path: Path) -> dict:
+def upload(audience_id: int, path: Path) -> DeviceUploadRead:
     with session_scope() as db, path.open("rb") as stream:
         actor = actor_of(db, "advertiser@demo.example")
         return audiences.upload_devices(db, actor=actor, audience_id=audience_id, stream=stream,
-                                        filename=path.name)["upload"]
+                                        filename=path.name).upload
 
 
 def main() -> None:
@@ -68,7 +69,7 @@ def main() -> None:
         with session_scope() as db:
             seed_demo(db)
             actor = actor_of(db, "advertiser@demo.example")
-            audience_id = audiences.create_audience(db, actor=actor, data={"name": "Bench", "kind": "device_ids"})["id"]
+            audience_id = audiences.create_audience(db, actor=actor, name="Bench", kind="device_ids").id
         path = Path(DATA_DIR) / "ids.txt"
         write_file(path, count)
         print(f"file: {count:,} ids, {path.stat().st_size / 1e6:.1f} MB")
@@ -77,8 +78,8 @@ def main() -> None:
         started = time.perf_counter()
         first = upload(audience_id, path)
         elapsed = time.perf_counter() - started
-        print(f"upload: {elapsed:.1f} s ({count / elapsed:,.0f} ids/s); added {first['added']:,}, "
-              f"invalid {first['invalid']}, duplicates {first['duplicates']}")
+        print(f"upload: {elapsed:.1f} s ({count / elapsed:,.0f} ids/s); added {first.added:,}, "
+              f"invalid {first.invalid}, duplicates {first.duplicates}")
         print(f"peak RSS: {before:.0f} MB before, {rss_mb():.0f} MB after (the file is never in memory)")
 
         tracemalloc.start()
@@ -87,8 +88,8 @@ def main() -> None:
         elapsed = time.perf_counter() - started
         _current, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        print(f"append again under tracemalloc: {elapsed:.1f} s; added {again['added']}, duplicates "
-              f"{again['duplicates']:,}; peak Python allocations {peak / 1e6:.1f} MB")
+        print(f"append again under tracemalloc: {elapsed:.1f} s; added {again.added}, duplicates "
+              f"{again.duplicates:,}; peak Python allocations {peak / 1e6:.1f} MB")
     finally:
         shutil.rmtree(DATA_DIR, ignore_errors=True)
 

@@ -61,8 +61,8 @@ def main() -> None:
         seed_demo(db)
     with session_scope() as db:
         me = actor_of(db, "advertiser@demo.example")
-        fast_id = app_lists.create_list(db, actor=me, data={"name": "Bench fast", "kind": "allow"})["list"]["id"]
-        slow_id = app_lists.create_list(db, actor=me, data={"name": "Bench naive", "kind": "allow"})["list"]["id"]
+        fast_id = app_lists.create_list(db, actor=me, name="Bench fast", kind="allow").list.id
+        slow_id = app_lists.create_list(db, actor=me, name="Bench naive", kind="allow").list.id
     data = content(LINES)
     with session_scope() as db:
         me = actor_of(db, "advertiser@demo.example")
@@ -76,7 +76,7 @@ def main() -> None:
         naive(db, slow_id, sample)
         db.commit()
         slow = (time.perf_counter() - started) * LINES / SAMPLE
-    print(f"upload of {LINES:,} lines: {fast:.2f} s (added {result['added']:,}, refused {result['refused_count']})")
+    print(f"upload of {LINES:,} lines: {fast:.2f} s (added {result.added:,}, refused {result.refused_count})")
     print(f"naive per-line baseline: ~{slow:.1f} s for {LINES:,} lines (measured on {SAMPLE:,}, scaled)")
     print(f"speed-up: {slow / fast:.0f}x")
 

@@ -241,9 +241,8 @@ def build_tenant(db: Session, *, agency_id: int, advertiser_id: int, advertiser_
                                    purpose="image")
     creative = creatives.create_creative(db, actor=actor, data=_html_creative(f"{mark} Creative"))
     creatives.set_campaign_creatives(db, actor=actor, campaign_id=campaign["id"], creative_ids=[creative.id])
-    audience = audiences.create_audience(db, actor=actor, data={"name": f"{mark} Audience", "kind": "device_ids"})
-    app_list = app_lists.create_list(db, actor=actor, data={"name": f"{mark} List", "kind": "allow",
-                                                           "entries": "com.example.app"})
+    audience = audiences.create_audience(db, actor=actor, name=f"{mark} Audience", kind="device_ids")
+    app_list = app_lists.create_list(db, actor=actor, name=f"{mark} List", kind="allow", entries="com.example.app")
     report = reports.create_report(db, actor=actor, report_type="geo", data=ReportSettings.model_validate({
         "name": f"{mark} Report", "period": "custom", "start_date": "2026-01-01", "end_date": "2026-01-01",
         "metrics": ["impressions", "clicks"]}))
@@ -256,7 +255,7 @@ def build_tenant(db: Session, *, agency_id: int, advertiser_id: int, advertiser_
     return Tenant(agency=agency_id, advertiser=advertiser_id, ids={
         "advertiser": [advertiser_id], "agency": [agency_id], "user": [advertiser_id, agency_id],
         "campaign": [campaign["id"]], "creative": [creative.id], "asset": [asset.id],
-        "audience": [audience["id"]], "app_list": [app_list["list"]["id"]], "report": [report.id],
+        "audience": [audience.id], "app_list": [app_list.list.id], "report": [report.id],
         "report_run": [run.id], "api_key": [key.id]})
 
 

@@ -26,8 +26,7 @@ CAMPAIGN = {"name": "Audience Run", "starts_at": "2026-12-01", "total_budget": "
 
 
 def _device_audience(db, actor, name="Buyers", advertiser_id=None):
-    return audiences.create_audience(db, actor=actor, data={"name": name, "kind": "device_ids"},
-                                     advertiser_id=advertiser_id)
+    return audiences.create_audience(db, actor=actor, name=name, kind="device_ids", advertiser_id=advertiser_id)
 
 
 def _upload(db, actor, audience_id, text: str, name="ids.txt"):
@@ -56,27 +55,27 @@ def test_lines_are_read_in_chunks_and_an_overlong_line_is_dropped_as_read():
 def test_an_upload_counts_added_duplicates_and_invalid_lines_with_their_numbers(db):
     me = actor_of(db, "advertiser@demo.example")
     audience = _device_audience(db, me)
-    assert (audience["size"], audience["size_unit"], audience["status"]) == (0, "devices", "active")
+    assert (audience.size, audience.size_unit, audience.status) == (0, "devices", "active")
     other = str(uuid.uuid4())
     text = "\n".join(["IDFA", ID, "garbage line", "", ID.lower(), "{" + other.upper() + "}",
                       "00000000-0000-0000-0000-000000000000"])
-    result = _upload(db, me, audience["id"], text)
-    upload = result["upload"]
-    assert (upload["lines"], upload["valid"], upload["added"], upload["duplicates"], upload["invalid"]) == (7, 3, 2, 1, 2)
-    assert [(s["line"], s["text"], s["reason"]) for s in upload["samples"]] == [
+    result = _upload(db, me, audience.id, text)
+    upload = result.upload
+    assert (upload.lines, upload.valid, upload.added, upload.duplicates, upload.invalid) == (7, 3, 2, 1, 2)
+    assert [(s.line, s.text, s.reason) for s in upload.samples] == [
         (3, "garbage line", "invalid"), (7, "00000000-0000-0000-0000-000000000000", "zero")]
-    assert result["audience"]["size"] == 2 and result["audience"]["last_upload"]["file"] == "ids.txt"
+    assert result.audience.size == 2 and result.audience.last_upload.file == "ids.txt"
 
     # Appending adds to the audience: ids it has already count as duplicates.
-    again = _upload(db, me, audience["id"], f"{other}\n{uuid.uuid4()}\n", name="more.csv")
-    assert (again["upload"]["added"], again["upload"]["duplicates"], again["audience"]["size"]) == (1, 1, 3)
+    again = _upload(db, me, audience.id, f"{other}\n{uuid.uuid4()}\n", name="more.csv")
+    assert (again.upload.added, again.upload.duplicates, again.audience.size) == (1, 1, 3)
 
     # A file with no id at all changes nothing.
     with pytest.raises(Invalid) as refused:
-        _upload(db, me, audience["id"], "device_id\nnope\n")
+        _upload(db, me, audience.id, "device_id\nnope\n")
     assert set(refused.value.fields) == {"file"}
-    assert audiences.get_audience(db, actor=me, audience_id=audience["id"])["size"] == 3
-    log = audiences.audience_history(db, actor=me, audience_id=audience["id"])
+    assert audiences.get_audience(db, actor=me, audience_id=audience.id).size == 3
+    log = audiences.audience_history(db, actor=me, audience_id=audience.id)
     assert [e["action"] for e in log["entries"]] == ["upload", "upload", "create"]
 
 
@@ -117,7 +116,7 @@ def test_ids_are_written_in_batches_as_the_lines_come(db):
             yield str(uuid.UUID(int=n + 1))
 
     # Each insert happens as its batch fills: the lines are never all read first (nor kept).
-    summary = store_devices(db, audience_id=audience["id"], lines=lines(), batch_size=10_000,
+    summary = store_devices(db, audience_id=audience.id, lines=lines(), batch_size=10_000,
                             on_batch=lambda size: progress.append((read[0], size)))
     assert progress == [(10_000, 10_000), (20_000, 10_000), (25_000, 5_000)] and summary.batches == 3
     assert (summary.valid, summary.added, summary.duplicates) == (25_000, 25_000, 0)
@@ -136,18 +135,18 @@ def test_retargeting_size_is_the_events_in_its_window(db, demo_ids):
                                          row(now - timedelta(days=20), conversions=5, events={"purchase": 6}),
                                          row(now, advertiser_id=999_999, events={"purchase": 50})], source="test")
     assert audiences.event_choices(db, actor=me)[:1] == ["conversion"] and "purchase" in audiences.event_choices(db, actor=me)
-    week = audiences.create_audience(db, actor=me, data={"name": "Buyers 7d", "kind": "retargeting",
-                                                         "event": "purchase", "lookback_days": 7})
-    assert (week["size"], week["size_unit"]) == (4, "events")
-    month = audiences.create_audience(db, actor=me, data={"name": "Converters 30d", "kind": "retargeting",
-                                                          "event": "conversion", "lookback_days": "30"})
-    assert month["size"] == 8
+    week = audiences.create_audience(db, actor=me, name="Buyers 7d", kind="retargeting", event="purchase",
+                                     lookback_days=7)
+    assert (week.size, week.size_unit) == (4, "events")
+    month = audiences.create_audience(db, actor=me, name="Converters 30d", kind="retargeting", event="conversion",
+                                      lookback_days="30")
+    assert month.size == 8
     with pytest.raises(Invalid) as refused:
-        audiences.create_audience(db, actor=me, data={"name": "Too long", "kind": "retargeting", "event": "signup",
-                                                      "lookback_days": 541})
+        audiences.create_audience(db, actor=me, name="Too long", kind="retargeting", event="signup",
+                                  lookback_days=541)
     assert set(refused.value.fields) == {"event", "lookback_days"}
     with pytest.raises(Invalid) as refused:
-        audiences.create_audience(db, actor=me, data={"name": "Buyers 7d", "kind": "device_ids"})
+        audiences.create_audience(db, actor=me, name="Buyers 7d", kind="device_ids")
     assert set(refused.value.fields) == {"name"}
 
 
@@ -159,17 +158,17 @@ def test_tenants_never_reach_each_others_audiences(db, demo_ids):
                             advertiser_id=demo_ids["advertiser@demo.example"])
     for email in ("agency@demo.example", "advertiser@demo.example"):
         actor = actor_of(db, email)
-        assert [a["id"] for a in audiences.list_audiences(db, actor=actor)] == [ours["id"]]
+        assert [a.id for a in audiences.list_audiences(db, actor=actor)] == [ours.id]
         for call, extra in ((audiences.get_audience, {}), (audiences.set_status, {"status": "inactive"}),
                             (audiences.delete_audience, {}), (audiences.audience_history, {}),
                             (audience_targeting.associate_campaigns, {"allow": [], "block": []})):
             with pytest.raises(NotFound):
-                call(db, actor=actor, audience_id=theirs["id"], **extra)
+                call(db, actor=actor, audience_id=theirs.id, **extra)
         with pytest.raises(NotFound):
-            _upload(db, actor, theirs["id"], ID)
+            _upload(db, actor, theirs.id, ID)
     with pytest.raises(Invalid):  # an agency cannot create for another agency's advertiser
         _device_audience(db, actor_of(db, "agency@demo.example"), "Mine now", advertiser_id=rival_advertiser.id)
-    assert {a["id"] for a in audiences.list_audiences(db, actor=admin)} == {ours["id"], theirs["id"]}
+    assert {a.id for a in audiences.list_audiences(db, actor=admin)} == {ours.id, theirs.id}
 
 
 def test_campaigns_take_only_their_own_advertisers_active_audiences(db, demo_ids):
@@ -179,48 +178,48 @@ def test_campaigns_take_only_their_own_advertisers_active_audiences(db, demo_ids
     mine = _device_audience(db, me, "Mine")
     theirs = _device_audience(db, admin, "Theirs", advertiser_id=rival.id)
     campaign = campaigns.create_campaign(db, actor=me, data={**CAMPAIGN, "targeting": {
-        "audiences": {"allow": [mine["id"]], "block": []}}})
-    assert campaign["targeting"]["audiences"] == {"allow": [mine["id"]], "block": []}
+        "audiences": {"allow": [mine.id], "block": []}}})
+    assert campaign["targeting"]["audiences"] == {"allow": [mine.id], "block": []}
     with pytest.raises(Invalid) as refused:
         campaigns.update_campaign(db, actor=me, campaign_id=campaign["id"], data={"targeting": {
-            **campaign["targeting"], "audiences": {"allow": [mine["id"]], "block": [theirs["id"]]}}})
-    assert refused.value.fields == {"targeting.audiences": f"Not audiences of this advertiser: #{theirs['id']}."}
+            **campaign["targeting"], "audiences": {"allow": [mine.id], "block": [theirs.id]}}})
+    assert refused.value.fields == {"targeting.audiences": f"Not audiences of this advertiser: #{theirs.id}."}
 
     # In use: it may be deactivated, not deleted; the refusal names the campaign.
-    audiences.set_status(db, actor=me, audience_id=mine["id"], status="inactive")
+    audiences.set_status(db, actor=me, audience_id=mine.id, status="inactive")
     with pytest.raises(Conflict) as conflict:
-        audiences.delete_audience(db, actor=me, audience_id=mine["id"])
+        audiences.delete_audience(db, actor=me, audience_id=mine.id)
     assert "Audience Run" in conflict.value.message
     # A campaign already using it can still be edited otherwise; only newly choosing it is refused.
     renamed = campaigns.update_campaign(db, actor=me, campaign_id=campaign["id"], data={"name": "Audience Run 2"})
-    assert renamed["targeting"]["audiences"] == {"allow": [mine["id"]], "block": []}
+    assert renamed["targeting"]["audiences"] == {"allow": [mine.id], "block": []}
     campaigns.update_campaign(db, actor=me, campaign_id=campaign["id"], data={"name": "Audience Run"})
-    assert audiences.get_audience(db, actor=me, audience_id=mine["id"])["campaigns"] == [
+    assert [c.model_dump() for c in audiences.get_audience(db, actor=me, audience_id=mine.id).campaigns] == [
         {"id": campaign["id"], "name": "Audience Run", "status": "draft", "mode": "allow"}]
     other = campaigns.create_campaign(db, actor=me, data={**CAMPAIGN, "name": "Second"})
     with pytest.raises(Invalid) as refused:
         campaigns.update_campaign(db, actor=me, campaign_id=other["id"], data={"targeting": {
-            **other["targeting"], "audiences": {"allow": [], "block": [mine["id"]]}}})
+            **other["targeting"], "audiences": {"allow": [], "block": [mine.id]}}})
     assert "Inactive audiences" in refused.value.fields["targeting.audiences"]
 
     # The bulk edit refuses it per row, naming the field.
     rows = campaign_bulk.bulk_update(db, actor=me, campaign_ids=[other["id"]], changes={
-        "audiences": {"mode": "add", "allow": [theirs["id"]], "block": []}})
+        "audiences": {"mode": "add", "allow": [theirs.id], "block": []}})
     assert rows[0]["ok"] is False and rows[0]["message"].startswith("Audiences: not audiences of this advertiser")
 
     # associate-audience goes through the same checks, then takes it out of every campaign, and it can go.
     with pytest.raises(Invalid) as refused:
-        audience_targeting.associate_campaigns(db, actor=me, audience_id=mine["id"], allow=[campaign["id"], other["id"]], block=[])
+        audience_targeting.associate_campaigns(db, actor=me, audience_id=mine.id, allow=[campaign["id"], other["id"]], block=[])
     assert refused.value.fields["campaign_ids"].startswith("Second (#")
-    audiences.set_status(db, actor=me, audience_id=mine["id"], status="active")
-    both = audience_targeting.associate_campaigns(db, actor=me, audience_id=mine["id"], allow=[campaign["id"]], block=[other["id"]])
-    assert [(c["name"], c["mode"]) for c in both["campaigns"]] == [("Audience Run", "allow"), ("Second", "block")]
-    assert [(a["name"], a["campaign_count"]) for a in audiences.list_audiences(db, actor=me)] == [("Mine", 2)]
+    audiences.set_status(db, actor=me, audience_id=mine.id, status="active")
+    both = audience_targeting.associate_campaigns(db, actor=me, audience_id=mine.id, allow=[campaign["id"]], block=[other["id"]])
+    assert [(c.name, c.mode) for c in both.campaigns] == [("Audience Run", "allow"), ("Second", "block")]
+    assert [(a.name, a.campaign_count) for a in audiences.list_audiences(db, actor=me)] == [("Mine", 2)]
     assert audience_targeting.campaign_audiences(db, actor=me, campaign_id=other["id"])["block"][0]["name"] == "Mine"
-    audience_targeting.associate_campaigns(db, actor=me, audience_id=mine["id"], allow=[], block=[])
-    assert audiences.delete_audience(db, actor=me, audience_id=mine["id"])["name"] == "Mine"
+    audience_targeting.associate_campaigns(db, actor=me, audience_id=mine.id, allow=[], block=[])
+    assert audiences.delete_audience(db, actor=me, audience_id=mine.id).name == "Mine"
     with pytest.raises(NotFound):
-        audiences.get_audience(db, actor=me, audience_id=mine["id"])
+        audiences.get_audience(db, actor=me, audience_id=mine.id)
 
 
 def test_ids_wrapped_as_spreadsheets_and_scripts_write_them_are_read():
@@ -233,11 +232,11 @@ def test_ids_wrapped_as_spreadsheets_and_scripts_write_them_are_read():
 def test_a_first_line_naming_the_column_is_skipped_and_nowhere_else(db, header):
     me = actor_of(db, "advertiser@demo.example")
     audience = _device_audience(db, me)
-    upload = _upload(db, me, audience["id"], f"{header}\n{ID}\n{header}\n")["upload"]
-    assert (upload["lines"], upload["added"], upload["invalid"]) == (3, 1, 1)
-    assert [(s["line"], s["reason"]) for s in upload["samples"]] == [(3, "invalid")]
-    headless = _upload(db, me, audience["id"], f"{uuid.uuid4()}\n{header}\n")["upload"]  # ids first, no header
-    assert (headless["added"], headless["invalid"]) == (1, 1)
+    upload = _upload(db, me, audience.id, f"{header}\n{ID}\n{header}\n").upload
+    assert (upload.lines, upload.added, upload.invalid) == (3, 1, 1)
+    assert [(s.line, s.reason) for s in upload.samples] == [(3, "invalid")]
+    headless = _upload(db, me, audience.id, f"{uuid.uuid4()}\n{header}\n").upload  # ids first, no header
+    assert (headless.added, headless.invalid) == (1, 1)
 
 
 def test_lines_of_exactly_the_longest_length_are_kept_whatever_the_chunks():
@@ -250,9 +249,9 @@ def test_an_upload_shows_the_first_ten_bad_lines_cut_to_eighty_characters(db):
     me = actor_of(db, "advertiser@demo.example")
     audience = _device_audience(db, me)
     bad = ["x" * 120] + [f"bad {n}" for n in range(11)] + ["y" * 300]
-    upload = _upload(db, me, audience["id"], "\n".join([ID, *bad]))["upload"]
-    assert (upload["valid"], upload["invalid"]) == (1, 13)
-    assert [s["line"] for s in upload["samples"]] == list(range(2, 12))
-    assert upload["samples"][0]["text"] == "x" * 80
-    overlong = _upload(db, me, audience["id"], f"{ID}\n{'z' * 300}\n")["upload"]
-    assert [(s["line"], s["text"]) for s in overlong["samples"]] == [(2, "…")]
+    upload = _upload(db, me, audience.id, "\n".join([ID, *bad])).upload
+    assert (upload.valid, upload.invalid) == (1, 13)
+    assert [s.line for s in upload.samples] == list(range(2, 12))
+    assert upload.samples[0].text == "x" * 80
+    overlong = _upload(db, me, audience.id, f"{ID}\n{'z' * 300}\n").upload
+    assert [(s.line, s.text) for s in overlong.samples] == [(2, "…")]

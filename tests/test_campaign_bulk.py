@@ -80,7 +80,7 @@ def test_a_row_refused_at_its_status_keeps_none_of_its_settings(db):
 
 
 def _lists(db: Session, actor: Any, *kinds: str) -> list[int]:
-    return [app_lists.create_list(db, actor=actor, data={"name": f"List {n}", "kind": kind})["list"]["id"]
+    return [app_lists.create_list(db, actor=actor, name=f"List {n}", kind=kind).list.id
             for n, kind in enumerate(kinds)]
 
 
@@ -88,7 +88,7 @@ def test_goal_and_list_modes(db):
     me = actor_of(db, "advertiser@demo.example")
     one, two, three, nine = _lists(db, me, "allow", "allow", "allow", "block")
     campaign_id = _make(db, me, "Lists", "2", targeting={"inventory_lists": {"allow": [one, two], "block": [nine]}})
-    seven, eight = (audiences.create_audience(db, actor=me, data={"name": name, "kind": "device_ids"})["id"]
+    seven, eight = (audiences.create_audience(db, actor=me, name=name, kind="device_ids").id
                     for name in ("Seven", "Eight"))
     changes = {"goal_metric": "ctr", "goal_target": "1.5", "inventory_lists": {"mode": "add", "allow": [three], "block": []},
                "audiences": {"mode": "replace", "allow": [seven], "block": [eight]}}
@@ -112,7 +112,7 @@ def test_bulk_lists_refuse_another_advertisers_list_row_by_row(db):
     mine = _make(db, me, "Mine", "2")
     rival_agency, rival_advertiser = other_tenant(db)
     theirs = app_lists.create_list(db, actor=actor_of(db, rival_agency.email), advertiser_id=rival_advertiser.id,
-                                   data={"name": "Rival apps", "kind": "allow"})["list"]["id"]
+                                   name="Rival apps", kind="allow").list.id
     (own,) = _lists(db, me, "allow")
     results = campaign_bulk.bulk_update(db, actor=agency, campaign_ids=[mine], changes={
         "inventory_lists": {"mode": "add", "allow": [own, theirs], "block": []}})

@@ -267,15 +267,15 @@ def test_clones_are_named_copy_copy_2_copy_3_and_pass_the_name_rule(db):
 
 def test_a_clone_leaves_archived_lists_and_retired_values_out_and_says_so(db):
     me = actor_of(db, ADVERTISER)
-    kept = app_lists.create_list(db, actor=me, data={"name": "Good apps", "kind": "allow", "entries": ""})["list"]
-    gone = app_lists.create_list(db, actor=me, data={"name": "Old apps", "kind": "allow", "entries": ""})["list"]
+    kept = app_lists.create_list(db, actor=me, name="Good apps", kind="allow", entries="").list
+    gone = app_lists.create_list(db, actor=me, name="Old apps", kind="allow", entries="").list
     adx, openx = value_id(db, "exchange", "Google AdX"), value_id(db, "exchange", "OpenX")
     source = campaigns.create_campaign(db, actor=me, data=settings(targeting={
-        "inventory_lists": {"allow": [kept["id"], gone["id"]], "block": []}, "exchanges": [adx, openx]}))
-    app_lists.set_status(db, actor=me, applist_id=gone["id"], status="archived")
+        "inventory_lists": {"allow": [kept.id, gone.id], "block": []}, "exchanges": [adx, openx]}))
+    app_lists.set_status(db, actor=me, applist_id=gone.id, status="archived")
     retire(db, adx)
     clone = campaigns.clone_campaign(db, actor=me, campaign_id=source["id"])
-    assert clone["targeting"]["inventory_lists"] == {"allow": [kept["id"]], "block": []}
+    assert clone["targeting"]["inventory_lists"] == {"allow": [kept.id], "block": []}
     assert clone["targeting"]["exchanges"] == [openx]
     assert clone["left_out"] == ["Google AdX", "Old apps"]
 

@@ -34,11 +34,10 @@ def _records(db, advertiser_email: str, mark: str) -> dict[str, int]:
     campaigns.update_campaign(db, actor=me, campaign_id=campaign["id"], data={"total_budget": "1200"})
     creative = creatives.create_creative(db, actor=me, data=CreativeCreate(**{"type": "html", "name": f"{mark} Creative", "width": 300,
                                                              "height": 250, "html": "<p>ad</p>"}))
-    audience = audiences.create_audience(db, actor=me, data={"name": f"{mark} Audience", "kind": "device_ids"})
-    app_list = app_lists.create_list(db, actor=me, data={"name": f"{mark} List", "kind": "allow",
-                                                        "entries": "com.example.app"})
-    return {"campaign": campaign["id"], "creative": creative.id, "audience": audience["id"],
-            "app_list": app_list["list"]["id"], "advertiser": me.id}
+    audience = audiences.create_audience(db, actor=me, name=f"{mark} Audience", kind="device_ids")
+    app_list = app_lists.create_list(db, actor=me, name=f"{mark} List", kind="allow", entries="com.example.app")
+    return {"campaign": campaign["id"], "creative": creative.id, "audience": audience.id,
+            "app_list": app_list.list.id, "advertiser": me.id}
 
 
 @pytest.fixture
@@ -46,10 +45,9 @@ def tenants(db, demo_ids) -> tuple[dict[str, int], dict[str, int]]:
     home = _records(db, "advertiser@demo.example", "Home")
     _agency, _advertiser, rival_email = make_rival(db, "Rival")
     rival = _records(db, rival_email, "Rival")
-    smart = smart_apps.create_list(db, actor=actor_of(db, "admin@demo.example"), data={
-        "name": "Action games", "category_id": "36", "genre_id": "6014", "subgenre_id": "7001",
-        "entries": "com.example.shooter"})
-    home["smart_app_list"] = rival["smart_app_list"] = smart["list"]["id"]
+    smart = smart_apps.create_list(db, actor=actor_of(db, "admin@demo.example"), name="Action games",
+                                   category_id="36", genre_id="6014", subgenre_id="7001", entries="com.example.shooter")
+    home["smart_app_list"] = rival["smart_app_list"] = smart.list.id
     db.commit()
     return home, rival
 

@@ -90,9 +90,9 @@ def test_every_export_neutralises_formulas(db: Session, demo_ids: dict[str, int]
     _assert_inert(_exported(reports.running_apps_export(db, actor=me, start=DAY, end=DAY).model_dump(), me), PAYLOADS)
 
     # An inventory list's export: entries are checked on the way in, so the guard is for its header and kinds.
-    made = app_lists.create_list(db, actor=me, data={"name": "-List 1", "kind": "allow",
-                                                     "entries": "news.example.com\n=1+1\n-bad.example"})
-    _assert_inert(_exported(app_lists.export_entries(db, actor=me, applist_id=made["list"]["id"]), me),
+    made = app_lists.create_list(db, actor=me, name="-List 1", kind="allow",
+                                 entries="news.example.com\n=1+1\n-bad.example")
+    _assert_inert(_exported(app_lists.export_entries(db, actor=me, applist_id=made.list.id).model_dump(), me),
                   ["news.example.com"])
 
 

@@ -133,18 +133,17 @@ def test_both_kinds_of_list_share_one_lifecycle(db: Session, kind: str) -> None:
 
     if kind == "inventory":
         actor = actor_of(db, ADVERTISER)
-        made = app_lists.create_list(db, actor=actor, data={"name": "Apps", "kind": "allow",
-                                                            "entries": "com.example.app"})
-        list_id, module, key = made["list"]["id"], app_lists, "applist_id"
+        made = app_lists.create_list(db, actor=actor, name="Apps", kind="allow", entries="com.example.app")
+        list_id, module, key = made.list.id, app_lists, "applist_id"
     else:
         actor = actor_of(db, "admin@demo.example")
-        made = smart_apps.create_list(db, actor=actor, data={
-            "name": "Games", "category_id": "36", "genre_id": "6014", "entries": "com.example.app"})
-        list_id, module, key = made["list"]["id"], smart_apps, "list_id"
+        made = smart_apps.create_list(db, actor=actor, name="Games", category_id="36", genre_id="6014",
+                                      entries="com.example.app")
+        list_id, module, key = made.list.id, smart_apps, "list_id"
     with pytest.raises(Invalid) as refused:
         module.change_entries(db, actor=actor, text="", mode="replace", **{key: list_id})
     assert refused.value.fields == {"entries": "Give the entries the list should hold."}
-    assert [e["value"] for e in module.list_entries(db, actor=actor, **{key: list_id})] == ["com.example.app"]
+    assert [e.value for e in module.list_entries(db, actor=actor, **{key: list_id})] == ["com.example.app"]
     module.set_status(db, actor=actor, status="archived", **{key: list_id})
     with pytest.raises(Invalid) as archived:
         module.change_entries(db, actor=actor, text="com.example.other", mode="add", **{key: list_id})

@@ -13,6 +13,7 @@ from app.kernel.db import run
 from app.kernel.errors import Forbidden, Invalid, NotFound
 from app.reference import app_taxonomy
 from app.supply import app_lists, smart_apps
+from app.supply.schemas import InventoryListRead
 from components.root import EDIT_PATH_MARKERS
 from tests.helpers import actor_of, bearer_headers, other_tenant
 from tests.render import text_of
@@ -38,35 +39,35 @@ def test_the_taxonomy_cascades_with_the_stores_ids():
 def test_staff_curate_smart_lists_and_advertisers_target_the_active_ones(db):
     admin, co_admin = actor_of(db, "admin@demo.example"), actor_of(db, "coadmin@demo.example")
     me = actor_of(db, "advertiser@demo.example")
-    created = smart_apps.create_list(db, actor=admin, data={**GAMES, "entries": "com.example.shooter\nid389801252\nbad"})
-    games = created["list"]
-    assert (games["category"], games["genre"], games["subgenre"], games["entries"]) == (
+    created = smart_apps.create_list(db, actor=admin, **GAMES, entries="com.example.shooter\nid389801252\nbad")
+    games = created.list
+    assert (games.category, games.genre, games.subgenre, games.entries) == (
         "Apple App Store", "Games", "Action", 2)
-    assert created["result"]["refused"][0]["line"] == 3
+    assert created.result.refused[0].line == 3
     with pytest.raises(Invalid) as error:
-        smart_apps.create_list(db, actor=co_admin, data={**GAMES, "name": "Wrong", "subgenre_id": "GAME_ACTION"})
+        smart_apps.create_list(db, actor=co_admin, **{**GAMES, "name": "Wrong", "subgenre_id": "GAME_ACTION"})
     assert set(error.value.fields) == {"subgenre_id"}
-    business = smart_apps.create_list(db, actor=co_admin, data={"name": "Business apps", "category_id": "36",
-                                                                "genre_id": "6000"})["list"]
-    smart_apps.set_status(db, actor=admin, list_id=business["id"], status="archived")
-    for call, kwargs in ((smart_apps.create_list, {"data": GAMES}), (smart_apps.update_list, {"list_id": games["id"], "data": {}}),
-                         (smart_apps.set_status, {"list_id": games["id"], "status": "archived"})):
+    business = smart_apps.create_list(db, actor=co_admin, name="Business apps", category_id="36",
+                                      genre_id="6000").list
+    smart_apps.set_status(db, actor=admin, list_id=business.id, status="archived")
+    for call, kwargs in ((smart_apps.create_list, GAMES), (smart_apps.update_list, {"list_id": games.id}),
+                         (smart_apps.set_status, {"list_id": games.id, "status": "archived"})):
         with pytest.raises(Forbidden):
             call(db, actor=me, **kwargs)
-    assert [r["id"] for r in smart_apps.list_lists(db, actor=me)] == [games["id"]]
+    assert [r.id for r in smart_apps.list_lists(db, actor=me)] == [games.id]
     with pytest.raises(NotFound):
-        smart_apps.get_list(db, actor=me, list_id=business["id"])
+        smart_apps.get_list(db, actor=me, list_id=business.id)
     campaign = campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Gamers", "targeting": {
-        "smart_app_lists": [games["id"]]}})
-    assert campaign["targeting"]["smart_app_lists"] == [games["id"]]
+        "smart_app_lists": [games.id]}})
+    assert campaign["targeting"]["smart_app_lists"] == [games.id]
     with pytest.raises(Invalid) as refused:
         campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Old", "targeting": {
-            "smart_app_lists": [business["id"]]}})
+            "smart_app_lists": [business.id]}})
     assert set(refused.value.fields) == {"targeting.smart_app_lists"}
     with pytest.raises(Exception) as in_use:
-        smart_apps.delete_list(db, actor=admin, list_id=games["id"])
+        smart_apps.delete_list(db, actor=admin, list_id=games.id)
     assert "Gamers" in str(in_use.value)
-    assert smart_apps.delete_list(db, actor=admin, list_id=business["id"])["deleted"] is True
+    assert smart_apps.delete_list(db, actor=admin, list_id=business.id).deleted is True
 
 
 def test_smart_app_calls_under_the_spec_names(client):
@@ -88,23 +89,23 @@ def test_smart_app_calls_under_the_spec_names(client):
 
 
 def test_inventory_list_pages_show_what_the_user_has(demo_ids):
-    def make(db: Any) -> dict[str, Any]:
+    def make(db: Any) -> InventoryListRead:
         me = actor_of(db, "advertiser@demo.example")
-        made = app_lists.create_list(db, actor=me, data={"name": "Premium news", "kind": "allow",
-                                                         "entries": "news.example.com\ncom.example.reader"})["list"]
+        made = app_lists.create_list(db, actor=me, name="Premium news", kind="allow",
+                                     entries="news.example.com\ncom.example.reader").list
         campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Readers", "targeting": {
-            "inventory_lists": {"allow": [made["id"]], "block": []}}})
+            "inventory_lists": {"allow": [made.id], "block": []}}})
         return made
 
     made = run(make)
     listing = page_at("/inventory-list", "advertiser@demo.example")
     assert "inventory-lists" in attribute_values(listing, "data-page")
-    view = page_at(f"/inventory-list/view/{made['id']}", "advertiser@demo.example")
+    view = page_at(f"/inventory-list/view/{made.id}", "advertiser@demo.example")
     text = text_of(view)
     for shown in ("Premium news", "Allow", "Readers", "Export CSV"):
         assert shown in text, shown
     assert attribute_values(view, "data-apps") == ["1"] and attribute_values(view, "data-domains") == ["1"]
-    edit = page_at(f"/agency/inventory-list/edit/{made['id']}", "agency@demo.example")
+    edit = page_at(f"/agency/inventory-list/edit/{made.id}", "agency@demo.example")
     assert "inventory-list-edit" in attribute_values(edit, "data-page")
     assert attribute_values(edit, "data-move") == ["archive", "delete"]
 
@@ -113,7 +114,7 @@ def test_another_tenants_list_is_not_found_on_every_page(demo_ids):
     def make(db: Any) -> int:
         rival_agency, rival_advertiser = other_tenant(db)
         return app_lists.create_list(db, actor=actor_of(db, rival_agency.email), advertiser_id=rival_advertiser.id,
-                                     data={"name": "Rival list", "kind": "block"})["list"]["id"]
+                                     name="Rival list", kind="block").list.id
 
     theirs = run(make)
     for path, email in ((f"/inventory-list/view/{theirs}", "advertiser@demo.example"),

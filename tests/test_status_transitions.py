@@ -84,11 +84,11 @@ def test_the_same_creative_status_again_changes_nothing(db: Session) -> None:
 
 def test_an_audience_is_active_or_inactive_and_repeating_changes_nothing(db: Session) -> None:
     me = actor_of(db, ADVERTISER)
-    audience_id = audiences.create_audience(db, actor=me, data={"name": "Buyers", "kind": "device_ids"})["id"]
+    audience_id = audiences.create_audience(db, actor=me, name="Buyers", kind="device_ids").id
     with pytest.raises(Invalid) as refused:
         audiences.set_status(db, actor=me, audience_id=audience_id, status="archived")
     assert refused.value.fields == {"status": "Not an allowed value."}
-    assert audiences.get_audience(db, actor=me, audience_id=audience_id)["status"] == "active"
+    assert audiences.get_audience(db, actor=me, audience_id=audience_id).status == "active"
     audiences.set_status(db, actor=me, audience_id=audience_id, status="inactive")
     logged = _changes(db, "audience", audience_id)
     audiences.set_status(db, actor=me, audience_id=audience_id, status="inactive")
@@ -97,11 +97,10 @@ def test_an_audience_is_active_or_inactive_and_repeating_changes_nothing(db: Ses
 
 def test_archiving_an_app_list_twice_logs_it_once(db: Session) -> None:
     me = actor_of(db, ADVERTISER)
-    list_id = app_lists.create_list(db, actor=me, data={"name": "Top apps", "kind": "allow",
-                                                        "entries": "com.example.game"})["list"]["id"]
+    list_id = app_lists.create_list(db, actor=me, name="Top apps", kind="allow", entries="com.example.game").list.id
     app_lists.set_status(db, actor=me, applist_id=list_id, status="archived")
     logged = _changes(db, "app_list", list_id)
-    assert app_lists.set_status(db, actor=me, applist_id=list_id, status="archived")["status"] == "archived"
+    assert app_lists.set_status(db, actor=me, applist_id=list_id, status="archived").status == "archived"
     assert _changes(db, "app_list", list_id) == logged
 
 

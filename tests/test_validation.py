@@ -138,11 +138,12 @@ def test_each_governed_field_is_held_to_its_section_5_rule(db):
     attempts = {
         "campaign.name": (lambda n: campaigns.create_campaign(db, actor=me, data={
             "name": n, "starts_at": "2026-12-01", "total_budget": "100", "bid": "1"}), "name", name_rule),
-        "inventory_list.name": (lambda n: app_lists.create_list(db, actor=me, data={
-            "name": n, "kind": "allow", "entries": "com.example.app"}), "name", name_rule),
-        "smart_app_list.name": (lambda n: smart_apps.create_list(db, actor=admin, data={
-            "name": n, "category_id": "36", "genre_id": "6014", "entries": "com.example.app"}), "name", name_rule),
-        "audience.name": (lambda n: audiences.create_audience(db, actor=me, data={"name": n, "kind": "device_ids"}),
+        "inventory_list.name": (lambda n: app_lists.create_list(db, actor=me, name=n, kind="allow",
+                                                                entries="com.example.app"), "name", name_rule),
+        "smart_app_list.name": (lambda n: smart_apps.create_list(db, actor=admin, name=n, category_id="36",
+                                                                 genre_id="6014", entries="com.example.app"),
+                                "name", name_rule),
+        "audience.name": (lambda n: audiences.create_audience(db, actor=me, name=n, kind="device_ids"),
                           "name", name_rule),
         "report.name": (lambda n: reports.create_report(db, actor=me, report_type="geo", data=ReportSettings.model_validate({
             "name": n, "period": "custom", "start_date": "2026-01-01", "end_date": "2026-01-01",

@@ -15,6 +15,7 @@ from app.kernel.errors import Invalid
 from app.supply import audiences
 from app.supply.list_targeting import AUDIENCE_KEY
 from app.supply.models import Audience
+from app.supply.schemas import AudienceRead
 
 
 def campaign_audiences(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, list[dict[str, Any]]]:
@@ -32,7 +33,7 @@ def campaign_audiences(db: Session, *, actor: Actor, campaign_id: int) -> dict[s
 
 
 def associate_campaigns(db: Session, *, actor: Actor, audience_id: int, allow: list[int],
-                        block: list[int]) -> dict[str, Any]:
+                        block: list[int]) -> AudienceRead:
     """Make these exactly the campaigns that use the audience: `allow` ones target it, `block` ones exclude it,
     every other campaign of the advertiser has it in neither list. Each changed campaign is saved through the
     campaign service (its checks: the audience must be active to be added; its audit record), all or nothing."""

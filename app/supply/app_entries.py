@@ -25,7 +25,6 @@ import io
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from publicsuffixlist import PSLFILE, PublicSuffixList
 from sqlalchemy import delete
@@ -34,6 +33,7 @@ from sqlmodel import Session, col, func, select
 from app.kernel.errors import Invalid
 from app.kernel.model_base import table_of
 from app.supply.models import AppListEntry, EntryKind, SmartAppEntry
+from app.supply.schemas import EntryBatchResult, ListEntry, RefusedLine
 
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024  # 100,000 long domains fit in about 5 MB
 MAX_LINES = 200_000
@@ -207,11 +207,13 @@ def parse_csv(content: bytes) -> Parsed:
     return parsed
 
 
-def summary(parsed: Parsed, *, added: int, already: int) -> dict[str, Any]:
+def summary(parsed: Parsed, *, added: int, already: int, removed: int, total: int) -> EntryBatchResult:
     """The result a page and the API show for a batch: counts and the refused lines with their reasons."""
-    return {"lines": parsed.lines, "added": added, "duplicates_in_batch": parsed.repeated,
-            "already_in_list": already, "refused_count": len(parsed.refused),
-            "refused": [{"line": n, "text": text, "reason": reason} for n, text, reason in parsed.refused[:REFUSED_SHOWN]]}
+    return EntryBatchResult(
+        lines=parsed.lines, added=added, duplicates_in_batch=parsed.repeated, already_in_list=already,
+        refused_count=len(parsed.refused),
+        refused=[RefusedLine(line=n, text=text, reason=reason) for n, text, reason in parsed.refused[:REFUSED_SHOWN]],
+        removed=removed, total=total)
 
 
 # --- storing ---------------------------------------------------------------------------------------------
@@ -223,10 +225,10 @@ TOO_MANY = f"A list holds at most {MAX_ENTRIES:,} entries."
 INSERT_CHUNK = 20_000  # rows per INSERT statement (PostgreSQL caps one statement at 65,535 parameters)
 
 
-def store(db: Session, model: EntryModel, list_id: int, parsed: Parsed, *, mode: str = "add") -> dict[str, Any]:
+def store(db: Session, model: EntryModel, list_id: int, parsed: Parsed, *, mode: str = "add") -> EntryBatchResult:
     """Apply a parsed batch to a list's entries: add the new values, replace all entries with the batch, or
     remove the batch's values. One read of the list's values, set arithmetic, then bulk statements: never a
-    query per line. Answers summary() plus `removed` and the list's new `total`."""
+    query per line. Answers the batch's counts, with `removed` and the list's new `total`."""
     if mode not in MODES:
         raise Invalid({"mode": "Choose add, replace or remove."})
     existing = set(db.exec(select(model.value).where(model.list_id == list_id)).all())
@@ -237,9 +239,7 @@ def store(db: Session, model: EntryModel, list_id: int, parsed: Parsed, *, mode:
                                        col(model.value).in_(gone[start:start + INSERT_CHUNK])))
     existing.difference_update(gone)
     if mode == "remove":
-        result = summary(parsed, added=0, already=0)
-        result.update(removed=len(gone), total=len(existing))
-        return result
+        return summary(parsed, added=0, already=0, removed=len(gone), total=len(existing))
     new = [{"list_id": list_id, "value": value, "kind": kind} for value, kind in parsed.values.items()
            if value not in existing]
     if len(existing) + len(new) > MAX_ENTRIES:
@@ -248,9 +248,8 @@ def store(db: Session, model: EntryModel, list_id: int, parsed: Parsed, *, mode:
     for start in range(0, len(new), INSERT_CHUNK):
         # The Core table, not the ORM entity: an executemany without the ORM's per-row bookkeeping (~40% faster).
         db.connection().execute(table.insert(), new[start:start + INSERT_CHUNK])
-    result = summary(parsed, added=len(new), already=len(parsed.values) - len(new))
-    result.update(removed=len(gone), total=len(existing) + len(new))
-    return result
+    return summary(parsed, added=len(new), already=len(parsed.values) - len(new), removed=len(gone),
+                   total=len(existing) + len(new))
 
 
 def delete_all(db: Session, model: EntryModel, list_id: int) -> None:
@@ -270,6 +269,6 @@ def counts(db: Session, model: EntryModel, list_ids: list[int]) -> dict[int, dic
     return found
 
 
-def entries_of(db: Session, model: EntryModel, list_id: int) -> list[dict[str, str]]:
+def entries_of(db: Session, model: EntryModel, list_id: int) -> list[ListEntry]:
     rows = db.exec(select(model.value, model.kind).where(model.list_id == list_id).order_by(col(model.value))).all()
-    return [{"value": value, "kind": kind} for value, kind in rows]
+    return [ListEntry(value=value, kind=kind) for value, kind in rows]

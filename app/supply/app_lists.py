@@ -25,9 +25,19 @@ from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.supply import app_entries
 from app.supply.campaign_usage import campaigns_using
-from app.supply.list_lifecycle import ListLifecycle, usage
+from app.supply.list_lifecycle import ListLifecycle, ListRoutes, declare, usage
 from app.supply.list_targeting import INVENTORY_KEY
 from app.supply.models import AppList, AppListEntry, ListKind, ListStatus
+from app.supply.schemas import (
+    CampaignUse,
+    EntryBatchResult,
+    ExportLinkRead,
+    InventoryListChoice,
+    InventoryListRead,
+    ListCreated,
+    ListDeleted,
+    ListEntry,
+)
 
 NOT_FOUND = "Inventory list not found."
 NAME_MAX_LENGTH = 120
@@ -49,33 +59,33 @@ def _advertiser_name(user: User) -> str:
     return user.company_name or user.display_name
 
 
-def _used_by(db: Session, app_list: AppList, *, live_only: bool = False) -> list[dict[str, Any]]:
+def _used_by(db: Session, app_list: AppList, *, live_only: bool = False) -> list[CampaignUse]:
     """The campaigns of the list's advertiser that allow or block it (only those not archived: `live_only`)."""
     assert app_list.id is not None
     return campaigns_using(db, INVENTORY_KEY, [app_list.id], advertiser_ids={app_list.advertiser_id},
                            live_only=live_only)[app_list.id]
 
 
-def _row(app_list: AppList, advertiser: User, counts: dict[str, int], used: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"id": app_list.id, "name": app_list.name, "kind": app_list.kind, "status": app_list.status,
-            "advertiser_id": app_list.advertiser_id, "advertiser": _advertiser_name(advertiser),
-            **usage(app_list, counts, used)}
+def _row(app_list: AppList, advertiser: User, counts: dict[str, int], used: list[CampaignUse]) -> InventoryListRead:
+    assert app_list.id is not None
+    return InventoryListRead(id=app_list.id, name=app_list.name, kind=app_list.kind, status=app_list.status,
+                             advertiser_id=app_list.advertiser_id, advertiser=_advertiser_name(advertiser),
+                             **dict(usage(app_list, counts, used)))
 
 
-def public(db: Session, app_list: AppList, advertiser: User) -> dict[str, Any]:
+def public(db: Session, app_list: AppList, advertiser: User) -> InventoryListRead:
     assert app_list.id is not None
     counts = app_entries.counts(db, AppListEntry, [app_list.id])[app_list.id]
     return _row(app_list, advertiser, counts, _used_by(db, app_list))
 
 
-def get_list(db: Session, *, actor: Actor, applist_id: int) -> dict[str, Any]:
+def get_list(db: Session, *, actor: Actor, applist_id: int) -> InventoryListRead:
     """withOutRole/getAppListById: one list with its counts by kind and the campaigns using it."""
-    require(actor, "app_list", "view")
-    return public(db, *in_scope(db, actor, applist_id))
+    return LIFECYCLE.get(db, actor=actor, list_id=applist_id)
 
 
 def list_lists(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "",
-               kind: str = "") -> list[dict[str, Any]]:
+               kind: str = "") -> list[InventoryListRead]:
     """getApplistAllDataList: the lists in the actor's scope, newest change first, with counts and campaigns."""
     require(actor, "app_list", "view")
     query = (select(AppList, User).join(User, col(User.id) == AppList.advertiser_id)
@@ -94,23 +104,21 @@ def list_lists(db: Session, *, actor: Actor, advertiser_id: int | None = None, s
     return [_row(a, u, counts[a.id], used[a.id]) for a, u in rows if a.id is not None]
 
 
-def list_entries(db: Session, *, actor: Actor, applist_id: int) -> list[dict[str, str]]:
+def list_entries(db: Session, *, actor: Actor, applist_id: int) -> list[ListEntry]:
     """A list's entries ({value, kind}, by value) for the view page's grid."""
-    require(actor, "app_list", "view")
-    found, _advertiser = in_scope(db, actor, applist_id)
-    assert found.id is not None
-    return app_entries.entries_of(db, AppListEntry, found.id)
+    return LIFECYCLE.list_entries(db, actor=actor, list_id=applist_id)
 
 
-def export_entries(db: Session, *, actor: Actor, applist_id: int) -> dict[str, str]:
+def export_entries(db: Session, *, actor: Actor, applist_id: int) -> ExportLinkRead:
     """The list's entries as a CSV (value, kind): {csv_download_url, filename}, a link for the actor, 15 minutes."""
     require(actor, "app_list", "view")
     found, _advertiser = in_scope(db, actor, applist_id)
     assert found.id is not None
     rows = app_entries.entries_of(db, AppListEntry, found.id)
-    stored = write_export(["value", "kind"], ([row["value"], row["kind"]] for row in rows))
+    stored = write_export(["value", "kind"], ([row.value, row.kind] for row in rows))
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in found.name)[:60] or "inventory-list"
-    return export_link(actor=actor, stored=stored, filename=f"{safe}-{utcnow():%Y%m%d}.csv")
+    return ExportLinkRead.model_validate(export_link(actor=actor, stored=stored,
+                                                     filename=f"{safe}-{utcnow():%Y%m%d}.csv"))
 
 
 def list_change_log(db: Session, *, actor: Actor, applist_id: int, since: str = "", until: str = "",
@@ -126,12 +134,12 @@ change_log.register("app_list", change_log.ChangeLogSource(
 
 # --- campaign targeting ----------------------------------------------------------------------------------
 
-def targeting_choices(db: Session, *, actor: Actor, advertiser_id: int | None) -> list[dict[str, Any]]:
+def targeting_choices(db: Session, *, actor: Actor, advertiser_id: int | None) -> list[InventoryListChoice]:
     """The active lists a campaign of the advertiser may allow or block: {id, name, kind, entries}."""
     require(actor, "app_list", "view")
     if advertiser_id is None:
         return []
-    return [{"id": r["id"], "name": r["name"], "kind": r["kind"], "entries": r["entries"]}
+    return [InventoryListChoice(id=r.id, name=r.name, kind=r.kind, entries=r.entries)
             for r in list_lists(db, actor=actor, advertiser_id=advertiser_id, status=ListStatus.ACTIVE)]
 
 
@@ -160,19 +168,19 @@ def _snapshot(app_list: AppList) -> dict[str, Any]:
             "advertiser_id": app_list.advertiser_id}
 
 
-def create_list(db: Session, *, actor: Actor, data: dict[str, Any], advertiser_id: int | None = None) -> dict[str, Any]:
-    """file/addApp: a new active list for the advertiser (an advertiser creates its own) with `data`'s name,
-    kind (allow|block) and `entries` (text, one a line). Refused lines are reported, not saved; the others
-    are. Answers {list, result}."""
+def create_list(db: Session, *, actor: Actor, name: str = "", kind: str = "", entries: str = "",
+                advertiser_id: int | None = None) -> ListCreated[InventoryListRead]:
+    """file/addApp: a new active list for the advertiser (an advertiser creates its own) with its name, kind
+    (allow|block) and `entries` (text, one a line). Refused lines are reported, not saved; the others are.
+    Answers {list, result}."""
     require(actor, "app_list", "create")
     errors: dict[str, str] = {}
-    name = kind = ""
     try:
-        name = checked_name(data.get("name"))
+        name = checked_name(name)
     except Invalid as problem:
         errors.update(problem.fields)
     try:
-        kind = _kind(data.get("kind"))
+        kind = _kind(kind)
     except Invalid as problem:
         errors.update(problem.fields)
     try:
@@ -181,32 +189,33 @@ def create_list(db: Session, *, actor: Actor, data: dict[str, Any], advertiser_i
         errors.update(problem.fields)
     if errors:
         raise Invalid(errors)
-    parsed = app_entries.parse_text(str(data.get("entries") or ""))
+    parsed = app_entries.parse_text(entries or "")
     assert advertiser.id is not None
     app_list = AppList(advertiser_id=advertiser.id, name=name, kind=kind, status=ListStatus.ACTIVE)
     db.add(app_list)
     db.flush()
     result = LIFECYCLE.created(db, actor=actor, row=app_list, parsed=parsed)
-    return {"list": public(db, app_list, advertiser), "result": result}
+    return ListCreated[InventoryListRead](list=public(db, app_list, advertiser), result=result)
 
 
-def update_list(db: Session, *, actor: Actor, applist_id: int, data: dict[str, Any]) -> dict[str, Any]:
-    """updateApplist: change the name and kind (fields not sent keep their values). The kind cannot change
-    while campaigns use the list; an archived list is read-only until restored."""
+def update_list(db: Session, *, actor: Actor, applist_id: int, name: str | None = None,
+                kind: str | None = None) -> InventoryListRead:
+    """updateApplist: change the name and kind (None keeps its value). The kind cannot change while campaigns
+    use the list; an archived list is read-only until restored."""
     app_list, advertiser = LIFECYCLE.writable(db, actor, applist_id)
     before = _snapshot(app_list)
     errors: dict[str, str] = {}
     wanted: dict[str, str] = {}
-    for field, check in (("name", checked_name), ("kind", _kind)):
-        if field in data and data[field] is not None:
+    for field, value, check in (("name", name, checked_name), ("kind", kind, _kind)):
+        if value is not None:
             try:
-                wanted[field] = check(data[field])
+                wanted[field] = check(value)
             except Invalid as problem:
                 errors.update(problem.fields)
     if not errors and wanted.get("kind", app_list.kind) != app_list.kind:
         used = _used_by(db, app_list)
         if used:
-            errors["kind"] = KIND_IN_USE.format(names=", ".join(c["name"] for c in used))
+            errors["kind"] = KIND_IN_USE.format(names=", ".join(c.name for c in used))
     if errors:
         raise Invalid(errors)
     for field, value in wanted.items():
@@ -220,18 +229,19 @@ def update_list(db: Session, *, actor: Actor, applist_id: int, data: dict[str, A
     return public(db, app_list, advertiser)
 
 
-def change_entries(db: Session, *, actor: Actor, applist_id: int, text: str, mode: str = "add") -> dict[str, Any]:
+def change_entries(db: Session, *, actor: Actor, applist_id: int, text: str, mode: str = "add") -> EntryBatchResult:
     """Typed entries (one a line): add them, replace the list's entries with them, or remove them. Answers the
     batch's result: counts and the refused lines with their reasons."""
     return LIFECYCLE.change_entries(db, actor=actor, list_id=applist_id, text=text, mode=mode)
 
 
-def upload_entries(db: Session, *, actor: Actor, applist_id: int, content: bytes, mode: str = "add") -> dict[str, Any]:
+def upload_entries(db: Session, *, actor: Actor, applist_id: int, content: bytes,
+                   mode: str = "add") -> EntryBatchResult:
     """csvupload: a CSV or text file, the first cell of each row an entry (ListLifecycle.upload_entries)."""
     return LIFECYCLE.upload_entries(db, actor=actor, list_id=applist_id, content=content, mode=mode)
 
 
-def set_status(db: Session, *, actor: Actor, applist_id: int, status: str) -> dict[str, Any]:
+def set_status(db: Session, *, actor: Actor, applist_id: int, status: str) -> InventoryListRead:
     """Archive a list (it stays on the campaigns that use it, but cannot be newly chosen) or restore it."""
     app_list, advertiser = APP_LIST_STATUS.change(db, actor=actor, record_id=applist_id, status=status)
     return public(db, app_list, advertiser)
@@ -239,14 +249,20 @@ def set_status(db: Session, *, actor: Actor, applist_id: int, status: str) -> di
 
 # Inventory lists' lifecycle (app/supply/list_lifecycle.py): the advertiser's lists, changed by whoever may
 # update them, used by the advertiser's campaigns that allow or block them.
-LIFECYCLE = ListLifecycle[tuple[AppList, User]](
-    "app_list", AppList, AppListEntry, ("app_list", "update"), ("app_list", "delete"), in_scope,
-    lambda db, app_list: _used_by(db, app_list, live_only=True), _snapshot)
+LIFECYCLE = declare(ListLifecycle[tuple[AppList, User], InventoryListRead](
+    "app_list", AppList, AppListEntry, ("app_list", "view"), ("app_list", "update"), ("app_list", "delete"),
+    in_scope, lambda db, _actor, loaded: public(db, *loaded), InventoryListRead,
+    lambda db, app_list: _used_by(db, app_list, live_only=True), _snapshot,
+    ListRoutes("/inventory-lists/{applist_id}", "/uploads/inventory-list", "Inventory list", "inventory lists",
+               aliases=(("get", "/withOutRole/getAppListById/{applist_id}",
+                         "withOutRole/getAppListById: one list (as GET /inventory-lists/{id})"),
+                        ("upload", "/csvupload", "csvupload: upload a list's entries (as POST /uploads/inventory-list)")),
+               names=(("get", "get_list"), ("delete", "delete_list"), ("entries", "list_entries"),
+                      ("change_entries", "change_entries"), ("upload", "upload_entries")))))
 APP_LIST_STATUS = LIFECYCLE.status(
-    lambda db, _actor, loaded: public(db, *loaded), "/inventory-lists/{applist_id}/status",
     "Archive a list (it stays on the campaigns that use it but cannot be newly chosen) or restore it.")
 
 
-def delete_list(db: Session, *, actor: Actor, applist_id: int) -> dict[str, Any]:
+def delete_list(db: Session, *, actor: Actor, applist_id: int) -> ListDeleted:
     """Delete an unused list with its entries; one a live campaign allows or blocks is refused (Conflict)."""
     return LIFECYCLE.delete(db, actor=actor, list_id=applist_id)

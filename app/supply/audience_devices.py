@@ -16,13 +16,14 @@ import re
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO
 
 from sqlalchemy import func
 from sqlmodel import Session, select
 
 from app.kernel.errors import Invalid
 from app.supply.models import AudienceDevice
+from app.supply.schemas import DeviceUploadRead, RefusedLine
 
 BATCH_SIZE = 10_000  # ids per bulk insert: ~160 KB of keys, a few thousand rows' worth of round trips saved
 CHUNK_BYTES = 1 << 16  # how much of the file is read at a time
@@ -92,11 +93,12 @@ class UploadSummary:
     added: int = 0  # ids new to the audience
     duplicates: int = 0  # valid lines whose id was in the file before or in the audience already
     batches: int = 0  # bulk inserts made
-    samples: list[dict[str, Any]] = field(default_factory=list)  # the first invalid lines: {line, text, reason}
+    samples: list[RefusedLine] = field(default_factory=list)  # the first invalid lines
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"lines": self.lines, "valid": self.valid, "invalid": self.invalid, "added": self.added,
-                "duplicates": self.duplicates, "samples": list(self.samples)}
+    def read(self, *, file: str, at: str) -> DeviceUploadRead:
+        """What the file did, as an audience's last upload shows it."""
+        return DeviceUploadRead(file=file, lines=self.lines, valid=self.valid, invalid=self.invalid, added=self.added,
+                                duplicates=self.duplicates, samples=list(self.samples), at=at)
 
 
 def _insert_sql(db: Session) -> str:
@@ -145,7 +147,7 @@ def store_devices(db: Session, *, audience_id: int, lines: Iterable[str], batch_
             summary.invalid += 1
             if len(summary.samples) < SAMPLES:
                 shown = "…" if text == OVERLONG else text.strip()[:80]
-                summary.samples.append({"line": number, "text": shown, "reason": parsed})
+                summary.samples.append(RefusedLine(line=number, text=shown, reason=parsed))
             continue
         summary.valid += 1
         batch.add(parsed)

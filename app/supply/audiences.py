@@ -35,13 +35,23 @@ from app.supply import campaign_usage
 from app.supply.audience_devices import UploadSummary, iter_lines, store_devices
 from app.supply.list_targeting import AUDIENCE_KEY
 from app.supply.models import Audience, AudienceDevice, AudienceKind, AudienceStatus
+from app.supply.schemas import (
+    LOOKBACK_MAX,
+    LOOKBACK_MIN,
+    AudienceCampaign,
+    AudienceChoice,
+    AudienceDeleted,
+    AudienceRead,
+    AudienceRow,
+    AudienceUploaded,
+    DeviceUploadRead,
+)
 from app.warehouse import get_store
 from app.warehouse.base import StatsQuery, whole
 from app.warehouse.schema import EVENT_NAME_PATTERN
 
 NOT_FOUND = "Audience not found."
 CONVERSION = "conversion"  # the retargeting event that means every conversion (the statistics' conversions)
-LOOKBACK_MIN, LOOKBACK_MAX = 1, 540
 NAME_MAX = 120
 _EVENT = re.compile(EVENT_NAME_PATTERN)
 
@@ -84,33 +94,40 @@ def size_of(audience: Audience) -> tuple[int, str]:
     return audience.device_count, "devices"
 
 
-def campaigns_using(db: Session, audience: Audience, *, include_archived: bool = False) -> list[dict[str, Any]]:
+def campaigns_using(db: Session, audience: Audience, *, include_archived: bool = False) -> list[AudienceCampaign]:
     """The advertiser's campaigns that allow or block the audience: [{id, name, status, mode}] by name (found by
     the campaigns domain: app/supply/campaign_usage.py)."""
     assert audience.id is not None
     used = campaign_usage.campaigns_using(db, AUDIENCE_KEY, [audience.id], advertiser_ids={audience.advertiser_id},
                                           live_only=not include_archived)[audience.id]
-    found = [{"id": row["id"], "name": row["name"], "status": row["status"], "mode": row["side"]} for row in used]
-    return sorted(found, key=lambda row: (str(row["name"]).casefold(), row["id"]))
+    found = [AudienceCampaign(id=row.id, name=row.name, status=row.status, mode=row.side) for row in used]
+    return sorted(found, key=lambda row: (row.name.casefold(), row.id))
 
 
-def public(db: Session, actor: Actor, audience: Audience, advertiser: User) -> dict[str, Any]:
+def _advertiser_name(advertiser: User) -> str:
+    return advertiser.company_name or advertiser.display_name
+
+
+def public(db: Session, actor: Actor, audience: Audience, advertiser: User) -> AudienceRead:
     """An audience as pages and the API show it."""
+    assert audience.id is not None
     size, unit = size_of(audience)
-    return {"id": audience.id, "name": audience.name, "kind": audience.kind, "status": audience.status,
-            "advertiser_id": audience.advertiser_id, "advertiser": advertiser.company_name or advertiser.display_name,
-            "event": audience.event or None, "lookback_days": audience.lookback_days, "size": size, "size_unit": unit,
-            "last_upload": dict(audience.last_upload) or None, "campaigns": campaigns_using(db, audience),
-            "created_at": audience.created_at.isoformat(), "updated_at": audience.updated_at.isoformat()}
+    return AudienceRead(
+        id=audience.id, name=audience.name, kind=audience.kind, status=audience.status,
+        advertiser_id=audience.advertiser_id, advertiser=_advertiser_name(advertiser), event=audience.event or None,
+        lookback_days=audience.lookback_days, size=size, size_unit=unit,
+        last_upload=DeviceUploadRead.model_validate(audience.last_upload) if audience.last_upload else None,
+        campaigns=campaigns_using(db, audience), created_at=audience.created_at.isoformat(),
+        updated_at=audience.updated_at.isoformat())
 
 
-def get_audience(db: Session, *, actor: Actor, audience_id: int) -> dict[str, Any]:
+def get_audience(db: Session, *, actor: Actor, audience_id: int) -> AudienceRead:
     require(actor, "audience", "view")
     return public(db, actor, *in_scope(db, actor, audience_id))
 
 
 def list_audiences(db: Session, *, actor: Actor, advertiser_id: int | None = None, kind: str = "",
-                   status: str = "", search: str = "") -> list[dict[str, Any]]:
+                   status: str = "", search: str = "") -> list[AudienceRow]:
     """The audiences the actor may see, most recently changed first, each with its size and how many campaigns
     use it."""
     require(actor, "audience", "view")
@@ -128,13 +145,13 @@ def list_audiences(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     usage = _usage(db, [audience for audience, _user in rows])
     result = []
     for audience, advertiser in rows:
+        assert audience.id is not None
         size, unit = size_of(audience)
-        result.append({"id": audience.id, "name": audience.name, "kind": audience.kind, "status": audience.status,
-                       "advertiser_id": audience.advertiser_id,
-                       "advertiser": advertiser.company_name or advertiser.display_name,
-                       "event": audience.event or None, "lookback_days": audience.lookback_days, "size": size,
-                       "size_unit": unit, "campaign_count": usage.get(audience.id or 0, 0),
-                       "updated_at": audience.updated_at.isoformat()})
+        result.append(AudienceRow(id=audience.id, name=audience.name, kind=audience.kind, status=audience.status,
+                                  advertiser_id=audience.advertiser_id, advertiser=_advertiser_name(advertiser),
+                                  event=audience.event or None, lookback_days=audience.lookback_days, size=size,
+                                  size_unit=unit, campaign_count=usage.get(audience.id, 0),
+                                  updated_at=audience.updated_at.isoformat()))
     return result
 
 
@@ -143,7 +160,7 @@ def _usage(db: Session, audiences: list[Audience]) -> dict[int, int]:
     ids = [audience.id for audience in audiences if audience.id is not None]
     used = campaign_usage.campaigns_using(db, AUDIENCE_KEY, ids, live_only=True,
                                           advertiser_ids={audience.advertiser_id for audience in audiences})
-    return {audience_id: len({row["id"] for row in rows}) for audience_id, rows in used.items()}
+    return {audience_id: len({row.id for row in rows}) for audience_id, rows in used.items()}
 
 
 def event_choices(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[str]:
@@ -155,14 +172,14 @@ def event_choices(db: Session, *, actor: Actor, advertiser_id: int | None = None
     return [CONVERSION, *get_store().event_names((target.id,))]
 
 
-def audience_choices(db: Session, *, actor: Actor, advertiser_id: int) -> list[dict[str, Any]]:
+def audience_choices(db: Session, *, actor: Actor, advertiser_id: int) -> list[AudienceChoice]:
     """The campaign form's audience picker: the advertiser's audiences, {id, name, kind, status}, by name."""
     require(actor, "audience", "view")
     advertiser_for_new(db, actor, advertiser_id)  # scope
-    rows = db.exec(select(Audience.id, Audience.name, Audience.kind, Audience.status)
+    rows = db.exec(select(col(Audience.id), Audience.name, Audience.kind, Audience.status)
                    .where(Audience.advertiser_id == advertiser_id))
-    return sorted(({"id": i, "name": n, "kind": k, "status": s} for i, n, k, s in rows),
-                  key=lambda row: (str(row["name"]).casefold(), row["id"]))
+    return sorted((AudienceChoice(id=i, name=n, kind=k, status=s) for i, n, k, s in rows),
+                  key=lambda row: (row.name.casefold(), row.id))
 
 
 # --- writing -------------------------------------------------------------------------------------------
@@ -172,9 +189,10 @@ def _snapshot(audience: Audience) -> dict[str, Any]:
             "event": audience.event or None, "lookback_days": audience.lookback_days}
 
 
-def _checked(db: Session, actor: Actor, advertiser_id: int, data: dict[str, Any]) -> dict[str, Any]:
+def _checked(db: Session, actor: Actor, advertiser_id: int, *, name: str, kind: str, event: str | None,
+             lookback_days: int | str | None) -> dict[str, Any]:
     errors: dict[str, str] = {}
-    name = str(data.get("name") or "").strip()
+    name = (name or "").strip()
     if not name:
         errors["name"] = "Give the audience a name."
     elif len(name) > NAME_MAX:
@@ -184,18 +202,18 @@ def _checked(db: Session, actor: Actor, advertiser_id: int, data: dict[str, Any]
     elif db.exec(select(Audience.id).where(Audience.advertiser_id == advertiser_id,
                                            Audience.name == name)).first() is not None:
         errors["name"] = "This advertiser already has an audience of that name."
-    kind = str(data.get("kind") or "")
+    kind = kind or ""
     values: dict[str, Any] = {"name": name, "kind": kind, "event": "", "lookback_days": None}
     if kind not in (AudienceKind.DEVICE_IDS, AudienceKind.RETARGETING):
         errors["kind"] = "Choose a device-id list or retargeting."
     elif kind == AudienceKind.RETARGETING:
-        event = str(data.get("event") or "").strip()
+        event = (event or "").strip()
         if not event or not _EVENT.match(event):
             errors["event"] = "Choose an event."
         elif event not in event_choices(db, actor=actor, advertiser_id=advertiser_id):
             errors["event"] = "This advertiser has recorded no such event."
         try:
-            days = int(str(data.get("lookback_days") or "").strip())
+            days = int(str(lookback_days or "").strip())
         except ValueError:
             days = 0
         if not LOOKBACK_MIN <= days <= LOOKBACK_MAX:
@@ -206,16 +224,17 @@ def _checked(db: Session, actor: Actor, advertiser_id: int, data: dict[str, Any]
     return values
 
 
-def create_audience(db: Session, *, actor: Actor, data: dict[str, Any],
-                    advertiser_id: int | None = None) -> dict[str, Any]:
-    """A new, active audience for the advertiser (an advertiser creates its own). `data`: name, kind
-    (device_ids or retargeting) and for retargeting event and lookback_days (1 to 540). A device-id list starts
-    empty: its ids come with upload_devices."""
+def create_audience(db: Session, *, actor: Actor, name: str = "", kind: str = "", event: str | None = None,
+                    lookback_days: int | str | None = None, advertiser_id: int | None = None) -> AudienceRead:
+    """A new, active audience for the advertiser (an advertiser creates its own): its name, kind (device_ids or
+    retargeting) and for retargeting event and lookback_days (1 to 540; the form's text is read too). A
+    device-id list starts empty: its ids come with upload_devices."""
     require(actor, "audience", "create")
     advertiser = advertiser_for_new(db, actor, advertiser_id)
     assert advertiser.id is not None
     audience = Audience(advertiser_id=advertiser.id, status=AudienceStatus.ACTIVE,
-                        **_checked(db, actor, advertiser.id, data))
+                        **_checked(db, actor, advertiser.id, name=name, kind=kind, event=event,
+                                   lookback_days=lookback_days))
     db.add(audience)
     db.flush()
     audit.record(db, actor=actor, entity="audience", entity_id=audience.id, action="create",
@@ -224,7 +243,7 @@ def create_audience(db: Session, *, actor: Actor, data: dict[str, Any],
 
 
 def upload_devices(db: Session, *, actor: Actor, audience_id: int, stream: IO[bytes],
-                   filename: str = "") -> dict[str, Any]:
+                   filename: str = "") -> AudienceUploaded:
     """Append a file of device ids (one a line) to a device-id audience, streamed (audience_devices.py). Ids
     already in the audience, or twice in the file, count as duplicates; malformed lines and the all-zero id
     count as invalid, the first few returned with their line numbers. A file with no valid id at all is
@@ -238,20 +257,20 @@ def upload_devices(db: Session, *, actor: Actor, audience_id: int, stream: IO[by
     if summary.valid == 0:
         raise Invalid({"file": "The file holds no device ids (IDFA or GAID, one a line)."})
     name = shown_file_name(filename)
-    upload = {"file": name, **summary.as_dict(), "at": utcnow().isoformat()}
+    upload = summary.read(file=name, at=utcnow().isoformat())
     before = audience.device_count
     audience.device_count = before + summary.added
-    audience.last_upload = upload
+    audience.last_upload = upload.model_dump()
     audience.updated_at = utcnow()
     db.add(audience)
     audit.record(db, actor=actor, entity="audience", entity_id=audience.id, action="upload",
                  before={"size": before},
                  after={"size": audience.device_count, "file": name, "lines": summary.lines, "added": summary.added,
                         "duplicates": summary.duplicates, "invalid": summary.invalid})
-    return {"audience": public(db, actor, audience, advertiser), "upload": upload}
+    return AudienceUploaded(audience=public(db, actor, audience, advertiser), upload=upload)
 
 
-def set_status(db: Session, *, actor: Actor, audience_id: int, status: str) -> dict[str, Any]:
+def set_status(db: Session, *, actor: Actor, audience_id: int, status: str) -> AudienceRead:
     """active ⇄ inactive (an audience in use may be deactivated; its campaigns then need it activated or
     taken out before their targeting is saved again). The same status again changes nothing."""
     audience, advertiser = AUDIENCE_STATUS.change(db, actor=actor, record_id=audience_id, status=status)
@@ -269,17 +288,17 @@ AUDIENCE_STATUS = status_machine.declare(status_machine.StatusMachine(
                                                "/audiences/{id}/status)"))))
 
 
-def delete_audience(db: Session, *, actor: Actor, audience_id: int) -> dict[str, Any]:
+def delete_audience(db: Session, *, actor: Actor, audience_id: int) -> AudienceDeleted:
     """Remove an audience and its devices, unless a campaign (not archived) uses it: then Conflict naming the
     campaigns. {"id", "name"} of what was deleted."""
     require(actor, "audience", "delete")
     audience, _advertiser = in_scope(db, actor, audience_id)
     using = campaigns_using(db, audience)
     if using:
-        names = ", ".join(f"{row['name']} (#{row['id']})" for row in using)
+        names = ", ".join(f"{row.name} (#{row.id})" for row in using)
         raise Conflict(f"This audience is used by {len(using)} campaign(s): {names}. Take it out of them first, "
-                       "or deactivate it instead.", data={"campaigns": using})
-    gone = {"id": audience.id, "name": audience.name}
+                       "or deactivate it instead.", data={"campaigns": [row.model_dump() for row in using]})
+    gone = AudienceDeleted(id=audience_id, name=audience.name)
     db.execute(delete(AudienceDevice).where(col(AudienceDevice.audience_id) == audience_id))
     audit.record(db, actor=actor, entity="audience", entity_id=audience.id, action="delete",
                  before={**_snapshot(audience), "size": audience.device_count})

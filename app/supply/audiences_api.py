@@ -5,17 +5,17 @@ audience saves campaigns: its routes are the campaigns domain's (app/campaigns/a
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Depends, UploadFile
-from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.supply import audiences
 from app.supply.audience_devices import MAX_FILE_BYTES
+from app.supply.schemas import AudienceCreate, AudienceDeleted, AudienceRead, AudienceRow, AudienceUploaded
 from app.web.deps import DB, get_actor
-from app.web.envelope import ok
+from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["audiences"])
 spec_router = APIRouter(tags=["audiences (spec call names)"])
@@ -26,50 +26,40 @@ AUDIENCE_HELP = ("An audience: {id, name, kind, status, advertiser_id, advertise
                  "in its look-back window (size_unit \"events\": the statistics count events, not people).")
 
 
-class NewAudienceBody(BaseModel):
-    name: str = Field(..., description="Letters, numbers, spaces and hyphens; unique per advertiser")
-    kind: Literal["device_ids", "retargeting"]
-    advertiser_id: int | None = Field(None, description="Whose audience; an advertiser's own calls leave it out")
-    event: str | None = Field(None, description="retargeting: \"conversion\" or one of the advertiser's custom "
-                                                "events (GET /audience-events)")
-    lookback_days: int | None = Field(None, description=f"retargeting: {audiences.LOOKBACK_MIN} to "
-                                                        f"{audiences.LOOKBACK_MAX} days")
-
-
 @router.get("/audiences", description="The audiences you may see, most recently changed first, each with its size "
                                       "and `campaign_count` (live campaigns using it).")
 def list_audiences(kind: Literal["", "device_ids", "retargeting"] = "", status: Literal["", "active", "inactive"] = "",
                    search: str = "", advertiser_id: int | None = None, actor: Actor = Depends(get_actor),
-                   db: Session = DB) -> dict[str, Any]:
-    return ok(audiences.list_audiences(db, actor=actor, advertiser_id=advertiser_id, kind=kind, status=status,
-                                       search=search))
+                   db: Session = DB) -> Envelope[list[AudienceRow]]:
+    return reply(audiences.list_audiences(db, actor=actor, advertiser_id=advertiser_id, kind=kind, status=status,
+                                          search=search))
 
 
 @router.post("/audiences", description="A new, active audience. A device-id list starts empty: send its ids with "
                                        "POST /audiences/{id}/devices. " + AUDIENCE_HELP)
-def create_audience(body: NewAudienceBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    data = body.model_dump(exclude={"advertiser_id"})
-    return ok(audiences.create_audience(db, actor=actor, data=data, advertiser_id=body.advertiser_id),
-              "Audience created")
+def create_audience(body: AudienceCreate, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[AudienceRead]:
+    return reply(audiences.create_audience(db, actor=actor, name=body.name, kind=body.kind, event=body.event,
+                                           lookback_days=body.lookback_days, advertiser_id=body.advertiser_id),
+                 "Audience created")
 
 
 @router.get("/audience-events", description="The events a retargeting audience of the advertiser can use: "
                                             "\"conversion\" (every conversion), then its recorded custom events.")
 def audience_events(advertiser_id: int | None = None, actor: Actor = Depends(get_actor),
-                    db: Session = DB) -> dict[str, Any]:
-    return ok(audiences.event_choices(db, actor=actor, advertiser_id=advertiser_id))
+                    db: Session = DB) -> Envelope[list[str]]:
+    return reply(audiences.event_choices(db, actor=actor, advertiser_id=advertiser_id))
 
 
 @router.get("/audiences/{audience_id}", description=AUDIENCE_HELP)
-def get_audience(audience_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    return ok(audiences.get_audience(db, actor=actor, audience_id=audience_id))
+def get_audience(audience_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[AudienceRead]:
+    return reply(audiences.get_audience(db, actor=actor, audience_id=audience_id))
 
 
 @router.delete("/audiences/{audience_id}", description="Delete an audience and its device ids. Refused (409, naming "
                                                        "the campaigns in the message and in data.campaigns) while a "
                                                        "campaign uses it.")
-def delete_audience(audience_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    return ok(audiences.delete_audience(db, actor=actor, audience_id=audience_id), "Audience deleted")
+def delete_audience(audience_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[AudienceDeleted]:
+    return reply(audiences.delete_audience(db, actor=actor, audience_id=audience_id), "Audience deleted")
 
 
 @router.post("/audiences/{audience_id}/devices",
@@ -80,11 +70,11 @@ def delete_audience(audience_id: int, actor: Actor = Depends(get_actor), db: Ses
                          "text, reason}]}}. Invalid lines are counted and skipped; a file with no valid id is "
                          "refused.")
 def upload_devices(audience_id: int, file: UploadFile, actor: Actor = Depends(get_actor),
-                   db: Session = DB) -> dict[str, Any]:
+                   db: Session = DB) -> Envelope[AudienceUploaded]:
     # A sync handler runs in a worker thread: the upload (spooled to a temporary file by the multipart parser
     # past 1 MB) is read here in chunks, so a million ids take neither the event loop nor the memory.
-    return ok(audiences.upload_devices(db, actor=actor, audience_id=audience_id, stream=file.file,
-                                       filename=file.filename or ""), "Device ids added")
+    return reply(audiences.upload_devices(db, actor=actor, audience_id=audience_id, stream=file.file,
+                                          filename=file.filename or ""), "Device ids added")
 
 
 # --- the spec's call names (section 7) ----------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from sqlmodel import Session
 
 from app.kernel.hooks import Hook
+from app.supply.schemas import CampaignUse
 
 
 class CampaignFinder(Protocol):
@@ -26,14 +27,14 @@ FINDERS: Hook[CampaignFinder] = Hook("campaigns using lists and audiences", need
 
 
 def campaigns_using(db: Session, key: str, ids: Sequence[int], *, advertiser_ids: set[int] | None = None,
-                    live_only: bool = False) -> dict[int, list[dict[str, Any]]]:
-    """{id: [{id, name, status, side}]}: the campaigns whose targeting under `key` (list_targeting's keys)
-    allows or blocks each of these lists or audiences, as every registered finder answers."""
+                    live_only: bool = False) -> dict[int, list[CampaignUse]]:
+    """{id: [CampaignUse]}: the campaigns whose targeting under `key` (list_targeting's keys) allows or blocks
+    each of these lists or audiences, as every registered finder answers."""
     finders = FINDERS.handlers()
-    found: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+    found: dict[int, list[CampaignUse]] = {i: [] for i in ids}
     if not found:
         return found
     for finder in finders:
         for list_id, rows in finder(db, key, list(found), advertiser_ids=advertiser_ids, live_only=live_only).items():
-            found[list_id].extend(rows)
+            found[list_id].extend(CampaignUse.model_validate(row) for row in rows)
     return found

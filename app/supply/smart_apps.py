@@ -19,9 +19,21 @@ from app.kernel.model_base import utcnow
 from app.reference import app_taxonomy
 from app.supply import app_entries, app_lists
 from app.supply.campaign_usage import campaigns_using
-from app.supply.list_lifecycle import ListLifecycle, usage
+from app.supply.list_lifecycle import ListLifecycle, ListRoutes, declare, usage
 from app.supply.list_targeting import SMART_APP_KEY
 from app.supply.models import ListStatus, SmartAppEntry, SmartAppList
+from app.supply.schemas import (
+    CampaignUse,
+    CategoryRead,
+    EntryBatchResult,
+    GenreRead,
+    ListCreated,
+    ListDeleted,
+    ListEntry,
+    SmartAppListChoice,
+    SmartAppListRead,
+    SubgenreRead,
+)
 
 NOT_FOUND = "Smart-app list not found."
 NOT_IN_TAXONOMY = "Choose a category, a genre of it and (optionally) one of its subgenres."
@@ -29,19 +41,19 @@ NOT_IN_TAXONOMY = "Choose a category, a genre of it and (optionally) one of its 
 
 # --- the taxonomy (get-smart-app-categories, genre, subgenre) ----------------------------------------------
 
-def categories(db: Session, *, actor: Actor) -> list[dict[str, str]]:
+def categories(db: Session, *, actor: Actor) -> list[CategoryRead]:
     require(actor, "smart_app_list", "view")
-    return app_taxonomy.categories()
+    return [CategoryRead.model_validate(row) for row in app_taxonomy.categories()]
 
 
-def genres(db: Session, *, actor: Actor, category_id: str) -> list[dict[str, Any]]:
+def genres(db: Session, *, actor: Actor, category_id: str) -> list[GenreRead]:
     require(actor, "smart_app_list", "view")
-    return app_taxonomy.genres(category_id)
+    return [GenreRead.model_validate(row) for row in app_taxonomy.genres(category_id)]
 
 
-def subgenres(db: Session, *, actor: Actor, category_id: str, genre_id: str) -> list[dict[str, str]]:
+def subgenres(db: Session, *, actor: Actor, category_id: str, genre_id: str) -> list[SubgenreRead]:
     require(actor, "smart_app_list", "view")
-    return app_taxonomy.subgenres(category_id, genre_id)
+    return [SubgenreRead.model_validate(row) for row in app_taxonomy.subgenres(category_id, genre_id)]
 
 
 # --- reading -------------------------------------------------------------------------------------------
@@ -53,14 +65,16 @@ def _visible(actor: Actor, found: SmartAppList | None) -> SmartAppList:
     return found
 
 
-def _row(found: SmartAppList, counts: dict[str, int], used: list[dict[str, Any]]) -> dict[str, Any]:
+def _row(found: SmartAppList, counts: dict[str, int], used: list[CampaignUse]) -> SmartAppListRead:
+    assert found.id is not None
     taxonomy = app_taxonomy.describe(found.category_id, found.genre_id, found.subgenre_id) or {
         "category_id": found.category_id, "category": found.category_id, "genre_id": found.genre_id,
         "genre": found.genre_id, "subgenre_id": found.subgenre_id, "subgenre": found.subgenre_id}
-    return {"id": found.id, "name": found.name, "status": found.status, **taxonomy, **usage(found, counts, used)}
+    return SmartAppListRead(id=found.id, name=found.name, status=found.status, **taxonomy,
+                            **dict(usage(found, counts, used)))
 
 
-def _public(db: Session, actor: Actor, found: SmartAppList) -> dict[str, Any]:
+def _public(db: Session, actor: Actor, found: SmartAppList) -> SmartAppListRead:
     assert found.id is not None
     counts = app_entries.counts(db, SmartAppEntry, [found.id])[found.id]
     # Which campaigns use it is staff's business (they span every advertiser).
@@ -69,12 +83,15 @@ def _public(db: Session, actor: Actor, found: SmartAppList) -> dict[str, Any]:
     return _row(found, counts, used)
 
 
-def get_list(db: Session, *, actor: Actor, list_id: int) -> dict[str, Any]:
-    require(actor, "smart_app_list", "view")
-    return _public(db, actor, _visible(actor, db.get(SmartAppList, list_id)))
+def _find(db: Session, actor: Actor, list_id: int) -> SmartAppList:
+    return _visible(actor, db.get(SmartAppList, list_id))
 
 
-def list_lists(db: Session, *, actor: Actor, status: str = "") -> list[dict[str, Any]]:
+def get_list(db: Session, *, actor: Actor, list_id: int) -> SmartAppListRead:
+    return LIFECYCLE.get(db, actor=actor, list_id=list_id)
+
+
+def list_lists(db: Session, *, actor: Actor, status: str = "") -> list[SmartAppListRead]:
     """Every list for staff (by newest change); the active ones for everyone else."""
     require(actor, "smart_app_list", "view")
     query = select(SmartAppList)
@@ -90,11 +107,8 @@ def list_lists(db: Session, *, actor: Actor, status: str = "") -> list[dict[str,
     return [_row(r, counts[r.id], used[r.id]) for r in rows if r.id is not None]
 
 
-def list_entries(db: Session, *, actor: Actor, list_id: int) -> list[dict[str, str]]:
-    require(actor, "smart_app_list", "view")
-    found = _visible(actor, db.get(SmartAppList, list_id))
-    assert found.id is not None
-    return app_entries.entries_of(db, SmartAppEntry, found.id)
+def list_entries(db: Session, *, actor: Actor, list_id: int) -> list[ListEntry]:
+    return LIFECYCLE.list_entries(db, actor=actor, list_id=list_id)
 
 
 def list_change_log(db: Session, *, actor: Actor, list_id: int, since: str = "", until: str = "",
@@ -104,7 +118,7 @@ def list_change_log(db: Session, *, actor: Actor, list_id: int, since: str = "",
 
 
 change_log.register("smart_app_list", change_log.ChangeLogSource(
-    lambda db, actor, list_id: change_log.about(_visible(actor, db.get(SmartAppList, list_id)))))
+    lambda db, actor, list_id: change_log.about(_find(db, actor, list_id))))
 
 
 # --- writing -------------------------------------------------------------------------------------------
@@ -114,8 +128,8 @@ def _snapshot(found: SmartAppList) -> dict[str, Any]:
             "subgenre_id": found.subgenre_id, "status": found.status}
 
 
-def _taxonomy(data: dict[str, Any]) -> dict[str, str]:
-    chosen = {key: str(data.get(key) or "").strip() for key in ("category_id", "genre_id", "subgenre_id")}
+def _taxonomy(data: dict[str, str]) -> dict[str, str]:
+    chosen = {key: (data.get(key) or "").strip() for key in ("category_id", "genre_id", "subgenre_id")}
     if not chosen["category_id"]:
         raise Invalid({"category_id": "This field is required."})
     if not app_taxonomy.genres(chosen["category_id"]):
@@ -129,7 +143,7 @@ def _taxonomy(data: dict[str, Any]) -> dict[str, str]:
     return chosen
 
 
-def _checked(data: dict[str, Any]) -> dict[str, str]:
+def _checked(data: dict[str, str]) -> dict[str, str]:
     errors: dict[str, str] = {}
     values: dict[str, str] = {}
     try:
@@ -145,25 +159,27 @@ def _checked(data: dict[str, Any]) -> dict[str, str]:
     return values
 
 
-def create_list(db: Session, *, actor: Actor, data: dict[str, Any]) -> dict[str, Any]:
+def create_list(db: Session, *, actor: Actor, name: str = "", category_id: str = "", genre_id: str = "",
+                subgenre_id: str = "", entries: str = "") -> ListCreated[SmartAppListRead]:
     """admin/create-smart-app-list: name, category_id, genre_id, subgenre_id (optional) and `entries` (text,
     one a line). Answers {list, result}."""
     require(actor, "smart_app_list", "manage")
-    values = _checked(data)
-    parsed = app_entries.parse_text(str(data.get("entries") or ""))
+    values = _checked({"name": name, "category_id": category_id, "genre_id": genre_id, "subgenre_id": subgenre_id})
+    parsed = app_entries.parse_text(entries or "")
     found = SmartAppList.model_validate({**values, "status": ListStatus.ACTIVE, "created_by": actor.id})
     db.add(found)
     db.flush()
     result = LIFECYCLE.created(db, actor=actor, row=found, parsed=parsed)
-    return {"list": _public(db, actor, found), "result": result}
+    return ListCreated[SmartAppListRead](list=_public(db, actor, found), result=result)
 
 
-def update_list(db: Session, *, actor: Actor, list_id: int, data: dict[str, Any]) -> dict[str, Any]:
-    """Change the name and the taxonomy node (fields not sent keep their values)."""
+def update_list(db: Session, *, actor: Actor, list_id: int, name: str | None = None, category_id: str | None = None,
+                genre_id: str | None = None, subgenre_id: str | None = None) -> SmartAppListRead:
+    """Change the name and the taxonomy node (None keeps its value)."""
     found = LIFECYCLE.writable(db, actor, list_id)
     before = _snapshot(found)
-    merged = {key: data[key] if data.get(key) is not None else before[key]
-              for key in ("name", "category_id", "genre_id", "subgenre_id")}
+    given = {"name": name, "category_id": category_id, "genre_id": genre_id, "subgenre_id": subgenre_id}
+    merged = {key: value if value is not None else before[key] for key, value in given.items()}
     for key, value in _checked(merged).items():
         setattr(found, key, value)
     after = _snapshot(found)
@@ -175,32 +191,35 @@ def update_list(db: Session, *, actor: Actor, list_id: int, data: dict[str, Any]
     return _public(db, actor, found)
 
 
-def change_entries(db: Session, *, actor: Actor, list_id: int, text: str, mode: str = "add") -> dict[str, Any]:
+def change_entries(db: Session, *, actor: Actor, list_id: int, text: str, mode: str = "add") -> EntryBatchResult:
     return LIFECYCLE.change_entries(db, actor=actor, list_id=list_id, text=text, mode=mode)
 
 
-def upload_entries(db: Session, *, actor: Actor, list_id: int, content: bytes, mode: str = "add") -> dict[str, Any]:
+def upload_entries(db: Session, *, actor: Actor, list_id: int, content: bytes, mode: str = "add") -> EntryBatchResult:
     return LIFECYCLE.upload_entries(db, actor=actor, list_id=list_id, content=content, mode=mode)
 
 
-def set_status(db: Session, *, actor: Actor, list_id: int, status: str) -> dict[str, Any]:
+def set_status(db: Session, *, actor: Actor, list_id: int, status: str) -> SmartAppListRead:
     return _public(db, actor, SMART_APP_LIST_STATUS.change(db, actor=actor, record_id=list_id, status=status))
 
 
 # Smart-app lists' lifecycle (app/supply/list_lifecycle.py): staff's lists, used by any advertiser's campaigns.
-LIFECYCLE = ListLifecycle[SmartAppList](
-    "smart_app_list", SmartAppList, SmartAppEntry, ("smart_app_list", "manage"), ("smart_app_list", "manage"),
-    lambda db, actor, list_id: _visible(actor, db.get(SmartAppList, list_id)),
-    lambda db, found: campaigns_using(db, SMART_APP_KEY, [found.id], live_only=True)[found.id], _snapshot)
-SMART_APP_LIST_STATUS = LIFECYCLE.status(_public, "/smart-apps/{list_id}/status",
-                                         "Admin and co-admin: archive or restore a list.")
+LIFECYCLE = declare(ListLifecycle[SmartAppList, SmartAppListRead](
+    "smart_app_list", SmartAppList, SmartAppEntry, ("smart_app_list", "view"), ("smart_app_list", "manage"),
+    ("smart_app_list", "manage"), _find, _public, SmartAppListRead,
+    lambda db, found: campaigns_using(db, SMART_APP_KEY, [found.id], live_only=True)[found.id], _snapshot,
+    ListRoutes("/smart-apps/{list_id}", "/uploads/smart-app-list", "Smart-app list", "smart-app lists",
+               who="Admin and co-admin: ",
+               names=(("get", "get_smart"), ("delete", "delete_smart"), ("entries", "entries_smart"),
+                      ("change_entries", "change_smart_entries"), ("upload", "upload_smart")))))
+SMART_APP_LIST_STATUS = LIFECYCLE.status("Admin and co-admin: archive or restore a list.")
 
 
-def delete_list(db: Session, *, actor: Actor, list_id: int) -> dict[str, Any]:
+def delete_list(db: Session, *, actor: Actor, list_id: int) -> ListDeleted:
     return LIFECYCLE.delete(db, actor=actor, list_id=list_id)
 
 
-def targeting_choices(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
+def targeting_choices(db: Session, *, actor: Actor) -> list[SmartAppListChoice]:
     """The active smart-app lists a campaign may allow: {id, name, genre, subgenre, entries}."""
-    return [{"id": r["id"], "name": r["name"], "category": r["category"], "genre": r["genre"],
-             "subgenre": r["subgenre"], "entries": r["entries"]} for r in list_lists(db, actor=actor)]
+    return [SmartAppListChoice(id=r.id, name=r.name, category=r.category, genre=r.genre, subgenre=r.subgenre,
+                               entries=r.entries) for r in list_lists(db, actor=actor)]

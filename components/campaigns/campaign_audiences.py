@@ -42,7 +42,7 @@ def AudiencePicker(store: FieldStore, advertiser_id: int | None, error: str | No
         set_value({"allow": sorted(i for i, m in chosen.items() if m == "allow"),
                    "block": sorted(i for i, m in chosen.items() if m == "block")})
 
-    rows = [a for a in (offered.value if offered else None) or [] if a["status"] == "active" or a["id"] in mode_of]
+    rows = [a for a in (offered.value if offered else None) or [] if a.status == "active" or a.id in mode_of]
     create = console.path("audience.create")
     body: Any
     if offered is None or offered.loading:
@@ -54,15 +54,15 @@ def AudiencePicker(store: FieldStore, advertiser_id: int | None, error: str | No
     else:
         body = html.div({"className": "border rounded-3 px-3 py-1" + (" border-danger" if error else "")},
                         *[html.div({"className": "d-flex align-items-center justify-content-between gap-2 py-1"
-                                                 + (" border-top" if index else ""), "key": str(a["id"])},
-                                   html.span({"className": "small"}, a["name"], " ",
+                                                 + (" border-top" if index else ""), "key": str(a.id)},
+                                   html.span({"className": "small"}, a.name, " ",
                                              html.span({"className": "text-body-secondary"},
-                                                       "· ", t(f"audiences.kind.{a['kind']}")), " ",
-                                             status_badge(console, a["status"]) if a["status"] != "active" else ""),
+                                                       "· ", t(f"audiences.kind.{a.kind}")), " ",
+                                             status_badge(console, a.status) if a.status != "active" else ""),
                                    html.select({"className": "form-select form-select-sm w-auto",
-                                                "aria-label": a["name"], "data-audience": str(a["id"]),
-                                                "value": mode_of.get(a["id"], ""),
-                                                "onChange": lambda e, i=a["id"]: pick(i, selected_value(e))},
+                                                "aria-label": a.name, "data-audience": str(a.id),
+                                                "value": mode_of.get(a.id, ""),
+                                                "onChange": lambda e, i=a.id: pick(i, selected_value(e))},
                                                *[html.option({"value": m, "key": m or "none"},
                                                              t(f"audiences.mode_{m or 'none'}")) for m in MODES]))
                           for index, a in enumerate(rows)])

@@ -347,8 +347,8 @@ def InventoryListsPicker(store: FieldStore, advertiser_id: int | None, error: st
                                  t("applists.none_for_campaign")), _error("inventory_lists", error))
 
     def side(kind: str) -> Any:
-        options = [(r["id"], f"{r['name']} · {t('applists.entries_count', count=r['entries'])}")
-                   for r in rows if r["kind"] == kind]
+        options = [(r.id, f"{r.name} · {t('applists.entries_count', count=r.entries)}")
+                   for r in rows if r.kind == kind]
         if not options:
             return ""
         return checkbox_list(name=f"inventory_{kind}", label=t(f"applists.target_{kind}"), options=options,
@@ -366,7 +366,7 @@ def SmartAppListsPicker(store: FieldStore, error: str | None = None) -> Any:
     value, set_value = use_field(store, "targeting.smart_app_lists")
     if offered.loading:
         return html.p({"className": "small text-body-secondary"}, t("common.loading"))
-    options = [(r["id"], f"{r['name']} · {' › '.join(p for p in (r['genre'], r['subgenre']) if p)}")
+    options = [(r.id, f"{r.name} · {' › '.join(p for p in (r.genre, r.subgenre) if p)}")
                for r in offered.value or []]
     if not options:
         return html.div({"className": "mb-3", "data-picker": "smart_app_lists"},

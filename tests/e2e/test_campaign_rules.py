@@ -57,10 +57,10 @@ def test_a_retired_exchange_shows_marked_and_unticking_it_in_the_form_removes_it
 
 def _campaign_with_an_archived_list(db: Session) -> int:
     me = actor_of(db, ADVERTISER)
-    gone = app_lists.create_list(db, actor=me, data={"name": "Old apps", "kind": "allow", "entries": ""})["list"]
+    gone = app_lists.create_list(db, actor=me, name="Old apps", kind="allow", entries="").list
     made = campaigns.create_campaign(db, actor=me, data=settings(name="Autumn Promo", targeting={
-        "inventory_lists": {"allow": [gone["id"]], "block": []}}))
-    app_lists.set_status(db, actor=me, applist_id=gone["id"], status="archived")
+        "inventory_lists": {"allow": [gone.id], "block": []}}))
+    app_lists.set_status(db, actor=me, applist_id=gone.id, status="archived")
     return int(made["id"])
 
 

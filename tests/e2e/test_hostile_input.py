@@ -77,12 +77,10 @@ def _seed(db: Session) -> dict[str, Any]:
     saved["html creative"] = _try(db, lambda: made.update(creatives.create_creative(db, actor=me, data=CreativeCreate(**{
         "type": "html", "name": "Hostile markup", "html": MARKUP, "width": 300, "height": 250})).model_dump()))
     saved["creative id"] = made.get("id")
-    saved["audience name"] = _try(db, lambda: audiences.create_audience(db, actor=me, data={
-        "name": P, "kind": "device_ids"}))
-    saved["inventory list name"] = _try(db, lambda: app_lists.create_list(db, actor=me, data={
-        "name": P, "kind": "allow"}))
-    saved["smart list name"] = _try(db, lambda: smart_apps.create_list(db, actor=admin, data={
-        "name": P, "category_id": "36", "genre_id": "6014"}))
+    saved["audience name"] = _try(db, lambda: audiences.create_audience(db, actor=me, name=P, kind="device_ids"))
+    saved["inventory list name"] = _try(db, lambda: app_lists.create_list(db, actor=me, name=P, kind="allow"))
+    saved["smart list name"] = _try(db, lambda: smart_apps.create_list(db, actor=admin, name=P, category_id="36",
+                                                                       genre_id="6014"))
     saved["dsp name"] = _try(db, lambda: made.update(dsp=dsps.create_dsp(db, actor=admin, data=DspCreate(**{
         "name": P, "endpoint_url": "https://dsp.example.com/bid", "api_key": "hostile-key"})).id))
     saved["dsp id"] = made.get("dsp")

@@ -10,6 +10,7 @@ from typing import Any
 from reactpy import component, html, use_state
 
 from app.supply import app_entries
+from app.supply.schemas import EntryBatchResult, InventoryListRead, SmartAppListRead
 from components.ui import styles
 from components.ui.console import Console, use_console
 from components.ui.download import ServiceDownload
@@ -28,38 +29,38 @@ def kind_badge(console: Console, kind: str) -> Any:
                       "data-kind": kind}, console.t(f"applists.kind.{kind}"))
 
 
-def result_panel(console: Console, result: dict[str, Any] | None, *, file_name: str = "") -> Any:
+def result_panel(console: Console, result: EntryBatchResult | None, *, file_name: str = "") -> Any:
     """The outcome of a batch: what was added, the duplicates, and every refused line with its reason."""
     if not result:
         return ""
     t = console.t
-    refused = result.get("refused") or []
-    figures = [("added", result["added"], "success"), ("duplicates_in_batch", result["duplicates_in_batch"], "secondary"),
-               ("already_in_list", result["already_in_list"], "secondary"),
-               ("removed", result.get("removed", 0), "warning"), ("refused", result["refused_count"], "danger")]
+    refused = result.refused
+    figures = [("added", result.added, "success"), ("duplicates_in_batch", result.duplicates_in_batch, "secondary"),
+               ("already_in_list", result.already_in_list, "secondary"),
+               ("removed", result.removed, "warning"), ("refused", result.refused_count, "danger")]
     return html.div(
         {"className": "border rounded-3 p-3 mt-3 bg-body-tertiary", "data-result": "entries", "role": "status"},
         html.div({"className": "d-flex flex-wrap align-items-center gap-2 mb-2"},
                  html.i({"className": "bi bi-clipboard-check text-primary"}),
                  html.span({"className": "fw-semibold"},
-                           t("applists.result_title", count=result["lines"]) + (f" · {file_name}" if file_name else "")),
+                           t("applists.result_title", count=result.lines) + (f" · {file_name}" if file_name else "")),
                  html.span({"className": "small text-body-secondary ms-auto"},
-                           t("applists.result_total", count=result.get("total", 0)))),
+                           t("applists.result_total", count=result.total))),
         html.div({"className": "d-flex flex-wrap gap-2"},
                  *[html.span({"key": key, "className": f"badge rounded-pill text-bg-{variant} fw-normal px-3 py-2",
                               "data-count": key}, t(f"applists.result.{key}", count=value))
                    for key, value, variant in figures if value or key in ("added", "refused")]),
         html.div({"className": "table-responsive mt-3", "style": {"maxHeight": "16rem"}},
-                 html.table({"className": "table table-sm small mb-0", "data-refused": str(result["refused_count"])},
+                 html.table({"className": "table table-sm small mb-0", "data-refused": str(result.refused_count)},
                             html.thead(html.tr(html.th({"style": {"width": "5rem"}}, t("applists.line")),
                                                html.th(t("applists.entry")), html.th(t("applists.reason")))),
-                            html.tbody(*[html.tr({"key": f"{r['line']}-{r['text']}", "data-line": str(r["line"])},
-                                                 html.td(str(r["line"])), html.td(html.code(r["text"])),
-                                                 html.td(t(r["reason"])))
+                            html.tbody(*[html.tr({"key": f"{r.line}-{r.text}", "data-line": str(r.line)},
+                                                 html.td(str(r.line)), html.td(html.code(r.text)),
+                                                 html.td(t(r.reason)))
                                          for r in refused[:REFUSED_SHOWN]])),
                  html.p({"className": "small text-body-secondary mt-2 mb-0"},
-                        t("applists.more_refused", count=result["refused_count"] - min(len(refused), REFUSED_SHOWN)))
-                 if result["refused_count"] > REFUSED_SHOWN else "") if refused else "",
+                        t("applists.more_refused", count=result.refused_count - min(len(refused), REFUSED_SHOWN)))
+                 if result.refused_count > REFUSED_SHOWN else "") if refused else "",
     )
 
 
@@ -70,16 +71,16 @@ def EntriesEditor(list_id: int, change: Callable[..., Any], id_kw: str, upload_u
     console = use_console()
     t = console.t
     mode, set_mode = use_state("add")
-    no_outcome: tuple[dict[str, Any], str] | None = None
+    no_outcome: tuple[EntryBatchResult, str] | None = None
     outcome, set_outcome = use_state(no_outcome)  # (result, file name)
     upload_error, set_upload_error = use_state("")
     version, set_version = use_state(0)  # a new text area after a successful apply
 
-    def done(result: dict[str, Any]) -> None:
+    def done(result: EntryBatchResult) -> None:
         set_outcome((result, ""))
         set_version(lambda v: v + 1)
-        console.toast("success", t("applists.applied", added=result["added"], removed=result["removed"],
-                                   refused=result["refused_count"]))
+        console.toast("success", t("applists.applied", added=result.added, removed=result.removed,
+                                   refused=result.refused_count))
         on_changed()
 
     apply = use_action(change, on_done=done)
@@ -88,11 +89,11 @@ def EntriesEditor(list_id: int, change: Callable[..., Any], id_kw: str, upload_u
         apply.submit(actor=console.actor, **{id_kw: list_id}, text=str(values.get("entries") or ""),
                      mode=str(values.get("mode") or mode))
 
-    def uploaded(data: dict[str, Any]) -> None:
+    def uploaded(data: dict[str, Any]) -> None:  # the upload route's JSON reply (EntriesUploaded)
         set_upload_error("")
-        set_outcome((data["result"], data.get("filename") or ""))
-        console.toast("success", t("applists.uploaded", added=data["result"]["added"],
-                                   refused=data["result"]["refused_count"]))
+        result = EntryBatchResult.model_validate(data["result"])
+        set_outcome((result, data.get("filename") or ""))
+        console.toast("success", t("applists.uploaded", added=result.added, refused=result.refused_count))
         on_changed()
 
     error = apply.errors.get("entries") or apply.errors.get("mode")
@@ -133,7 +134,7 @@ def EntriesGrid(list_id: int, read: Callable[..., Any], id_kw: str, version: int
     console = use_console()
     t = console.t
     rows = use_query(read, actor=console.actor, **{id_kw: list_id}, deps=[list_id, version])
-    shown = [{"value": r["value"], "kind": t(f"applists.entry_kind.{r['kind']}")} for r in rows.value or []]
+    shown = [{"value": r.value, "kind": t(f"applists.entry_kind.{r.kind}")} for r in rows.value or []]
     return data_grid(columns=[{"key": "value", "label": t("applists.entry"), "width": 420},
                               {"key": "kind", "label": t("applists.col.entry_kind"), "width": 140}],
                      rows=shown, row_key="value", height=420, search_placeholder=t("applists.search_entries"),
@@ -149,11 +150,11 @@ def ExportEntriesButton(list_id: int, export: Callable[..., Any], id_kw: str) ->
                            class_name="btn btn-light border btn-sm")
 
 
-def counts_facts(console: Console, row: dict[str, Any]) -> list[tuple[str, Any]]:
+def counts_facts(console: Console, row: InventoryListRead | SmartAppListRead) -> list[tuple[str, Any]]:
     t = console.t
-    return [(t("applists.col.entries"), html.span({"data-total": str(row["entries"])}, f"{row['entries']:,}")),
-            (t("applists.col.apps"), html.span({"data-apps": str(row["apps"])}, f"{row['apps']:,}")),
-            (t("applists.col.domains"), html.span({"data-domains": str(row["domains"])}, f"{row['domains']:,}"))]
+    return [(t("applists.col.entries"), html.span({"data-total": str(row.entries)}, f"{row.entries:,}")),
+            (t("applists.col.apps"), html.span({"data-apps": str(row.apps)}, f"{row.apps:,}")),
+            (t("applists.col.domains"), html.span({"data-domains": str(row.domains)}, f"{row.domains:,}"))]
 
 
 MAX_UPLOAD_TEXT = f"{app_entries.MAX_UPLOAD_BYTES // (1024 * 1024)} MB"

@@ -11,6 +11,7 @@ from reactpy import component, html, use_state
 from app.campaigns import service as campaigns
 from app.supply import app_lists
 from app.supply.models import ListKind, ListStatus
+from app.supply.schemas import CampaignUse, InventoryListRead
 from components.supply.app_lists.entries import ExportEntriesButton, counts_facts, kind_badge
 from components.supply.app_lists.lifecycle import lifecycle_flags
 from components.supply.app_lists.list_pages import ListPages, entries_field, list_entity_pages, submit_button
@@ -24,8 +25,8 @@ from components.ui.links import app_link
 APP_LISTS = list_entity_pages("applists", "applist", "bi-list-check")
 INVENTORY = ListPages(
     pages=APP_LISTS, service=app_lists, page="applist", id_kw="applist_id", data_page="inventory-list",
-    upload="/api/uploads/inventory-list", badges=lambda console, row: [kind_badge(console, row["kind"])],
-    described=lambda row: row["advertiser"])
+    upload="/api/uploads/inventory-list", badges=lambda console, row: [kind_badge(console, row.kind)],
+    described=lambda row: row.advertiser)
 COLUMNS: tuple[ColumnSpec, ...] = (
     ("name", "text", 220, False), ("kind", "badge", 90, False), ("advertiser", "text", 160, False),
     ("status", "badge", 95, False), ("apps", "number", 90, False), ("domains", "number", 90, False),
@@ -37,11 +38,11 @@ def _advertiser_column(console: Console) -> bool:
     return console.role is not None and console.role.value != "ADVERTISER"
 
 
-def _grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _grid_rows(console: Console, rows: list[InventoryListRead]) -> list[dict[str, Any]]:
     t = console.t
-    return [{**row, "kind": {"text": t(f"applists.kind.{row['kind']}"),
-                             "variant": "success" if row["kind"] == ListKind.ALLOW else "danger"},
-             "status": APP_LISTS.status_cell(console, row["status"]),
+    return [{**row.model_dump(), "kind": {"text": t(f"applists.kind.{row.kind}"),
+                                          "variant": "success" if row.kind == ListKind.ALLOW else "danger"},
+             "status": APP_LISTS.status_cell(console, row.status),
              **lifecycle_flags(row)}
             for row in rows]
 
@@ -90,9 +91,8 @@ def CreateInventoryListPage() -> Any:
 
     def submit(values: dict[str, Any]) -> None:
         whose = values.get("advertiser_id") or chosen
-        action.submit(actor=console.actor, data={"name": values.get("name", ""), "kind": values.get("kind") or kind,
-                                                 "entries": values.get("entries", "")},
-                      advertiser_id=int(whose) if staff and whose else None)
+        action.submit(actor=console.actor, name=values.get("name", ""), kind=values.get("kind") or kind,
+                      entries=values.get("entries", ""), advertiser_id=int(whose) if staff and whose else None)
 
     errors = action.errors
     return html.div(
@@ -117,16 +117,16 @@ def CreateInventoryListPage() -> Any:
     )
 
 
-def _campaign_links(console: Console, used: list[dict[str, Any]]) -> Any:
+def _campaign_links(console: Console, used: list[CampaignUse]) -> Any:
     t = console.t
     if not used:
         return html.p({"className": "small text-body-secondary mb-0", "data-campaigns": "0"}, t("applists.no_campaigns"))
     return html.ul({"className": "list-unstyled mb-0 small", "data-campaigns": str(len(used))},
-                   *[html.li({"key": str(c["id"]), "className": "d-flex justify-content-between gap-2 py-1"},
-                             app_link({"to": path}, c["name"]) if (path := console.path("campaign.view", id=c["id"]))
-                             else c["name"],
+                   *[html.li({"key": str(c.id), "className": "d-flex justify-content-between gap-2 py-1"},
+                             app_link({"to": path}, c.name) if (path := console.path("campaign.view", id=c.id))
+                             else c.name,
                              html.span({"className": "text-body-secondary"},
-                                       t(f"campaigns.status.{c['status']}"), " · ", t(f"applists.side.{c['side']}")))
+                                       t(f"campaigns.status.{c.status}"), " · ", t(f"applists.side.{c.side}")))
                      for c in used])
 
 
@@ -141,11 +141,11 @@ def ViewInventoryListPage() -> Any:
     return INVENTORY.view_page(
         console, applist_id,
         INVENTORY.header(console, row, ExportEntriesButton(applist_id, app_lists.export_entries, "applist_id")),
-        [(t("applists.field.kind"), t(f"applists.kind.{row['kind']}")),
-         (t("applists.col.status"), t(f"applists.status.{row['status']}")),
+        [(t("applists.field.kind"), t(f"applists.kind.{row.kind}")),
+         (t("applists.col.status"), t(f"applists.status.{row.status}")),
          *counts_facts(console, row),
-         (t("applists.col.updated_at"), row["updated_at"][:16].replace("T", " ") + " UTC")],
-        html.div({"className": "mt-4"}, card(_campaign_links(console, row["campaigns"]), title=t("applists.used_by"))))
+         (t("applists.col.updated_at"), row.updated_at[:16].replace("T", " ") + " UTC")],
+        html.div({"className": "mt-4"}, card(_campaign_links(console, row.campaigns), title=t("applists.used_by"))))
 
 
 @component
@@ -159,11 +159,11 @@ def EditInventoryListPage() -> Any:
     if (shown := INVENTORY.waiting(console, query, "edit_title")) is not None:
         return shown
     row = query.value
-    shown_kind = kind or row["kind"]
+    shown_kind = kind or row.kind
 
     def submit(values: dict[str, Any]) -> None:
-        save.submit(actor=console.actor, applist_id=applist_id,
-                    data={"name": values.get("name", row["name"]), "kind": values.get("kind") or shown_kind})
+        save.submit(actor=console.actor, applist_id=applist_id, name=values.get("name", row.name),
+                    kind=values.get("kind") or shown_kind)
 
     # Inventory's settings sit in a column beside the entries (with who uses the list); smart-app's taxonomy
     # picker needs the page's width, so there the settings come first and the entries below.
@@ -173,7 +173,7 @@ def EditInventoryListPage() -> Any:
         html.div({"className": "col-xl-4"},
                  card(form(submit,
                            text_field(name="name", label=t("applists.field.name"),
-                                      value=row["name"] if name is None else name,
+                                      value=row.name if name is None else name,
                                       on_change=set_name, error=save.errors.get("name"), max_length=120),
                            select_field(name="kind", label=t("applists.field.kind"), value=shown_kind,
                                         on_change=set_kind, error=save.errors.get("kind"),
@@ -185,4 +185,4 @@ def EditInventoryListPage() -> Any:
                  html.div({"className": "mt-4"},
                           card(facts(counts_facts(console, row), cell="col-4 mb-0"), title=t("applists.summary"))),
                  html.div({"className": "mt-4"},
-                          card(_campaign_links(console, row["campaigns"]), title=t("applists.used_by")))))])
+                          card(_campaign_links(console, row.campaigns), title=t("applists.used_by")))))])

@@ -9,6 +9,7 @@ from typing import Any
 
 from reactpy import Ref, component, html, use_state
 
+from app.supply.schemas import InventoryListRead, ListDeleted, SmartAppListRead
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import use_console
 from components.ui.hooks import use_action
@@ -16,10 +17,11 @@ from components.ui.navigation import use_navigation
 from components.widgets.datagrid import GridAction
 
 ARCHIVE, RESTORE, DELETE = "archive", "restore", "delete"
+ListRow = InventoryListRead | SmartAppListRead
 
 
 @component
-def ListLifecycle(host: Ref[Any], rows: list[dict[str, Any]], on_changed: Callable[[], None],
+def ListLifecycle(host: Ref[Any], rows: list[ListRow], on_changed: Callable[[], None],
                   set_status: Callable[..., Any], delete: Callable[..., Any], id_kw: str,
                   after_delete: str = "") -> Any:
     """`host.current(action, id)`: archive, restore or delete after asking; any other action is a page name to
@@ -30,12 +32,12 @@ def ListLifecycle(host: Ref[Any], rows: list[dict[str, Any]], on_changed: Callab
     asking, set_asking = use_state(not_asking)  # (action, id, name)
     navigation, go = use_navigation()
 
-    def status_done(row: dict[str, Any]) -> None:
-        console.toast("success", t(f"applists.now_{row['status']}", name=row["name"]))
+    def status_done(row: ListRow) -> None:
+        console.toast("success", t(f"applists.now_{row.status}", name=row.name))
         on_changed()
 
-    def deleted(row: dict[str, Any]) -> None:
-        console.toast("success", t("applists.deleted", name=row["name"]))
+    def deleted(row: ListDeleted) -> None:
+        console.toast("success", t("applists.deleted", name=row.name))
         if after_delete and (path := console.path(after_delete)):
             go(path)
         else:
@@ -45,11 +47,11 @@ def ListLifecycle(host: Ref[Any], rows: list[dict[str, Any]], on_changed: Callab
     delete_action = use_action(delete, on_done=deleted)
 
     def act(action: str, row_id: int) -> None:
-        row = next((r for r in rows if r["id"] == row_id), None)
+        row = next((r for r in rows if r.id == row_id), None)
         if row is None:
             return
         if action in (ARCHIVE, RESTORE, DELETE):
-            set_asking((action, row_id, row["name"]))
+            set_asking((action, row_id, row.name))
         elif path := console.path(action, id=row_id):
             go(path)
 
@@ -73,16 +75,16 @@ def ListLifecycle(host: Ref[Any], rows: list[dict[str, Any]], on_changed: Callab
                       danger=asking[0] != RESTORE) if asking else "")
 
 
-def lifecycle_buttons(console: Any, row: dict[str, Any], host: Ref[Any], *, deletable: bool = True) -> list[Any]:
+def lifecycle_buttons(console: Any, row: ListRow, host: Ref[Any], *, deletable: bool = True) -> list[Any]:
     """Archive or restore, and delete, for one list's page."""
     t = console.t
-    moves = [RESTORE] if row["status"] == "archived" else [ARCHIVE]
+    moves = [RESTORE] if row.status == "archived" else [ARCHIVE]
     if deletable:
         moves.append(DELETE)
     icons = {ARCHIVE: "bi-archive", RESTORE: "bi-arrow-counterclockwise", DELETE: "bi-trash"}
     return [html.button({"type": "button", "key": move, "data-move": move,
                          "className": "btn btn-sm " + ("btn-outline-primary" if move == RESTORE else "btn-outline-danger"),
-                         "onClick": lambda _e, m=move: host.current and host.current(m, row["id"])},
+                         "onClick": lambda _e, m=move: host.current and host.current(m, row.id)},
                         html.i({"className": f"bi {icons[move]} me-1"}), t(f"applists.{move}")) for move in moves]
 
 
@@ -99,5 +101,5 @@ def grid_actions(console: Any, page_prefix: str) -> list[GridAction]:
             {"id": DELETE, "label": t("applists.delete"), "icon": "bi-trash", "variant": "danger", "menu": True}]
 
 
-def lifecycle_flags(row: dict[str, Any]) -> dict[str, bool]:
-    return {"can_archive": row["status"] == "active", "can_restore": row["status"] == "archived"}
+def lifecycle_flags(row: ListRow) -> dict[str, bool]:
+    return {"can_archive": row.status == "active", "can_restore": row.status == "archived"}

@@ -13,8 +13,9 @@ from typing import Any
 from reactpy import Ref, html, use_ref, use_state
 
 from app.supply.models import ListStatus
+from app.supply.schemas import InventoryListRead, ListCreated, SmartAppListRead
 from components.supply.app_lists.entries import EntriesEditor, EntriesGrid, result_panel
-from components.supply.app_lists.lifecycle import ListLifecycle, grid_actions, lifecycle_buttons
+from components.supply.app_lists.lifecycle import ListLifecycle, ListRow, grid_actions, lifecycle_buttons
 from components.ui import styles
 from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, loading_page, page_header
@@ -34,6 +35,9 @@ def list_entity_pages(prefix: str, page: str, icon: str) -> EntityPages:
               (f"{page}.change_log", "applists.tab_change_log", "bi-clock-history")))
 
 
+Created = ListCreated[InventoryListRead] | ListCreated[SmartAppListRead]
+
+
 @dataclass(frozen=True)
 class ListPages:
     """What one list kind's pages differ in; the rest of their frames is this module's."""
@@ -43,19 +47,19 @@ class ListPages:
     id_kw: str  # the service functions' name for the list's id
     data_page: str  # data-page of its pages: "<data_page>-view", "-edit", "-create", "-created"
     upload: str  # where its entries' CSV goes
-    badges: Callable[[Console, dict[str, Any]], list[Any]]  # shown before the status badge
-    described: Callable[[dict[str, Any]], str]  # the header's subtitle, before the list's number
+    badges: Callable[[Console, Any], list[Any]]  # shown before the status badge (given the kind's Read)
+    described: Callable[[Any], str]  # the header's subtitle, before the list's number
 
     @property
     def text(self) -> str:
         """Its catalog prefix ("applists", "smartapps"); keys both kinds share live under "applists"."""
         return self.pages.prefix
 
-    def header(self, console: Console, row: dict[str, Any], *actions: Any) -> Any:
+    def header(self, console: Console, row: ListRow, *actions: Any) -> Any:
         return page_header(html.span({"className": "d-inline-flex align-items-center gap-2 dsp-title-with-badge"},
-                                     row["name"], *self.badges(console, row),
-                                     self.pages.status_badge(console, row["status"])),
-                           f"{self.described(row)} · #{row['id']}", *actions, self.pages.back_to_list(console))
+                                     row.name, *self.badges(console, row),
+                                     self.pages.status_badge(console, row.status)),
+                           f"{self.described(row)} · #{row.id}", *actions, self.pages.back_to_list(console))
 
     def lists_page(self, console: Console, *, data_page: str, new_action: str, query: Any, actions: Any,
                    columns: list[GridColumn], rows: list[dict[str, Any]], filters: Any = "") -> Any:
@@ -82,31 +86,31 @@ class ListPages:
         return use_row_actions(ListLifecycle, query.value or [], query.reload, self.service.set_status,
                                self.service.delete_list, self.id_kw)
 
-    def use_create_list(self) -> tuple[dict[str, Any] | None, Any]:
+    def use_create_list(self) -> tuple[Created | None, Any]:
         """The create page's action, and what it created (None until then)."""
         console = use_console()
-        nothing_yet: dict[str, Any] | None = None
+        nothing_yet: Created | None = None
         created, set_created = use_state(nothing_yet)
         action = use_action(self.service.create_list, success=lambda r: console.t("applists.created",
-                                                                                  name=r["list"]["name"]),
+                                                                                  name=r.list.name),
                             on_done=set_created)
         return created, action
 
-    def created_page(self, console: Console, header: Any, created: dict[str, Any]) -> Any:
+    def created_page(self, console: Console, header: Any, created: Created) -> Any:
         """After creating: what the entries gave, and the way on to add more or look at the list."""
         t = console.t
-        saved = created["list"]
+        saved = created.list
         edit, view = f"{self.page}.edit", f"{self.page}.view"
         return html.div({"data-page": f"{self.data_page}-created"}, header, card(
-            html.p({"className": "mb-2"}, t("applists.created_text", name=saved["name"], count=saved["entries"])),
-            result_panel(console, created["result"]),
+            html.p({"className": "mb-2"}, t("applists.created_text", name=saved.name, count=saved.entries)),
+            result_panel(console, created.result),
             html.div({"className": "d-flex gap-2 mt-3"},
                      *[app_link({"to": path, "key": page, "data-action": page,
                                  "className": "btn btn-sm " + ("btn-primary" if page == edit else "btn-outline-secondary")},
                                 t(label))
                        for page, label in ((edit, "applists.add_more"), (view, "applists.tab_overview"))
-                       if (path := console.path(page, id=saved["id"]))]),
-            title=saved["name"]))
+                       if (path := console.path(page, id=saved.id))]),
+            title=saved.name))
 
     def use_list(self) -> tuple[int, Any]:
         """The page's list id and its query."""
@@ -142,7 +146,7 @@ class ListPages:
         console = use_console()
         list_id, query = self.use_list()
         host: Ref[Any] = use_ref(None)
-        save = use_action(self.service.update_list, success=lambda r: console.t("applists.saved", name=r["name"]),
+        save = use_action(self.service.update_list, success=lambda r: console.t("applists.saved", name=r.name),
                           on_done=lambda _r: query.reload())
         return list_id, query, host, save
 
@@ -154,7 +158,7 @@ class ListPages:
         lifecycle = ListLifecycle(host, [row], query.reload, self.service.set_status, self.service.delete_list,
                                   self.id_kw, after_delete=self.pages.list_page)
         content = ([card(html.p({"className": "mb-0", "data-state": "archived"}, console.t("applists.archived_read_only")))]
-                   if row["status"] == ListStatus.ARCHIVED else body())
+                   if row.status == ListStatus.ARCHIVED else body())
         return html.div({"data-page": f"{self.data_page}-edit"},
                         self.header(console, row, *lifecycle_buttons(console, row, host)),
                         self.pages.record_tabs(console, list_id, current=f"{self.page}.edit"),

@@ -10,6 +10,7 @@ from typing import Any
 from reactpy import component, html, use_state
 
 from app.supply import smart_apps
+from app.supply.schemas import SmartAppListRead
 from components.supply.app_lists.entries import counts_facts
 from components.supply.app_lists.lifecycle import lifecycle_flags
 from components.supply.app_lists.list_pages import ListPages, entries_field, list_entity_pages, submit_button
@@ -22,8 +23,8 @@ from components.ui.hooks import use_query
 SMART_APPS = list_entity_pages("smartapps", "smartapp", "bi-stars")
 
 
-def _taxonomy_text(row: dict[str, Any]) -> str:
-    return " › ".join(part for part in (row["category"], row["genre"], row["subgenre"]) if part)
+def _taxonomy_text(row: SmartAppListRead) -> str:
+    return " › ".join(part for part in (row.category, row.genre, row.subgenre) if part)
 
 
 SMART = ListPages(
@@ -51,14 +52,14 @@ def TaxonomyPicker(chosen: Taxonomy, on_change: Callable[[Taxonomy], None], erro
         below = {"category_id": ("genre_id", "subgenre_id"), "genre_id": ("subgenre_id",), "subgenre_id": ()}[level]
         on_change({**chosen, level: value, **{key: "" for key in below}})
 
-    genre_options = [(g["genre_id"], g["genre"]) for g in genres.value or []]
-    sub_options = [(s["subgenre_id"], s["subgenre"]) for s in subgenres.value or []]
+    genre_options = [(g.genre_id, g.genre) for g in genres.value or []]
+    sub_options = [(s.subgenre_id, s.subgenre) for s in subgenres.value or []]
     return html.div(
         {"className": "row g-3", "data-picker": "taxonomy"},
         html.div({"className": "col-md-4"},
                  select_field(name="category_id", label=t("smartapps.field.category"), value=category,
                               options=[("", t("smartapps.choose"))]
-                              + [(c["category_id"], c["category"]) for c in categories.value or []],
+                              + [(c.category_id, c.category) for c in categories.value or []],
                               on_change=lambda v: pick("category_id", v), error=errors.get("category_id"))),
         html.div({"className": "col-md-4"},
                  select_field(name="genre_id", label=t("smartapps.field.genre"), value=genre,
@@ -72,8 +73,8 @@ def TaxonomyPicker(chosen: Taxonomy, on_change: Callable[[Taxonomy], None], erro
     )
 
 
-def _grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{**row, "subgenre": row["subgenre"] or "—", "status": SMART_APPS.status_cell(console, row["status"]),
+def _grid_rows(console: Console, rows: list[SmartAppListRead]) -> list[dict[str, Any]]:
+    return [{**row.model_dump(), "subgenre": row.subgenre or "—", "status": SMART_APPS.status_cell(console, row.status),
              **lifecycle_flags(row)}
             for row in rows]
 
@@ -101,8 +102,7 @@ def CreateSmartAppListPage() -> Any:
         return SMART.created_page(console, header, created)
 
     def submit(values: dict[str, Any]) -> None:
-        action.submit(actor=console.actor, data={**chosen, "name": values.get("name", name),
-                                                 "entries": values.get("entries", "")})
+        action.submit(actor=console.actor, **chosen, name=values.get("name", name), entries=values.get("entries", ""))
 
     return html.div(
         {"data-page": "smart-app-create"}, header,
@@ -125,11 +125,11 @@ def ViewSmartAppListPage() -> Any:
         return shown
     row = query.value
     return SMART.view_page(console, list_id, SMART.header(console, row),
-                           [(t("smartapps.field.category"), row["category"]),
-                            (t("smartapps.field.genre"), row["genre"]),
-                            (t("smartapps.field.subgenre"), row["subgenre"] or t("smartapps.whole_genre")),
+                           [(t("smartapps.field.category"), row.category),
+                            (t("smartapps.field.genre"), row.genre),
+                            (t("smartapps.field.subgenre"), row.subgenre or t("smartapps.whole_genre")),
                             *counts_facts(console, row),
-                            (t("smartapps.col.campaign_count"), str(row["campaign_count"]))])
+                            (t("smartapps.col.campaign_count"), str(row.campaign_count))])
 
 
 @component
@@ -144,15 +144,15 @@ def EditSmartAppListPage() -> Any:
     if (shown := SMART.waiting(console, query, "edit_title")) is not None:
         return shown
     row = query.value
-    taxonomy = chosen or {key: row[key] for key in ("category_id", "genre_id", "subgenre_id")}
+    taxonomy = chosen or {"category_id": row.category_id, "genre_id": row.genre_id, "subgenre_id": row.subgenre_id}
 
     def submit(values: dict[str, Any]) -> None:
-        save.submit(actor=console.actor, list_id=list_id, data={**taxonomy, "name": values.get("name", row["name"])})
+        save.submit(actor=console.actor, list_id=list_id, **taxonomy, name=values.get("name", row.name))
 
     # The taxonomy picker needs the page's width: settings first, the entries below (inventory's sit beside them).
     return SMART.edit_page(console, list_id, query, host, lambda: [
         card(form(submit,
-                  text_field(name="name", label=t("applists.field.name"), value=row["name"] if name is None else name,
+                  text_field(name="name", label=t("applists.field.name"), value=row.name if name is None else name,
                              on_change=set_name, error=save.errors.get("name"), max_length=120),
                   TaxonomyPicker(taxonomy, set_chosen, save.errors),
                   submit_button(console, save, "save-list", "common.save", "btn btn-primary btn-sm mt-2"),

@@ -12,6 +12,7 @@ from app.access.roles import Role
 from app.campaigns import service as campaigns
 from app.supply import audiences
 from app.supply.models import AudienceKind
+from app.supply.schemas import AudienceRead
 from components.supply.audiences.common import back_to_list
 from components.ui import styles
 from components.ui.console import use_console
@@ -63,9 +64,9 @@ def AudienceCreatePage() -> Any:
     lookback, set_lookback = use_state(DEFAULT_LOOKBACK)
     navigation, go = use_navigation()
 
-    def created(audience: dict[str, Any]) -> None:
-        console.toast("success", t("audiences.created", name=audience["name"]))
-        go(console.path("audience.view", id=audience["id"]) or "/")
+    def created(audience: AudienceRead) -> None:
+        console.toast("success", t("audiences.created", name=audience.name))
+        go(console.path("audience.view", id=audience.id) or "/")
 
     action = use_action(audiences.create_audience, on_done=created)
     if advertisers.value is None:
@@ -78,11 +79,11 @@ def AudienceCreatePage() -> Any:
         picked = values.get("advertiser_id") or chosen
         # A field the submit event does not carry (the look-back field drawn by the kind's click an instant
         # before, seen in CI) reads as its state, which its own change events keep current.
-        data = {"name": values.get("name", name), "kind": values.get("kind") or kind}
-        if data["kind"] == AudienceKind.RETARGETING:
-            data.update(event=values.get("event") or event,
-                        lookback_days=values.get("lookback_days", lookback))
-        action.submit(actor=console.actor, data=data, advertiser_id=int(picked) if picked else None)
+        chosen_kind = values.get("kind") or kind
+        window = {"event": values.get("event") or event, "lookback_days": values.get("lookback_days", lookback)} \
+            if chosen_kind == AudienceKind.RETARGETING else {}
+        action.submit(actor=console.actor, name=values.get("name", name), kind=chosen_kind, **window,
+                      advertiser_id=int(picked) if picked else None)
 
     errors = action.errors
     retargeting = kind == AudienceKind.RETARGETING

@@ -9,6 +9,7 @@ from reactpy import Ref, component, html, use_state
 
 from app.supply import audiences
 from app.supply.models import AudienceKind, AudienceStatus
+from app.supply.schemas import AudienceRow
 from components.supply.audiences.common import definition_text, size_text, status_cell
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import Console, use_console
@@ -34,14 +35,14 @@ def _columns(console: Console) -> list[GridColumn]:
                             (c for c in COLUMNS if staff_or_agency or c[0] != "advertiser"))
 
 
-def _rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _rows(console: Console, rows: list[AudienceRow]) -> list[dict[str, Any]]:
     t = console.t
-    return [{**row, "definition": definition_text(console, row), "size": size_text(console, row),
-             "status": status_cell(console, row["status"]),
-             "active": {"on": row["status"] == AudienceStatus.ACTIVE, "enabled": True,
-                        "label": t("audiences.deactivate" if row["status"] == AudienceStatus.ACTIVE
+    return [{**row.model_dump(), "definition": definition_text(console, row), "size": size_text(console, row),
+             "status": status_cell(console, row.status),
+             "active": {"on": row.status == AudienceStatus.ACTIVE, "enabled": True,
+                        "label": t("audiences.deactivate" if row.status == AudienceStatus.ACTIVE
                                    else "audiences.activate")},
-             "unused": row["campaign_count"] == 0} for row in rows]
+             "unused": row.campaign_count == 0} for row in rows]
 
 
 def _actions(console: Console) -> list[GridAction]:
@@ -54,27 +55,27 @@ def _actions(console: Console) -> list[GridAction]:
 
 
 @component
-def _RowActions(host: Ref[Any], rows: list[dict[str, Any]], reload: Any) -> Any:
+def _RowActions(host: Ref[Any], rows: list[AudienceRow], reload: Any) -> Any:
     """The list's switch (active ⇄ inactive), deleting after a question, and opening an audience's pages."""
     console = use_console()
     t = console.t
     not_asking: tuple[int, str] | None = None
     asking, set_asking = use_state(not_asking)  # (id, name) to delete
     navigation, go = use_navigation()
-    toggle = use_action(audiences.set_status, success=lambda a: t(f"audiences.now_{a['status']}", name=a["name"]),
+    toggle = use_action(audiences.set_status, success=lambda a: t(f"audiences.now_{a.status}", name=a.name),
                         on_done=lambda _a: reload())
-    remove = use_action(audiences.delete_audience, success=lambda gone: t("audiences.deleted", name=gone["name"]),
+    remove = use_action(audiences.delete_audience, success=lambda gone: t("audiences.deleted", name=gone.name),
                         on_done=lambda _gone: reload())
 
     def act(action_id: str, row_id: int) -> None:
-        row = next((r for r in rows if r["id"] == row_id), None)
+        row = next((r for r in rows if r.id == row_id), None)
         if row is None:
             return
         if action_id == TOGGLE:
-            wanted = AudienceStatus.INACTIVE if row["status"] == AudienceStatus.ACTIVE else AudienceStatus.ACTIVE
+            wanted = AudienceStatus.INACTIVE if row.status == AudienceStatus.ACTIVE else AudienceStatus.ACTIVE
             toggle.submit(actor=console.actor, audience_id=row_id, status=wanted.value)
         elif action_id == DELETE:
-            set_asking((row_id, row["name"]))
+            set_asking((row_id, row.name))
         elif path := console.path(action_id, id=row_id):
             go(path)
 

@@ -11,6 +11,7 @@ import pytest
 from app.access.roles import Role
 from app.campaigns import service as campaigns
 from app.creatives import service as creatives
+from app.dsps import service as dsps
 from app.history.change_log import CHANGE_LOGS
 from app.supply import app_lists, audiences, smart_apps
 from components.pages import PAGES
@@ -22,7 +23,7 @@ ROLE_EMAILS = {Role.ADMIN: "admin@demo.example", Role.CO_ADMIN: "coadmin@demo.ex
 # The id each change log's API path takes, by the kind of record it names.
 RECORD_OF_PARAM = {"campaign_id": "campaign", "creative_id": "creative", "audience_id": "audience",
                    "applist_id": "app_list", "list_id": "smart_app_list", "user_id": "advertiser",
-                   "advertiser_id": "advertiser"}
+                   "advertiser_id": "advertiser", "dsp_id": "dsp"}
 
 
 def _records(db, advertiser_email: str, mark: str) -> dict[str, int]:
@@ -49,6 +50,11 @@ def tenants(db, demo_ids) -> tuple[dict[str, int], dict[str, int]]:
         "name": "Action games", "category_id": "36", "genre_id": "6014", "subgenre_id": "7001",
         "entries": "com.example.shooter"})
     home["smart_app_list"] = rival["smart_app_list"] = smart["list"]["id"]
+    dsp = dsps.create_dsp(db, actor=actor_of(db, "admin@demo.example"), data={
+        "name": "Acme Bidder", "connector": "http_json", "endpoint_url": "https://bidder.example/api",
+        "api_key": "k-123", "exchange_ids": []})
+    dsps.update_dsp(db, actor=actor_of(db, "admin@demo.example"), dsp_id=dsp["id"], data={"seat_id": "seat-9"})
+    home["dsp"] = rival["dsp"] = dsp["id"]
     db.commit()
     return home, rival
 

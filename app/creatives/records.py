@@ -26,7 +26,7 @@ from app.creatives.models import (
     CreativeType,
 )
 from app.creatives.rules import INPUT_FIELDS, TYPE_FIELDS, checked
-from app.history import audit, change_log
+from app.history import audit
 from app.history import status as status_machine
 from app.kernel import media
 from app.kernel.db import select_columns
@@ -138,13 +138,6 @@ def preview(db: Session, *, actor: Actor, creative_id: int) -> dict[str, Any]:
     if creative.type == CreativeType.HTML:
         shown["html"] = creative.html
     return shown
-
-
-def creative_change_log(db: Session, *, actor: Actor, creative_id: int) -> list[dict[str, Any]]:
-    """/campaign/creative/changelog/{id} and the agency and admin creative change logs."""
-    require(actor, "creative", "view")
-    in_scope(db, actor, creative_id)
-    return change_log.entries(db, entity="creative", entity_id=creative_id)
 
 
 # --- writing -------------------------------------------------------------------------------------------

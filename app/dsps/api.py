@@ -111,12 +111,6 @@ def test_connection(dsp_id: int, actor: Actor = Depends(get_actor), db: Session 
     return ok(dsps.test_connection(db, actor=actor, dsp_id=dsp_id))
 
 
-@router.get("/dsp/{dsp_id}/changelog", description="A DSP's change history, newest first (credentials show only "
-                                                   "as changed).")
-def change_log(dsp_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
-    return ok(dsps.dsp_change_log(db, actor=actor, dsp_id=dsp_id))
-
-
 @router.post("/dsp/{dsp_id}/sync", description="Push a campaign or creative to the DSP and record the id it answers: "
                                                "{ok, message, association}. A failed push (unreachable, too slow, an "
                                                "error status, an answer without an id) answers 502 with the same "

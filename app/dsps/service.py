@@ -27,7 +27,7 @@ from app.creatives import service as creatives
 from app.dsps.connectors import CONNECTORS, HTTP_JSON, ConnectorError, connector_for
 from app.dsps.credentials import CredentialsUnreadable, decrypt, encrypt
 from app.dsps.models import AssociationKind, Dsp, DspAssociation, DspStatus
-from app.history import audit
+from app.history import audit, change_log
 from app.history import status as status_machine
 from app.kernel import validation as v
 from app.kernel.config import get_settings
@@ -270,12 +270,8 @@ DSP_STATUS = status_machine.declare(status_machine.StatusMachine(
                                                    "to). " + DSP_HELP),)))
 
 
-def dsp_change_log(db: Session, *, actor: Actor, dsp_id: int) -> list[dict[str, Any]]:
-    from app.history import change_log
-
-    require(actor, "dsp", "view")
-    _get(db, dsp_id)
-    return change_log.entries(db, entity="dsp", entity_id=dsp_id)
+# Its change log (app/history/change_log.py CHANGE_LOGS["dsp"]): every DSP, for whoever may view DSPs.
+change_log.register("dsp", change_log.ChangeLogSource(lambda db, _actor, dsp_id: change_log.about(_get(db, dsp_id))))
 
 
 # --- talking to DSPs -----------------------------------------------------------------------------------

@@ -97,12 +97,6 @@ def list_entries(db: Session, *, actor: Actor, list_id: int) -> list[dict[str, s
     return app_entries.entries_of(db, SmartAppEntry, found.id)
 
 
-def list_change_log(db: Session, *, actor: Actor, list_id: int, since: str = "", until: str = "",
-                    user_id: int | None = None) -> dict[str, Any]:
-    return dict(change_log.read(db, actor=actor, kind="smart_app_list", record_id=list_id, since=since, until=until,
-                                user_id=user_id))
-
-
 change_log.register("smart_app_list", change_log.ChangeLogSource(
     lambda db, actor, list_id: change_log.about(_visible(actor, db.get(SmartAppList, list_id)))))
 

@@ -1,7 +1,8 @@
 """The API routes every declared record kind gets: the GET of each change log (app/history/change_log.py
 CHANGE_LOGS, with its date and person filters) and one status route per StatusRoute of each status machine
 (app/history/status.py), at the paths declared. Built when the API is (app/main.py), after every domain's
-package has declared its kinds, so a kind declared anywhere has its routes without an API module."""
+package has declared its kinds, so a kind declared anywhere has its routes without an API module. Their response
+schemas come from the declarations too: a change log's ChangeLogKind.reply, a status machine's `read`."""
 
 from __future__ import annotations
 

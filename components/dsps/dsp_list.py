@@ -48,7 +48,8 @@ def grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, An
 
 def grid_actions(console: Console) -> list[GridAction]:
     return [{"id": "dsp.view", "label": console.t("dsps.tab_overview"), "icon": "bi-eye"},
-            {"id": "dsp.edit", "label": console.t("dsps.tab_edit"), "icon": "bi-pencil"}]
+            {"id": "dsp.edit", "label": console.t("dsps.tab_edit"), "icon": "bi-pencil"},
+            {"id": "dsp.change_log", "label": console.t("dsps.tab_change_log"), "icon": "bi-clock-history", "menu": True}]
 
 
 @component

@@ -102,3 +102,19 @@ def test_the_campaign_change_log_api_answers_what_its_page_shows(client, tenants
         "fields": {"since": "Enter a date such as 2026-12-01."}}
     creative = client.get(_path("creative", home), headers=headers).json()["data"]
     assert creative["creative"]["name"] == "Home Creative" and creative["people"], "the page's shape and filters"
+
+
+def test_every_change_log_reply_shows_its_schema_in_openapi():
+    """Each declared log's route (and its spec-named copy) answers a typed reply: its subject, entries and people,
+    or its entries (issue 22: typed boundaries)."""
+    from app.main import create_api
+    from tests.test_api_schemas import _resolve, _typed
+
+    spec = create_api().openapi()
+    for kind, log in CHANGE_LOGS.items():
+        for path in (log.api, *(alias for alias, _summary in log.aliases)):
+            answer = spec["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+            data = _resolve(spec, answer)["properties"]["data"]
+            assert _typed(spec, data), (kind, path)
+            entries = _resolve(spec, data)["properties"]["entries"] if log.subject else data
+            assert _resolve(spec, entries["items"])["properties"]["changes"]["type"] == "array", kind

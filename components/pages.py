@@ -38,6 +38,7 @@ from components.creatives.change_log import CreativeChangeLogPage
 from components.creatives.creative_list import CampaignCreativesPage, CreativeListPage
 from components.creatives.creative_view import CreativeViewPage
 from components.docs.documentation import ConsoleDocsPage, GeneralDocsPage
+from components.dsps.change_log import DspChangeLogPage
 from components.dsps.dsp_form import CreateDspPage, EditDspPage
 from components.dsps.dsp_list import DspListPage
 from components.dsps.dsp_view import DspViewPage
@@ -77,12 +78,13 @@ A, C, G, V = Role.ADMIN, Role.CO_ADMIN, Role.AGENCY, Role.ADVERTISER
 CHANGE_LOG_PAGES = {"campaign": CampaignChangeLogPage, "advertiser_campaigns": AdvertiserCampaignsChangeLogPage,
                     "creative": CreativeChangeLogPage, "audience": AudienceChangeLogPage,
                     "app_list": InventoryListChangeLogPage, "smart_app_list": SmartAppListChangeLogPage,
-                    "exchange_approval": ExchangeApprovalChangeLogPage, "user": UserChangeLogPage}
+                    "exchange_approval": ExchangeApprovalChangeLogPage, "user": UserChangeLogPage,
+                    "dsp": DspChangeLogPage}
 
 
-def _change_log(path: str, kind: str, roles: frozenset[Role]) -> Page:
+def _change_log(path: str, kind: str, roles: frozenset[Role], co_admin: str = "mirror") -> Page:
     """A route of the change log `kind`: its page and its name come from the declaration."""
-    return Page(path, CHANGE_LOG_PAGES[kind], roles, name=CHANGE_LOGS[kind].page)
+    return Page(path, CHANGE_LOG_PAGES[kind], roles, name=CHANGE_LOGS[kind].page, co_admin=co_admin)
 
 
 def _inventory_pages(prefix: str, role: Role) -> tuple[Page, ...]:
@@ -143,6 +145,7 @@ ADMIN_PAGES: tuple[Page, ...] = (
     Page("/admin/createdsp", CreateDspPage, frozenset({A}), co_admin="none", name="dsp.create"),
     Page("/admin/editdsp/{id:int}", EditDspPage, frozenset({A}), co_admin="none", name="dsp.edit"),
     Page("/admin/viewdsp/{id:int}", DspViewPage, frozenset({A}), co_admin="none", name="dsp.view"),
+    _change_log("/admin/dsp/changelog/{id:int}", "dsp", frozenset({A}), co_admin="none"),
     *_inventory_pages("/admin", A),
     Page("/admin/smart-apps", SmartAppListsPage, frozenset({A}), menu="menu.smart_apps", order=60, icon="bi-stars",
          name="smartapps"),

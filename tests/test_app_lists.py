@@ -12,6 +12,7 @@ import pytest
 from sqlmodel import Session, func, select
 
 from app.campaigns import service as campaigns
+from app.history import change_log
 from app.history.models import AuditEntry
 from app.kernel.config import REPO_ROOT
 from app.kernel.errors import Conflict, Invalid, NotFound
@@ -23,6 +24,10 @@ from tests.helpers import actor_of, bearer_headers, other_tenant, user_by_email
 
 BASE: dict[str, Any] = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1000",
                         "bid_strategy": "cpm", "bid": "2"}
+
+
+def _change_log(db: Session, *, actor: Any, applist_id: int) -> Any:
+    return change_log.page(db, actor=actor, kind="app_list", record_id=applist_id)
 
 
 def _count(db: Session, list_id: int) -> int:
@@ -70,7 +75,7 @@ def test_upload_reports_added_duplicates_and_refused_lines(db):
     assert result.total == 4 == _count(db, list_id)
     shown = app_lists.get_list(db, actor=me, applist_id=list_id)
     assert (shown.apps, shown.domains) == (2, 2)
-    assert [e["action"] for e in app_lists.list_change_log(db, actor=me, applist_id=list_id)["entries"]] == [
+    assert [e.action for e in change_log.page(db, actor=me, kind="app_list", record_id=list_id).entries] == [
         "upload_add", "create"]
 
 
@@ -205,7 +210,7 @@ def test_tenants_never_reach_each_others_lists(db):
     theirs = _new(db, rival, "Theirs", advertiser_id=rival_advertiser.id).list.id
     assert [r.id for r in app_lists.list_lists(db, actor=agency)] == [mine]
     assert [r.id for r in app_lists.list_lists(db, actor=rival)] == [theirs]
-    for call, kwargs in ((app_lists.get_list, {}), (app_lists.list_entries, {}), (app_lists.list_change_log, {}),
+    for call, kwargs in ((app_lists.get_list, {}), (app_lists.list_entries, {}), (_change_log, {}),
                          (app_lists.export_entries, {}), (app_lists.delete_list, {}),
                          (app_lists.update_list, {"name": "Taken"}),
                          (app_lists.change_entries, {"text": "example.com"}),

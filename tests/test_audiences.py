@@ -14,6 +14,7 @@ import pytest
 from app.campaigns import audience_targeting
 from app.campaigns import bulk as campaign_bulk
 from app.campaigns import service as campaigns
+from app.history import change_log
 from app.kernel.errors import Conflict, Invalid, NotFound
 from app.supply import audiences
 from app.supply.audience_devices import OVERLONG, iter_lines, parse_line, store_devices
@@ -23,6 +24,10 @@ from tests.helpers import actor_of, other_tenant
 
 ID = "6D92078A-8246-4BA4-AE5B-76104861E7DC"
 CAMPAIGN = {"name": "Audience Run", "starts_at": "2026-12-01", "total_budget": "1000", "bid": "0.50"}
+
+
+def _change_log(db, *, actor, audience_id):
+    return change_log.page(db, actor=actor, kind="audience", record_id=audience_id)
 
 
 def _device_audience(db, actor, name="Buyers", advertiser_id=None):
@@ -75,8 +80,8 @@ def test_an_upload_counts_added_duplicates_and_invalid_lines_with_their_numbers(
         _upload(db, me, audience.id, "device_id\nnope\n")
     assert set(refused.value.fields) == {"file"}
     assert audiences.get_audience(db, actor=me, audience_id=audience.id).size == 3
-    log = audiences.audience_history(db, actor=me, audience_id=audience.id)
-    assert [e["action"] for e in log["entries"]] == ["upload", "upload", "create"]
+    log = change_log.page(db, actor=me, kind="audience", record_id=audience.id)
+    assert [e.action for e in log.entries] == ["upload", "upload", "create"]
 
 
 class _LazyFile:
@@ -160,7 +165,7 @@ def test_tenants_never_reach_each_others_audiences(db, demo_ids):
         actor = actor_of(db, email)
         assert [a.id for a in audiences.list_audiences(db, actor=actor)] == [ours.id]
         for call, extra in ((audiences.get_audience, {}), (audiences.set_status, {"status": "inactive"}),
-                            (audiences.delete_audience, {}), (audiences.audience_history, {}),
+                            (audiences.delete_audience, {}), (_change_log, {}),
                             (audience_targeting.associate_campaigns, {"allow": [], "block": []})):
             with pytest.raises(NotFound):
                 call(db, actor=actor, audience_id=theirs.id, **extra)

@@ -12,6 +12,8 @@ from app.access.roles import Role
 from app.campaigns import service as campaigns
 from app.creatives import service as creatives
 from app.creatives.schemas import CreativeCreate
+from app.dsps import service as dsps
+from app.dsps.schemas import DspCreate, DspUpdate
 from app.history.change_log import CHANGE_LOGS
 from app.supply import app_lists, audiences, smart_apps
 from components.pages import PAGES
@@ -23,7 +25,7 @@ ROLE_EMAILS = {Role.ADMIN: "admin@demo.example", Role.CO_ADMIN: "coadmin@demo.ex
 # The id each change log's API path takes, by the kind of record it names.
 RECORD_OF_PARAM = {"campaign_id": "campaign", "creative_id": "creative", "audience_id": "audience",
                    "applist_id": "app_list", "list_id": "smart_app_list", "user_id": "advertiser",
-                   "advertiser_id": "advertiser"}
+                   "advertiser_id": "advertiser", "dsp_id": "dsp"}
 
 
 def _records(db, advertiser_email: str, mark: str) -> dict[str, int]:
@@ -48,6 +50,11 @@ def tenants(db, demo_ids) -> tuple[dict[str, int], dict[str, int]]:
     smart = smart_apps.create_list(db, actor=actor_of(db, "admin@demo.example"), name="Action games",
                                    category_id="36", genre_id="6014", subgenre_id="7001", entries="com.example.shooter")
     home["smart_app_list"] = rival["smart_app_list"] = smart.list.id
+    dsp = dsps.create_dsp(db, actor=actor_of(db, "admin@demo.example"), data=DspCreate(
+        name="Acme Bidder", connector="http_json", endpoint_url="https://bidder.example/api",
+        api_key="k-123", exchange_ids=[]))
+    dsps.update_dsp(db, actor=actor_of(db, "admin@demo.example"), dsp_id=dsp.id, data=DspUpdate(seat_id="seat-9"))
+    home["dsp"] = rival["dsp"] = dsp.id
     db.commit()
     return home, rival
 
@@ -95,3 +102,19 @@ def test_the_campaign_change_log_api_answers_what_its_page_shows(client, tenants
         "fields": {"since": "Enter a date such as 2026-12-01."}}
     creative = client.get(_path("creative", home), headers=headers).json()["data"]
     assert creative["creative"]["name"] == "Home Creative" and creative["people"], "the page's shape and filters"
+
+
+def test_every_change_log_reply_shows_its_schema_in_openapi():
+    """Each declared log's route (and its spec-named copy) answers a typed reply: its subject, entries and people,
+    or its entries (issue 22: typed boundaries)."""
+    from app.main import create_api
+    from tests.test_api_schemas import _resolve, _typed
+
+    spec = create_api().openapi()
+    for kind, log in CHANGE_LOGS.items():
+        for path in (log.api, *(alias for alias, _summary in log.aliases)):
+            answer = spec["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+            data = _resolve(spec, answer)["properties"]["data"]
+            assert _typed(spec, data), (kind, path)
+            entries = _resolve(spec, data)["properties"]["entries"] if log.subject else data
+            assert _resolve(spec, entries["items"])["properties"]["changes"]["type"] == "array", kind

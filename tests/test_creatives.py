@@ -12,6 +12,7 @@ from sqlmodel import select
 from app.campaigns import service as campaigns
 from app.creatives import service as creatives
 from app.creatives.schemas import BulkChanges, CreativeCreate, CreativeFile, CreativeRead, CreativeUpdate
+from app.history import change_log
 from app.history.models import AuditEntry
 from app.kernel.config import get_settings
 from app.kernel.errors import Forbidden, Invalid, NotFound
@@ -137,7 +138,7 @@ def test_html_markup_is_only_in_the_preview(db):
     assert shown.html == MARKUP + "<b>more</b>" and (shown.width, shown.height) == (300, 250)
     elsewhere = [created, creatives.get_creative(db, actor=me, creative_id=created.id),
                  creatives.list_creatives(db, actor=me),
-                 creatives.creative_change_log(db, actor=me, creative_id=created.id)]
+                 change_log.page(db, actor=me, kind="creative", record_id=created.id).entries]
     assert ["document.cookie" in repr(place) for place in elsewhere] == [False] * 4
     assert created.html_size_bytes == len(MARKUP)
     image = _image_creative(db, me)
@@ -171,11 +172,12 @@ def test_edits_are_audited_field_by_field_and_the_type_stays(db):
     with pytest.raises(Invalid) as error:
         creatives.update_creative(db, actor=agency, creative_id=creative_id, data=CreativeUpdate(**{"type": "video"}))
     assert set(error.value.fields) == {"type"}
-    log = creatives.creative_change_log(db, actor=agency, creative_id=creative_id)
-    assert [row["action"] for row in log] == ["update", "create"]
-    assert log[0]["changes"] == [{"field": "click_url", "old": CLICK, "new": "https://shop.example/b"},
-                                 {"field": "name", "old": "Banner 300x250", "new": "Banner B"}]
-    assert log[0]["actor"].endswith("(agency@demo.example)")
+    log = change_log.page(db, actor=agency, kind="creative", record_id=creative_id).entries
+    assert [row.action for row in log] == ["update", "create"]
+    assert [c.model_dump() for c in log[0].changes] == [
+        {"field": "click_url", "old": CLICK, "new": "https://shop.example/b"},
+        {"field": "name", "old": "Banner 300x250", "new": "Banner B"}]
+    assert log[0].actor.endswith("(agency@demo.example)")
 
 
 def test_assignment_from_both_sides_within_one_advertiser(db):
@@ -197,7 +199,8 @@ def test_assignment_from_both_sides_within_one_advertiser(db):
     audited = db.exec(select(AuditEntry).where(AuditEntry.action.in_(["assign_campaigns", "assign_creatives"]))).all()
     assert {(e.entity, e.entity_id): e.changes for e in audited if e.entity == "campaign"}[("campaign", str(campaign["id"]))] \
         == {"creative_ids": [[first], [second]]}
-    assert creatives.creative_change_log(db, actor=agency, creative_id=first)[0]["changes"] == [
+    assert [c.model_dump(include={"field", "old", "new"}) for c in change_log.page(
+        db, actor=agency, kind="creative", record_id=first).entries[0].changes] == [
         {"field": "campaign_ids", "old": [campaign["id"], other["id"]], "new": [other["id"]]}]
 
     admin = actor_of(db, "admin@demo.example")
@@ -295,7 +298,7 @@ def test_another_tenants_creatives_are_out_of_reach(db):
                      lambda a=actor: creatives.update_creative(db, actor=a, creative_id=theirs.id, data=CreativeUpdate(**{"name": "X"})),
                      lambda a=actor: creatives.set_status(db, actor=a, creative_id=theirs.id, status="paused"),
                      lambda a=actor: creatives.archive_creative(db, actor=a, creative_id=theirs.id),
-                     lambda a=actor: creatives.creative_change_log(db, actor=a, creative_id=theirs.id),
+                     lambda a=actor: change_log.page(db, actor=a, kind="creative", record_id=theirs.id),
                      lambda a=actor: creatives.assign_to_campaigns(db, actor=a, creative_id=theirs.id, campaign_ids=[]),
                      lambda a=actor: creatives.campaign_creatives(db, actor=a, campaign_id=their_campaign)):
             with pytest.raises(NotFound):

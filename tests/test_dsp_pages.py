@@ -32,7 +32,7 @@ def _dsp(**changes: Any) -> DspRead:
 
 
 @pytest.mark.parametrize("path", ["/admin/dsplist", "/admin/viewdsp/{id}", "/admin/editdsp/{id}", "/admin/createdsp",
-                                  "/admin/newdsp"])
+                                  "/admin/newdsp", "/admin/dsp/changelog/{id}"])
 def test_no_dsp_page_renders_the_key(demo_ids, path):
     dsp = _dsp()
     model = page_at(path.format(id=dsp.id), ADMIN)
@@ -48,7 +48,21 @@ def test_the_view_shows_the_key_as_set_and_the_connection(demo_ids):
     for shown in ("Acme Bidder", "Active", "http://10.1.2.3:9000/rtb", "HTTP/JSON (generic)", "Not tested"):
         assert shown in text, shown
     assert attribute_values(model, "data-exchanges") == ["2"]
-    assert attribute_values(model, "data-tab") == ["dsp.view", "dsp.edit"]
+    assert attribute_values(model, "data-tab") == ["dsp.view", "dsp.edit", "dsp.change_log"]
+
+
+def test_the_change_log_shows_each_edit_and_the_key_only_as_changed(demo_ids):
+    dsp = _dsp()
+    run(lambda db: dsps.update_dsp(db, actor=actor_of(db, ADMIN), dsp_id=dsp["id"],
+                                   data={"seat_id": "seat-9", "api_key": "replaced-key-42"}))
+    model = page_at(f"/admin/dsp/changelog/{dsp['id']}", ADMIN)
+    text = text_of(model)
+    assert "dsp-change-log" in attribute_values(model, "data-page")
+    assert attribute_values(model, "data-action")[:2] == ["update", "create"]
+    for shown in ("Acme Bidder", "Seat ID", "seat-9", "API key", "***", "Ada Admin"):
+        assert shown in text, shown
+    assert SECRET not in json.dumps(model) and "replaced-key-42" not in json.dumps(model)
+    assert attribute_values(model, "data-tab") == ["dsp.view", "dsp.edit", "dsp.change_log"]
 
 
 def test_the_edit_form_offers_replace_instead_of_the_key(demo_ids):

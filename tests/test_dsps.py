@@ -19,6 +19,7 @@ from app.dsps import credentials as dsp_credentials
 from app.dsps import service as dsps
 from app.dsps.models import Dsp, DspAssociation
 from app.dsps.schemas import DspCreate, DspRead, DspUpdate
+from app.history import change_log
 from app.history.models import AuditEntry
 from app.kernel.errors import Conflict, Forbidden, Invalid, NotAuthenticated
 from app.reference import metadata
@@ -94,7 +95,7 @@ def test_an_edit_keeps_the_key_unless_replaced_and_the_history_never_holds_it(db
     text = json.dumps([entry.changes for entry in history])
     assert SECRET not in text and "replaced-key-42" not in text
     assert any(entry.changes.get("credentials") == ["***", "***"] for entry in history)
-    log = dsps.dsp_change_log(db, actor=admin, dsp_id=created.id)
+    log = change_log.page(db, actor=admin, kind="dsp", record_id=created.id).entries
     assert [e.action for e in log] == ["update", "update", "create"]
 
 

@@ -14,6 +14,7 @@ from app.campaigns import exchange_approvals
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign
 from app.demo import simulator
+from app.history import change_log
 from app.kernel.errors import Forbidden, Invalid, NotFound
 from app.reference.models import ReferenceValue
 from app.warehouse import get_store
@@ -49,8 +50,8 @@ def test_saving_requests_exchanges_and_changing_them_withdraws_only_pending_ones
                               data={"targeting": {"exchanges": [ex["Magnite"], ex["PubMatic"]]}})
     assert _states(db, me, made["id"]) == {"Magnite": ("approved", ""), "PubMatic": ("pending", "")}
 
-    history = exchange_approvals.approval_history(db, actor=admin, campaign_id=made["id"])
-    assert [e["action"] for e in history["entries"]][::-1] == ["request", "request", "approve", "request", "withdraw"]
+    history = change_log.page(db, actor=admin, kind="exchange_approval", record_id=made["id"])
+    assert [e.action for e in history.entries][::-1] == ["request", "request", "approve", "request", "withdraw"]
 
 
 def test_without_chosen_exchanges_a_campaign_asks_for_every_exchange_its_advertiser_may_use(db) -> None:

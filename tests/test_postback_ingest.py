@@ -77,7 +77,7 @@ def client_setup(db: Session, tracker: FakeTracker, monkeypatch: pytest.MonkeyPa
                               total_budget_micros=1, bid_micros=1)
     db.add(rival_campaign)
     db.commit()
-    return {"advertiser": advertiser, "campaign": campaign.id, "token": endpoint["token"], "path": endpoint["path"],
+    return {"advertiser": advertiser, "campaign": campaign.id, "token": endpoint.token, "path": endpoint.path,
             "rival_campaign": rival_campaign.id}
 
 
@@ -159,7 +159,7 @@ def test_a_token_writes_only_its_own_advertisers(db: Session, client_setup: dict
     agency_settings.postback_enabled = postbacks.ENABLED
     db.add(agency_settings)
     db.commit()
-    agency_token = postbacks.postback_endpoint(db, actor=agency)["token"]
+    agency_token = postbacks.postback_endpoint(db, actor=agency).token
     db.commit()
     own = postback_ingest.receive_postback(token=agency_token, params={
         "click_id": "a1", "event": "install", "campaign_id": str(client_setup["campaign"]), "country": "DE"})

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import BaseModel
 from sqlmodel import Session, func, select
 
 from app.campaigns import service as campaigns
@@ -19,6 +20,7 @@ from app.campaigns.scope import campaign_in_scope
 from app.history import change_log, status
 from app.history.models import AuditEntry
 from app.kernel.db import session_scope
+from components import pages as _route_table  # noqa: F401  (built before the test kind, which has no page)
 from tests.helpers import actor_of, bearer_headers
 from tests.test_campaigns import VALID
 
@@ -26,6 +28,15 @@ ADVERTISER = "advertiser@demo.example"
 APP = Path(__file__).resolve().parents[1] / "app"
 
 
+class LampRead(BaseModel):
+    """The test kind's record as its status route answers it."""
+
+    id: int
+    lamp: str
+
+
+# The route table (imported above) checks every change log has its pages when it is built: it must be built before
+# the test kind is declared (run alone, this file failed when create_app built it later).
 @pytest.fixture
 def test_kind() -> Iterator[status.StatusMachine[Any]]:
     """A kind no domain has: a campaign's "lamp", on or off once, over the campaigns table, with its change log."""
@@ -34,7 +45,8 @@ def test_kind() -> Iterator[status.StatusMachine[Any]]:
         lambda _db, _actor, loaded: {"id": loaded[0].id, "lamp": loaded[0].status},
         transitions={"draft": frozenset({"archived"}), "archived": frozenset()},
         refused="The lamp is {current}: it cannot be {wanted} again.",
-        routes=(status.StatusRoute("/test-kinds/lamps/{campaign_id}", method="PATCH", message="Lamp moved"),)))
+        routes=(status.StatusRoute("/test-kinds/lamps/{campaign_id}", method="PATCH", message="Lamp moved"),),
+        read=LampRead))
     change_log.CHANGE_LOGS["test_lamp"] = change_log.ChangeLogKind(
         "test_lamp", ("campaign", "view"), "the campaign's advertiser is in scope", "test.lamp_log",
         "/test-kinds/lamps/{campaign_id}/log", "lamp")
@@ -76,8 +88,19 @@ def test_a_kind_declared_once_gets_its_status_route_change_log_checks_and_audit(
         assert [e["action"] for e in log.json()["data"]["entries"]] == ["set_status_archived"]
         assert client.get(f"{path}/log", headers=headers, params={"since": "2999-01-01"}).json()["data"][
             "entries"] == []
-        paths = client.get("/api/openapi.json").json()["paths"]
+        spec = client.get("/api/openapi.json").json()
+        paths = spec["paths"]
         assert {"/test-kinds/lamps/{campaign_id}", "/test-kinds/lamps/{campaign_id}/log"} <= set(paths)
+        # Both answer their declared shapes in OpenAPI: the record as the kind reads it, the log with its subject.
+        schemas = spec["components"]["schemas"]
+
+        def data_of(operation: dict[str, Any]) -> dict[str, Any]:
+            envelope = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+            return schemas[envelope.rsplit("/", 1)[1]]["properties"]["data"]
+
+        assert data_of(paths["/test-kinds/lamps/{campaign_id}"]["patch"]) == {"$ref": "#/components/schemas/LampRead"}
+        log_schema = schemas[data_of(paths["/test-kinds/lamps/{campaign_id}/log"]["get"])["$ref"].rsplit("/", 1)[1]]
+        assert set(log_schema["properties"]) == {"lamp", "entries", "people"}
     with session_scope() as db:
         assert _audited(db, "test_lamp", campaign_id, "set_status_archived") == 1
 

@@ -27,8 +27,8 @@ def test_admin_creates_any_role_and_the_change_log_shows_it(db):
     co = users.create_user(db, actor=admin, role="CO-ADMIN", **{**NEW, "email": "co2@demo.example",
                                                                  "company_name": ""})
     assert co.role == "CO-ADMIN" and co.agency_id is None
-    log = change_log.user_change_log(db, actor=admin, user_id=created.id)
-    assert log[0]["action"] == "create" and log[0]["actor"].startswith("Ada Admin")
+    log = change_log.page(db, actor=admin, kind="user", record_id=created.id).entries
+    assert log[0].action == "create" and log[0].actor.startswith("Ada Admin")
 
 
 def test_create_reports_every_bad_field_and_duplicate_email(db):
@@ -66,14 +66,14 @@ def test_edit_is_scoped_and_audited(db):
     with pytest.raises(NotFound):
         users.get_user(db, actor=agency, user_id=rival_advertiser.id)
     with pytest.raises(NotFound):
-        change_log.user_change_log(db, actor=agency, user_id=rival_advertiser.id)
+        change_log.page(db, actor=agency, kind="user", record_id=rival_advertiser.id)
     with pytest.raises(NotFound):
         ledger.payment_history(db, actor=agency, advertiser_id=rival_advertiser.id)
     users.update_user(db, actor=agency, user_id=own.id, email=own.email, first_name="Arlo", last_name="Renamed",
                       company_name="Acme Outdoor")
-    entry = change_log.user_change_log(db, actor=agency, user_id=own.id)[0]
-    assert entry["action"] == "update" and entry["changes"] == [{"field": "last_name", "old": "Advertiser",
-                                                                "new": "Renamed"}]
+    entry = change_log.page(db, actor=agency, kind="user", record_id=own.id).entries[0]
+    assert entry.action == "update" and [c.model_dump() for c in entry.changes] == [
+        {"field": "last_name", "old": "Advertiser", "new": "Renamed"}]
 
 
 def test_impersonated_writes_name_the_real_user(db):
@@ -84,9 +84,9 @@ def test_impersonated_writes_name_the_real_user(db):
     acting = sessions.actor_for(db, sessions.find_by_id(db, session_id=admin.session_id))
     own = user_by_email(db, "advertiser@demo.example")
     user_config.set_margin(db, actor=acting, user_id=own.id, margin="12.5")
-    entry = change_log.user_change_log(db, actor=admin, user_id=own.id)[0]
-    assert entry["actor"].startswith("Agnes Agency") and entry["on_behalf"].startswith("Ada Admin")
-    assert entry["changes"] == [{"field": "margin_bps", "old": 0, "new": 1250}]
+    entry = change_log.page(db, actor=admin, kind="user", record_id=own.id).entries[0]
+    assert entry.actor.startswith("Agnes Agency") and entry.on_behalf.startswith("Ada Admin")
+    assert [c.model_dump() for c in entry.changes] == [{"field": "margin_bps", "old": 0, "new": 1250}]
     row = next(r for r in directory.accounts_overview(db, actor=acting) if r.id == own.id)
     assert row.margin == "12.5 %"
 
@@ -122,8 +122,8 @@ def test_config_switches_margin_and_exchanges(db):
     assert "allowed_exchanges" in wrong_kind.value.fields
     with pytest.raises(Forbidden):
         user_config.get_config(db, actor=actor_of(db, "agency@demo.example"), user_id=own.id)
-    entry = change_log.user_change_log(db, actor=admin, user_id=own.id)[0]
-    assert {c["field"] for c in entry["changes"]} >= {"margin_bps", "allowed_exchanges", "postback_enabled"}
+    entry = change_log.page(db, actor=admin, kind="user", record_id=own.id).entries[0]
+    assert {c.field for c in entry.changes} >= {"margin_bps", "allowed_exchanges", "postback_enabled"}
 
 
 def test_assigning_an_advertiser_moves_it_with_its_funds_and_ends_the_old_agencys_reach(db):
@@ -144,12 +144,12 @@ def test_assigning_an_advertiser_moves_it_with_its_funds_and_ends_the_old_agency
         users.get_user(db, actor=agency, user_id=own.id)
     rival = actor_of(db, "rival-agency@other.example")
     assert ledger.payment_history(db, actor=rival, advertiser_id=own.id)[0].balance == "5000.00"
-    assert [e["action"] for e in change_log.user_change_log(db, actor=admin, user_id=rival_agency.id)][0] == \
-        "advertiser_moved_to"
+    assert [e.action for e in change_log.page(db, actor=admin, kind="user", record_id=rival_agency.id).entries][0] \
+        == "advertiser_moved_to"
     # The advertiser's own log names both agencies for the admin; its new agency does not learn the old one's name.
-    moved = change_log.user_change_log(db, actor=admin, user_id=own.id)[0]["changes"]
+    moved = [c.model_dump() for c in change_log.page(db, actor=admin, kind="user", record_id=own.id).entries[0].changes]
     assert {"field": "agency_id", "old": "Blue Harbor Agency", "new": "Rival Media"} in moved
-    moved = change_log.user_change_log(db, actor=rival, user_id=own.id)[0]["changes"]
+    moved = [c.model_dump() for c in change_log.page(db, actor=rival, kind="user", record_id=own.id).entries[0].changes]
     assert {"field": "agency_id", "old": f"#{agency.id}", "new": "Rival Media"} in moved
     with pytest.raises(Forbidden):
         users.assign_advertisers(db, actor=agency, advertiser_ids=[own.id], agency_id=agency.id)

@@ -189,9 +189,3 @@ def _exchange_named(_db: Session, _actor: Actor, _subject: change_log.Subject,
 
 # Staff: one campaign's requests and decisions over time (/admin/exchange-approval/change-log/{id}).
 change_log.register("exchange_approval", change_log.ChangeLogSource(_campaign, _exchange_named))
-
-
-def approval_history(db: Session, *, actor: Actor, campaign_id: int, since: str = "", until: str = "",
-                     user_id: int | None = None) -> dict[str, Any]:
-    return dict(change_log.read(db, actor=actor, kind="exchange_approval", record_id=campaign_id, since=since,
-                                until=until, user_id=user_id))

@@ -100,17 +100,3 @@ def _advertiser(db: Session, actor: Actor, advertiser_id: int) -> change_log.Sub
 change_log.register("campaign", change_log.ChangeLogSource(_campaign, _readable_entries))
 # Every change to any campaign of one advertiser, newest first, each naming its campaign.
 change_log.register("advertiser_campaigns", change_log.ChangeLogSource(_advertiser, _readable_entries))
-
-
-def campaign_change_log(db: Session, *, actor: Actor, campaign_id: int, since: str = "", until: str = "",
-                        user_id: int | None = None) -> dict[str, Any]:
-    """{"campaign": {id, name, status}, "entries": [...], "people": [{id, name}] (who changed it, for the filter)}."""
-    return dict(change_log.read(db, actor=actor, kind="campaign", record_id=campaign_id, since=since, until=until,
-                                user_id=user_id))
-
-
-def advertiser_change_log(db: Session, *, actor: Actor, advertiser_id: int, since: str = "", until: str = "",
-                          user_id: int | None = None) -> dict[str, Any]:
-    """{"advertiser": {id, name}, "entries": [...], "people": [...]}: every campaign of one advertiser."""
-    return dict(change_log.read(db, actor=actor, kind="advertiser_campaigns", record_id=advertiser_id,
-                                since=since, until=until, user_id=user_id))

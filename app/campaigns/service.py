@@ -351,7 +351,7 @@ def _traffic_type(db: Session, value: Any, saved: Campaign | None, errors: dict[
     """A traffic type's code (app/reference/metadata.py traffic_type_code; its name is taken too): an active
     traffic type of the admin's list, or the one the campaign already has, even if retired since."""
     code = metadata.traffic_type_code(str(value or ""))
-    offered = {known for known, row in metadata.traffic_types(db).items() if not row["retired"]}
+    offered = {row.code for row in metadata.traffic_types(db) if not row.retired}
     if code not in offered and not (saved is not None and code == saved.traffic_type):
         errors["traffic_type"] = "Not an allowed value."
     return code

@@ -59,10 +59,3 @@ def _readable_entries(db: Session, _actor: Actor, subject: change_log.Subject,
 
 
 change_log.register("creative", change_log.ChangeLogSource(_creative, _readable_entries))
-
-
-def creative_history(db: Session, *, actor: Actor, creative_id: int, since: str = "", until: str = "",
-                     user_id: int | None = None) -> dict[str, Any]:
-    """{"creative": {id, name, status}, "entries": [...], "people": [{id, name}] (for the person filter)}."""
-    return dict(change_log.read(db, actor=actor, kind="creative", record_id=creative_id, since=since, until=until,
-                                user_id=user_id))

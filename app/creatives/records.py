@@ -38,7 +38,7 @@ from app.creatives.schemas import (
     HtmlPreview,
     NativePreview,
 )
-from app.history import audit, change_log
+from app.history import audit
 from app.history import status as status_machine
 from app.kernel import media
 from app.kernel.db import select_columns
@@ -152,13 +152,6 @@ def preview(db: Session, *, actor: Actor, creative_id: int) -> AnyPreview:
     if creative.type == CreativeType.HTML:
         return HtmlPreview(**shown, html=creative.html)
     return CreativePreview(**shown)
-
-
-def creative_change_log(db: Session, *, actor: Actor, creative_id: int) -> list[dict[str, Any]]:
-    """/campaign/creative/changelog/{id} and the agency and admin creative change logs."""
-    require(actor, "creative", "view")
-    in_scope(db, actor, creative_id)
-    return change_log.entries(db, entity="creative", entity_id=creative_id)
 
 
 # --- writing -------------------------------------------------------------------------------------------

@@ -14,7 +14,6 @@ from app.creatives.links import (
 from app.creatives.records import (
     archive_creative,
     create_creative,
-    creative_change_log,
     get_creative,
     list_creatives,
     preview,
@@ -30,7 +29,6 @@ __all__ = [
     "bulk_update",
     "campaign_creatives",
     "create_creative",
-    "creative_change_log",
     "get_creative",
     "list_creatives",
     "preview",

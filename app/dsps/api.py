@@ -16,7 +16,6 @@ from app.dsps import service as dsps
 from app.dsps.schemas import (
     ActiveDsp,
     AnyAssociation,
-    ChangeEntry,
     ConnectionTest,
     ConnectionTry,
     DspBody,
@@ -92,12 +91,6 @@ def update_dsp(dsp_id: int, body: DspBody, actor: Actor = Depends(get_actor), db
                                                "and keep the result on it: {ok, message, dsp}.")
 def test_connection(dsp_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[TestedDsp]:
     return reply(dsps.test_connection(db, actor=actor, dsp_id=dsp_id))
-
-
-@router.get("/dsp/{dsp_id}/changelog", description="A DSP's change history, newest first (credentials show only "
-                                                   "as changed).")
-def change_log(dsp_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[ChangeEntry]]:
-    return reply(dsps.dsp_change_log(db, actor=actor, dsp_id=dsp_id))
 
 
 @router.post("/dsp/{dsp_id}/sync", description="Push a campaign or creative to the DSP and record the id it answers: "

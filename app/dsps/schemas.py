@@ -123,29 +123,6 @@ class ConnectionTry(BaseModel):
     dsp_id: int | None = None
 
 
-# An audited value: text, a number, a switch, a list of ids or names, or nothing.
-ChangedValue = str | int | float | bool | list[int] | list[str] | None
-
-
-class FieldChange(BaseModel):
-    field: str
-    old: ChangedValue
-    new: ChangedValue
-
-
-class ChangeEntry(BaseModel):
-    """One change of a DSP, newest first in a log: credentials show only as changed (***)."""
-
-    id: int
-    date: str = Field(description=_TIME)
-    action: str
-    actor: str = Field(description="Who made it: name (e-mail), or — when unknown")
-    entity_id: str
-    actor_id: int | None
-    on_behalf: str = Field(description="The real user behind an impersonation; empty otherwise")
-    changes: list[FieldChange]
-
-
 class DspBody(DspCreate):
     """The API's body for adding or changing a DSP: the connector and status are one of their values."""
 

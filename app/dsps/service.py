@@ -32,7 +32,6 @@ from app.dsps.schemas import (
     ActiveDsp,
     AnyAssociation,
     CampaignAssociation,
-    ChangeEntry,
     ConnectionTest,
     CreativeAssociation,
     DspCreate,
@@ -41,7 +40,7 @@ from app.dsps.schemas import (
     SyncResult,
     TestedDsp,
 )
-from app.history import audit
+from app.history import audit, change_log
 from app.history import status as status_machine
 from app.kernel import validation as v
 from app.kernel.config import get_settings
@@ -285,12 +284,8 @@ DSP_STATUS = status_machine.declare(status_machine.StatusMachine(
                                                    "to). " + DSP_HELP),)))
 
 
-def dsp_change_log(db: Session, *, actor: Actor, dsp_id: int) -> list[ChangeEntry]:
-    from app.history import change_log
-
-    require(actor, "dsp", "view")
-    _get(db, dsp_id)
-    return [ChangeEntry.model_validate(entry) for entry in change_log.entries(db, entity="dsp", entity_id=dsp_id)]
+# Its change log (app/history/change_log.py CHANGE_LOGS["dsp"]): every DSP, for whoever may view DSPs.
+change_log.register("dsp", change_log.ChangeLogSource(lambda db, _actor, dsp_id: change_log.about(_get(db, dsp_id))))
 
 
 # --- talking to DSPs -----------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.history.models import AuditEntry
@@ -53,12 +53,3 @@ def record(
     session.add(entry)
     return entry
 
-
-def history(session: Session, *, entity: str, entity_id: Any, limit: int = 200) -> list[AuditEntry]:
-    statement = (
-        select(AuditEntry)
-        .where(AuditEntry.entity == entity, AuditEntry.entity_id == str(entity_id))
-        .order_by(col(AuditEntry.id).desc())
-        .limit(limit)
-    )
-    return list(session.exec(statement))

@@ -6,16 +6,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from functools import cache
 from typing import Any
 
+from pydantic import BaseModel, create_model
 from sqlmodel import Session, col, func, or_, select
 
 from app.access.models import User
 from app.access.permissions import allowed_roles
 from app.access.policy import Actor, can_see_user, require, require_user_in_scope
 from app.access.roles import Role
-from app.history import audit
 from app.history.models import AuditEntry
+from app.history.schemas import (
+    CampaignChangeLogEntry,
+    ChangeLogEntry,
+    ChangeLogPage,
+    ChangeLogPerson,
+    ChangeLogSubject,
+    ExchangeChangeLogEntry,
+    RecordSubject,
+    UserSubject,
+)
 from app.kernel.errors import Invalid
 
 
@@ -33,10 +44,31 @@ class ChangeLogKind:
     api: str  # its API route (GET, under /api); its one {parameter} is the record's id
     subject: str = ""  # the answer's key naming the record ({subject, entries, people}); "" answers the entries
     aliases: tuple[tuple[str, str], ...] = ()  # (path, summary): the same route under the spec's call names
+    shown: type[ChangeLogSubject] = RecordSubject  # the record as the log names it
+    entry: type[ChangeLogEntry] = ChangeLogEntry  # one entry, with what its domain adds (the campaign's name)
 
     @property
     def roles(self) -> frozenset[Role]:
         return allowed_roles(*self.permission)
+
+    @property
+    def reply(self) -> Any:
+        """What its API route answers (`read`), as a type: a model {<subject>, entries, people}, or
+        list[<entry>] for a kind without a subject."""
+        return _reply_model(self)
+
+
+@cache
+def _reply_model(log: ChangeLogKind) -> Any:
+    if not log.subject:
+        return list[log.entry]  # type: ignore[name-defined]  # the kind's own entry model
+    name = "".join(part.title() for part in log.page.replace(".", "_").split("_"))  # campaign.change_log: CampaignChangeLog
+    model: type[BaseModel] = create_model(name, __doc__=f"A change log: its {log.subject}, its entries newest first "
+                                                        "and who made them (the person filter).",
+                                          **{log.subject: (log.shown, ...)},  # type: ignore[call-overload]
+                                          entries=(list[log.entry], ...),  # type: ignore[name-defined]
+                                          people=(list[ChangeLogPerson], ...))
+    return model
 
 
 # THE change logs. Each reads under the permission of the record it describes (a campaign's log, whoever may
@@ -44,11 +76,13 @@ class ChangeLogKind:
 # actor's row scope: another tenant's record answers 404 as if it did not exist.
 CHANGE_LOGS: dict[str, ChangeLogKind] = {
     "campaign": ChangeLogKind("campaign", ("audit", "view"), "the campaign's advertiser is in scope",
-                              "campaign.change_log", "/campaigns/{campaign_id}/change-log", "campaign"),
+                              "campaign.change_log", "/campaigns/{campaign_id}/change-log", "campaign",
+                              entry=CampaignChangeLogEntry),
     # Every campaign of one advertiser: staff only (/admin/CampaignList/changeLog/{id} and its co-admin copy).
     "advertiser_campaigns": ChangeLogKind("campaign", ("audit", "advertiser_campaigns"),
                                           "the advertiser is in scope", "campaigns.advertiser_change_log",
-                                          "/advertisers/{advertiser_id}/campaigns/change-log", "advertiser"),
+                                          "/advertisers/{advertiser_id}/campaigns/change-log", "advertiser",
+                                          shown=ChangeLogSubject, entry=CampaignChangeLogEntry),
     "creative": ChangeLogKind("creative", ("audit", "view"), "the creative's advertiser is in scope",
                               "creative.change_log", "/creatives/{creative_id}/change-log", "creative"),
     "audience": ChangeLogKind("audience", ("audit", "view"), "the audience's advertiser is in scope",
@@ -61,9 +95,14 @@ CHANGE_LOGS: dict[str, ChangeLogKind] = {
                                     "smartapp.change_log", "/smart-apps/{list_id}/changelog", "list"),
     "exchange_approval": ChangeLogKind("exchange_approval", ("exchange_approval", "view"),
                                        "the campaign exists (staff)", "exchange.change_log",
-                                       "/exchange-approval/change-log/{campaign_id}", "campaign"),
+                                       "/exchange-approval/change-log/{campaign_id}", "campaign",
+                                       entry=ExchangeChangeLogEntry),
     "user": ChangeLogKind("user", ("user", "view"), "the account is in scope", "user.change_log",
-                          "/users/{user_id}/change-log"),
+                          "/users/{user_id}/change-log", shown=UserSubject),
+    # A DSP connection's edits, tests and status moves (admin only, like every DSP page); its credentials show
+    # only as changed.
+    "dsp": ChangeLogKind("dsp", ("dsp", "view"), "every DSP (admin; its credentials show only as changed)",
+                         "dsp.change_log", "/dsp/{dsp_id}/changelog"),
 }
 LIMIT = 1000  # entries a log shows at most, newest first
 # Entities whose writes are audited but that no change log shows (yet): their rows stay in the audit trail.
@@ -73,7 +112,6 @@ AUDITED_ONLY: dict[str, str] = {
     "api_credential": "an API key made, renamed or revoked (app/settings/api_credentials.py)",
     "company_config": "the company's brand and settings (app/settings/company.py)",
     "creative_asset": "an uploaded creative file (app/creatives/records.py)",
-    "dsp": "a DSP connection; its status machine is declared, its log is read by GET /dsp/{id}/changelog",
     "funds": "money added by staff (app/funds): the ledger is its own history",
     "postback": "a conversion postback's settings (app/settings/postbacks.py)",
     "reference_value": "a value of a reference list (app/reference/metadata.py)",
@@ -86,7 +124,7 @@ AUDITED_ONLY: dict[str, str] = {
 class Subject:
     """What one change log is about, as its domain found it in the reader's scope."""
 
-    shown: dict[str, Any]  # the record as the answer names it ({id, name, status}), under the kind's `subject`
+    shown: dict[str, Any] | ChangeLogSubject  # the record as the log names it (read as the kind's `shown`)
     ids: list[Any]  # the records whose audit rows the log reads
     names: dict[str, str] = field(default_factory=dict)  # entity id -> name, for a log of many records
     owner: int | None = None  # the advertiser whose record it is, for readers that name its other records
@@ -94,7 +132,7 @@ class Subject:
 
 def about(row: Any) -> Subject:
     """The subject of a log of one row that has a name and a status."""
-    return Subject({"id": row.id, "name": row.name, "status": row.status}, [row.id])
+    return Subject(RecordSubject(id=row.id, name=row.name, status=row.status), [row.id])
 
 
 @dataclass(frozen=True)
@@ -124,31 +162,35 @@ def source(kind: str) -> ChangeLogSource:
 
 
 def page(db: Session, *, actor: Actor | None, kind: str, record_id: int, since: str = "", until: str = "",
-         user_id: int | None = None) -> dict[str, Any]:
-    """One change log as its page shows it: {"subject": {id, name, ...}, "entries": [...] newest first, from the
-    day `since` to the day `until` (ISO dates, UTC) and by `user_id`, "people": [{id, name}] (who changed it, for
-    the filter)}. Checks the log's permission, then the record's row scope."""
+         user_id: int | None = None) -> ChangeLogPage:
+    """One change log, the one reader of every kind: the record it is about (the kind's `shown`), its entries
+    newest first, from the day `since` to the day `until` (ISO dates, UTC) and by `user_id`, and who changed it
+    (for the person filter). Checks the log's permission, then the record's row scope."""
     log = CHANGE_LOGS[kind]
     actor = require_reader(actor, kind)
     found = source(kind)
     subject = found.find(db, actor, record_id)
-    entries = shown(db, filtered_rows(db, entity=log.entity, entity_ids=subject.ids, since=since, until=until,
-                                      user_id=user_id, limit=LIMIT))
+    rows = shown(db, filtered_rows(db, entity=log.entity, entity_ids=subject.ids, since=since, until=until,
+                                   user_id=user_id, limit=LIMIT))
     if found.readable:
-        entries = found.readable(db, actor, subject, entries)
-    return {"subject": subject.shown, "entries": entries,
-            "people": people(db, entity=log.entity, entity_ids=subject.ids)}
+        rows = found.readable(db, actor, subject, rows)
+    named = subject.shown if isinstance(subject.shown, dict) else subject.shown.model_dump()
+    return ChangeLogPage(subject=log.shown.model_validate(named), entries=[log.entry.model_validate(r) for r in rows],
+                         people=people(db, entity=log.entity, entity_ids=subject.ids))
 
 
 def read(db: Session, *, actor: Actor | None, kind: str, record_id: int, since: str = "", until: str = "",
-         user_id: int | None = None) -> Any:
-    """One change log as its API answers: the page's, with the record under the kind's `subject` key
-    ({subject: {...}, "entries", "people"}), or the entries alone for a kind without one."""
+         user_id: int | None = None) -> BaseModel | list[ChangeLogEntry]:
+    """One change log as its API answers (the kind's `reply`): the page's, with the record under the kind's
+    `subject` key ({<subject>, entries, people}), or the entries alone for a kind without one."""
     log = CHANGE_LOGS[kind]
     shown_page = page(db, actor=actor, kind=kind, record_id=record_id, since=since, until=until, user_id=user_id)
     if not log.subject:
-        return shown_page["entries"]
-    return {log.subject: shown_page.pop("subject"), **shown_page}
+        return shown_page.entries
+    reply = log.reply
+    assert isinstance(reply, type) and issubclass(reply, BaseModel)
+    return reply.model_validate({log.subject: shown_page.subject, "entries": shown_page.entries,
+                                 "people": shown_page.people})
 
 
 def require_reader(actor: Actor | None, kind: str) -> Actor:
@@ -157,13 +199,9 @@ def require_reader(actor: Actor | None, kind: str) -> Actor:
     return require(actor, *CHANGE_LOGS[kind].permission)
 
 
-def entries(db: Session, *, entity: str, entity_id: Any, limit: int = 500) -> list[dict[str, Any]]:
-    """Newest first. Callers check permission and scope before calling."""
-    return shown(db, audit.history(db, entity=entity, entity_id=entity_id, limit=limit))
-
-
 def shown(db: Session, rows: list[AuditEntry]) -> list[dict[str, Any]]:
-    """Audit rows as change-log entries: when, what, who (and who was really behind it), field changes."""
+    """Audit rows as change-log entries (a ChangeLogEntry's keys; the kind's source then makes them readable):
+    when, what, who (and who was really behind it), field changes."""
     people = {u.id: u for u in db.exec(select(User).where(
         col(User.id).in_({r.actor_id for r in rows} | {r.real_user_id for r in rows})))}
 
@@ -203,7 +241,7 @@ def filtered_rows(db: Session, *, entity: str, entity_ids: list[Any], since: str
     return list(db.exec(query.order_by(col(AuditEntry.id).desc()).limit(limit)))
 
 
-def people(db: Session, *, entity: str, entity_ids: list[Any]) -> list[dict[str, Any]]:
+def people(db: Session, *, entity: str, entity_ids: list[Any]) -> list[ChangeLogPerson]:
     """Who changed these records, most recent first, once each: the change log's person filter. One query,
     so a filtered log need not read (and make readable) the whole history to offer it."""
     if not entity_ids:
@@ -215,12 +253,8 @@ def people(db: Session, *, entity: str, entity_ids: list[Any]) -> list[dict[str,
                col(AuditEntry.actor_id).is_not(None))
         .group_by(col(AuditEntry.actor_id)).order_by(latest.desc()))]
     users = {u.id: u for u in db.exec(select(User).where(col(User.id).in_(ids)))}
-    return [{"id": uid, "name": f"{users[uid].display_name} ({users[uid].email})"} for uid in ids if uid in users]
-
-
-def user_change_log(db: Session, *, actor: Actor, user_id: int) -> list[dict[str, Any]]:
-    """/admin/user/change-log/{id} and /agency/changeLog/{id}."""
-    return list(read(db, actor=actor, kind="user", record_id=user_id))
+    return [ChangeLogPerson(id=uid, name=f"{users[uid].display_name} ({users[uid].email})")
+            for uid in ids if uid in users]
 
 
 def _user(db: Session, actor: Actor, user_id: int) -> Subject:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from pydantic import BaseModel
 from sqlalchemy import update
 from sqlmodel import Session, SQLModel
 
@@ -53,6 +54,9 @@ class StatusMachine(Generic[L]):
     action: str = "set_status_{status}"  # the audit action of a move
     refused: str = "A {current} {entity} cannot become {wanted}."  # a move not in `transitions`
     routes: tuple[StatusRoute, ...] = ()
+    # The record as `show` answers it (its domain's <Entity>Read): the response schema of its routes. Until its
+    # domain gives it, they answer the record untyped.
+    read: type[BaseModel] | None = None
 
     def parse(self, status: str) -> str:
         """The one parser of this kind's requested status: Invalid on `status` unless it is one of `states`."""

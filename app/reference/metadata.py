@@ -37,6 +37,7 @@ from app.reference.schemas import (
     ReferenceOption,
     ReferenceValueRead,
     TrafficTypeOption,
+    TrafficTypeRead,
 )
 
 NAME_MAX_LENGTH = 120
@@ -87,9 +88,10 @@ def traffic_type_code(name: str) -> str:
     return "_".join(name.casefold().split())[:8]
 
 
-def traffic_types(db: Session) -> dict[str, dict[str, Any]]:
-    """Every traffic type by the code campaigns keep: {code: {"name", "retired"}}, by name."""
-    return {traffic_type_code(r.name): {"name": r.name, "retired": r.retired} for r in _by_name(_rows(db, "traffic_type"))}
+def traffic_types(db: Session) -> list[TrafficTypeRead]:
+    """Every traffic type with the code campaigns keep, retired ones too, by name."""
+    return [TrafficTypeRead(code=traffic_type_code(r.name), name=r.name, retired=r.retired)
+            for r in _by_name(_rows(db, "traffic_type"))]
 
 
 # Who else uses each kind's values, by name. The domains that point at values register their counters

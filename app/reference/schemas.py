@@ -63,6 +63,14 @@ class TrafficTypeOption(ReferenceOption):
     code: str = Field(description="What campaigns store for this traffic type")
 
 
+class TrafficTypeRead(BaseModel):
+    """A traffic type of the admin's list, by the code campaigns keep."""
+
+    code: str = Field(description="What campaigns store for this traffic type")
+    name: str
+    retired: bool = Field(description="true: no longer offered to new campaigns")
+
+
 # A picker's row in a reply: the most specific option that fits (pydantic's smart union picks it).
 AnyOption = OsVersionOption | CarrierOption | TrafficTypeOption | ReferenceOption
 

@@ -18,7 +18,7 @@ from app.kernel.errors import Forbidden, Invalid
 
 # POSTBACK_EVENTS is named "as" itself: the pages read the events here, beside the rules that use them.
 from app.settings.schemas import POSTBACK_EVENTS as POSTBACK_EVENTS
-from app.settings.schemas import PostbackRead
+from app.settings.schemas import PostbackEndpointRead, PostbackRead
 
 ENABLED = "ENABLED"
 URL_MAX_LENGTH = 500
@@ -89,8 +89,8 @@ def update_postback(db: Session, *, actor: Actor, url: str | None = None,
     return after
 
 
-def postback_endpoint(db: Session, *, actor: Actor) -> dict[str, str]:
-    """The acting user's conversion endpoint: {token, path, example}. The token (the endpoint's only
+def postback_endpoint(db: Session, *, actor: Actor) -> PostbackEndpointRead:
+    """The acting user's conversion endpoint (its token, path and an example). The token (the endpoint's only
     credential) is made the first time it is asked for and kept; the path is relative to the console's address."""
     settings = _settings(db, actor, "view")
     if not settings.postback_token:
@@ -99,4 +99,4 @@ def postback_endpoint(db: Session, *, actor: Actor) -> dict[str, str]:
         audit.record(db, actor=actor, entity="postback", entity_id=actor.id, action="token",
                      after={"token": "created"})
     path = ENDPOINT_PATH.format(token=settings.postback_token)
-    return {"token": settings.postback_token, "path": path, "example": f"{path}?{ENDPOINT_QUERY}"}
+    return PostbackEndpointRead(token=settings.postback_token, path=path, example=f"{path}?{ENDPOINT_QUERY}")

@@ -18,6 +18,14 @@ class PostbackRead(BaseModel):
     events: list[str] = Field(description="The events sent, in the settings page's order")
 
 
+class PostbackEndpointRead(BaseModel):
+    """A client's own conversion endpoint, where its measurement partner sends postbacks."""
+
+    token: str = Field(description="The endpoint's only credential, made the first time it is asked for")
+    path: str = Field(description="The endpoint, relative to the console's address: /api/postback/<token>")
+    example: str = Field(description="The path with the query a measurement partner appends (its own macros)")
+
+
 class PostbackUpdate(BaseModel):
     """Both fields are optional: a field left out keeps its value."""
 

@@ -121,13 +121,6 @@ def export_entries(db: Session, *, actor: Actor, applist_id: int) -> ExportLinkR
                                                      filename=f"{safe}-{utcnow():%Y%m%d}.csv"))
 
 
-def list_change_log(db: Session, *, actor: Actor, applist_id: int, since: str = "", until: str = "",
-                    user_id: int | None = None) -> dict[str, Any]:
-    """getChangeLogAppList: {list: {id, name, status}, entries: [...], people: [...]} newest first."""
-    return dict(change_log.read(db, actor=actor, kind="app_list", record_id=applist_id, since=since, until=until,
-                                user_id=user_id))
-
-
 change_log.register("app_list", change_log.ChangeLogSource(
     lambda db, actor, applist_id: change_log.about(in_scope(db, actor, applist_id)[0])))
 

@@ -321,10 +321,3 @@ def _without_empty_creation(_db: Session, _actor: Actor, _subject: change_log.Su
 # Its changes, and each file appended with its counts.
 change_log.register("audience", change_log.ChangeLogSource(
     lambda db, actor, audience_id: change_log.about(in_scope(db, actor, audience_id)[0]), _without_empty_creation))
-
-
-def audience_history(db: Session, *, actor: Actor, audience_id: int, since: str = "", until: str = "",
-                     user_id: int | None = None) -> dict[str, Any]:
-    """{"audience": {id, name, status}, "entries": [...], "people": [{id, name}]}."""
-    return dict(change_log.read(db, actor=actor, kind="audience", record_id=audience_id, since=since, until=until,
-                                user_id=user_id))

@@ -111,12 +111,6 @@ def list_entries(db: Session, *, actor: Actor, list_id: int) -> list[ListEntry]:
     return LIFECYCLE.list_entries(db, actor=actor, list_id=list_id)
 
 
-def list_change_log(db: Session, *, actor: Actor, list_id: int, since: str = "", until: str = "",
-                    user_id: int | None = None) -> dict[str, Any]:
-    return dict(change_log.read(db, actor=actor, kind="smart_app_list", record_id=list_id, since=since, until=until,
-                                user_id=user_id))
-
-
 change_log.register("smart_app_list", change_log.ChangeLogSource(
     lambda db, actor, list_id: change_log.about(_find(db, actor, list_id))))
 

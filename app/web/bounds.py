@@ -15,7 +15,8 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from fastapi import params
 from fastapi.dependencies.utils import get_flat_params
@@ -29,6 +30,7 @@ INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 OUT_OF_RANGE = f"Must be a whole number from {INT64_MIN} to {INT64_MAX}."
 ID_OUT_OF_RANGE = f"Must be a whole number from {INT32_MIN} to {INT32_MAX}."
 _WHOLE = re.compile(r"^[+-]?\d+$")
+T = TypeVar("T")
 
 
 def _text_problem(value: str) -> str | None:
@@ -104,16 +106,17 @@ def _walk_declared(value: Any, schema: dict[str, Any], defs: dict[str, Any], pat
                 _walk_declared(item, branch["items"], defs, f"{path}[{index}]", problems)
 
 
-def _per_route(build: Any) -> Any:
+def _per_route(build: Callable[[Any], T]) -> Callable[[Any], T]:
     """Built once per route and kept on the route itself (routes are not hashable, and each app has its own)."""
     attribute = f"_bounds_{build.__name__}"
 
-    def cached(route: Any) -> Any:
+    def cached(route: Any) -> T:
         if route is None:
             return build(route)
         if attribute not in vars(route):
             setattr(route, attribute, build(route))
-        return vars(route)[attribute]
+        built: T = vars(route)[attribute]
+        return built
     return cached
 
 

@@ -14,7 +14,8 @@ from components.ui.entity_pages import EntityPages
 DSPS = EntityPages(
     prefix="dsps", list_page="dsps", icon="bi-hdd-network",
     variants={DspStatus.ACTIVE: "success", DspStatus.INACTIVE: "secondary"},
-    tabs=(("dsp.view", "dsps.tab_overview", "bi-eye"), ("dsp.edit", "dsps.tab_edit", "bi-pencil")))
+    tabs=(("dsp.view", "dsps.tab_overview", "bi-eye"), ("dsp.edit", "dsps.tab_edit", "bi-pencil"),
+          ("dsp.change_log", "dsps.tab_change_log", "bi-clock-history")))
 status_badge, status_cell = DSPS.status_badge, DSPS.status_cell
 back_to_list, not_found = DSPS.back_to_list, DSPS.not_found
 

@@ -50,7 +50,8 @@ def grid_rows(console: Console, rows: list[DspRead]) -> list[dict[str, Any]]:
 
 def grid_actions(console: Console) -> list[GridAction]:
     return [{"id": "dsp.view", "label": console.t("dsps.tab_overview"), "icon": "bi-eye"},
-            {"id": "dsp.edit", "label": console.t("dsps.tab_edit"), "icon": "bi-pencil"}]
+            {"id": "dsp.edit", "label": console.t("dsps.tab_edit"), "icon": "bi-pencil"},
+            {"id": "dsp.change_log", "label": console.t("dsps.tab_change_log"), "icon": "bi-clock-history", "menu": True}]
 
 
 @component

@@ -113,7 +113,7 @@ def PostbackEndpoint() -> Any:
         return None
     # The address this page was opened on (behind a proxy: its forwarded scheme, which uvicorn applies).
     origin = f"{'https' if scope.get('scheme') in ('https', 'wss') else 'http'}://{header(scope, b'host')}"
-    example = origin + query.value["example"]
+    example = origin + query.value.example
     return html.div(
         {"className": "border rounded-3 p-3 mb-4", "data-postback": "endpoint"},
         html.div({"className": "fw-semibold mb-1"}, t("postback.endpoint")),

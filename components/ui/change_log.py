@@ -4,7 +4,7 @@ range and by person. Each area gives its kind's page its frame (ChangeLogFrame: 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -14,7 +14,8 @@ from reactpy_router import use_params
 
 from app.access.roles import ALL_ROLES, Role
 from app.accounts.user_config import margin_text
-from app.history import change_log
+from app.history import change_log, schemas
+from app.history.schemas import ChangeLogEntry, ChangeLogPerson, FieldChange, ListChange
 from components.ui.console import Console, use_console
 from components.ui.elements import card, empty_state, loading_page, page_header
 from components.ui.forms import select_field, text_field
@@ -61,44 +62,44 @@ def _when(iso: str) -> str:
     return datetime.fromisoformat(iso).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _change(console: Console, entity: str, c: dict[str, Any]) -> Any:
-    label = _label(console, f"changelog.{entity}.field.{c['field']}", c["field"].removeprefix("targeting."),
-                   f"changelog.field.{c['field']}")
-    if "added" in c:  # a list: what was added and removed, not two long lists
-        return html.li({"key": c["field"]},
+def _change(console: Console, entity: str, c: FieldChange | ListChange) -> Any:
+    label = _label(console, f"changelog.{entity}.field.{c.field}", c.field.removeprefix("targeting."),
+                   f"changelog.field.{c.field}")
+    if isinstance(c, ListChange):  # a list: what was added and removed, not two long lists
+        return html.li({"key": c.field},
                        html.span({"className": "fw-medium"}, label), ": ",
                        *[html.span({"key": f"+{x}", "className": "badge bg-success-subtle text-success-emphasis border border-success-subtle me-1 fw-normal"},
-                                   f"+ {x}") for x in c["added"]],
+                                   f"+ {x}") for x in c.added],
                        *[html.span({"key": f"-{x}", "className": "badge bg-danger-subtle text-danger-emphasis border border-danger-subtle me-1 "
                                                                  "fw-normal text-decoration-line-through"}, f"− {x}")
-                         for x in c["removed"]])
-    return html.li({"key": c["field"]},
+                         for x in c.removed])
+    return html.li({"key": c.field},
                    html.span({"className": "fw-medium"}, label), ": ",
                    html.span({"className": "text-decoration-line-through text-body-secondary"},
-                             _value(console, c["field"], c["old"], entity)), " → ",
-                   html.span(_value(console, c["field"], c["new"], entity)))
+                             _value(console, c.field, c.old, entity)), " → ",
+                   html.span(_value(console, c.field, c.new, entity)))
 
 
-def change_log_table(console: Console, entries: list[dict[str, Any]], *, entity: str = "",
+def change_log_table(console: Console, entries: Sequence[ChangeLogEntry], *, entity: str = "",
                      subject_label: str = "", subject_key: str = "") -> Any:
     """`entity` looks labels up under changelog.<entity>. first; `subject_key` adds a column naming what each
-    entry is about (an advertiser's log covers many campaigns)."""
+    entry is about (an advertiser's log covers many campaigns): the entry model's field of that name."""
     t = console.t
     if not entries:
         return card(empty_state("bi-clock-history", t("changelog.empty"), "", marker={"data-state": "empty"}))
     rows = []
     for entry in entries:
-        changes = entry["changes"]
+        changes = entry.changes
         rows.append(html.tr(
-            {"key": str(entry["id"]), "data-action": entry["action"]},
-            html.td({"className": "text-nowrap small text-body-secondary"}, _when(entry["date"])),
-            html.td({"className": "small fw-medium"}, entry.get(subject_key, "")) if subject_key else "",
+            {"key": str(entry.id), "data-action": entry.action},
+            html.td({"className": "text-nowrap small text-body-secondary"}, _when(entry.date)),
+            html.td({"className": "small fw-medium"}, getattr(entry, subject_key, "")) if subject_key else "",
             html.td(html.span({"className": "badge text-bg-light border"},
-                              _label(console, f"changelog.{entity}.action.{entry['action']}", entry["action"],
-                                     f"changelog.action.{entry['action']}"))),
-            html.td({"className": "small"}, entry["actor"],
-                    html.div({"className": "text-body-secondary"}, t("changelog.on_behalf", name=entry["on_behalf"]))
-                    if entry["on_behalf"] else ""),
+                              _label(console, f"changelog.{entity}.action.{entry.action}", entry.action,
+                                     f"changelog.action.{entry.action}"))),
+            html.td({"className": "small"}, entry.actor,
+                    html.div({"className": "text-body-secondary"}, t("changelog.on_behalf", name=entry.on_behalf))
+                    if entry.on_behalf else ""),
             html.td({"className": "small"},
                     html.ul({"className": "list-unstyled mb-0"}, *[_change(console, entity, c) for c in changes])
                     if changes else html.span({"className": "text-body-secondary"}, "—")),
@@ -112,7 +113,7 @@ def change_log_table(console: Console, entries: list[dict[str, Any]], *, entity:
                                     html.tbody(*rows))))
 
 
-def filters(console: Console, people: list[dict[str, Any]], values: dict[str, str], set_values: Any) -> Any:
+def filters(console: Console, people: list[ChangeLogPerson], values: dict[str, str], set_values: Any) -> Any:
     """The date range and person filters above a change log."""
     t = console.t
 
@@ -128,7 +129,7 @@ def filters(console: Console, people: list[dict[str, Any]], values: dict[str, st
                  text_field(name="until", label=t("changelog.until"), kind="date", value=values["until"],
                             on_change=lambda v: change("until", v))),
         select_field(name="user", label=t("changelog.person"), value=values["user"], class_name="dsp-filter mb-3",
-                     options=[("", t("changelog.anyone"))] + [(str(p["id"]), p["name"]) for p in people],
+                     options=[("", t("changelog.anyone"))] + [(str(p.id), p.name) for p in people],
                      on_change=lambda v: change("user", v)),
         html.button({"type": "button", "className": "btn btn-link btn-sm mb-3", "data-action": "clear-filters",
                      "onClick": lambda _e: set_values({"since": "", "until": "", "user": ""})},
@@ -151,7 +152,8 @@ def use_filtered_log(fn: Any, **kwargs: Any) -> tuple[Any, dict[str, str], Any]:
 class ChangeLogFrame:
     """What one kind's change-log page shows around the log, from its area: `marker` (data-page), the link back to
     its list, what a missing record shows, and the tabs of the record's other pages (given the record's id and
-    the log's subject). `column`: (label key, entry key) of a column naming what each entry is about."""
+    the log's subject, as its kind's `shown` dumps it). `column`: (label key, entry field) of a column naming
+    what each entry is about."""
 
     marker: str
     back: Callable[[Console], Any]
@@ -175,14 +177,14 @@ def change_log_page(kind: str, frame: ChangeLogFrame) -> Callable[[], Any]:
         if query.value is None:
             return loading_page(t, t(frame.title)) if query.loading or not query.failed else \
                 html.div(page_header(t(frame.title)), frame.not_found(console))
-        log = query.value
+        log: schemas.ChangeLogPage = query.value
         label, key = frame.column or ("", "")
         return html.div(
             {"data-page": frame.marker},
-            page_header(t(frame.title), log["subject"]["name"], frame.back(console)),
-            frame.tabs(console, record_id, log["subject"]) if frame.tabs else "",
-            filters(console, log["people"], values, set_values),
-            change_log_table(console, log["entries"], entity=entity, subject_label=t(label) if label else "",
+            page_header(t(frame.title), log.subject.name, frame.back(console)),
+            frame.tabs(console, record_id, log.subject.model_dump()) if frame.tabs else "",
+            filters(console, log.people, values, set_values),
+            change_log_table(console, log.entries, entity=entity, subject_label=t(label) if label else "",
                              subject_key=key),
         )
 

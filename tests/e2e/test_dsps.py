@@ -123,6 +123,12 @@ def test_the_dsp_form_explains_a_refused_seat_id_under_the_field_and_saves_nothi
     page.click("form[name=dsp] button[type=submit]")
     page.wait_for_url(at_path(f"/admin/viewdsp/{dsp.id}"))
     expect(page.locator("[data-page=dsp-view]")).to_contain_text("s_2")
+    page.click("[data-tab='dsp.change_log']")  # the edit is in its change log, field by field
+    edited = page.locator("[data-page=dsp-change-log] tr[data-action=update]")
+    expect(edited).to_contain_text("Seat ID")
+    expect(edited).to_contain_text("s_2")
+    expect(page.locator("[data-page=dsp-change-log] tr[data-action=create]")).to_be_visible()
+    screenshot(page, "dsp-change-log")
 
 
 def test_co_admin_has_no_dsp_pages(page: Page) -> None:

@@ -1,0 +1,96 @@
+"""What a change log answers (its page and its API route, app/web/kinds_api.py): the record it is about, its
+entries (who, when, what changed, field by field) and the people who made them."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypeAliasType
+
+# A field's value before or after a change, as the audit trail keeps it (JSON) and the kind's domain makes it
+# readable: text (names, dollar amounts such as "12.50", ISO or "YYYY-MM-DD HH:MM UTC" times, codes), whole
+# numbers (ids, counts, sizes), yes/no, lists (a campaign's targeting, a creative's campaign ids) and, for a few
+# kinds, a nested object (a targeting value stored whole). Secrets show only as "***".
+AuditValue = TypeAliasType(
+    "AuditValue", "str | int | float | bool | list[AuditValue] | dict[str, AuditValue] | None")
+
+
+class FieldChange(BaseModel):
+    """One field's change."""
+
+    model_config = ConfigDict(extra="forbid")  # a list's change (ListChange) is told apart by its extra keys
+
+    field: str = Field(description="The field; a campaign's targeting key as targeting.<key>")
+    old: AuditValue = Field(description="Its value before (null when the record was created)")
+    new: AuditValue = Field(description="Its value after (null when it was removed)")
+
+
+class ListChange(BaseModel):
+    """A list field's change (a campaign's targeting list, a creative's campaigns), with what was added and
+    removed by name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: str = Field(description="The field; a campaign's targeting key as targeting.<key>")
+    added: list[str] = Field(description="What was added, as people know it (names, codes)")
+    removed: list[str] = Field(description="What was removed, as people know it")
+    old: AuditValue = Field(description="The list before (ids or codes)")
+    new: AuditValue = Field(description="The list after")
+
+
+class ChangeLogEntry(BaseModel):
+    """One change: when, what, who (and who was really behind it when acting as another user), field by field."""
+
+    id: int
+    date: str = Field(description="When, ISO-8601 UTC")
+    action: str = Field(description="What was done: create, update, set_status_<status>, ...")
+    actor: str = Field(description="Who: 'name (e-mail)', '—' when the system did it")
+    entity_id: str = Field(description="The id of the record changed")
+    actor_id: int | None = Field(description="Who, by user id; null when the system did it")
+    on_behalf: str = Field(description="Who was really signed in, when the actor was acted as; empty otherwise")
+    changes: list[ListChange | FieldChange]
+
+
+class CampaignChangeLogEntry(ChangeLogEntry):
+    """A campaign's change (one campaign's log, or every campaign of one advertiser)."""
+
+    campaign: str = Field(description="The name of the campaign changed")
+
+
+class ExchangeChangeLogEntry(ChangeLogEntry):
+    """An exchange-approval request or decision of one campaign."""
+
+    exchange: str = Field(description="The exchange's name")
+
+
+class ChangeLogSubject(BaseModel):
+    """What a change log is about, as the reader may see it."""
+
+    id: int
+    name: str
+
+
+class RecordSubject(ChangeLogSubject):
+    """A record with a status (campaign, creative, audience, list, DSP)."""
+
+    status: str
+
+
+class UserSubject(RecordSubject):
+    """An account: 'name · e-mail', its role and status."""
+
+    role: str
+
+
+class ChangeLogPerson(BaseModel):
+    """Someone who changed the record: the log's person filter."""
+
+    id: int
+    name: str = Field(description="'name (e-mail)'")
+
+
+class ChangeLogPage(BaseModel):
+    """One change log as its page shows it: newest first, filtered as asked, and who changed it."""
+
+    subject: ChangeLogSubject
+    entries: list[ChangeLogEntry]
+    people: list[ChangeLogPerson]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from app.dsps import service as dsps
-from app.dsps.schemas import DspCreate, DspRead
+from app.dsps.schemas import DspCreate, DspRead, DspUpdate
 from app.kernel.db import run
 from app.reference import metadata
 from tests.helpers import actor_of
@@ -53,9 +53,9 @@ def test_the_view_shows_the_key_as_set_and_the_connection(demo_ids):
 
 def test_the_change_log_shows_each_edit_and_the_key_only_as_changed(demo_ids):
     dsp = _dsp()
-    run(lambda db: dsps.update_dsp(db, actor=actor_of(db, ADMIN), dsp_id=dsp["id"],
-                                   data={"seat_id": "seat-9", "api_key": "replaced-key-42"}))
-    model = page_at(f"/admin/dsp/changelog/{dsp['id']}", ADMIN)
+    run(lambda db: dsps.update_dsp(db, actor=actor_of(db, ADMIN), dsp_id=dsp.id,
+                                   data=DspUpdate(seat_id="seat-9", api_key="replaced-key-42")))
+    model = page_at(f"/admin/dsp/changelog/{dsp.id}", ADMIN)
     text = text_of(model)
     assert "dsp-change-log" in attribute_values(model, "data-page")
     assert attribute_values(model, "data-action")[:2] == ["update", "create"]

@@ -154,7 +154,7 @@ def _end_sessions(db: Session, user: User, status: str) -> None:
 # An account's statuses people set: active ⇄ disabled (pending ones wait for their e-mail to be verified).
 USER_STATUS = status_machine.declare(status_machine.StatusMachine(
     "user", User, SETTABLE_STATUSES, ("user", "update"), _switchable,
-    lambda db, actor, user: get_user(db, actor=actor, user_id=user.id or 0), then=_end_sessions,
+    lambda db, actor, user: get_user(db, actor=actor, user_id=user.id or 0), then=_end_sessions, read=UserRead,
     routes=(status_machine.StatusRoute("/users/{user_id}/status", message="Status changed",
                                        description="Enable or disable an account; disabling ends its sessions "
                                                    "at once."),)))

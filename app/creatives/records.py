@@ -229,7 +229,7 @@ def set_status(db: Session, *, actor: Actor, creative_id: int, status: str) -> C
 # A creative's statuses: active ⇄ paused; either → archived (final).
 CREATIVE_STATUS = status_machine.declare(status_machine.StatusMachine(
     "creative", Creative, tuple(CreativeStatus), ("creative", "status"), in_scope,
-    lambda db, _actor, loaded: public(db, *loaded),
+    lambda db, _actor, loaded: public(db, *loaded), read=CreativeRead,
     transitions={str(k): frozenset(map(str, moves)) for k, moves in STATUS_TRANSITIONS.items()},
     routes=(status_machine.StatusRoute("/creatives/{creative_id}/status", message="Status changed",
                                        description="active ⇄ paused; either → archived (final)."),

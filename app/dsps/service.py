@@ -278,7 +278,7 @@ DSP_HELP = ("Answers the DSP: {id, name, connector, endpoint_url, seat_id, statu
 # A DSP's statuses: active ⇄ inactive, by staff who manage DSPs; its moves are audited as "status".
 DSP_STATUS = status_machine.declare(status_machine.StatusMachine(
     "dsp", Dsp, tuple(DspStatus), ("dsp", "manage"), lambda db, _actor, dsp_id: _get(db, dsp_id),
-    lambda db, actor, dsp: get_dsp(db, actor=actor, dsp_id=dsp.id or 0), action="status",
+    lambda db, actor, dsp: get_dsp(db, actor=actor, dsp_id=dsp.id or 0), action="status", read=DspRead,
     routes=(status_machine.StatusRoute("/dsp/{dsp_id}/status", method="POST",
                                        description="Activate or deactivate a DSP (inactive ones are not synced "
                                                    "to). " + DSP_HELP),)))

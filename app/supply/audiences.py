@@ -279,7 +279,7 @@ def set_status(db: Session, *, actor: Actor, audience_id: int, status: str) -> A
 
 AUDIENCE_STATUS = status_machine.declare(status_machine.StatusMachine(
     "audience", Audience, tuple(AudienceStatus), ("audience", "status"), in_scope,
-    lambda db, actor, loaded: public(db, actor, *loaded),
+    lambda db, actor, loaded: public(db, actor, *loaded), read=AudienceRead,
     routes=(status_machine.StatusRoute("/audiences/{audience_id}/status", message="Status changed",
                                        description="active ⇄ inactive. An audience in use may be deactivated "
                                                    "(not deleted)."),

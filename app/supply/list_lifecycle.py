@@ -83,7 +83,7 @@ class ListLifecycle(Generic[L, R]):
         restore, by whoever may change a list; routed at its path's /status."""
         assert self.routes is not None
         return status_machine.declare(status_machine.StatusMachine(
-            self.entity, self.table, tuple(ListStatus), self.change, self.find, self.show,
+            self.entity, self.table, tuple(ListStatus), self.change, self.find, self.show, read=self.read,
             routes=(status_machine.StatusRoute(f"{self.routes.path}/status", description=description),)))
 
     def get(self, db: Session, *, actor: Actor, list_id: int) -> R:

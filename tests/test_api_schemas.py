@@ -14,7 +14,9 @@ from app.main import create_api
 
 # The packages (every route module under them), or single route modules while a domain is part done, whose
 # every route is typed, request and response (next: app.accounts.users_api, the rest of app.statistics).
-TYPED_DOMAINS = ["app.settings", "app.reference", "app.accounts.auth_api", "app.statistics.postbacks_api"]
+TYPED_DOMAINS = ["app.settings", "app.reference", "app.accounts.auth_api", "app.statistics.postbacks_api",
+                 "app.campaigns.api", "app.campaigns.spec_calls_api", "app.campaigns.tools_api",
+                 "app.campaigns.targeting_api", "app.campaigns.exchange_approvals_api"]
 
 BODY_TYPES = ("application/json", "multipart/form-data", "application/x-www-form-urlencoded")
 

@@ -9,6 +9,7 @@ import pytest
 
 from app.campaigns import history as campaign_history
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.kernel.errors import Forbidden, Invalid, NotFound
 from tests.helpers import actor_of, other_tenant, user_by_email
 from tests.test_campaign_pages import SETTINGS
@@ -20,11 +21,11 @@ def _changes(entry):
 
 def test_edits_read_as_dollars_and_named_places_added_and_removed(db):
     advertiser = actor_of(db, "advertiser@demo.example")
-    created = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
-    campaigns.update_campaign(db, actor=advertiser, campaign_id=created["id"],
-                              data={"daily_budget": "55", "targeting": {**SETTINGS["targeting"],
-                                                                        "countries": ["DE", "FR"]}})
-    log = campaign_history.campaign_change_log(db, actor=advertiser, campaign_id=created["id"])
+    created = campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate(SETTINGS))
+    campaigns.update_campaign(db, actor=advertiser, campaign_id=created.id,
+                              data=CampaignUpdate.model_validate({"daily_budget": "55", "targeting": {**SETTINGS["targeting"],
+                                                                        "countries": ["DE", "FR"]}}))
+    log = campaign_history.campaign_change_log(db, actor=advertiser, campaign_id=created.id)
     edit, creation = log["entries"]
     assert edit["action"] == "update" and creation["action"] == "create"
     changed = _changes(edit)
@@ -39,27 +40,27 @@ def test_edits_read_as_dollars_and_named_places_added_and_removed(db):
 
 def test_filters_by_date_and_person(db):
     advertiser, agency = actor_of(db, "advertiser@demo.example"), actor_of(db, "agency@demo.example")
-    created = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
-    campaigns.update_campaign(db, actor=agency, campaign_id=created["id"], data={"bid": "2"})
-    by_agency = campaign_history.campaign_change_log(db, actor=advertiser, campaign_id=created["id"], user_id=agency.id)
+    created = campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate(SETTINGS))
+    campaigns.update_campaign(db, actor=agency, campaign_id=created.id, data=CampaignUpdate.model_validate({"bid": "2"}))
+    by_agency = campaign_history.campaign_change_log(db, actor=advertiser, campaign_id=created.id, user_id=agency.id)
     assert [e["action"] for e in by_agency["entries"]] == ["update"]
     assert len(by_agency["people"]) == 2  # the filter's choices stay whole
     tomorrow = (datetime.now(UTC) + timedelta(days=1)).date().isoformat()
-    assert campaign_history.campaign_change_log(db, actor=advertiser, campaign_id=created["id"],
+    assert campaign_history.campaign_change_log(db, actor=advertiser, campaign_id=created.id,
                                                 since=tomorrow)["entries"] == []
     today = datetime.now(UTC).date().isoformat()
-    assert len(campaign_history.campaign_change_log(db, actor=advertiser, campaign_id=created["id"],
+    assert len(campaign_history.campaign_change_log(db, actor=advertiser, campaign_id=created.id,
                                                     since=today, until=today)["entries"]) == 2
     with pytest.raises(Invalid) as error:
-        campaign_history.campaign_change_log(db, actor=advertiser, campaign_id=created["id"], since="yesterday")
+        campaign_history.campaign_change_log(db, actor=advertiser, campaign_id=created.id, since="yesterday")
     assert set(error.value.fields) == {"since"}
 
 
 def test_an_advertisers_log_names_each_campaign_and_stays_within_scope(db):
     advertiser, admin = actor_of(db, "advertiser@demo.example"), actor_of(db, "admin@demo.example")
-    first = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
-    campaigns.create_campaign(db, actor=advertiser, data={**SETTINGS, "name": "Second Wave"})
-    campaigns.set_status(db, actor=advertiser, campaign_id=first["id"], status="active")
+    first = campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate(SETTINGS))
+    campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate({**SETTINGS, "name": "Second Wave"}))
+    campaigns.set_status(db, actor=advertiser, campaign_id=first.id, status="active")
     log = campaign_history.advertiser_change_log(db, actor=admin, advertiser_id=advertiser.id)
     assert [(e["campaign"], e["action"]) for e in log["entries"]] == [
         ("Autumn Push", "set_status_active"), ("Second Wave", "create"), ("Autumn Push", "create")]
@@ -72,4 +73,4 @@ def test_an_advertisers_log_names_each_campaign_and_stays_within_scope(db):
                                                advertiser_id=rival_advertiser.id)
     with pytest.raises(NotFound):
         campaign_history.campaign_change_log(db, actor=actor_of(db, "rival-agency@other.example"),
-                                             campaign_id=first["id"])
+                                             campaign_id=first.id)

@@ -319,7 +319,7 @@ def test_connection(db: Session, *, actor: Actor, dsp_id: int) -> dict[str, Any]
 
 
 def _campaign_payload(db: Session, actor: Actor, campaign_id: int) -> dict[str, Any]:
-    found = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)
+    found = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id).model_dump()
     keep = ("name", "status", "objective", "starts_at", "ends_at", "time_zone", "total_budget", "daily_budget",
             "pacing", "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap", "frequency_period",
             "traffic_type", "targeting")

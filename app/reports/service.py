@@ -209,7 +209,8 @@ def builder_options(db: Session, *, actor: Actor, advertiser_id: int | None = No
     """What the builder offers: types, dimensions, metrics, the events recorded in scope, the advertisers (for
     agencies and staff) and the filter values (campaigns in scope, countries, exchanges, OS, device types)."""
     require(actor, "report", "view")
-    advertisers = campaigns.advertiser_choices(db, actor=actor) if actor.role != Role.ADVERTISER else []
+    advertisers = [a.model_dump() for a in campaigns.advertiser_choices(db, actor=actor)] \
+        if actor.role != Role.ADVERTISER else []
     if actor.role == Role.ADVERTISER:
         advertiser_id = actor.id
     campaign_rows = campaigns.list_campaigns(db, actor=actor, advertiser_id=advertiser_id, include_archived=True,
@@ -219,7 +220,7 @@ def builder_options(db: Session, *, actor: Actor, advertiser_id: int | None = No
         "types": types_for(actor), "dimensions": dimensions, "metrics": list(METRICS),
         "events": statistics.event_names(db, actor=actor, advertiser_id=advertiser_id),
         "advertisers": advertisers,
-        "campaigns": [{"id": c["id"], "name": c["name"], "advertiser": c["advertiser"]} for c in campaign_rows],
+        "campaigns": [{"id": c.id, "name": c.name, "advertiser": c.advertiser} for c in campaign_rows],
         "countries": [{"code": c.code, "name": c.name} for c in geo.countries(actor=actor)],
         "exchanges": [row.name for row in metadata.active_values(db, actor=actor, kind="exchange")],
         "os": [row.name for row in metadata.active_values(db, actor=actor, kind="operating_system")],

@@ -10,11 +10,11 @@ from sqlmodel import Session
 from app.access.policy import Actor
 from app.campaigns import service as campaigns
 from app.campaigns.schemas import (
+    CampaignBody,
     CampaignClone,
     CampaignCreate,
     CampaignListRow,
     CampaignRead,
-    CampaignUpdate,
     Status,
 )
 from app.web.deps import DB, get_actor
@@ -59,7 +59,7 @@ def get_campaign(campaign_id: int, actor: Actor = Depends(get_actor), db: Sessio
 
 
 @router.put("/campaigns/{campaign_id}")
-def update_campaign(campaign_id: int, body: CampaignUpdate, actor: Actor = Depends(get_actor),
+def update_campaign(campaign_id: int, body: CampaignBody, actor: Actor = Depends(get_actor),
                     db: Session = DB) -> Envelope[CampaignRead]:
     return reply(campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data=body), "Campaign saved")
 

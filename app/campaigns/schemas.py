@@ -63,7 +63,15 @@ class CampaignUpdate(BaseModel):
     targeting: dict[str, JsonValue] | None = Field(None, description=_TARGETING)
 
 
-class CampaignCreate(CampaignUpdate):
+class CampaignBody(CampaignUpdate):
+    """A campaign's settings as the API takes them: frequency_cap a whole number (the pages send what was typed,
+    and the campaign rules judge it)."""
+
+    frequency_cap: int | None = Field(None, description="Impressions per user per frequency_period, 1 or more; "
+                                                        "null: no cap")
+
+
+class CampaignCreate(CampaignBody):
     advertiser_id: int | None = Field(None, description="Whose campaign; an advertiser's own calls leave it out")
 
 

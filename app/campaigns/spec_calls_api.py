@@ -18,9 +18,9 @@ from app.campaigns.api import SORT_HELP, StatusBody
 from app.campaigns.bulk import ChangeSet
 from app.campaigns.schemas import (
     BulkResult,
+    CampaignBody,
     CampaignListRow,
     CampaignRead,
-    CampaignUpdate,
     ExportLink,
     GoalMetric,
     ListChange,
@@ -46,7 +46,7 @@ class CampaignStatusBody(StatusBody):
     campaign_id: int
 
 
-class CampaignEditBody(CampaignUpdate):
+class CampaignEditBody(CampaignBody):
     campaign_id: int
 
 

@@ -17,6 +17,7 @@ from sqlmodel import Session, SQLModel
 from app.access.models import UserSettings
 from app.access.roles import Role
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.creatives import service as creatives
 from app.creatives.schemas import CreativeCreate
 from app.demo.media import banner
@@ -235,12 +236,12 @@ def build_tenant(db: Session, *, agency_id: int, advertiser_id: int, advertiser_
     db.flush()
     actor = actor_of(db, advertiser_email)
     admin = actor_of(db, admin_email)
-    campaign = campaigns.create_campaign(db, actor=actor, data={
-        "name": f"{mark} Campaign", "starts_at": "2026-12-01", "total_budget": "1000", "bid": "0.50"})
+    campaign = campaigns.create_campaign(db, actor=actor, data=CampaignUpdate.model_validate({
+        "name": f"{mark} Campaign", "starts_at": "2026-12-01", "total_budget": "1000", "bid": "0.50"}))
     asset = creatives.upload_asset(db, actor=actor, filename=f"{mark}.png", content=banner(300, 250, mark),
                                    purpose="image")
     creative = creatives.create_creative(db, actor=actor, data=_html_creative(f"{mark} Creative"))
-    creatives.set_campaign_creatives(db, actor=actor, campaign_id=campaign["id"], creative_ids=[creative.id])
+    creatives.set_campaign_creatives(db, actor=actor, campaign_id=campaign.id, creative_ids=[creative.id])
     audience = audiences.create_audience(db, actor=actor, name=f"{mark} Audience", kind="device_ids")
     app_list = app_lists.create_list(db, actor=actor, name=f"{mark} List", kind="allow", entries="com.example.app")
     report = reports.create_report(db, actor=actor, report_type="geo", data=ReportSettings.model_validate({
@@ -254,7 +255,7 @@ def build_tenant(db: Session, *, agency_id: int, advertiser_id: int, advertiser_
     db.commit()
     return Tenant(agency=agency_id, advertiser=advertiser_id, ids={
         "advertiser": [advertiser_id], "agency": [agency_id], "user": [advertiser_id, agency_id],
-        "campaign": [campaign["id"]], "creative": [creative.id], "asset": [asset.id],
+        "campaign": [campaign.id], "creative": [creative.id], "asset": [asset.id],
         "audience": [audience.id], "app_list": [app_list.list.id], "report": [report.id],
         "report_run": [run.id], "api_key": [key.id]})
 

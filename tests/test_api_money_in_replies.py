@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.funds import service as funds
 from app.main import create_api
 from tests.helpers import actor_of, bearer_headers
@@ -32,12 +33,12 @@ def test_every_list_and_read_reply_answers_money_as_decimal_text(client, db, dem
     advertiser_id = demo_ids["advertiser@demo.example"]
     # A withdrawal, so that negative amounts are walked too.
     funds.add_funds(db, actor=admin, advertiser_id=advertiser_id, amount="-12.35", kind="adjustment", note="fix")
-    campaign = campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"), data={
+    campaign = campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"), data=CampaignUpdate.model_validate({
         "name": "Money Walk", "objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC",
-        "total_budget": "1000", "daily_budget": "50.5", "bid_strategy": "cpm", "bid": "2"})
+        "total_budget": "1000", "daily_budget": "50.5", "bid_strategy": "cpm", "bid": "2"}))
     db.commit()
     ids = {"user_id": advertiser_id, "advertiser_id": advertiser_id, "user_primary_id": advertiser_id,
-           "campaign_id": campaign["id"]}
+           "campaign_id": campaign.id}
     headers = bearer_headers(client, "admin@demo.example")
     walked, seen = [], []
     for path, operations in create_api().openapi()["paths"].items():

@@ -15,7 +15,7 @@ from app.main import create_api
 # The packages (every route module under them), or single route modules while a domain is part done, whose
 # every route is typed, request and response.
 TYPED_DOMAINS = ["app.settings", "app.reference", "app.accounts", "app.funds", "app.main", "app.dsps", "app.creatives",
-                 "app.statistics", "app.reports", "app.supply"]
+                 "app.statistics", "app.reports", "app.supply", "app.campaigns"]
 
 BODY_TYPES = ("application/json", "multipart/form-data", "application/x-www-form-urlencoded")
 

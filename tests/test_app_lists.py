@@ -12,6 +12,7 @@ import pytest
 from sqlmodel import Session, func, select
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.history import change_log
 from app.history.models import AuditEntry
 from app.kernel.config import REPO_ROOT
@@ -138,8 +139,8 @@ def test_a_list_in_use_is_archived_never_deleted(db):
     me = actor_of(db, "advertiser@demo.example")
     used = _new(db, me, "Used list").list.id
     unused = _new(db, me, "Spare list", entries="example.com").list.id
-    campaign = campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Spring Sale", "targeting": {
-        "inventory_lists": {"allow": [used], "block": []}}})
+    campaign = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "name": "Spring Sale", "targeting": {
+        "inventory_lists": {"allow": [used], "block": []}}}))
     with pytest.raises(Conflict) as error:
         app_lists.delete_list(db, actor=me, applist_id=used)
     assert "Spring Sale" in error.value.message and "Archive it instead" in error.value.message
@@ -148,14 +149,14 @@ def test_a_list_in_use_is_archived_never_deleted(db):
     assert "Spring Sale" in kind_error.value.fields["kind"]
     assert app_lists.set_status(db, actor=me, applist_id=used, status="archived").status == "archived"
     # The campaign keeps its archived list and can still be edited; the list cannot be newly chosen.
-    assert campaigns.update_campaign(db, actor=me, campaign_id=campaign["id"], data={"name": "Spring Sale 2"})
+    assert campaigns.update_campaign(db, actor=me, campaign_id=campaign.id, data=CampaignUpdate.model_validate({"name": "Spring Sale 2"}))
     with pytest.raises(Invalid) as chosen:
-        campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Other", "targeting": {
-            "inventory_lists": {"allow": [used], "block": []}}})
+        campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "name": "Other", "targeting": {
+            "inventory_lists": {"allow": [used], "block": []}}}))
     assert chosen.value.fields["targeting.inventory_lists"] == "Archived lists cannot be chosen: Used list."
     assert app_lists.delete_list(db, actor=me, applist_id=unused).deleted is True
     assert db.get(AppList, unused) is None and _count(db, unused) == 0
-    campaigns.set_status(db, actor=me, campaign_id=campaign["id"], status="archived")
+    campaigns.set_status(db, actor=me, campaign_id=campaign.id, status="archived")
     assert app_lists.delete_list(db, actor=me, applist_id=used).deleted is True
 
 
@@ -164,8 +165,8 @@ def test_without_the_campaigns_finder_a_list_in_use_is_never_taken_for_unused(db
     that registration lost, deleting must fail loudly rather than treat the list as unused and delete it."""
     me = actor_of(db, "advertiser@demo.example")
     used = _new(db, me, "Used list").list.id
-    campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Spring Sale", "targeting": {
-        "inventory_lists": {"allow": [used], "block": []}}})
+    campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "name": "Spring Sale", "targeting": {
+        "inventory_lists": {"allow": [used], "block": []}}}))
     monkeypatch.setattr(campaign_usage, "FINDERS", Hook("campaigns using lists and audiences", needed=("campaigns",)))
     with pytest.raises(RuntimeError, match="no handler registered for .'campaigns'"):
         app_lists.delete_list(db, actor=me, applist_id=used)
@@ -193,12 +194,12 @@ def test_targeting_takes_only_the_advertisers_own_lists_on_their_side(db):
                            ({"allow": [block], "block": []}, "Block lists cannot be allowed: Blocked."),
                            ({"allow": [], "block": [allow]}, "Allow lists cannot be blocked: Allowed.")):
         with pytest.raises(Invalid) as error:
-            campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Lists", "targeting": {"inventory_lists": lists}})
+            campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "name": "Lists", "targeting": {"inventory_lists": lists}}))
         assert error.value.fields == {"targeting.inventory_lists": message}
-    saved = campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Lists", "targeting": {
-        "inventory_lists": {"allow": [allow], "block": [block]}}})
-    described = campaigns.describe_campaign(db, actor=me, campaign_id=saved["id"])
-    assert described["names"]["inventory_allow"] == ["Allowed"] and described["names"]["inventory_block"] == ["Blocked"]
+    saved = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "name": "Lists", "targeting": {
+        "inventory_lists": {"allow": [allow], "block": [block]}}}))
+    described = campaigns.describe_campaign(db, actor=me, campaign_id=saved.id)
+    assert described.names["inventory_allow"] == ["Allowed"] and described.names["inventory_block"] == ["Blocked"]
 
 
 def test_tenants_never_reach_each_others_lists(db):

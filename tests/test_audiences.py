@@ -14,6 +14,7 @@ import pytest
 from app.campaigns import audience_targeting
 from app.campaigns import bulk as campaign_bulk
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.history import change_log
 from app.kernel.errors import Conflict, Invalid, NotFound
 from app.supply import audiences
@@ -182,12 +183,12 @@ def test_campaigns_take_only_their_own_advertisers_active_audiences(db, demo_ids
     _agency, rival = other_tenant(db)
     mine = _device_audience(db, me, "Mine")
     theirs = _device_audience(db, admin, "Theirs", advertiser_id=rival.id)
-    campaign = campaigns.create_campaign(db, actor=me, data={**CAMPAIGN, "targeting": {
-        "audiences": {"allow": [mine.id], "block": []}}})
-    assert campaign["targeting"]["audiences"] == {"allow": [mine.id], "block": []}
+    campaign = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**CAMPAIGN, "targeting": {
+        "audiences": {"allow": [mine.id], "block": []}}}))
+    assert campaign.targeting.audiences.model_dump() == {"allow": [mine.id], "block": []}
     with pytest.raises(Invalid) as refused:
-        campaigns.update_campaign(db, actor=me, campaign_id=campaign["id"], data={"targeting": {
-            **campaign["targeting"], "audiences": {"allow": [mine.id], "block": [theirs.id]}}})
+        campaigns.update_campaign(db, actor=me, campaign_id=campaign.id, data=CampaignUpdate.model_validate({"targeting": {
+            **campaign.targeting.model_dump(), "audiences": {"allow": [mine.id], "block": [theirs.id]}}}))
     assert refused.value.fields == {"targeting.audiences": f"Not audiences of this advertiser: #{theirs.id}."}
 
     # In use: it may be deactivated, not deleted; the refusal names the campaign.
@@ -196,31 +197,31 @@ def test_campaigns_take_only_their_own_advertisers_active_audiences(db, demo_ids
         audiences.delete_audience(db, actor=me, audience_id=mine.id)
     assert "Audience Run" in conflict.value.message
     # A campaign already using it can still be edited otherwise; only newly choosing it is refused.
-    renamed = campaigns.update_campaign(db, actor=me, campaign_id=campaign["id"], data={"name": "Audience Run 2"})
-    assert renamed["targeting"]["audiences"] == {"allow": [mine.id], "block": []}
-    campaigns.update_campaign(db, actor=me, campaign_id=campaign["id"], data={"name": "Audience Run"})
+    renamed = campaigns.update_campaign(db, actor=me, campaign_id=campaign.id, data=CampaignUpdate.model_validate({"name": "Audience Run 2"}))
+    assert renamed.targeting.audiences.model_dump() == {"allow": [mine.id], "block": []}
+    campaigns.update_campaign(db, actor=me, campaign_id=campaign.id, data=CampaignUpdate.model_validate({"name": "Audience Run"}))
     assert [c.model_dump() for c in audiences.get_audience(db, actor=me, audience_id=mine.id).campaigns] == [
-        {"id": campaign["id"], "name": "Audience Run", "status": "draft", "mode": "allow"}]
-    other = campaigns.create_campaign(db, actor=me, data={**CAMPAIGN, "name": "Second"})
+        {"id": campaign.id, "name": "Audience Run", "status": "draft", "mode": "allow"}]
+    other = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**CAMPAIGN, "name": "Second"}))
     with pytest.raises(Invalid) as refused:
-        campaigns.update_campaign(db, actor=me, campaign_id=other["id"], data={"targeting": {
-            **other["targeting"], "audiences": {"allow": [], "block": [mine.id]}}})
+        campaigns.update_campaign(db, actor=me, campaign_id=other.id, data=CampaignUpdate.model_validate({"targeting": {
+            **other.targeting.model_dump(), "audiences": {"allow": [], "block": [mine.id]}}}))
     assert "Inactive audiences" in refused.value.fields["targeting.audiences"]
 
     # The bulk edit refuses it per row, naming the field.
-    rows = campaign_bulk.bulk_update(db, actor=me, campaign_ids=[other["id"]], changes={
+    rows = campaign_bulk.bulk_update(db, actor=me, campaign_ids=[other.id], changes={
         "audiences": {"mode": "add", "allow": [theirs.id], "block": []}})
-    assert rows[0]["ok"] is False and rows[0]["message"].startswith("Audiences: not audiences of this advertiser")
+    assert rows[0].ok is False and rows[0].message.startswith("Audiences: not audiences of this advertiser")
 
     # associate-audience goes through the same checks, then takes it out of every campaign, and it can go.
     with pytest.raises(Invalid) as refused:
-        audience_targeting.associate_campaigns(db, actor=me, audience_id=mine.id, allow=[campaign["id"], other["id"]], block=[])
+        audience_targeting.associate_campaigns(db, actor=me, audience_id=mine.id, allow=[campaign.id, other.id], block=[])
     assert refused.value.fields["campaign_ids"].startswith("Second (#")
     audiences.set_status(db, actor=me, audience_id=mine.id, status="active")
-    both = audience_targeting.associate_campaigns(db, actor=me, audience_id=mine.id, allow=[campaign["id"]], block=[other["id"]])
+    both = audience_targeting.associate_campaigns(db, actor=me, audience_id=mine.id, allow=[campaign.id], block=[other.id])
     assert [(c.name, c.mode) for c in both.campaigns] == [("Audience Run", "allow"), ("Second", "block")]
     assert [(a.name, a.campaign_count) for a in audiences.list_audiences(db, actor=me)] == [("Mine", 2)]
-    assert audience_targeting.campaign_audiences(db, actor=me, campaign_id=other["id"])["block"][0]["name"] == "Mine"
+    assert audience_targeting.campaign_audiences(db, actor=me, campaign_id=other.id).block[0].name == "Mine"
     audience_targeting.associate_campaigns(db, actor=me, audience_id=mine.id, allow=[], block=[])
     assert audiences.delete_audience(db, actor=me, audience_id=mine.id).name == "Mine"
     with pytest.raises(NotFound):

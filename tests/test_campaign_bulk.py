@@ -13,6 +13,7 @@ from app.accounts import user_config
 from app.campaigns import bulk as campaign_bulk
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign
+from app.campaigns.schemas import CampaignUpdate
 from app.history.models import AuditEntry
 from app.kernel.errors import Forbidden, Invalid
 from app.reference.models import ReferenceValue
@@ -24,8 +25,8 @@ BASE: dict[str, Any] = {"objective": "traffic", "starts_at": "2026-12-01", "time
 
 
 def _make(db: Session, actor: Any, name: str, bid: str, advertiser_id: int | None = None, **extra: Any) -> int:
-    return campaigns.create_campaign(db, actor=actor, data={**BASE, "name": name, "bid": bid, **extra},
-                                     advertiser_id=advertiser_id)["id"]
+    return campaigns.create_campaign(db, actor=actor, data=CampaignUpdate.model_validate({**BASE, "name": name, "bid": bid, **extra}),
+                                     advertiser_id=advertiser_id).id
 
 
 def _actions(db: Session, campaign_id: int) -> list[str]:
@@ -37,7 +38,7 @@ def _actions(db: Session, campaign_id: int) -> list[str]:
 def _rival_campaign(db: Session) -> int:
     rival_agency, rival_advertiser = other_tenant(db)
     return campaigns.create_campaign(db, actor=actor_of(db, rival_agency.email), advertiser_id=rival_advertiser.id,
-                                     data={**BASE, "name": "Rival Sale", "bid": "3"})["id"]
+                                     data=CampaignUpdate.model_validate({**BASE, "name": "Rival Sale", "bid": "3"})).id
 
 
 def test_each_row_is_applied_or_refused_on_its_own_in_request_order(db):
@@ -46,7 +47,7 @@ def test_each_row_is_applied_or_refused_on_its_own_in_request_order(db):
     theirs = _rival_campaign(db)
     results = campaign_bulk.bulk_update(db, actor=me, campaign_ids=[high, low, theirs, 987654, higher],
                                         changes={"bid_min": "3", "bid_max": "5", "total_budget": "6000"})
-    assert results == [
+    assert [r.model_dump() for r in results] == [
         {"id": high, "name": "High", "ok": True, "message": ""},
         {"id": low, "name": "Low", "ok": False, "message": "Lowest bid: the lowest bid cannot be above the bid."},
         {"id": theirs, "name": "", "ok": False, "message": "Campaign not found."},
@@ -55,10 +56,10 @@ def test_each_row_is_applied_or_refused_on_its_own_in_request_order(db):
     ]
     for applied in (high, higher):
         row = campaigns.get_campaign(db, actor=me, campaign_id=applied)
-        assert (row["bid_min"], row["bid_max"], row["total_budget"]) == ("3.00", "5.00", "6000.00")
+        assert (row.bid_min, row.bid_max, row.total_budget) == ("3.00", "5.00", "6000.00")
         assert _actions(db, applied) == ["create", "update"]
     refused = campaigns.get_campaign(db, actor=me, campaign_id=low)
-    assert (refused["bid_min"], refused["total_budget"]) == ("1.00", "1000.00")  # nothing of the change stayed
+    assert (refused.bid_min, refused.total_budget) == ("1.00", "1000.00")  # nothing of the change stayed
     assert _actions(db, low) == ["create"]
     assert db.get(Campaign, theirs).total_budget_micros == 1_000 * 1_000_000
 
@@ -71,12 +72,12 @@ def test_a_row_refused_at_its_status_keeps_none_of_its_settings(db):
     campaigns.set_status(db, actor=me, campaign_id=finished, status="completed")
     results = campaign_bulk.bulk_update(db, actor=me, campaign_ids=[running, finished],
                                         changes={"daily_budget": "50", "status": "paused"})
-    assert [r["ok"] for r in results] == [True, False]
-    assert results[1]["message"] == "Status: a completed campaign cannot become paused."
+    assert [r.ok for r in results] == [True, False]
+    assert results[1].message == "Status: a completed campaign cannot become paused."
     after = campaigns.get_campaign(db, actor=me, campaign_id=finished)
-    assert after["daily_budget"] is None and after["status"] == "completed"  # its budget change was rolled back
+    assert after.daily_budget is None and after.status == "completed"  # its budget change was rolled back
     assert _actions(db, finished) == ["create", "set_status_active", "set_status_completed"]
-    assert campaigns.get_campaign(db, actor=me, campaign_id=running)["status"] == "paused"
+    assert campaigns.get_campaign(db, actor=me, campaign_id=running).status == "paused"
 
 
 def _lists(db: Session, actor: Any, *kinds: str) -> list[int]:
@@ -92,18 +93,18 @@ def test_goal_and_list_modes(db):
                     for name in ("Seven", "Eight"))
     changes = {"goal_metric": "ctr", "goal_target": "1.5", "inventory_lists": {"mode": "add", "allow": [three], "block": []},
                "audiences": {"mode": "replace", "allow": [seven], "block": [eight]}}
-    assert campaign_bulk.bulk_update(db, actor=me, campaign_ids=[campaign_id], changes=changes)[0]["ok"]
+    assert campaign_bulk.bulk_update(db, actor=me, campaign_ids=[campaign_id], changes=changes)[0].ok
     row = campaigns.get_campaign(db, actor=me, campaign_id=campaign_id)
-    assert (row["goal_metric"], row["goal_target"]) == ("ctr", "1.5")
-    assert row["targeting"]["inventory_lists"] == {"allow": [one, two, three], "block": [nine]}
-    assert row["targeting"]["audiences"] == {"allow": [seven], "block": [eight]}
+    assert (row.goal_metric, row.goal_target) == ("ctr", "1.5")
+    assert row.targeting.inventory_lists.model_dump() == {"allow": [one, two, three], "block": [nine]}
+    assert row.targeting.audiences.model_dump() == {"allow": [seven], "block": [eight]}
     campaign_bulk.bulk_update(db, actor=me, campaign_ids=[campaign_id],
                               changes={"inventory_lists": {"mode": "remove", "allow": [one], "block": [nine]}})
-    assert campaigns.get_campaign(db, actor=me, campaign_id=campaign_id)["targeting"]["inventory_lists"] == {
+    assert campaigns.get_campaign(db, actor=me, campaign_id=campaign_id).targeting.inventory_lists.model_dump() == {
         "allow": [two, three], "block": []}
     refused = campaign_bulk.bulk_update(db, actor=me, campaign_ids=[campaign_id],
                                         changes={"audiences": {"mode": "add", "allow": [eight], "block": []}})
-    assert refused[0]["message"] == "Audiences: a list cannot be both allowed and blocked."
+    assert refused[0].message == "Audiences: a list cannot be both allowed and blocked."
 
 
 def test_bulk_lists_refuse_another_advertisers_list_row_by_row(db):
@@ -116,11 +117,11 @@ def test_bulk_lists_refuse_another_advertisers_list_row_by_row(db):
     (own,) = _lists(db, me, "allow")
     results = campaign_bulk.bulk_update(db, actor=agency, campaign_ids=[mine], changes={
         "inventory_lists": {"mode": "add", "allow": [own, theirs], "block": []}})
-    assert results[0]["ok"] is False
-    assert results[0]["message"] == f"Inventory lists: not inventory lists of this campaign's advertiser: #{theirs}."
-    assert campaigns.get_campaign(db, actor=me, campaign_id=mine)["targeting"]["inventory_lists"]["allow"] == []
+    assert results[0].ok is False
+    assert results[0].message == f"Inventory lists: not inventory lists of this campaign's advertiser: #{theirs}."
+    assert campaigns.get_campaign(db, actor=me, campaign_id=mine).targeting.inventory_lists.allow == []
     assert campaign_bulk.bulk_update(db, actor=agency, campaign_ids=[mine], changes={
-        "inventory_lists": {"mode": "add", "allow": [own], "block": []}})[0]["ok"]
+        "inventory_lists": {"mode": "add", "allow": [own], "block": []}})[0].ok
 
 
 def test_the_request_itself_is_checked_before_any_row(db):
@@ -149,7 +150,7 @@ def test_bulk_status_is_for_admin_and_co_admin_only(db):
     campaigns.set_status(db, actor=agency, campaign_id=second, status="archived")
     for email in ("admin@demo.example", "coadmin@demo.example"):
         results = campaign_bulk.bulk_status(db, actor=actor_of(db, email), campaign_ids=[first, second], status="active")
-        assert [(r["ok"], r["message"]) for r in results] == [
+        assert [(r.ok, r.message) for r in results] == [
             (True, ""), (False, "Status: an archived campaign cannot become active.")]
     assert _actions(db, first) == ["create", "set_status_active"]  # the second admin's call changed nothing
 
@@ -167,12 +168,13 @@ def test_bulk_exchanges_refuses_a_row_whose_advertiser_may_not_buy_there(db):
     mine = _make(db, agency, "Mine", "2", advertiser_id=restricted.id, targeting={"exchanges": [first, second]})
     free = _make(db, admin, "Unrestricted", "2", advertiser_id=rival_advertiser.id, targeting={"exchanges": [second]})
     results = campaign_bulk.bulk_exchanges(db, actor=admin, campaign_ids=[mine, free], add=[third], remove=[second])
-    assert results[0] == {"id": mine, "name": "Mine", "ok": False,
-                          "message": "Exchanges: this advertiser may not buy on some of these exchanges."}
-    assert results[1]["ok"]
-    assert campaigns.get_campaign(db, actor=admin, campaign_id=mine)["targeting"]["exchanges"] == [first, second]
-    assert campaigns.get_campaign(db, actor=admin, campaign_id=free)["targeting"]["exchanges"] == [third]
-    assert campaign_bulk.bulk_exchanges(db, actor=agency, campaign_ids=[mine, free], add=[], remove=[second]) == [
+    assert results[0].model_dump() == {"id": mine, "name": "Mine", "ok": False,
+                                       "message": "Exchanges: this advertiser may not buy on some of these exchanges."}
+    assert results[1].ok
+    assert campaigns.get_campaign(db, actor=admin, campaign_id=mine).targeting.exchanges == [first, second]
+    assert campaigns.get_campaign(db, actor=admin, campaign_id=free).targeting.exchanges == [third]
+    assert [r.model_dump() for r in campaign_bulk.bulk_exchanges(db, actor=agency, campaign_ids=[mine, free], add=[],
+                                                                 remove=[second])] == [
         {"id": mine, "name": "Mine", "ok": True, "message": ""},
         {"id": free, "name": "", "ok": False, "message": "Campaign not found."}]  # the rival's, out of its reach
     with pytest.raises(Invalid) as error:
@@ -186,6 +188,7 @@ def test_another_tenant_is_unreachable_through_every_bulk_call(db):
         actor = actor_of(db, email)
         for results in (campaign_bulk.bulk_update(db, actor=actor, campaign_ids=[theirs], changes={"status": "active"}),
                         campaign_bulk.bulk_exchanges(db, actor=actor, campaign_ids=[theirs], add=[], remove=[1])):
-            assert results == [{"id": theirs, "name": "", "ok": False, "message": "Campaign not found."}]
+            assert [r.model_dump() for r in results] == [
+                {"id": theirs, "name": "", "ok": False, "message": "Campaign not found."}]
     assert db.get(Campaign, theirs).status == "draft"
     assert _actions(db, theirs) == ["create"]

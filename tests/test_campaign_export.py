@@ -14,6 +14,7 @@ from sqlmodel import Session
 from app.access.policy import Actor
 from app.campaigns import export as campaign_export
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.kernel import csv_exports
 from app.kernel.db import run
 from app.kernel.errors import Invalid
@@ -28,7 +29,7 @@ def _rows(path_or_text: str) -> list[list[str]]:
 
 
 def _file_rows(export: dict[str, str], actor: Actor) -> list[list[str]]:
-    token = export["csv_download_url"].removeprefix(csv_exports.URL_PREFIX)
+    token = export.csv_download_url.removeprefix(csv_exports.URL_PREFIX)
     stored = csv_exports.open_export(token=token, actor=actor)[0]
     return _rows(stored.read_text(encoding="utf-8-sig"))
 
@@ -36,7 +37,7 @@ def _file_rows(export: dict[str, str], actor: Actor) -> list[list[str]]:
 def _seed(db: Session) -> None:
     me = actor_of(db, "advertiser@demo.example")
     for name, budget in (("Spring Sale", "500"), ("-Winter Sale", "700"), ("Autumn Push", "900")):
-        campaigns.create_campaign(db, actor=me, data={**BASE, "name": name, "total_budget": budget})
+        campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "name": name, "total_budget": budget}))
 
 
 def test_columns_filters_and_sort_follow_the_list(db):
@@ -44,7 +45,7 @@ def test_columns_filters_and_sort_follow_the_list(db):
     me = actor_of(db, "advertiser@demo.example")
     export = campaign_export.export_campaigns(db, actor=me, columns=["name", "total_budget", "status"],
                                               search="sale", sort="-total_budget")
-    assert export["filename"].startswith("Campaigns-") and export["filename"].endswith(".csv")
+    assert export.filename.startswith("Campaigns-") and export.filename.endswith(".csv")
     assert _file_rows(export, me) == [
         ["name", "total_budget", "status"],
         ["'-Winter Sale", "700.00", "Draft"],  # a leading - would make a spreadsheet formula of it
@@ -68,7 +69,7 @@ def test_formula_starts_are_shown_as_text(text):
 def test_another_tenants_campaigns_never_reach_an_export(db):
     rival_agency, rival_advertiser = other_tenant(db)
     campaigns.create_campaign(db, actor=actor_of(db, rival_agency.email), advertiser_id=rival_advertiser.id,
-                              data={**BASE, "name": "Rival Sale"})
+                              data=CampaignUpdate.model_validate({**BASE, "name": "Rival Sale"}))
     _seed(db)
     for email in ("agency@demo.example", "advertiser@demo.example"):
         actor = actor_of(db, email)
@@ -127,9 +128,9 @@ def test_the_page_columns_export_as_the_list_shows_them(db):
     me = actor_of(db, "advertiser@demo.example")
     for name, zone, ends in (("Campaign 10", "UTC", None), ("Campaign 2", "Asia/Tokyo", "2026-12-31"),
                              ("Campaign 1", "UTC", "2026-12-15")):
-        campaigns.create_campaign(db, actor=me, data={**BASE, "name": name, "time_zone": zone, "ends_at": ends})
-    live = next(c for c in campaigns.list_campaigns(db, actor=me) if c["name"] == "Campaign 1")
-    campaigns.set_status(db, actor=me, campaign_id=live["id"], status="active")
+        campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "name": name, "time_zone": zone, "ends_at": ends}))
+    live = next(c for c in campaigns.list_campaigns(db, actor=me) if c.name == "Campaign 1")
+    campaigns.set_status(db, actor=me, campaign_id=live.id, status="active")
     columns = ["name", "status", "active", "objective", "starts_at", "ends_at", "bid"]
     export = campaign_export.export_campaigns(db, actor=me, columns=columns, sort="name", search="campaign",
                                               headers=["Nombre", "Estado", "Encendida", "Objetivo", "Inicio", "Fin",

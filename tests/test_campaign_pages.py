@@ -11,6 +11,7 @@ from reactpy.types import Connection, Location
 
 from app.access.sessions import SESSION_COOKIE
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.kernel.db import run
 from components.root import Root
 from tests.helpers import actor_of, browser_session, other_tenant
@@ -40,12 +41,12 @@ def attribute_values(model: dict[str, Any], name: str) -> list[str]:
 
 
 def _create(email: str = "advertiser@demo.example", **changes: Any) -> dict[str, Any]:
-    return run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, email), data={**SETTINGS, **changes}))
+    return run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, email), data=CampaignUpdate.model_validate({**SETTINGS, **changes})))
 
 
 def test_the_overview_reads_like_a_media_plan(demo_ids):
     campaign = _create()
-    model = page_at(f"/campaign/{campaign['id']}/", "advertiser@demo.example")
+    model = page_at(f"/campaign/{campaign.id}/", "advertiser@demo.example")
     text = text_of(model)
     assert "campaign-view" in attribute_values(model, "data-page")
     for shown in ("Autumn Push", "Draft", "Traffic", "2026-12-01 09:00", "Europe/Berlin", "$1,200.00", "$40.00",
@@ -58,7 +59,7 @@ def test_the_overview_reads_like_a_media_plan(demo_ids):
 
 def test_an_agency_sees_its_advertisers_campaign_without_a_clone_tab(demo_ids):
     campaign = _create()
-    model = page_at(f"/agency/campaign/viewCampaign/{campaign['id']}", "agency@demo.example")
+    model = page_at(f"/agency/campaign/viewCampaign/{campaign.id}", "agency@demo.example")
     assert "Autumn Push" in text_of(model)
     assert attribute_values(model, "data-tab") == ["campaign.view", "campaign.edit", "campaign.creatives",
                                                    "campaign.change_log"]
@@ -67,8 +68,8 @@ def test_an_agency_sees_its_advertisers_campaign_without_a_clone_tab(demo_ids):
 def test_another_agencys_campaign_is_not_found_on_every_page(demo_ids):
     campaign = _create()
     run(lambda db: other_tenant(db))
-    for path in (f"/agency/campaign/viewCampaign/{campaign['id']}", f"/agency/campaignEditForm/{campaign['id']}",
-                 f"/agency/campaign/changelog/{campaign['id']}"):
+    for path in (f"/agency/campaign/viewCampaign/{campaign.id}", f"/agency/campaignEditForm/{campaign.id}",
+                 f"/agency/campaign/changelog/{campaign.id}"):
         model = page_at(path, "rival-agency@other.example")
         assert attribute_values(model, "data-state") == ["not-found"], path
         assert "Autumn Push" not in text_of(model)
@@ -94,17 +95,17 @@ def test_the_overview_reads_the_schedule_as_spans_and_the_goal_target_in_its_uni
     target reads as money, a CTR target as a percentage."""
     office = [list(range(8, 20))] * 5 + [[], [10, 11]]
     cpa = _create(goal_metric="cpa", goal_target="18", targeting={**SETTINGS["targeting"], "dayparting": office})
-    text = text_of(page_at(f"/campaign/{cpa['id']}/", "advertiser@demo.example"))
+    text = text_of(page_at(f"/campaign/{cpa.id}/", "advertiser@demo.example"))
     assert "Mon–Fri 08:00–20:00; Sun 10:00–12:00" in text
     assert "Mon 8, 9, 10" not in text
     assert "Cost per action (CPA) · $18.00" in text
     ctr = _create(name="Click Push", goal_metric="ctr", goal_target="1.5")
-    assert "Click-through rate (CTR) · 1.5%" in text_of(page_at(f"/campaign/{ctr['id']}/", "advertiser@demo.example"))
+    assert "Click-through rate (CTR) · 1.5%" in text_of(page_at(f"/campaign/{ctr.id}/", "advertiser@demo.example"))
 
 
 def test_the_forms_summary_shows_units_in_values_not_in_labels(demo_ids):
     campaign = _create(goal_metric="cpi", goal_target="2.5")
-    model = page_at(f"/campaignEditForm/{campaign['id']}", "advertiser@demo.example")
+    model = page_at(f"/campaignEditForm/{campaign.id}", "advertiser@demo.example")
     summary = next(node for node in walk(model) if "data-summary" in node.get("attributes", {}))
     text = text_of(summary)
     assert "Cost per install (CPI) · $2.50" in text
@@ -115,6 +116,6 @@ def test_the_form_gives_dates_and_long_choices_room_to_show_whole(demo_ids):
     """At 1366 px a third of the form's row cut the date-time inputs ("09:00 A") and the pacing and goal
     choices ("Even through the da"): they take half a row."""
     campaign = _create()
-    model = page_at(f"/campaignEditForm/{campaign['id']}", "advertiser@demo.example")
+    model = page_at(f"/campaignEditForm/{campaign.id}", "advertiser@demo.example")
     for field in ("starts_at", "ends_at", "time_zone", "pacing", "goal_metric", "goal_target"):
         assert _column_of(model, f"field-{field}") == "col-md-6", field

@@ -10,6 +10,7 @@ import pytest
 
 from app.access.roles import Role
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.creatives import service as creatives
 from app.creatives.schemas import CreativeCreate
 from app.dsps import service as dsps
@@ -31,14 +32,14 @@ RECORD_OF_PARAM = {"campaign_id": "campaign", "creative_id": "creative", "audien
 def _records(db, advertiser_email: str, mark: str) -> dict[str, int]:
     """One changed record of each kind for an advertiser: its change logs are not empty."""
     me = actor_of(db, advertiser_email)
-    campaign = campaigns.create_campaign(db, actor=me, data={"name": f"{mark} Campaign", "starts_at": "2026-12-01",
-                                                             "total_budget": "1000", "bid": "0.50"})
-    campaigns.update_campaign(db, actor=me, campaign_id=campaign["id"], data={"total_budget": "1200"})
+    campaign = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({
+        "name": f"{mark} Campaign", "starts_at": "2026-12-01", "total_budget": "1000", "bid": "0.50"}))
+    campaigns.update_campaign(db, actor=me, campaign_id=campaign.id, data=CampaignUpdate.model_validate({"total_budget": "1200"}))
     creative = creatives.create_creative(db, actor=me, data=CreativeCreate(**{"type": "html", "name": f"{mark} Creative", "width": 300,
                                                              "height": 250, "html": "<p>ad</p>"}))
     audience = audiences.create_audience(db, actor=me, name=f"{mark} Audience", kind="device_ids")
     app_list = app_lists.create_list(db, actor=me, name=f"{mark} List", kind="allow", entries="com.example.app")
-    return {"campaign": campaign["id"], "creative": creative.id, "audience": audience.id,
+    return {"campaign": campaign.id, "creative": creative.id, "audience": audience.id,
             "app_list": app_list.list.id, "advertiser": me.id}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.creatives import service as creatives
 from app.creatives.schemas import CreativeCreate, CreativeUpdate
 from app.history import change_log
@@ -21,9 +22,9 @@ def test_files_and_campaigns_read_by_name(db):
     second = creatives.upload_asset(db, actor=advertiser, filename="second.png", content=image_bytes(300, 250, "JPEG"))
     creative = creatives.create_creative(db, actor=advertiser, data=CreativeCreate(**{
         "type": "image", "name": "Box", "click_url": "https://shop.example/", "asset_id": first.id}))
-    campaign = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
+    campaign = campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate(SETTINGS))
     creatives.update_creative(db, actor=agency, creative_id=creative.id, data=CreativeUpdate(**{"asset_id": second.id}))
-    creatives.assign_to_campaigns(db, actor=advertiser, creative_id=creative.id, campaign_ids=[campaign["id"]])
+    creatives.assign_to_campaigns(db, actor=advertiser, creative_id=creative.id, campaign_ids=[campaign.id])
     log = change_log.page(db, actor=advertiser, kind="creative", record_id=creative.id)
     assigned, edited, made = log.entries
     assert [c for c in assigned.changes if c.field == "campaign_ids"][0].added == ["Autumn Push"]

@@ -10,6 +10,7 @@ import pytest
 from sqlmodel import select
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.creatives import service as creatives
 from app.creatives.schemas import BulkChanges, CreativeCreate, CreativeFile, CreativeRead, CreativeUpdate
 from app.history import change_log
@@ -183,34 +184,35 @@ def test_edits_are_audited_field_by_field_and_the_type_stays(db):
 def test_assignment_from_both_sides_within_one_advertiser(db):
     agency = actor_of(db, "agency@demo.example")
     own = user_by_email(db, "advertiser@demo.example")
-    campaign = campaigns.create_campaign(db, actor=agency, data=CAMPAIGN, advertiser_id=own.id)
-    other = campaigns.create_campaign(db, actor=agency, data={**CAMPAIGN, "name": "Autumn"}, advertiser_id=own.id)
+    campaign = campaigns.create_campaign(db, actor=agency, data=CampaignUpdate.model_validate(CAMPAIGN), advertiser_id=own.id)
+    other = campaigns.create_campaign(db, actor=agency, data=CampaignUpdate.model_validate({**CAMPAIGN, "name": "Autumn"}),
+                                      advertiser_id=own.id)
     first = _image_creative(db, agency, advertiser_id=own.id).id
     second = creatives.create_creative(db, actor=agency, advertiser_id=own.id,
                                        data=CreativeCreate(**{"type": "html", "name": "Tag", "html": "<p>Hi</p>"})).id
-    assigned = creatives.assign_to_campaigns(db, actor=agency, creative_id=first, campaign_ids=[campaign["id"], other["id"]])
+    assigned = creatives.assign_to_campaigns(db, actor=agency, creative_id=first, campaign_ids=[campaign.id, other.id])
     assert [row.name for row in assigned] == ["Autumn", "Spring Sale"]
-    rows = creatives.set_campaign_creatives(db, actor=agency, campaign_id=campaign["id"], creative_ids=[second])
+    rows = creatives.set_campaign_creatives(db, actor=agency, campaign_id=campaign.id, creative_ids=[second])
     assert [row.id for row in rows] == [second]
     assert [c.model_dump() for c in creatives.get_creative(db, actor=agency, creative_id=first).campaigns] == [
-        {"id": other["id"], "name": "Autumn"}]
-    assert [r.id for r in creatives.list_creatives(db, actor=agency, campaign_id=campaign["id"])] == [second]
-    assert [r.id for r in creatives.campaign_creatives(db, actor=agency, campaign_id=campaign["id"])] == [second]
+        {"id": other.id, "name": "Autumn"}]
+    assert [r.id for r in creatives.list_creatives(db, actor=agency, campaign_id=campaign.id)] == [second]
+    assert [r.id for r in creatives.campaign_creatives(db, actor=agency, campaign_id=campaign.id)] == [second]
     audited = db.exec(select(AuditEntry).where(AuditEntry.action.in_(["assign_campaigns", "assign_creatives"]))).all()
-    assert {(e.entity, e.entity_id): e.changes for e in audited if e.entity == "campaign"}[("campaign", str(campaign["id"]))] \
+    assert {(e.entity, e.entity_id): e.changes for e in audited if e.entity == "campaign"}[("campaign", str(campaign.id))] \
         == {"creative_ids": [[first], [second]]}
     assert [c.model_dump(include={"field", "old", "new"}) for c in change_log.page(
         db, actor=agency, kind="creative", record_id=first).entries[0].changes] == [
-        {"field": "campaign_ids", "old": [campaign["id"], other["id"]], "new": [other["id"]]}]
+        {"field": "campaign_ids", "old": [campaign.id, other.id], "new": [other.id]}]
 
     admin = actor_of(db, "admin@demo.example")
     _rival_agency, rival_advertiser = other_tenant(db)
     theirs = _image_creative(db, admin, advertiser_id=rival_advertiser.id).id
     with pytest.raises(Invalid) as error:  # staff see both, but the two belong to different advertisers
-        creatives.set_campaign_creatives(db, actor=admin, campaign_id=campaign["id"], creative_ids=[second, theirs])
+        creatives.set_campaign_creatives(db, actor=admin, campaign_id=campaign.id, creative_ids=[second, theirs])
     assert error.value.fields == {"creative_ids": "Banner 300x250 belongs to another advertiser."}
     with pytest.raises(Invalid) as error:  # the agency cannot even tell the rival's creative exists
-        creatives.set_campaign_creatives(db, actor=agency, campaign_id=campaign["id"], creative_ids=[theirs])
+        creatives.set_campaign_creatives(db, actor=agency, campaign_id=campaign.id, creative_ids=[theirs])
     assert error.value.fields == {"creative_ids": f"Creative {theirs}: Creative not found."}
 
 
@@ -218,41 +220,42 @@ def test_a_campaign_save_is_all_or_nothing_with_its_creatives(db):
     """The campaign form's save: settings and creatives in one unit of work. A refused creative leaves neither
     the edit's settings nor a new campaign behind, even inside a caller's longer transaction."""
     me = actor_of(db, "advertiser@demo.example")
-    saved = campaigns.create_campaign(db, actor=me, data=CAMPAIGN)
+    saved = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate(CAMPAIGN))
     mine = creatives.create_creative(db, actor=me, data=CreativeCreate(**{"type": "html", "name": "Tag", "html": "<p>Hi</p>"})).id
     admin = actor_of(db, "admin@demo.example")
     _rival_agency, rival_advertiser = other_tenant(db)
     theirs = _image_creative(db, admin, advertiser_id=rival_advertiser.id).id
     with pytest.raises(Invalid) as error:
-        creatives.save_campaign(db, actor=me, campaign_id=saved["id"], data={"name": "Renamed"},
+        creatives.save_campaign(db, actor=me, campaign_id=saved.id, data=CampaignUpdate.model_validate({"name": "Renamed"}),
                                 creative_ids=[mine, theirs])
     assert error.value.fields == {"creative_ids": f"Creative {theirs}: Creative not found."}
     with pytest.raises(Invalid):
-        creatives.save_campaign(db, actor=me, data={**CAMPAIGN, "name": "Never Made"}, creative_ids=[theirs])
-    assert [c["name"] for c in campaigns.list_campaigns(db, actor=me)] == ["Spring Sale"]
-    assert creatives.campaign_creatives(db, actor=me, campaign_id=saved["id"]) == []
+        creatives.save_campaign(db, actor=me, data=CampaignUpdate.model_validate({**CAMPAIGN, "name": "Never Made"}), creative_ids=[theirs])
+    assert [c.name for c in campaigns.list_campaigns(db, actor=me)] == ["Spring Sale"]
+    assert creatives.campaign_creatives(db, actor=me, campaign_id=saved.id) == []
 
-    made = creatives.save_campaign(db, actor=me, data={**CAMPAIGN, "name": "Made"}, creative_ids=[mine])
-    assert [c.id for c in creatives.campaign_creatives(db, actor=me, campaign_id=made["id"])] == [mine]
-    renamed = creatives.save_campaign(db, actor=me, campaign_id=made["id"], data={"name": "Made Again"})
-    assert renamed["name"] == "Made Again"  # no creative ids: the creatives stay as they are
-    assert [c.id for c in creatives.campaign_creatives(db, actor=me, campaign_id=made["id"])] == [mine]
+    made = creatives.save_campaign(db, actor=me, data=CampaignUpdate.model_validate({**CAMPAIGN, "name": "Made"}),
+                                   creative_ids=[mine])
+    assert [c.id for c in creatives.campaign_creatives(db, actor=me, campaign_id=made.id)] == [mine]
+    renamed = creatives.save_campaign(db, actor=me, campaign_id=made.id, data=CampaignUpdate.model_validate({"name": "Made Again"}))
+    assert renamed.name == "Made Again"  # no creative ids: the creatives stay as they are
+    assert [c.id for c in creatives.campaign_creatives(db, actor=me, campaign_id=made.id)] == [mine]
 
 
 def test_a_clone_takes_the_originals_creatives_but_not_its_archived_ones(db):
     """The API's clone and the clone page start from one plan: the original's creatives, less archived ones (they
     take no new campaign), which the plan names as left out."""
     me = actor_of(db, "advertiser@demo.example")
-    source = campaigns.create_campaign(db, actor=me, data=CAMPAIGN)
+    source = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate(CAMPAIGN))
     kept, gone = (creatives.create_creative(db, actor=me, data=CreativeCreate(**{"type": "html", "name": name, "html": "<p>Hi</p>"})).id
                   for name in ("Tag", "Old Tag"))
-    creatives.set_campaign_creatives(db, actor=me, campaign_id=source["id"], creative_ids=[kept, gone])
+    creatives.set_campaign_creatives(db, actor=me, campaign_id=source.id, creative_ids=[kept, gone])
     creatives.archive_creative(db, actor=me, creative_id=gone)
-    plan = campaigns.clone_plan(db, actor=me, campaign_id=source["id"])
-    assert plan["campaign"]["creative_ids"] == [kept] and plan["left_out"] == ["Old Tag"]
-    clone = campaigns.clone_campaign(db, actor=me, campaign_id=source["id"])
-    assert clone["left_out"] == ["Old Tag"]
-    assert [c.id for c in creatives.campaign_creatives(db, actor=me, campaign_id=clone["id"])] == [kept]
+    plan = campaigns.clone_plan(db, actor=me, campaign_id=source.id)
+    assert plan.campaign.taken["creative_ids"] == [kept] and plan.left_out == ["Old Tag"]
+    clone = campaigns.clone_campaign(db, actor=me, campaign_id=source.id)
+    assert clone.left_out == ["Old Tag"]
+    assert [c.id for c in creatives.campaign_creatives(db, actor=me, campaign_id=clone.id)] == [kept]
 
 
 def test_bulk_edits_save_the_good_rows_and_say_why_others_were_refused(db):
@@ -290,7 +293,7 @@ def test_another_tenants_creatives_are_out_of_reach(db):
     rival_agency, rival_advertiser = other_tenant(db)
     rival = actor_of(db, rival_agency.email)
     theirs = _image_creative(db, rival, advertiser_id=rival_advertiser.id)
-    their_campaign = campaigns.create_campaign(db, actor=rival, data=CAMPAIGN, advertiser_id=rival_advertiser.id)["id"]
+    their_campaign = campaigns.create_campaign(db, actor=rival, data=CampaignUpdate.model_validate(CAMPAIGN), advertiser_id=rival_advertiser.id).id
     for email in ("agency@demo.example", "advertiser@demo.example"):
         actor = actor_of(db, email)
         for call in (lambda a=actor: creatives.get_creative(db, actor=a, creative_id=theirs.id),

@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from app.campaigns import export as campaign_export
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.kernel import csv_exports
 from app.kernel.config import REPO_ROOT
 from app.reports import jobs as report_jobs
@@ -55,8 +56,8 @@ def test_every_export_neutralises_formulas(db: Session, demo_ids: dict[str, int]
     # Campaign names take letters, digits, spaces and hyphens: of the formula starts, only "-" gets through.
     names = []
     for name in ("-1 2", "-Winter Sale", "Spring Sale"):
-        made = campaigns.create_campaign(db, actor=me, data={**BASE, "name": name})
-        names.append((made["id"], made["name"]))
+        made = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "name": name}))
+        names.append((made.id, made.name))
     hour = datetime(DAY.year, DAY.month, DAY.day, 10)
     get_store().ingest("csv-injection", [
         FactRow(hour=hour, advertiser_id=advertiser, campaign_id=cid, creative_id=0, exchange="Google AdX",
@@ -67,7 +68,7 @@ def test_every_export_neutralises_formulas(db: Session, demo_ids: dict[str, int]
     stored_names = [name for _cid, name in names]
 
     # The campaign list's export, with the names as stored (a name may lose surrounding blanks on save).
-    _assert_inert(_exported(campaign_export.export_campaigns(db, actor=me, columns=["name"]), me), stored_names)
+    _assert_inert(_exported(campaign_export.export_campaigns(db, actor=me, columns=["name"]).model_dump(), me), stored_names)
 
     # A report by campaign (its CSV file, also what scheduled e-mails attach) and the running-apps export.
     report = reports.create_report(db, actor=me, report_type="campaign",

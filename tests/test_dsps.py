@@ -14,6 +14,7 @@ from sqlmodel import select
 
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign
+from app.campaigns.schemas import CampaignUpdate
 from app.creatives.models import Creative
 from app.dsps import credentials as dsp_credentials
 from app.dsps import service as dsps
@@ -56,8 +57,8 @@ def _dsp(db, actor, url: str, **extra: Any) -> DspRead:
 
 def _a_campaign(db) -> Campaign:
     """An advertiser's campaign (the demo seed has none until the demo advertising is added)."""
-    made = campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"), data=dict(CAMPAIGN))
-    campaign = db.get(Campaign, made["id"])
+    made = campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"), data=CampaignUpdate.model_validate(dict(CAMPAIGN)))
+    campaign = db.get(Campaign, made.id)
     assert campaign is not None
     return campaign
 

@@ -13,6 +13,7 @@ from sqlmodel import select
 from app.campaigns import exchange_approvals
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign
+from app.campaigns.schemas import CampaignUpdate
 from app.demo import simulator
 from app.history import change_log
 from app.kernel.errors import Forbidden, Invalid, NotFound
@@ -31,57 +32,57 @@ def _exchanges(db) -> dict[str, int]:
 
 
 def _states(db, actor, campaign_id: int) -> dict[str, tuple[str, str]]:
-    return {r["exchange"]: (r["status"], r["reason"])
+    return {r.exchange: (r.status, r.reason)
             for r in exchange_approvals.campaign_exchanges(db, actor=actor, campaign_id=campaign_id)}
 
 
 def test_saving_requests_exchanges_and_changing_them_withdraws_only_pending_ones(db) -> None:
     ex = _exchanges(db)
     me = actor_of(db, "advertiser@demo.example")
-    made = campaigns.create_campaign(db, actor=me, data={**BASE, "targeting": {"exchanges": [ex["Magnite"], ex["OpenX"]]}})
-    assert _states(db, me, made["id"]) == {"Magnite": ("pending", ""), "OpenX": ("pending", "")}
+    made = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "targeting": {"exchanges": [ex["Magnite"], ex["OpenX"]]}}))
+    assert _states(db, me, made.id) == {"Magnite": ("pending", ""), "OpenX": ("pending", "")}
 
     admin = actor_of(db, "admin@demo.example")
-    magnite = next(r["id"] for r in exchange_approvals.list_requests(db, actor=admin, campaign_id=made["id"])
-                   if r["exchange"] == "Magnite")
+    magnite = next(r.id for r in exchange_approvals.list_requests(db, actor=admin, campaign_id=made.id)
+                   if r.exchange == "Magnite")
     exchange_approvals.decide_many(db, actor=admin, approval_ids=[magnite], decision="approved")
     # Magnite approved stays approved; OpenX (pending) is withdrawn; PubMatic is requested.
-    campaigns.update_campaign(db, actor=me, campaign_id=made["id"],
-                              data={"targeting": {"exchanges": [ex["Magnite"], ex["PubMatic"]]}})
-    assert _states(db, me, made["id"]) == {"Magnite": ("approved", ""), "PubMatic": ("pending", "")}
+    campaigns.update_campaign(db, actor=me, campaign_id=made.id,
+                              data=CampaignUpdate.model_validate({"targeting": {"exchanges": [ex["Magnite"], ex["PubMatic"]]}}))
+    assert _states(db, me, made.id) == {"Magnite": ("approved", ""), "PubMatic": ("pending", "")}
 
-    history = change_log.page(db, actor=admin, kind="exchange_approval", record_id=made["id"])
+    history = change_log.page(db, actor=admin, kind="exchange_approval", record_id=made.id)
     assert [e.action for e in history.entries][::-1] == ["request", "request", "approve", "request", "withdraw"]
 
 
 def test_without_chosen_exchanges_a_campaign_asks_for_every_exchange_its_advertiser_may_use(db) -> None:
     me = actor_of(db, "advertiser@demo.example")
-    made = campaigns.create_campaign(db, actor=me, data=BASE)
+    made = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate(BASE))
     active = {r.name for r in db.exec(select(ReferenceValue).where(ReferenceValue.kind == "exchange",
                                                                    ReferenceValue.retired == False))}  # noqa: E712
-    assert set(_states(db, me, made["id"])) == active
+    assert set(_states(db, me, made.id)) == active
 
 
 def test_bulk_decisions_report_each_request_and_a_rejection_needs_a_reason(db) -> None:
     ex = _exchanges(db)
     me = actor_of(db, "advertiser@demo.example")
-    made = campaigns.create_campaign(db, actor=me, data={**BASE, "targeting": {"exchanges": [ex["Xandr"], ex["InMobi"]]}})
+    made = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "targeting": {"exchanges": [ex["Xandr"], ex["InMobi"]]}}))
     admin = actor_of(db, "coadmin@demo.example")  # co-admin decides as admin does
-    ids = [r["id"] for r in exchange_approvals.list_requests(db, actor=admin, campaign_id=made["id"])]
+    ids = [r.id for r in exchange_approvals.list_requests(db, actor=admin, campaign_id=made.id)]
     with pytest.raises(Invalid) as refused:
         exchange_approvals.decide_many(db, actor=admin, approval_ids=ids, decision="rejected", reason="  ")
     assert refused.value.fields == {"reason": exchange_approvals.REASON_NEEDED}
     results = exchange_approvals.decide_many(db, actor=admin, approval_ids=[*ids, 987_654], decision="rejected",
                                              reason="Brand safety review failed")
-    assert [(r["ok"], r["message"]) for r in results] == [(True, ""), (True, ""), (False, "Request not found.")]
-    assert _states(db, me, made["id"]) == {"Xandr": ("rejected", "Brand safety review failed"),
+    assert [(r.ok, r.message) for r in results] == [(True, ""), (True, ""), (False, "Request not found.")]
+    assert _states(db, me, made.id) == {"Xandr": ("rejected", "Brand safety review failed"),
                                            "InMobi": ("rejected", "Brand safety review failed")}
-    assert exchange_approvals.list_requests(db, actor=admin, status="pending", campaign_id=made["id"]) == []
+    assert exchange_approvals.list_requests(db, actor=admin, status="pending", campaign_id=made.id) == []
 
 
 def test_clients_cannot_decide_and_see_only_their_own_campaigns(db) -> None:
     me = actor_of(db, "advertiser@demo.example")
-    made = campaigns.create_campaign(db, actor=me, data=BASE)
+    made = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate(BASE))
     for email in ("advertiser@demo.example", "agency@demo.example"):
         actor = actor_of(db, email)
         with pytest.raises(Forbidden):
@@ -91,40 +92,40 @@ def test_clients_cannot_decide_and_see_only_their_own_campaigns(db) -> None:
     agency, _theirs = other_tenant(db)
     other_agency = actor_of(db, agency.email)
     with pytest.raises(NotFound):
-        exchange_approvals.campaign_exchanges(db, actor=other_agency, campaign_id=made["id"])
+        exchange_approvals.campaign_exchanges(db, actor=other_agency, campaign_id=made.id)
 
 
 def test_delivery_runs_only_on_approved_exchanges(db) -> None:
     ex = _exchanges(db)
     me = actor_of(db, "advertiser@demo.example")
     start = (datetime.now(UTC) - timedelta(days=3)).strftime("%Y-%m-%dT00:00")
-    made = campaigns.create_campaign(db, actor=me, data={**BASE, "starts_at": start,
-                                                         "targeting": {"exchanges": [ex["Magnite"], ex["OpenX"]]}})
-    campaigns.set_status(db, actor=me, campaign_id=made["id"], status="active")
+    made = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "starts_at": start,
+                                                         "targeting": {"exchanges": [ex["Magnite"], ex["OpenX"]]}}))
+    campaigns.set_status(db, actor=me, campaign_id=made.id, status="active")
     db.commit()
     simulator.simulate(db, days=1, seed=3)
     assert get_store().query(StatsQuery(start=datetime.now(UTC).date() - timedelta(days=2),
-                                        end=datetime.now(UTC).date(), filters={"campaign_id": (made["id"],)})
+                                        end=datetime.now(UTC).date(), filters={"campaign_id": (made.id,)})
                              )[0]["impressions"] == 0  # nothing approved yet: nothing delivered
 
     admin = actor_of(db, "admin@demo.example")
-    magnite = next(r["id"] for r in exchange_approvals.list_requests(db, actor=admin, campaign_id=made["id"])
-                   if r["exchange"] == "Magnite")
+    magnite = next(r.id for r in exchange_approvals.list_requests(db, actor=admin, campaign_id=made.id)
+                   if r.exchange == "Magnite")
     exchange_approvals.decide_many(db, actor=admin, approval_ids=[magnite], decision="approved")
     db.commit()
     simulator.simulate(db, days=1, seed=4)
     rows = get_store().query(StatsQuery(start=datetime.now(UTC).date() - timedelta(days=2), end=datetime.now(UTC).date(),
-                                        dimensions=("exchange",), filters={"campaign_id": (made["id"],)}))
+                                        dimensions=("exchange",), filters={"campaign_id": (made.id,)}))
     assert [r["exchange"] for r in rows] == ["Magnite"] and rows[0]["impressions"] > 0
 
 
 def test_the_api_decides_in_bulk_and_shows_states(client, db) -> None:
     ex = _exchanges(db)
     me = actor_of(db, "advertiser@demo.example")
-    made = campaigns.create_campaign(db, actor=me, data={**BASE, "targeting": {"exchanges": [ex["Smaato"]]}})
+    made = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "targeting": {"exchanges": [ex["Smaato"]]}}))
     db.commit()
     admin = bearer_headers(client, "admin@demo.example")
-    pending = client.get("/api/exchange-approval", params={"campaign_id": made["id"]}, headers=admin).json()["data"]
+    pending = client.get("/api/exchange-approval", params={"campaign_id": made.id}, headers=admin).json()["data"]
     refused = client.post("/api/exchange-approval/decide", json={"approval_ids": [pending[0]["id"]],
                                                                  "decision": "rejected"}, headers=admin)
     assert refused.status_code == 422 and "reason" in refused.json()["data"]["fields"]
@@ -132,10 +133,10 @@ def test_the_api_decides_in_bulk_and_shows_states(client, db) -> None:
                        headers=admin).json()
     assert done["data"][0]["ok"] is True
     client_headers = bearer_headers(client, "advertiser@demo.example")
-    states = client.get(f"/api/campaigns/{made['id']}/exchanges", headers=client_headers).json()["data"]
+    states = client.get(f"/api/campaigns/{made.id}/exchanges", headers=client_headers).json()["data"]
     assert [(s["exchange"], s["status"]) for s in states] == [("Smaato", "approved")]
     assert client.get("/api/exchange-approval", headers=client_headers).status_code == 403
-    assert db.get(Campaign, made["id"]) is not None
+    assert db.get(Campaign, made.id) is not None
 
 
 def _allow(db, advertiser_id: int, exchanges: list[int]) -> None:
@@ -155,36 +156,36 @@ def test_a_campaign_asks_only_for_the_active_exchanges_its_advertiser_may_use(db
     admin = actor_of(db, "admin@demo.example")
     metadata.set_retired(db, actor=admin, value_id=ex["OpenX"], retired=True)
     me = actor_of(db, "advertiser@demo.example")
-    everything = campaigns.create_campaign(db, actor=me, data=BASE)
-    assert "OpenX" not in _states(db, me, everything["id"]) and "Magnite" in _states(db, me, everything["id"])
+    everything = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate(BASE))
+    assert "OpenX" not in _states(db, me, everything.id) and "Magnite" in _states(db, me, everything.id)
     metadata.set_retired(db, actor=admin, value_id=ex["OpenX"], retired=False)
     _allow(db, me.id, [ex["Magnite"], ex["OpenX"]])
     metadata.set_retired(db, actor=admin, value_id=ex["OpenX"], retired=True)  # allowed, but retired since
-    limited = campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Limited Run"})
-    assert _states(db, me, limited["id"]) == {"Magnite": ("pending", "")}
+    limited = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "name": "Limited Run"}))
+    assert _states(db, me, limited.id) == {"Magnite": ("pending", "")}
 
 
 def test_taking_a_decided_exchange_out_keeps_its_decision(db) -> None:
     ex = _exchanges(db)
     me = actor_of(db, "advertiser@demo.example")
-    made = campaigns.create_campaign(db, actor=me, data={**BASE, "targeting": {"exchanges": [ex["Magnite"], ex["OpenX"]]}})
+    made = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "targeting": {"exchanges": [ex["Magnite"], ex["OpenX"]]}}))
     admin = actor_of(db, "admin@demo.example")
-    ids = {r["exchange"]: r["id"] for r in exchange_approvals.list_requests(db, actor=admin, campaign_id=made["id"])}
+    ids = {r.exchange: r.id for r in exchange_approvals.list_requests(db, actor=admin, campaign_id=made.id)}
     exchange_approvals.decide_many(db, actor=admin, approval_ids=[ids["Magnite"]], decision="approved")
     exchange_approvals.decide_many(db, actor=admin, approval_ids=[ids["OpenX"]], decision="rejected", reason="No")
-    campaigns.update_campaign(db, actor=me, campaign_id=made["id"], data={"targeting": {"exchanges": [ex["Xandr"]]}})
-    assert _states(db, me, made["id"]) == {"Magnite": ("approved", ""), "OpenX": ("rejected", "No"),
+    campaigns.update_campaign(db, actor=me, campaign_id=made.id, data=CampaignUpdate.model_validate({"targeting": {"exchanges": [ex["Xandr"]]}}))
+    assert _states(db, me, made.id) == {"Magnite": ("approved", ""), "OpenX": ("rejected", "No"),
                                            "Xandr": ("pending", "")}
     # Delivery runs only where a decision approved it.
-    assert exchange_approvals.approved_exchange_names(db, [made["id"]]) == {made["id"]: ("Magnite",)}
+    assert exchange_approvals.approved_exchange_names(db, [made.id]) == {made.id: ("Magnite",)}
 
 
 def test_decisions_are_checked_before_any_is_made(db) -> None:
     ex = _exchanges(db)
     me = actor_of(db, "advertiser@demo.example")
-    made = campaigns.create_campaign(db, actor=me, data={**BASE, "targeting": {"exchanges": [ex["Magnite"]]}})
+    made = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "targeting": {"exchanges": [ex["Magnite"]]}}))
     admin = actor_of(db, "admin@demo.example")
-    request = exchange_approvals.list_requests(db, actor=admin, campaign_id=made["id"])[0]["id"]
+    request = exchange_approvals.list_requests(db, actor=admin, campaign_id=made.id)[0].id
     limit = exchange_approvals.MAX_DECISIONS
     for ids, decision, reason, field in (
             ([request], "pending", "", "decision"), ([], "approved", "", "approval_ids"),
@@ -196,11 +197,11 @@ def test_decisions_are_checked_before_any_is_made(db) -> None:
     with pytest.raises(Invalid) as refused:
         exchange_approvals.list_requests(db, actor=admin, status="maybe")
     assert set(refused.value.fields) == {"status"}
-    assert _states(db, me, made["id"]) == {"Magnite": ("pending", "")}
+    assert _states(db, me, made.id) == {"Magnite": ("pending", "")}
     # The largest batch and the longest reason are accepted; an id sent twice is decided once.
     results = exchange_approvals.decide_many(db, actor=admin, approval_ids=[request, *range(10**6, 10**6 + limit - 1)],
                                              decision="rejected", reason="r" * exchange_approvals.REASON_MAX)
-    assert len(results) == limit and results[0]["ok"]
+    assert len(results) == limit and results[0].ok
     assert len(exchange_approvals.decide_many(db, actor=admin, approval_ids=[request, request],
                                               decision="approved")) == 1
 
@@ -208,11 +209,11 @@ def test_decisions_are_checked_before_any_is_made(db) -> None:
 def test_an_archived_campaigns_requests_leave_the_queue_and_cannot_be_decided(db) -> None:
     ex = _exchanges(db)
     me = actor_of(db, "advertiser@demo.example")
-    made = campaigns.create_campaign(db, actor=me, data={**BASE, "targeting": {"exchanges": [ex["Magnite"]]}})
+    made = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "targeting": {"exchanges": [ex["Magnite"]]}}))
     admin = actor_of(db, "admin@demo.example")
-    request = exchange_approvals.list_requests(db, actor=admin, campaign_id=made["id"])[0]["id"]
-    campaigns.archive_campaign(db, actor=me, campaign_id=made["id"])
+    request = exchange_approvals.list_requests(db, actor=admin, campaign_id=made.id)[0].id
+    campaigns.archive_campaign(db, actor=me, campaign_id=made.id)
     assert exchange_approvals.list_requests(db, actor=admin, status="") == []
     results = exchange_approvals.decide_many(db, actor=admin, approval_ids=[request], decision="approved")
-    assert [(r["ok"], r["message"]) for r in results] == [(False, "The campaign is archived.")]
-    assert _states(db, me, made["id"]) == {"Magnite": ("pending", "")}
+    assert [(r.ok, r.message) for r in results] == [(False, "The campaign is archived.")]
+    assert _states(db, me, made.id) == {"Magnite": ("pending", "")}

@@ -21,6 +21,7 @@ from sqlmodel import Session, col, func, select
 
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign
+from app.campaigns.schemas import CampaignUpdate
 from app.funds.models import LedgerEntry
 from app.history.models import AuditEntry
 from app.kernel.db import get_engine, session_scope
@@ -46,7 +47,7 @@ def _campaigns(count: int) -> list[int]:
     the thing tested, and 100 times faster)."""
     with session_scope() as db:
         actor = actor_of(db, "advertiser@demo.example")
-        first = db.get(Campaign, campaigns.create_campaign(db, actor=actor, data={**CAMPAIGN, "name": "Fault 0"})["id"])
+        first = db.get(Campaign, campaigns.create_campaign(db, actor=actor, data=CampaignUpdate.model_validate({**CAMPAIGN, "name": "Fault 0"})).id)
         assert first is not None
         fields = first.model_dump(exclude={"id"})
         copies = [Campaign(**{**fields, "name": f"Fault {n}"}) for n in range(1, count)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.kernel.errors import Invalid
 from app.reference import geo
 from tests.helpers import actor_of, bearer_headers
@@ -40,10 +41,10 @@ def test_targeting_takes_only_known_cities(db):
     advertiser = actor_of(db, "advertiser@demo.example")
     berlin = geo.search_cities(actor=advertiser, query="berlin", country="DE")[0].id
     base = {"name": "City Push", "starts_at": "2026-12-01", "total_budget": "100", "bid": "1"}
-    created = campaigns.create_campaign(db, actor=advertiser, data={**base, "targeting": {"cities": [berlin]}})
-    assert created["targeting"]["cities"] == [berlin]
+    created = campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate({**base, "targeting": {"cities": [berlin]}}))
+    assert created.targeting.cities == [berlin]
     with pytest.raises(Invalid) as error:
-        campaigns.create_campaign(db, actor=advertiser, data={**base, "targeting": {"cities": [berlin, 1]}})
+        campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate({**base, "targeting": {"cities": [berlin, 1]}}))
     assert set(error.value.fields) == {"targeting.cities"}
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from app.campaigns import service as campaigns
 from app.campaigns.models import CampaignStatus
+from app.campaigns.schemas import CampaignUpdate
 from app.kernel.errors import Conflict
 from app.kernel.hooks import Hook
 from app.reference import metadata
@@ -32,7 +33,7 @@ def test_without_the_campaigns_counter_a_used_value_is_never_deleted(db, monkeyp
     admin = actor_of(db, "admin@demo.example")
     value = metadata.add_value(db, actor=admin, kind="browser", name="Lynx")
     campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
-                              data={**BASE, "name": "Text Mode", "targeting": {"browsers": [value.id]}})
+                              data=CampaignUpdate.model_validate({**BASE, "name": "Text Mode", "targeting": {"browsers": [value.id]}}))
     db.commit()
     with pytest.raises(Conflict):
         metadata.delete_value(db, actor=admin, value_id=value.id)  # the campaign uses it
@@ -44,10 +45,10 @@ def test_without_the_campaigns_counter_a_used_value_is_never_deleted(db, monkeyp
 
 def test_without_the_balance_guard_no_campaign_is_activated(db, monkeypatch):
     advertiser = actor_of(db, "advertiser@demo.example")
-    campaign = campaigns.create_campaign(db, actor=advertiser, data={**BASE, "name": "Guarded"})
+    campaign = campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate({**BASE, "name": "Guarded"}))
     db.commit()
     monkeypatch.setattr(campaigns, "ACTIVATION_GUARDS", Hook("campaign activation guards", needed=("balance",)))
     with pytest.raises(RuntimeError, match="no handler registered for \\['balance'\\]"):
-        campaigns.set_status(db, actor=advertiser, campaign_id=campaign["id"], status=CampaignStatus.ACTIVE)
+        campaigns.set_status(db, actor=advertiser, campaign_id=campaign.id, status=CampaignStatus.ACTIVE)
     db.rollback()
-    assert campaigns.get_campaign(db, actor=advertiser, campaign_id=campaign["id"])["status"] != "active"
+    assert campaigns.get_campaign(db, actor=advertiser, campaign_id=campaign.id).status != "active"

@@ -16,6 +16,7 @@ from sqlmodel import Session, func, select
 
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign
+from app.campaigns.schemas import CampaignUpdate
 from app.campaigns.scope import campaign_in_scope
 from app.history import change_log, status
 from app.history.models import AuditEntry
@@ -66,7 +67,7 @@ def test_a_kind_declared_once_gets_its_status_route_change_log_checks_and_audit(
     from app.main import create_app
 
     with session_scope() as db:
-        campaign_id = campaigns.create_campaign(db, actor=actor_of(db, ADVERTISER), data=VALID)["id"]
+        campaign_id = campaigns.create_campaign(db, actor=actor_of(db, ADVERTISER), data=CampaignUpdate.model_validate(VALID)).id
     with TestClient(create_app(), base_url="http://testserver") as client:
         headers = bearer_headers(client, ADVERTISER)
         path = f"/api/test-kinds/lamps/{campaign_id}"
@@ -108,14 +109,14 @@ def test_a_kind_declared_once_gets_its_status_route_change_log_checks_and_audit(
 def test_a_move_raced_by_another_session_is_made_and_audited_once(demo_ids: dict[str, int]) -> None:
     with session_scope() as db:
         actor = actor_of(db, ADVERTISER)
-        campaign_id = campaigns.create_campaign(db, actor=actor, data=VALID)["id"]
+        campaign_id = campaigns.create_campaign(db, actor=actor, data=CampaignUpdate.model_validate(VALID)).id
     with session_scope() as late:
         read = late.get(Campaign, campaign_id)  # this session has read it as a draft (and keeps it)
         assert read is not None and read.status == "draft"
         with session_scope() as first:
             campaigns.set_status(first, actor=actor, campaign_id=campaign_id, status="archived")
         shown = campaigns.set_status(late, actor=actor, campaign_id=campaign_id, status="archived")
-        assert shown["status"] == "archived"
+        assert shown.status == "archived"
     with session_scope() as db:
         assert _audited(db, "campaign", campaign_id, "set_status_archived") == 1
 

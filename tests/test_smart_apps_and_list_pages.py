@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.kernel.db import run
 from app.kernel.errors import Forbidden, Invalid, NotFound
 from app.reference import app_taxonomy
@@ -57,12 +58,12 @@ def test_staff_curate_smart_lists_and_advertisers_target_the_active_ones(db):
     assert [r.id for r in smart_apps.list_lists(db, actor=me)] == [games.id]
     with pytest.raises(NotFound):
         smart_apps.get_list(db, actor=me, list_id=business.id)
-    campaign = campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Gamers", "targeting": {
-        "smart_app_lists": [games.id]}})
-    assert campaign["targeting"]["smart_app_lists"] == [games.id]
+    campaign = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({
+        **BASE, "name": "Gamers", "targeting": {"smart_app_lists": [games.id]}}))
+    assert campaign.targeting.smart_app_lists == [games.id]
     with pytest.raises(Invalid) as refused:
-        campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Old", "targeting": {
-            "smart_app_lists": [business.id]}})
+        campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "name": "Old", "targeting": {
+            "smart_app_lists": [business.id]}}))
     assert set(refused.value.fields) == {"targeting.smart_app_lists"}
     with pytest.raises(Exception) as in_use:
         smart_apps.delete_list(db, actor=admin, list_id=games.id)
@@ -93,8 +94,8 @@ def test_inventory_list_pages_show_what_the_user_has(demo_ids):
         me = actor_of(db, "advertiser@demo.example")
         made = app_lists.create_list(db, actor=me, name="Premium news", kind="allow",
                                      entries="news.example.com\ncom.example.reader").list
-        campaigns.create_campaign(db, actor=me, data={**BASE, "name": "Readers", "targeting": {
-            "inventory_lists": {"allow": [made.id], "block": []}}})
+        campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "name": "Readers", "targeting": {
+            "inventory_lists": {"allow": [made.id], "block": []}}}))
         return made
 
     made = run(make)

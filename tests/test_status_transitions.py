@@ -12,6 +12,7 @@ from sqlmodel import Session, col, func, select
 from app.access.models import User, UserStatus
 from app.accounts import users
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.creatives import service as creatives
 from app.dsps import service as dsps
 from app.dsps.schemas import DspCreate
@@ -33,7 +34,7 @@ def _changes(db: Session, entity: str, entity_id: int) -> int:
 
 
 def _campaign(db: Session, actor: Any, *moves: str) -> int:
-    campaign_id = campaigns.create_campaign(db, actor=actor, data=VALID)["id"]
+    campaign_id = campaigns.create_campaign(db, actor=actor, data=CampaignUpdate.model_validate(VALID)).id
     for status in moves:
         campaigns.set_status(db, actor=actor, campaign_id=campaign_id, status=status)
     return campaign_id
@@ -46,25 +47,25 @@ def _campaign(db: Session, actor: Any, *moves: str) -> int:
 def test_a_campaign_makes_each_declared_move(db: Session, moves: tuple[str, ...], wanted: str) -> None:
     me = actor_of(db, ADVERTISER)
     campaign_id = _campaign(db, me, *moves)
-    assert campaigns.set_status(db, actor=me, campaign_id=campaign_id, status=wanted)["status"] == wanted
+    assert campaigns.set_status(db, actor=me, campaign_id=campaign_id, status=wanted).status == wanted
 
 
 def test_a_completed_campaign_can_only_be_archived(db: Session) -> None:
     me = actor_of(db, ADVERTISER)
     campaign_id = _campaign(db, me, "active", "completed")
-    assert campaigns.get_campaign(db, actor=me, campaign_id=campaign_id)["next_statuses"] == ["archived"]
+    assert campaigns.get_campaign(db, actor=me, campaign_id=campaign_id).next_statuses == ["archived"]
     for wanted in ("active", "paused", "draft"):
         with pytest.raises(Invalid) as refused:
             campaigns.set_status(db, actor=me, campaign_id=campaign_id, status=wanted)
         assert refused.value.fields == {"status": f"A completed campaign cannot become {wanted}."}
-    assert campaigns.get_campaign(db, actor=me, campaign_id=campaign_id)["status"] == "completed"
+    assert campaigns.get_campaign(db, actor=me, campaign_id=campaign_id).status == "completed"
 
 
 def test_the_same_campaign_status_again_changes_nothing_and_an_unknown_one_is_refused(db: Session) -> None:
     me = actor_of(db, ADVERTISER)
     campaign_id = _campaign(db, me, "active")
     logged = _changes(db, "campaign", campaign_id)
-    assert campaigns.set_status(db, actor=me, campaign_id=campaign_id, status="active")["status"] == "active"
+    assert campaigns.set_status(db, actor=me, campaign_id=campaign_id, status="active").status == "active"
     assert _changes(db, "campaign", campaign_id) == logged
     with pytest.raises(Invalid) as refused:
         campaigns.set_status(db, actor=me, campaign_id=campaign_id, status="deleted")

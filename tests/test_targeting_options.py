@@ -10,6 +10,7 @@ from sqlmodel import Session, select
 from app.accounts import user_config
 from app.campaigns import service as campaigns
 from app.campaigns import targeting_options
+from app.campaigns.schemas import CampaignUpdate
 from app.demo.seed import seed_demo
 from app.history.models import AuditEntry
 from app.kernel.errors import Conflict, Invalid, NotFound
@@ -95,14 +96,14 @@ def test_targeting_keeps_versions_in_the_chosen_systems_and_carriers_in_the_chos
     android_14, ios_17 = _id(db, "os_version", "Android 14"), _id(db, "os_version", "iOS 17")
     telekom, verizon = _id(db, "carrier", "Deutsche Telekom"), _id(db, "carrier", "Verizon")
     with pytest.raises(Invalid) as error:
-        campaigns.create_campaign(db, actor=me, data={**BASE, "targeting": {
+        campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "targeting": {
             "operating_systems": [android], "os_versions": [android_14, ios_17],
-            "countries": ["DE"], "carriers": [telekom, verizon]}})
+            "countries": ["DE"], "carriers": [telekom, verizon]}}))
     assert error.value.fields == {"targeting.os_versions": "OS versions outside the chosen operating systems: iOS 17.",
                                   "targeting.carriers": "Carriers outside the chosen countries: Verizon."}
-    saved = campaigns.create_campaign(db, actor=me, data={**BASE, "targeting": {
-        "operating_systems": [android, ios], "os_versions": [android_14, ios_17], "carriers": [verizon]}})
-    assert saved["targeting"]["operating_systems"] == sorted([android, ios])
+    saved = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "targeting": {
+        "operating_systems": [android, ios], "os_versions": [android_14, ios_17], "carriers": [verizon]}}))
+    assert saved.targeting.operating_systems == sorted([android, ios])
     admin = actor_of(db, "admin@demo.example")
     assert next(r for r in metadata.list_values(db, actor=admin, kind="operating_system") if r.id == ios).used > 0
 
@@ -112,13 +113,14 @@ def test_options_hold_every_picker_and_the_advertisers_exchanges(db):
     me = actor_of(db, "advertiser@demo.example")
     everything = targeting_options.options(db, actor=me, advertiser_id=None)
     assert {"exchanges", "operating_systems", "os_versions", "browsers", "manufacturers", "carriers", "countries",
-            "languages", "device_types", "objectives", "traffic_types", "goal_metrics"} <= set(everything)
-    assert len(everything["exchanges"]) == 10  # no restriction in the configuration: every active exchange
-    assert all("parent_id" in v for v in everything["os_versions"]) and all("country" in c for c in everything["carriers"])
+            "languages", "device_types", "objectives", "traffic_types", "goal_metrics"} <= set(everything.model_dump())
+    assert len(everything.exchanges) == 10  # no restriction in the configuration: every active exchange
+    assert all("parent_id" in v.model_dump() for v in everything.os_versions) and all(
+        "country" in c.model_dump() for c in everything.carriers)
     _restrict_exchanges(db, "advertiser@demo.example", [first, second])
-    assert {e["id"] for e in targeting_options.options(db, actor=me, advertiser_id=None)["exchanges"]} == {first, second}
+    assert {e.id for e in targeting_options.options(db, actor=me, advertiser_id=None).exchanges} == {first, second}
     agency = actor_of(db, "agency@demo.example")
-    assert {e["id"] for e in targeting_options.supported_exchanges(db, actor=agency, advertiser_id=me.id)} == {
+    assert {e.id for e in targeting_options.supported_exchanges(db, actor=agency, advertiser_id=me.id)} == {
         first, second}
 
 
@@ -131,7 +133,7 @@ def test_another_tenants_advertiser_is_unreachable(db):
         with pytest.raises(NotFound):
             targeting_options.supported_exchanges(db, actor=actor, advertiser_id=rival_advertiser.id)
     admin = actor_of(db, "admin@demo.example")
-    assert targeting_options.options(db, actor=admin, advertiser_id=rival_advertiser.id)["exchanges"]
+    assert targeting_options.options(db, actor=admin, advertiser_id=rival_advertiser.id).exchanges
 
 
 def test_meta_calls(client):

@@ -1,3 +1,4 @@
+from app.campaigns.schemas import CampaignUpdate
 from app.kernel import validation as v
 from app.kernel.errors import Invalid
 from app.reports.schemas import ReportSettings
@@ -136,8 +137,8 @@ def test_each_governed_field_is_held_to_its_section_5_rule(db):
     me, admin = actor_of(db, "advertiser@demo.example"), actor_of(db, "admin@demo.example")
     name_rule = "Invalid input. Please use only letters, numbers, spaces, and hyphens."
     attempts = {
-        "campaign.name": (lambda n: campaigns.create_campaign(db, actor=me, data={
-            "name": n, "starts_at": "2026-12-01", "total_budget": "100", "bid": "1"}), "name", name_rule),
+        "campaign.name": (lambda n: campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({
+            "name": n, "starts_at": "2026-12-01", "total_budget": "100", "bid": "1"})), "name", name_rule),
         "inventory_list.name": (lambda n: app_lists.create_list(db, actor=me, name=n, kind="allow",
                                                                 entries="com.example.app"), "name", name_rule),
         "smart_app_list.name": (lambda n: smart_apps.create_list(db, actor=admin, name=n, category_id="36",

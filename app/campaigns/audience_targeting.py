@@ -4,13 +4,12 @@ campaign service (its checks, its audit record). Campaigns sit above supply, so 
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlmodel import Session, col, select
 
 from app.access.policy import Actor, require
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, CampaignStatus
+from app.campaigns.schemas import CampaignAudience, CampaignAudiences, CampaignUpdate
 from app.kernel.errors import Invalid
 from app.supply import audiences
 from app.supply.list_targeting import AUDIENCE_KEY
@@ -18,18 +17,20 @@ from app.supply.models import Audience
 from app.supply.schemas import AudienceRead
 
 
-def campaign_audiences(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, list[dict[str, Any]]]:
-    """The audiences a campaign allows and blocks (its overview): {"allow": [...], "block": [...]}, each
-    {id, name, kind, status}."""
+def campaign_audiences(db: Session, *, actor: Actor, campaign_id: int) -> CampaignAudiences:
+    """The audiences a campaign allows and blocks (its overview), each {id, name, kind, status}."""
     require(actor, "audience", "view")
     campaign = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)  # scope
-    lists = campaign["targeting"].get(AUDIENCE_KEY) or {}
-    ids = {*(lists.get("allow") or []), *(lists.get("block") or [])}
+    lists = campaign.targeting.audiences
+    ids = {*lists.allow, *lists.block}
     found = {a.id: a for a in db.exec(select(Audience).where(col(Audience.id).in_(ids),
-                                                             Audience.advertiser_id == campaign["advertiser_id"]))}
-    return {mode: [{"id": i, "name": found[i].name, "kind": found[i].kind, "status": found[i].status}
-                   if i in found else {"id": i, "name": f"#{i}", "kind": "", "status": "missing"}
-                   for i in lists.get(mode) or []] for mode in ("allow", "block")}
+                                                             Audience.advertiser_id == campaign.advertiser_id))}
+
+    def shown(ids: list[int]) -> list[CampaignAudience]:
+        return [CampaignAudience(id=i, name=found[i].name, kind=found[i].kind, status=found[i].status)
+                if i in found else CampaignAudience(id=i, name=f"#{i}", kind="", status="missing") for i in ids]
+
+    return CampaignAudiences(allow=shown(lists.allow), block=shown(lists.block))
 
 
 def associate_campaigns(db: Session, *, actor: Actor, audience_id: int, allow: list[int],
@@ -59,8 +60,8 @@ def associate_campaigns(db: Session, *, actor: Actor, audience_id: int, allow: l
         if (new_allow, new_block) == (current_allow, current_block):
             continue
         try:
-            campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data={"targeting": {
-                **targeting, AUDIENCE_KEY: {"allow": sorted(new_allow), "block": sorted(new_block)}}})
+            campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data=CampaignUpdate(targeting={
+                **targeting, AUDIENCE_KEY: {"allow": sorted(new_allow), "block": sorted(new_block)}}))
         except Invalid as refused:
             reason = " ".join(refused.fields.values())
             raise Invalid({"campaign_ids": f"{name} (#{campaign_id}): {reason}"}) from None

@@ -9,13 +9,14 @@ per requested id, in request order: {id, name, ok, message}, the message naming 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from app.access.policy import Actor, require
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import BulkResult, CampaignRead, CampaignUpdate
 from app.kernel import money
 from app.kernel.errors import Invalid, ServiceError
 from app.reference.models import ReferenceValue
@@ -33,7 +34,9 @@ LABELS: dict[str, str] = {
     "targeting.exchanges": "Exchanges",
 }
 
-Row = dict[str, Any]
+# A bulk edit's changes, by name (CHANGES): money as dollar text, status and goal as codes, and the list changes as
+# {mode, allow, block}. Loose on purpose: each is judged here, before any row, so a bad one is refused naming it.
+ChangeSet = Mapping[str, str | int | float | Mapping[str, Any] | None]
 
 
 # --- checking the request ------------------------------------------------------------------------------
@@ -83,7 +86,7 @@ def _merged(current: Any, change: dict[str, Any]) -> dict[str, list[int]]:
     return {"allow": sorted(allow), "block": sorted(block)}
 
 
-def _check_amounts(settings: dict[str, Any]) -> None:
+def _check_amounts(settings: Mapping[str, object]) -> None:
     """Amounts that no campaign could take ("NaN", "1e3", too many decimals, past the field's bound) refuse the
     whole request, naming the field, before any row is touched; the rules between amounts are each row's own."""
     problems = {key: problem for key in MONEY_CHANGES if key in settings
@@ -115,24 +118,25 @@ def reason(refusal: ServiceError) -> str:
     return refusal.message
 
 
-def _each(db: Session, actor: Actor, campaign_ids: list[int], apply: Callable[[int, Row], Row]) -> list[Row]:
+def _each(db: Session, actor: Actor, campaign_ids: list[int],
+          apply: Callable[[int, CampaignRead], CampaignRead]) -> list[BulkResult]:
     """apply(id, the campaign as it is) for every id, each in its own savepoint; one result per id, in order."""
-    results: list[Row] = []
+    results: list[BulkResult] = []
     for campaign_id in campaign_ids:
         name = ""
         try:
             current = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)  # NotFound out of scope
-            name = current["name"]
+            name = current.name
             with db.begin_nested():  # rolled back to here, and only here, when the row is refused
                 saved = apply(campaign_id, current)
         except ServiceError as refusal:
-            results.append({"id": campaign_id, "name": name, "ok": False, "message": reason(refusal)})
+            results.append(BulkResult(id=campaign_id, name=name, ok=False, message=reason(refusal)))
         else:
-            results.append({"id": campaign_id, "name": saved["name"], "ok": True, "message": ""})
+            results.append(BulkResult(id=campaign_id, name=saved.name, ok=True, message=""))
     return results
 
 
-def bulk_update(db: Session, *, actor: Actor, campaign_ids: list[int], changes: dict[str, Any]) -> list[Row]:
+def bulk_update(db: Session, *, actor: Actor, campaign_ids: list[int], changes: ChangeSet) -> list[BulkResult]:
     """Apply `changes` to each campaign: any of bid, bid_min, bid_max, total_budget, daily_budget (dollar text,
     read by the money parser; each row checked by the amount rules against its own stored values),
     status, goal_metric with goal_target, and inventory_lists / audiences as {mode: add|remove|replace,
@@ -140,7 +144,7 @@ def bulk_update(db: Session, *, actor: Actor, campaign_ids: list[int], changes: 
     message} per requested id, in request order."""
     require(actor, "campaign", "update")
     ids = _campaign_ids(campaign_ids)
-    if not isinstance(changes, dict) or not changes:
+    if not isinstance(changes, Mapping) or not changes:
         raise Invalid({"changes": "Choose something to change."})
     unknown = sorted(set(changes) - set(CHANGES))
     if unknown:
@@ -152,14 +156,15 @@ def bulk_update(db: Session, *, actor: Actor, campaign_ids: list[int], changes: 
     if status is not None:
         require(actor, "campaign", "status")
 
-    def apply(campaign_id: int, current: Row) -> Row:
-        data = dict(settings)
+    def apply(campaign_id: int, current: CampaignRead) -> CampaignRead:
+        data: dict[str, Any] = dict(settings)
         if lists:
-            targeting = dict(current["targeting"])
+            targeting = current.targeting.model_dump()
             for key, change in lists.items():
                 targeting[key] = _merged(targeting.get(key), change)
             data["targeting"] = targeting
-        saved = campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data=data) if data else current
+        saved = campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id,
+                                          data=CampaignUpdate.model_validate(data)) if data else current
         if status is not None:
             saved = campaigns.set_status(db, actor=actor, campaign_id=campaign_id, status=status)
         return saved
@@ -167,7 +172,7 @@ def bulk_update(db: Session, *, actor: Actor, campaign_ids: list[int], changes: 
     return _each(db, actor, ids, apply)
 
 
-def bulk_status(db: Session, *, actor: Actor, campaign_ids: list[int], status: str) -> list[Row]:
+def bulk_status(db: Session, *, actor: Actor, campaign_ids: list[int], status: str) -> list[BulkResult]:
     """/admin/bulk-campaign-status (admin and co-admin): move each campaign to `status` along the declared
     transitions. One {id, name, ok, message} per requested id, in request order."""
     require(actor, "campaign", "bulk_status")
@@ -178,7 +183,7 @@ def bulk_status(db: Session, *, actor: Actor, campaign_ids: list[int], status: s
 
 
 def bulk_exchanges(db: Session, *, actor: Actor, campaign_ids: list[int], add: list[int],
-                   remove: list[int]) -> list[Row]:
+                   remove: list[int]) -> list[BulkResult]:
     """/bulk-edit-exchanges: add exchanges to, and remove exchanges from, each campaign's targeting. A row is
     refused when its advertiser may not buy on an added exchange (its user configuration). One {id, name, ok,
     message} per requested id, in request order."""
@@ -194,9 +199,10 @@ def bulk_exchanges(db: Session, *, actor: Actor, campaign_ids: list[int], add: l
     if added - active:
         raise Invalid({"add": "Choose exchanges from the list."})
 
-    def apply(campaign_id: int, current: Row) -> Row:
-        targeting = dict(current["targeting"])
-        targeting["exchanges"] = sorted((set(targeting.get("exchanges", [])) | added) - removed)
-        return campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data={"targeting": targeting})
+    def apply(campaign_id: int, current: CampaignRead) -> CampaignRead:
+        targeting = current.targeting.model_dump()
+        targeting["exchanges"] = sorted((set(current.targeting.exchanges) | added) - removed)
+        return campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id,
+                                         data=CampaignUpdate(targeting=targeting))
 
     return _each(db, actor, ids, apply)

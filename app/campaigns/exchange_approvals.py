@@ -18,6 +18,7 @@ from app.access.models import User
 from app.access.policy import Actor, require
 from app.access.preferences import settings_of
 from app.campaigns.models import ApprovalStatus, Campaign, CampaignStatus, ExchangeApproval
+from app.campaigns.schemas import BulkResult, CampaignExchangeRead, ExchangeRequestRead
 from app.campaigns.scope import campaign_in_scope
 from app.history import audit, change_log
 from app.kernel.errors import Invalid, NotFound
@@ -68,17 +69,18 @@ def sync_requests(db: Session, *, actor: Actor | None, campaign: Campaign) -> No
 
 
 def _row(approval: ExchangeApproval, campaign: Campaign, advertiser: User, exchange: str,
-         decider: str = "") -> dict[str, Any]:
-    return {"id": approval.id, "campaign_id": campaign.id, "campaign": campaign.name,
-            "campaign_status": campaign.status, "advertiser_id": advertiser.id,
-            "advertiser": advertiser.company_name or advertiser.display_name, "exchange_id": approval.exchange_id,
-            "exchange": exchange, "status": approval.status, "reason": approval.reason,
-            "requested_at": approval.requested_at.isoformat(),
-            "decided_at": approval.decided_at.isoformat() if approval.decided_at else None, "decided_by": decider}
+         decider: str = "") -> ExchangeRequestRead:
+    assert approval.id is not None and campaign.id is not None and advertiser.id is not None
+    return ExchangeRequestRead(
+        id=approval.id, campaign_id=campaign.id, campaign=campaign.name, campaign_status=campaign.status,
+        advertiser_id=advertiser.id, advertiser=advertiser.company_name or advertiser.display_name,
+        exchange_id=approval.exchange_id, exchange=exchange, status=approval.status, reason=approval.reason,
+        requested_at=approval.requested_at.isoformat(),
+        decided_at=approval.decided_at.isoformat() if approval.decided_at else None, decided_by=decider)
 
 
 def list_requests(db: Session, *, actor: Actor, status: str = "pending", campaign_id: int | None = None
-                  ) -> list[dict[str, Any]]:
+                  ) -> list[ExchangeRequestRead]:
     """Staff: the requests of every campaign that is not archived, newest first; `status` narrows (""= all)."""
     require(actor, ENTITY, "view")
     if status and status not in {s.value for s in ApprovalStatus}:
@@ -99,7 +101,7 @@ def list_requests(db: Session, *, actor: Actor, status: str = "pending", campaig
 
 
 def decide_many(db: Session, *, actor: Actor, approval_ids: Sequence[int], decision: str,
-                reason: str = "") -> list[dict[str, Any]]:
+                reason: str = "") -> list[BulkResult]:
     """Staff: approve or reject requests; one {id, name, ok, message} per id in request order (the bulk page's
     results). A rejection needs a reason; deciding a request again changes its decision."""
     require(actor, ENTITY, "decide")
@@ -123,15 +125,15 @@ def decide_many(db: Session, *, actor: Actor, approval_ids: Sequence[int], decis
         .join(Campaign, col(Campaign.id) == ExchangeApproval.campaign_id)
         .join(ReferenceValue, col(ReferenceValue.id) == ExchangeApproval.exchange_id)
         .where(col(ExchangeApproval.id).in_(ids))).all()}
-    results = []
+    results: list[BulkResult] = []
     for approval_id in ids:
         if approval_id not in found:
-            results.append({"id": approval_id, "name": "", "ok": False, "message": "Request not found."})
+            results.append(BulkResult(id=approval_id, name="", ok=False, message="Request not found."))
             continue
         approval, campaign, exchange = found[approval_id]
         label = f"{campaign.name} · {exchange}"
         if campaign.status == CampaignStatus.ARCHIVED:
-            results.append({"id": approval_id, "name": label, "ok": False, "message": "The campaign is archived."})
+            results.append(BulkResult(id=approval_id, name=label, ok=False, message="The campaign is archived."))
             continue
         # The exchange only in `after`: the log's diff then names it on every entry (approval_history reads it).
         before = {"status": approval.status, "reason": approval.reason}
@@ -141,21 +143,21 @@ def decide_many(db: Session, *, actor: Actor, approval_ids: Sequence[int], decis
         audit.record(db, actor=actor, entity=ENTITY, entity_id=campaign.id,
                      action="approve" if decision == ApprovalStatus.APPROVED else "reject",
                      before=before, after={"exchange": exchange, "status": decision, "reason": reason})
-        results.append({"id": approval_id, "name": label, "ok": True, "message": ""})
+        results.append(BulkResult(id=approval_id, name=label, ok=True, message=""))
     db.flush()
     return results
 
 
-def campaign_exchanges(db: Session, *, actor: Actor, campaign_id: int) -> list[dict[str, Any]]:
+def campaign_exchanges(db: Session, *, actor: Actor, campaign_id: int) -> list[CampaignExchangeRead]:
     """The state and reason per exchange of one campaign, for whoever may see the campaign (its view page)."""
     require(actor, "campaign", "view")
     campaign_in_scope(db, actor, campaign_id)  # row scope: not found otherwise
     rows = db.exec(select(ExchangeApproval, ReferenceValue.name)
                    .join(ReferenceValue, col(ReferenceValue.id) == ExchangeApproval.exchange_id)
                    .where(ExchangeApproval.campaign_id == campaign_id)).all()
-    return sorted(({"id": a.id, "exchange": name, "status": a.status, "reason": a.reason,
-                    "decided_at": a.decided_at.isoformat() if a.decided_at else None} for a, name in rows),
-                  key=lambda r: r["exchange"].casefold())
+    return sorted((CampaignExchangeRead(id=a.id, exchange=name, status=a.status, reason=a.reason,
+                                        decided_at=a.decided_at.isoformat() if a.decided_at else None)
+                   for a, name in rows if a.id is not None), key=lambda r: r.exchange.casefold())
 
 
 def approved_exchange_names(db: Session, campaign_ids: Sequence[int]) -> dict[int, tuple[str, ...]]:

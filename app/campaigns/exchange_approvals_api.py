@@ -3,7 +3,7 @@ request, in request order); anyone who may see a campaign reads its exchanges' s
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
@@ -11,8 +11,9 @@ from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.campaigns import exchange_approvals
+from app.campaigns.schemas import BulkResult, CampaignExchangeRead, ExchangeRequestRead
 from app.web.deps import DB, get_actor
-from app.web.envelope import ok
+from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["exchange approvals"])
 
@@ -25,22 +26,24 @@ class DecisionBody(BaseModel):
 
 @router.get("/exchange-approval")
 def list_requests(status: str = Query("pending", description="pending, approved, rejected, or empty for all"),
-                  campaign_id: int | None = None, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+                  campaign_id: int | None = None, actor: Actor = Depends(get_actor),
+                  db: Session = DB) -> Envelope[list[ExchangeRequestRead]]:
     """Staff: the exchange requests of every campaign that is not archived, newest first."""
-    return ok(exchange_approvals.list_requests(db, actor=actor, status=status, campaign_id=campaign_id))
+    return reply(exchange_approvals.list_requests(db, actor=actor, status=status, campaign_id=campaign_id))
 
 
 @router.post("/exchange-approval/decide")
 @router.post("/campaning/bulk/exchange-approval", include_in_schema=False)
-def decide(body: DecisionBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def decide(body: DecisionBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[BulkResult]]:
     """Staff: approve or reject requests. Replies with one {id, name, ok, message} per id in request order; a
     rejection without a reason is refused as a whole (422, field `reason`). Also the spec's
     `campaning/bulk/exchange-approval`."""
-    return ok(exchange_approvals.decide_many(db, actor=actor, approval_ids=body.approval_ids,
-                                             decision=body.decision, reason=body.reason))
+    return reply(exchange_approvals.decide_many(db, actor=actor, approval_ids=body.approval_ids,
+                                                decision=body.decision, reason=body.reason))
 
 
 @router.get("/campaigns/{campaign_id}/exchanges")
-def campaign_exchanges(campaign_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def campaign_exchanges(campaign_id: int, actor: Actor = Depends(get_actor),
+                       db: Session = DB) -> Envelope[list[CampaignExchangeRead]]:
     """Each exchange a campaign asked for, with its state (pending, approved, rejected) and the reason."""
-    return ok(exchange_approvals.campaign_exchanges(db, actor=actor, campaign_id=campaign_id))
+    return reply(exchange_approvals.campaign_exchanges(db, actor=actor, campaign_id=campaign_id))

@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 from app.access.policy import Actor, advertiser_rows, require
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, CampaignStatus
+from app.campaigns.schemas import ExportLink
 from app.kernel.csv_exports import export_link, write_export
 from app.kernel.errors import Invalid
 from app.kernel.i18n.catalog import Translator, translator
@@ -97,8 +98,8 @@ def _time_zones(db: Session, actor: Actor) -> dict[int, str]:
 
 def export_campaigns(db: Session, *, actor: Actor, columns: list[str], status: str = "", search: str = "",
                      advertiser_id: int | None = None, include_archived: bool = False, sort: str = "",
-                     headers: list[str] | None = None, language: str | None = None) -> dict[str, str]:
-    """Write the campaign list as its page shows it to a CSV file; returns {csv_download_url, filename}.
+                     headers: list[str] | None = None, language: str | None = None) -> ExportLink:
+    """Write the campaign list as its page shows it to a CSV file; returns the link to it.
 
     The rows are those list_campaigns gives for these filters (the actor's scope, the status, one advertiser),
     with `columns` (list columns and the page's "active" switch; none: every list column) in that order.
@@ -118,9 +119,10 @@ def export_campaigns(db: Session, *, actor: Actor, columns: list[str], status: s
     if sort and sort.lstrip("-") not in EXPORT_COLUMNS:
         raise Invalid({"sort": f"Sort by one of: {', '.join(EXPORT_COLUMNS)} (a leading - for descending)."})
     t, terms, zones = translator(language), search.lower().split(), _time_zones(db, actor)
-    listed = campaigns.list_campaigns(db, actor=actor, status=status, advertiser_id=advertiser_id,
-                                      include_archived=include_archived)
+    listed = [row.model_dump() for row in campaigns.list_campaigns(
+        db, actor=actor, status=status, advertiser_id=advertiser_id, include_archived=include_archived)]
     shown = [(row, cells) for row in listed if _matches(row, cells := _cells(row, chosen, t, zones), chosen, terms)]
     stored = write_export(headers if headers is not None else chosen,
                           (cells for _row, cells in _grid_order(shown, sort, lambda row, column: _cells(row, [column], t, zones)[0])))
-    return export_link(actor=actor, stored=stored, filename=f"Campaigns-{utcnow():%Y%m%d-%H%M%S}.csv")
+    return ExportLink.model_validate(export_link(actor=actor, stored=stored,
+                                                 filename=f"Campaigns-{utcnow():%Y%m%d-%H%M%S}.csv"))

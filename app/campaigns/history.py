@@ -83,8 +83,8 @@ def _readable_entries(db: Session, _actor: Actor, subject: change_log.Subject,
 
 def _campaign(db: Session, actor: Actor, campaign_id: int) -> change_log.Subject:
     campaign = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)
-    return change_log.Subject({"id": campaign["id"], "name": campaign["name"], "status": campaign["status"]},
-                              [campaign_id], {str(campaign_id): campaign["name"]})
+    return change_log.Subject({"id": campaign.id, "name": campaign.name, "status": campaign.status},
+                              [campaign_id], {str(campaign_id): campaign.name})
 
 
 def _advertiser(db: Session, actor: Actor, advertiser_id: int) -> change_log.Subject:

@@ -41,6 +41,17 @@ from app.campaigns.models import (
     next_statuses,
     shown_status,
 )
+from app.campaigns.schemas import (
+    AdvertiserChoice,
+    CampaignClone,
+    CampaignDescription,
+    CampaignListRow,
+    CampaignRead,
+    CampaignUpdate,
+    CloneDraft,
+    ClonePlan,
+    StaleValue,
+)
 from app.campaigns.scope import campaign_in_scope
 from app.campaigns.targeting import clean_targeting, deliverable, stale_values
 from app.history import audit
@@ -87,8 +98,8 @@ def _dollars(micros: int | None) -> str | None:
     return f"{cents // 100}.{cents % 100:02d}"
 
 
-def public(campaign: Campaign, advertiser: User) -> dict[str, Any]:
-    """A campaign as pages and the API show it (money in dollars as decimal text, times in ISO 8601)."""
+def _shown(campaign: Campaign, advertiser: User) -> dict[str, Any]:
+    """public()'s fields, as plain values (an edit merges what it was sent into them)."""
     row = campaign.model_dump(exclude={"targeting", *_MONEY_FIELDS.values()})
     row.update({field: _dollars(getattr(campaign, column)) for field, column in _MONEY_FIELDS.items()})
     row.update(advertiser=advertiser.company_name or advertiser.display_name, targeting=dict(campaign.targeting),
@@ -97,6 +108,11 @@ def public(campaign: Campaign, advertiser: User) -> dict[str, Any]:
                shown_status=shown_status(campaign.status, campaign.ends_at),
                next_statuses=sorted(next_statuses(campaign.status, campaign.ends_at)))
     return row
+
+
+def public(campaign: Campaign, advertiser: User) -> CampaignRead:
+    """A campaign as pages and the API show it (money in dollars as decimal text, times in ISO 8601)."""
+    return CampaignRead.model_validate(_shown(campaign, advertiser))
 
 
 class _NaiveUTC(TypeDecorator[datetime]):
@@ -118,36 +134,36 @@ def _utc_text(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat() + "+00:00"
 
 
-def get_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
+def get_campaign(db: Session, *, actor: Actor, campaign_id: int) -> CampaignRead:
     require(actor, "campaign", "view")
     return public(*campaign_in_scope(db, actor, campaign_id))
 
 
-def describe_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
-    """A campaign with the names behind its targeting codes and ids (the view page):
-    {"campaign": ..., "names": {countries, regions, cities, languages, <reference keys>: [names]},
-    "stale": {<reference key>: [names of values it could not choose today, with why: retired / not_allowed]}}."""
+def describe_campaign(db: Session, *, actor: Actor, campaign_id: int) -> CampaignDescription:
+    """A campaign with the names behind its targeting codes and ids (the view page): its names per targeting key
+    (countries, regions, cities, languages, <reference keys>), and per reference key the values it could not
+    choose today, with why (retired / not_allowed)."""
     campaign = get_campaign(db, actor=actor, campaign_id=campaign_id)
-    return {"campaign": campaign, "names": targeting_names(db, campaign["targeting"]),
-            "stale": stale_targeting(db, campaign)}
+    return CampaignDescription(campaign=campaign, names=targeting_names(db, campaign.targeting.model_dump()),
+                               stale=stale_targeting(db, campaign))
 
 
-def stale_targeting(db: Session, campaign: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """A campaign's (as public() shows it) reference values that are retired, or exchanges off its advertiser's
-    allowed list: {key: [{id, name, reason}]}. They stay on the campaign until the buyer removes them, and are
-    never sent to a DSP."""
-    stale = stale_values(db, advertiser_id=campaign["advertiser_id"], targeting=campaign["targeting"])
+def stale_targeting(db: Session, campaign: CampaignRead) -> dict[str, list[StaleValue]]:
+    """A campaign's reference values that are retired, or exchanges off its advertiser's allowed list:
+    {key: [{id, name, reason}]}. They stay on the campaign until the buyer removes them, and are never sent to a
+    DSP."""
+    stale = stale_values(db, advertiser_id=campaign.advertiser_id, targeting=campaign.targeting.model_dump())
     names = metadata.names_by_id(db, [i for marks in stale.values() for i in marks])
-    return {key: [{"id": i, "name": names.get(i, f"#{i}"), "reason": why} for i, why in sorted(marks.items())]
+    return {key: [StaleValue(id=i, name=names.get(i, f"#{i}"), reason=why) for i, why in sorted(marks.items())]
             for key, marks in stale.items()}
 
 
-def remove_stale_targeting(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
+def remove_stale_targeting(db: Session, *, actor: Actor, campaign_id: int) -> CampaignRead:
     """Take a campaign's retired and no-longer-allowed reference values off its targeting (an edit of that alone)."""
     require(actor, "campaign", "update")
     campaign = get_campaign(db, actor=actor, campaign_id=campaign_id)
-    targeting = deliverable(db, advertiser_id=campaign["advertiser_id"], targeting=campaign["targeting"])
-    return update_campaign(db, actor=actor, campaign_id=campaign_id, data={"targeting": targeting})
+    targeting = deliverable(db, advertiser_id=campaign.advertiser_id, targeting=campaign.targeting.model_dump())
+    return update_campaign(db, actor=actor, campaign_id=campaign_id, data=CampaignUpdate(targeting=targeting))
 
 
 def targeting_names(db: Session, targeting: dict[str, Any]) -> dict[str, list[str]]:
@@ -216,7 +232,7 @@ def _order(sort: str) -> list[Any]:
 
 
 def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "",
-                   search: str = "", include_archived: bool = False, sort: str = "") -> list[dict[str, Any]]:
+                   search: str = "", include_archived: bool = False, sort: str = "") -> list[CampaignListRow]:
     """The campaign list: columns only (no ORM entities), so it stays fast at tens of thousands of rows.
     `sort` is a list column, "-" first for descending (default: newest change first)."""
     require(actor, "campaign", "view")
@@ -246,14 +262,16 @@ def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     # connection does not autoflush, so this unit of work's pending changes are flushed first.
     db.flush()
     rows = db.connection().execute(query.order_by(*order)).all()
-    return [{"id": r[0], "name": r[1], "status": r[2], "objective": r[3], "advertiser_id": r[4],
-             "advertiser": r[7] or f"{r[5]} {r[6]}".strip(), "starts_at": _utc_text(r[8]), "ends_at": _utc_text(r[9]),
-             "total_budget": _dollars(r[10]), "daily_budget": _dollars(r[11]), "bid_strategy": r[12],
-             "bid": _dollars(r[13]), "traffic_type": r[14], "updated_at": _utc_text(r[15]),
-             "shown_status": shown_status(r[2], r[9], now)} for r in rows]
+    # Built unchecked (model_construct): every value comes typed from the columns above, and the list runs to tens
+    # of thousands of rows.
+    return [CampaignListRow.model_construct(
+        id=r[0], name=r[1], status=r[2], objective=r[3], advertiser_id=r[4], advertiser=r[7] or f"{r[5]} {r[6]}".strip(),
+        starts_at=_utc_text(r[8]), ends_at=_utc_text(r[9]), total_budget=_dollars(r[10]), daily_budget=_dollars(r[11]),
+        bid_strategy=r[12], bid=_dollars(r[13]), traffic_type=r[14], updated_at=_utc_text(r[15]),
+        shown_status=shown_status(r[2], r[9], now)) for r in rows]
 
 
-def advertiser_choices(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
+def advertiser_choices(db: Session, *, actor: Actor) -> list[AdvertiserChoice]:
     """The active advertisers the actor may create campaigns for: {id, name}, by name (an advertiser: itself)."""
     require(actor, "campaign", "create")
     query = select(User).where(User.role == Role.ADVERTISER, User.status == UserStatus.ACTIVE)
@@ -261,8 +279,9 @@ def advertiser_choices(db: Session, *, actor: Actor) -> list[dict[str, Any]]:
         query = query.where(User.agency_id == actor.id)
     elif actor.role == Role.ADVERTISER:
         query = query.where(User.id == actor.id)
-    rows = [{"id": u.id, "name": u.company_name or u.display_name} for u in db.exec(query) if can_see_user(actor, u)]
-    return sorted(rows, key=lambda row: str(row["name"]).casefold())
+    rows = [AdvertiserChoice(id=u.id, name=u.company_name or u.display_name) for u in db.exec(query)
+            if u.id is not None and can_see_user(actor, u)]
+    return sorted(rows, key=lambda row: row.name.casefold())
 
 
 # --- checking input ------------------------------------------------------------------------------------
@@ -441,12 +460,18 @@ def _snapshot(campaign: Campaign) -> dict[str, Any]:
 
 # --- writing -------------------------------------------------------------------------------------------
 
-def create_campaign(db: Session, *, actor: Actor, data: dict[str, Any], advertiser_id: int | None = None) -> dict[str, Any]:
+def _sent(data: CampaignUpdate) -> dict[str, Any]:
+    """The settings a form or API call gave (left-out fields are not in it)."""
+    return data.model_dump(exclude_unset=True, include=set(EDITABLE))
+
+
+def create_campaign(db: Session, *, actor: Actor, data: CampaignUpdate, advertiser_id: int | None = None) -> CampaignRead:
     """A new campaign, as a draft, for the advertiser (an advertiser creates its own)."""
     require(actor, "campaign", "create")
     advertiser = advertiser_for_new(db, actor, advertiser_id)
     assert advertiser.id is not None
-    campaign = Campaign(advertiser_id=advertiser.id, status=CampaignStatus.DRAFT, **_checked(db, advertiser.id, data))
+    campaign = Campaign(advertiser_id=advertiser.id, status=CampaignStatus.DRAFT,
+                        **_checked(db, advertiser.id, _sent(data)))
     db.add(campaign)
     db.flush()
     audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="create", after=_snapshot(campaign))
@@ -454,15 +479,16 @@ def create_campaign(db: Session, *, actor: Actor, data: dict[str, Any], advertis
     return public(campaign, advertiser)
 
 
-def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: dict[str, Any]) -> dict[str, Any]:
+def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: CampaignUpdate) -> CampaignRead:
     """Change a campaign's settings; fields not sent keep their values. Archived campaigns are read-only."""
     require(actor, "campaign", "update")
     campaign, advertiser = campaign_in_scope(db, actor, campaign_id)
     if campaign.status == CampaignStatus.ARCHIVED:
         raise Invalid({"status": "An archived campaign cannot be changed; clone it instead."})
-    current = {**public(campaign, advertiser), "targeting": campaign.targeting}
-    merged = {field: data.get(field, current.get(field)) for field in EDITABLE}
-    changed_money = {field for field in _MONEY_FIELDS if field in data and data[field] != current[field]}
+    sent = _sent(data)
+    current = {**_shown(campaign, advertiser), "targeting": campaign.targeting}
+    merged = {field: sent.get(field, current.get(field)) for field in EDITABLE}
+    changed_money = {field for field in _MONEY_FIELDS if field in sent and sent[field] != current[field]}
     before = _snapshot(campaign)
     for column, value in _checked(db, campaign.advertiser_id, merged, campaign, changed=changed_money).items():
         setattr(campaign, column, value)
@@ -477,7 +503,7 @@ def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: dict[s
     return public(campaign, advertiser)
 
 
-def set_status(db: Session, *, actor: Actor, campaign_id: int, status: str) -> dict[str, Any]:
+def set_status(db: Session, *, actor: Actor, campaign_id: int, status: str) -> CampaignRead:
     """Move a campaign along STATUS_TRANSITIONS (CAMPAIGN_STATUS); the same status again changes nothing."""
     return public(*CAMPAIGN_STATUS.change(db, actor=actor, record_id=campaign_id, status=status))
 
@@ -514,7 +540,7 @@ CAMPAIGN_STATUS = status_machine.declare(status_machine.StatusMachine(
                     "flight that has not ended and a positive balance (422 naming what to do otherwise)."),)))
 
 
-def archive_campaign(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
+def archive_campaign(db: Session, *, actor: Actor, campaign_id: int) -> CampaignRead:
     """What deleting a campaign does: it is archived, never removed, so its delivery history stays."""
     return set_status(db, actor=actor, campaign_id=campaign_id, status=CampaignStatus.ARCHIVED)
 
@@ -549,12 +575,12 @@ class ClonePart:
 CLONE_PARTS: Hook[ClonePart] = Hook("what a clone takes from its original", needed=("creatives",))
 
 
-def clone_plan(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]:
-    """What a clone of the campaign starts from (the clone page's form, the API's clone): {"campaign": its settings
+def clone_plan(db: Session, *, actor: Actor, campaign_id: int) -> ClonePlan:
+    """What a clone of the campaign starts from (the clone page's form, the API's clone): "campaign": its settings
     as public() shows them, named by _copy_name, without the lists, audiences and reference values a new campaign
     cannot choose, with what each CLONE_PARTS part takes (the creatives, less archived ones); "left_out": the
     names of what it leaves; "needs_dates": the original's flight has ended, so the clone needs new dates (its
-    dates are then empty)}."""
+    dates are then empty)."""
     require(actor, "campaign", "create")
     source, advertiser = campaign_in_scope(db, actor, campaign_id)
     shown = public(source, advertiser)
@@ -562,31 +588,31 @@ def clone_plan(db: Session, *, actor: Actor, campaign_id: int) -> dict[str, Any]
     targeting = deliverable(db, advertiser_id=source.advertiser_id, targeting=targeting)
     stale = stale_targeting(db, shown)
     parts = {part.field: part.plan(db, campaign_id) for part in CLONE_PARTS.handlers()}
-    left_out = sorted([*left_out, *(row["name"] for rows in stale.values() for row in rows),
+    left_out = sorted([*left_out, *(row.name for rows in stale.values() for row in rows),
                        *(name for _taken, names in parts.values() for name in names)], key=str.casefold)
     needs_dates = flight_ended(source.ends_at)
-    campaign = {**shown, "name": _copy_name(db, source.advertiser_id, source.name), "targeting": targeting,
-                **{field: taken for field, (taken, _names) in parts.items()},
+    campaign = {**shown.model_dump(), "name": _copy_name(db, source.advertiser_id, source.name),
+                "targeting": targeting, "taken": {field: taken for field, (taken, _names) in parts.items()},
                 **({"starts_at": None, "ends_at": None} if needs_dates else {})}
-    return {"campaign": campaign, "left_out": left_out, "needs_dates": needs_dates}
+    return ClonePlan(campaign=CloneDraft.model_validate(campaign), left_out=left_out, needs_dates=needs_dates)
 
 
 def clone_campaign(db: Session, *, actor: Actor, campaign_id: int, starts_at: str | None = None,
-                   ends_at: str | None = None) -> dict[str, Any]:
+                   ends_at: str | None = None) -> CampaignClone:
     """A draft copy with every setting it may keep and the original's creatives (clone_plan), checked as a new
     campaign is, in one unit of work; new dates may be given, and must be when the original's flight has ended.
     The answer is the clone, with "left_out": the names of the archived lists, retired values and archived
     creatives it did not take."""
     plan = clone_plan(db, actor=actor, campaign_id=campaign_id)
-    source = plan["campaign"]
+    source = plan.campaign.model_dump()
     data = {field: source.get(field) for field in EDITABLE}
     data |= {field: value for field, value in (("starts_at", starts_at), ("ends_at", ends_at)) if value is not None}
-    if plan["needs_dates"] and not data.get("ends_at") and not data.get("starts_at"):
+    if plan.needs_dates and not data.get("ends_at") and not data.get("starts_at"):
         raise Invalid({"starts_at": CLONE_NEEDS_DATES, "ends_at": CLONE_NEEDS_DATES})
-    advertiser = db.get(User, source["advertiser_id"])
+    advertiser = db.get(User, plan.campaign.advertiser_id)
     assert advertiser is not None
-    campaign = Campaign(advertiser_id=source["advertiser_id"], status=CampaignStatus.DRAFT,
-                        **_checked(db, source["advertiser_id"], data))
+    campaign = Campaign(advertiser_id=plan.campaign.advertiser_id, status=CampaignStatus.DRAFT,
+                        **_checked(db, plan.campaign.advertiser_id, data))
     db.add(campaign)
     db.flush()
     audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="clone",
@@ -594,6 +620,6 @@ def clone_campaign(db: Session, *, actor: Actor, campaign_id: int, starts_at: st
     exchange_approvals.sync_requests(db, actor=actor, campaign=campaign)
     assert campaign.id is not None
     for part in CLONE_PARTS.handlers():
-        if source.get(part.field):
-            part.take(db, actor, campaign.id, source[part.field])
-    return {**public(campaign, advertiser), "left_out": plan["left_out"]}
+        if taken := plan.campaign.taken.get(part.field):
+            part.take(db, actor, campaign.id, taken)
+    return CampaignClone(**public(campaign, advertiser).model_dump(), left_out=plan.left_out)

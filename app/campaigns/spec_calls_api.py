@@ -7,17 +7,24 @@ server does not do (TLS protects the transport)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.campaigns import bulk as campaign_bulk
-from app.campaigns import export as campaign_export
 from app.campaigns import service as campaigns
-from app.campaigns.api import SORT_HELP, CampaignBody, StatusBody
+from app.campaigns.api import SORT_HELP, StatusBody
+from app.campaigns.bulk import ChangeSet
+from app.campaigns.schemas import (
+    BulkResult,
+    CampaignBody,
+    CampaignListRow,
+    CampaignRead,
+    ExportLink,
+    GoalMetric,
+    ListChange,
+)
 from app.campaigns.tools_api import (
     IDS_HELP,
     RESULTS_HELP,
@@ -25,12 +32,12 @@ from app.campaigns.tools_api import (
     BulkStatusBody,
     BulkUpdateBody,
     ExportBody,
-    ListChange,
+    answered,
     changes_of,
-    summary,
+    exported,
 )
 from app.web.deps import DB, get_actor
-from app.web.envelope import ok
+from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["campaigns: spec call names"])
 
@@ -55,103 +62,101 @@ class ListsBody(ListChange):
 
 class OptimizationBody(BaseModel):
     campaign_ids: list[int] = Field(..., description=IDS_HELP)
-    goal_metric: Literal["none", "ctr", "cpa", "cpi", "vcr"]
+    goal_metric: GoalMetric
     goal_target: str = Field("", description="CTR/VCR in %, CPA/CPI in dollars; empty for none")
 
 
-def _bulk(db: Session, actor: Actor, campaign_ids: list[int], changes: dict[str, Any]) -> dict[str, Any]:
-    results = campaign_bulk.bulk_update(db, actor=actor, campaign_ids=campaign_ids, changes=changes)
-    return ok(results, summary(results))
+def _bulk(db: Session, actor: Actor, campaign_ids: list[int], changes: ChangeSet) -> Envelope[list[BulkResult]]:
+    return answered(campaign_bulk.bulk_update(db, actor=actor, campaign_ids=campaign_ids, changes=changes))
 
 
 @router.get("/campaning/campaignData")
 def campaign_data(status: str = "", search: str = "", advertiser_id: int | None = None, include_archived: bool = False,
                   sort: str = Query("", description=SORT_HELP), actor: Actor = Depends(get_actor),
-                  db: Session = DB) -> dict[str, Any]:
+                  db: Session = DB) -> Envelope[list[CampaignListRow]]:
     """The campaign list (as GET /campaigns)."""
-    return ok(campaigns.list_campaigns(db, actor=actor, status=status, search=search, advertiser_id=advertiser_id,
-                                       include_archived=include_archived, sort=sort))
+    return reply(campaigns.list_campaigns(db, actor=actor, status=status, search=search, advertiser_id=advertiser_id,
+                                          include_archived=include_archived, sort=sort))
 
 
 @router.post("/campaning/changeStatus")
 def change_status(body: CampaignStatusBody, actor: Actor = Depends(get_actor),
-                  db: Session = DB) -> dict[str, Any]:
+                  db: Session = DB) -> Envelope[CampaignRead]:
     """Move one campaign to a status (as PUT /campaigns/{id}/status)."""
-    return ok(campaigns.set_status(db, actor=actor, campaign_id=body.campaign_id, status=body.status), "Status changed")
+    return reply(campaigns.set_status(db, actor=actor, campaign_id=body.campaign_id, status=body.status),
+                 "Status changed")
 
 
 @router.get("/campaning/editTable")
-def edit_table(campaign_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def edit_table(campaign_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[CampaignRead]:
     """One campaign, for its edit form (as GET /campaigns/{id})."""
-    return ok(campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id))
+    return reply(campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id))
 
 
 @router.post("/campaning/update/editTable")
 def update_edit_table(body: CampaignEditBody, actor: Actor = Depends(get_actor),
-                      db: Session = DB) -> dict[str, Any]:
+                      db: Session = DB) -> Envelope[CampaignRead]:
     """Save a campaign's settings; fields left out keep their values (as PUT /campaigns/{id})."""
-    data = body.model_dump(exclude_unset=True, exclude={"campaign_id"})
-    return ok(campaigns.update_campaign(db, actor=actor, campaign_id=body.campaign_id, data=data), "Campaign saved")
+    return reply(campaigns.update_campaign(db, actor=actor, campaign_id=body.campaign_id, data=body),
+                 "Campaign saved")
 
 
 @router.delete("/campaning/deleteCampaign")
 def delete_campaign(campaign_id: int, actor: Actor = Depends(get_actor),
-                    db: Session = DB) -> dict[str, Any]:
+                    db: Session = DB) -> Envelope[CampaignRead]:
     """Delete a campaign: it is archived, never removed (as DELETE /campaigns/{id})."""
-    return ok(campaigns.archive_campaign(db, actor=actor, campaign_id=campaign_id), "Campaign archived")
+    return reply(campaigns.archive_campaign(db, actor=actor, campaign_id=campaign_id), "Campaign archived")
 
 
 @router.post("/campaning/bulk/bid-range", description="Set the bid range of many campaigns. " + RESULTS_HELP)
 def bulk_bid_range(body: BidRangeBody, actor: Actor = Depends(get_actor),
-                   db: Session = DB) -> dict[str, Any]:
-    changes = body.model_dump(exclude_unset=True, exclude={"campaign_ids"})
+                   db: Session = DB) -> Envelope[list[BulkResult]]:
+    changes: ChangeSet = body.model_dump(exclude_unset=True, exclude={"campaign_ids"})
     return _bulk(db, actor, body.campaign_ids, changes)
 
 
 @router.post("/campaning/bulk/inventory", description="Add, remove or replace the inventory lists many campaigns "
                                                      "allow and block. " + RESULTS_HELP)
-def bulk_inventory(body: ListsBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def bulk_inventory(body: ListsBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[BulkResult]]:
     return _bulk(db, actor, body.campaign_ids, {"inventory_lists": body.model_dump(exclude={"campaign_ids"})})
 
 
 @router.post("/campaning/bulk/audience", description="Add, remove or replace the audiences many campaigns allow "
                                                     "and block. " + RESULTS_HELP)
-def bulk_audience(body: ListsBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def bulk_audience(body: ListsBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[BulkResult]]:
     return _bulk(db, actor, body.campaign_ids, {"audiences": body.model_dump(exclude={"campaign_ids"})})
 
 
 @router.post("/campaning/bulk/campaign-update", description="Any bulk change (as POST /campaigns/bulk). "
                                                            + RESULTS_HELP)
 def bulk_campaign_update(body: BulkUpdateBody, actor: Actor = Depends(get_actor),
-                         db: Session = DB) -> dict[str, Any]:
+                         db: Session = DB) -> Envelope[list[BulkResult]]:
     return _bulk(db, actor, body.campaign_ids, changes_of(body.changes))
 
 
 @router.post("/campaning/bulk/user-optimization-settings", description="Set the optimisation goal of many "
                                                                       "campaigns. " + RESULTS_HELP)
 def bulk_optimization(body: OptimizationBody, actor: Actor = Depends(get_actor),
-                      db: Session = DB) -> dict[str, Any]:
+                      db: Session = DB) -> Envelope[list[BulkResult]]:
     return _bulk(db, actor, body.campaign_ids, {"goal_metric": body.goal_metric, "goal_target": body.goal_target})
 
 
 @router.post("/campaning/bulk/exchanges", description="As POST /campaigns/bulk/exchanges. " + RESULTS_HELP)
 def bulk_exchanges(body: BulkExchangesBody, actor: Actor = Depends(get_actor),
-                   db: Session = DB) -> dict[str, Any]:
-    results = campaign_bulk.bulk_exchanges(db, actor=actor, campaign_ids=body.campaign_ids, add=body.add,
-                                           remove=body.remove)
-    return ok(results, summary(results))
+                   db: Session = DB) -> Envelope[list[BulkResult]]:
+    return answered(campaign_bulk.bulk_exchanges(db, actor=actor, campaign_ids=body.campaign_ids, add=body.add,
+                                                 remove=body.remove))
 
 
 @router.post("/admin/campaning/bulk-status", description="Admin and co-admin (as POST /campaigns/bulk/status). "
                                                         + RESULTS_HELP)
 def admin_bulk_status(body: BulkStatusBody, actor: Actor = Depends(get_actor),
-                      db: Session = DB) -> dict[str, Any]:
-    results = campaign_bulk.bulk_status(db, actor=actor, campaign_ids=body.campaign_ids, status=body.status)
-    return ok(results, summary(results))
+                      db: Session = DB) -> Envelope[list[BulkResult]]:
+    return answered(campaign_bulk.bulk_status(db, actor=actor, campaign_ids=body.campaign_ids, status=body.status))
 
 
 @router.post("/campaning/exportCampaningData")
 def export_campaign_data(body: ExportBody, actor: Actor = Depends(get_actor),
-                         db: Session = DB) -> dict[str, Any]:
+                         db: Session = DB) -> Envelope[ExportLink]:
     """The campaign list as CSV (as POST /campaigns/export): data.csv_download_url, valid 15 minutes, for you only."""
-    return ok(campaign_export.export_campaigns(db, actor=actor, **body.model_dump()), "Export ready")
+    return exported(db, actor, body)

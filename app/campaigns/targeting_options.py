@@ -9,7 +9,7 @@ when it checks a saved campaign.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 from sqlmodel import Session
 
@@ -24,11 +24,19 @@ from app.campaigns.models import (
     OBJECTIVES,
     PACING,
 )
+from app.campaigns.schemas import CampaignOptions
 from app.campaigns.targeting import DEVICE_TYPES
 from app.kernel.errors import NotFound
 from app.reference import geo, metadata
+from app.reference.schemas import CarrierOption, OsVersionOption, ReferenceOption, TrafficTypeOption
 
 ADVERTISER_NOT_FOUND = "User not found."
+OptionT = TypeVar("OptionT", bound=ReferenceOption)
+
+
+def of_kind(options: list[ReferenceOption], kind: type[OptionT]) -> list[OptionT]:
+    """A picker's options as the kind's own option class (metadata.active_values answers each kind's own)."""
+    return [option for option in options if isinstance(option, kind)]
 
 
 def _advertiser(db: Session, actor: Actor, advertiser_id: int | None) -> User | None:
@@ -44,45 +52,32 @@ def _advertiser(db: Session, actor: Actor, advertiser_id: int | None) -> User | 
     return advertiser
 
 
-def supported_exchanges(db: Session, *, actor: Actor, advertiser_id: int | None) -> list[dict[str, Any]]:
+def supported_exchanges(db: Session, *, actor: Actor, advertiser_id: int | None) -> list[ReferenceOption]:
     """The active exchanges the advertiser may buy on ({id, name}, by name): those its configuration names, or
     all when it names none. Without an advertiser (an agency or admin who has not chosen one yet): all."""
     require(actor, "reference", "view")
     advertiser = _advertiser(db, actor, advertiser_id)
     exchanges = metadata.active_values(db, actor=actor, kind="exchange")
     allowed = set(settings_of(db, advertiser.id).allowed_exchanges or []) if advertiser and advertiser.id else set()
-    return [row.model_dump() for row in exchanges if not allowed or row.id in allowed]
+    return [row for row in exchanges if not allowed or row.id in allowed]
 
 
-def options(db: Session, *, actor: Actor, advertiser_id: int | None) -> dict[str, Any]:
-    """Everything the campaign form's pickers need: {exchanges, operating_systems, os_versions (with parent_id),
-    browsers, manufacturers, carriers (with country), traffic_type_values (the admin's list, with code), countries,
-    languages, device_types, objectives, pacing, bid_strategies, frequency_periods, traffic_types, goal_metrics}.
-    Lists of reference values hold {id, name}; the fixed choices are codes. Cities are searched
-    (/api/meta/city), never listed."""
+def options(db: Session, *, actor: Actor, advertiser_id: int | None) -> CampaignOptions:
+    """Everything the campaign form's pickers need (CampaignOptions). Cities are searched (/api/meta/city), never
+    listed."""
     require(actor, "campaign", "view")
     exchanges = supported_exchanges(db, actor=actor, advertiser_id=advertiser_id)
 
-    def active(kind: str) -> list[dict[str, Any]]:
-        return [row.model_dump() for row in metadata.active_values(db, actor=actor, kind=kind)]
+    def active(kind: str) -> list[ReferenceOption]:
+        return metadata.active_values(db, actor=actor, kind=kind)
 
-    traffic_types = active("traffic_type")
-
-    return {
-        "exchanges": exchanges,
-        "operating_systems": active("operating_system"),
-        "os_versions": active("os_version"),
-        "browsers": active("browser"),
-        "manufacturers": active("manufacturer"),
-        "carriers": active("carrier"),
-        "traffic_type_values": traffic_types,
-        "countries": [c.model_dump() for c in geo.countries(actor=actor)],
-        "languages": [lang.model_dump() for lang in geo.languages(actor=actor)],
-        "device_types": list(DEVICE_TYPES),
-        "objectives": list(OBJECTIVES),
-        "pacing": list(PACING),
-        "bid_strategies": list(BID_STRATEGIES),
-        "frequency_periods": list(FREQUENCY_PERIODS),
-        "traffic_types": [row["code"] for row in traffic_types],  # the admin's list, as the codes campaigns keep
-        "goal_metrics": list(GOAL_METRICS),
-    }
+    traffic_types = of_kind(active("traffic_type"), TrafficTypeOption)
+    return CampaignOptions(
+        exchanges=exchanges, operating_systems=active("operating_system"),
+        os_versions=of_kind(active("os_version"), OsVersionOption), browsers=active("browser"),
+        manufacturers=active("manufacturer"), carriers=of_kind(active("carrier"), CarrierOption),
+        traffic_type_values=traffic_types, countries=geo.countries(actor=actor), languages=geo.languages(actor=actor),
+        device_types=list(DEVICE_TYPES), objectives=list(OBJECTIVES), pacing=list(PACING),
+        bid_strategies=list(BID_STRATEGIES), frequency_periods=list(FREQUENCY_PERIODS),
+        traffic_types=[row.code for row in traffic_types],  # the admin's list, as the codes campaigns keep
+        goal_metrics=list(GOAL_METRICS))

@@ -4,18 +4,18 @@ row is applied or refused on its own, and the reply lists them in request order.
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.campaigns import bulk as campaign_bulk
 from app.campaigns import export as campaign_export
 from app.campaigns import service as campaigns
+from app.campaigns.bulk import ChangeSet
+from app.campaigns.schemas import BulkChanges, BulkResult, ExportLink, Status
 from app.web.deps import DB, get_actor
-from app.web.envelope import ok
+from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["campaigns: many at once"])
 
@@ -23,32 +23,6 @@ IDS_HELP = f"The campaigns to change, at most {campaign_bulk.MAX_CAMPAIGNS:,}"
 RESULTS_HELP = ("Replies with one {id, name, ok, message} per requested id, in request order; message says why a "
                 "row was refused, naming the field (\"\" when applied). An id you cannot reach gives "
                 "\"Campaign not found.\".")
-Status = Literal["draft", "active", "paused", "completed", "archived"]
-
-
-class ListChange(BaseModel):
-    """How to change a campaign's allow and block lists: add these ids, remove them, or replace both lists."""
-
-    mode: Literal["add", "remove", "replace"]
-    allow: list[int] = Field(default_factory=list)
-    block: list[int] = Field(default_factory=list)
-
-
-class BulkChanges(BaseModel):
-    """Any of these; the ones left out stay as they are on each campaign. Money in dollars as text ("2.50")."""
-
-    model_config = ConfigDict(extra="forbid")  # a misspelt change is refused, never silently skipped
-
-    bid: str | None = None
-    bid_min: str | None = None
-    bid_max: str | None = None
-    total_budget: str | None = None
-    daily_budget: str | None = Field(None, description='"" removes the daily budget')
-    status: Status | None = None
-    goal_metric: Literal["none", "ctr", "cpa", "cpi", "vcr"] | None = None
-    goal_target: str | None = None
-    inventory_lists: ListChange | None = None
-    audiences: ListChange | None = None
 
 
 class BulkUpdateBody(BaseModel):
@@ -78,43 +52,50 @@ class ExportBody(BaseModel):
     sort: str = Field("", description="A list column, '-' first for descending")
 
 
-def changes_of(body: BulkChanges) -> dict[str, Any]:
+def changes_of(body: BulkChanges) -> ChangeSet:
     """The changes the caller sent (left-out fields are not changes; an explicit null is not one either)."""
     return {key: value for key, value in body.model_dump(exclude_unset=True).items() if value is not None}
 
 
-def summary(results: list[dict[str, Any]]) -> str:
-    applied = sum(1 for row in results if row["ok"])
+def summary(results: list[BulkResult]) -> str:
+    applied = sum(1 for row in results if row.ok)
     return f"{applied} of {len(results)} campaigns changed"
+
+
+def answered(results: list[BulkResult]) -> Envelope[list[BulkResult]]:
+    """A bulk call's reply: one result per requested id, and how many were applied."""
+    return reply(results, summary(results))
+
+
+def exported(db: Session, actor: Actor, body: ExportBody) -> Envelope[ExportLink]:
+    return reply(campaign_export.export_campaigns(db, actor=actor, **body.model_dump()), "Export ready")
 
 
 @router.post("/campaigns/bulk", description="Change many campaigns at once. " + RESULTS_HELP)
 def bulk_update(body: BulkUpdateBody, actor: Actor = Depends(get_actor),
-                db: Session = DB) -> dict[str, Any]:
-    results = campaign_bulk.bulk_update(db, actor=actor, campaign_ids=body.campaign_ids, changes=changes_of(body.changes))
-    return ok(results, summary(results))
+                db: Session = DB) -> Envelope[list[BulkResult]]:
+    return answered(campaign_bulk.bulk_update(db, actor=actor, campaign_ids=body.campaign_ids,
+                                              changes=changes_of(body.changes)))
 
 
 @router.post("/campaigns/bulk/status", description="Admin and co-admin: move many campaigns to one status. "
                                                   + RESULTS_HELP)
 def bulk_status(body: BulkStatusBody, actor: Actor = Depends(get_actor),
-                db: Session = DB) -> dict[str, Any]:
-    results = campaign_bulk.bulk_status(db, actor=actor, campaign_ids=body.campaign_ids, status=body.status)
-    return ok(results, summary(results))
+                db: Session = DB) -> Envelope[list[BulkResult]]:
+    return answered(campaign_bulk.bulk_status(db, actor=actor, campaign_ids=body.campaign_ids, status=body.status))
 
 
 @router.post("/campaigns/bulk/exchanges", description="Add exchanges to, or remove them from, many campaigns; a "
                                                      "campaign whose advertiser may not buy on an added exchange "
                                                      "is refused. " + RESULTS_HELP)
 def bulk_exchanges(body: BulkExchangesBody, actor: Actor = Depends(get_actor),
-                   db: Session = DB) -> dict[str, Any]:
-    results = campaign_bulk.bulk_exchanges(db, actor=actor, campaign_ids=body.campaign_ids, add=body.add,
-                                           remove=body.remove)
-    return ok(results, summary(results))
+                   db: Session = DB) -> Envelope[list[BulkResult]]:
+    return answered(campaign_bulk.bulk_exchanges(db, actor=actor, campaign_ids=body.campaign_ids, add=body.add,
+                                                 remove=body.remove))
 
 
 @router.post("/campaigns/export")
-def export(body: ExportBody, actor: Actor = Depends(get_actor), db: Session = DB) -> dict[str, Any]:
+def export(body: ExportBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ExportLink]:
     """The campaign list as CSV: replies {csv_download_url, filename}. The link works for 15 minutes, and only
     for you (send your session cookie or bearer token with the download)."""
-    return ok(campaign_export.export_campaigns(db, actor=actor, **body.model_dump()), "Export ready")
+    return exported(db, actor, body)

@@ -11,6 +11,7 @@ from sqlmodel import Session, col, select
 from app.access.policy import Actor, require
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, CampaignStatus
+from app.campaigns.schemas import CampaignRead, CampaignUpdate
 from app.campaigns.scope import NOT_FOUND as CAMPAIGN_NOT_FOUND
 from app.campaigns.scope import campaign_if_in_scope
 from app.campaigns.service import CLONE_PARTS, ClonePart
@@ -150,8 +151,8 @@ def campaign_creatives(db: Session, *, actor: Actor, campaign_id: int) -> list[C
     return _campaign_creative_rows(db, campaign_id)
 
 
-def save_campaign(db: Session, *, actor: Actor, data: dict[str, Any], campaign_id: int | None = None,
-                  advertiser_id: int | None = None, creative_ids: list[int] | None = None) -> dict[str, Any]:
+def save_campaign(db: Session, *, actor: Actor, data: CampaignUpdate, campaign_id: int | None = None,
+                  advertiser_id: int | None = None, creative_ids: list[int] | None = None) -> CampaignRead:
     """The campaign form's save (/campaignForm, /campaignEditForm, /campaignClone), one user action in one unit of
     work: the settings (a new campaign for `advertiser_id` when `campaign_id` is None, else that campaign's),
     then, when `creative_ids` is given, exactly those creatives. A refusal of either step saves neither: a
@@ -163,7 +164,7 @@ def save_campaign(db: Session, *, actor: Actor, data: dict[str, Any], campaign_i
         else:
             saved = campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data=data)
         if creative_ids is not None:
-            set_campaign_creatives(db, actor=actor, campaign_id=int(saved["id"]), creative_ids=creative_ids)
+            set_campaign_creatives(db, actor=actor, campaign_id=saved.id, creative_ids=creative_ids)
     return saved
 
 

@@ -14,6 +14,7 @@ from app.access.policy import Actor
 from app.campaigns import exchange_approvals
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign
+from app.campaigns.schemas import CampaignUpdate
 from app.creatives import service as creatives
 from app.creatives.schemas import CreativeCreate
 from app.demo.media import banner, mp4_bytes
@@ -65,15 +66,15 @@ def seed_demo_advertising(db: Session, *, actor: Actor) -> int:
     ended = {"Autumn Clearance": _day(-15)}
     made = []
     for data, moves in plans:
-        campaign = campaigns.create_campaign(db, actor=actor, data=data)
+        campaign = campaigns.create_campaign(db, actor=actor, data=CampaignUpdate.model_validate(data))
         for status in moves:
-            campaigns.set_status(db, actor=actor, campaign_id=campaign["id"], status=status)
+            campaigns.set_status(db, actor=actor, campaign_id=campaign.id, status=status)
         if data["name"] in ended:
-            row = db.get(Campaign, campaign["id"])
+            row = db.get(Campaign, campaign.id)
             assert row is not None
             row.ends_at = datetime.fromisoformat(ended[data["name"]]).replace(tzinfo=UTC)
             db.add(row)
-        made.append(campaign["id"])
+        made.append(campaign.id)
 
     def upload(name: str, content: bytes, purpose: str = "image") -> int:
         return creatives.upload_asset(db, actor=actor, filename=name, content=content, purpose=purpose).id
@@ -107,7 +108,7 @@ def approve_demo_exchanges(db: Session, *, actor: Actor) -> int:
     """The demo admin approves the exchange requests of the demo campaigns that have run (so the simulated month
     has delivery); the draft's stay pending, for the approval page to show. Answers how many were approved."""
     pending = [r for r in exchange_approvals.list_requests(db, actor=actor, status="pending")
-               if r["campaign_status"] != "draft"]
+               if r.campaign_status != "draft"]
     if pending:
-        exchange_approvals.decide_many(db, actor=actor, approval_ids=[r["id"] for r in pending], decision="approved")
+        exchange_approvals.decide_many(db, actor=actor, approval_ids=[r.id for r in pending], decision="approved")
     return len(pending)

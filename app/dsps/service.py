@@ -329,7 +329,7 @@ def test_connection(db: Session, *, actor: Actor, dsp_id: int) -> TestedDsp:
 
 
 def _campaign_payload(db: Session, actor: Actor, campaign_id: int) -> Payload:
-    found = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)
+    found = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id).model_dump()
     keep = ("name", "status", "objective", "starts_at", "ends_at", "time_zone", "total_budget", "daily_budget",
             "pacing", "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap", "frequency_period",
             "traffic_type", "targeting")

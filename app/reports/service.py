@@ -217,7 +217,8 @@ def builder_options(db: Session, *, actor: Actor, advertiser_id: int | None = No
     """What the builder offers: types, dimensions, metrics, the events recorded in scope, the advertisers (for
     agencies and staff) and the filter values (campaigns in scope, countries, exchanges, OS, device types)."""
     require(actor, "report", "view")
-    advertisers = campaigns.advertiser_choices(db, actor=actor) if actor.role != Role.ADVERTISER else []
+    advertisers = [a.model_dump() for a in campaigns.advertiser_choices(db, actor=actor)] \
+        if actor.role != Role.ADVERTISER else []
     if actor.role == Role.ADVERTISER:
         advertiser_id = actor.id
     campaign_rows = campaigns.list_campaigns(db, actor=actor, advertiser_id=advertiser_id, include_archived=True,

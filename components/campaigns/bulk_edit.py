@@ -5,6 +5,7 @@ Refused campaigns keep everything as it was; applied ones are in their change lo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, html, use_state
@@ -13,9 +14,10 @@ from app.access.roles import Role
 from app.campaigns import bulk as campaign_bulk
 from app.campaigns import service as campaigns
 from app.campaigns.models import GOAL_METRICS, CampaignStatus
+from app.campaigns.schemas import BulkResult
 from app.reference import metadata
 from components.campaigns.campaign_list import grid_rows
-from components.campaigns.common import back_to_list
+from components.campaigns.common import back_to_list, results_of
 from components.ui.bulk import bulk_page
 from components.ui.console import Console, use_console
 from components.ui.field_store import FieldStore, StoreSelect, StoreText
@@ -41,9 +43,9 @@ def _columns(console: Console) -> list[GridColumn]:
 
 
 def _campaign_bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: Any, apply: Any,
-                        action_fn: Any, initial: dict[str, Any]) -> Any:
+                        action_fn: Callable[..., list[BulkResult]], initial: dict[str, Any]) -> Any:
     console = use_console()
-    return bulk_page(title_key, subtitle_key, panel_title_key, fields, apply, action_fn, initial,
+    return bulk_page(title_key, subtitle_key, panel_title_key, fields, apply, results_of(action_fn), initial,
                      rows_fn=campaigns.list_campaigns, columns=_columns(console), to_rows=grid_rows,
                      back=back_to_list(console))
 

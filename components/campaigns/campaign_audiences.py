@@ -9,6 +9,7 @@ from typing import Any
 from reactpy import component, html
 
 from app.campaigns import audience_targeting
+from app.campaigns.schemas import CampaignAudiences
 from app.supply import audiences
 from components.supply.audiences.common import status_badge
 from components.ui import styles
@@ -84,15 +85,17 @@ def CampaignAudiencesCard(campaign_id: int) -> Any:
     if found.value is None:
         return ""
 
+    chosen: CampaignAudiences = found.value
+
     def items(mode: str) -> Any:
-        rows = found.value[mode]
+        rows = chosen.allow if mode == "allow" else chosen.block
         if not rows:
             return html.span({"className": "text-body-secondary"}, "—")
-        return html.span(*[html.span({"key": str(a["id"]), "className": "me-2 d-inline-flex align-items-center gap-1",
-                                      "data-audience": str(a["id"])},
-                                     app_link({"to": path}, a["name"])
-                                     if (path := console.path("audience.view", id=a["id"])) else a["name"],
-                                     status_badge(console, a["status"]) if a["status"] != "active" else "")
+        return html.span(*[html.span({"key": str(a.id), "className": "me-2 d-inline-flex align-items-center gap-1",
+                                      "data-audience": str(a.id)},
+                                     app_link({"to": path}, a.name)
+                                     if (path := console.path("audience.view", id=a.id)) else a.name,
+                                     status_badge(console, a.status) if a.status != "active" else "")
                            for a in rows])
 
     return html.div({"className": "mt-4", "data-card": "campaign-audiences"}, card(

@@ -30,8 +30,19 @@ from app.campaigns.models import (
     PACING,
     CampaignStatus,
 )
+from app.campaigns.schemas import (
+    AdvertiserChoice,
+    CampaignDescription,
+    CampaignOptions,
+    CampaignRead,
+    CampaignUpdate,
+    CloneDraft,
+    ClonePlan,
+    StaleValue,
+)
 from app.campaigns.targeting import DEVICE_TYPES, EMPTY
 from app.creatives import service as creatives
+from app.reference.schemas import ReferenceOption
 from components.campaigns.campaign_audiences import AudiencePicker
 from components.campaigns.common import back_to_list, campaign_tabs, not_found
 from components.campaigns.summary import CampaignSummary
@@ -79,34 +90,35 @@ def _local(iso: str | None, zone: str) -> str:
         return iso[:16]
 
 
-def initial_values(campaign: dict[str, Any] | None) -> dict[str, Any]:
-    """The store's first values: a saved campaign's settings, or a new campaign's defaults."""
+def initial_values(campaign: CampaignRead | None) -> dict[str, Any]:
+    """The store's first values: a saved campaign's settings (or a clone's plan), or a new campaign's defaults."""
     if campaign is None:
         values: dict[str, Any] = {"objective": "awareness", "traffic_type": "app", "time_zone": "UTC",
                                   "pacing": "even", "bid_strategy": "cpm", "frequency_period": "day",
                                   "goal_metric": "none"}
         targeting: dict[str, Any] = {}
     else:
-        values = {name: "" if campaign.get(name) is None else str(campaign[name]) for name in SCALAR_FIELDS}
-        values["frequency_period"] = campaign.get("frequency_period") or "day"
-        values["starts_at"] = _local(campaign["starts_at"], campaign["time_zone"])
-        values["ends_at"] = _local(campaign["ends_at"], campaign["time_zone"])
-        targeting = campaign.get("targeting") or {}
+        saved = campaign.model_dump(include=set(SCALAR_FIELDS))
+        values = {name: "" if saved.get(name) is None else str(saved[name]) for name in SCALAR_FIELDS}
+        values["frequency_period"] = campaign.frequency_period or "day"
+        values["starts_at"] = _local(campaign.starts_at, campaign.time_zone)
+        values["ends_at"] = _local(campaign.ends_at, campaign.time_zone)
+        targeting = campaign.targeting.model_dump()
     for key, empty in EMPTY.items():
         values[f"targeting.{key}"] = targeting.get(key, empty)
-    if campaign is not None and "creative_ids" in campaign:  # a clone's plan: the original's creatives it may take
-        values["creative_ids"] = list(campaign["creative_ids"])
+    if isinstance(campaign, CloneDraft):  # a clone's plan: what it takes from the original (its creatives)
+        values.update({field: list(ids) for field, ids in campaign.taken.items()})
     return values
 
 
-def submitted_data(store: FieldStore) -> dict[str, Any]:
+def submitted_data(store: FieldStore) -> CampaignUpdate:
     """The service's `data` from what the fields hold."""
     values = store.snapshot()
     data = {name: values.get(name, "") for name in SCALAR_FIELDS}
     if not str(data.get("frequency_cap") or "").strip():
         data["frequency_cap"] = None
     data["targeting"] = {key: values.get(f"targeting.{key}", empty) for key, empty in EMPTY.items()}
-    return data
+    return CampaignUpdate.model_validate(data)
 
 
 def choices(console: Console, prefix: str, keys: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -126,9 +138,9 @@ def stale_badge(console: Console, reason: str) -> Any:
                      console.t(f"campaigns.stale_{reason}"))
 
 
-def _stale_options(console: Console, stale: dict[str, list[dict[str, Any]]], key: str) -> list[tuple[Any, Any]]:
+def _stale_options(console: Console, stale: dict[str, list[StaleValue]], key: str) -> list[tuple[Any, Any]]:
     """Checkbox options for a key's stale values: ticked, marked, and unticking them removes them."""
-    return [(row["id"], html.span(row["name"], stale_badge(console, row["reason"]))) for row in stale.get(key, [])]
+    return [(row.id, html.span(row.name, stale_badge(console, row.reason))) for row in stale.get(key, [])]
 
 
 def _section(title: str, icon: str, *children: Any, marker: str) -> Any:
@@ -148,8 +160,8 @@ def _col(width: str, *children: Any) -> Any:
 
 
 @component
-def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: list[dict[str, Any]] | None,
-                 stale: dict[str, list[dict[str, Any]]] | None = None) -> Any:
+def CampaignForm(*, campaign: CampaignRead | None, mode: str, advertisers: list[AdvertiserChoice] | None,
+                 stale: dict[str, list[StaleValue]] | None = None) -> Any:
     """`mode`: "create", "edit" or "clone" (`campaign` then what campaigns.clone_plan made of the original).
     `advertisers`: who a new campaign may be for (None: the saved campaign's advertiser); an advertiser's own
     list holds only itself. `stale`: the saved campaign's retired or no-longer-allowed targeting values
@@ -158,17 +170,17 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
     t = console.t
     stale = stale or {}
     store = use_field_store(initial_values(campaign))
-    advertiser, set_advertiser = use_state(campaign["advertiser_id"] if campaign else
-                                           (advertisers[0]["id"] if advertisers else None))
-    advertiser_name = campaign["advertiser"] if campaign else next(
-        (a["name"] for a in advertisers or [] if a["id"] == advertiser), "")
+    advertiser, set_advertiser = use_state(campaign.advertiser_id if campaign else
+                                           (advertisers[0].id if advertisers else None))
+    advertiser_name = campaign.advertiser if campaign else next(
+        (a.name for a in advertisers or [] if a.id == advertiser), "")
     choose_advertiser = mode == "create" and advertisers is not None and console.role != Role.ADVERTISER
     options_query = use_query(targeting_options.options, actor=console.actor, advertiser_id=advertiser, deps=[advertiser])
     navigation, go = use_navigation()
 
-    def finished(result: dict[str, Any]) -> None:
-        console.toast("success", t("campaigns.saved" if mode == "edit" else "campaigns.created", name=result["name"]))
-        go(console.path("campaign.view", id=result["id"]) or console.path("campaigns") or "/")
+    def finished(result: CampaignRead) -> None:
+        console.toast("success", t("campaigns.saved" if mode == "edit" else "campaigns.created", name=result.name))
+        go(console.path("campaign.view", id=result.id) or console.path("campaigns") or "/")
 
     # One save, one unit of work: the settings and the creatives together (creatives.save_campaign), so a refused
     # creative leaves the settings unsaved too. Creatives not loaded yet (None) stay as they are.
@@ -181,7 +193,7 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
         creative_ids = None if chosen_creatives is None else list(chosen_creatives)
         if mode == "edit":
             assert campaign is not None
-            action.submit(actor=console.actor, campaign_id=campaign["id"], data=data, creative_ids=creative_ids)
+            action.submit(actor=console.actor, campaign_id=campaign.id, data=data, creative_ids=creative_ids)
         else:
             chosen = store.get("advertiser_id") or advertiser
             action.submit(actor=console.actor, data=data, advertiser_id=int(chosen) if chosen else None,
@@ -193,11 +205,10 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
 
     if options_query.value is None:  # one full render once the pickers' data is in, not two
         return spinner(t("common.loading"))
-    options = options_query.value
+    options: CampaignOptions = options_query.value
     zone_options = [(zone, zone.replace("_", " ")) for zone in TIME_ZONES]
-    traffic_choices = [(row["code"], traffic_label(console, row["code"], row["name"]))
-                       for row in options.get("traffic_type_values", [])]
-    saved_traffic = campaign["traffic_type"] if campaign else ""
+    traffic_choices = [(row.code, traffic_label(console, row.code, row.name)) for row in options.traffic_type_values]
+    saved_traffic = campaign.traffic_type if campaign else ""
     if saved_traffic and saved_traffic not in dict(traffic_choices):  # retired since: kept, and said so
         traffic_choices.append((saved_traffic, f"{traffic_label(console, saved_traffic)} ({t('campaigns.stale_retired')})"))
     basics = _section(
@@ -207,7 +218,7 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
                                             max_length=120, key="name")),
                  _col("col-md-4", select_field(name="advertiser_id", label=t("campaigns.field.advertiser"),
                                                value=str(advertiser or ""), error=errors.get("advertiser_id"),
-                                               options=[(str(a["id"]), a["name"]) for a in advertisers or []],
+                                               options=[(str(a.id), a.name) for a in advertisers or []],
                                                on_change=pick_advertiser)
                       if choose_advertiser else
                       html.div({"className": "mb-3"},
@@ -269,8 +280,12 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
                                             key="goal_target"))),
         marker="budget")
 
+    def listed(key: str) -> list[ReferenceOption]:
+        found: list[ReferenceOption] = getattr(options, key)
+        return found
+
     def reference(key: str) -> list[tuple[int, str]]:
-        return [(row["id"], row["name"]) for row in options.get(key, [])]
+        return [(row.id, row.name) for row in listed(key)]
 
     exchanges = reference("exchanges") + _stale_options(console, stale, "exchanges")
     targeting = _section(
@@ -278,23 +293,24 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
         alert("warning", t("campaigns.stale_note")) if stale else "",
         _subhead(t("campaigns.geography")),
         TagPicker(store, "countries", t("campaigns.field.countries"),
-                  [(c["code"], c["name"]) for c in options.get("countries", [])],
+                  [(c.code, c.name) for c in options.countries],
                   error=errors.get("targeting.countries"), help_text=t("campaigns.countries_help"), key="countries"),
         RegionPicker(store, error=errors.get("targeting.regions"), key="regions"),
         CityPicker(store, error=errors.get("targeting.cities"), key="cities"),
         GeoFenceField(store, error=errors.get("targeting.geo_fence"), key="geo_fence"),
         _subhead(t("campaigns.people_devices")),
         TagPicker(store, "languages", t("campaigns.field.languages"),
-                  [(c["code"], c["name"]) for c in options.get("languages", [])],
+                  [(c.code, c.name) for c in options.languages],
                   error=errors.get("targeting.languages"), key="languages"),
         CheckboxGroup(store, "device_types", t("campaigns.field.device_types"),
                       choices(console, "campaigns.device", DEVICE_TYPES), error=errors.get("targeting.device_types"),
                       key="device_types"),
-        *[CheckboxGroup(store, key, t(label), [(row["id"], row["name"], row.get(detail)) for row in options.get(key, [])]
+        *[CheckboxGroup(store, key, t(label), [(row.id, row.name, getattr(row, detail, None) if detail else None)
+                                               for row in listed(key)]
                         + _stale_options(console, stale, key),
                         error=errors.get(f"targeting.{key}"), help_text=t("campaigns.none_means_all"),
                         narrowed_by=narrowed_by, key=key)
-          for key, label, narrowed_by, detail in REFERENCE_GROUPS if options.get(key) or stale.get(key)],
+          for key, label, narrowed_by, detail in REFERENCE_GROUPS if listed(key) or stale.get(key)],
         _subhead(t("audiences.menu_label")),
         AudiencePicker(store, advertiser, error=errors.get("targeting.audiences"), key=f"audiences-{advertiser}"),
         _subhead(t("campaigns.supply")),
@@ -311,11 +327,11 @@ def CampaignForm(*, campaign: dict[str, Any] | None, mode: str, advertisers: lis
 
     creatives_section = _section(
         t("campaigns.section_creatives"), "bi-images",
-        CreativesPicker(store, advertiser, campaign["id"] if campaign and mode == "edit" else None,
+        CreativesPicker(store, advertiser, campaign.id if campaign and mode == "edit" else None,
                         error=errors.get("creative_ids"), key=f"creatives-{advertiser}"),
         marker="creatives")
 
-    cancel_path = (console.path("campaign.view", id=campaign["id"]) if campaign and mode == "edit"
+    cancel_path = (console.path("campaign.view", id=campaign.id) if campaign and mode == "edit"
                    else console.path("campaigns"))
     problems = len(errors)
     return html.div(
@@ -357,19 +373,19 @@ def CreateCampaignPage() -> Any:
                     CampaignForm(campaign=None, mode="create", advertisers=advertisers.value))
 
 
-def _load_existing(db: Any, *, actor: Any, campaign_id: int, mode: str) -> dict[str, Any]:
-    """What the edit or clone form starts from: {"campaign", "stale"} to edit; campaigns.clone_plan to clone."""
+def _load_existing(db: Any, *, actor: Any, campaign_id: int, mode: str) -> ClonePlan | CampaignDescription:
+    """What the edit or clone form starts from: the campaign with its stale values to edit; its plan to clone."""
     if mode == "clone":
         return campaigns.clone_plan(db, actor=actor, campaign_id=campaign_id)
     return campaigns.describe_campaign(db, actor=actor, campaign_id=campaign_id)
 
 
-def _clone_notes(console: Console, plan: dict[str, Any]) -> Any:
+def _clone_notes(console: Console, plan: ClonePlan) -> Any:
     """What the clone did not take from the original, and that an ended original's clone needs new dates."""
     t = console.t
-    notes = [html.li({"data-note": "left-out"}, t("campaigns.clone_left_out", names=", ".join(plan["left_out"])))
-             if plan["left_out"] else "",
-             html.li({"data-note": "needs-dates"}, t("campaigns.clone_needs_dates")) if plan["needs_dates"] else ""]
+    notes = [html.li({"data-note": "left-out"}, t("campaigns.clone_left_out", names=", ".join(plan.left_out)))
+             if plan.left_out else "",
+             html.li({"data-note": "needs-dates"}, t("campaigns.clone_needs_dates")) if plan.needs_dates else ""]
     if not any(notes):
         return ""
     return html.div({"className": "alert alert-info small d-flex gap-2", "role": "note", "data-clone-notes": ""},
@@ -386,16 +402,18 @@ def _existing_page(mode: str) -> Any:
         return loading_page(t, title)
     if query.value is None:
         return html.div(page_header(title), not_found(console))
-    campaign = query.value["campaign"]
-    if mode == "edit" and campaign["status"] == CampaignStatus.ARCHIVED:
-        return html.div(page_header(title, campaign["name"], back_to_list(console)),
-                        campaign_tabs(console, campaign, current="campaign.edit"),
+    found: ClonePlan | CampaignDescription = query.value
+    campaign = found.campaign
+    if mode == "edit" and campaign.status == CampaignStatus.ARCHIVED:
+        return html.div(page_header(title, campaign.name, back_to_list(console)),
+                        campaign_tabs(console, campaign.id, campaign.status, current="campaign.edit"),
                         card(html.p({"className": "mb-0", "data-state": "read-only"}, t("campaigns.archived_read_only"))))
     return html.div({"data-page": "campaign-form"},
-                    page_header(title, campaign["name"], back_to_list(console)),
-                    campaign_tabs(console, campaign, current=f"campaign.{mode}"),
-                    _clone_notes(console, query.value) if mode == "clone" else "",
-                    CampaignForm(campaign=campaign, mode=mode, advertisers=None, stale=query.value.get("stale"),
+                    page_header(title, campaign.name, back_to_list(console)),
+                    campaign_tabs(console, campaign.id, campaign.status, current=f"campaign.{mode}"),
+                    _clone_notes(console, found) if isinstance(found, ClonePlan) else "",
+                    CampaignForm(campaign=campaign, mode=mode, advertisers=None,
+                                 stale=found.stale if isinstance(found, CampaignDescription) else None,
                                  key=f"{mode}-{campaign_id}"))
 
 

@@ -17,6 +17,7 @@ from app.access.roles import Role
 from app.accounts import users
 from app.campaigns import service as campaigns
 from app.campaigns.models import ENDED, CampaignStatus
+from app.campaigns.schemas import CampaignListRow
 from components.campaigns.campaign_form import traffic_label
 from components.campaigns.common import status_cell
 from components.campaigns.export import ExportButton
@@ -60,21 +61,27 @@ def grid_columns(console: Console) -> list[GridColumn]:
     return declared_columns(lambda key: t(f"campaigns.col.{key}"), shown)
 
 
-def grid_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def grid_rows(console: Console, rows: list[CampaignListRow]) -> list[dict[str, Any]]:
+    """List rows as the JS grid takes them (JSON), with the shown labels, switch and row-action flags."""
     t = console.t
     editable = console.path("campaign.edit", id=0) is not None
     # An ended flight shows as ended; it can still be paused, not activated (campaigns.next_statuses).
-    return [{**row, "status": status_cell(console, row["shown_status"]),
-             "active": {"on": row["status"] == CampaignStatus.ACTIVE,
-                        "enabled": row["status"] == CampaignStatus.ACTIVE or (
-                            row["status"] in (CampaignStatus.DRAFT, CampaignStatus.PAUSED) and row["shown_status"] != ENDED),
-                        "label": t("campaigns.pause" if row["status"] == CampaignStatus.ACTIVE else "campaigns.activate")},
-             "objective": t(f"campaigns.objective.{row['objective']}"),
-             "bid_strategy": t(f"campaigns.strategy.{row['bid_strategy']}"),
-             "traffic_type": traffic_label(console, row["traffic_type"]),
-             "can_edit": editable and row["status"] != CampaignStatus.ARCHIVED,
-             "can_archive": row["status"] != CampaignStatus.ARCHIVED}
+    return [{**row.model_dump(), "status": status_cell(console, row.shown_status),
+             "active": {"on": row.status == CampaignStatus.ACTIVE,
+                        "enabled": row.status == CampaignStatus.ACTIVE or (
+                            row.status in (CampaignStatus.DRAFT, CampaignStatus.PAUSED) and row.shown_status != ENDED),
+                        "label": t("campaigns.pause" if row.status == CampaignStatus.ACTIVE else "campaigns.activate")},
+             "objective": t(f"campaigns.objective.{row.objective}"),
+             "bid_strategy": t(f"campaigns.strategy.{row.bid_strategy}"),
+             "traffic_type": traffic_label(console, row.traffic_type),
+             "can_edit": editable and row.status != CampaignStatus.ARCHIVED,
+             "can_archive": row.status != CampaignStatus.ARCHIVED}
             for row in rows]
+
+
+def set_status_row(db: Any, *, actor: Any, campaign_id: int, status: str) -> dict[str, Any]:
+    """campaigns.set_status for the grid's row actions (components/ui/grid_host.py), which read rows as JSON."""
+    return campaigns.set_status(db, actor=actor, campaign_id=campaign_id, status=status).model_dump()
 
 
 def grid_actions(console: Console) -> list[GridAction]:
@@ -104,7 +111,8 @@ def CampaignListPage() -> Any:
                            deps=[advertiser_id]) if advertiser_id else None
     view: Ref[GridView] = use_ref(GridView())
     selection_host: Ref[Any] = use_ref(None)
-    actions = use_row_actions(StatusRowActions, rows.value or [], rows.reload, campaigns.set_status, "campaign_id", "campaigns")
+    actions = use_row_actions(StatusRowActions, [row.model_dump() for row in rows.value or []], rows.reload,
+                              set_status_row, "campaign_id", "campaigns")
 
     def selection_changed(ids: list[str]) -> None:
         if selection_host.current:

@@ -9,6 +9,7 @@ from reactpy import component, html, use_state
 
 from app.campaigns import service as campaigns
 from app.campaigns.models import CampaignStatus
+from app.campaigns.schemas import CampaignDescription, StaleValue
 from app.kernel.i18n.formatters import money
 from components.campaigns.campaign_audiences import CampaignAudiencesCard
 from components.campaigns.campaign_form import _local, stale_badge, traffic_label
@@ -36,6 +37,8 @@ MOVES = ((CampaignStatus.ACTIVE, "campaigns.activate", "bi-play-fill", False),
          (CampaignStatus.PAUSED, "campaigns.pause", "bi-pause-fill", False),
          (CampaignStatus.COMPLETED, "campaigns.complete", "bi-flag", True),
          (CampaignStatus.ARCHIVED, "campaigns.archive", "bi-archive", True))
+# The reference keys the targeting card names, in its order, each with stale values marked.
+REFERENCE_KEYS = ("operating_systems", "os_versions", "manufacturers", "browsers", "carriers", "exchanges")
 
 
 def _facts(rows: list[tuple[str, Any]]) -> Any:
@@ -50,9 +53,9 @@ def _list(values: list[str], none: str) -> str:
     return ", ".join(values) if values else none
 
 
-def _marked(console: Console, names: list[str], ids: list[int], stale: list[dict[str, Any]], none: str) -> Any:
+def _marked(console: Console, names: list[str], ids: list[int], stale: list[StaleValue], none: str) -> Any:
     """A reference key's names, each stale one (retired, not allowed) followed by its badge."""
-    marks = {row["id"]: row["reason"] for row in stale}
+    marks = {row.id: row.reason for row in stale}
     if not marks:
         return _list(names, none)
     return html.span({"className": "d-inline-flex flex-wrap gap-1 align-items-center"},
@@ -81,17 +84,17 @@ def CampaignViewPage() -> Any:
     campaign_id = use_subject_id()
     query = use_query(campaigns.describe_campaign, actor=console.actor, campaign_id=campaign_id, deps=[campaign_id])
     asking, set_asking = use_state(None)
-    move = use_action(campaigns.set_status, success=lambda c: t(f"campaigns.now_{c['status']}", name=c["name"]),
+    move = use_action(campaigns.set_status, success=lambda c: t(f"campaigns.now_{c.status}", name=c.name),
                       on_done=lambda _c: query.reload())
     tidy = use_action(campaigns.remove_stale_targeting, success="campaigns.stale_removed",
                       on_done=lambda _c: query.reload())
     if query.loading:
         return loading_page(t, t("campaigns.view_title"))
-    found = query.value
+    found: CampaignDescription | None = query.value
     if found is None:
         return html.div(page_header(t("campaigns.view_title")), not_found(console))
-    campaign, names, stale = found["campaign"], found["names"], found.get("stale") or {}
-    targeting = campaign["targeting"]
+    campaign, names, stale = found.campaign, found.names, found.stale
+    targeting = campaign.targeting
     everyone = t("campaigns.no_narrowing")
 
     def clean(_event: Any) -> None:
@@ -106,52 +109,52 @@ def CampaignViewPage() -> Any:
                                                           else "btn-outline-primary"),
                             "onClick": lambda _e, s=status, ask=ask: set_asking(s.value) if ask else go_to(s.value)},
                            html.i({"className": f"bi {icon} me-1"}), t(label))
-               for status, label, icon, ask in MOVES if status.value in campaign["next_statuses"]]
-    zone = campaign["time_zone"]
-    strategy = t(f"campaigns.strategy.{campaign['bid_strategy']}")
-    days = targeting.get("dayparting") or []
-    schedule = schedule_text(t, days) or t("campaigns.daypart_all")
-    fence = [p for p in (targeting.get("geo_fence") or "").split("|") if p.strip()]
+               for status, label, icon, ask in MOVES if status.value in campaign.next_statuses]
+    zone = campaign.time_zone
+    strategy = t(f"campaigns.strategy.{campaign.bid_strategy}")
+    schedule = schedule_text(t, targeting.dayparting) or t("campaigns.daypart_all")
+    fence = [p for p in targeting.geo_fence.split("|") if p.strip()]
+    ids: dict[str, list[int]] = targeting.model_dump(include=set(REFERENCE_KEYS))
     return html.div(
         {"data-page": "campaign-view"},
-        page_header(html.span({"className": "d-inline-flex align-items-center gap-2 dsp-title-with-badge"}, campaign["name"],
-                              status_badge(console, campaign["shown_status"])),
-                    f"{campaign['advertiser']} · #{campaign['id']}", *buttons, back_to_list(console)),
-        campaign_tabs(console, campaign, current="campaign.view"),
+        page_header(html.span({"className": "d-inline-flex align-items-center gap-2 dsp-title-with-badge"}, campaign.name,
+                              status_badge(console, campaign.shown_status)),
+                    f"{campaign.advertiser} · #{campaign.id}", *buttons, back_to_list(console)),
+        campaign_tabs(console, campaign.id, campaign.status, current="campaign.view"),
         _refusal(console, move.errors),
         html.div({"className": "alert alert-warning small d-flex flex-wrap gap-2 align-items-center",
                   "data-stale-note": ""},
                  html.span(t("campaigns.stale_view_note")),
                  html.button({"type": "button", "className": "btn btn-sm btn-outline-dark ms-auto",
                               "data-action": "remove-stale", "disabled": tidy.pending, "onClick": clean},
-                             t("campaigns.stale_remove"))) if stale and campaign["status"] != CampaignStatus.ARCHIVED
+                             t("campaigns.stale_remove"))) if stale and campaign.status != CampaignStatus.ARCHIVED
         else "",
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-6"},
                           card(_facts([
-                              (t("campaigns.field.objective"), t(f"campaigns.objective.{campaign['objective']}")),
-                              (t("campaigns.field.traffic_type"), traffic_label(console, campaign["traffic_type"])),
-                              (t("campaigns.field.starts_at"), _local(campaign["starts_at"], zone).replace("T", " ")),
-                              (t("campaigns.field.ends_at"), _local(campaign["ends_at"], zone).replace("T", " ")
+                              (t("campaigns.field.objective"), t(f"campaigns.objective.{campaign.objective}")),
+                              (t("campaigns.field.traffic_type"), traffic_label(console, campaign.traffic_type)),
+                              (t("campaigns.field.starts_at"), _local(campaign.starts_at, zone).replace("T", " ")),
+                              (t("campaigns.field.ends_at"), _local(campaign.ends_at, zone).replace("T", " ")
                                or t("campaigns.no_end")),
                               (t("campaigns.field.time_zone"), zone),
-                              (t("campaigns.col.updated_at"), campaign["updated_at"][:16].replace("T", " ") + " UTC"),
+                              (t("campaigns.col.updated_at"), campaign.updated_at[:16].replace("T", " ") + " UTC"),
                           ]), title=t("campaigns.section_basics"))),
                  html.div({"className": "col-xl-6"},
                           card(_facts([
-                              (t("campaigns.field.total_budget"), _money(console, campaign["total_budget"])),
-                              (t("campaigns.field.daily_budget"), _money(console, campaign["daily_budget"])),
-                              (t("campaigns.field.pacing"), t(f"campaigns.pacing.{campaign['pacing']}")),
-                              (t("campaigns.field.bid"), f"{_money(console, campaign['bid'])} {strategy}"),
-                              (t("campaigns.bid_range"), f"{_money(console, campaign['bid_min'])} – "
-                                                         f"{_money(console, campaign['bid_max'])}"
-                               if campaign["bid_min"] or campaign["bid_max"] else "—"),
+                              (t("campaigns.field.total_budget"), _money(console, campaign.total_budget)),
+                              (t("campaigns.field.daily_budget"), _money(console, campaign.daily_budget)),
+                              (t("campaigns.field.pacing"), t(f"campaigns.pacing.{campaign.pacing}")),
+                              (t("campaigns.field.bid"), f"{_money(console, campaign.bid)} {strategy}"),
+                              (t("campaigns.bid_range"), f"{_money(console, campaign.bid_min)} – "
+                                                         f"{_money(console, campaign.bid_max)}"
+                               if campaign.bid_min or campaign.bid_max else "—"),
                               (t("campaigns.field.frequency_cap"),
-                               t("campaigns.summary_cap", count=campaign["frequency_cap"],
-                                 period=t(f"campaigns.period.{campaign['frequency_period']}"))
-                               if campaign["frequency_cap"] else t("campaigns.no_cap")),
+                               t("campaigns.summary_cap", count=campaign.frequency_cap,
+                                 period=t(f"campaigns.period.{campaign.frequency_period}"))
+                               if campaign.frequency_cap else t("campaigns.no_cap")),
                               (t("campaigns.field.goal_metric"),
-                               goal_text(console, campaign["goal_metric"], campaign["goal_target"])),
+                               goal_text(console, campaign.goal_metric, campaign.goal_target)),
                           ]), title=t("campaigns.section_budget"))),
                  html.div({"className": "col-xl-8"},
                           card(_facts([
@@ -162,22 +165,21 @@ def CampaignViewPage() -> Any:
                                if fence else "—"),
                               (t("campaigns.field.languages"), _list(names["languages"], everyone)),
                               (t("campaigns.field.device_types"),
-                               _list([t(f"campaigns.device.{d}") for d in targeting.get("device_types") or []], everyone)),
-                              *[(t(f"campaigns.field.{key}"), _marked(console, names[key], targeting.get(key) or [],
+                               _list([t(f"campaigns.device.{d}") for d in targeting.device_types], everyone)),
+                              *[(t(f"campaigns.field.{key}"), _marked(console, names[key], ids[key],
                                                                       stale.get(key, []), everyone))
-                                for key in ("operating_systems", "os_versions", "manufacturers", "browsers", "carriers",
-                                            "exchanges")],
+                                for key in REFERENCE_KEYS],
                               (t("applists.target_allow"), _list(names["inventory_allow"], "—")),
                               (t("applists.target_block"), _list(names["inventory_block"], "—")),
                               (t("campaigns.field.smart_app_lists"), _list(names["smart_apps"], "—")),
                               (t("campaigns.schedule"), schedule),
                           ]), title=t("campaigns.section_targeting")),
-                          CampaignAudiencesCard(campaign["id"], key=campaign["updated_at"])),
+                          CampaignAudiencesCard(campaign.id, key=campaign.updated_at)),
                  html.div({"className": "col-xl-4 d-flex flex-column gap-4"},
                           CampaignCreativesCard(campaign, query.reload), CampaignExchangesCard(campaign_id),
                           DspSyncCard("campaign", campaign_id) if shows_dsps(console.actor) else ""),
                  ),
-        ConfirmDialog(t(f"campaigns.confirm_{asking}_title"), t(f"campaigns.confirm_{asking}", name=campaign["name"]),
+        ConfirmDialog(t(f"campaigns.confirm_{asking}_title"), t(f"campaigns.confirm_{asking}", name=campaign.name),
                       t("campaigns.archive" if asking == CampaignStatus.ARCHIVED else "campaigns.complete"),
                       t("common.cancel"), lambda: go_to(asking), lambda: set_asking(None))
         if asking else "",

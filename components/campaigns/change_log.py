@@ -10,7 +10,7 @@ from components.ui.change_log import ChangeLogFrame, change_log_page
 
 CampaignChangeLogPage = change_log_page("campaign", ChangeLogFrame(
     "campaign-change-log", back_to_list, not_found,
-    tabs=lambda console, campaign_id, campaign: campaign_tabs(console, campaign | {"id": campaign_id},
+    tabs=lambda console, campaign_id, campaign: campaign_tabs(console, campaign_id, str(campaign.get("status", "")),
                                                               current=CHANGE_LOGS["campaign"].page)))
 AdvertiserCampaignsChangeLogPage = change_log_page("advertiser_campaigns", ChangeLogFrame(
     "advertiser-campaigns-change-log", back_to_list, not_found, title="campaigns.advertiser_log_title",

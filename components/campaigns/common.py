@@ -3,10 +3,12 @@ and the not-found state (components/ui/entity_pages.py, declared here for campai
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from app.campaigns.models import ENDED, CampaignStatus
+from app.campaigns.schemas import BulkResult
 from app.kernel.i18n.formatters import grouped, money
 from components.ui.console import Console
 from components.ui.entity_pages import EntityPages
@@ -28,10 +30,10 @@ status_badge, status_cell = CAMPAIGNS.status_badge, CAMPAIGNS.status_cell
 back_to_list, not_found = CAMPAIGNS.back_to_list, CAMPAIGNS.not_found
 
 
-def campaign_tabs(console: Console, campaign: dict[str, Any], *, current: str) -> Any:
-    """An archived campaign is read-only: no edit tab."""
-    return CAMPAIGNS.record_tabs(console, campaign["id"], current=current,
-                                 hidden={"campaign.edit"} if campaign["status"] == S.ARCHIVED else ())
+def campaign_tabs(console: Console, campaign_id: int, status: str, *, current: str) -> Any:
+    """One campaign's tabs; an archived campaign is read-only: no edit tab."""
+    return CAMPAIGNS.record_tabs(console, campaign_id, current=current,
+                                 hidden={"campaign.edit"} if status == S.ARCHIVED else ())
 
 
 def bare_label(label: str) -> str:
@@ -52,3 +54,10 @@ def goal_text(console: Console, metric: str, target: str | None) -> str:
         return f"{name} · {money(value, language=console.language)}"
     decimals = max(0, -int(value.normalize().as_tuple().exponent))
     return f"{name} · {grouped(float(value), language=console.language, decimals=decimals)}%"
+
+
+def results_of(action_fn: Callable[..., list[BulkResult]]) -> Callable[..., list[dict[str, Any]]]:
+    """A bulk service for the bulk page's results table (components/ui/bulk.py), which reads rows as JSON."""
+    def run(db: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        return [row.model_dump() for row in action_fn(db, **kwargs)]
+    return run

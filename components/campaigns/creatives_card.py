@@ -8,6 +8,7 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
+from app.campaigns.schemas import CampaignRead
 from app.creatives import service as creatives
 from components.ui.console import use_console
 from components.ui.elements import card
@@ -16,12 +17,12 @@ from components.ui.hooks import use_action, use_query
 
 
 @component
-def CampaignCreativesCard(campaign: dict[str, Any], on_saved: Callable[[], None]) -> Any:
+def CampaignCreativesCard(campaign: CampaignRead, on_saved: Callable[[], None]) -> Any:
     """Which of the advertiser's creatives the campaign shows."""
     console = use_console()
     t = console.t
-    offered = use_query(creatives.list_creatives, actor=console.actor, advertiser_id=campaign["advertiser_id"])
-    current = use_query(creatives.campaign_creatives, actor=console.actor, campaign_id=campaign["id"])
+    offered = use_query(creatives.list_creatives, actor=console.actor, advertiser_id=campaign.advertiser_id)
+    current = use_query(creatives.campaign_creatives, actor=console.actor, campaign_id=campaign.id)
     unchanged: list[int] | None = None  # nothing chosen yet: the saved choice shows
     chosen, set_chosen = use_state(unchanged)
 
@@ -43,7 +44,7 @@ def CampaignCreativesCard(campaign: dict[str, Any], on_saved: Callable[[], None]
         # Nothing to choose, nothing to save: no button then.
         html.button({"type": "button", "className": "btn btn-primary btn-sm", "data-action": "save-assignment",
                      "disabled": save.pending,
-                     "onClick": lambda _e: save.submit(actor=console.actor, campaign_id=campaign["id"],
+                     "onClick": lambda _e: save.submit(actor=console.actor, campaign_id=campaign.id,
                                                        creative_ids=list(selected))},
                     t("common.save")) if options else "",
         title=t("creatives.choose_for_campaign"))

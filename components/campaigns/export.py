@@ -15,13 +15,18 @@ from components.widgets.datagrid import GridColumn, GridView
 ARCHIVED_TOO = "all"
 
 
+def _export(db: Any, **kwargs: Any) -> dict[str, str]:
+    """The export for the download helper (components/ui/download.py), which reads the link as JSON."""
+    return campaign_export.export_campaigns(db, **kwargs).model_dump()
+
+
 @component
 def ExportButton(view: Ref[GridView], *, status: str, advertiser_id: int | None, columns: list[GridColumn]) -> Any:
     """`view` holds what the grid shows (its columns, search and sort); `columns` are the page's grid columns:
     their titles head the file, and those not hidden until chosen stand in until the grid has reported."""
     console = use_console()
     t = console.t
-    start, busy, effects = use_service_download(campaign_export.export_campaigns)
+    start, busy, effects = use_service_download(_export)
 
     def click(_event: Any) -> None:
         # What the grid shows at the moment of the click, not at the last render.

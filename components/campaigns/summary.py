@@ -9,6 +9,7 @@ from typing import Any
 
 from reactpy import component, html
 
+from app.campaigns.schemas import CampaignOptions
 from app.kernel import money as amounts
 from app.kernel.i18n.formatters import money
 from components.campaigns.common import bare_label, goal_text
@@ -29,7 +30,7 @@ def _days(start: str, end: str) -> int | None:
 
 
 @component
-def CampaignSummary(store: FieldStore, *, options: dict[str, Any], advertiser: str) -> Any:
+def CampaignSummary(store: FieldStore, *, options: CampaignOptions, advertiser: str) -> Any:
     console = use_console()
     t = console.t
     values = use_watch(store, "summary")
@@ -56,7 +57,7 @@ def CampaignSummary(store: FieldStore, *, options: dict[str, Any], advertiser: s
     fence_points = len([p for p in str(values.get("targeting.geo_fence") or "").split("|") if p.strip()])
     daypart = values.get("targeting.dayparting") or []
     hours = sum(len(day) for day in daypart) if daypart else 0
-    countries = {c["code"]: c["name"] for c in options.get("countries", [])}
+    countries = {c.code: c.name for c in options.countries}
     chosen_countries = [countries.get(code, code) for code in values.get("targeting.countries") or []]
     where = (", ".join(chosen_countries[:3]) + (f" +{len(chosen_countries) - 3}" if len(chosen_countries) > 3 else "")
              if chosen_countries else t("campaigns.everywhere"))

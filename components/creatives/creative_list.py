@@ -91,7 +91,7 @@ def _NewCreativeDialog(on_close: Callable[[], None], on_created: Callable[[Creat
                                                          "aria-label": t("common.close"),
                                                          "onClick": lambda _e: on_close()})),
                                    html.div({"className": "modal-body"},
-                                            CreativeForm(creative=None, advertisers=advertisers.value,
+                                            CreativeForm(creative=None, advertisers=[a.model_dump() for a in advertisers.value],
                                                          on_saved=on_created, on_cancel=on_close)
                                             if advertisers.value else
                                             html.p({"className": "mb-0"}, t("common.loading")
@@ -171,7 +171,7 @@ def CampaignCreativesPage() -> Any:
         return html.div(page_header(t("creatives.campaign_title")), campaign_not_found(console))
     return html.div(
         {"data-page": "campaign-creatives"},
-        page_header(t("creatives.campaign_title"), campaign.value["name"], back_to_campaigns(console)),
+        page_header(t("creatives.campaign_title"), campaign.value.name, back_to_campaigns(console)),
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-8"},
                           card(data_grid(columns=grid_columns(console, advertiser_column=False),

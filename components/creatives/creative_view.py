@@ -43,7 +43,7 @@ def CampaignsCard(creative: CreativeRead, on_saved: Any) -> Any:
 
     save = use_action(creatives.assign_to_campaigns, success="creatives.assignment_saved", on_done=saved)
     selected = chosen if chosen is not None else [c.id for c in creative.campaigns]
-    options = [(c["id"], c["name"]) for c in offered.value or []]
+    options = [(c.id, c.name) for c in offered.value or []]
     links = [app_link({"to": path, "key": str(c.id), "className": "d-block small"}, c.name)
              for c in creative.campaigns if (path := console.path("campaign.view", id=c.id))]
     editable = creative.status != CreativeStatus.ARCHIVED.value

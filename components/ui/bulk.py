@@ -5,7 +5,7 @@ field. The list page's selection arrives in ?ids=."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from reactpy import Ref, component, html, use_ref, use_state
@@ -77,9 +77,12 @@ def ApplyPanel(selection: Ref[Any], title: str, fields: Callable[[FieldStore, di
     )
 
 
+Row = TypeVar("Row")  # what rows_fn answers: a service's row (a dict, or its schema) that to_rows makes a grid row
+
+
 def bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: Any, apply: Any, action_fn: Any,
-              initial: dict[str, Any], *, rows_fn: Callable[..., list[dict[str, Any]]],
-              columns: Sequence[GridColumn], to_rows: Callable[[Console, list[dict[str, Any]]], list[dict[str, Any]]],
+              initial: dict[str, Any], *, rows_fn: Callable[..., Sequence[Row]],
+              columns: Sequence[GridColumn], to_rows: Callable[[Console, list[Row]], list[dict[str, Any]]],
               back: Any) -> Any:
     """A bulk page: `rows_fn(actor=...)` reads the rows, `to_rows` makes them grid rows, `fields(store, errors)`
     draws what changes and `apply(console, store, ids, submit)` calls `action_fn` through use_action."""

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.kernel.db import run
 from tests.e2e.conftest import login, screenshot
 from tests.helpers import actor_of
@@ -23,8 +24,8 @@ def _toast(page: Page, text: str) -> None:
 
 
 def test_an_advertiser_builds_a_device_id_audience(page: Page) -> None:
-    campaign_id = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"), data={
-        "name": "Spring Push", "starts_at": "2026-12-01", "total_budget": "900", "bid": "0.40"})["id"])
+    campaign_id = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"), data=CampaignUpdate.model_validate({
+        "name": "Spring Push", "starts_at": "2026-12-01", "total_budget": "900", "bid": "0.40"})).id)
     login(page, "advertiser@demo.example")
     page.click(".dsp-sidebar a[href='/audience']")
     expect(page.locator("[data-page=audiences] h1")).to_have_text("Audiences")

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.kernel.db import run
 from tests.e2e.conftest import login
 from tests.helpers import actor_of, other_tenant
@@ -26,11 +27,11 @@ OURS = ("Wave 10", "Wave 2", "Wave 1", "Calm Sea")
 def _campaigns() -> None:
     def make(db):
         advertiser = actor_of(db, "advertiser@demo.example")
-        made = [campaigns.create_campaign(db, actor=advertiser, data={**FLIGHT, "name": name}) for name in OURS]
-        campaigns.set_status(db, actor=advertiser, campaign_id=made[1]["id"], status="active")
+        made = [campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate({**FLIGHT, "name": name})) for name in OURS]
+        campaigns.set_status(db, actor=advertiser, campaign_id=made[1].id, status="active")
         rival_agency, rival_advertiser = other_tenant(db)
         campaigns.create_campaign(db, actor=actor_of(db, rival_agency.email), advertiser_id=rival_advertiser.id,
-                                  data={**FLIGHT, "name": "Wave Rival"})
+                                  data=CampaignUpdate.model_validate({**FLIGHT, "name": "Wave Rival"}))
     run(make)
 
 

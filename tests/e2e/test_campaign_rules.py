@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from sqlmodel import Session
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.kernel.db import run
 from app.reference import metadata
 from app.supply import app_lists
@@ -26,10 +27,10 @@ VIEW = re.compile(r"/campaign/(\d+)/$")
 def _campaign_with_a_retired_exchange(db: Session) -> dict[str, Any]:
     me = actor_of(db, ADVERTISER)
     adx, openx = value_id(db, "exchange", "Google AdX"), value_id(db, "exchange", "OpenX")
-    made = campaigns.create_campaign(db, actor=me, data=settings(name="Retired Exchange Test", targeting={
-        "exchanges": [adx, openx]}))
+    made = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate(settings(name="Retired Exchange Test", targeting={
+        "exchanges": [adx, openx]})))
     metadata.set_retired(db, actor=actor_of(db, ADMIN), value_id=adx, retired=True)
-    return {"id": made["id"], "adx": adx, "openx": openx}
+    return {"id": made.id, "adx": adx, "openx": openx}
 
 
 def test_a_retired_exchange_shows_marked_and_unticking_it_in_the_form_removes_it(page: Page) -> None:
@@ -52,16 +53,16 @@ def test_a_retired_exchange_shows_marked_and_unticking_it_in_the_form_removes_it
     expect(page.locator("[data-toast-kind=success]", has_text="Retired Exchange Test was saved.")).to_be_visible()
     expect(page.locator("[data-stale-note]")).to_have_count(0)
     saved = run(lambda db: campaigns.get_campaign(db, actor=actor_of(db, ADVERTISER), campaign_id=made["id"]))
-    assert saved["targeting"]["exchanges"] == [made["openx"]]
+    assert saved.targeting.exchanges == [made["openx"]]
 
 
 def _campaign_with_an_archived_list(db: Session) -> int:
     me = actor_of(db, ADVERTISER)
     gone = app_lists.create_list(db, actor=me, name="Old apps", kind="allow", entries="").list
-    made = campaigns.create_campaign(db, actor=me, data=settings(name="Autumn Promo", targeting={
-        "inventory_lists": {"allow": [gone.id], "block": []}}))
+    made = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate(settings(name="Autumn Promo", targeting={
+        "inventory_lists": {"allow": [gone.id], "block": []}})))
     app_lists.set_status(db, actor=me, applist_id=gone.id, status="archived")
-    return int(made["id"])
+    return int(made.id)
 
 
 def test_the_clone_page_says_what_the_clone_leaves_out(page: Page) -> None:
@@ -78,8 +79,8 @@ def test_the_clone_page_says_what_the_clone_leaves_out(page: Page) -> None:
 
 def _rival_draft(db: Session) -> int:
     agency, advertiser = other_tenant(db)
-    return int(campaigns.create_campaign(db, actor=actor_of(db, agency.email), data=settings(name="No Money Yet"),
-                                         advertiser_id=advertiser.id)["id"])
+    return int(campaigns.create_campaign(db, actor=actor_of(db, agency.email), data=CampaignUpdate.model_validate(settings(name="No Money Yet")),
+                                         advertiser_id=advertiser.id).id)
 
 
 def test_activating_without_money_says_add_funds_and_links_there(page: Page) -> None:

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.creatives import service as creatives
 from app.creatives.schemas import CreativeCreate
 from app.kernel.db import run
@@ -106,7 +107,7 @@ def test_an_advertiser_creates_edits_clones_and_archives_a_campaign(page: Page) 
 def test_the_status_switch_pauses_and_resumes_from_the_list(page: Page) -> None:
     run(lambda db: campaigns.set_status(db, actor=actor_of(db, "advertiser@demo.example"), status="active",
                                         campaign_id=campaigns.create_campaign(
-                                            db, actor=actor_of(db, "advertiser@demo.example"), data=SETTINGS)["id"]))
+                                            db, actor=actor_of(db, "advertiser@demo.example"), data=CampaignUpdate.model_validate(SETTINGS)).id))
     login(page, "advertiser@demo.example")
     page.goto("/campaign")
     row = page.locator(".dsp-grid tr", has_text="Autumn Push")
@@ -118,7 +119,7 @@ def test_the_status_switch_pauses_and_resumes_from_the_list(page: Page) -> None:
 
 
 def test_an_agency_and_an_admin_find_the_advertisers_campaign(page: Page) -> None:
-    run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"), data=SETTINGS))
+    run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"), data=CampaignUpdate.model_validate(SETTINGS)))
     login(page, "agency@demo.example")
     page.click(".dsp-sidebar a[href='/agency/campaign']")
     row = page.locator(".dsp-grid tr", has_text="Autumn Push")
@@ -138,7 +139,7 @@ def _three_campaigns() -> None:
     def make(db):
         advertiser = actor_of(db, "advertiser@demo.example")
         for name, bid in (("North Wave", "1.75"), ("South Wave", "2.10"), ("East Wave", "1.75")):
-            campaigns.create_campaign(db, actor=advertiser, data={**SETTINGS, "name": name, "bid": bid})
+            campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate({**SETTINGS, "name": name, "bid": bid}))
     run(make)
 
 
@@ -170,7 +171,7 @@ def test_a_bulk_edit_changes_the_bid_of_two_campaigns_and_refuses_the_one_whose_
         page: Page) -> None:
     def make(db):
         advertiser = actor_of(db, "advertiser@demo.example")
-        return [campaigns.create_campaign(db, actor=advertiser, data={**SETTINGS, "name": name, "bid_max": cap})["id"]
+        return [campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate({**SETTINGS, "name": name, "bid_max": cap})).id
                 for name, cap in (("Tight Cap", "2.00"), ("Open Cap", "10"))]
     tight, open_cap = run(make)
     login(page, "advertiser@demo.example")
@@ -187,12 +188,12 @@ def test_a_bulk_edit_changes_the_bid_of_two_campaigns_and_refuses_the_one_whose_
     screenshot(page, "campaign-bulk-bid")
     saved = run(lambda db: [campaigns.get_campaign(db, actor=actor_of(db, "advertiser@demo.example"), campaign_id=i)
                             for i in (tight, open_cap)])
-    assert [(c["bid"], c["bid_max"]) for c in saved] == [("1.75", "2.00"), ("2.50", "10.00")]
+    assert [(c.bid, c.bid_max) for c in saved] == [("1.75", "2.00"), ("2.50", "10.00")]
 
 
 def test_an_admin_pauses_campaigns_in_bulk_and_an_agency_has_no_such_page(page: Page) -> None:
     _three_campaigns()
-    run(lambda db: [campaigns.set_status(db, actor=actor_of(db, "advertiser@demo.example"), campaign_id=row["id"],
+    run(lambda db: [campaigns.set_status(db, actor=actor_of(db, "advertiser@demo.example"), campaign_id=row.id,
                                          status="active")
                     for row in campaigns.list_campaigns(db, actor=actor_of(db, "advertiser@demo.example"))])
     login(page, "admin@demo.example")
@@ -215,10 +216,10 @@ def test_an_admin_pauses_campaigns_in_bulk_and_an_agency_has_no_such_page(page: 
 def test_the_campaign_form_chooses_the_creatives_it_shows(page: Page) -> None:
     def prepare(db):
         advertiser = actor_of(db, "advertiser@demo.example")
-        campaign = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
+        campaign = campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate(SETTINGS))
         creative = creatives.create_creative(db, actor=advertiser, data=CreativeCreate(**{
             "type": "html", "name": "Tall Box", "html": "<p>hi</p>", "width": 160, "height": 600}))
-        return campaign["id"], creative.id
+        return campaign.id, creative.id
 
     campaign_id, creative_id = run(prepare)
     login(page, "advertiser@demo.example")
@@ -239,15 +240,15 @@ def _campaign_with_boxes(db: Any, *, shown: tuple[str, ...], archived: str = "")
     """The advertiser's campaign (SETTINGS) and its html creatives "Tall Box" and "Wide Box": (campaign id, their
     ids); the campaign shows those named in `shown`, and the one named `archived` is then archived."""
     advertiser = actor_of(db, "advertiser@demo.example")
-    campaign = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
+    campaign = campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate(SETTINGS))
     made = {name: creatives.create_creative(db, actor=advertiser, data=CreativeCreate(**{
         "type": "html", "name": name, "html": "<p>hi</p>", "width": 160, "height": 600})).id
         for name in ("Tall Box", "Wide Box")}
-    creatives.set_campaign_creatives(db, actor=advertiser, campaign_id=campaign["id"],
+    creatives.set_campaign_creatives(db, actor=advertiser, campaign_id=campaign.id,
                                      creative_ids=[made[name] for name in shown])
     if archived:
         creatives.archive_creative(db, actor=advertiser, creative_id=made[archived])
-    return campaign["id"], list(made.values())
+    return campaign.id, list(made.values())
 
 
 def test_a_campaign_save_whose_creative_is_refused_saves_nothing(page: Page) -> None:
@@ -258,7 +259,7 @@ def test_a_campaign_save_whose_creative_is_refused_saves_nothing(page: Page) -> 
                                                   creative_id=creative_id))
 
     def names() -> list[str]:
-        return run(lambda db: sorted(c["name"] for c in campaigns.list_campaigns(
+        return run(lambda db: sorted(c.name for c in campaigns.list_campaigns(
             db, actor=actor_of(db, "advertiser@demo.example"))))
 
     campaign_id, (tall, wide) = run(lambda db: _campaign_with_boxes(db, shown=("Wide Box",)))
@@ -306,8 +307,8 @@ def test_a_clone_leaves_out_the_originals_archived_creatives(page: Page) -> None
 def test_the_agency_list_shows_flight_dates_whole(page: Page) -> None:
     """With the advertiser column the agency's list cut its dates at 1366 px ("Nov 25, 20…")."""
     run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
-                                             data={**SETTINGS, "name": "Wide Dates", "starts_at": "2026-11-25T09:00",
-                                                   "ends_at": "2026-12-24T09:00"}))
+                                             data=CampaignUpdate.model_validate({**SETTINGS, "name": "Wide Dates", "starts_at": "2026-11-25T09:00",
+                                                   "ends_at": "2026-12-24T09:00"})))
     page.set_viewport_size({"width": 1366, "height": 900})
     login(page, "agency@demo.example")
     page.goto("/agency/campaign")
@@ -322,8 +323,8 @@ def test_an_ended_flight_shows_a_badge_with_an_edge_in_the_list(page: Page) -> N
     """The "Ended" badge is Bootstrap's light one: on the white list it read as loose text until it had a border."""
     def ended(db):
         made = campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
-                                         data={**SETTINGS, "name": "Long Over"})
-        end_flight(db, made["id"])
+                                         data=CampaignUpdate.model_validate({**SETTINGS, "name": "Long Over"}))
+        end_flight(db, made.id)
     run(ended)
     login(page, "advertiser@demo.example")
     page.goto("/campaign")

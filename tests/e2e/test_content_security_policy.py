@@ -16,6 +16,7 @@ from playwright.sync_api import BrowserContext, Page, Response, expect
 
 from app.access.roles import Role
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.creatives import service as creatives
 from app.creatives.schemas import CreativeCreate
 from app.kernel.db import run
@@ -111,11 +112,11 @@ def test_api_key_copy_html_creative_upload_and_docs_run_without_a_violation(cont
 
     def prepare(db):
         advertiser = actor_of(db, "advertiser@demo.example")
-        campaign = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
+        campaign = campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate(SETTINGS))
         creative = creatives.create_creative(db, actor=advertiser, data=CreativeCreate(**{
             "type": "html", "name": "Scripted Ad", "width": 300, "height": 250,
             "html": "<div id='ad'>Static</div><script>document.getElementById('ad').textContent='Ran'</script>"}))
-        return campaign["id"], creative.id
+        return campaign.id, creative.id
 
     campaign_id, creative_id = run(prepare)
     yesterday = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(days=1)

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.creatives import service as creatives
 from app.creatives.schemas import CreativeCreate
 from app.kernel.db import run
@@ -106,11 +107,11 @@ def test_an_advertiser_creates_a_creative_of_each_type(page: Page) -> None:
 def test_a_creative_is_previewed_assigned_paused_and_archived(page: Page) -> None:
     def prepare(db):
         advertiser = actor_of(db, "advertiser@demo.example")
-        campaign = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
+        campaign = campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate(SETTINGS))
         asset = creatives.upload_asset(db, actor=advertiser, filename="b.png", content=image_bytes(320, 50))
         creative = creatives.create_creative(db, actor=advertiser, data=CreativeCreate(**{
             "type": "image", "name": "Mobile Leaderboard", "click_url": "https://shop.example/", "asset_id": asset.id}))
-        return campaign["id"], creative.id
+        return campaign.id, creative.id
 
     campaign_id, creative_id = run(prepare)
     login(page, "advertiser@demo.example")
@@ -142,11 +143,11 @@ def test_a_creative_is_previewed_assigned_paused_and_archived(page: Page) -> Non
 def test_an_agency_lists_a_campaigns_creatives(page: Page) -> None:
     def prepare(db):
         advertiser = actor_of(db, "advertiser@demo.example")
-        campaign = campaigns.create_campaign(db, actor=advertiser, data=SETTINGS)
+        campaign = campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate(SETTINGS))
         creative = creatives.create_creative(db, actor=advertiser, data=CreativeCreate(**{
             "type": "html", "name": "Html Box", "html": "<p>hi</p>", "width": 300, "height": 250}))
-        creatives.set_campaign_creatives(db, actor=advertiser, campaign_id=campaign["id"], creative_ids=[creative.id])
-        return campaign["id"]
+        creatives.set_campaign_creatives(db, actor=advertiser, campaign_id=campaign.id, creative_ids=[creative.id])
+        return campaign.id
 
     campaign_id = run(prepare)
     login(page, "agency@demo.example")

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.demo.seed import DEMO_PASSWORD
 from app.kernel.db import run
 from tests.e2e.conftest import login
@@ -49,12 +50,12 @@ def test_the_dashboard_shows_what_was_delivered_and_filters_by_campaign(page: Pa
                                                                         demo: dict[str, int]) -> None:
     advertiser = demo["advertiser@demo.example"]
     shown = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
-                                                     data={**SETTINGS, "name": "Delivered"}))
+                                                     data=CampaignUpdate.model_validate({**SETTINGS, "name": "Delivered"})))
     quiet = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
-                                                     data={**SETTINGS, "name": "Quiet"}))
+                                                     data=CampaignUpdate.model_validate({**SETTINGS, "name": "Quiet"})))
     yesterday = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(days=1)
     _ingest(server_url, [{"hour": (yesterday - timedelta(hours=h)).isoformat(), "advertiser_id": advertiser,
-                          "campaign_id": shown["id"], "creative_id": 0, "exchange": "Magnite", "os": "iOS",
+                          "campaign_id": shown.id, "creative_id": 0, "exchange": "Magnite", "os": "iOS",
                           "country": "DE", "app": "com.example.game", "device_type": "phone",
                           "impressions": 1000, "clicks": 12, "spend_micros": 2_500_000, "conversions": 1}
                          for h in range(4)], "e2e-dashboard")
@@ -68,9 +69,9 @@ def test_the_dashboard_shows_what_was_delivered_and_filters_by_campaign(page: Pa
     expect(by_campaign.get_by_role("link", name="Delivered")).to_be_visible()
     expect(page.locator("[data-breakdown=exchange]")).to_contain_text("Magnite")
 
-    page.select_option("#dashboard-campaign", str(quiet["id"]))
+    page.select_option("#dashboard-campaign", str(quiet.id))
     expect(page.locator("[data-kpi=impressions]")).to_have_text("0")
-    page.select_option("#dashboard-campaign", str(shown["id"]))
+    page.select_option("#dashboard-campaign", str(shown.id))
     expect(page.locator("[data-kpi=impressions]")).to_have_text("4,000")
     # The day-by-day table sorts by a figure's header: the days with delivery first, then last.
     by_day = page.locator("[data-table=by-day]")
@@ -86,7 +87,7 @@ def test_the_dashboard_shows_what_was_delivered_and_filters_by_campaign(page: Pa
     # The campaign's row leads to the campaign, within the page (no reload: the marker survives).
     page.evaluate("window.dspSameDocument = true")
     by_campaign.get_by_role("link", name="Delivered").click()
-    page.wait_for_url(f"**/campaign/{shown['id']}/")
+    page.wait_for_url(f"**/campaign/{shown.id}/")
     expect(page.locator("[data-page='/campaign/{id:int}/']")).to_be_visible()
     assert page.evaluate("window.dspSameDocument === true")
 
@@ -96,10 +97,10 @@ def test_the_charts_money_reads_like_the_rest_of_the_console_in_spanish(page: Pa
     """The chart wrote money with Intl's currency style: "250,00 US$" in Spanish, cut off at the axis, where every
     other figure reads "$250,00"."""
     made = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
-                                                    data={**SETTINGS, "name": "Charted"}))
+                                                    data=CampaignUpdate.model_validate({**SETTINGS, "name": "Charted"})))
     yesterday = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(days=1)
     _ingest(server_url, [{"hour": yesterday.isoformat(), "advertiser_id": demo["advertiser@demo.example"],
-                          "campaign_id": made["id"], "creative_id": 0, "exchange": "Magnite", "os": "iOS", "country": "DE",
+                          "campaign_id": made.id, "creative_id": 0, "exchange": "Magnite", "os": "iOS", "country": "DE",
                           "app": "com.example.game", "device_type": "phone", "impressions": 1000, "clicks": 12,
                           "spend_micros": 2_500_000, "conversions": 1}], "e2e-chart-money")
     login(page, "advertiser@demo.example")

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.dsps import service as dsps
 from app.dsps.schemas import DspCreate
 from app.kernel.db import run
@@ -28,7 +29,7 @@ def _next(page: Page, step: str) -> None:
 
 def test_an_admin_adds_a_dsp_step_by_step_and_syncs_a_campaign(page: Page) -> None:
     campaign = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
-                                                        data=dict(SETTINGS)))
+                                                        data=CampaignUpdate.model_validate(dict(SETTINGS))))
     with running_fake_dsp(SECRET) as fake:
         login(page, "admin@demo.example")
         page.click(".dsp-sidebar a[href='/admin/newdsp']")
@@ -87,7 +88,7 @@ def test_an_admin_adds_a_dsp_step_by_step_and_syncs_a_campaign(page: Page) -> No
         expect(page.locator("[data-page=dsp-create] #field-api_key")).to_be_visible()
         screenshot(page, "dsp-create")
 
-        page.goto(f"/admin/campaign/viewCampaign/{campaign['id']}")
+        page.goto(f"/admin/campaign/viewCampaign/{campaign.id}")
         card = page.locator("[data-dsp='Acme Bidder']")
         expect(card.locator("[data-associate-id]")).to_have_text("Not synced")
         card.locator("[data-action=sync-dsp]").click()

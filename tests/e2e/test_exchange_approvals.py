@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 from sqlmodel import select
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignRead, CampaignUpdate
 from app.kernel.db import run
 from app.reference.models import ReferenceValue
 from tests.e2e.conftest import login, screenshot
@@ -17,12 +18,12 @@ from tests.test_campaign_pages import SETTINGS
 pytestmark = pytest.mark.e2e
 
 
-def _campaign_asking_for(*names: str) -> dict:
+def _campaign_asking_for(*names: str) -> CampaignRead:
     def make(db):  # type: ignore[no-untyped-def]
         ids = [r.id for r in db.exec(select(ReferenceValue).where(ReferenceValue.kind == "exchange",
                                                                   ReferenceValue.name.in_(names)))]  # type: ignore[attr-defined]
         return campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
-                                         data={**SETTINGS, "name": "Harbour Lights", "targeting": {"exchanges": ids}})
+                                         data=CampaignUpdate.model_validate({**SETTINGS, "name": "Harbour Lights", "targeting": {"exchanges": ids}}))
     return run(make)
 
 
@@ -55,7 +56,7 @@ def test_an_admin_decides_in_bulk_and_the_advertiser_sees_why(page: Page, browse
 
     advertiser = browser.new_page(base_url=server_url, viewport={"width": 1440, "height": 900})
     login(advertiser, "advertiser@demo.example")
-    advertiser.goto(f"/campaign/{made['id']}/")
+    advertiser.goto(f"/campaign/{made.id}/")
     card = advertiser.locator("[data-exchanges=campaign]")
     expect(card.locator("[data-exchange=Magnite] [data-status=approved]")).to_be_visible()
     expect(card.locator("[data-exchange=Xandr] [data-status=rejected]")).to_be_visible()
@@ -63,5 +64,5 @@ def test_an_admin_decides_in_bulk_and_the_advertiser_sees_why(page: Page, browse
     screenshot(advertiser, "campaign-exchanges")
     advertiser.close()
 
-    page.goto(f"/admin/exchange-approval/change-log/{made['id']}")
+    page.goto(f"/admin/exchange-approval/change-log/{made.id}")
     expect(page.locator("[data-page=exchange-approval-change-log] tr[data-action=reject]")).to_contain_text("Xandr")

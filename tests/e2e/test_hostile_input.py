@@ -22,6 +22,7 @@ from app.accounts import users
 from app.campaigns import exchange_approvals
 from app.campaigns import service as campaigns
 from app.campaigns.models import ExchangeApproval
+from app.campaigns.schemas import CampaignUpdate
 from app.creatives import service as creatives
 from app.creatives.schemas import CreativeCreate
 from app.dsps import service as dsps
@@ -70,7 +71,7 @@ def _seed(db: Session) -> dict[str, Any]:
         "name": P, "meta_title": P, "footer_text": P}))
     saved["brand link"] = _try(db, lambda: company.update_config(db, actor=admin, config_id=config_id,
                                                                  values={"help_and_support_link": JS_URL}))
-    saved["campaign name"] = _try(db, lambda: campaigns.create_campaign(db, actor=me, data={**CAMPAIGN, "name": P}))
+    saved["campaign name"] = _try(db, lambda: campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**CAMPAIGN, "name": P})))
     saved["creative click url"] = _try(db, lambda: creatives.create_creative(db, actor=me, data=CreativeCreate(**{
         "type": "image", "name": "Link", "click_url": JS_URL})))
     made: dict[str, Any] = {}
@@ -86,13 +87,13 @@ def _seed(db: Session) -> dict[str, Any]:
     saved["dsp id"] = made.get("dsp")
     saved["exchange name"] = _try(db, lambda: metadata.add_value(db, actor=admin, kind="exchange", name=P))
     # Saving a campaign requests its exchanges; staff reject one with the payload as the reason.
-    campaign = campaigns.create_campaign(db, actor=me, data={**CAMPAIGN, "name": "Reason shown"})
-    pending = db.exec(select(ExchangeApproval).where(ExchangeApproval.campaign_id == campaign["id"],
+    campaign = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**CAMPAIGN, "name": "Reason shown"}))
+    pending = db.exec(select(ExchangeApproval).where(ExchangeApproval.campaign_id == campaign.id,
                                                      ExchangeApproval.status == "pending")).first()
     assert pending is not None and pending.id is not None
     saved["rejection reason"] = _try(db, lambda: exchange_approvals.decide_many(
         db, actor=admin, approval_ids=[pending.id], decision="rejected", reason=P))
-    saved["rejected campaign"] = campaign["id"]
+    saved["rejected campaign"] = campaign.id
     notifications.notify(db, user_id=me.id, title=P, body=P, link=JS_URL)
     return saved
 

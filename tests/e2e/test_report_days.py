@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.kernel.db import run
 from app.kernel.i18n.formatters import day_range
 from app.reports import service as reports
@@ -25,9 +26,9 @@ def test_a_report_and_the_dashboard_show_the_same_last_30_days(page: Page, serve
                                                                demo: dict[str, int]) -> None:
     now = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
     delivering = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
-                                                          data={**SETTINGS, "name": "Delivered"}))
+                                                          data=CampaignUpdate.model_validate({**SETTINGS, "name": "Delivered"})))
     _ingest(server_url, [{"hour": now.isoformat(), "advertiser_id": demo["advertiser@demo.example"],
-                          "campaign_id": delivering["id"], "creative_id": 0, "exchange": "Magnite", "os": "iOS", "country": "DE",
+                          "campaign_id": delivering.id, "creative_id": 0, "exchange": "Magnite", "os": "iOS", "country": "DE",
                           "app": "com.example.game", "device_type": "phone", "impressions": 700, "clicks": 7,
                           "spend_micros": 1_500_000, "conversions": 0}], "e2e-report-days")  # today's delivery
     report = run(lambda db: reports.create_report(db, actor=actor_of(db, "advertiser@demo.example"),

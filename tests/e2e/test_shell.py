@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.kernel.db import run
 from components.pages import menu_pages
 from tests.e2e.conftest import ROLE_HOMES, at_path, login, screenshot, wait_for_value
@@ -94,7 +95,7 @@ def test_clearing_site_storage_logs_out(page: Page) -> None:
 
 def test_inactivity_prompt_on_edit_pages(page: Page) -> None:
     campaign = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
-                                                        data=SETTINGS))
+                                                        data=CampaignUpdate.model_validate(SETTINGS)))
     page.clock.install()  # the browser's timers, moved on below instead of waited for
     login(page, "advertiser@demo.example")
     dialog = page.get_by_text("This tab was inactive for some time!")
@@ -103,7 +104,7 @@ def test_inactivity_prompt_on_edit_pages(page: Page) -> None:
     expect(dialog).to_have_count(0)
     page.click(".dsp-sidebar a[href='/campaign']")
     page.locator(".dsp-grid tr", has_text="Autumn Push").locator("[data-action='campaign.edit']").click()
-    page.wait_for_url(f"**/campaignEditForm/{campaign['id']}")
+    page.wait_for_url(f"**/campaignEditForm/{campaign.id}")
     # Loaded and still: a page changing under the pointer makes Chromium send mouse moves, which are activity.
     expect(page.locator("#field-name")).to_have_value("Autumn Push")
     page.wait_for_timeout(600)

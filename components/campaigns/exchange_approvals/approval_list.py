@@ -8,6 +8,7 @@ from typing import Any
 from reactpy import Ref, component, html, use_ref, use_state
 
 from app.campaigns import exchange_approvals
+from app.campaigns.schemas import ExchangeRequestRead
 from components.campaigns.exchange_approvals.common import request_columns, request_rows
 from components.ui.bulk import SelectionBar
 from components.ui.console import use_console
@@ -23,14 +24,14 @@ BULK_PAGES = (("exchange.bulk_approval", "exchanges.decide_selected", "bi-check2
 
 
 @component
-def _RequestActions(host: Ref[Any], rows: list[dict[str, Any]]) -> Any:
+def _RequestActions(host: Ref[Any], rows: list[ExchangeRequestRead]) -> Any:
     """Row actions: the campaign's approval history, or the campaign itself (both by the row's campaign)."""
     console = use_console()
     navigation, go = use_navigation()
 
     def act(action_id: str, approval_id: int) -> None:
-        row = next((r for r in rows if r["id"] == approval_id), None)
-        if row and (path := console.path(action_id, id=row["campaign_id"])):
+        row = next((r for r in rows if r.id == approval_id), None)
+        if row and (path := console.path(action_id, id=row.campaign_id)):
             go(path)
 
     host.current = act

@@ -8,6 +8,8 @@ from typing import Any
 from reactpy import component, html
 
 from app.campaigns import exchange_approvals
+from app.campaigns.schemas import ExchangeRequestRead
+from components.campaigns.common import results_of
 from components.campaigns.exchange_approvals.common import APPROVALS, request_columns, request_rows
 from components.ui.bulk import bulk_page
 from components.ui.console import Console, use_console
@@ -30,7 +32,7 @@ def _apply(console: Console, store: FieldStore, ids: list[int], submit: Any) -> 
            reason=str(store.get("reason") or ""))
 
 
-def _pending(db: Any, *, actor: Any) -> list[dict[str, Any]]:
+def _pending(db: Any, *, actor: Any) -> list[ExchangeRequestRead]:
     return exchange_approvals.list_requests(db, actor=actor, status="pending")
 
 
@@ -38,5 +40,5 @@ def _pending(db: Any, *, actor: Any) -> list[dict[str, Any]]:
 def BulkExchangeApprovalPage() -> Any:
     console = use_console()
     return bulk_page("exchanges.bulk_title", "exchanges.bulk_subtitle", "exchanges.decision_title", _fields, _apply,
-                     exchange_approvals.decide_many, {"decision": "approved", "reason": ""}, rows_fn=_pending,
+                     results_of(exchange_approvals.decide_many), {"decision": "approved", "reason": ""}, rows_fn=_pending,
                      columns=request_columns(console), to_rows=request_rows, back=APPROVALS.back_to_list(console))

@@ -8,6 +8,7 @@ from typing import Any
 from reactpy import component, html
 
 from app.campaigns import exchange_approvals
+from app.campaigns.schemas import CampaignExchangeRead
 from components.campaigns.exchange_approvals.common import APPROVALS
 from components.ui.console import use_console
 from components.ui.elements import card, spinner
@@ -20,7 +21,7 @@ def CampaignExchangesCard(campaign_id: int) -> Any:
     t = console.t
     query = use_query(exchange_approvals.campaign_exchanges, actor=console.actor, campaign_id=campaign_id,
                       deps=[campaign_id])
-    rows = query.value
+    rows: list[CampaignExchangeRead] | None = query.value
     if rows is None:
         body: Any = spinner(t("common.loading")) if query.loading else ""
     elif not rows:
@@ -28,13 +29,13 @@ def CampaignExchangesCard(campaign_id: int) -> Any:
     else:
         body = html.ul({"className": "list-group list-group-flush", "data-exchanges": "campaign"}, *[
             html.li({"className": "list-group-item px-0 d-flex justify-content-between align-items-start gap-2",
-                     "key": f"exchange-{row['id']}", "data-exchange": row["exchange"]},
-                    html.div({"className": "min-w-0"}, html.div({"className": "fw-medium"}, row["exchange"]),
-                             html.div({"className": "small text-body-secondary", "data-reason": row["exchange"]},
-                                      row["reason"]) if row["reason"] else ""),
-                    APPROVALS.status_badge(console, row["status"]))
+                     "key": f"exchange-{row.id}", "data-exchange": row.exchange},
+                    html.div({"className": "min-w-0"}, html.div({"className": "fw-medium"}, row.exchange),
+                             html.div({"className": "small text-body-secondary", "data-reason": row.exchange},
+                                      row.reason) if row.reason else ""),
+                    APPROVALS.status_badge(console, row.status))
             for row in rows])
-    approved = sum(1 for r in rows or [] if r["status"] == "approved")
+    approved = sum(1 for r in rows or [] if r.status == "approved")
     extra = html.span({"className": "small text-body-secondary"},
                       t("exchanges.approved_count", approved=approved, total=len(rows or [])))
     return card(body, title=t("exchanges.card_title"), extra=extra)

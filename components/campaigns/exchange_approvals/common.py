@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.campaigns.schemas import ExchangeRequestRead
 from components.ui.console import Console
 from components.ui.entity_pages import EntityPages
 from components.widgets.datagrid import GridColumn
@@ -12,9 +13,9 @@ APPROVALS = EntityPages(prefix="exchanges", list_page="exchange.approvals", icon
                         variants={"pending": "warning", "approved": "success", "rejected": "danger"}, tabs=())
 
 
-def request_rows(console: Console, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Service rows as grid rows: the status as a badge, the reason or a dash."""
-    return [{**row, "status": APPROVALS.status_cell(console, row["status"]), "reason": row["reason"] or "—"}
+def request_rows(console: Console, rows: list[ExchangeRequestRead]) -> list[dict[str, Any]]:
+    """Service rows as grid rows (JSON): the status as a badge, the reason or a dash."""
+    return [{**row.model_dump(), "status": APPROVALS.status_cell(console, row.status), "reason": row.reason or "—"}
             for row in rows]
 
 

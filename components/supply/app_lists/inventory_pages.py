@@ -85,7 +85,7 @@ def CreateInventoryListPage() -> Any:
         return loading_page(t, t("applists.new"))
     if created is not None:
         return INVENTORY.created_page(console, header, created)
-    choices = advertisers.value or []
+    choices = [a.model_dump() for a in advertisers.value or []]
     chosen = advertiser or (str(choices[0]["id"]) if choices else "")
     staff = _advertiser_column(console)
 

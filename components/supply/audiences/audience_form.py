@@ -71,7 +71,7 @@ def AudienceCreatePage() -> Any:
     action = use_action(audiences.create_audience, on_done=created)
     if advertisers.value is None:
         return loading_page(t, t("audiences.new"))
-    choices = advertisers.value
+    choices = [a.model_dump() for a in advertisers.value]
     chosen = advertiser if advertiser is not None else (choices[0]["id"] if choices else None)
     choose_advertiser = console.role != Role.ADVERTISER
 

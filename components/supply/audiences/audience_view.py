@@ -132,14 +132,14 @@ def CampaignsCard(audience: AudienceRead, on_saved: Any) -> Any:
         set_chosen(updated)
 
     rows = [html.div({"className": "d-flex align-items-center justify-content-between gap-2 py-1 border-top",
-                      "key": str(c["id"])},
-                     html.span({"className": "small text-truncate"}, c["name"]),
-                     html.select({"className": "form-select form-select-sm w-auto", "aria-label": c["name"],
-                                  "data-campaign": str(c["id"]), "value": modes.get(c["id"], ""),
-                                  "onChange": lambda e, i=c["id"]: pick(i, selected_value(e))},
+                      "key": str(c.id)},
+                     html.span({"className": "small text-truncate"}, c.name),
+                     html.select({"className": "form-select form-select-sm w-auto", "aria-label": c.name,
+                                  "data-campaign": str(c.id), "value": modes.get(c.id, ""),
+                                  "onChange": lambda e, i=c.id: pick(i, selected_value(e))},
                                  *[html.option({"value": m, "key": m or "none"}, t(f"audiences.mode_{m or 'none'}"))
                                    for m in MODES]))
-            for c in offered.value or [] if c["status"] != "archived"]
+            for c in offered.value or [] if c.status != "archived"]
     return card(
         html.ul({"className": "list-unstyled mb-3 small", "data-campaigns": str(len(links))}, *links) if links else
         html.p({"className": "small text-body-secondary", "data-empty": "campaigns"}, t("audiences.in_no_campaign")),

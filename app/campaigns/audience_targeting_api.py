@@ -4,16 +4,15 @@ those campaigns' targeting, so it is the campaigns domain's; its paths stay with
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.campaigns import audience_targeting
+from app.supply.schemas import AudienceRead
 from app.web.deps import DB, get_actor
-from app.web.envelope import ok
+from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["audiences"])
 spec_router = APIRouter(tags=["audiences (spec call names)"])
@@ -29,8 +28,8 @@ class AssociationBody(BaseModel):
                                                               "its own advertiser. All or nothing; a refusal names "
                                                               "the campaign and why.")
 def associate(audience_id: int, body: AssociationBody, actor: Actor = Depends(get_actor),
-              db: Session = DB) -> dict[str, Any]:
-    return ok(audience_targeting.associate_campaigns(db, actor=actor, audience_id=audience_id, allow=body.allow,
+              db: Session = DB) -> Envelope[AudienceRead]:
+    return reply(audience_targeting.associate_campaigns(db, actor=actor, audience_id=audience_id, allow=body.allow,
                                                     block=body.block), "Campaigns saved")
 
 

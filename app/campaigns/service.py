@@ -531,7 +531,7 @@ def _check_can_run(db: Session, campaign: Campaign, wanted: str = CampaignStatus
 # needs what _check_can_run checks. Funds pauses campaigns whose balance ran out through it too.
 CAMPAIGN_STATUS = status_machine.declare(status_machine.StatusMachine(
     "campaign", Campaign, tuple(CampaignStatus), ("campaign", "status"), campaign_in_scope,
-    lambda _db, _actor, loaded: public(*loaded),
+    lambda _db, _actor, loaded: public(*loaded), read=CampaignRead,
     transitions={str(k): frozenset(map(str, moves)) for k, moves in STATUS_TRANSITIONS.items()},
     guard=_check_can_run, refused="{An} {current} campaign cannot become {wanted}.",
     routes=(status_machine.StatusRoute(

@@ -47,16 +47,14 @@ class StatusMachine(Generic[L]):
     states: tuple[str, ...]  # the statuses a request may ask for
     permission: tuple[str, str]  # (entity, action) of the permission table that lets a role move one
     load: Callable[[Session, Actor, int], L]  # the record in the actor's row scope (404 otherwise)
-    show: Callable[[Session, Actor, L], Any]  # the record as its API answers
+    show: Callable[[Session, Actor, L], BaseModel]  # the record as its API answers...
+    read: type[BaseModel]  # ...which is this schema (its domain's <Entity>Read): the reply of its status routes
     transitions: Mapping[str, frozenset[str]] | None = None  # None: any state to any other
     guard: Callable[[Session, Any, str], None] | None = None  # before a move to a new state (given the row)
     then: Callable[[Session, Any, str], None] | None = None  # after a move, in the same transaction (the row)
     action: str = "set_status_{status}"  # the audit action of a move
     refused: str = "A {current} {entity} cannot become {wanted}."  # a move not in `transitions`
     routes: tuple[StatusRoute, ...] = ()
-    # The record as `show` answers it (its domain's <Entity>Read): the response schema of its routes. Until its
-    # domain gives it, they answer the record untyped.
-    read: type[BaseModel] | None = None
 
     def parse(self, status: str) -> str:
         """The one parser of this kind's requested status: Invalid on `status` unless it is one of `states`."""

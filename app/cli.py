@@ -24,6 +24,9 @@ def _serve(args: argparse.Namespace) -> None:
     from app.reference import geo
 
     settings = get_settings()
+    # Before listening: a second server on the same statistics file would start, look healthy and answer every
+    # statistics call with a 500. It refuses instead, naming the settings that give it a file of its own.
+    _open_store(STORE_HELD_FOR_SERVE)
     # A head start on data the campaign pages read; a request that needs it meanwhile waits for it.
     threading.Thread(target=geo.warm_up, name="geo-warm-up", daemon=True).start()
     # --fd serves on a socket the caller already bound and passed down (tests: no window in which another
@@ -73,8 +76,18 @@ def _seed(_args: argparse.Namespace) -> None:
           + (f"; {approved} exchange requests approved" if approved else ""))
 
 
-def _open_store() -> StatisticsStore:
-    """The statistics store, or exit with a message when the serving process holds its file."""
+# What a process that finds the statistics file held by another says (DuckDB lets one process open a file).
+STORE_HELD_BY_SERVER = ("The statistics file is in use by the running server (DuckDB allows one process per file). "
+                        "Stop the server to simulate, or send statistics through the ingestion API "
+                        "(POST /api/statistics/batches).")
+STORE_HELD_FOR_SERVE = ("Another process holds the statistics file {path} (DuckDB allows one process per file), so "
+                        "this server would answer every statistics call with an error. Stop the other server, or "
+                        "give this one a data directory of its own (DSP_DATA_DIR) or a statistics file of its own "
+                        "(DSP_ANALYTICS_FILE).")
+
+
+def _open_store(refusal: str) -> StatisticsStore:
+    """The statistics store, or exit with `refusal` (its {path} filled in) when another process holds its file."""
     import duckdb
 
     from app.warehouse import get_store
@@ -84,16 +97,14 @@ def _open_store() -> StatisticsStore:
     except duckdb.IOException as error:
         if "lock" not in str(error).lower():
             raise
-        sys.exit("The statistics file is in use by the running server (DuckDB allows one process per file). "
-                 "Stop the server to simulate, or send statistics through the ingestion API "
-                 "(POST /api/statistics/batches).")
+        sys.exit(refusal.format(path=get_settings().analytics_path))
 
 
 def _simulate(args: argparse.Namespace) -> None:
     from app.demo import simulator
     from app.kernel.db import session_scope
 
-    store = _open_store()
+    store = _open_store(STORE_HELD_BY_SERVER)
     if args.if_empty and store.first_and_last_hour(None) is not None:
         print("statistics already present: nothing simulated")
         return

@@ -16,8 +16,7 @@ from sqlmodel import Session, col, select
 from app.access.policy import Actor, advertiser_rows, require
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, CampaignStatus
-from app.campaigns.schemas import ExportLink
-from app.kernel.csv_exports import export_link, write_export
+from app.kernel.csv_exports import ExportLink, export_link, write_export
 from app.kernel.errors import Invalid
 from app.kernel.i18n.catalog import Translator, translator
 from app.kernel.model_base import utcnow
@@ -124,5 +123,4 @@ def export_campaigns(db: Session, *, actor: Actor, columns: list[str], status: s
     shown = [(row, cells) for row in listed if _matches(row, cells := _cells(row, chosen, t, zones), chosen, terms)]
     stored = write_export(headers if headers is not None else chosen,
                           (cells for _row, cells in _grid_order(shown, sort, lambda row, column: _cells(row, [column], t, zones)[0])))
-    return ExportLink.model_validate(export_link(actor=actor, stored=stored,
-                                                 filename=f"Campaigns-{utcnow():%Y%m%d-%H%M%S}.csv"))
+    return export_link(actor=actor, stored=stored, filename=f"Campaigns-{utcnow():%Y%m%d-%H%M%S}.csv")

@@ -206,11 +206,6 @@ class BulkResult(BaseModel):
     message: str = Field(description="Why the row was refused, naming the field; empty when applied")
 
 
-class ExportLink(BaseModel):
-    csv_download_url: str = Field(description="Works for 15 minutes, only for the user who exported")
-    filename: str
-
-
 class ListChange(ListChoice):
     """How to change a campaign's allow and block lists: add these ids, remove them, or replace both lists."""
 

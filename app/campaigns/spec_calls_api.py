@@ -21,7 +21,6 @@ from app.campaigns.schemas import (
     CampaignBody,
     CampaignListRow,
     CampaignRead,
-    ExportLink,
     GoalMetric,
     ListChange,
 )
@@ -36,6 +35,7 @@ from app.campaigns.tools_api import (
     changes_of,
     exported,
 )
+from app.kernel.csv_exports import ExportLink
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
 

@@ -13,7 +13,8 @@ from app.campaigns import bulk as campaign_bulk
 from app.campaigns import export as campaign_export
 from app.campaigns import service as campaigns
 from app.campaigns.bulk import ChangeSet
-from app.campaigns.schemas import BulkChanges, BulkResult, ExportLink, Status
+from app.campaigns.schemas import BulkChanges, BulkResult, Status
+from app.kernel.csv_exports import ExportLink
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import jwt
+from pydantic import BaseModel, Field
 
 from app.kernel.config import get_settings
 from app.kernel.errors import Forbidden, NotAuthenticated, NotFound
@@ -109,14 +110,20 @@ def write_export(header: Iterable[Any], rows: Iterable[Iterable[Any]]) -> str:
     return stored
 
 
-def export_link(*, actor: Exporter, stored: str, filename: str) -> dict[str, str]:
-    """{csv_download_url, filename}: a link to an exports-folder file that works for 15 minutes, for `actor`
-    only, downloading as `filename`."""
+class ExportLink(BaseModel):
+    """A CSV's download link: it works for 15 minutes, only for the user who asked (every export answers this)."""
+
+    csv_download_url: str = Field(description="Works for 15 minutes, only for the user who exported")
+    filename: str = Field(description="The name the file downloads as")
+
+
+def export_link(*, actor: Exporter, stored: str, filename: str) -> ExportLink:
+    """A link to an exports-folder file that works for 15 minutes, for `actor` only, downloading as `filename`."""
     now = utcnow()
     token = jwt.encode({"aud": AUDIENCE, "sub": str(actor.id), "file": stored, "name": filename,
                         "iat": int(now.timestamp()), "exp": int((now + LINK_LIFETIME).timestamp())},
                        get_settings().secret_key, algorithm=ALGORITHM)
-    return {"csv_download_url": URL_PREFIX + token, "filename": filename}
+    return ExportLink(csv_download_url=URL_PREFIX + token, filename=filename)
 
 
 def open_export(*, token: str, actor: Exporter | None) -> tuple[Path, str]:

@@ -11,10 +11,10 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
+from app.kernel.csv_exports import ExportLink
 from app.reports import service as reports
 from app.reports.models import FIXED_PERIOD, PERIOD_PRESETS
 from app.reports.schemas import (
-    ExportLink,
     Period,
     ReportCreate,
     ReportFileRead,

@@ -172,13 +172,6 @@ class ReportFileRead(BaseModel):
     finished_at: str | None
 
 
-class ExportLink(BaseModel):
-    """A CSV's download link: it works for 15 minutes, only for the user who asked."""
-
-    csv_download_url: str
-    filename: str = Field(description="The name the file downloads as")
-
-
 class RunResult(BaseModel):
     """A completed run's table, as the report page shows it."""
 

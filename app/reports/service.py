@@ -25,6 +25,7 @@ from app.access.roles import STAFF_ROLES, Role
 from app.campaigns import service as campaigns
 from app.history import audit
 from app.kernel import csv_exports, validation
+from app.kernel.csv_exports import ExportLink
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.reference import geo, metadata
@@ -46,7 +47,6 @@ from app.reports.schemas import (
     CampaignChoice,
     Cell,
     Choice,
-    ExportLink,
     ReportFileRead,
     ReportListItem,
     ReportRead,
@@ -492,7 +492,7 @@ def download_run(db: Session, *, actor: Actor, run_id: int) -> ExportLink:
         os.link(source, target)  # same disk: no copy; deleting either name later leaves the other intact
     except OSError:
         shutil.copyfile(source, target)
-    return ExportLink(**csv_exports.export_link(actor=actor, stored=stored, filename=csv_filename(report, run)))
+    return csv_exports.export_link(actor=actor, stored=stored, filename=csv_filename(report, run))
 
 
 # --- running apps ------------------------------------------------------------------------------------------
@@ -522,7 +522,7 @@ def running_apps_export(db: Session, *, actor: Actor, advertiser_id: int | None 
     columns = ["app", *RUNNING_APPS_METRICS]
     stored = csv_exports.write_export([column_label(c) for c in columns],
                                           ([format_cell(c, row.get(c)) for c in columns] for row in rows))
-    return ExportLink(**csv_exports.export_link(actor=actor, stored=stored, filename=filename))
+    return csv_exports.export_link(actor=actor, stored=stored, filename=filename)
 
 
 def list_files(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> list[ReportFileRead]:

@@ -20,7 +20,7 @@ from app.access.models import User
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.history import audit, change_log
 from app.kernel import validation as v
-from app.kernel.csv_exports import export_link, write_export
+from app.kernel.csv_exports import ExportLink, export_link, write_export
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.supply import app_entries
@@ -31,7 +31,6 @@ from app.supply.models import AppList, AppListEntry, ListKind, ListStatus
 from app.supply.schemas import (
     CampaignUse,
     EntryBatchResult,
-    ExportLinkRead,
     InventoryListChoice,
     InventoryListRead,
     ListCreated,
@@ -109,7 +108,7 @@ def list_entries(db: Session, *, actor: Actor, applist_id: int) -> list[ListEntr
     return LIFECYCLE.list_entries(db, actor=actor, list_id=applist_id)
 
 
-def export_entries(db: Session, *, actor: Actor, applist_id: int) -> ExportLinkRead:
+def export_entries(db: Session, *, actor: Actor, applist_id: int) -> ExportLink:
     """The list's entries as a CSV (value, kind): {csv_download_url, filename}, a link for the actor, 15 minutes."""
     require(actor, "app_list", "view")
     found, _advertiser = in_scope(db, actor, applist_id)
@@ -117,8 +116,7 @@ def export_entries(db: Session, *, actor: Actor, applist_id: int) -> ExportLinkR
     rows = app_entries.entries_of(db, AppListEntry, found.id)
     stored = write_export(["value", "kind"], ([row.value, row.kind] for row in rows))
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in found.name)[:60] or "inventory-list"
-    return ExportLinkRead.model_validate(export_link(actor=actor, stored=stored,
-                                                     filename=f"{safe}-{utcnow():%Y%m%d}.csv"))
+    return export_link(actor=actor, stored=stored, filename=f"{safe}-{utcnow():%Y%m%d}.csv")
 
 
 change_log.register("app_list", change_log.ChangeLogSource(

@@ -17,11 +17,11 @@ from fastapi import APIRouter, Depends
 from sqlmodel import Session
 
 from app.access.policy import Actor
+from app.kernel.csv_exports import ExportLink
 from app.supply import app_lists, smart_apps
 from app.supply.list_routes import RESULT_HELP, SPEC_TAG, spec_operation_id
 from app.supply.schemas import (
     CategoryRead,
-    ExportLinkRead,
     GenreRead,
     InventoryListCreate,
     InventoryListRead,
@@ -75,7 +75,7 @@ def update_list(applist_id: int, body: InventoryListUpdate, actor: Actor = Depen
 
 @router.post("/inventory-lists/{applist_id}/export", description="The entries as a CSV (value, kind): replies "
              "with data.csv_download_url, a link that works for 15 minutes for you only.")
-def export_entries(applist_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ExportLinkRead]:
+def export_entries(applist_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ExportLink]:
     return reply(app_lists.export_entries(db, actor=actor, applist_id=applist_id))
 
 

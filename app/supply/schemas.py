@@ -116,13 +116,6 @@ class ListDeleted(BaseModel):
     deleted: bool
 
 
-class ExportLinkRead(BaseModel):
-    """A link to a CSV file that works for 15 minutes, for the user who asked for it only."""
-
-    csv_download_url: str
-    filename: str
-
-
 class CategoryRead(BaseModel):
     category_id: str
     category: str

@@ -76,13 +76,13 @@ def test_the_edit_form_offers_replace_instead_of_the_key(demo_ids):
 def test_the_campaign_and_creative_pages_show_the_dsp_card_to_admin_only(demo_ids):
     _dsp()
     campaign = _create()
-    admin = page_at(f"/admin/campaign/viewCampaign/{campaign['id']}", ADMIN)
+    admin = page_at(f"/admin/campaign/viewCampaign/{campaign.id}", ADMIN)
     assert attribute_values(admin, "data-dsp") == ["Acme Bidder"]
     assert attribute_values(admin, "data-associate-id") == [""]
     assert "Not synced" in text_of(admin) and "Sync to DSP" in text_of(admin)
-    for path, email in ((f"/agency/campaign/viewCampaign/{campaign['id']}", "agency@demo.example"),
-                        (f"/campaign/{campaign['id']}/", "advertiser@demo.example"),
-                        (f"/co-admin/campaign/viewCampaign/{campaign['id']}", "coadmin@demo.example")):
+    for path, email in ((f"/agency/campaign/viewCampaign/{campaign.id}", "agency@demo.example"),
+                        (f"/campaign/{campaign.id}/", "advertiser@demo.example"),
+                        (f"/co-admin/campaign/viewCampaign/{campaign.id}", "coadmin@demo.example")):
         model = page_at(path, email)
         assert "campaign-view" in attribute_values(model, "data-page"), path
         assert not attribute_values(model, "data-dsp") and "Sync to DSP" not in text_of(model), path

@@ -98,6 +98,9 @@ def test_an_edit_keeps_the_key_unless_replaced_and_the_history_never_holds_it(db
     assert any(entry.changes.get("credentials") == ["***", "***"] for entry in history)
     log = change_log.page(db, actor=admin, kind="dsp", record_id=created.id).entries
     assert [e.action for e in log] == ["update", "update", "create"]
+    # The creation shows the key as set (— → ***) and leaves out the fields it left empty (no "— → —" lines).
+    made = {c.field: (c.old, c.new) for c in log[-1].changes}
+    assert made["credentials"] == (None, "***") and "seat_id" not in made
 
 
 def test_bad_input_names_its_field(db):

@@ -27,9 +27,17 @@ def diff(before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict[st
     changes: dict[str, Any] = {}
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key), after.get(key)
-        if old != new:
-            changes[key] = ["***", "***"] if key in _SECRET_FIELDS else [_plain(old), _plain(new)]
+        if old == new or (_blank(old) and _blank(new)):  # nothing to "nothing" (a new record's empty field)
+            continue
+        if key in _SECRET_FIELDS:  # a secret shows as set (***) or not set, never its value
+            changes[key] = [None if _blank(old) else "***", None if _blank(new) else "***"]
+        else:
+            changes[key] = [_plain(old), _plain(new)]
     return changes
+
+
+def _blank(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == {}
 
 
 def record(

@@ -22,6 +22,10 @@ class Settings(BaseSettings):
     secret_key: str = _DEV_SECRET
     host: str = "127.0.0.1"
     port: int = Field(default=8000, validation_alias="PORT")
+    # PostgreSQL connections each server process keeps open, and how many more it may open at a peak. Several
+    # processes on one database: keep their sum under the server's max_connections (100 by default).
+    db_pool_size: int = Field(default=10, ge=1)
+    db_max_overflow: int = Field(default=20, ge=0)
 
     # Sessions (spec section 9): 2 h lifetime, refreshed by the browser's session agent.
     session_lifetime_ms: int = 7_200_000

@@ -16,12 +16,16 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine
 from sqlmodel.sql.expression import Select
 
-from app.kernel.config import REPO_ROOT, get_settings
+from app.kernel.config import REPO_ROOT, Settings, get_settings
 
 
 @lru_cache
 def get_engine() -> Engine:
-    settings = get_settings()
+    return build_engine(get_settings())
+
+
+def build_engine(settings: Settings) -> Engine:
+    """The engine for `settings`' database (get_engine keeps the process's one)."""
     url = settings.sqlalchemy_url
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
@@ -46,7 +50,8 @@ def get_engine() -> Engine:
                 dbapi_connection.execute("BEGIN IMMEDIATE")
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    return create_engine(url, pool_pre_ping=True, pool_size=settings.db_pool_size,
+                         max_overflow=settings.db_max_overflow)
 
 
 @contextlib.contextmanager

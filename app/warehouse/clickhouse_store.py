@@ -300,7 +300,9 @@ def _dimension_sql(key: str, time_zone: str) -> str:
     dimension = DIMENSIONS[key]
     if dimension.kind != "time":
         return dimension.column
-    zoned = "ts" if time_zone == "UTC" else "toTimeZone(ts, {tz:String})"
+    # The wall time in the zone, as a DateTime('UTC') that reads as it: like the DuckDB store's local timestamp,
+    # the two 01:00s of a night the clocks go back are one hour (grouping on the instant would give two rows).
+    zoned = "ts" if time_zone == "UTC" else "addSeconds(ts, timeZoneOffset(toTimeZone(ts, {tz:String})))"
     return f"toDate({zoned})" if key == "date" else zoned
 
 

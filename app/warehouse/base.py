@@ -1,8 +1,9 @@
 """The analytics store's interface: what pages and services may ask of delivery statistics.
 
-One implementation today (DuckDB, a file in the data directory: duckdb_store.py). The interface speaks
-only in plain values (dates, ids, dimension keys from schema.py), so a ClickHouse backend can follow without
-touching a page or a service.
+Two implementations, chosen by DSP_STATISTICS_URL (__init__.py): DuckDB, a file in the data directory
+(duckdb_store.py, the default), and ClickHouse, in process through chDB or a server (clickhouse_store.py). The
+interface speaks only in plain values (dates, ids, dimension keys from schema.py), so pages and services never
+know which; tests/test_store_contract.py holds both to the same figures.
 """
 
 from __future__ import annotations

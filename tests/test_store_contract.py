@@ -5,7 +5,10 @@ float, from both stores on the same random batch (issue 23, "Statistics store by
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
@@ -13,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from app.kernel.config import Settings
+from app.kernel.config import REPO_ROOT, Settings
 from app.warehouse import clickhouse_store, get_store
 from app.warehouse.base import FactRow, StatisticsStore, StatsQuery
 from app.warehouse.clickhouse_store import ChDBExecutor, ClickHouseStore
@@ -254,3 +257,19 @@ def test_the_statistics_url_picks_the_store_and_refuses_an_unknown_one(tmp_path,
     opened = get_store()
     assert isinstance(opened, ClickHouseStore) and get_store() is opened
     clickhouse_store.close_store(opened)
+
+
+def test_a_second_process_on_a_held_chdb_directory_refuses_naming_the_setting(tmp_path) -> None:
+    """chDB's engine, like a DuckDB file, is one process's: another process says so and names the setting that
+    gives it a store of its own (or a shared server), instead of failing with chDB's bare error."""
+    held = ClickHouseStore(ChDBExecutor(tmp_path / "held.chdb"))
+    try:
+        env = {**os.environ, "DSP_STATISTICS_URL": f"chdb:///{tmp_path / 'held.chdb'}", "DSP_DATA_DIR": str(tmp_path)}
+        done = subprocess.run([sys.executable, "-m", "app", "simulate", "--if-empty"], cwd=REPO_ROOT, env=env,
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        held.close()
+    assert done.returncode == 1, done.stderr
+    said = done.stderr.strip().splitlines()[-1]
+    assert said.startswith(f"The statistics directory {tmp_path / 'held.chdb'} cannot be opened")
+    assert "DSP_STATISTICS_URL=clickhouse://" in said

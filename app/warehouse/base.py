@@ -76,6 +76,14 @@ class BatchReceipt:
     spend_by_campaign: dict[int, dict[int, int]] = field(default_factory=dict)
 
 
+class StoreInUse(RuntimeError):
+    """An embedded store's files are held by another process (or cannot be opened): `path` is what it held."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path, self.reason = path, reason
+
+
 class StatisticsStore(Protocol):
     def ingest(self, batch_id: str, rows: Iterable[FactRow], *, source: str) -> BatchReceipt:
         """Store a batch whole or not at all. A batch id seen before writes nothing and answers the first

@@ -34,7 +34,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from app.warehouse.base import BatchReceipt, FactRow, StatsQuery, StatsRow
+from app.warehouse.base import BatchReceipt, FactRow, StatsQuery, StatsRow, StoreInUse
 from app.warehouse.duckdb_store import EVENTS_ROLLUP, ROLLUPS, _tables_for, _utc_bounds
 from app.warehouse.schema import (
     DIMENSIONS,
@@ -136,7 +136,10 @@ class ChDBExecutor:
         path.mkdir(parents=True, exist_ok=True)
         self.path = path
         opener: Any = session.Session  # chdb has no type hints
-        self._session: Any = opener(str(path))
+        try:
+            self._session: Any = opener(str(path))
+        except RuntimeError as error:  # chDB's engine allows one process per directory; it says only this
+            raise StoreInUse(str(path), str(error)) from error
 
     def _run(self, sql: str, params: Mapping[str, Any] | None, fmt: str) -> Any:
         values = {name: _text_value(value) for name, value in (params or {}).items()}

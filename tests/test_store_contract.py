@@ -273,3 +273,50 @@ def test_a_second_process_on_a_held_chdb_directory_refuses_naming_the_setting(tm
     said = done.stderr.strip().splitlines()[-1]
     assert said.startswith(f"The statistics directory {tmp_path / 'held.chdb'} cannot be opened")
     assert "DSP_STATISTICS_URL=clickhouse://" in said
+
+
+def test_a_clickhouse_server_url_reaches_clickhouse_connect(monkeypatch) -> None:
+    """No ClickHouse server runs here: a stand-in client shows what the HTTP executor asks of clickhouse-connect
+    (the SQL itself is what chDB runs above)."""
+    import clickhouse_connect
+
+    calls: list[tuple[str, object]] = []
+
+    class Answer:
+        column_names = ("rows", "tag")
+        result_rows = [(3, 42)]
+
+    class Client:
+        def command(self, sql: str, parameters: dict[str, object]) -> None:
+            calls.append(("command", sql))
+
+        def query(self, sql: str, parameters: dict[str, object]) -> Answer:
+            calls.append(("query", parameters))
+            answer = Answer()
+            if "FROM figures.delivery " in sql:  # the receipt's spend split
+                answer.column_names, answer.result_rows = ("advertiser_id", "campaign_id", "spend"), [(7, 70, 5)]
+            return answer
+
+        def close(self) -> None:
+            calls.append(("close", None))
+
+    opened: dict[str, object] = {}
+    monkeypatch.setattr(clickhouse_connect, "get_client", lambda **options: opened.update(options) or Client())
+    store = clickhouse_store.open_server_store("clickhouse://stats:p%40ss@ch.internal:8124/figures?secure=true")
+    try:
+        assert opened == {"host": "ch.internal", "port": 8124, "username": "stats", "password": "p@ss", "secure": True}
+        assert store.database == "figures" and calls[0] == ("command", "CREATE DATABASE IF NOT EXISTS figures")
+        assert all("figures." in sql for kind, sql in calls[1:] if kind == "command")
+        receipt = store.ingest("seen", [], source="test")  # the stand-in knows every batch
+        assert (receipt.duplicate, receipt.rows, receipt.spend_by_campaign) == (True, 3, {7: {70: 5}})
+        assert calls[-2:] == [("query", {"batch": "seen"}), ("query", {"tag": 42})]
+        executor = clickhouse_store.HTTPExecutor("clickhouse://ch.internal")
+        assert opened["port"] == 8123 and opened["username"] == "default"
+        Answer.column_names = ("hour",)
+        Answer.result_rows = [(datetime(2026, 11, 1, 1, tzinfo=ZoneInfo("America/New_York")),)]  # type: ignore[list-item]
+        assert executor.select("SELECT 1") == (["hour"], [(datetime(2026, 11, 1, 1),)])  # the wall time
+    finally:
+        clickhouse_store.close_store(store)
+    assert calls[-1] == ("close", None)
+    with pytest.raises(ValueError):
+        ClickHouseStore(Client(), "figures; DROP TABLE x")  # type: ignore[arg-type]

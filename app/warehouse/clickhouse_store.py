@@ -322,7 +322,8 @@ def _report_sql(query: StatsQuery, db: str, marked: str) -> tuple[str, dict[str,
         if not re.fullmatch(EVENT_NAME_PATTERN, name):
             raise ValueError(f"not an event name: {name!r}")
     first, after = _utc_bounds(query.start, query.end, query.time_zone)
-    params: dict[str, Any] = {"first": first, "after": after}
+    # UTC as text: clickhouse-connect may read a naive datetime as the client machine's local time.
+    params: dict[str, Any] = {"first": f"{first:%Y-%m-%d %H:%M:%S}", "after": f"{after:%Y-%m-%d %H:%M:%S}"}
     if query.time_zone != "UTC":
         params["tz"] = query.time_zone
     conditions = ["hour >= {first:DateTime('UTC')}", "hour < {after:DateTime('UTC')}", f"tag IN {marked}"]

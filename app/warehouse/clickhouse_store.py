@@ -14,12 +14,13 @@ A batch whole or not at all. ClickHouse has no transaction over several tables, 
 marker (batch id -> tag) in `batches` is written last. Every read counts only rows whose tag is a marked one: a
 process that dies mid-batch leaves rows no read ever counts, and the client's retry writes under a new tag. Two
 processes that race on one batch id each write a marker; the first marker (by time, then tag) is the batch, the
-other process answers its receipt as a duplicate, so the ledger charges once. The tag is a rollup key column, so
+other process answers its receipt as a duplicate, so the ledger charges once (markers are stamped by the server
+as they are written, so one process's first marker stays first). The tag is a rollup key column, so
 a rollup holds a row per key, day and batch (a simulator writes a batch an hour: up to 24 per key and day), still
 far fewer than the hourly placements it sums.
 
-Times: `hour` is DateTime('UTC'); days and hours in a query's time zone are toDate/toTimeZone of it, the same
-days and hours the DuckDB store answers. Figures are the same sums of the same Int64 columns and the same
+Times: `hour` is DateTime('UTC'); a query's days and hours in its time zone are the wall time there (the UTC
+hour plus the zone's offset at that instant), the same days and hours the DuckDB store answers. Figures are the same sums of the same Int64 columns and the same
 Float64 ratios, so they agree to the cent (tests/test_store_contract.py).
 """
 
@@ -103,7 +104,7 @@ def _escaped(text: str) -> str:
 
 
 def _text_value(value: Any) -> str:
-    """A parameter or TSV field in ClickHouse's text format."""
+    """A query parameter (or a DateTime field of a CSV insert) in ClickHouse's text format."""
     if isinstance(value, datetime):
         return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S") if value.tzinfo else value.strftime("%Y-%m-%d %H:%M:%S")
     if isinstance(value, list | tuple):
@@ -254,8 +255,12 @@ class ClickHouseStore:
             db = self.database
             self._executor.insert(f"{db}.delivery", _FACT_COLUMNS, facts)
             self._executor.insert(f"{db}.delivery_events", _EVENT_COLUMNS, events)
-            self._executor.insert(f"{db}.batches", ("batch_id", "tag", "source", "received_at", "rows"),
-                                  [(batch_id, tag, source, datetime.now(UTC), len(facts))])
+            # Stamped by ClickHouse as it writes: a marker written after another process has read its own as
+            # the first is always later, so that process stays the batch (a client's clock could say otherwise).
+            self._executor.command(
+                f"INSERT INTO {db}.batches (batch_id, tag, source, received_at, rows) SELECT {{batch:String}}, "
+                "{tag:UInt64}, {source:String}, now64(6, 'UTC'), {rows:Int64}",
+                {"batch": batch_id, "tag": tag, "source": source, "rows": len(facts)})
             winner = self._first_marker(batch_id)
             assert winner is not None  # the marker was just written
             return self._receipt(batch_id, *winner, duplicate=winner[1] != tag)

@@ -86,14 +86,23 @@ STORE_HELD_FOR_SERVE = ("Another process holds the statistics file {path} (DuckD
                         "(DSP_ANALYTICS_FILE).")
 
 
+STORE_DIRECTORY_HELD = ("The statistics directory {path} cannot be opened: another process holds it (chDB allows one "
+                        "process per directory) or it is not a chDB directory ({reason}). Stop the other process, "
+                        "give this one a directory of its own, or share a ClickHouse server between processes "
+                        "(DSP_STATISTICS_URL=clickhouse://user:pass@host:8123/db).")
+
+
 def _open_store(refusal: str) -> StatisticsStore:
     """The statistics store, or exit with `refusal` (its {path} filled in) when another process holds its file."""
     import duckdb
 
     from app.warehouse import get_store
+    from app.warehouse.base import StoreInUse
 
     try:
         return get_store()
+    except StoreInUse as error:
+        sys.exit(STORE_DIRECTORY_HELD.format(path=error.path, reason=error.reason))
     except duckdb.IOException as error:
         if "lock" not in str(error).lower():
             raise

@@ -68,6 +68,34 @@ def settings():  # type: ignore[no-untyped-def]
     return get_settings()
 
 
+STORE_KINDS = ("duckdb", "chdb")  # the statistics stores the contract runs on (a ClickHouse server: not here)
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store(request: pytest.FixtureRequest, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    """Each statistics store in turn, opened in a temporary directory through DSP_STATISTICS_URL: get_store()
+    (and so every service) answers from it for the test."""
+    monkeypatch.setattr(get_settings(), "statistics_url", _open_url(request.param, tmp_path))
+    opened = get_store()
+    yield opened
+    _close_opened(opened)
+
+
+def _open_url(kind: str, folder) -> str:  # type: ignore[no-untyped-def]
+    return f"{kind}:///{folder / f'statistics.{kind}'}"
+
+
+def _close_opened(opened) -> None:  # type: ignore[no-untyped-def]
+    from app.warehouse import clickhouse_store, duckdb_store
+
+    if isinstance(opened, clickhouse_store.ClickHouseStore):
+        clickhouse_store.close_store(opened)
+    else:
+        with duckdb_store._stores_lock:
+            duckdb_store._stores.pop(opened.path, None)
+        opened.close()
+
+
 @pytest.fixture
 def client(demo_ids: dict[str, int]) -> Iterator[TestClient]:
     """The whole app (pages, /api) in process, over freshly seeded demo data."""

@@ -1,6 +1,6 @@
 """Every figure agrees with every other: known hourly rows go in through the ingestion path, and the
 dashboard, a report run (its totals and its CSV), the statistics API, the ledger and the funds page all give
-back exactly their sums (issue 10, "Done means")."""
+back exactly their sums (issue 10, "Done means"), on each statistics store (DuckDB and chDB: the `store` fixture)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def _rows(advertiser: int, campaign: int) -> list[dict[str, object]]:
     return rows
 
 
-def test_dashboard_report_csv_api_and_ledger_agree_with_the_ingested_rows(client, db, demo_ids) -> None:
+def test_dashboard_report_csv_api_and_ledger_agree_with_the_ingested_rows(client, db, demo_ids, store) -> None:
     advertiser_id = demo_ids["advertiser@demo.example"]
     settings = db.exec(select(UserSettings).where(UserSettings.user_id == advertiser_id)).one()
     settings.margin_bps = MARGIN_BPS

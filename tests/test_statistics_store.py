@@ -1,5 +1,6 @@
 """The statistics store and its service: totals by dimension, time zones, custom events, idempotent batches,
-and row scope (an agency never reads another agency's advertisers)."""
+and row scope (an agency never reads another agency's advertisers). Tests that take `store` run on each store
+(DuckDB and chDB, tests/conftest.py); the rollup internals and table choice are the DuckDB store's."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def _row(advertiser: int, hour: datetime, **values: object) -> FactRow:
     return FactRow(**{**base, **values})  # type: ignore[arg-type]
 
 
-def test_a_batch_is_stored_once_and_summed_by_day_and_country(db, demo_ids) -> None:
+def test_a_batch_is_stored_once_and_summed_by_day_and_country(db, demo_ids, store) -> None:
     advertiser = demo_ids["advertiser@demo.example"]
     rows = [_row(advertiser, datetime(2026, 11, 10, h), impressions=1000, clicks=12, spend_micros=2_500_000,
                  conversions=1, events={"purchase": 2}) for h in range(24)]
@@ -47,7 +48,7 @@ def test_a_batch_is_stored_once_and_summed_by_day_and_country(db, demo_ids) -> N
     assert {r["country"]: r["impressions"] for r in local} == {"US": 19_000, "DE": 400}
 
 
-def test_a_receipt_splits_the_spend_by_advertiser_and_campaign(db, demo_ids) -> None:
+def test_a_receipt_splits_the_spend_by_advertiser_and_campaign(db, demo_ids, store) -> None:
     advertiser = demo_ids["advertiser@demo.example"]
     hour = datetime(2026, 11, 10, 5)
     receipt = get_store().ingest("split", [_row(advertiser, hour, campaign_id=7, spend_micros=1_000_000),
@@ -59,7 +60,7 @@ def test_a_receipt_splits_the_spend_by_advertiser_and_campaign(db, demo_ids) -> 
     assert receipt.spend_by_advertiser == {advertiser: 1_750_000, 999_999: 2}
 
 
-def test_scope_keeps_other_tenants_out(db, demo_ids) -> None:
+def test_scope_keeps_other_tenants_out(db, demo_ids, store) -> None:
     advertiser = demo_ids["advertiser@demo.example"]
     get_store().ingest("b", [_row(advertiser, datetime(2026, 11, 1, 1), impressions=10),
                              _row(999_999, datetime(2026, 11, 1, 1), impressions=7)], source="test")
@@ -104,23 +105,34 @@ def _every_breakdown(time_zone: str) -> list[list[dict[str, object]]]:
             for events in ((), ("purchase",)) for scope in (None, (7,), (8,)) for order in (None, "spend")]
 
 
-def test_the_daily_rollup_answers_exactly_what_the_hourly_rows_do(db, tmp_path) -> None:
+def _rollup_batches() -> list[list[FactRow]]:
+    """Several batches in the same days and placements; a batch spans midnight."""
+    return [[_row(advertiser, datetime(2026, 11, day, hour), campaign_id=campaign, creative_id=campaign * 10 + hour % 2,
+                  country=country, os=("iOS", "Android")[hour % 2], exchange=("A", "B", "C")[day % 3],
+                  impressions=100 + hour, clicks=hour % 3, spend_micros=1_000 * hour + batch + advertiser,
+                  conversions=hour % 2, events={"purchase": batch} if hour % 4 == 0 else {})
+             for advertiser in (7, 8) for day in (9, 10, 11, 12) for hour in range(0, 24, 5) for campaign in (1, 2)
+             for country in ("US", "DE")]
+            for batch in range(3)]
+
+
+def test_the_daily_rollup_answers_exactly_what_the_hourly_rows_do(db, store) -> None:
     """Queries of UTC days read the daily rollup; the same query in Etc/UTC (the same days, another name) reads
     the hourly rows. Several batches land in the same days and placements, and a batch spans midnight."""
-    batches = [[_row(advertiser, datetime(2026, 11, day, hour), campaign_id=campaign, creative_id=campaign * 10 + hour % 2,
-                     country=country, os=("iOS", "Android")[hour % 2], exchange=("A", "B", "C")[day % 3],
-                     impressions=100 + hour, clicks=hour % 3, spend_micros=1_000 * hour + batch + advertiser,
-                     conversions=hour % 2, events={"purchase": batch} if hour % 4 == 0 else {})
-                for advertiser in (7, 8) for day in (9, 10, 11, 12) for hour in range(0, 24, 5) for campaign in (1, 2)
-                for country in ("US", "DE")]
-               for batch in range(3)]
-    store = get_store()
+    batches = _rollup_batches()
     for number, rows in enumerate(batches):
         store.ingest(f"rollup-{number}", rows, source="test")
     daily = _every_breakdown("UTC")
     assert daily == _every_breakdown("Etc/UTC")
     assert sum(r["impressions"] for r in daily[0]) == sum(r.impressions for rows in batches for r in rows)
     assert store.event_names(None) == ["purchase"]
+
+
+def test_the_duckdb_rollups_hold_one_row_per_key_and_day_and_are_built_for_an_old_file(db, tmp_path) -> None:
+    batches = _rollup_batches()
+    store = get_store()
+    for number, rows in enumerate(batches):
+        store.ingest(f"rollup-{number}", rows, source="test")
     cursor = store._cursor()  # type: ignore[attr-defined]
     for rollup, columns in ROLLUPS.items():  # three batches in the same days: still one row per key and day
         rows, keys = cursor.execute(f"SELECT count(*), count(DISTINCT (hour, {', '.join(columns)})) FROM {rollup}").fetchone()

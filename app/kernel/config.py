@@ -11,6 +11,13 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 _DEV_SECRET = "dev-only-secret-change-me-in-production-0000"
+# The statistics stores DSP_STATISTICS_URL can name, by URL scheme (app/warehouse/__init__.py opens them).
+STATISTICS_SCHEMES = ("duckdb", "chdb", "clickhouse")
+
+
+def statistics_url_refusal(url: str) -> str:
+    return (f"DSP_STATISTICS_URL {url!r} names no statistics store: use duckdb:///path (the default), "
+            "chdb:///path or clickhouse://user:password@host:8123/database")
 
 
 class Settings(BaseSettings):
@@ -51,6 +58,9 @@ class Settings(BaseSettings):
 
     # Delivery statistics (app/analytics): the DuckDB file; empty means analytics.duckdb in the data directory.
     analytics_file: Path | None = None
+    # Where statistics live (app/warehouse/__init__.py): duckdb:///path (empty: the DuckDB file above),
+    # chdb:///path (ClickHouse's engine in this process) or clickhouse://user:pass@host:8123/db (a server).
+    statistics_url: str = ""
 
     # Conversion postbacks are forwarded to client URLs; private and local addresses are refused unless allowed
     # (a tracker inside the operator's own network; the tests' fake tracker on 127.0.0.1).
@@ -72,6 +82,13 @@ class Settings(BaseSettings):
     stripe_secret_key: str = ""
     stripe_webhook_secret: str = ""
     stripe_api_base: str = "https://api.stripe.com"
+
+    @model_validator(mode="after")
+    def _refuse_unknown_statistics_store(self) -> Settings:
+        scheme = self.statistics_url.partition("://")[0]
+        if self.statistics_url and ("://" not in self.statistics_url or scheme not in STATISTICS_SCHEMES):
+            raise ValueError(statistics_url_refusal(self.statistics_url))
+        return self
 
     @model_validator(mode="after")
     def _refuse_dev_secret_outside_development(self) -> Settings:

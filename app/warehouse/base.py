@@ -1,8 +1,9 @@
 """The analytics store's interface: what pages and services may ask of delivery statistics.
 
-One implementation today (DuckDB, a file in the data directory: duckdb_store.py). The interface speaks
-only in plain values (dates, ids, dimension keys from schema.py), so a ClickHouse backend can follow without
-touching a page or a service.
+Two implementations, chosen by DSP_STATISTICS_URL (__init__.py): DuckDB, a file in the data directory
+(duckdb_store.py, the default), and ClickHouse, in process through chDB or a server (clickhouse_store.py). The
+interface speaks only in plain values (dates, ids, dimension keys from schema.py), so pages and services never
+know which; tests/test_store_contract.py holds both to the same figures.
 """
 
 from __future__ import annotations
@@ -73,6 +74,14 @@ class BatchReceipt:
     # The same spend split by campaign: advertiser id -> {campaign id (0: unknown) -> micro-dollars}; each
     # advertiser's campaigns add up to its spend_by_advertiser. The ledger books a charge per campaign from it.
     spend_by_campaign: dict[int, dict[int, int]] = field(default_factory=dict)
+
+
+class StoreInUse(RuntimeError):
+    """An embedded store's files are held by another process (or cannot be opened): `path` is what it held."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path, self.reason = path, reason
 
 
 class StatisticsStore(Protocol):

@@ -1,0 +1,444 @@
+"""The ClickHouse statistics store: the same contract as the DuckDB store (base.py), in ClickHouse SQL.
+
+One store, two ways to send its SQL (an Executor): chDB, ClickHouse's engine inside this process on a directory
+(`chdb:///path`: how the suite runs this SQL without a server), and a ClickHouse server over HTTP through
+clickhouse-connect (`clickhouse://user:pass@host:8123/db`), which several processes can share.
+
+Tables. The hourly facts and custom events are MergeTrees partitioned by month and ordered by (advertiser,
+campaign, hour), the dashboards' reads. The daily rollups (the DuckDB store's ROLLUPS, same names and columns)
+are SummingMergeTrees fed by materialized views as facts arrive: ClickHouse maintains them, and every read sums
+with GROUP BY, so parts not merged yet count right.
+
+A batch whole or not at all. ClickHouse has no transaction over several tables, so every row a batch writes
+(facts, events, and through the views their rollup rows) carries a tag drawn for that attempt, and the batch's
+marker (batch id -> tag) in `batches` is written last. Every read counts only rows whose tag is a marked one: a
+process that dies mid-batch leaves rows no read ever counts, and the client's retry writes under a new tag. Two
+processes that race on one batch id each write a marker; the first marker (by time, then tag) is the batch, the
+other process answers its receipt as a duplicate, so the ledger charges once (markers are stamped by the server
+as they are written, so one process's first marker stays first). The tag is a rollup key column, so
+a rollup holds a row per key, day and batch (a simulator writes a batch an hour: up to 24 per key and day), still
+far fewer than the hourly placements it sums.
+
+Times: `hour` is DateTime('UTC'); a query's days and hours in its time zone are the wall time there (the UTC
+hour plus the zone's offset at that instant), the same days and hours the DuckDB store answers. Figures are the same sums of the same Int64 columns and the same
+Float64 ratios, so they agree to the cent (tests/test_store_contract.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import secrets
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from app.warehouse.base import BatchReceipt, FactRow, StatsQuery, StatsRow, StoreInUse
+from app.warehouse.duckdb_store import EVENTS_ROLLUP, ROLLUPS, _tables_for, _utc_bounds
+from app.warehouse.schema import (
+    DIMENSIONS,
+    EVENT_NAME_PATTERN,
+    EVENT_PREFIX,
+    MEASURES,
+    METRICS,
+    PLACEMENT_COLUMNS,
+)
+
+_TEXT_COLUMNS = {"exchange", "os", "country", "app", "device_type"}
+_PLACEMENT_DDL = ", ".join(["hour DateTime('UTC')",
+                            *(f"{c} {'LowCardinality(String)' if c in _TEXT_COLUMNS - {'app'} else 'String' if c in _TEXT_COLUMNS else 'Int64'}"
+                              for c in PLACEMENT_COLUMNS), "tag UInt64"])
+_MEASURES_DDL = ", ".join(f"{m} Int64" for m in MEASURES)
+_FACTS_LAYOUT = "ENGINE = MergeTree PARTITION BY toYYYYMM(hour) ORDER BY (advertiser_id, campaign_id, hour)"
+_FACT_COLUMNS = ("hour", *PLACEMENT_COLUMNS, "tag", *MEASURES)
+_EVENT_COLUMNS = ("hour", *PLACEMENT_COLUMNS, "tag", "event", "count")
+
+
+def _schema(db: str) -> list[str]:
+    statements = [
+        f"CREATE DATABASE IF NOT EXISTS {db}",
+        f"CREATE TABLE IF NOT EXISTS {db}.batches (batch_id String, tag UInt64, source String, "
+        "received_at DateTime64(6, 'UTC'), rows Int64) ENGINE = MergeTree ORDER BY (batch_id, received_at)",
+        f"CREATE TABLE IF NOT EXISTS {db}.delivery ({_PLACEMENT_DDL}, {_MEASURES_DDL}) {_FACTS_LAYOUT}",
+        f"CREATE TABLE IF NOT EXISTS {db}.delivery_events ({_PLACEMENT_DDL}, event LowCardinality(String), "
+        f"count Int64) {_FACTS_LAYOUT}",
+    ]
+    for rollup, kept in (*ROLLUPS.items(), (EVENTS_ROLLUP, PLACEMENT_COLUMNS)):
+        keys = [*kept, "event"] if rollup == EVENTS_ROLLUP else list(kept)
+        ddl = ", ".join(["hour DateTime('UTC')", *(f"{c} {'String' if c in _TEXT_COLUMNS | {'event'} else 'Int64'}"
+                                                   for c in keys), "tag UInt64"])
+        sums = ["count"] if rollup == EVENTS_ROLLUP else list(MEASURES)
+        rest = [c for c in keys if c not in ("advertiser_id", "campaign_id")]
+        statements.append(
+            f"CREATE TABLE IF NOT EXISTS {db}.{rollup} ({ddl}, {', '.join(f'{s} Int64' for s in sums)}) "
+            f"ENGINE = SummingMergeTree PARTITION BY toYYYYMM(hour) "
+            f"ORDER BY (advertiser_id, campaign_id, hour, {', '.join([*rest, 'tag'])})")
+        source = "delivery_events" if rollup == EVENTS_ROLLUP else "delivery"
+        statements.append(
+            f"CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.{rollup}_view TO {db}.{rollup} AS "
+            f"SELECT toStartOfDay(hour) AS hour, {', '.join(keys)}, tag, "
+            f"{', '.join(f'sum({s}) AS {s}' for s in sums)} FROM {db}.{source} GROUP BY hour, {', '.join(keys)}, tag")
+    return statements
+
+
+class Executor(Protocol):
+    """How the store's SQL reaches ClickHouse. Parameters are ClickHouse's own ({name:Type} in the SQL)."""
+
+    def command(self, sql: str, params: Mapping[str, Any] | None = None) -> None: ...
+
+    def select(self, sql: str, params: Mapping[str, Any] | None = None) -> tuple[list[str], list[tuple[Any, ...]]]:
+        """Column names and rows as Python values (Date: date; DateTime: naive datetime, wall time of its zone)."""
+
+    def insert(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        """Rows into `table` in one INSERT; DateTime values are aware UTC datetimes."""
+
+    def close(self) -> None: ...
+
+
+def _escaped(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+
+
+def _text_value(value: Any) -> str:
+    """A query parameter (or a DateTime field of a CSV insert) in ClickHouse's text format."""
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S") if value.tzinfo else value.strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(
+            "'" + v.replace("\\", "\\\\").replace("'", "\\'") + "'" if isinstance(v, str) else str(int(v))
+            for v in value) + "]"
+    if isinstance(value, str):
+        return _escaped(value)
+    return str(value)
+
+
+def _converter(kind: str) -> Callable[[Any], Any] | None:
+    """How a JSONCompact value of this ClickHouse type becomes its Python value (None: it already is one)."""
+    kind = kind.removeprefix("Nullable(").removeprefix("LowCardinality(").rstrip(")")
+    if kind in ("Date", "Date32"):
+        return date.fromisoformat
+    if kind.startswith("DateTime"):
+        return datetime.fromisoformat
+    if kind.startswith("Float"):
+        return float  # JSON writes a whole Float64 as 0, not 0.0
+    return None
+
+
+class ChDBExecutor:
+    """ClickHouse's engine in this process (the chdb package), on a directory of its own."""
+
+    def __init__(self, path: Path) -> None:
+        from chdb import session
+
+        path.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        opener: Any = session.Session  # chdb has no type hints
+        try:
+            self._session: Any = opener(str(path))
+        except RuntimeError as error:  # chDB's engine allows one process per directory; it says only this
+            raise StoreInUse(str(path), str(error)) from error
+
+    def _run(self, sql: str, params: Mapping[str, Any] | None, fmt: str) -> Any:
+        values = {name: _text_value(value) for name, value in (params or {}).items()}
+        return self._session.query(sql, fmt, params=values) if values else self._session.query(sql, fmt)
+
+    def command(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
+        self._run(sql, params, "CSV")
+
+    def select(self, sql: str, params: Mapping[str, Any] | None = None) -> tuple[list[str], list[tuple[Any, ...]]]:
+        answer = json.loads(self._run(sql + " SETTINGS output_format_json_quote_64bit_integers = 0", params,
+                                      "JSONCompact").bytes() or b'{"meta": [], "data": []}')
+        names = [column["name"] for column in answer["meta"]]
+        converters = [(index, convert) for index, column in enumerate(answer["meta"])
+                      if (convert := _converter(column["type"]))]
+        rows = answer["data"]
+        if converters:
+            for row in rows:
+                for index, convert in converters:
+                    if row[index] is not None:
+                        row[index] = convert(row[index])
+        return names, [tuple(row) for row in rows]
+
+    def insert(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        if not rows:
+            return
+        # CSV written by the csv module (C speed; quotes doubled as ClickHouse reads them), each distinct hour
+        # formatted once.
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        times = [index for index, value in enumerate(rows[0]) if isinstance(value, datetime)]
+        stamps: dict[datetime, str] = {}
+        for row in rows:
+            if times:
+                row = list(row)
+                for index in times:
+                    stamp = stamps.get(row[index])
+                    if stamp is None:
+                        stamp = stamps[row[index]] = _text_value(row[index])
+                    row[index] = stamp
+            writer.writerow(row)
+        self._session.query(f"INSERT INTO {table} ({', '.join(columns)}) FORMAT CSV\n{buffer.getvalue()}", "CSV")
+
+    def close(self) -> None:
+        self._session.close()
+
+
+class HTTPExecutor:
+    """A ClickHouse server over HTTP (clickhouse-connect)."""
+
+    def __init__(self, url: str) -> None:
+        from urllib.parse import parse_qs, unquote, urlsplit
+
+        import clickhouse_connect
+
+        parts = urlsplit(url)
+        secure = parse_qs(parts.query).get("secure", ["false"])[0].lower() in ("1", "true", "yes")
+        self._client = clickhouse_connect.get_client(
+            host=parts.hostname or "localhost", port=parts.port or (8443 if secure else 8123),
+            username=unquote(parts.username or "default"), password=unquote(parts.password or ""), secure=secure)
+        self._lock = threading.Lock()  # one HTTP session: clickhouse-connect refuses concurrent queries in it
+
+    def command(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
+        with self._lock:
+            self._client.command(sql, parameters=dict(params or {}))
+
+    def select(self, sql: str, params: Mapping[str, Any] | None = None) -> tuple[list[str], list[tuple[Any, ...]]]:
+        with self._lock:
+            result = self._client.query(sql, parameters=dict(params or {}))
+        return list(result.column_names), [tuple(_naive(value) for value in row) for row in result.result_rows]
+
+    def insert(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            with self._lock:
+                self._client.insert(table, [list(row) for row in rows], column_names=list(columns))
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def _naive(value: Any) -> Any:
+    """A DateTime as its wall time in its column's zone (what the DuckDB store answers)."""
+    return value.replace(tzinfo=None) if isinstance(value, datetime) and value.tzinfo else value
+
+
+class ClickHouseStore:
+    def __init__(self, executor: Executor, database: str = "dsp") -> None:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", database):
+            raise ValueError(f"not a ClickHouse database name: {database!r}")
+        self._executor = executor
+        self.database = database
+        for statement in _schema(database):
+            executor.command(statement)
+        self._write_lock = threading.Lock()  # this process's batches one at a time (other processes: see above)
+        # Each batch id's first marker is the batch: the tags every read counts.
+        self._marked = (f"(SELECT argMin(tag, (received_at, tag)) FROM {database}.batches GROUP BY batch_id)")
+
+    # -- writing -----------------------------------------------------------------------------------------
+    def ingest(self, batch_id: str, rows: Iterable[FactRow], *, source: str) -> BatchReceipt:
+        with self._write_lock:
+            first = self._first_marker(batch_id)
+            if first:
+                return self._receipt(batch_id, *first, duplicate=True)
+            tag = secrets.randbits(63) + 1
+            facts: list[tuple[Any, ...]] = []
+            events: list[tuple[Any, ...]] = []
+            for row in rows:
+                placement = (row.hour.replace(minute=0, second=0, microsecond=0,
+                                              tzinfo=row.hour.tzinfo or UTC).astimezone(UTC),
+                             *(getattr(row, c) for c in PLACEMENT_COLUMNS), tag)
+                facts.append((*placement, row.impressions, row.clicks, row.spend_micros, row.conversions))
+                events.extend((*placement, name, value) for name, value in row.events.items() if value)
+            db = self.database
+            self._executor.insert(f"{db}.delivery", _FACT_COLUMNS, facts)
+            self._executor.insert(f"{db}.delivery_events", _EVENT_COLUMNS, events)
+            # Stamped by ClickHouse as it writes: a marker written after another process has read its own as
+            # the first is always later, so that process stays the batch (a client's clock could say otherwise).
+            self._executor.command(
+                f"INSERT INTO {db}.batches (batch_id, tag, source, received_at, rows) SELECT {{batch:String}}, "
+                "{tag:UInt64}, {source:String}, now64(6, 'UTC'), {rows:Int64}",
+                {"batch": batch_id, "tag": tag, "source": source, "rows": len(facts)})
+            winner = self._first_marker(batch_id)
+            assert winner is not None  # the marker was just written
+            return self._receipt(batch_id, *winner, duplicate=winner[1] != tag)
+
+    def _first_marker(self, batch_id: str) -> tuple[int, int] | None:
+        """(rows, tag) of this batch id's first marker, if it has one."""
+        _, found = self._executor.select(
+            f"SELECT rows, tag FROM {self.database}.batches WHERE batch_id = {{batch:String}} "
+            "ORDER BY received_at, tag LIMIT 1", {"batch": batch_id})
+        return (int(found[0][0]), int(found[0][1])) if found else None
+
+    def _receipt(self, batch_id: str, count: int, tag: int, *, duplicate: bool) -> BatchReceipt:
+        _, rows = self._executor.select(
+            f"SELECT advertiser_id, campaign_id, sum(spend_micros) AS spend FROM {self.database}.delivery "
+            "WHERE tag = {tag:UInt64} GROUP BY advertiser_id, campaign_id HAVING spend > 0 "
+            "ORDER BY advertiser_id, campaign_id", {"tag": tag})
+        by_campaign: dict[int, dict[int, int]] = {}
+        for advertiser, campaign, spend in rows:
+            by_campaign.setdefault(int(advertiser), {})[int(campaign)] = int(spend)
+        return BatchReceipt(batch_id, count, {a: sum(split.values()) for a, split in by_campaign.items()},
+                            duplicate=duplicate, spend_by_campaign=by_campaign)
+
+    def clear(self) -> None:
+        with self._write_lock:
+            for table in ("batches", "delivery", "delivery_events", *ROLLUPS, EVENTS_ROLLUP):
+                self._executor.command(f"TRUNCATE TABLE IF EXISTS {self.database}.{table}")
+
+    def close(self) -> None:
+        self._executor.close()
+
+    # -- reading -----------------------------------------------------------------------------------------
+    def query(self, query: StatsQuery) -> list[StatsRow]:
+        sql, params = _report_sql(query, self.database, self._marked)
+        names, rows = self._executor.select(sql, params)
+        return [dict(zip(names, row, strict=True)) for row in rows]
+
+    def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
+        if advertiser_ids is not None and not advertiser_ids:
+            return []
+        where, params = _scope(advertiser_ids)
+        _, rows = self._executor.select(
+            f"SELECT DISTINCT event FROM {self.database}.{EVENTS_ROLLUP} WHERE {where} AND tag IN {self._marked} "
+            "ORDER BY event", params)
+        return [str(r[0]) for r in rows]
+
+    def first_and_last_hour(self, advertiser_ids: Sequence[int] | None) -> tuple[datetime, datetime] | None:
+        if advertiser_ids is not None and not advertiser_ids:
+            return None
+        where, params = _scope(advertiser_ids)
+        _, rows = self._executor.select(
+            f"SELECT min(hour), max(hour), count() FROM {self.database}.delivery "
+            f"WHERE {where} AND tag IN {self._marked}", params)
+        first, last, count = rows[0]
+        return (first, last) if count else None
+
+
+def _scope(advertiser_ids: Sequence[int] | None) -> tuple[str, dict[str, Any]]:
+    if advertiser_ids is None:
+        return "1", {}
+    return "advertiser_id IN {advertisers:Array(Int64)}", {"advertisers": [int(a) for a in advertiser_ids]}
+
+
+def _dimension_sql(key: str, time_zone: str) -> str:
+    """A dimension over the source's `ts` (the fact's UTC hour): the day or hour in the query's time zone."""
+    dimension = DIMENSIONS[key]
+    if dimension.kind != "time":
+        return dimension.column
+    # The wall time in the zone, as a DateTime('UTC') that reads as it: like the DuckDB store's local timestamp,
+    # the two 01:00s of a night the clocks go back are one hour (grouping on the instant would give two rows).
+    zoned = "ts" if time_zone == "UTC" else "addSeconds(ts, timeZoneOffset(toTimeZone(ts, {tz:String})))"
+    return f"toDate({zoned})" if key == "date" else zoned
+
+
+def _report_sql(query: StatsQuery, db: str, marked: str) -> tuple[str, dict[str, Any]]:
+    """One aggregation over the facts (and, for custom events, the event facts beside them): the DuckDB store's
+    query in ClickHouse SQL, reading the same table (hourly facts or the smallest daily rollup)."""
+    for key in query.dimensions:
+        if key not in DIMENSIONS:
+            raise ValueError(f"unknown dimension {key!r}")
+    for key in query.metrics:
+        if key not in METRICS:
+            raise ValueError(f"unknown metric {key!r}")
+    for name in query.events:
+        if not re.fullmatch(EVENT_NAME_PATTERN, name):
+            raise ValueError(f"not an event name: {name!r}")
+    first, after = _utc_bounds(query.start, query.end, query.time_zone)
+    # UTC as text: clickhouse-connect may read a naive datetime as the client machine's local time.
+    params: dict[str, Any] = {"first": f"{first:%Y-%m-%d %H:%M:%S}", "after": f"{after:%Y-%m-%d %H:%M:%S}"}
+    if query.time_zone != "UTC":
+        params["tz"] = query.time_zone
+    conditions = ["hour >= {first:DateTime('UTC')}", "hour < {after:DateTime('UTC')}", f"tag IN {marked}"]
+    if query.advertiser_ids is not None:
+        conditions.append("advertiser_id IN {advertisers:Array(Int64)}")
+        params["advertisers"] = [int(a) for a in query.advertiser_ids]
+    for index, (key, values) in enumerate(sorted(query.filters.items())):
+        dimension = DIMENSIONS[key]
+        if dimension.kind == "time":
+            raise ValueError(f"cannot filter by {key!r}")
+        if dimension.kind == "int":
+            conditions.append(f"{dimension.column} IN {{filter{index}:Array(Int64)}}")
+            params[f"filter{index}"] = [int(v) for v in values]
+        else:
+            conditions.append(f"{dimension.column} IN {{filter{index}:Array(String)}}")
+            params[f"filter{index}"] = [str(v) for v in values]
+    where = " AND ".join(conditions)
+
+    columns = {DIMENSIONS[k].column for k in (*query.dimensions, *query.filters) if DIMENSIONS[k].kind != "time"}
+    if query.advertiser_ids is not None:
+        columns.add("advertiser_id")
+    facts, events = _tables_for(query, columns)
+    read = ", ".join(["hour AS ts", *sorted(columns)])
+    source = f"SELECT {read}, {', '.join(MEASURES)}, '' AS event, toInt64(0) AS count FROM {db}.{facts} WHERE {where}"
+    event_sums = []
+    if query.events:
+        params["events"] = list(query.events)
+        source += (f" UNION ALL SELECT {read}, {', '.join('toInt64(0)' for _ in MEASURES)}, event, count "
+                   f"FROM {db}.{events} WHERE {where} AND event IN {{events:Array(String)}}")
+        for index, name in enumerate(query.events):
+            params[f"event{index}"] = name
+            event_sums.append(f"sumIf(count, event = {{event{index}:String}}) AS `{EVENT_PREFIX}{name}`")
+    selected = [f"{_dimension_sql(key, query.time_zone)} AS `{key}`" for key in query.dimensions]
+    sums = [f"sum({m}) AS {m}" for m in MEASURES]
+    group = f" GROUP BY {', '.join(f'`{key}`' for key in query.dimensions)}" if selected else ""
+    inner = f"SELECT {', '.join([*selected, *sums, *event_sums])} FROM ({source}){group}"
+
+    outer = [*(f"`{key}`" for key in query.dimensions), *(f"{METRICS[m].sql} AS `{m}`" for m in query.metrics),
+             *(f"`{EVENT_PREFIX}{name}`" for name in query.events)]
+    if "spend" in query.metrics:
+        outer.append("spend_micros")  # exact money beside the dollars, so totals and the ledger can agree
+    known = set(query.dimensions) | set(query.metrics) | {f"{EVENT_PREFIX}{n}" for n in query.events}
+    if query.order_by and query.order_by not in known:
+        raise ValueError(f"cannot order by {query.order_by!r}")
+    direction = " DESC" if query.descending else ""
+    if query.order_by:
+        keys = [f"`{query.order_by}`{direction} NULLS LAST",
+                *(f"`{key}` NULLS LAST" for key in query.dimensions if key != query.order_by)]
+    else:
+        keys = [f"`{key}`{direction} NULLS LAST" for key in query.dimensions]
+    order = f" ORDER BY {', '.join(keys)}" if keys else ""
+    limit = f" LIMIT {int(query.limit)}" if query.limit else ""
+    return f"SELECT {', '.join(outer)} FROM ({inner}){order}{limit}", params
+
+
+_stores: dict[str, ClickHouseStore] = {}
+_stores_lock = threading.Lock()
+
+
+def open_chdb_store(path: Path) -> ClickHouseStore:
+    """The process's one store on this chDB directory."""
+    with _stores_lock:
+        key = f"chdb:{path}"
+        store = _stores.get(key)
+        if store is None:
+            store = _stores[key] = ClickHouseStore(ChDBExecutor(path))
+        return store
+
+
+def open_server_store(url: str) -> ClickHouseStore:
+    """The process's one store on this ClickHouse server (the URL's path names the database; default dsp)."""
+    from urllib.parse import urlsplit
+
+    with _stores_lock:
+        store = _stores.get(url)
+        if store is None:
+            database = urlsplit(url).path.strip("/") or "dsp"
+            store = _stores[url] = ClickHouseStore(HTTPExecutor(url), database)
+        return store
+
+
+def close_store(store: ClickHouseStore) -> None:
+    with _stores_lock:
+        for key in [k for k, v in _stores.items() if v is store]:
+            del _stores[key]
+    store.close()
+
+
+def close_stores() -> None:
+    with _stores_lock:
+        for store in _stores.values():
+            store.close()
+        _stores.clear()

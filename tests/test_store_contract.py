@@ -1,0 +1,322 @@
+"""The statistics store contract (app/warehouse/base.py), on every store this machine can run (DuckDB and chDB:
+the `store` fixture in tests/conftest.py): every query shape the services use, checked against sums made here
+from the rows; idempotent ingestion; a rollup read equal to the hourly read; and the same figures, float for
+float, from both stores on the same random batch (issue 23, "Statistics store by URL")."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from app.kernel.config import REPO_ROOT, Settings
+from app.warehouse import clickhouse_store, get_store
+from app.warehouse.base import FactRow, StatisticsStore, StatsQuery
+from app.warehouse.clickhouse_store import ChDBExecutor, ClickHouseStore
+from app.warehouse.duckdb_store import DuckDBStore
+from app.warehouse.schema import DIMENSIONS, MEASURES
+
+START, END = date(2026, 10, 30), date(2026, 11, 3)  # across a month's end: two ClickHouse partitions
+EVENTS = ("install", "purchase")
+TEXT = {"exchange": ("Google AdX", "Magnite", "PubMatic"), "os": ("Android", "iOS"), "country": ("US", "DE", "IN"),
+        "app": ("com.example.game", "news.example.com", "it's \\ a\ttab"), "device_type": ("phone", "tablet", "ctv")}
+
+
+def random_rows(seed: int, count: int = 600) -> list[FactRow]:
+    """Hourly rows over START..END (UTC, a day each side for the time zones), some at the same hour and
+    placement (they add up), with random spend down to the micro-dollar and some custom events."""
+    rng = random.Random(seed)
+    first = datetime(START.year, START.month, START.day) - timedelta(days=1)
+    rows = []
+    for _ in range(count):
+        advertiser = rng.choice((7, 8, 9))
+        campaign = advertiser * 10 + rng.randrange(3)
+        impressions = rng.randrange(0, 5000)
+        clicks = rng.randrange(0, impressions // 20 + 1)
+        rows.append(FactRow(
+            hour=first + timedelta(hours=rng.randrange(24 * 7)), advertiser_id=advertiser, campaign_id=campaign,
+            creative_id=campaign * 10 + rng.randrange(2), impressions=impressions, clicks=clicks,
+            spend_micros=rng.randrange(0, 9_999_999), conversions=rng.randrange(0, clicks + 1),
+            events={name: rng.randrange(0, 4) for name in EVENTS if rng.random() < 0.4},
+            **{key: rng.choice(values) for key, values in TEXT.items()}))  # type: ignore[arg-type]
+    return rows
+
+
+def expected(rows: list[FactRow], key: Callable[[FactRow], object], *, start: date = START, end: date = END,
+             time_zone: str = "UTC", keep: Callable[[FactRow], bool] = lambda _: True) -> dict[object, tuple[int, ...]]:
+    """Measures and events summed per key, over the rows whose day in time_zone is in start..end."""
+    zone = ZoneInfo(time_zone)
+    sums: dict[object, list[int]] = defaultdict(lambda: [0] * (len(MEASURES) + len(EVENTS)))
+    for row in rows:
+        if start <= row.hour.replace(tzinfo=UTC).astimezone(zone).date() <= end and keep(row):
+            totals = sums[key(row)]
+            for index, value in enumerate((row.impressions, row.clicks, row.spend_micros, row.conversions,
+                                           *(row.events.get(name, 0) for name in EVENTS))):
+                totals[index] += value
+    return {k: tuple(v) for k, v in sums.items()}
+
+
+def answered(rows: list[dict[str, object]], dimensions: tuple[str, ...]) -> dict[object, tuple[object, ...]]:
+    return {tuple(r[d] for d in dimensions) if len(dimensions) != 1 else r[dimensions[0]]:
+            tuple(r[m] for m in (*MEASURES, *(f"event_{n}" for n in EVENTS))) for r in rows}
+
+
+def local(time_zone: str) -> Callable[[FactRow], datetime]:
+    return lambda row: row.hour.replace(tzinfo=UTC).astimezone(ZoneInfo(time_zone)).replace(tzinfo=None)
+
+
+def ask(store: StatisticsStore, **options: object) -> list[dict[str, object]]:
+    return store.query(StatsQuery(**{"start": START, "end": END, "events": EVENTS, **options}))  # type: ignore[arg-type]
+
+
+def test_every_query_shape_sums_the_rows(store) -> None:
+    rows = random_rows(1)
+    store.ingest("contract-1", rows, source="test")
+    # Totals: one row, with no rows in scope too.
+    assert answered(ask(store), ()) == {(): expected(rows, lambda _: ())[()]}
+    assert answered(ask(store, advertiser_ids=()), ())[()] == (0,) * (len(MEASURES) + len(EVENTS))
+    # By date and by hour in UTC and in other time zones (New York: UTC-4 then -5 on Nov 1; India: UTC+5:30).
+    for time_zone in ("UTC", "America/New_York", "Asia/Kolkata"):
+        by_day = ask(store, dimensions=("date",), time_zone=time_zone)
+        assert answered(by_day, ("date",)) == expected(rows, lambda r, tz=time_zone: local(tz)(r).date(),
+                                                       time_zone=time_zone)
+        assert [r["date"] for r in by_day] == sorted(r["date"] for r in by_day)
+        by_hour = ask(store, dimensions=("hour",), time_zone=time_zone)
+        assert answered(by_hour, ("hour",)) == expected(rows, local(time_zone), time_zone=time_zone)
+        assert all(isinstance(r["hour"], datetime) and r["hour"].tzinfo is None for r in by_hour)
+    # By each placement dimension, and two at once.
+    for key, dimension in DIMENSIONS.items():
+        if dimension.kind != "time":
+            assert answered(ask(store, dimensions=(key,)), (key,)) == expected(rows, lambda r, c=dimension.column: getattr(r, c))
+    assert answered(ask(store, dimensions=("country", "os")), ("country", "os")) == expected(rows, lambda r: (r.country, r.os))
+    # Scope and filters (ids and text, with quotes, backslashes and tabs), together.
+    narrowed = ask(store, dimensions=("campaign_id",), advertiser_ids=(7, 8), filters={
+        "app": ("it's \\ a\ttab", "news.example.com"), "exchange": ("Magnite",), "creative_id": (701, 801, 802)})
+    assert answered(narrowed, ("campaign_id",)) == expected(rows, lambda r: r.campaign_id, keep=lambda r: (
+        r.advertiser_id in (7, 8) and r.app in ("it's \\ a\ttab", "news.example.com") and r.exchange == "Magnite"
+        and r.creative_id in (701, 801, 802)))
+    assert ask(store, dimensions=("os",), filters={"country": ("FR",)}) == []
+
+
+def test_order_and_limit_and_ratios(store) -> None:
+    rows = random_rows(2)
+    store.ingest("contract-2", rows, source="test")
+    sums = expected(rows, lambda r: r.app)
+    top = ask(store, dimensions=("app",), order_by="spend", descending=True, limit=2)
+    assert [r["app"] for r in top] == sorted(sums, key=lambda app: -sums[app][2])[:2]
+    by_clicks = ask(store, dimensions=("campaign_id", "os"), order_by="clicks")
+    assert [r["clicks"] for r in by_clicks] == sorted(r["clicks"] for r in by_clicks)  # type: ignore[type-var]
+    # Ties keep the dimensions' order: every read (and every top 10) is the same.
+    assert by_clicks == ask(store, dimensions=("campaign_id", "os"), order_by="clicks")
+    first = ask(store, dimensions=("campaign_id",))[0]
+    assert first["ctr"] == pytest.approx(first["clicks"] * 100 / first["impressions"])  # type: ignore[operator]
+    assert first["spend"] == pytest.approx(first["spend_micros"] / 1e6)  # type: ignore[operator]
+    nothing = ask(store, dimensions=("date",), filters={"campaign_id": (0,)})
+    assert nothing == []
+    empty = ask(store, advertiser_ids=(1,))[0]
+    assert (empty["ctr"], empty["ecpm"], empty["ecpc"], empty["cpa"]) == (None, None, None, None)  # never 0 or inf
+
+
+def test_event_names_and_first_and_last_hour(store) -> None:
+    assert store.event_names(None) == [] and store.first_and_last_hour(None) is None
+    rows = random_rows(3)
+    store.ingest("contract-3", rows, source="test")
+    assert store.event_names(None) == sorted({n for r in rows for n, v in r.events.items() if v})
+    assert store.event_names([]) == [] and store.event_names([1]) == []
+    assert store.first_and_last_hour([]) is None and store.first_and_last_hour([1]) is None
+    mine = [r.hour for r in rows if r.advertiser_id == 8]
+    assert store.first_and_last_hour([8]) == (min(mine), max(mine))
+    assert store.first_and_last_hour(None) == (min(r.hour for r in rows), max(r.hour for r in rows))
+
+
+def test_a_batch_is_ingested_once(store) -> None:
+    rows = random_rows(4)
+    first = store.ingest("contract-4", rows, source="test")
+    before = ask(store, dimensions=("date", "campaign_id"))
+    again = store.ingest("contract-4", random_rows(5), source="another")  # the id decides, not the rows
+    assert (first.duplicate, again.duplicate) == (False, True)
+    assert (again.rows, again.spend_by_advertiser, again.spend_by_campaign) == (
+        first.rows, first.spend_by_advertiser, first.spend_by_campaign) == (
+        len(rows), {a: s[2] for (a,), s in expected(rows, lambda r: (r.advertiser_id,), start=date(2000, 1, 1),
+                                                     end=date(2100, 1, 1)).items() if s[2]},
+        {a: {c: s[2] for (adv, c), s in expected(rows, lambda r: (r.advertiser_id, r.campaign_id),
+                                                 start=date(2000, 1, 1), end=date(2100, 1, 1)).items()
+             if adv == a and s[2]} for a in first.spend_by_advertiser})
+    assert ask(store, dimensions=("date", "campaign_id")) == before
+    store.clear()
+    assert store.first_and_last_hour(None) is None and ask(store)[0]["impressions"] == 0
+    assert store.ingest("contract-4", rows, source="test").duplicate is False  # cleared: a new batch again
+
+
+def test_the_rollups_answer_what_the_hourly_rows_do(store) -> None:
+    """UTC days read the daily rollups; Etc/UTC (the same days) reads the hourly facts. Several batches land in
+    the same days and placements."""
+    for seed in (6, 7, 8):
+        store.ingest(f"contract-roll-{seed}", random_rows(seed, 300), source="test")
+    for dimensions, filters in ((("date",), {}), (("campaign_id",), {"campaign_id": (71, 81)}), (("creative_id",), {}),
+                                (("exchange",), {"campaign_id": (90,)}), (("os", "date"), {}), (("country", "app"), {}),
+                                ((), {"device_type": ("ctv",)})):
+        for events in ((), EVENTS):
+            for scope in (None, (7,), (8, 9)):
+                query = {"dimensions": dimensions, "filters": filters, "events": events, "advertiser_ids": scope}
+                assert ask(store, **query) == ask(store, **query, time_zone="Etc/UTC")
+
+
+@pytest.fixture
+def both(tmp_path):  # type: ignore[no-untyped-def]
+    duck, chdb = DuckDBStore(tmp_path / "a.duckdb"), ClickHouseStore(ChDBExecutor(tmp_path / "a.chdb"))
+    yield duck, chdb
+    duck.close()
+    chdb.close()
+
+
+def test_both_stores_give_the_same_figures_on_the_same_rows(both) -> None:
+    duck, chdb = both
+    for number, seed in enumerate((10, 11)):
+        rows = random_rows(seed)
+        assert duck.ingest(f"same-{number}", rows, source="test") == chdb.ingest(f"same-{number}", rows, source="test")
+    shapes: list[dict[str, object]] = [{}, {"dimensions": ("hour",)}, {"dimensions": ("advertiser_id", "date")},
+                                       {"dimensions": ("campaign_id", "exchange", "os", "country")},
+                                       {"dimensions": ("app",), "order_by": "ecpm", "descending": True, "limit": 2},
+                                       {"dimensions": ("creative_id",), "order_by": "cpa"},
+                                       {"dimensions": ("device_type",), "filters": {"country": ("DE", "IN")}}]
+    for shape in shapes:
+        for time_zone in ("UTC", "Europe/Berlin", "Asia/Kolkata"):
+            for scope in (None, (9,)):
+                answer = ask(duck, **shape, time_zone=time_zone, advertiser_ids=scope)
+                assert answer == ask(chdb, **shape, time_zone=time_zone, advertiser_ids=scope)
+                assert answer and all(type(v) is type(w) for r, s in zip(answer, ask(chdb, **shape, time_zone=time_zone, advertiser_ids=scope), strict=True)
+                                      for v, w in zip(r.values(), s.values(), strict=True) if v is not None)
+    assert duck.event_names(None) == chdb.event_names(None)
+    assert duck.first_and_last_hour([7]) == chdb.first_and_last_hour([7])
+
+
+def test_a_clickhouse_batch_cut_short_counts_nowhere(tmp_path) -> None:
+    """ClickHouse writes a batch's facts, then its marker: facts whose marker never came (a process killed in
+    between) count in no read, and the retried batch counts once."""
+    chdb = ClickHouseStore(ChDBExecutor(tmp_path / "cut.chdb"))
+    try:
+        rows = random_rows(12, 50)
+        tag = 12345
+        facts = [(r.hour.replace(tzinfo=UTC), r.advertiser_id, r.campaign_id, r.creative_id, r.exchange, r.os,
+                  r.country, r.app, r.device_type, tag, r.impressions, r.clicks, r.spend_micros, r.conversions)
+                 for r in rows]
+        chdb._executor.insert("dsp.delivery", clickhouse_store._FACT_COLUMNS, facts)  # and no marker
+        assert chdb.first_and_last_hour(None) is None and ask(chdb)[0]["impressions"] == 0
+        assert ask(chdb, dimensions=("campaign_id",)) == ask(chdb, dimensions=("campaign_id",), time_zone="Etc/UTC") == []
+        receipt = chdb.ingest("cut", rows, source="test")
+        assert receipt.duplicate is False
+        assert ask(chdb)[0]["impressions"] == expected(rows, lambda _: ())[()][0]
+        assert ask(chdb, dimensions=("campaign_id",)) == ask(chdb, dimensions=("campaign_id",), time_zone="Etc/UTC")
+    finally:
+        chdb.close()
+
+
+def test_the_clickhouse_store_reads_the_smallest_table_that_answers_it() -> None:
+    def table(**options: object) -> str:
+        query = StatsQuery(start=date(2026, 11, 1), end=date(2026, 11, 30), **options)  # type: ignore[arg-type]
+        return clickhouse_store._report_sql(query, "dsp", "(SELECT 1)")[0]
+
+    assert "FROM dsp.daily_by_campaign " in table(dimensions=("date",), advertiser_ids=(7,))
+    assert "FROM dsp.daily_by_exchange " in table(dimensions=("exchange",), filters={"campaign_id": (1,)})
+    assert "FROM dsp.delivery_daily " in table(dimensions=("campaign_id",), events=("purchase",))
+    assert "FROM dsp.delivery " in table(dimensions=("hour",))
+    assert "FROM dsp.delivery " in table(dimensions=("date",), time_zone="Europe/Berlin")
+
+
+def test_the_statistics_url_picks_the_store_and_refuses_an_unknown_one(tmp_path, monkeypatch) -> None:
+    with pytest.raises(ValueError) as refused:
+        Settings(statistics_url="postgresql://stats@db/stats")
+    said = str(refused.value)
+    assert "DSP_STATISTICS_URL" in said and all(s in said for s in ("duckdb:///", "chdb:///", "clickhouse://"))
+    with pytest.raises(ValueError):
+        Settings(statistics_url="statistics.duckdb")  # a path is not a URL
+    from app.kernel.config import get_settings
+
+    settings = get_settings()
+    default = get_store()
+    assert isinstance(default, DuckDBStore) and default.path == settings.analytics_path  # empty: as before
+    monkeypatch.setattr(settings, "statistics_url", "duckdb:///")
+    assert get_store() is default
+    monkeypatch.setattr(settings, "statistics_url", "duckdb:///elsewhere.duckdb")  # relative: in the data directory
+    elsewhere = get_store()
+    assert isinstance(elsewhere, DuckDBStore) and elsewhere.path == settings.data_dir / "elsewhere.duckdb"
+    from app.warehouse import duckdb_store
+
+    with duckdb_store._stores_lock:
+        duckdb_store._stores.pop(elsewhere.path)
+    elsewhere.close()
+    monkeypatch.setattr(settings, "statistics_url", f"chdb:///{tmp_path / 'x.chdb'}")
+    opened = get_store()
+    assert isinstance(opened, ClickHouseStore) and get_store() is opened
+    clickhouse_store.close_store(opened)
+
+
+def test_a_second_process_on_a_held_chdb_directory_refuses_naming_the_setting(tmp_path) -> None:
+    """chDB's engine, like a DuckDB file, is one process's: another process says so and names the setting that
+    gives it a store of its own (or a shared server), instead of failing with chDB's bare error."""
+    held = ClickHouseStore(ChDBExecutor(tmp_path / "held.chdb"))
+    try:
+        env = {**os.environ, "DSP_STATISTICS_URL": f"chdb:///{tmp_path / 'held.chdb'}", "DSP_DATA_DIR": str(tmp_path)}
+        done = subprocess.run([sys.executable, "-m", "app", "simulate", "--if-empty"], cwd=REPO_ROOT, env=env,
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        held.close()
+    assert done.returncode == 1, done.stderr
+    said = done.stderr.strip().splitlines()[-1]
+    assert said.startswith(f"The statistics directory {tmp_path / 'held.chdb'} cannot be opened")
+    assert "DSP_STATISTICS_URL=clickhouse://" in said
+
+
+def test_a_clickhouse_server_url_reaches_clickhouse_connect(monkeypatch) -> None:
+    """No ClickHouse server runs here: a stand-in client shows what the HTTP executor asks of clickhouse-connect
+    (the SQL itself is what chDB runs above)."""
+    import clickhouse_connect
+
+    calls: list[tuple[str, object]] = []
+
+    class Answer:
+        column_names = ("rows", "tag")
+        result_rows = [(3, 42)]
+
+    class Client:
+        def command(self, sql: str, parameters: dict[str, object]) -> None:
+            calls.append(("command", sql))
+
+        def query(self, sql: str, parameters: dict[str, object]) -> Answer:
+            calls.append(("query", parameters))
+            answer = Answer()
+            if "FROM figures.delivery " in sql:  # the receipt's spend split
+                answer.column_names, answer.result_rows = ("advertiser_id", "campaign_id", "spend"), [(7, 70, 5)]
+            return answer
+
+        def close(self) -> None:
+            calls.append(("close", None))
+
+    opened: dict[str, object] = {}
+    monkeypatch.setattr(clickhouse_connect, "get_client", lambda **options: opened.update(options) or Client())
+    store = clickhouse_store.open_server_store("clickhouse://stats:p%40ss@ch.internal:8124/figures?secure=true")
+    try:
+        assert opened == {"host": "ch.internal", "port": 8124, "username": "stats", "password": "p@ss", "secure": True}
+        assert store.database == "figures" and calls[0] == ("command", "CREATE DATABASE IF NOT EXISTS figures")
+        assert all("figures." in sql for kind, sql in calls[1:] if kind == "command")
+        receipt = store.ingest("seen", [], source="test")  # the stand-in knows every batch
+        assert (receipt.duplicate, receipt.rows, receipt.spend_by_campaign) == (True, 3, {7: {70: 5}})
+        assert calls[-2:] == [("query", {"batch": "seen"}), ("query", {"tag": 42})]
+        executor = clickhouse_store.HTTPExecutor("clickhouse://ch.internal")
+        assert opened["port"] == 8123 and opened["username"] == "default"
+        Answer.column_names = ("hour",)
+        Answer.result_rows = [(datetime(2026, 11, 1, 1, tzinfo=ZoneInfo("America/New_York")),)]  # type: ignore[list-item]
+        assert executor.select("SELECT 1") == (["hour"], [(datetime(2026, 11, 1, 1),)])  # the wall time
+    finally:
+        clickhouse_store.close_store(store)
+    assert calls[-1] == ("close", None)
+    with pytest.raises(ValueError):
+        ClickHouseStore(Client(), "figures; DROP TABLE x")  # type: ignore[arg-type]

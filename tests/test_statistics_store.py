@@ -12,7 +12,8 @@ from app.kernel.errors import Invalid, NotFound
 from app.statistics import service as statistics
 from app.warehouse import get_store
 from app.warehouse.base import FactRow, StatsQuery
-from app.warehouse.duckdb_store import EVENTS_ROLLUP, ROLLUPS, DuckDBStore, _report_sql
+from app.warehouse.duckdb_store import DuckDBStore, _report_sql
+from app.warehouse.rollups import EVENTS_ROLLUP, ROLLUPS
 from tests.helpers import actor_of
 
 

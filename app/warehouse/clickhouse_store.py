@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from app.warehouse.base import BatchReceipt, FactRow, StatsQuery, StatsRow, StoreInUse
-from app.warehouse.duckdb_store import EVENTS_ROLLUP, ROLLUPS, _tables_for, _utc_bounds
+from app.warehouse.rollups import EVENTS_ROLLUP, ROLLUPS, tables_for, utc_bounds
 from app.warehouse.schema import (
     DIMENSIONS,
     EVENT_NAME_PATTERN,
@@ -346,7 +346,7 @@ def _report_sql(query: StatsQuery, db: str, marked: str) -> tuple[str, dict[str,
     for name in query.events:
         if not re.fullmatch(EVENT_NAME_PATTERN, name):
             raise ValueError(f"not an event name: {name!r}")
-    first, after = _utc_bounds(query.start, query.end, query.time_zone)
+    first, after = utc_bounds(query.start, query.end, query.time_zone)
     # UTC as text: clickhouse-connect may read a naive datetime as the client machine's local time.
     params: dict[str, Any] = {"first": f"{first:%Y-%m-%d %H:%M:%S}", "after": f"{after:%Y-%m-%d %H:%M:%S}"}
     if query.time_zone != "UTC":
@@ -370,7 +370,7 @@ def _report_sql(query: StatsQuery, db: str, marked: str) -> tuple[str, dict[str,
     columns = {DIMENSIONS[k].column for k in (*query.dimensions, *query.filters) if DIMENSIONS[k].kind != "time"}
     if query.advertiser_ids is not None:
         columns.add("advertiser_id")
-    facts, events = _tables_for(query, columns)
+    facts, events = tables_for(query, columns)
     read = ", ".join(["hour AS ts", *sorted(columns)])
     source = f"SELECT {read}, {', '.join(MEASURES)}, '' AS event, toInt64(0) AS count FROM {db}.{facts} WHERE {where}"
     event_sums = []

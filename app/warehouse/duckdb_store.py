@@ -18,14 +18,14 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Iterable, Sequence
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import duckdb
 
 from app.warehouse.base import BatchReceipt, FactRow, StatsQuery, StatsRow
+from app.warehouse.rollups import EVENTS_ROLLUP, ROLLUPS, tables_for, utc_bounds
 from app.warehouse.schema import DIMENSIONS, EVENT_PREFIX, MEASURES, METRICS, PLACEMENT_COLUMNS
 
 _PLACEMENT_DDL = """
@@ -43,27 +43,7 @@ CREATE TABLE IF NOT EXISTS delivery ({_PLACEMENT_DDL},
     impressions BIGINT NOT NULL, clicks BIGINT NOT NULL, spend_micros BIGINT NOT NULL, conversions BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS delivery_events ({_PLACEMENT_DDL}, event VARCHAR NOT NULL, count BIGINT NOT NULL);
 """
-# Daily rollups of the delivery facts and the placement columns each keeps. `hour` is the UTC day's midnight, so
-# a query reads any of them with the same SQL; each day holds one row per key (see _roll_up_days_of). The small
-# ones are the dashboard's breakdowns, with the campaign kept for its campaign filter.
-ROLLUPS: dict[str, tuple[str, ...]] = {
-    "delivery_daily": PLACEMENT_COLUMNS,
-    "daily_by_campaign": ("advertiser_id", "campaign_id"),
-    "daily_by_creative": ("advertiser_id", "campaign_id", "creative_id"),
-    "daily_by_exchange": ("advertiser_id", "campaign_id", "exchange"),
-    "daily_by_os": ("advertiser_id", "campaign_id", "os"),
-}
-EVENTS_ROLLUP = "delivery_events_daily"  # custom events by day, every placement column (events are rarer)
-
 _FACT_COLUMNS = ("hour", *PLACEMENT_COLUMNS, "batch")
-
-
-def _utc_bounds(start: date, end: date, time_zone: str) -> tuple[datetime, datetime]:
-    """The UTC hours [from, to) that make up the local days start..end."""
-    zone = ZoneInfo(time_zone)
-    first = datetime.combine(start, time(), zone).astimezone(UTC).replace(tzinfo=None)
-    after = datetime.combine(end + timedelta(days=1), time(), zone).astimezone(UTC).replace(tzinfo=None)
-    return first, after
 
 
 def _time_expression(key: str, time_zone: str) -> str:
@@ -225,22 +205,6 @@ def _rollup_select(rollup: str, where: str) -> str:
             f"GROUP BY date_trunc('day', hour), {keys}")
 
 
-def _tables_for(query: StatsQuery, columns: set[str]) -> tuple[str, str]:
-    """The delivery and event tables that answer the query with the fewest rows to read: the hourly facts, or
-    for UTC days without hours the smallest daily rollup with every column the query groups or filters by."""
-    if not _reads_days(query):
-        return "delivery", "delivery_events"
-    if query.events:
-        return "delivery_daily", EVENTS_ROLLUP
-    covering = [name for name, kept in ROLLUPS.items() if columns <= set(kept)]
-    return min(covering, key=lambda name: len(ROLLUPS[name])), EVENTS_ROLLUP
-
-
-def _reads_days(query: StatsQuery) -> bool:
-    """Whether the daily rollup answers this query: no hour asked for, and days that are UTC days."""
-    return query.time_zone == "UTC" and "hour" not in query.dimensions and "hour" not in query.filters
-
-
 def _scope(advertiser_ids: Sequence[int] | None) -> tuple[str, dict[str, Any]]:
     if advertiser_ids is None:
         return "TRUE", {}
@@ -255,7 +219,7 @@ def _report_sql(query: StatsQuery) -> tuple[str, dict[str, Any]]:
     for key in query.metrics:
         if key not in METRICS:
             raise ValueError(f"unknown metric {key!r}")
-    first, after = _utc_bounds(query.start, query.end, query.time_zone)
+    first, after = utc_bounds(query.start, query.end, query.time_zone)
     params: dict[str, Any] = {"first": first, "after": after}
     if query.time_zone != "UTC":
         params["tz"] = query.time_zone
@@ -272,7 +236,7 @@ def _report_sql(query: StatsQuery) -> tuple[str, dict[str, Any]]:
     columns = {DIMENSIONS[k].column for k in (*query.dimensions, *query.filters) if DIMENSIONS[k].kind != "time"}
     if query.advertiser_ids is not None:
         columns.add("advertiser_id")
-    facts, events = _tables_for(query, columns)
+    facts, events = tables_for(query, columns)
     read = ", ".join(["hour", *sorted(columns)])
     source = f"SELECT {read}, {', '.join(MEASURES)}, NULL AS event, 0 AS count FROM {facts} WHERE {where}"
     event_sums = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import getpass
+import os
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -13,7 +14,34 @@ import app.tables  # noqa: F401  (every table and every domain's hooks)
 from app.kernel.config import get_settings
 
 if TYPE_CHECKING:
+    from app.kernel.config import Settings
     from app.warehouse.base import StatisticsStore
+
+
+WORKERS_NEED_POSTGRESQL = ("DSP_WORKERS={n}: several server processes need PostgreSQL (DATABASE_URL=postgresql://…); "
+                           "SQLite serves one process. Set DSP_WORKERS=1, or move the database to PostgreSQL.")
+WORKERS_NEED_SHARED_STORE = ("DSP_WORKERS={n}: several server processes need a statistics store they share, and the "
+                             "{kind} store is opened by one process. Set DSP_STATISTICS_URL=clickhouse://user:pass@"
+                             "host:8123/db, or DSP_WORKERS=1.")
+
+
+def serving_processes(settings: Settings) -> int:
+    """How many server processes `serve` runs: DSP_WORKERS, or by default one per core when the database
+    (PostgreSQL) and the statistics store (a ClickHouse server) are both ones processes share, else one.
+    Asked for more than one where they cannot share, it exits naming the setting to change: the processes would
+    otherwise start, look healthy and fail on the first write or statistics read."""
+    from app.warehouse import shared_by_processes
+
+    shared_database = settings.sqlalchemy_url.startswith("postgresql")
+    shared_store = shared_by_processes(settings.statistics_url)
+    if settings.workers is None:
+        return (os.cpu_count() or 1) if shared_database and shared_store else 1
+    if settings.workers > 1 and not shared_database:
+        sys.exit(WORKERS_NEED_POSTGRESQL.format(n=settings.workers))
+    if settings.workers > 1 and not shared_store:
+        kind = settings.statistics_url.partition("://")[0] or "duckdb"
+        sys.exit(WORKERS_NEED_SHARED_STORE.format(n=settings.workers, kind="DuckDB" if kind == "duckdb" else "chDB"))
+    return settings.workers
 
 
 def _serve(args: argparse.Namespace) -> None:
@@ -24,16 +52,22 @@ def _serve(args: argparse.Namespace) -> None:
     from app.reference import geo
 
     settings = get_settings()
+    workers = serving_processes(settings)
     # Before listening: a second server on the same statistics file would start, look healthy and answer every
     # statistics call with a 500. It refuses instead, naming the settings that give it a file of its own.
     _open_store(STORE_HELD_FOR_SERVE)
-    # A head start on data the campaign pages read; a request that needs it meanwhile waits for it.
-    threading.Thread(target=geo.warm_up, name="geo-warm-up", daemon=True).start()
+    if workers > 1:
+        from app.warehouse.clickhouse_store import close_stores
+
+        close_stores()  # the store answered; each worker process opens its own client
+    else:
+        # A head start on data the campaign pages read; a request that needs it meanwhile waits for it.
+        threading.Thread(target=geo.warm_up, name="geo-warm-up", daemon=True).start()
     # --fd serves on a socket the caller already bound and passed down (tests: no window in which another
     # process could take a port between choosing it and binding it).
     where: dict[str, Any] = {"fd": args.fd} if args.fd is not None else {"host": settings.host, "port": settings.port}
     uvicorn.run("app.main:create_app", factory=True, proxy_headers=True, log_level="info", ws_ping_interval=20,
-                **where)
+                workers=workers, **where)
 
 
 def _migrate(_args: argparse.Namespace) -> None:

@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     # processes on one database: keep their sum under the server's max_connections (100 by default).
     db_pool_size: int = Field(default=10, ge=1)
     db_max_overflow: int = Field(default=20, ge=0)
+    # Server processes `python -m app serve` starts (app/cli.py serving_processes): empty means one per core on
+    # PostgreSQL with a statistics store processes share, one otherwise.
+    workers: int | None = Field(default=None, ge=1)
 
     # Sessions (spec section 9): 2 h lifetime, refreshed by the browser's session agent.
     session_lifetime_ms: int = 7_200_000

@@ -16,6 +16,12 @@ from app.kernel.config import STATISTICS_SCHEMES, get_settings, statistics_url_r
 from app.warehouse.base import StatisticsStore
 
 
+def shared_by_processes(url: str) -> bool:
+    """Whether several processes can use the store at once: a ClickHouse server can; a DuckDB file and a chDB
+    directory are opened by one process."""
+    return url.partition("://")[0] == "clickhouse"
+
+
 def get_store() -> StatisticsStore:
     settings = get_settings()
     url = settings.statistics_url

@@ -49,12 +49,14 @@ class Server:
     """`python -m app serve` on its own data directory and a socket bound here (no port race), sharing the test
     process's database (SQLite file or PostgreSQL), so tests seed and inspect it directly."""
 
-    def __init__(self, data_dir: Path, *, database_url: str | None = None) -> None:
+    def __init__(self, data_dir: Path, *, database_url: str | None = None, env: dict[str, str] | None = None,
+                 name: str = "server") -> None:
         self.data_dir = data_dir
         self.database_url = database_url or get_settings().sqlalchemy_url
+        self.env = env or {}  # more settings (several servers on shared stores: tests/test_many_processes.py)
         self.process: subprocess.Popen[bytes] | None = None
         self.url = ""
-        self.log_path = data_dir / "server.log"
+        self.log_path = data_dir / f"{name}.log"
         self.starts = 0
 
     def start(self) -> Server:
@@ -63,7 +65,7 @@ class Server:
         listener.bind(("127.0.0.1", 0))
         listener.listen(128)
         env = {**os.environ, "DSP_DATA_DIR": str(self.data_dir), "DATABASE_URL": self.database_url,
-               "DSP_ENVIRONMENT": "test"}
+               "DSP_ENVIRONMENT": "test", **self.env}
         env.pop("DSP_ANALYTICS_FILE", None)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "app", "serve", "--fd", str(listener.fileno())], cwd=REPO_ROOT, env=env,

@@ -31,14 +31,12 @@ def ShellLayout(content: Any) -> Any:
         html.div({"className": "dsp-menubar"}, Navigation("horizontal")) if horizontal else "",
         html.div(
             {"className": "dsp-body"},
-            "" if horizontal else html.aside({"className": "dsp-sidebar"}, Navigation("vertical")),
+            "" if horizontal else html.aside({"className": "dsp-sidebar"},
+                                                     html.div({"className": "dsp-sidebar-inner"}, Navigation("vertical"))),
             html.main({"className": "dsp-main"},
                       html.div({"className": "dsp-content"}, content),
                       footer(console.state.branding)),
         ),
-        html.button({"type": "button", "className": "btn btn-primary dsp-theme-fab", "aria-label": console.t("theme.title"),
-                     "title": console.t("theme.title"), "onClick": lambda _e: set_theme_open(True)},
-                    html.i({"className": "bi bi-gear"})),
         ThemePanel(theme_open, lambda: set_theme_open(False)),
     )
 

@@ -110,6 +110,12 @@ def Topbar(toggle_menu: Callable[[], None], open_theme_panel: Callable[[], None]
                  ViewSwitch() if shows_view_switch(console) else "",
                  LanguageMenu(),
                  FullscreenToggle(),
+                 # Theme settings sit in the bar (a floating button covered the last column of wide tables).
+                 html.div({"className": "dsp-topbar-item"},
+                          html.button({"type": "button", "className": styles.TOPBAR_BUTTON + " dsp-theme-button",
+                                       "aria-label": console.t("theme.title"), "title": console.t("theme.title"),
+                                       "onClick": lambda _e: open_theme_panel()},
+                                      html.i({"className": "bi bi-sliders"}))),
                  NotificationsMenu(),
                  UserMenu(open_theme_panel)),
     )

@@ -110,6 +110,7 @@ def test_the_charts_money_reads_like_the_rest_of_the_console_in_spanish(page: Pa
     expect(page.locator("[data-dashboard][data-loading=false]")).to_be_visible()
     chart = page.locator(".dsp-chart .u-over")
     expect(chart).to_be_visible()
-    chart.hover()  # the legend shows the values of the day under the cursor
     spend = page.locator(".dsp-chart .u-legend .u-series").nth(2).locator(".u-value")
+    expect(spend).to_have_text("$0,00")  # away from the chart: the period's last day (today, nothing yet), not "–"
+    chart.hover()  # the legend shows the values of the day under the cursor
     expect(spend).to_have_text(re.compile(r"^\$\d+,\d\d$"))

@@ -139,3 +139,31 @@ def test_advertiser_sees_balance_and_others_do_not(page: Page) -> None:
     page.evaluate("localStorage.clear()")
     login(page, "agency@demo.example")
     expect(page.locator("[data-balance]")).to_have_count(0)
+
+
+def test_the_sidebar_runs_the_whole_page_and_nothing_floats_over_the_content(page: Page) -> None:
+    """Issue 24's visual defects: the sidebar's colour ended where the window did on a long page, and a floating
+    theme button covered the last column of wide tables; theme settings now sit in the top bar."""
+    login(page, "advertiser@demo.example")
+    page.goto(page.url.split("/dashboard")[0] + "/campaignForm")
+    expect(page.locator("[data-page='/campaignForm']")).to_be_visible()
+    expect(page.get_by_text("Dayparting")).to_be_visible()  # far down the form: the page is several windows long
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    body, sidebar = page.locator(".dsp-body").bounding_box(), page.locator(".dsp-sidebar").bounding_box()
+    assert body is not None and sidebar is not None and body["height"] > 2 * 900
+    assert sidebar["height"] == body["height"]
+    covering = page.evaluate("""() => {
+        const content = document.querySelector('.dsp-content').getBoundingClientRect();
+        return [...document.querySelectorAll('body *')].filter((node) => {
+            const style = getComputedStyle(node);
+            // The top bar is above the content, toasts come and go; hidden things cover nothing.
+            if (style.position !== 'fixed' || style.visibility === 'hidden' || style.display === 'none'
+                || node.closest('.dsp-topbar, .dsp-toasts')) return false;
+            const box = node.getBoundingClientRect();
+            return box.width > 0 && box.height > 0 && box.left < content.right && box.right > content.left
+                && box.top < window.innerHeight && box.bottom > 64;
+        }).map((node) => node.className);
+    }""")
+    assert covering == []
+    page.locator(".dsp-topbar .dsp-theme-button").click()
+    expect(page.get_by_role("dialog", name="Theme settings")).to_be_visible()

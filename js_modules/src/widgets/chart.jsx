@@ -79,8 +79,14 @@ function buildOptions({ series, xLabel, width, height, locale, node }) {
       value: (u, v) => format(v, false),
     });
   });
+  // Away from the plot, the legend shows the last day's figures (uPlot's live legend would show "–" until the
+  // pointer hovers a day); over it, the day under the pointer.
+  const last = series.length ? Math.max(0, ...series.map((s) => (s.values || []).length - 1)) : 0;
+  const showLastDay = (u) => {
+    if (!u.legend.idxs.some((i) => i != null) && u.data[0].length) u.setLegend({ idx: Math.min(last, u.data[0].length - 1) }, false);
+  };
   return { width, height: height - LEGEND_HEIGHT, scales, axes, series: uSeries, legend: { live: true },
-    cursor: { points: { size: 7 } } };
+    cursor: { points: { size: 7 } }, hooks: { ready: [showLastDay], setLegend: [showLastDay] } };
 }
 
 function toSeconds(day) {

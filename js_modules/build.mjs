@@ -7,7 +7,8 @@
 //   static/js/manifest.json               {"entries": {"chart": "chart-XXXX.js", ...},
 //                                          "sources_sha256": "<hex>"}
 //   static/vendor/bootstrap/bootstrap.min.css
-//   static/vendor/bootstrap-icons/bootstrap-icons.min.css + fonts/ (relative url() kept)
+//   static/vendor/bootstrap-icons/bootstrap-icons.min.css + fonts/bootstrap-icons.woff2: only the icons the
+//                                          console's sources name (icons.mjs)
 //   static/vendor/swagger-ui/{swagger-ui.css, swagger-ui-bundle.js, favicon-32x32.png}
 //
 // sources_sha256 (recomputed by components/widgets/bundles.py; keep both in step):
@@ -22,6 +23,7 @@ import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { subsetIcons } from './icons.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
@@ -32,8 +34,6 @@ const NODE_MODULES = path.join(HERE, 'node_modules');
 
 const VENDOR_FILES = [
   ['bootstrap/dist/css/bootstrap.min.css', 'bootstrap/bootstrap.min.css'],
-  ['bootstrap-icons/font/bootstrap-icons.min.css', 'bootstrap-icons/bootstrap-icons.min.css'],
-  ['bootstrap-icons/font/fonts', 'bootstrap-icons/fonts'],
   ['swagger-ui-dist/swagger-ui.css', 'swagger-ui/swagger-ui.css'],
   ['swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui/swagger-ui-bundle.js'],
   ['swagger-ui-dist/favicon-32x32.png', 'swagger-ui/favicon-32x32.png'],
@@ -113,14 +113,16 @@ async function copyVendor() {
 
 async function main() {
   await rm(JS_OUT, { recursive: true, force: true });
-  for (const dir of new Set(VENDOR_FILES.map(([, to]) => to.split('/')[0]))) {
+  for (const dir of new Set([...VENDOR_FILES.map(([, to]) => to.split('/')[0]), 'bootstrap-icons'])) {
     await rm(path.join(VENDOR_OUT, dir), { recursive: true, force: true });
   }
   const entries = await buildWidgets();
   await copyVendor();
+  const icons = await subsetIcons({ root: ROOT, nodeModules: NODE_MODULES, out: path.join(VENDOR_OUT, 'bootstrap-icons') });
   const manifest = { entries, sources_sha256: await sourcesSha256() };
   await writeFile(path.join(JS_OUT, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   for (const [name, file] of Object.entries(entries)) console.log(`${name.padEnd(10)} static/js/${file}`);
+  console.log(`icons      ${icons.length} glyphs in static/vendor/bootstrap-icons`);
 }
 
 await main();

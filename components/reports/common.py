@@ -17,7 +17,7 @@ from components.ui.links import app_link
 
 STATUS_VARIANTS = {"pending": "secondary", "running": "info", "completed": "success", "failed": "danger"}
 TYPE_ICONS = {"performance": "bi-graph-up", "campaign": "bi-megaphone", "creative": "bi-images",
-              "exchange": "bi-diagram-3", "geo": "bi-globe2", "os": "bi-phone", "app": "bi-grid-3x3-gap",
+              "exchange": "bi-diagram-3", "geo": "bi-globe2", "os": "bi-phone", "app": "bi-app",
               "device": "bi-display", "multi-dimensional": "bi-boxes"}
 
 

@@ -24,14 +24,15 @@ and orchestration.py):
   ClickHouse's way: a 4xx/5xx status, X-ClickHouse-Exception-Code and the `Code: N. DB::Exception: ...` text.
 - Basic auth (or X-ClickHouse-User/-Key, or user/password parameters) against the one user it is started with.
 - Two requests at once in one session_id: the second fails with SESSION_IS_LOCKED (373), as on a server.
+- Answers compressed in the first encoding of Accept-Encoding it knows (lz4, zstd, gzip, deflate) when
+  enable_http_compression is on (ClickHouse 26's default; clickhouse-connect asks for lz4 by default).
 
-What it does not: response compression (it answers uncompressed, which clickhouse-connect reads by the absent
-Content-Encoding), ClickHouse's own `compress`/`decompress` block format, sessions' state (SET, temporary tables:
+What it does not: ClickHouse's own `compress`/`decompress` block format, sessions' state (SET, temporary tables:
 all requests share one chDB session whose settings are reset after each request), progress headers, streaming
 (answers are whole), client_protocol_version (chDB writes Native without the block info that asks for, so
 clickhouse-connect's probe falls back to protocol 0, as behind a proxy that drops the parameter; DateTime columns
 then come without their zone, which clickhouse-connect reads in X-ClickHouse-Timezone's zone, as from a server
-asked without the protocol version), external data, TLS, roles, quotas. Requests run one at a time (one lock
+asked without the protocol version), external data, GET's read-only rule, TLS, roles, quotas. Requests run one at a time (one lock
 on the chDB session): it is a fixture, not a server.
 """
 
@@ -109,6 +110,7 @@ class Engine:
         self._overridden: dict[str, str] = {}  # setting -> the value this request set
         self._defaults: dict[str, str] = {}  # setting -> its value before the first request changed it
         self.version, self.timezone = self._one("SELECT version(), timezone()").split("\t")
+        self.compresses = self._one("SELECT value FROM system.settings WHERE name = 'enable_http_compression'")
         self._spool = Path(tempfile.mkdtemp(prefix="clickhouse-http-"))
 
     def _one(self, sql: str) -> str:
@@ -210,6 +212,25 @@ def decompressed(body: bytes, encoding: str | None) -> bytes:
     raise ClickHouseError(48, f"Code: 48. DB::Exception: Unknown HTTP Content-Encoding: {encoding}. (NOT_IMPLEMENTED)")
 
 
+def compressed(body: bytes, accepted: str) -> tuple[bytes, str | None]:
+    """An answer compressed as a server does when asked (enable_http_compression=1): in the first encoding of
+    Accept-Encoding it knows."""
+    for encoding in (e.split(";")[0].strip() for e in accepted.split(",")):
+        if encoding == "lz4":
+            import lz4.frame
+
+            return bytes(lz4.frame.compress(body)), encoding
+        if encoding == "zstd":
+            from backports import zstd
+
+            return bytes(zstd.compress(body)), encoding
+        if encoding == "gzip":
+            return gzip.compress(body, compresslevel=1), encoding
+        if encoding == "deflate":
+            return zlib.compress(body, 1), encoding
+    return body, None
+
+
 def _count(result: Any, name: str) -> int:
     counter = getattr(result, name, None)
     return int(counter()) if callable(counter) else 0
@@ -296,6 +317,10 @@ def build_app(engine: Engine, user: str, password: str) -> Any:
                 with sessions_lock:
                     sessions.discard(session)
         answer.headers["X-ClickHouse-Query-Id"] = query_id
+        if answer.status == 200 and settings.get("enable_http_compression", engine.compresses) in ("1", "true"):
+            answer.body, encoding = compressed(answer.body, request.headers.get("accept-encoding", ""))
+            if encoding:
+                answer.headers["Content-Encoding"] = encoding
         return _response(answer)
 
     def _response(answer: Answer) -> Response:

@@ -3,7 +3,7 @@ ClickHouse store in tests (issue 23) and the store's clickhouse:// path (HTTPExe
 against ClickHouse's own engine. No ClickHouse server can be installed on this machine; chDB is that engine,
 in process, one process per directory: this process is that one process.
 
-    python -m tests.clickhouse_http --path DIR [--port N] [--user U --password P]
+    python -m tests.clickhouse_http --path DIR [--port N] [--user U --password P] [--exit-with-stdin]
 
 It binds 127.0.0.1:N (0: a free port), opens chDB on DIR, then prints one line
 `clickhouse-http listening on 127.0.0.1:PORT` on stdout: a fixture waits for that line (start() below).
@@ -45,6 +45,7 @@ import json
 import os
 import re
 import selectors
+import shutil
 import socket
 import subprocess
 import sys
@@ -112,6 +113,11 @@ class Engine:
         self.version, self.timezone = self._one("SELECT version(), timezone()").split("\t")
         self.compresses = self._one("SELECT value FROM system.settings WHERE name = 'enable_http_compression'")
         self._spool = Path(tempfile.mkdtemp(prefix="clickhouse-http-"))
+
+    def close(self) -> None:
+        with self._lock:
+            self._session.close()
+        shutil.rmtree(self._spool, ignore_errors=True)
 
     def _one(self, sql: str) -> str:
         return bytes(self._session.query(sql, "TabSeparatedRaw").bytes()).decode().rstrip("\n")
@@ -338,29 +344,33 @@ def start(path: Path, *, user: str = "default", password: str = "", time_zone: s
     from urllib.parse import quote
 
     env = {**os.environ, **({"TZ": time_zone} if time_zone else {})}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tests.clickhouse_http", "--path", str(path), "--user", user, "--password", password],
-        cwd=Path(__file__).resolve().parent.parent, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        assert process.stdout is not None and process.stderr is not None
-        with selectors.DefaultSelector() as waiting:  # the announcement, or the process's end (an empty line)
-            waiting.register(process.stdout, selectors.EVENT_READ)
-            line = process.stdout.readline().decode() if waiting.select(timeout) else ""
-        if not line.startswith("clickhouse-http listening on "):
-            process.kill()
-            raise RuntimeError(f"the ClickHouse HTTP front did not start: {line!r} {process.stderr.read().decode()}")
-        address = line.split()[-1]
-        yield f"clickhouse://{quote(user, safe='')}:{quote(password, safe='')}@{address}"
-    finally:
-        process.terminate()
+    # stderr to a file, not a pipe: a long session's warnings would fill a pipe and stall the front.
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tests.clickhouse_http", "--path", str(path), "--user", user, "--password",
+             password, "--exit-with-stdin"],
+            cwd=Path(__file__).resolve().parent.parent, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=errors)
+        assert process.stdin is not None and process.stdout is not None
         try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        for stream in (process.stdout, process.stderr):
-            if stream is not None:
-                stream.close()
+            with selectors.DefaultSelector() as waiting:  # the announcement, or the process's end (an empty line)
+                waiting.register(process.stdout, selectors.EVENT_READ)
+                line = process.stdout.readline().decode() if waiting.select(timeout) else ""
+            if not line.startswith("clickhouse-http listening on "):
+                process.kill()
+                process.wait()
+                errors.seek(0)
+                raise RuntimeError(f"the ClickHouse HTTP front did not start: {line!r} {errors.read().decode()}")
+            yield f"clickhouse://{quote(user, safe='')}:{quote(password, safe='')}@{line.split()[-1]}"
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            process.stdin.close()
+            process.stdout.close()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -371,6 +381,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=0, help="0: a free port, announced on stdout")
     parser.add_argument("--user", default="default")
     parser.add_argument("--password", default="")
+    parser.add_argument("--exit-with-stdin", action="store_true",
+                        help="stop when stdin closes (start() holds it open: a test run that dies leaves no front)")
     options = parser.parse_args(argv)
 
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -380,8 +392,15 @@ def main(argv: list[str] | None = None) -> None:
     engine = Engine(options.path)
     server = uvicorn.Server(uvicorn.Config(build_app(engine, options.user, options.password), log_level="warning",
                                            lifespan="off"))
+    if options.exit_with_stdin:
+        def stop_when_stdin_closes() -> None:
+            sys.stdin.buffer.read()
+            server.should_exit = True
+
+        threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
     print(f"clickhouse-http listening on 127.0.0.1:{listener.getsockname()[1]}", flush=True)
     server.run(sockets=[listener])
+    engine.close()
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -68,14 +69,33 @@ def settings():  # type: ignore[no-untyped-def]
     return get_settings()
 
 
-STORE_KINDS = ("duckdb", "chdb")  # the statistics stores the contract runs on (a ClickHouse server: not here)
+STORE_KINDS = ("duckdb", "chdb", "clickhouse")  # the statistics stores the contract runs on (clickhouse: the
+# clickhouse:// path, HTTPExecutor and clickhouse-connect, against chDB behind tests/clickhouse_http.py)
+
+
+@pytest.fixture(scope="session")
+def clickhouse_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A ClickHouse HTTP interface in its own process (tests/clickhouse_http.py, chDB in its own directory) on
+    a free port, for the whole session: its clickhouse:// URL, without a database (add /NAME: the store creates
+    it). Several processes can share it (DSP_STATISTICS_URL=URL/NAME). Its zone is New York, not UTC, so a
+    client that read a DateTime in the server's zone would be caught."""
+    from tests.clickhouse_http import start
+
+    with start(tmp_path_factory.mktemp("clickhouse-http"), user="dsp", password="s3cret@:/",
+               time_zone="America/New_York") as url:
+        yield url
 
 
 @pytest.fixture(params=STORE_KINDS)
 def store(request: pytest.FixtureRequest, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
-    """Each statistics store in turn, opened in a temporary directory through DSP_STATISTICS_URL: get_store()
-    (and so every service) answers from it for the test."""
-    monkeypatch.setattr(get_settings(), "statistics_url", _open_url(request.param, tmp_path))
+    """Each statistics store in turn, opened in a temporary directory (a database of its own on the shared
+    ClickHouse front) through DSP_STATISTICS_URL: get_store() (and so every service) answers from it for the
+    test."""
+    if request.param == "clickhouse":
+        url = f"{request.getfixturevalue('clickhouse_server')}/test_{uuid.uuid4().hex}"
+    else:
+        url = _open_url(request.param, tmp_path)
+    monkeypatch.setattr(get_settings(), "statistics_url", url)
     opened = get_store()
     yield opened
     _close_opened(opened)

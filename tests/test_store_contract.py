@@ -1,7 +1,8 @@
-"""The statistics store contract (app/warehouse/base.py), on every store this machine can run (DuckDB and chDB:
-the `store` fixture in tests/conftest.py): every query shape the services use, checked against sums made here
-from the rows; idempotent ingestion; a rollup read equal to the hourly read; and the same figures, float for
-float, from both stores on the same random batch (issue 23, "Statistics store by URL")."""
+"""The statistics store contract (app/warehouse/base.py), on every store this machine can run (DuckDB, chDB, and
+a ClickHouse server over HTTP: chDB behind tests/clickhouse_http.py; the `store` fixture in tests/conftest.py):
+every query shape the services use, checked against sums made here from the rows; idempotent ingestion; a rollup
+read equal to the hourly read; and the same figures, float for float, from every store on the same random batch
+(issue 23, "Statistics store by URL")."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import os
 import random
 import subprocess
 import sys
+import uuid
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
@@ -170,18 +172,23 @@ def test_the_rollups_answer_what_the_hourly_rows_do(store) -> None:
 
 
 @pytest.fixture
-def both(tmp_path):  # type: ignore[no-untyped-def]
+def all_three(tmp_path, clickhouse_server):  # type: ignore[no-untyped-def]
     duck, chdb = DuckDBStore(tmp_path / "a.duckdb"), ClickHouseStore(ChDBExecutor(tmp_path / "a.chdb"))
-    yield duck, chdb
+    server = ClickHouseStore(clickhouse_store.HTTPExecutor(clickhouse_server), f"same_{uuid.uuid4().hex}")
+    yield duck, chdb, server
     duck.close()
     chdb.close()
+    server.close()
 
 
-def test_both_stores_give_the_same_figures_on_the_same_rows(both) -> None:
-    duck, chdb = both
+def test_the_stores_give_the_same_figures_on_the_same_rows(all_three) -> None:
+    """DuckDB, chDB in process and a ClickHouse server over HTTP (the front): the same receipts, and every
+    query shape the same figures of the same types."""
+    duck, *clickhouses = all_three
     for number, seed in enumerate((10, 11)):
         rows = random_rows(seed)
-        assert duck.ingest(f"same-{number}", rows, source="test") == chdb.ingest(f"same-{number}", rows, source="test")
+        receipt = duck.ingest(f"same-{number}", rows, source="test")
+        assert all(other.ingest(f"same-{number}", rows, source="test") == receipt for other in clickhouses)
     shapes: list[dict[str, object]] = [{}, {"dimensions": ("hour",)}, {"dimensions": ("advertiser_id", "date")},
                                        {"dimensions": ("campaign_id", "exchange", "os", "country")},
                                        {"dimensions": ("app",), "order_by": "ecpm", "descending": True, "limit": 2},
@@ -191,11 +198,15 @@ def test_both_stores_give_the_same_figures_on_the_same_rows(both) -> None:
         for time_zone in ("UTC", "Europe/Berlin", "Asia/Kolkata"):
             for scope in (None, (9,)):
                 answer = ask(duck, **shape, time_zone=time_zone, advertiser_ids=scope)
-                assert answer == ask(chdb, **shape, time_zone=time_zone, advertiser_ids=scope)
-                assert answer and all(type(v) is type(w) for r, s in zip(answer, ask(chdb, **shape, time_zone=time_zone, advertiser_ids=scope), strict=True)
-                                      for v, w in zip(r.values(), s.values(), strict=True) if v is not None)
-    assert duck.event_names(None) == chdb.event_names(None)
-    assert duck.first_and_last_hour([7]) == chdb.first_and_last_hour([7])
+                assert answer
+                for other in clickhouses:
+                    theirs = ask(other, **shape, time_zone=time_zone, advertiser_ids=scope)
+                    assert theirs == answer
+                    assert all(type(v) is type(w) for r, s in zip(answer, theirs, strict=True)
+                               for v, w in zip(r.values(), s.values(), strict=True) if v is not None)
+    for other in clickhouses:
+        assert duck.event_names(None) == other.event_names(None)
+        assert duck.first_and_last_hour([7]) == other.first_and_last_hour([7])
 
 
 def test_a_clickhouse_batch_cut_short_counts_nowhere(tmp_path) -> None:
@@ -276,8 +287,8 @@ def test_a_second_process_on_a_held_chdb_directory_refuses_naming_the_setting(tm
 
 
 def test_a_clickhouse_server_url_reaches_clickhouse_connect(monkeypatch) -> None:
-    """No ClickHouse server runs here: a stand-in client shows what the HTTP executor asks of clickhouse-connect
-    (the SQL itself is what chDB runs above)."""
+    """What the HTTP executor makes of a URL the test front is never started with (TLS, a default port, another
+    database), shown by a stand-in client (the `clickhouse` store above runs the same executor on the front)."""
     import clickhouse_connect
 
     calls: list[tuple[str, object]] = []
@@ -290,7 +301,7 @@ def test_a_clickhouse_server_url_reaches_clickhouse_connect(monkeypatch) -> None
         def command(self, sql: str, parameters: dict[str, object]) -> None:
             calls.append(("command", sql))
 
-        def query(self, sql: str, parameters: dict[str, object]) -> Answer:
+        def query(self, sql: str, parameters: dict[str, object], query_tz: str) -> Answer:
             calls.append(("query", parameters))
             answer = Answer()
             if "FROM figures.delivery " in sql:  # the receipt's spend split
@@ -304,7 +315,8 @@ def test_a_clickhouse_server_url_reaches_clickhouse_connect(monkeypatch) -> None
     monkeypatch.setattr(clickhouse_connect, "get_client", lambda **options: opened.update(options) or Client())
     store = clickhouse_store.open_server_store("clickhouse://stats:p%40ss@ch.internal:8124/figures?secure=true")
     try:
-        assert opened == {"host": "ch.internal", "port": 8124, "username": "stats", "password": "p@ss", "secure": True}
+        assert opened == {"host": "ch.internal", "port": 8124, "username": "stats", "password": "p@ss", "secure": True,
+                          "autogenerate_session_id": False}  # no HTTP session: threads may query at once
         assert store.database == "figures" and calls[0] == ("command", "CREATE DATABASE IF NOT EXISTS figures")
         assert all("figures." in sql for kind, sql in calls[1:] if kind == "command")
         receipt = store.ingest("seen", [], source="test")  # the stand-in knows every batch

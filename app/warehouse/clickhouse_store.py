@@ -188,7 +188,12 @@ class ChDBExecutor:
 
 
 class HTTPExecutor:
-    """A ClickHouse server over HTTP (clickhouse-connect)."""
+    """A ClickHouse server over HTTP (clickhouse-connect), shared by this process's threads.
+
+    The client names no database: the URL's may not exist until the store creates it, and the store's SQL names
+    its tables in full (db.table). It keeps no HTTP session (a server runs one query at a time in a session, and
+    clickhouse-connect refuses a second in it), so threads query at once on the client's connection pool.
+    """
 
     def __init__(self, url: str) -> None:
         from urllib.parse import parse_qs, unquote, urlsplit
@@ -199,22 +204,22 @@ class HTTPExecutor:
         secure = parse_qs(parts.query).get("secure", ["false"])[0].lower() in ("1", "true", "yes")
         self._client = clickhouse_connect.get_client(
             host=parts.hostname or "localhost", port=parts.port or (8443 if secure else 8123),
-            username=unquote(parts.username or "default"), password=unquote(parts.password or ""), secure=secure)
-        self._lock = threading.Lock()  # one HTTP session: clickhouse-connect refuses concurrent queries in it
+            username=unquote(parts.username or "default"), password=unquote(parts.password or ""), secure=secure,
+            autogenerate_session_id=False)
 
     def command(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
-        with self._lock:
-            self._client.command(sql, parameters=dict(params or {}))
+        self._client.command(sql, parameters=dict(params or {}))
 
     def select(self, sql: str, params: Mapping[str, Any] | None = None) -> tuple[list[str], list[tuple[Any, ...]]]:
-        with self._lock:
-            result = self._client.query(sql, parameters=dict(params or {}))
+        # Every DateTime the store reads is DateTime('UTC'). A server answers the zone in the column's type only
+        # to a client that sent its protocol version (a proxy may drop it); without it clickhouse-connect would
+        # read the column in the server's zone. UTC for zone-less columns reads it the same either way.
+        result = self._client.query(sql, parameters=dict(params or {}), query_tz="UTC")
         return list(result.column_names), [tuple(_naive(value) for value in row) for row in result.result_rows]
 
     def insert(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         if rows:
-            with self._lock:
-                self._client.insert(table, [list(row) for row in rows], column_names=list(columns))
+            self._client.insert(table, [list(row) for row in rows], column_names=list(columns))
 
     def close(self) -> None:
         self._client.close()

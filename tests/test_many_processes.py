@@ -15,11 +15,15 @@ import httpx
 import pytest
 
 from app.accounts import service as accounts
+from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
 from app.demo.seed import DEMO_PASSWORD
 from app.kernel.config import get_settings
-from app.kernel.db import session_scope
+from app.kernel.db import run, session_scope
 from tests.conftest import reset_database
 from tests.faults import Server
+from tests.helpers import actor_of
+from tests.test_campaign_pages import SETTINGS
 
 pytestmark = pytest.mark.skipif(not get_settings().sqlalchemy_url.startswith("postgresql"),
                                 reason="several server processes share PostgreSQL (the PostgreSQL pass)")
@@ -32,12 +36,12 @@ def seeded() -> dict[str, int]:
 
 
 @pytest.fixture(scope="module")
-def servers(seeded: dict[str, int], clickhouse_front: str, tmp_path_factory: pytest.TempPathFactory
+def servers(seeded: dict[str, int], clickhouse_server: str, tmp_path_factory: pytest.TempPathFactory
             ) -> Iterator[tuple[Server, Server]]:
     """Two `serve` processes on one data directory (one machine's disk), the test's PostgreSQL database and the
     ClickHouse front."""
     data_dir: Path = tmp_path_factory.mktemp("fleet")
-    env = {"DSP_STATISTICS_URL": clickhouse_front, "DSP_WORKERS": "1",
+    env = {"DSP_STATISTICS_URL": f"{clickhouse_server}/fleet", "DSP_WORKERS": "1",
            "DSP_LOGIN_MAX_FAILURES_PER_ACCOUNT": str(FAILURES_ALLOWED)}
     first, second = Server(data_dir, env=env, name="a"), Server(data_dir, env=env, name="b")
     try:
@@ -60,9 +64,9 @@ def test_a_batch_ingested_through_one_process_is_read_through_the_other(servers:
                                                                         seeded: dict[str, int]) -> None:
     first, second = servers
     advertiser = seeded["advertiser@demo.example"]
-    campaign = httpx.get(f"{first.url}/api/campaigns", headers=_bearer(_login(first, "advertiser@demo.example")),
-                         timeout=60).json()["data"]
-    campaign_id = (campaign["items"] if isinstance(campaign, dict) else campaign)[0]["id"]
+    campaign_id = run(lambda db: campaigns.create_campaign(
+        db, actor=actor_of(db, "advertiser@demo.example"),
+        data=CampaignUpdate.model_validate({**SETTINGS, "name": "Fleet"}))).id
     body = ("hour,advertiser_id,campaign_id,creative_id,exchange,os,country,app,device_type,impressions,clicks,"
             "spend_micros,conversions\n"
             f"2026-11-02T10:00:00Z,{advertiser},{campaign_id},0,Google AdX,Android,DE,com.example.app,phone,1000,7,"
@@ -78,7 +82,7 @@ def test_a_batch_ingested_through_one_process_is_read_through_the_other(servers:
                      timeout=60)
     assert read.status_code == 200, read.text
     rows = {row["exchange"]: (row["impressions"], row["clicks"], row["spend"]) for row in read.json()["data"]}
-    assert rows == {"Google AdX": (1000, 7, 2.5), "Magnite": (500, 3, 1.25)}
+    assert rows == {"Google AdX": (1000, 7, "2.50"), "Magnite": (500, 3, "1.25")}  # to the cent
     again = httpx.post(f"{second.url}/api/statistics/batches/csv", params={"batch_id": "fleet-1"}, content=body,
                        headers=_bearer(_login(second, "admin@demo.example")), timeout=120)
     assert again.json()["data"]["duplicate"] is True  # the batch id is known to the other process too

@@ -1,0 +1,304 @@
+"""Where the console's files live (creative uploads, brand logos, CSV exports, report results): one interface,
+two backends, chosen by one setting.
+
+- DSP_FILES_URL empty (the default): the data directory, at the same paths as always (uploads/creatives/…,
+  uploads/branding/…, exports/…, reports/…); `file:///path` puts them under another folder (a shared mount).
+- DSP_FILES_URL=s3://bucket/prefix: any S3-compatible bucket (AWS, MinIO, Ceph, R2, …), with
+  DSP_FILES_S3_ENDPOINT_URL, _REGION, _ACCESS_KEY_ID, _SECRET_ACCESS_KEY (empty keys: boto3's own chain, e.g.
+  AWS_* variables or an instance role). Every server process of a fleet then sees the same files.
+
+A file is named by a key: a relative POSIX path such as "exports/abc.csv". Writes are atomic in both backends:
+a reader sees the whole file or none of it (local: written aside in the same folder, then renamed; S3: an
+object appears only when its upload completes). Every call blocks (disk or network): call it from a worker
+thread (sync routes, `app/kernel/db.run_off_loop`, `asyncio.to_thread`), never on the event loop.
+
+boto3 over obstore/fsspec: it is the client every S3-compatible service documents and tests against, moto
+(the tests' fake S3) is built on it, and its transfer manager already does multipart uploads of big files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import stat
+import tempfile
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
+from typing import IO, TYPE_CHECKING, Protocol
+from urllib.parse import urlsplit
+
+from app.kernel.config import Settings, get_settings
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+UPLOADS = "uploads"  # the folder of uploaded files (creatives, logos): the data directory's uploads/ as ever
+CHUNK_BYTES = 256 * 1024  # what a download streams at a time
+# A write is kept in memory up to this size, then spooled to a temporary file before it goes to the bucket.
+SPOOL_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    key: str
+    size: int
+    modified: datetime  # UTC
+    etag: str  # changes whenever the content does (HTTP caching)
+
+
+class Storage(Protocol):
+    def put(self, key: str, data: bytes) -> None:
+        """Write `data` as `key`, replacing what was there, atomically."""
+
+    def writing(self, key: str) -> contextlib.AbstractContextManager[IO[bytes]]:
+        """A binary file to write `key` into; it appears, whole, when the block ends without an error (an error
+        leaves no trace). For files too big to build in memory (CSV results)."""
+
+    def open(self, key: str, first: int = 0, last: int | None = None) -> contextlib.AbstractContextManager[IO[bytes]]:
+        """The file (from byte `first` to byte `last` included, for a range request) for streaming reads;
+        FileNotFoundError when it does not exist."""
+
+    def read(self, key: str) -> bytes:
+        """The whole file; FileNotFoundError when it does not exist."""
+
+    def stat(self, key: str) -> StoredFile | None:
+        """Size, time and etag of a file, or None when there is none."""
+
+    def delete(self, key: str) -> None:
+        """Remove a file; a missing one is no error."""
+
+    def copy(self, source: str, target: str) -> None:
+        """`source`'s content as `target` too, without passing it through this process where the backend can."""
+
+    def list(self, prefix: str) -> list[StoredFile]:
+        """Every file whose key starts with the folder `prefix` ("exports/"), deeper ones included."""
+
+    def local_path(self, key: str) -> Path | None:
+        """The file on this machine's disk, when the backend keeps it there (the /files routes then let the
+        server send it directly, with range requests); None for a bucket."""
+
+
+def check_key(key: str) -> str:
+    """A key as a relative path without "..": the keys are made by the server, but this keeps any slip from
+    reaching outside the files' root."""
+    parts = PurePosixPath(key).parts
+    if not key or key.startswith("/") or "\\" in key or any(p in ("..", ".") for p in parts):
+        raise ValueError(f"not a file key: {key!r}")
+    return key
+
+
+def exists(storage: Storage, key: str) -> bool:
+    return storage.stat(key) is not None
+
+
+# --- the local directory ------------------------------------------------------------------------------------
+
+class LocalStorage:
+    """Files under `root` (the data directory by default), at their keys' paths."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def _path(self, key: str) -> Path:
+        return self.root / check_key(key)
+
+    def put(self, key: str, data: bytes) -> None:
+        with self.writing(key) as out:
+            out.write(data)
+
+    @contextlib.contextmanager
+    def writing(self, key: str) -> Iterator[IO[bytes]]:
+        target = self._path(key)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # Written aside in the same folder (a dot name: listings skip it) and renamed into place, so a reader
+        # never sees half a file; a full disk fails the write part-way, and the half-written file is removed.
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                yield out
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+
+    @contextlib.contextmanager
+    def open(self, key: str, first: int = 0, last: int | None = None) -> Iterator[IO[bytes]]:
+        with self._path(key).open("rb") as source:
+            source.seek(first)
+            if last is None:
+                yield source
+            else:
+                yield io.BytesIO(source.read(last + 1 - first))  # ranges are asked of buckets; kept simple here
+
+    def read(self, key: str) -> bytes:
+        return self._path(key).read_bytes()
+
+    def stat(self, key: str) -> StoredFile | None:
+        try:
+            found = self._path(key).stat()
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        if not stat.S_ISREG(found.st_mode):
+            return None
+        return StoredFile(key, found.st_size, datetime.fromtimestamp(found.st_mtime, UTC),
+                          f"{found.st_mtime_ns:x}-{found.st_size:x}")
+
+    def delete(self, key: str) -> None:
+        self._path(key).unlink(missing_ok=True)
+
+    def copy(self, source: str, target: str) -> None:
+        to = self._path(target)
+        to.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(self._path(source), to)  # same disk: no copy; deleting either name leaves the other intact
+        except FileNotFoundError:
+            raise
+        except OSError:
+            with self.writing(target) as out, self.open(source) as data:
+                shutil.copyfileobj(data, out, CHUNK_BYTES)
+
+    def list(self, prefix: str) -> list[StoredFile]:
+        folder = self._path(prefix.rstrip("/"))
+        if not folder.is_dir():
+            return []
+        found = []
+        for path in folder.rglob("*"):
+            if path.name.startswith("."):
+                continue  # a write under way
+            stored = self.stat(path.relative_to(self.root).as_posix())
+            if stored is not None:
+                found.append(stored)
+        return found
+
+    def local_path(self, key: str) -> Path | None:
+        return self._path(key)
+
+
+# --- an S3-compatible bucket --------------------------------------------------------------------------------
+
+class S3Storage:
+    """Files as objects of `bucket`, under `prefix` ("" or ending in "/")."""
+
+    def __init__(self, client: S3Client, bucket: str, prefix: str) -> None:
+        self.client, self.bucket, self.prefix = client, bucket, prefix
+
+    def _name(self, key: str) -> str:
+        return self.prefix + check_key(key)
+
+    def put(self, key: str, data: bytes) -> None:
+        self.client.put_object(Bucket=self.bucket, Key=self._name(key), Body=data)
+
+    @contextlib.contextmanager
+    def writing(self, key: str) -> Iterator[IO[bytes]]:
+        name = self._name(key)
+        with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+            yield spool
+            spool.seek(0)
+            # The transfer manager uploads big files in parts; the object appears only once all have arrived.
+            self.client.upload_fileobj(spool, self.bucket, name)
+
+    @contextlib.contextmanager
+    def open(self, key: str, first: int = 0, last: int | None = None) -> Iterator[IO[bytes]]:
+        name = self._name(key)
+        try:
+            if first or last is not None:
+                asked = f"bytes={first}-{'' if last is None else last}"
+                answer = self.client.get_object(Bucket=self.bucket, Key=name, Range=asked)
+            else:  # no Range at all: S3 refuses even "bytes=0-" on an empty object
+                answer = self.client.get_object(Bucket=self.bucket, Key=name)
+        except self.client.exceptions.NoSuchKey:
+            raise FileNotFoundError(key) from None
+        body = answer["Body"]
+        try:
+            yield body  # type: ignore[misc]  # botocore's StreamingBody is a readable binary stream
+        finally:
+            body.close()
+
+    def read(self, key: str) -> bytes:
+        with self.open(key) as source:
+            return source.read()
+
+    def stat(self, key: str) -> StoredFile | None:
+        from botocore.exceptions import ClientError
+
+        try:
+            head = self.client.head_object(Bucket=self.bucket, Key=self._name(key))
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
+                return None
+            raise
+        return StoredFile(key, head["ContentLength"], head["LastModified"].astimezone(UTC), head["ETag"].strip('"'))
+
+    def delete(self, key: str) -> None:
+        self.client.delete_object(Bucket=self.bucket, Key=self._name(key))  # S3 answers a missing key with 204 too
+
+    def copy(self, source: str, target: str) -> None:
+        if self.stat(source) is None:
+            raise FileNotFoundError(source)
+        # Done by the bucket (in parts for big objects): the bytes never pass through this process.
+        self.client.copy({"Bucket": self.bucket, "Key": self._name(source)}, self.bucket, self._name(target))
+
+    def list(self, prefix: str) -> list[StoredFile]:
+        found = []
+        pages = self.client.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=self._name(prefix))
+        for page in pages:
+            for item in page.get("Contents", []):
+                key = item["Key"][len(self.prefix):]
+                found.append(StoredFile(key, item["Size"], item["LastModified"].astimezone(UTC),
+                                        item["ETag"].strip('"')))
+        return found
+
+    def local_path(self, key: str) -> Path | None:
+        return None
+
+
+# --- the one in use -----------------------------------------------------------------------------------------
+
+_lock = threading.Lock()
+_opened: dict[tuple[str, ...], Storage] = {}
+
+
+def _config(settings: Settings) -> tuple[str, ...]:
+    return (settings.files_url, str(settings.data_dir), settings.files_s3_endpoint_url, settings.files_s3_region,
+            settings.files_s3_access_key_id, settings.files_s3_secret_access_key, settings.files_s3_addressing_style)
+
+
+def _open(settings: Settings) -> Storage:
+    url = urlsplit(settings.files_url)
+    if not settings.files_url:
+        return LocalStorage(settings.data_dir)
+    if url.scheme == "file":
+        return LocalStorage(Path(url.path))
+    import boto3
+    from botocore.config import Config
+
+    style = settings.files_s3_addressing_style
+    if style == "auto":
+        # Services other than AWS (MinIO, Ceph) mostly answer only path-style requests (http://host/bucket/key).
+        style = "path" if settings.files_s3_endpoint_url else "virtual"
+    client = boto3.session.Session().client(
+        "s3", endpoint_url=settings.files_s3_endpoint_url or None, region_name=settings.files_s3_region or None,
+        aws_access_key_id=settings.files_s3_access_key_id or None,
+        aws_secret_access_key=settings.files_s3_secret_access_key or None,
+        # Checksums only where S3 requires them: several S3-compatible services refuse the CRC headers that
+        # boto3 sends by default since 1.36.
+        config=Config(s3={"addressing_style": style}, request_checksum_calculation="when_required",
+                      response_checksum_validation="when_required", retries={"mode": "standard"}))
+    prefix = url.path.strip("/")
+    return S3Storage(client, url.netloc, f"{prefix}/" if prefix else "")
+
+
+def get_storage() -> Storage:
+    """The files' backend for the current settings (one per configuration; tests change the settings)."""
+    settings = get_settings()
+    config = _config(settings)
+    with _lock:
+        if config not in _opened:
+            _opened[config] = _open(settings)
+        return _opened[config]

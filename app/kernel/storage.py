@@ -19,6 +19,7 @@ boto3 over obstore/fsspec: it is the client every S3-compatible service document
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import shutil
@@ -29,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
-from typing import IO, TYPE_CHECKING, Protocol
+from typing import IO, TYPE_CHECKING, Literal, Protocol
 from urllib.parse import urlsplit
 
 from app.kernel.config import Settings, get_settings
@@ -275,23 +276,33 @@ def _open(settings: Settings) -> Storage:
         return LocalStorage(settings.data_dir)
     if url.scheme == "file":
         return LocalStorage(Path(url.path))
+    prefix = url.path.strip("/")
+    return S3Storage(_client(settings), url.netloc, f"{prefix}/" if prefix else "")
+
+
+@functools.cache
+def _s3_client(endpoint_url: str, region: str, key_id: str, secret: str,
+               addressing_style: Literal["path", "virtual"]) -> S3Client:
+    """One client per service and credentials (a boto3 client is thread-safe, and takes ~0.3 s to make)."""
     import boto3
     from botocore.config import Config
 
-    style = settings.files_s3_addressing_style
-    if style == "auto":
-        # Services other than AWS (MinIO, Ceph) mostly answer only path-style requests (http://host/bucket/key).
-        style = "path" if settings.files_s3_endpoint_url else "virtual"
-    client = boto3.session.Session().client(
-        "s3", endpoint_url=settings.files_s3_endpoint_url or None, region_name=settings.files_s3_region or None,
-        aws_access_key_id=settings.files_s3_access_key_id or None,
-        aws_secret_access_key=settings.files_s3_secret_access_key or None,
+    return boto3.session.Session().client(
+        "s3", endpoint_url=endpoint_url or None, region_name=region or None,
+        aws_access_key_id=key_id or None, aws_secret_access_key=secret or None,
         # Checksums only where S3 requires them: several S3-compatible services refuse the CRC headers that
         # boto3 sends by default since 1.36.
-        config=Config(s3={"addressing_style": style}, request_checksum_calculation="when_required",
+        config=Config(s3={"addressing_style": addressing_style}, request_checksum_calculation="when_required",
                       response_checksum_validation="when_required", retries={"mode": "standard"}))
-    prefix = url.path.strip("/")
-    return S3Storage(client, url.netloc, f"{prefix}/" if prefix else "")
+
+
+def _client(settings: Settings) -> S3Client:
+    # auto: services other than AWS (MinIO, Ceph) mostly answer only path-style requests (http://host/bucket/key).
+    style: Literal["path", "virtual"] = (
+        settings.files_s3_addressing_style if settings.files_s3_addressing_style != "auto"
+        else "path" if settings.files_s3_endpoint_url else "virtual")
+    return _s3_client(settings.files_s3_endpoint_url, settings.files_s3_region, settings.files_s3_access_key_id,
+                      settings.files_s3_secret_access_key, style)
 
 
 def get_storage() -> Storage:

@@ -7,10 +7,15 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 
 import pytest
+from botocore.exceptions import EndpointConnectionError, NoCredentialsError
+from sqlmodel import select
 from starlette.testclient import TestClient
 
+from app.creatives.models import CreativeAsset
+from app.kernel import csv_exports
 from app.kernel.config import get_settings
 from app.kernel.db import run, session_scope
+from app.kernel.faults import FILES_DOWN, FILES_REFUSED, infrastructure_error
 from app.reports import jobs as report_jobs
 from app.reports import service as reports
 from app.settings import company
@@ -134,3 +139,35 @@ def test_a_report_runs_csv_is_written_to_the_bucket_and_downloaded(client: TestC
     assert client.post("/api/report/deleteCSVReportFile", headers=me, json={"run_id": run_id}).json()["success"]
     assert f"console/reports/{finished.result_file}" not in files_in_bucket.object_names()
     assert client.get(link["csv_download_url"], headers=me).text == body.text
+
+
+def test_expired_exports_are_swept_from_the_bucket(client: TestClient, files_in_bucket: Bucket,  # noqa: F811
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    me = bearer_headers(client, "advertiser@demo.example")
+    first = client.post("/api/campaigns/export", headers=me, json={"columns": ["name"]}).json()["data"]
+    [old] = files_in_bucket.object_names()
+    monkeypatch.setattr(csv_exports, "LINK_LIFETIME", timedelta(seconds=-60))  # every earlier link has expired
+    client.post("/api/campaigns/export", headers=me, json={"columns": ["name"]})
+    [new] = files_in_bucket.object_names()
+    assert new != old, "the next export removes the expired one"
+    assert client.get(first["csv_download_url"], headers=me).status_code == 404
+
+
+def test_a_bucket_that_refuses_the_server_answers_503_and_saves_nothing(
+        client: TestClient, demo_ids: dict[str, int], files_in_bucket: Bucket,  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    me = bearer_headers(client, "advertiser@demo.example")
+    monkeypatch.setattr(get_settings(), "files_url", "s3://no-such-bucket/console/")
+    reply = client.post("/api/uploads/creative", headers=me, data={"purpose": "image"},
+                        files={"file": ("banner.png", image_bytes(320, 50), "image/png")})
+    assert reply.status_code == 503, reply.text
+    assert reply.json()["message"] == FILES_REFUSED
+    with session_scope() as db:
+        assert db.exec(select(CreativeAsset)).all() == [], "the asset row was rolled back with the file"
+
+
+@pytest.mark.parametrize("error", [EndpointConnectionError(endpoint_url="http://files.example:9000"),
+                                   NoCredentialsError()])
+def test_an_unreachable_bucket_maps_to_one_clear_answer(error: Exception) -> None:
+    fault = infrastructure_error(error)
+    assert fault is not None and (fault.code, fault.message) == (503, FILES_DOWN)

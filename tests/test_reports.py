@@ -14,7 +14,7 @@ from sqlmodel import select
 
 from app.kernel.db import session_scope
 from app.kernel.errors import Invalid, NotFound
-from app.kernel.storage import exists, get_storage
+from app.kernel.storage import get_storage
 from app.reports import jobs as report_jobs
 from app.reports import results as report_results
 from app.reports import service as reports
@@ -187,10 +187,10 @@ def test_deleting_a_file_keeps_the_run(db, demo_ids) -> None:
     run_id = reports.start_run(db, actor=actor, report_id=report.id).id
     db.commit()
     key = report_results.result_key(wait_for_run(run_id).result_file)
-    assert exists(get_storage(), key)
+    assert get_storage().exists(key)
     assert reports.delete_run_file(db, actor=actor, run_id=run_id).has_file is False
     db.commit()
-    assert not exists(get_storage(), key)
+    assert not get_storage().exists(key)
     with pytest.raises(NotFound):
         reports.download_run(db, actor=actor, run_id=run_id)
 

@@ -10,7 +10,7 @@ import pytest
 
 from app.kernel.config import Settings
 from app.kernel.model_base import utcnow
-from app.kernel.storage import LocalStorage, Storage, check_key, exists
+from app.kernel.storage import LocalStorage, Storage, check_key
 from tests.fake_s3 import Bucket
 from tests.fake_s3 import files_in_bucket as files_in_bucket  # noqa: F401  (fixture)
 from tests.fake_s3 import s3_endpoint as s3_endpoint  # noqa: F401  (fixture)
@@ -25,7 +25,7 @@ def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Storage:
 
 
 def test_a_file_put_reads_back_whole_and_replaces_what_was_there(storage: Storage) -> None:
-    assert storage.stat("uploads/a.png") is None and not exists(storage, "uploads/a.png")
+    assert storage.stat("uploads/a.png") is None and not storage.exists("uploads/a.png")
     storage.put("uploads/a.png", b"first")
     storage.put("uploads/a.png", b"second version")
     assert storage.read("uploads/a.png") == b"second version"
@@ -55,7 +55,7 @@ def test_a_big_file_streams_in_and_out(storage: Storage) -> None:
     with storage.writing("exports/big.csv") as out:
         for _ in range(9):
             out.write(block)
-    assert storage.stat("exports/big.csv").size == 9 * len(block)  # type: ignore[union-attr]
+    assert storage.size("exports/big.csv") == 9 * len(block)
     with storage.open("exports/big.csv") as source:
         assert source.read(len(block)) == block
         assert sum(len(chunk) for chunk in iter(lambda: source.read(65536), b"")) == 8 * len(block)
@@ -76,6 +76,9 @@ def test_missing_files_are_told_apart(storage: Storage) -> None:
         pass
     with pytest.raises(FileNotFoundError):
         storage.copy("exports/none.csv", "exports/other.csv")
+    with pytest.raises(FileNotFoundError):
+        storage.size("exports/none.csv")
+    assert not storage.exists("exports/none.csv")
     storage.delete("exports/none.csv")  # no error: deleting is idempotent
 
 
@@ -94,7 +97,7 @@ def test_delete_copy_and_list_by_prefix(storage: Storage) -> None:
 
 
 def test_keys_never_reach_outside_the_files_root(storage: Storage) -> None:
-    for bad in ("../etc/passwd", "/etc/passwd", "uploads/../../x", "a\\b", ""):
+    for bad in ("../etc/passwd", "/etc/passwd", "uploads/../../x", "a\\b", "", "uploads//x", "uploads/./x", "exports/"):
         with pytest.raises(ValueError):
             check_key(bad)
         with pytest.raises(ValueError):

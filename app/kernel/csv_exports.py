@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from app.kernel.config import get_settings
 from app.kernel.errors import Forbidden, NotAuthenticated, NotFound
 from app.kernel.model_base import utcnow
-from app.kernel.storage import exists, get_storage
+from app.kernel.storage import get_storage
 
 LINK_LIFETIME = timedelta(minutes=15)
 ALGORITHM = "HS256"
@@ -150,6 +150,6 @@ def open_export(*, token: str, actor: Exporter | None) -> tuple[str, str]:
     if str(claims["sub"]) != str(actor.id):
         raise Forbidden(NOT_YOURS)
     stored = str(claims["file"])
-    if not _STORED_NAME.match(stored) or not exists(get_storage(), export_key(stored)):
+    if not _STORED_NAME.match(stored) or not get_storage().exists(export_key(stored)):
         raise NotFound(GONE)
     return export_key(stored), str(claims.get("name") or "Campaigns.csv")

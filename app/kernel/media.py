@@ -20,7 +20,7 @@ from PIL import Image, UnidentifiedImageError
 
 from app.kernel.config import get_settings
 from app.kernel.errors import Invalid
-from app.kernel.storage import UPLOADS, exists, get_storage
+from app.kernel.storage import UPLOADS, get_storage
 
 CREATIVES_DIR = "creatives"
 # Pillow format -> (content type, extension): the image formats ad exchanges take.
@@ -143,7 +143,7 @@ def store(content: bytes, media: Media) -> tuple[str, str]:
     digest = hashlib.sha256(content).hexdigest()
     stored = f"{digest}.{media.extension}"
     storage = get_storage()
-    if not exists(storage, file_key(stored)):
+    if not storage.exists(file_key(stored)):
         storage.put(file_key(stored), content)  # atomic: a reader never sees half a file
     return digest, stored
 

@@ -18,6 +18,7 @@ boto3 over obstore/fsspec: it is the client every S3-compatible service document
 
 from __future__ import annotations
 
+import abc
 import contextlib
 import functools
 import io
@@ -29,8 +30,8 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path, PurePosixPath
-from typing import IO, TYPE_CHECKING, Literal, Protocol
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 from app.kernel.config import Settings, get_settings
@@ -52,54 +53,72 @@ class StoredFile:
     etag: str  # changes whenever the content does (HTTP caching)
 
 
-class Storage(Protocol):
+class Storage(abc.ABC):
+    """What every backend does. Keys are made by the server (never from a user's file name)."""
+
+    @abc.abstractmethod
     def put(self, key: str, data: bytes) -> None:
         """Write `data` as `key`, replacing what was there, atomically."""
 
+    @abc.abstractmethod
     def writing(self, key: str) -> contextlib.AbstractContextManager[IO[bytes]]:
         """A binary file to write `key` into; it appears, whole, when the block ends without an error (an error
         leaves no trace). For files too big to build in memory (CSV results)."""
 
+    @abc.abstractmethod
     def open(self, key: str, first: int = 0, last: int | None = None) -> contextlib.AbstractContextManager[IO[bytes]]:
         """The file (from byte `first` to byte `last` included, for a range request) for streaming reads;
         FileNotFoundError when it does not exist."""
 
-    def read(self, key: str) -> bytes:
-        """The whole file; FileNotFoundError when it does not exist."""
-
+    @abc.abstractmethod
     def stat(self, key: str) -> StoredFile | None:
         """Size, time and etag of a file, or None when there is none."""
 
+    @abc.abstractmethod
     def delete(self, key: str) -> None:
         """Remove a file; a missing one is no error."""
 
+    @abc.abstractmethod
     def copy(self, source: str, target: str) -> None:
-        """`source`'s content as `target` too, without passing it through this process where the backend can."""
+        """`source`'s content as `target` too, without passing it through this process where the backend can;
+        FileNotFoundError when there is no `source`."""
 
+    @abc.abstractmethod
     def list(self, prefix: str) -> list[StoredFile]:
         """Every file whose key starts with the folder `prefix` ("exports/"), deeper ones included."""
 
+    @abc.abstractmethod
     def local_path(self, key: str) -> Path | None:
         """The file on this machine's disk, when the backend keeps it there (the /files routes then let the
         server send it directly, with range requests); None for a bucket."""
+
+    def read(self, key: str) -> bytes:
+        """The whole file; FileNotFoundError when it does not exist."""
+        with self.open(key) as source:
+            return source.read()
+
+    def exists(self, key: str) -> bool:
+        return self.stat(key) is not None
+
+    def size(self, key: str) -> int:
+        """The file's size in bytes; FileNotFoundError when it does not exist."""
+        found = self.stat(key)
+        if found is None:
+            raise FileNotFoundError(key)
+        return found.size
 
 
 def check_key(key: str) -> str:
     """A key as a relative path without "..": the keys are made by the server, but this keeps any slip from
     reaching outside the files' root."""
-    parts = PurePosixPath(key).parts
-    if not key or key.startswith("/") or "\\" in key or any(p in ("..", ".") for p in parts):
+    if "\\" in key or any(part in ("", ".", "..") for part in key.split("/")):
         raise ValueError(f"not a file key: {key!r}")
     return key
 
 
-def exists(storage: Storage, key: str) -> bool:
-    return storage.stat(key) is not None
-
-
 # --- the local directory ------------------------------------------------------------------------------------
 
-class LocalStorage:
+class LocalStorage(Storage):
     """Files under `root` (the data directory by default), at their keys' paths."""
 
     def __init__(self, root: Path) -> None:
@@ -183,7 +202,7 @@ class LocalStorage:
 
 # --- an S3-compatible bucket --------------------------------------------------------------------------------
 
-class S3Storage:
+class S3Storage(Storage):
     """Files as objects of `bucket`, under `prefix` ("" or ending in "/")."""
 
     def __init__(self, client: S3Client, bucket: str, prefix: str) -> None:
@@ -221,10 +240,6 @@ class S3Storage:
         finally:
             body.close()
 
-    def read(self, key: str) -> bytes:
-        with self.open(key) as source:
-            return source.read()
-
     def stat(self, key: str) -> StoredFile | None:
         from botocore.exceptions import ClientError
 
@@ -247,8 +262,8 @@ class S3Storage:
 
     def list(self, prefix: str) -> list[StoredFile]:
         found = []
-        pages = self.client.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=self._name(prefix))
-        for page in pages:
+        folder = self._name(prefix.rstrip("/")) + "/"
+        for page in self.client.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=folder):
             for item in page.get("Contents", []):
                 key = item["Key"][len(self.prefix):]
                 found.append(StoredFile(key, item["Size"], item["LastModified"].astimezone(UTC),

@@ -70,6 +70,10 @@ def test_a_video_plays_and_seeks_from_the_bucket(client: TestClient, files_in_bu
     assert part.headers["content-range"] == f"bytes 4-11/{len(video)}"
     assert part.headers["content-type"] == "video/mp4"
     assert client.get(url, headers={"range": f"bytes={len(video) + 10}-"}).status_code == 416
+    tail = client.get(url, headers={"range": "bytes=-4"})
+    assert tail.status_code == 206 and tail.content == video[-4:]
+    head = client.head(url)
+    assert head.status_code == 200 and head.headers["content-length"] == str(len(video)) and head.content == b""
     assert client.get(url).content == video
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from app.kernel.config import Settings
+from app.kernel.config import Settings, get_settings
 from app.kernel.model_base import utcnow
-from app.kernel.storage import LocalStorage, Storage, check_key
+from app.kernel.storage import LocalStorage, Storage, check_key, get_storage
 from tests.fake_s3 import Bucket
 from tests.fake_s3 import files_in_bucket as files_in_bucket  # noqa: F401  (fixture)
 from tests.fake_s3 import s3_endpoint as s3_endpoint  # noqa: F401  (fixture)
@@ -124,3 +124,9 @@ def test_the_local_backend_keeps_the_data_directorys_paths(tmp_path: Path) -> No
 def test_a_files_url_that_names_no_store_is_refused_naming_the_setting(url: str) -> None:
     with pytest.raises(ValueError, match="DSP_FILES_URL"):
         Settings(files_url=url)
+
+
+def test_a_file_url_keeps_files_under_that_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(get_settings(), "files_url", f"file://{tmp_path / 'shared'}")
+    get_storage().put("uploads/branding/logo.png", b"png")
+    assert (tmp_path / "shared" / "uploads" / "branding" / "logo.png").read_bytes() == b"png"

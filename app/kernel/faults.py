@@ -25,8 +25,9 @@ DISK_FULL = "The server's disk is full; nothing was saved. Try again once space 
 FILES_DOWN = "The file store is not answering; nothing was saved. Try again in a moment."
 FILES_REFUSED = ("The file store refused the server (its bucket, keys or permissions); nothing was saved. "
                  "Tell your administrator.")
-# What an S3-compatible bucket (app/kernel/storage.py) answers when the setting, not the request, is wrong.
-_BUCKET_REFUSALS = {"NoSuchBucket", "AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "AllAccessDisabled",
+# What an S3-compatible bucket (app/kernel/storage.py) answers when the setting, not the request, is wrong ("403":
+# a HEAD request's refusal, which has no body to name it).
+_BUCKET_REFUSALS = {"403", "NoSuchBucket", "AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "AllAccessDisabled",
                     "InvalidBucketName", "PermanentRedirect", "AuthorizationHeaderMalformed"}
 CANNOT_WRITE = ("The server cannot write its files (a data folder is missing, read-only or not permitted); "
                 "nothing was saved. Tell your administrator.")

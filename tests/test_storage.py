@@ -3,6 +3,7 @@ S3-compatible bucket (moto's S3 server, tests/fake_s3.py)."""
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -130,3 +131,15 @@ def test_a_file_url_keeps_files_under_that_folder(tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(get_settings(), "files_url", f"file://{tmp_path / 'shared'}")
     get_storage().put("uploads/branding/logo.png", b"png")
     assert (tmp_path / "shared" / "uploads" / "branding" / "logo.png").read_bytes() == b"png"
+
+
+def test_a_copy_is_as_new_as_the_moment_it_was_made(storage: Storage, tmp_path: Path) -> None:
+    """A report generated an hour ago and downloaded now gets an export that the expiry sweep keeps."""
+    storage.put("reports/old.csv", b"a")
+    path = storage.local_path("reports/old.csv")
+    if path is not None:
+        an_hour_ago = (utcnow() - timedelta(hours=1)).timestamp()
+        os.utime(path, (an_hour_ago, an_hour_ago))
+    storage.copy("reports/old.csv", "exports/new.csv")
+    copied = storage.stat("exports/new.csv")
+    assert copied is not None and utcnow() - copied.modified < timedelta(minutes=5)

@@ -2,8 +2,8 @@
 where it is kept.
 
 Images are read by Pillow (PNG, JPEG, GIF, WEBP) for their size; videos by mutagen (MP4) for their length.
-Files are stored once per content, as uploads/creatives/<sha256>.<ext> (app/kernel/storage.py), and served publicly by
-/files/creatives/{name}: creative files are ad assets that exchanges and browsers fetch without signing in.
+Files are stored once per content, as uploads/creatives/<sha256>.<ext> in the file store (app/kernel/storage.py),
+and served publicly by /files/creatives/{name}: creative files are ad assets that exchanges and browsers fetch without signing in.
 """
 
 from __future__ import annotations

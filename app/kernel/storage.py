@@ -180,6 +180,10 @@ class LocalStorage(Storage):
         except OSError:
             with self.writing(target) as out, self.open(source) as data:
                 shutil.copyfileobj(data, out, CHUNK_BYTES)
+            return
+        # A copy is made now, as in a bucket: the exports' expiry sweep reads this time, and a link would keep the
+        # source's (a report generated an hour ago, downloaded now, was swept at the next export).
+        os.utime(to)
 
     def list(self, prefix: str) -> list[StoredFile]:
         folder = self._path(prefix.rstrip("/"))

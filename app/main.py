@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import mimetypes
 import re
 from collections.abc import AsyncIterator
 from typing import Any, Literal
@@ -17,7 +18,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -58,6 +59,8 @@ from app.web.envelope import (
 )
 from app.web.html_shell import ConsolePages
 from app.web.middleware import HtmlShellHeaders, WebsocketGuard
+from app.web.stored_files import not_found as not_found_file
+from app.web.stored_files import stored_file_response
 
 # The UI is configured by name so that app/ never imports components/ at module level.
 ROOT_COMPONENT = "components.root:Root"
@@ -164,25 +167,29 @@ async def creative_frame(_request: Request) -> HTMLResponse:
     return HTMLResponse(_CREATIVE_FRAME_HTML, headers={"content-security-policy": csp.CREATIVE_FRAME_POLICY})
 
 
-async def branding_file(request: Request) -> Response:
-    path = company.branding_file(request.path_params["name"])
-    if path is None:
-        return Response("Not found", status_code=404)
-    return FileResponse(path, headers={"cache-control": "public, max-age=86400", "x-content-type-options": "nosniff",
-                                       "content-security-policy": "default-src 'none'"})
+def branding_file(request: Request) -> Response:
+    """A brand's logo or favicon (public: the login page shows them). Sync: Starlette runs it on a worker
+    thread, as the file store may be a bucket."""
+    key = company.branding_file(request.path_params["name"])
+    if key is None:
+        return not_found_file()
+    return stored_file_response(request, key, media_type=mimetypes.guess_type(key)[0],
+                                headers={"cache-control": "public, max-age=86400", "x-content-type-options": "nosniff",
+                                         "content-security-policy": "default-src 'none'"})
 
 
-async def creative_file(request: Request) -> Response:
+def creative_file(request: Request) -> Response:
     """A creative's image or video. Public, as on an ad server: exchanges and browsers fetch ad files without
     signing in. Names are content hashes, so a file never changes and may be cached for good. The content type
-    is the one read from the bytes at upload; HtmlShellHeaders adds `X-Content-Type-Options: nosniff`."""
+    is the one read from the bytes at upload; HtmlShellHeaders adds `X-Content-Type-Options: nosniff`. Sync: on a
+    worker thread, as the file store may be a bucket."""
     found = media.stored_file(request.path_params["name"])
     if found is None:
-        return Response("Not found", status_code=404)
-    path, content_type = found
-    return FileResponse(path, media_type=content_type,
-                        headers={"cache-control": "public, max-age=31536000, immutable",
-                                 "content-security-policy": "default-src 'none'"})
+        return not_found_file()
+    key, content_type = found
+    return stored_file_response(request, key, media_type=content_type,
+                                headers={"cache-control": "public, max-age=31536000, immutable",
+                                         "content-security-policy": "default-src 'none'"})
 
 
 def _session_alive(token: str) -> bool:

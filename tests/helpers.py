@@ -75,3 +75,10 @@ def wait_for_run(run_id: int, timeout: float = 60) -> Any:
                 return run
         time.sleep(0.05)
     raise AssertionError(f"report run {run_id} did not finish")
+
+
+def stored_csv_text(key: str) -> str:
+    """A CSV the app wrote to its file store (data directory or bucket), as text without its byte-order mark."""
+    from app.kernel.storage import get_storage
+
+    return get_storage().read(key).decode("utf-8-sig")

@@ -18,7 +18,7 @@ from app.campaigns.schemas import CampaignUpdate
 from app.kernel import csv_exports
 from app.kernel.db import run
 from app.kernel.errors import Invalid
-from tests.helpers import actor_of, bearer_headers, browser_session, other_tenant
+from tests.helpers import actor_of, bearer_headers, browser_session, other_tenant, stored_csv_text
 
 BASE = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1000",
         "bid_strategy": "cpm", "bid": "2"}
@@ -31,7 +31,7 @@ def _rows(path_or_text: str) -> list[list[str]]:
 def _file_rows(export: dict[str, str], actor: Actor) -> list[list[str]]:
     token = export.csv_download_url.removeprefix(csv_exports.URL_PREFIX)
     stored = csv_exports.open_export(token=token, actor=actor)[0]
-    return _rows(stored.read_text(encoding="utf-8-sig"))
+    return _rows(stored_csv_text(stored))
 
 
 def _seed(db: Session) -> None:

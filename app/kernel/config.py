@@ -5,6 +5,8 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -65,6 +67,17 @@ class Settings(BaseSettings):
     # chdb:///path (ClickHouse's engine in this process) or clickhouse://user:pass@host:8123/db (a server).
     statistics_url: str = ""
 
+    # Where files live (app/kernel/storage.py): empty for the data directory, file:///path for another folder,
+    # s3://bucket/prefix for an S3-compatible bucket that a fleet of servers shares. The S3 settings below go
+    # with the last; empty keys leave boto3 to find credentials itself (AWS_* variables, an instance role).
+    files_url: str = ""
+    files_s3_endpoint_url: str = ""  # MinIO, Ceph, R2, ...: the service's URL; empty for AWS
+    files_s3_region: str = ""
+    files_s3_access_key_id: str = ""
+    files_s3_secret_access_key: str = ""
+    # auto: path-style (https://host/bucket/key) when an endpoint URL is set, virtual-host style on AWS.
+    files_s3_addressing_style: Literal["auto", "path", "virtual"] = "auto"
+
     # Conversion postbacks are forwarded to client URLs; private and local addresses are refused unless allowed
     # (a tracker inside the operator's own network; the tests' fake tracker on 127.0.0.1).
     postback_allow_private_targets: bool = False
@@ -91,6 +104,14 @@ class Settings(BaseSettings):
         scheme = self.statistics_url.partition("://")[0]
         if self.statistics_url and ("://" not in self.statistics_url or scheme not in STATISTICS_SCHEMES):
             raise ValueError(statistics_url_refusal(self.statistics_url))
+        return self
+
+    @model_validator(mode="after")
+    def _refuse_unknown_files_url(self) -> Settings:
+        url = urlsplit(self.files_url)
+        if self.files_url and not ((url.scheme == "s3" and url.netloc) or (url.scheme == "file" and url.path)):
+            raise ValueError(f"DSP_FILES_URL {self.files_url!r} names no file store: leave it empty for the data "
+                             "directory, or use s3://bucket/prefix or file:///path")
         return self
 
     @model_validator(mode="after")

@@ -1,7 +1,8 @@
 """CSV downloads from short-lived signed links, and cells a spreadsheet shows as they are: every CSV the app
 hands out (the campaign list, inventory-list entries, report results) is written and linked here.
 
-The file goes to <data dir>/exports under a random name. Its link, /files/exports/{token}, carries a JWT
+The file goes to exports/ in the file store (app/kernel/storage.py: the data directory, or a bucket a fleet
+shares) under a random name. Its link, /files/exports/{token}, carries a JWT
 signed with the app's secret that names the file and the user who exported it and expires after 15 minutes;
 the download route (app/web/export_files.py) also requires that the request is signed in as that user, so a
 leaked link is useless to anyone else. Files older than a link's lifetime are removed at the next export.
@@ -10,14 +11,13 @@ leaked link is useless to anyone else. Files older than a link's lifetime are re
 from __future__ import annotations
 
 import csv
+import io
 import re
 import secrets
-import time
 from collections.abc import Iterable
 from datetime import timedelta
 from decimal import Decimal
-from pathlib import Path
-from typing import Any, Protocol
+from typing import IO, Any, Protocol
 
 import jwt
 from pydantic import BaseModel, Field
@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 from app.kernel.config import get_settings
 from app.kernel.errors import Forbidden, NotAuthenticated, NotFound
 from app.kernel.model_base import utcnow
+from app.kernel.storage import get_storage
 
 LINK_LIFETIME = timedelta(minutes=15)
 ALGORITHM = "HS256"
@@ -48,10 +49,12 @@ class Exporter(Protocol):
     def id(self) -> int | None: ...
 
 
-def exports_dir() -> Path:
-    folder = get_settings().data_dir / "exports"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+EXPORTS = "exports"
+
+
+def export_key(stored: str) -> str:
+    """Where an export is kept in the file store."""
+    return f"{EXPORTS}/{stored}"
 
 
 def _runs_as_formula(text: str) -> bool:
@@ -76,37 +79,43 @@ def unguarded_cell(text: str) -> str:
     return text[1:] if text.startswith("'") and _runs_as_formula(text[1:]) else text
 
 
-def _prune(folder: Path) -> None:
+def _prune() -> None:
     """Remove exports whose links have expired (no scheduler needed: each export tidies up after the last)."""
-    oldest = time.time() - LINK_LIFETIME.total_seconds()
-    for path in folder.glob("*.csv"):
-        if path.stat().st_mtime < oldest:
-            path.unlink(missing_ok=True)
+    storage = get_storage()
+    oldest = utcnow() - LINK_LIFETIME
+    for found in storage.list(EXPORTS + "/"):
+        if found.key.endswith(".csv") and found.modified < oldest:
+            storage.delete(found.key)
 
 
-def write_csv(path: Path, header: Iterable[Any], rows: Iterable[Iterable[Any]]) -> int:
-    """Write a CSV a spreadsheet opens safely; answers the number of data rows."""
+def write_csv(out: IO[bytes], header: Iterable[Any], rows: Iterable[Iterable[Any]]) -> int:
+    """Write a CSV a spreadsheet opens safely into the binary file `out`; answers the number of data rows."""
     count = 0
     # utf-8-sig: Excel reads the file as UTF-8 (names with accents) only when it starts with a byte-order mark.
-    with path.open("w", newline="", encoding="utf-8-sig") as out:
-        writer = csv.writer(out)
+    text = io.TextIOWrapper(out, encoding="utf-8-sig", newline="")
+    try:
+        writer = csv.writer(text)
         writer.writerow([safe_cell(title) for title in header])
         for row in rows:
             writer.writerow([safe_cell(value) for value in row])
             count += 1
+        text.flush()
+    finally:
+        text.detach()  # `out` stays open: its owner closes it (and so decides whether the file is kept)
     return count
 
 
 def new_export_name() -> str:
     """A fresh random file name in the exports folder (expired exports are removed first)."""
-    _prune(exports_dir())
+    _prune()
     return f"{secrets.token_urlsafe(24)}.csv"
 
 
 def write_export(header: Iterable[Any], rows: Iterable[Iterable[Any]]) -> str:
     """Write rows to a new file in the exports folder; answers its stored name for export_link."""
     stored = new_export_name()
-    write_csv(exports_dir() / stored, header, rows)
+    with get_storage().writing(export_key(stored)) as out:
+        write_csv(out, header, rows)
     return stored
 
 
@@ -126,9 +135,9 @@ def export_link(*, actor: Exporter, stored: str, filename: str) -> ExportLink:
     return ExportLink(csv_download_url=URL_PREFIX + token, filename=filename)
 
 
-def open_export(*, token: str, actor: Exporter | None) -> tuple[Path, str]:
-    """(the file, its download name) for a link, when `actor` (who is signed in on the request) exported it
-    and the link has not expired."""
+def open_export(*, token: str, actor: Exporter | None) -> tuple[str, str]:
+    """(the file's storage key, its download name) for a link, when `actor` (who is signed in on the request)
+    exported it and the link has not expired."""
     if actor is None:
         raise NotAuthenticated("Please log in.")
     try:
@@ -141,7 +150,6 @@ def open_export(*, token: str, actor: Exporter | None) -> tuple[Path, str]:
     if str(claims["sub"]) != str(actor.id):
         raise Forbidden(NOT_YOURS)
     stored = str(claims["file"])
-    path = exports_dir() / stored
-    if not _STORED_NAME.match(stored) or not path.is_file():
+    if not _STORED_NAME.match(stored) or not get_storage().exists(export_key(stored)):
         raise NotFound(GONE)
-    return path, str(claims.get("name") or "Campaigns.csv")
+    return export_key(stored), str(claims.get("name") or "Campaigns.csv")

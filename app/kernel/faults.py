@@ -1,5 +1,5 @@
 """Failures of what the server stands on, told apart from bugs: the database gone away, the data disk full or
-not writable. The one place that maps them to an answer a user can act on; the API's envelope
+not writable, the files' bucket unreachable or refusing the server's keys (DSP_FILES_URL=s3://…). The one place that maps them to an answer a user can act on; the API's envelope
 (app/web/envelope.py), the pages' toasts (components/ui/hooks.py), the console's loading screen
 (components/root.py) and report runs (app/reports/jobs.py) all ask `infrastructure_error`.
 
@@ -14,6 +14,7 @@ import os
 import sqlite3
 
 import duckdb
+from botocore.exceptions import BotoCoreError, ClientError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from app.kernel.errors import ServiceError
@@ -21,6 +22,13 @@ from app.kernel.errors import ServiceError
 DATABASE_DOWN = "The database is not answering; nothing was saved. Try again in a moment."
 DATABASE_BUSY = "The database is busy; nothing was saved. Try again in a moment."
 DISK_FULL = "The server's disk is full; nothing was saved. Try again once space has been freed."
+FILES_DOWN = "The file store is not answering; nothing was saved. Try again in a moment."
+FILES_REFUSED = ("The file store refused the server (its bucket, keys or permissions); nothing was saved. "
+                 "Tell your administrator.")
+# What an S3-compatible bucket (app/kernel/storage.py) answers when the setting, not the request, is wrong ("403":
+# a HEAD request's refusal, which has no body to name it).
+_BUCKET_REFUSALS = {"403", "NoSuchBucket", "AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "AllAccessDisabled",
+                    "InvalidBucketName", "PermanentRedirect", "AuthorizationHeaderMalformed"}
 CANNOT_WRITE = ("The server cannot write its files (a data folder is missing, read-only or not permitted); "
                 "nothing was saved. Tell your administrator.")
 
@@ -83,6 +91,13 @@ def infrastructure_error(error: BaseException) -> ServiceError | None:
             return Unavailable(DATABASE_DOWN)  # PostgreSQL refused the connection, or dropped it
         if isinstance(cause, DBAPIError) and cause.connection_invalidated:
             return Unavailable(DATABASE_DOWN)
+        if isinstance(cause, BotoCoreError):  # the bucket unreachable, timed out, or no credentials found
+            return Unavailable(FILES_DOWN)
+        if isinstance(cause, ClientError):
+            code = str(cause.response.get("Error", {}).get("Code", ""))
+            if code in _BUCKET_REFUSALS:
+                return Unavailable(FILES_REFUSED)
+            return Unavailable(FILES_DOWN) if code in ("SlowDown", "ServiceUnavailable", "InternalError") else None
         if isinstance(cause, OSError) and not isinstance(cause, ConnectionError):
             if cause.errno in _DISK_FULL_ERRNOS:
                 return InsufficientStorage(DISK_FULL)

@@ -2,21 +2,17 @@
 where it is kept.
 
 Images are read by Pillow (PNG, JPEG, GIF, WEBP) for their size; videos by mutagen (MP4) for their length.
-Files are stored once per content, as uploads/creatives/<sha256>.<ext>, and served publicly by
-/files/creatives/{name}: creative files are ad assets that exchanges and browsers fetch without signing in.
+Files are stored once per content, as uploads/creatives/<sha256>.<ext> in the file store (app/kernel/storage.py),
+and served publicly by /files/creatives/{name}: creative files are ad assets that exchanges and browsers fetch without signing in.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import os
 import re
 import struct
-import tempfile
 from dataclasses import dataclass
 from io import BytesIO
-from pathlib import Path
 
 import mutagen
 import mutagen.mp4
@@ -24,6 +20,7 @@ from PIL import Image, UnidentifiedImageError
 
 from app.kernel.config import get_settings
 from app.kernel.errors import Invalid
+from app.kernel.storage import UPLOADS, get_storage
 
 CREATIVES_DIR = "creatives"
 # Pillow format -> (content type, extension): the image formats ad exchanges take.
@@ -135,25 +132,19 @@ def inspect(content: bytes, *, kind: str, field: str = "file") -> Media:
     return _video(content, field) if kind == "video" else read_image(content, field)
 
 
+def file_key(stored_name: str) -> str:
+    """Where a creative file is kept (app/kernel/storage.py): uploads/creatives/<name>, in the data directory
+    or the bucket."""
+    return f"{UPLOADS}/{CREATIVES_DIR}/{stored_name}"
+
+
 def store(content: bytes, media: Media) -> tuple[str, str]:
-    """Write the file (once per content) and return (sha256, stored name)."""
+    """Write the file (once per content: its name is its hash) and return (sha256, stored name)."""
     digest = hashlib.sha256(content).hexdigest()
     stored = f"{digest}.{media.extension}"
-    folder = get_settings().uploads_dir / CREATIVES_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / stored
-    if not target.exists():
-        # Written aside and renamed, so a reader never sees half a file.
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".upload-")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(content)
-            os.replace(temporary, target)
-        except BaseException:
-            # A full disk fails the write part-way: take the half-written file away (app/kernel/faults.py answers).
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+    storage = get_storage()
+    if not storage.exists(file_key(stored)):
+        storage.put(file_key(stored), content)  # atomic: a reader never sees half a file
     return digest, stored
 
 
@@ -161,9 +152,9 @@ def url_of(stored_name: str | None) -> str | None:
     return f"/files/{CREATIVES_DIR}/{stored_name}" if stored_name else None
 
 
-def stored_file(name: str) -> tuple[Path, str] | None:
-    """(path, content type) of a stored creative file, or None for any other name."""
+def stored_file(name: str) -> tuple[str, str] | None:
+    """(storage key, content type) of a creative file's name, or None for a name the server never makes (the
+    route answers 404 too when no such file is stored)."""
     if not _STORED_NAME_RE.match(name):
         return None
-    path = get_settings().uploads_dir / CREATIVES_DIR / name
-    return (path, CONTENT_TYPES[name.rsplit(".", 1)[1]]) if path.is_file() else None
+    return file_key(name), CONTENT_TYPES[name.rsplit(".", 1)[1]]

@@ -32,6 +32,7 @@ from app.kernel import csv_exports
 from app.kernel.db import session_scope
 from app.kernel.errors import Invalid, ServiceError
 from app.kernel.model_base import utcnow
+from app.kernel.storage import get_storage
 from app.messaging import mail
 from app.reports import results
 from app.reports.models import Report, ReportRun, ReportSchedule, RunStatus
@@ -176,10 +177,9 @@ def execute_run(run_id: int) -> str:
         _update(run_id, progress=70)
         columns = list(run.columns) or results.result_columns(report)
         name = f"{secrets.token_urlsafe(18)}.csv"
-        temporary = results.reports_dir() / f".{name}.part"
-        count = csv_exports.write_csv(temporary, [results.column_label(c) for c in columns],
+        with get_storage().writing(results.result_key(name)) as out:  # a reader never sees half a file
+            count = csv_exports.write_csv(out, [results.column_label(c) for c in columns],
                                           ([results.format_cell(c, row.get(c)) for c in columns] for row in rows))
-        temporary.replace(results.reports_dir() / name)  # a reader never sees half a file
         _update(run_id, status=RunStatus.COMPLETED, progress=100, row_count=count, result_file=name,
                 totals=totals, columns=columns, finished_at=utcnow())
         return RunStatus.COMPLETED
@@ -284,7 +284,7 @@ def mail_run(run_id: int) -> int:
         period = f"{run.period_start} to {run.period_end}"
         attachments = []
         if run.status == RunStatus.COMPLETED and run.result_file:
-            data = (results.reports_dir() / run.result_file).read_bytes()
+            data = get_storage().read(results.result_key(run.result_file))
             attachments.append((results.csv_filename(report, run), data, "text/csv"))
             body = (f"Your {report.schedule} report \"{report.name}\" for {period} is attached "
                     f"({run.row_count} rows).")

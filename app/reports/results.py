@@ -1,13 +1,11 @@
 """What a report's result is: its columns (with the names beside the ids), their labels and kinds, the days a
-period stands for, its cells as the CSV writes them, and the file's name and folder. Shared by the report
+period stands for, its cells as the CSV writes them, and the file's name and storage key. Shared by the report
 service (pages, API) and the runs that write the files (app/reports/jobs.py), so neither imports the other."""
 
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
-from pathlib import Path
 
-from app.kernel.config import get_settings
 from app.reports.models import Report, ReportRun
 from app.statistics import service as statistics
 from app.warehouse.base import StatsValue
@@ -26,10 +24,9 @@ COLUMN_LABELS = {
 }
 
 
-def reports_dir() -> Path:
-    folder = get_settings().data_dir / "reports"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+def result_key(name: str) -> str:
+    """Where a run's CSV is kept in the file store (app/kernel/storage.py): reports/<name>."""
+    return f"reports/{name}"
 
 
 def column_label(key: str) -> str:

@@ -9,10 +9,8 @@ Generation itself is app/reports/jobs.py; this module writes rows and answers pa
 
 from __future__ import annotations
 
-import contextlib
 import csv
-import os
-import shutil
+import io
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import Any
@@ -28,6 +26,7 @@ from app.kernel import csv_exports, validation
 from app.kernel.csv_exports import ExportLink
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
+from app.kernel.storage import get_storage
 from app.reference import geo, metadata
 from app.reports.models import FIXED_PERIOD, PERIOD_PRESETS, Report, ReportRun, ReportSchedule, RunStatus
 from app.reports.results import (
@@ -36,9 +35,9 @@ from app.reports.results import (
     column_label,
     csv_filename,
     format_cell,
-    reports_dir,
     resolve_period,
     result_columns,
+    result_key,
 )
 from app.reports.schemas import FILTER_KEYS as FILTER_KEYS
 from app.reports.schemas import REPORT_TYPES as REPORT_TYPES
@@ -195,22 +194,31 @@ def _typed(key: str, text: str) -> Cell:
 def run_result(db: Session, *, actor: Actor, run_id: int, limit: int = VIEW_ROWS) -> RunResult:
     """A completed run's table: {columns, rows (at most `limit`), row_count, totals, truncated}."""
     run, _report_row = _run(db, actor, run_id)
-    path = reports_dir() / run.result_file if run.result_file else None
-    if run.status != RunStatus.COMPLETED or path is None or not path.is_file():
-        return RunResult(columns=list(run.columns), rows=[], row_count=run.row_count or 0, totals=dict(run.totals),
-                         truncated=False, available=False)
+    unavailable = RunResult(columns=list(run.columns), rows=[], row_count=run.row_count or 0,
+                            totals=dict(run.totals), truncated=False, available=False)
+    if run.status != RunStatus.COMPLETED or not run.result_file:
+        return unavailable
+    try:
+        rows = _first_rows(result_key(run.result_file), list(run.columns), limit)
+    except FileNotFoundError:
+        return unavailable
+    return RunResult(columns=list(run.columns), rows=rows, row_count=run.row_count or 0, totals=dict(run.totals),
+                     truncated=(run.row_count or 0) > len(rows), available=True)
+
+
+def _first_rows(key: str, columns: list[str], limit: int) -> list[dict[str, Cell]]:
+    """The first `limit` rows of a result CSV, read as a stream from the file store (data directory or bucket)."""
     rows: list[dict[str, Cell]] = []
-    with path.open(newline="", encoding="utf-8-sig") as source:
+    with get_storage().open(key) as opened, io.TextIOWrapper(opened, encoding="utf-8-sig", newline="") as source:
         reader = csv.reader(source)
         next(reader, None)
         for number, cells in enumerate(reader):
             if number >= limit:
                 break
-            row = {key: _typed(key, csv_exports.unguarded_cell(cell)) for key, cell in zip(run.columns, cells, strict=False)}
+            row = {key: _typed(key, csv_exports.unguarded_cell(cell)) for key, cell in zip(columns, cells, strict=False)}
             row["_row"] = number
             rows.append(row)
-    return RunResult(columns=list(run.columns), rows=rows, row_count=run.row_count or 0, totals=dict(run.totals),
-                     truncated=(run.row_count or 0) > len(rows), available=True)
+    return rows
 
 
 def builder_options(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> BuilderOptions:
@@ -413,8 +421,7 @@ def update_report(db: Session, *, actor: Actor, report_id: int, data: ReportSett
 
 def _remove_file(name: str) -> None:
     if name:
-        with contextlib.suppress(FileNotFoundError):
-            (reports_dir() / name).unlink()
+        get_storage().delete(result_key(name))
 
 
 def delete_report(db: Session, *, actor: Actor, report_id: int) -> None:
@@ -483,15 +490,14 @@ def download_run(db: Session, *, actor: Actor, run_id: int) -> ExportLink:
     """A 15-minute, this-user-only link to a run's CSV ({csv_download_url, filename}), the campaign export's
     mechanism (app/kernel/csv_exports.py)."""
     run, report = _run(db, actor, run_id)
-    source = reports_dir() / run.result_file if run.result_file else None
-    if run.status != RunStatus.COMPLETED or source is None or not source.is_file():
+    if run.status != RunStatus.COMPLETED or not run.result_file:
         raise NotFound("This run has no file to download.")
     stored = csv_exports.new_export_name()
-    target = csv_exports.exports_dir() / stored
     try:
-        os.link(source, target)  # same disk: no copy; deleting either name later leaves the other intact
-    except OSError:
-        shutil.copyfile(source, target)
+        # A link on one disk, a copy made by the bucket itself: the CSV never passes through this process.
+        get_storage().copy(result_key(run.result_file), csv_exports.export_key(stored))
+    except FileNotFoundError:
+        raise NotFound("This run has no file to download.") from None
     return csv_exports.export_link(actor=actor, stored=stored, filename=csv_filename(report, run))
 
 

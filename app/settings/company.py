@@ -5,7 +5,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -16,6 +15,7 @@ from app.kernel import validation as v
 from app.kernel.config import get_settings
 from app.kernel.errors import Invalid
 from app.kernel.model_base import utcnow
+from app.kernel.storage import UPLOADS, get_storage
 from app.kernel.uploads import too_large
 from app.settings.models import CompanyConfig
 
@@ -149,7 +149,7 @@ def _year_rule(value: object) -> str | None:
 
 
 def store_image(db: Session, *, actor: Actor, config_id: int, kind: str, filename: str, content: bytes) -> Branding:
-    """Save an uploaded logo or favicon under the data directory and point the config at it."""
+    """Save an uploaded logo or favicon in the file store (app/kernel/storage.py) and point the config at it."""
     from app.history import audit
 
     require(actor, "company_config", "manage")
@@ -165,11 +165,8 @@ def store_image(db: Session, *, actor: Actor, config_id: int, kind: str, filenam
     # What it is comes from its bytes, decoded whole (a truncated file, a decompression bomb and an .exe named
     # .png are refused); the stored name is the server's, its extension the format found: `filename` plays no part.
     picture = media.read_image(content, kind, BRANDING_FORMATS, NOT_A_BRANDING_IMAGE)
-    suffix = f".{picture.extension}"
-    folder = get_settings().uploads_dir / BRANDING_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    stored = f"{kind}-{config_id}-{secrets.token_hex(6)}{suffix}"
-    (folder / stored).write_bytes(content)
+    stored = f"{kind}-{config_id}-{secrets.token_hex(6)}.{picture.extension}"
+    get_storage().put(branding_key(stored), content)
     before = {field: getattr(row, field)}
     setattr(row, field, stored)
     row.updated_at = utcnow()
@@ -179,9 +176,14 @@ def store_image(db: Session, *, actor: Actor, config_id: int, kind: str, filenam
     return branding_of(row)
 
 
-def branding_file(name: str) -> Path | None:
-    """Path of a stored branding image (public: logos show on the login page), or None."""
-    if "/" in name or "\\" in name or name.startswith("."):
+def branding_key(name: str) -> str:
+    """Where a branding image is kept: uploads/branding/<name>, in the data directory or the bucket."""
+    return f"{UPLOADS}/{BRANDING_DIR}/{name}"
+
+
+def branding_file(name: str) -> str | None:
+    """The storage key of a branding image's name (public: logos show on the login page), or None for a name
+    the server never makes (the route answers 404 too when no such file is stored)."""
+    if not name or "/" in name or "\\" in name or name.startswith("."):
         return None
-    path = get_settings().uploads_dir / BRANDING_DIR / name
-    return path if path.is_file() else None
+    return branding_key(name)

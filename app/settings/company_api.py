@@ -23,11 +23,13 @@ SETTINGS_PAGE = "/admin/settings"
 
 @router.post("/company-config/{config_id}/{kind}", response_model=Envelope[BrandImagesRead], responses={
     303: {"description": "A browser's form post (`Accept: text/html`): back to the settings page, with the outcome."}})
-async def upload_image(config_id: int, kind: str, file: UploadFile, request: Request,
-                       actor: Actor = Depends(get_actor), db: Session = DB) -> Any:
+def upload_image(config_id: int, kind: str, file: UploadFile, request: Request,
+                 actor: Actor = Depends(get_actor), db: Session = DB) -> Any:
     """Upload the brand's `logo` or `favicon` (PNG, JPG, GIF, WEBP or ICO; at most 1 MB)."""
     wants_page = "text/html" in request.headers.get("accept", "")
-    content = await file.read(get_settings().max_image_upload_bytes + 1)
+    # A sync handler runs in a worker thread: reading the spooled upload, decoding it and writing it to the file
+    # store (a bucket is a network call) block no other request.
+    content = file.file.read(get_settings().max_image_upload_bytes + 1)
     try:
         branding = company.store_image(db, actor=actor, config_id=config_id, kind=kind,
                                        filename=file.filename or "", content=content)

@@ -7,6 +7,7 @@ import sqlite3
 from typing import Any, Generic, TypeVar
 
 import duckdb
+from botocore.exceptions import BotoCoreError, ClientError
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -94,11 +95,12 @@ async def http_error_handler(request: Request, error: Exception) -> JSONResponse
     return reply
 
 
-# Errors that may be the database or the data disk failing rather than a bug. Handled by class, so that a fault
+# Errors that may be the database, the data disk or the files' bucket failing rather than a bug. Handled by class, so that a fault
 # is answered by Starlette's ExceptionMiddleware: a handler for Exception itself runs in ServerErrorMiddleware,
 # which sends the answer and then re-raises, so every 503 also logged "Exception in ASGI application" with a
 # traceback (seen under bench/load_soak.py, for a request that waited out SQLite's write lock).
-FAULT_CLASSES: tuple[type[Exception], ...] = (DBAPIError, sqlite3.Error, OSError, duckdb.Error)
+FAULT_CLASSES: tuple[type[Exception], ...] = (DBAPIError, sqlite3.Error, OSError, duckdb.Error, BotoCoreError,
+                                              ClientError)
 
 
 def _fault_reply(error: Exception) -> JSONResponse | None:

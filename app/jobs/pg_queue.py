@@ -134,10 +134,11 @@ class ProcrastinateQueue:
 
     # --- reading ------------------------------------------------------------------------------------------
 
-    def _count(self, status: str) -> int:
+    def _count(self, *statuses: str) -> int:
+        """Jobs in any of `statuses`, in one statement (a job moving from one to the other is counted once)."""
         with session_scope() as db:
-            return int(db.execute(text("SELECT count(*) FROM procrastinate_jobs WHERE status = :s"),
-                                  {"s": status}).scalar_one())
+            return int(db.execute(text("SELECT count(*) FROM procrastinate_jobs WHERE status = ANY(:s)"),
+                                  {"s": list(statuses)}).scalar_one())
 
     def depth(self) -> int:
         return self._count("todo")
@@ -146,7 +147,7 @@ class ProcrastinateQueue:
         return self._count("failed")
 
     def outstanding(self) -> int:
-        return self._count("todo") + self._count("doing")
+        return self._count("todo", "doing")
 
     def keys(self, prefix: str, *, live_only: bool) -> set[str]:
         if live_only:

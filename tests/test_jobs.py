@@ -24,7 +24,6 @@ from sqlmodel import Session, select
 
 import tests.job_tasks  # noqa: F401  (declares the tests' tasks)
 from app import jobs
-from app.jobs import pg_queue, table_queue
 from app.kernel import pinned_http
 from app.kernel.config import REPO_ROOT, get_settings
 from app.kernel.db import session_scope
@@ -50,8 +49,7 @@ def stopped_workers() -> Iterator[None]:
 
 @pytest.fixture
 def short_leases(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(table_queue, "LEASE_S", LEASE_S)
-    monkeypatch.setattr(pg_queue, "HEARTBEAT_S", LEASE_S / 3)
+    monkeypatch.setattr(get_settings(), "jobs_lease_seconds", LEASE_S)
     monkeypatch.setenv("DSP_JOBS_LEASE_SECONDS", str(LEASE_S))  # for a worker subprocess
 
 

@@ -2,7 +2,7 @@
 migration 0018_jobs). Chosen over pgqueuer because its job rows can be written with plain SQL in the caller's
 own transaction (procrastinate_defer_jobs_v1), its retry strategies are per task, and its workers heartbeat
 in a table, so a killed process's jobs are found (get_stalled_jobs) and handed back (retry_job) by any live
-worker: the sweep below, every HEARTBEAT_S.
+worker: the sweep below, every third of settings.jobs_lease_seconds.
 
 The worker runs on its own thread with its own event loop (never the server's); procrastinate runs our
 synchronous tasks on threads of that loop, CONCURRENCY at once.
@@ -14,7 +14,6 @@ import asyncio
 import datetime
 import json
 import logging
-import os
 import threading
 from typing import Any
 
@@ -25,15 +24,24 @@ from sqlalchemy import text
 from sqlmodel import Session
 
 from app.jobs import runner, tasks
+from app.kernel.config import get_settings
 from app.kernel.db import session_scope
 
 _log = logging.getLogger("dsp.jobs")
-HEARTBEAT_S = float(os.environ.get("DSP_JOBS_LEASE_SECONDS", "30")) / 3
-POLL_S = float(os.environ.get("DSP_JOBS_POLL_SECONDS", "0.5"))  # retries that come due are seen this late
+POLL_S = 0.5  # a retry that comes due is seen this late (a new job at once: LISTEN/NOTIFY)
 QUEUE = "default"
 
 _DEFER = text("SELECT unnest(procrastinate_defer_jobs_v1(ARRAY[ROW(:queue, :task, 0, :lock, NULL, "
               "CAST(:args AS jsonb), :at)::procrastinate_job_to_defer_v1]))")
+
+
+def _stale() -> float:
+    """A worker whose heartbeat is this old is dead (settings.jobs_lease_seconds)."""
+    return get_settings().jobs_lease_seconds
+
+
+def _heartbeat() -> float:
+    return _stale() / 3
 
 
 class _Policy(procrastinate_retry.BaseRetryStrategy):
@@ -77,20 +85,20 @@ class ProcrastinateQueue:
     async def _sweep(self, app: procrastinate.App, stop: asyncio.Event | None) -> None:
         """Hand the jobs of workers whose heartbeat stopped back to the queue (a killed process's)."""
         while True:
-            for job in await app.job_manager.get_stalled_jobs(seconds_since_heartbeat=HEARTBEAT_S * 3):
+            for job in await app.job_manager.get_stalled_jobs(seconds_since_heartbeat=_stale()):
                 _log.warning("job %s (%s): its worker stopped; queued again", job.id, job.task_name)
                 await app.job_manager.retry_job(job)
             if stop is None:
                 return
             try:
-                await asyncio.wait_for(stop.wait(), HEARTBEAT_S)
+                await asyncio.wait_for(stop.wait(), _heartbeat())
                 return
             except TimeoutError:
                 continue
 
     def _options(self, **extra: Any) -> dict[str, Any]:
-        return {"queues": [QUEUE], "install_signal_handlers": False, "update_heartbeat_interval": HEARTBEAT_S,
-                "stalled_worker_timeout": HEARTBEAT_S * 3, "fetch_job_polling_interval": POLL_S,
+        return {"queues": [QUEUE], "install_signal_handlers": False, "update_heartbeat_interval": _heartbeat(),
+                "stalled_worker_timeout": _stale(), "fetch_job_polling_interval": POLL_S,
                 "delete_jobs": "successful", **extra}
 
     async def _serve(self, concurrency: int) -> None:
@@ -157,7 +165,7 @@ class ProcrastinateQueue:
             sql = "SELECT lock FROM procrastinate_jobs j WHERE j.status IN ('todo', 'doing')"
         with session_scope() as db:
             found = db.execute(text(f"{sql} AND j.lock LIKE :prefix"),
-                               {"stale": HEARTBEAT_S * 3, "prefix": prefix.replace("%", r"\%") + "%"}).scalars()
+                               {"stale": _stale(), "prefix": prefix.replace("%", r"\%") + "%"}).scalars()
             return {k for k in found if k}
 
 

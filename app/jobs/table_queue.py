@@ -2,7 +2,7 @@
 
 Claim: one conditional UPDATE (a queued job that is due, or a running one whose lease has expired), so of two
 workers, in one process or two, exactly one gets a job. The claiming worker renews the lease every
-LEASE_S / 3 from a heartbeat thread; a lease that expires means its worker died (SIGKILL, power cut), and the
+_lease() / 3 from a heartbeat thread; a lease that expires means its worker died (SIGKILL, power cut), and the
 next claim runs the job again. A job that kills its worker MAX_CRASHES times is failed, not retried forever.
 Done jobs are deleted; failed ones stay (failures()).
 """
@@ -22,14 +22,18 @@ from sqlmodel import Session, col
 
 from app.jobs import runner, tasks
 from app.jobs.models import JobRow, JobStatus
+from app.kernel.config import get_settings
 from app.kernel.db import session_scope
 from app.kernel.model_base import table_of
 
 _log = logging.getLogger("dsp.jobs")
-LEASE_S = float(os.environ.get("DSP_JOBS_LEASE_SECONDS", "30"))
-POLL_S = float(os.environ.get("DSP_JOBS_POLL_SECONDS", "0.5"))  # other processes' jobs are seen this late
+POLL_S = 0.5  # a job another process deferred is seen this late (this process's own: at once)
 MAX_CRASHES = 3
 _JOBS = table_of(JobRow)
+
+
+def _lease() -> float:
+    return get_settings().jobs_lease_seconds
 
 
 def _claimable(now: float) -> Any:
@@ -66,7 +70,7 @@ class TableQueue:
             claimed = db.execute(
                 update(_JOBS).where(_JOBS.c.id == candidate[0], _claimable(now))
                 .values(crashes=_JOBS.c.crashes + case((_JOBS.c.status == JobStatus.RUNNING, 1), else_=0),
-                        status=JobStatus.RUNNING, worker=self.worker_id, lease_until=now + LEASE_S,
+                        status=JobStatus.RUNNING, worker=self.worker_id, lease_until=now + _lease(),
                         attempts=_JOBS.c.attempts + 1)
                 .returning(_JOBS.c.id, _JOBS.c.task, _JOBS.c.args, _JOBS.c.attempts, _JOBS.c.crashes)).first()
         if claimed is None:
@@ -134,7 +138,7 @@ class TableQueue:
             self._wake.clear()
 
     def _heartbeat(self) -> None:
-        while not self._stop.wait(LEASE_S / 3):
+        while not self._stop.wait(_lease() / 3):
             with self._held_lock:
                 held = list(self._held)
             if not held:
@@ -142,7 +146,7 @@ class TableQueue:
             try:
                 with session_scope() as db:
                     db.execute(update(_JOBS).where(_JOBS.c.id.in_(held), _JOBS.c.worker == self.worker_id)
-                               .values(lease_until=time.time() + LEASE_S))
+                               .values(lease_until=time.time() + _lease()))
             except Exception:
                 _log.exception("job lease renewal")
 

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from sqlmodel import Session
 
+from app.jobs import tasks
 from app.jobs.runner import attempt
 from app.jobs.tasks import Retry, RetryPolicy, task
 from app.kernel.config import get_settings
@@ -62,8 +63,6 @@ def backend() -> Backend:
 def defer(db: Session, name: str, *, key: str = "", delay: float = 0.0, **kwargs: Any) -> None:
     """Queue the task `name` with `kwargs` (JSON values), in `db`'s transaction. `key` names what the job is
     about (keys()); `delay` seconds before it may start."""
-    from app.jobs import tasks
-
     tasks.get(name)  # an unknown name fails here, in the caller, not later in a worker
     backend().defer(db, name, kwargs, key, delay)
 

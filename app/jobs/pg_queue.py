@@ -30,6 +30,7 @@ from app.kernel.db import session_scope
 _log = logging.getLogger("dsp.jobs")
 POLL_S = 0.5  # a retry that comes due is seen this late (a new job at once: LISTEN/NOTIFY)
 QUEUE = "default"
+POOL_MAX = 4
 
 _DEFER = text("SELECT unnest(procrastinate_defer_jobs_v1(ARRAY[ROW(:queue, :task, 0, :lock, NULL, "
               "CAST(:args AS jsonb), :at)::procrastinate_job_to_defer_v1]))")
@@ -71,7 +72,10 @@ class ProcrastinateQueue:
         self._ready = threading.Event()
 
     def _app(self) -> procrastinate.App:
-        app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=self._conninfo))
+        # Connections of its own beside the SQLAlchemy pool: fetching, heartbeats and finishing jobs, at most
+        # POOL_MAX per process (README: DSP_DB_POOL_SIZE); LISTEN takes one more.
+        app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=self._conninfo, min_size=1,
+                                                                         max_size=POOL_MAX))
         for task in tasks.load_all().values():
             app.task(name=task.name, pass_context=True, queue=QUEUE, retry=_Policy(task.retry))(_runner_for(task))
         return app
@@ -119,7 +123,8 @@ class ProcrastinateQueue:
         self._thread = threading.Thread(target=asyncio.run, args=(self._serve(concurrency),), name="job-worker",
                                         daemon=True)
         self._thread.start()
-        self._ready.wait(30)
+        if not self._ready.wait(30):
+            _log.error("the job worker did not start within 30 s (is PostgreSQL reachable?)")
 
     def stop(self) -> None:
         if self._worker is not None:

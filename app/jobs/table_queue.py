@@ -17,7 +17,7 @@ import time
 import uuid
 from typing import Any
 
-from sqlalchemy import and_, case, delete, func, or_, select, update
+from sqlalchemy import and_, case, delete, event, func, or_, select, update
 from sqlmodel import Session, col
 
 from app.jobs import runner, tasks
@@ -54,8 +54,7 @@ class TableQueue:
 
     def defer(self, db: Session, task: str, kwargs: dict[str, Any], key: str, delay: float) -> None:
         db.add(JobRow(task=task, args=kwargs, key=key, run_after=time.time() + delay))
-        from sqlalchemy import event
-
+        # This process's workers start it as soon as it is committed; other processes' within POLL_S.
         event.listen(db, "after_commit", lambda _s: self._wake.set(), once=True)
 
     # --- claiming and running -----------------------------------------------------------------------------

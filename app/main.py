@@ -22,6 +22,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from app import jobs
 from app.access import sessions
 from app.access.sessions import SESSION_COOKIE
 from app.accounts import auth_api, users_api
@@ -219,13 +220,16 @@ def _boot_spinner() -> Any:
 
 @contextlib.asynccontextmanager
 async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-    """Background work of this process: the report scheduler (generations, scheduled reports, recovery of runs
-    a restart interrupted). Started off the event loop: recovery reads the database."""
+    """Background work of this process: the job queue's worker (report runs, scheduled reports, e-mail,
+    postback forwards) and the report schedule clock, whose start fails the runs a dead process left running.
+    Started and stopped off the event loop: both touch the database and join threads."""
+    await asyncio.to_thread(jobs.start)
     await asyncio.to_thread(report_jobs.start)
     try:
         yield
     finally:
         await asyncio.to_thread(report_jobs.shutdown)
+        await asyncio.to_thread(jobs.stop)
 
 
 def upload_limits() -> tuple[Limit, ...]:

@@ -18,6 +18,7 @@ from app.creatives.models import CampaignCreative, Creative, CreativeAsset
 from app.dsps.models import Dsp, DspAssociation
 from app.funds.models import LedgerEntry
 from app.history.models import AuditEntry
+from app.jobs.models import JobRow
 from app.messaging.models import EmailOutbox, Notification
 from app.reference.models import ReferenceValue
 from app.reports.models import Report, ReportRun
@@ -38,6 +39,7 @@ __all__ = [
     "Creative",
     "CreativeAsset",
     "Dsp",
+    "JobRow",
     "DspAssociation",
     "EmailOutbox",
     "ExchangeApproval",

@@ -47,6 +47,8 @@ def reset_database() -> dict[str, int]:
     with engine.begin() as connection:
         for table in reversed(SQLModel.metadata.sorted_tables):
             connection.execute(table.delete())
+        if engine.dialect.name == "postgresql":  # the job queue's tables (procrastinate's, not our models)
+            connection.execute(text("DELETE FROM procrastinate_jobs"))
     get_store().clear()
     with session_scope() as db:
         return seed_demo(db)

@@ -21,6 +21,7 @@ class FakeDsp:
     def __init__(self, api_key: str) -> None:
         self.api_key = api_key
         self.mode = "ok"
+        self.busy_answers = 0  # this many next requests are answered 503 (busy), whatever the mode
         self.slow_s = 3.0  # beyond the connector timeout the tests set
         self.requests: list[dict[str, Any]] = []  # {method, path, authorization, body}
         self.objects: dict[str, dict[str, Any]] = {}  # remote id -> last body pushed
@@ -42,6 +43,9 @@ class FakeDsp:
                               "authorization": handler.headers.get("Authorization", ""), "body": body})
         if handler.headers.get("Authorization") != f"Bearer {self.api_key}":
             return self._send(handler, 401, b'{"error": "unauthorized"}')
+        if self.busy_answers > 0:
+            self.busy_answers -= 1
+            return self._send(handler, 503, b'{"error": "busy, try again"}')
         if self.mode == "slow":
             self.release.wait(self.slow_s)
             return self._send(handler, 200, b'{"id": "too-late", "status": "ok"}')

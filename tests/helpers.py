@@ -59,15 +59,19 @@ def user_by_email(db: Session, email: str) -> User:
 
 
 def wait_for_run(run_id: int, timeout: float = 60) -> Any:
-    """A report run once it has completed or failed (the scheduler runs it on its own thread); fails the test
-    if it is still pending after `timeout` seconds (a bound on a hang, not a timing check)."""
+    """A report run once it has completed or failed (a worker of the job queue runs it; without one started,
+    this thread runs the queued jobs); fails the test if it is still pending after `timeout` seconds (a bound on
+    a hang, not a timing check)."""
     import time
 
+    from app import jobs
     from app.kernel.db import session_scope
     from app.reports.models import ReportRun
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        if not jobs.running():
+            jobs.drain()
         with session_scope() as db:
             run = db.get(ReportRun, run_id)
             assert run is not None
@@ -82,3 +86,20 @@ def stored_csv_text(key: str) -> str:
     from app.kernel.storage import get_storage
 
     return get_storage().read(key).decode("utf-8-sig")
+
+
+def settle_jobs(timeout: float = 60) -> None:
+    """Wait until the job queue has nothing left to do, retries included (this thread runs the due jobs when no
+    worker is started); fails the test after `timeout` seconds (a bound on a hang, not a timing check)."""
+    import time
+
+    from app import jobs
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not jobs.running():
+            jobs.drain()
+        if jobs.outstanding() == 0:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"{jobs.outstanding()} jobs still to run")

@@ -18,6 +18,7 @@ from app.campaigns.schemas import CampaignUpdate
 from app.creatives.models import Creative
 from app.dsps import credentials as dsp_credentials
 from app.dsps import service as dsps
+from app.dsps.connectors import http_json
 from app.dsps.models import Dsp, DspAssociation
 from app.dsps.schemas import DspCreate, DspRead, DspUpdate
 from app.history import change_log
@@ -41,8 +42,9 @@ def fake() -> Any:
 
 @pytest.fixture
 def quick(settings, monkeypatch) -> None:
-    """A connector timeout well under the fake's slow answer."""
+    """A connector timeout well under the fake's slow answer; retries 10 ms apart."""
     monkeypatch.setattr(settings, "dsp_request_timeout_s", 0.5)
+    monkeypatch.setattr(http_json, "BACKOFF_S", (0.01,))
 
 
 def _exchanges(db, actor, n: int = 2) -> list[int]:
@@ -224,6 +226,20 @@ def test_a_failed_sync_is_recorded_and_the_campaign_is_untouched(db, fake: FakeD
     fake.mode = "ok"
     recovered = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
     assert recovered.ok and recovered.association.last_error == ""
+
+
+def test_a_busy_dsp_is_asked_again_and_the_push_goes_through(db, fake: FakeDsp, quick):
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, fake.url)
+    campaign = _a_campaign(db)
+    fake.busy_answers = 2  # 503 twice, then the DSP takes it
+    before = len(fake.requests)
+    pushed = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
+    assert pushed.ok and pushed.association.remote_id == "cam-0001", pushed
+    assert [r["method"] for r in fake.requests[before:]] == ["POST"] * 3
+    fake.busy_answers = 3  # busy on every try: the admin reads the last answer
+    failed = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
+    assert failed.ok is False and failed.message == "The DSP answered HTTP 503."
 
 
 def test_a_first_sync_that_fails_leaves_no_id_and_a_wrong_key_is_reported(db, fake: FakeDsp, quick):

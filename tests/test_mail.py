@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
+import smtplib
 import socket
 
 import pytest
 from aiosmtpd.controller import Controller
 from sqlmodel import select
 
+from app import jobs
 from app.accounts import service as accounts
+from app.jobs import tasks as jobs_tasks
 from app.kernel.config import get_settings
+from app.messaging import mail
 from app.messaging.models import EmailOutbox
+from tests.helpers import settle_jobs
 
 
 class Inbox:
@@ -52,7 +58,8 @@ def smtp_server(monkeypatch):
 
 def test_forgot_password_code_travels_by_smtp(db, smtp_server):
     accounts.request_password_reset(db, email="advertiser@demo.example")
-    db.flush()
+    db.commit()  # the mail is a job written with the request's transaction
+    settle_jobs()
     assert len(smtp_server.messages) == 1
     sender, recipients, content = smtp_server.messages[0]
     assert recipients == ["advertiser@demo.example"] and "no-reply@dsp.example" in sender
@@ -64,10 +71,34 @@ def test_unreachable_smtp_keeps_the_mail_in_the_outbox(db, monkeypatch):
     settings = get_settings()
     monkeypatch.setattr(settings, "smtp_host", "127.0.0.1")
     monkeypatch.setattr(settings, "smtp_port", 1)  # nothing listens there
+    send = jobs_tasks.TASKS["mail.send"]  # tried once here, not for minutes
+    monkeypatch.setitem(jobs_tasks.TASKS, send.name, dataclasses.replace(send, retry=jobs_tasks.RetryPolicy(1)))
     accounts.request_password_reset(db, email="advertiser@demo.example")
-    db.flush()
+    db.commit()
+    settle_jobs()
     row = db.exec(select(EmailOutbox).where(EmailOutbox.to_address == "advertiser@demo.example")).one()
     assert row.sent_at is None and row.error
+    assert jobs.failures() == 1
+
+
+def test_a_mail_the_server_refused_once_is_sent_by_the_next_attempt(db, monkeypatch, smtp_server, caplog):
+    send = jobs_tasks.TASKS["mail.send"]  # retried 50 ms apart, not seconds
+    monkeypatch.setitem(jobs_tasks.TASKS, send.name, dataclasses.replace(send, retry=jobs_tasks.RetryPolicy(3, (0.05,))))
+    real = mail._deliver
+    refusals = [smtplib.SMTPServerDisconnected("Connection unexpectedly closed")]
+
+    def flaky(*args, **kwargs):
+        if refusals:
+            raise refusals.pop()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(mail, "_deliver", flaky)
+    accounts.request_password_reset(db, email="advertiser@demo.example")
+    db.commit()
+    settle_jobs()
+    row = db.exec(select(EmailOutbox).where(EmailOutbox.to_address == "advertiser@demo.example")).one()
+    assert row.sent_at is not None and row.error == "" and len(smtp_server.messages) == 1
+    assert "Connection unexpectedly closed" in caplog.text  # the failed attempt is in the operator's log
 
 
 def test_without_smtp_mail_goes_to_outbox_and_log(db, caplog):

@@ -4,6 +4,7 @@ retried while their server fails, off the request path, and each forward is reco
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from app.access.models import UserStatus
 from app.access.preferences import settings_of
 from app.campaigns.models import Campaign
 from app.demo.advertising import seed_demo_advertising
+from app.jobs import tasks as jobs_tasks
 from app.kernel.config import get_settings
 from app.kernel.errors import Invalid, NotFound
 from app.settings import postbacks
@@ -25,7 +27,7 @@ from app.settings.models import PostbackDelivery
 from app.statistics import postback_ingest
 from app.statistics import service as statistics
 from app.warehouse import get_store
-from tests.helpers import actor_of, other_tenant, user_by_email
+from tests.helpers import actor_of, other_tenant, settle_jobs, user_by_email
 
 
 class FakeTracker:
@@ -62,7 +64,9 @@ def tracker() -> Iterator[FakeTracker]:
 
 @pytest.fixture
 def client_setup(db: Session, tracker: FakeTracker, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    monkeypatch.setattr(postback_ingest, "BACKOFF_S", (0.05, 0.05))
+    forward = jobs_tasks.TASKS["postbacks.forward"]  # retried 50 ms apart, not seconds
+    monkeypatch.setitem(jobs_tasks.TASKS, forward.name, dataclasses.replace(forward, retry=jobs_tasks.RetryPolicy(
+        forward.retry.attempts, (0.05,))))
     advertiser = actor_of(db, "advertiser@demo.example")  # postbacks ENABLED in the demo seed
     seed_demo_advertising(db, actor=advertiser)
     campaign = db.exec(select(Campaign).where(Campaign.advertiser_id == advertiser.id).order_by(col(Campaign.id))).first()
@@ -95,7 +99,7 @@ def test_a_postback_counts_once_and_is_forwarded(client: Any, db: Session, clien
     assert first.json()["data"]["conversion"] is True and first.json()["data"]["forwarded"] is True
     again = client.post(client_setup["path"], data=query)  # a partner's retry, as a form this time
     assert again.status_code == 200 and again.json()["data"]["duplicate"] is True
-    postback_ingest.wait_for_forwards()
+    settle_jobs()
 
     totals = today_totals(db, client_setup["advertiser"], events=["purchase"])
     assert (totals["conversions"], totals["event_purchase"], totals["impressions"]) == (1, 1, 0)
@@ -112,7 +116,7 @@ def test_a_failing_tracker_is_retried_three_times_and_recorded(db: Session, clie
         "click_id": "k2", "event": "install", "campaign_id": str(client_setup["campaign"]), "country": "AT"})
     assert time.monotonic() - started < 1  # the caller does not wait for the tracker
     assert answer.forwarded is True
-    postback_ingest.wait_for_forwards()
+    settle_jobs()
     assert len(tracker.paths) == 3
     delivery = db.exec(select(PostbackDelivery)).one()
     assert (delivery.status_code, delivery.attempts, delivery.error) == (500, 3, "HTTP 500")
@@ -121,7 +125,7 @@ def test_a_failing_tracker_is_retried_three_times_and_recorded(db: Session, clie
     tracker.statuses = [500]  # one failure, then the tracker recovers
     postback_ingest.receive_postback(token=client_setup["token"], params={
         "click_id": "k3", "event": "install", "campaign_id": str(client_setup["campaign"]), "country": "AT"})
-    postback_ingest.wait_for_forwards()
+    settle_jobs()
     newest = postback_ingest.recent_deliveries(db, actor=client_setup["advertiser"])[0]
     assert (newest.status_code, newest.attempts) == (200, 2)
 
@@ -130,7 +134,7 @@ def test_events_not_chosen_are_recorded_but_not_forwarded(db: Session, client_se
                                                           tracker: FakeTracker) -> None:
     answer = postback_ingest.receive_postback(token=client_setup["token"], params={
         "click_id": "k4", "event": "level_5", "campaign_id": str(client_setup["campaign"]), "country": "FR"})
-    postback_ingest.wait_for_forwards()
+    settle_jobs()
     assert (answer.conversion, answer.forwarded) == (False, False)
     assert tracker.paths == []
     totals = today_totals(db, client_setup["advertiser"], events=["level_5"])
@@ -190,7 +194,7 @@ def test_a_forward_to_a_private_address_is_refused_unless_allowed(db: Session, c
     monkeypatch.setattr(get_settings(), "postback_allow_private_targets", False)
     postback_ingest.receive_postback(token=client_setup["token"], params={
         "click_id": "ssrf", "event": "install", "campaign_id": str(client_setup["campaign"]), "country": "AT"})
-    postback_ingest.wait_for_forwards()
+    settle_jobs()
     assert tracker.paths == []
     delivery = db.exec(select(PostbackDelivery)).one()
     assert delivery.attempts == 0 and "private or local address (127.0.0.1)" in delivery.error

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
+from app import jobs
 from app.access.models import UserStatus
 from app.kernel.db import session_scope
 from app.reports import jobs as report_jobs
@@ -74,6 +75,7 @@ def test_a_slot_fired_twice_within_its_minute_runs_once(db, demo_ids, smtp_serve
     assert report_jobs.run_scheduled(report.id) is not None
     clock[0] = datetime(2030, 1, 1, 6, 0, 42, 5, tzinfo=UTC)  # another process fires later in the same minute
     assert report_jobs.run_scheduled(report.id) is None
+    jobs.drain()
     assert len(smtp_server.messages) == 1
 
 
@@ -99,6 +101,7 @@ def test_a_report_whose_owner_was_disabled_fails_and_the_recipients_are_told_why
     db.add(owner)
     db.commit()
     run_id = report_jobs.run_scheduled(report.id, slot=NOON_TUESDAY)
+    jobs.drain()
     with session_scope() as check:
         run = check.get(ReportRun, run_id)
         assert (run.status, run.error, run.result_file) == (

@@ -53,6 +53,10 @@ class Settings(BaseSettings):
     mail_max_per_address: int = 20
     otp_lifetime_s: int = 900
 
+    # Background jobs (app/jobs): a killed process's job is run again by another worker once its lease
+    # (SQLite) or heartbeat (PostgreSQL) is this old; live workers renew theirs every third of it.
+    jobs_lease_seconds: float = Field(default=30.0, gt=0)
+
     # Outgoing e-mail: SMTP when smtp_host is set, else the outbox table plus the log.
     smtp_host: str = ""
     smtp_port: int = 25

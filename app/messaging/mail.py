@@ -1,5 +1,9 @@
-"""Outgoing e-mail: every message lands in the outbox table; SMTP delivers it when configured,
-otherwise the log does (so a development install can read its one-time codes)."""
+"""Outgoing e-mail: every message lands in the outbox table, in the caller's transaction; SMTP delivers it when
+configured (a job of the app's queue, "mail.send", retried with backoff while the server fails), otherwise the
+log does at once (so a development install can read its one-time codes).
+
+A message with attachments is sent at once by its caller, which is itself a job (a scheduled report's mail):
+the outbox keeps the text of a message, not its files."""
 
 from __future__ import annotations
 
@@ -10,48 +14,88 @@ from email.message import EmailMessage
 
 from sqlmodel import Session
 
+from app import jobs
 from app.kernel.config import get_settings
+from app.kernel.db import session_scope
 from app.kernel.model_base import utcnow
 from app.messaging.models import EmailOutbox
 
 _log = logging.getLogger("dsp.mail")
-
+SEND_ATTEMPTS = 4
+SEND_BACKOFF_S = (10.0, 60.0, 300.0)  # an SMTP server restarting, or greylisting, is waited out
 
 Attachment = tuple[str, bytes, str]  # (file name, content, MIME type such as "text/csv")
 
 
 def send_mail(session: Session, *, to: str, subject: str, body: str,
               attachments: Sequence[Attachment] = ()) -> EmailOutbox:
-    """Send (or log) one message. Attachments travel by SMTP; the outbox row and the log name them (the table
-    keeps the text of a message, not its files)."""
+    """Queue (or log) one message in `session`'s transaction: it is sent iff that transaction commits.
+    Attachments travel by SMTP at once; the outbox row and the log name them."""
     settings = get_settings()
     if attachments:
         body += "\n\nAttached: " + ", ".join(name for name, _data, _type in attachments)
     item = EmailOutbox(to_address=to, subject=subject, body=body)
-    if settings.smtp_host:
-        item.transport = "smtp"
-        message = EmailMessage()
-        message["From"] = settings.mail_from
-        message["To"] = to
-        message["Subject"] = subject
-        message.set_content(body)
-        for name, data, mime_type in attachments:
-            main, _, sub = mime_type.partition("/")
-            message.add_attachment(data, maintype=main, subtype=sub or "octet-stream", filename=name)
+    if not settings.smtp_host:
+        item.transport = "log"
+        item.sent_at = utcnow()
+        _log.warning("mail to %s: %s\n%s", to, subject, body)
+        session.add(item)
+        return item
+    item.transport = "smtp"
+    if attachments:
         try:
-            with smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=10) as smtp:
-                if settings.smtp_starttls:
-                    smtp.starttls()
-                if settings.smtp_user:
-                    smtp.login(settings.smtp_user, settings.smtp_password)
-                smtp.send_message(message)
+            _deliver(item, attachments)
             item.sent_at = utcnow()
         except (OSError, smtplib.SMTPException) as error:
             item.error = str(error)[:500]
             _log.error("mail to %s failed: %s", to, error)
-    else:
-        item.transport = "log"
-        item.sent_at = utcnow()
-        _log.warning("mail to %s: %s\n%s", to, subject, body)
+        session.add(item)
+        return item
     session.add(item)
+    session.flush()
+    assert item.id is not None
+    jobs.defer(session, "mail.send", outbox_id=item.id)
     return item
+
+
+def _deliver(item: EmailOutbox, attachments: Sequence[Attachment] = ()) -> None:
+    settings = get_settings()
+    message = EmailMessage()
+    message["From"] = settings.mail_from
+    message["To"] = item.to_address
+    message["Subject"] = item.subject
+    message.set_content(item.body)
+    for name, data, mime_type in attachments:
+        main, _, sub = mime_type.partition("/")
+        message.add_attachment(data, maintype=main, subtype=sub or "octet-stream", filename=name)
+    with smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=10) as smtp:
+        if settings.smtp_starttls:
+            smtp.starttls()
+        if settings.smtp_user:
+            smtp.login(settings.smtp_user, settings.smtp_password)
+        smtp.send_message(message)
+
+
+@jobs.task("mail.send", attempts=SEND_ATTEMPTS, backoff=SEND_BACKOFF_S)
+def send_job(outbox_id: int) -> None:
+    """Send one outbox message by SMTP. Each failure is written on the row (the operator sees why); the queue
+    tries again until SEND_ATTEMPTS. A message already sent is not sent again."""
+    with session_scope() as db:
+        item = db.get(EmailOutbox, outbox_id)
+        if item is None or item.sent_at is not None:
+            return
+    try:
+        _deliver(item)
+    except (OSError, smtplib.SMTPException) as error:
+        _log.error("mail to %s failed: %s", item.to_address, error)
+        with session_scope() as db:
+            failed = db.get(EmailOutbox, outbox_id)
+            if failed is not None:
+                failed.error = str(error)[:500]
+                db.add(failed)
+        raise jobs.Retry(str(error)) from error
+    with session_scope() as db:
+        sent = db.get(EmailOutbox, outbox_id)
+        if sent is not None:
+            sent.sent_at, sent.error = utcnow(), ""
+            db.add(sent)

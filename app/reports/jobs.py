@@ -1,10 +1,18 @@
-"""Report generation as background jobs, and scheduled reports, on APScheduler 3.x.
+"""Report generation and scheduled reports, as jobs of the app's queue (app/jobs).
 
-One BackgroundScheduler per process, started in the app's lifespan (app/main.py) or on first use, stopped
-with the app. Jobs live in its memory store on purpose: the Report rows are the source of truth, so the cron
-jobs are rebuilt from them at start-up and whenever a report is saved, and a run's state is its ReportRun
-row (a persistent job store would pickle a second copy of both). What a dead process left behind is
-recovered at start-up: a run left pending or running is tried again once, and failed when it already was.
+A run is a ReportRun row plus a job ("reports.run", key "report-run:<id>") written in the same transaction, so
+a committed run always has its job and a rolled-back one never runs. Any process's worker may run it.
+
+Schedules: APScheduler 3 stays as the clock in each process (cron triggers in each report's own time zone,
+rebuilt from the Report rows at start-up and whenever a report is saved; procrastinate's periodic tasks are
+static, declared in code, and the SQLite queue has none). A firing only inserts the slot's run -- unique on
+(report_id, scheduled_for), so of every process firing the same slot exactly one gets it -- and its job
+("reports.scheduled": generate, then queue "reports.mail"). The clock's own thread does nothing slow.
+
+What a dead process left behind (recover_interrupted, at start-up): a run left running whose job no live worker
+holds is failed with results.INTERRUPTED, which its owner reads on the reports page; when the queue hands such a
+job to another worker (it does, once the dead worker's lease or heartbeat has expired), the run is failed the
+same way instead of being started again. A live process's run is never touched.
 
 A run: rebuild the actors (the report's owner, and whoever asked for the run) from their user rows so their
 scope is checked now, not when the run was queued; query the statistics store (10 %), fetch the rows and the
@@ -26,6 +34,7 @@ from apscheduler.triggers.cron import CronTrigger
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select, update
 
+from app import jobs
 from app.access.models import User, UserStatus
 from app.access.policy import Actor, can_see_user
 from app.kernel import csv_exports
@@ -41,8 +50,6 @@ from app.warehouse import get_store
 from app.warehouse.base import StatsQuery
 
 _log = logging.getLogger("dsp.reports")
-MAX_ATTEMPTS = 2  # a run is started at most twice: once, and once more after a restart interrupted it
-WORKERS = 2  # generations at once per process (DuckDB answers one query per core well)
 SCHEDULE_HOUR = 6  # scheduled reports go out at 06:00 in the report's time zone, after the day has closed
 SCHEDULE_TRIGGERS: dict[str, dict[str, Any]] = {
     ReportSchedule.DAILY: {"hour": SCHEDULE_HOUR, "minute": 0},
@@ -54,22 +61,23 @@ SCHEDULE_TRIGGERS: dict[str, dict[str, Any]] = {
 # every campaign, exchange, ... on every day would bury the rows that delivered).
 DAY_ROWS = ("date",)
 UNEXPECTED = "The report could not be generated. Please try again."
+RUN_KEY = "report-run:"
 
 _lock = threading.Lock()
 _scheduler: BackgroundScheduler | None = None
 
 
-# --- the scheduler ----------------------------------------------------------------------------------------
+# --- the clock ----------------------------------------------------------------------------------------------
 
 def start() -> BackgroundScheduler:
-    """Start this process's scheduler (idempotent): recover interrupted runs, register the schedules."""
+    """Start this process's schedule clock (idempotent): recover interrupted runs, register the schedules."""
     global _scheduler
     with _lock:
         if _scheduler is not None:
             return _scheduler
         scheduler = BackgroundScheduler(
-            timezone="UTC", executors={"default": ThreadPoolExecutor(WORKERS)},
-            # A cron slot missed by a busy pool is run once when a worker frees up, not once per missed slot.
+            timezone="UTC", executors={"default": ThreadPoolExecutor(1)},  # a firing is one short INSERT
+            # A cron slot missed while the process was busy is fired once, not once per missed slot.
             job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 3600})
         scheduler.start()
         _scheduler = scheduler
@@ -79,7 +87,7 @@ def start() -> BackgroundScheduler:
 
 
 def shutdown(*, wait: bool = True) -> None:
-    """Stop the scheduler and its threads (the app's lifespan end, and tests)."""
+    """Stop the clock (the app's lifespan end, and tests)."""
     global _scheduler
     with _lock:
         scheduler, _scheduler = _scheduler, None
@@ -91,13 +99,28 @@ def running() -> bool:
     return _scheduler is not None
 
 
-def submit(run_id: int) -> None:
-    """Queue a run on the scheduler's thread pool (started on first use outside the app, e.g. in a script)."""
-    if _scheduler is None:
-        start()  # its recovery queues every pending run, this one included
-        return
-    _scheduler.add_job(execute_run, args=[run_id], id=f"run-{run_id}", replace_existing=True,
-                      misfire_grace_time=None)
+def submit(db: Session, run_id: int) -> None:
+    """Queue a run's generation in `db`'s transaction (the run row is written in it too)."""
+    jobs.defer(db, "reports.run", key=f"{RUN_KEY}{run_id}", run_id=run_id)
+
+
+@jobs.task("reports.run")
+def run_job(run_id: int) -> None:
+    execute_run(run_id)
+
+
+@jobs.task("reports.scheduled")
+def scheduled_job(run_id: int) -> None:
+    """A scheduled slot's run: generate it, then queue its mail (a job of its own: a mail that fails is retried
+    without generating the report again)."""
+    execute_run(run_id)
+    with session_scope() as db:
+        jobs.defer(db, "reports.mail", key=f"{RUN_KEY}{run_id}", run_id=run_id)
+
+
+@jobs.task("reports.mail")
+def mail_job(run_id: int) -> None:
+    mail_run(run_id)
 
 
 # --- one run ----------------------------------------------------------------------------------------------
@@ -154,10 +177,20 @@ def _claim(run_id: int) -> bool:
         return bool(claimed.rowcount)
 
 
+def _fail_interrupted(run_id: int) -> bool:
+    """running -> failed (interrupted by a restart), once: a run whose process died mid-generation."""
+    with session_scope() as db:
+        failed = db.exec(update(ReportRun).where(col(ReportRun.id) == run_id, col(ReportRun.status) == RunStatus.RUNNING)
+                         .values(status=RunStatus.FAILED, error=results.INTERRUPTED, finished_at=utcnow()))
+        return bool(failed.rowcount)
+
+
 def execute_run(run_id: int) -> str:
-    """Generate one run (a job of the scheduler's pool; tests may call it directly). Answers its status."""
+    """Generate one run (the "reports.run" job; tests may call it directly). Answers its status, or "" when
+    there was nothing to do. The queue hands a job to one live worker at a time, so a run already running when
+    its job starts was left so by a dead worker: it is failed (interrupted), not generated twice."""
     if not _claim(run_id):
-        return ""
+        return RunStatus.FAILED if _fail_interrupted(run_id) else ""
     try:
         with session_scope() as db:
             run = db.get(ReportRun, run_id)
@@ -196,26 +229,29 @@ def execute_run(run_id: int) -> str:
 
 
 def recover_interrupted() -> list[tuple[int, str]]:
-    """Runs a dead process left pending or running: queued again when started fewer than MAX_ATTEMPTS times,
-    failed ("interrupted by a restart") otherwise. Answers (run id, "retried" | "failed")."""
+    """At start-up: a run left running whose job no live worker holds is failed ("interrupted by a restart");
+    a pending run without a job to run gets one. A run a live worker is generating is left alone. Answers
+    (run id, "failed" | "queued")."""
     outcome: list[tuple[int, str]] = []
     with session_scope() as db:
-        stuck = db.exec(select(ReportRun).where(col(ReportRun.status).in_([RunStatus.PENDING, RunStatus.RUNNING]))
-                        .order_by(col(ReportRun.id)))
-        for run in stuck:
-            assert run.id is not None
-            if run.attempts >= MAX_ATTEMPTS:
-                run.status, run.error, run.finished_at = RunStatus.FAILED, results.INTERRUPTED, utcnow()
-                outcome.append((run.id, "failed"))
-            else:
-                run.status, run.progress = RunStatus.PENDING, 0
-                outcome.append((run.id, "retried"))
-            db.add(run)
-    for run_id, action in outcome:
-        if action == "retried":
-            submit(run_id)
+        stuck = db.exec(select(ReportRun.id, ReportRun.status)
+                        .where(col(ReportRun.status).in_([RunStatus.PENDING, RunStatus.RUNNING]))).all()
+    if not stuck:
+        return outcome
+    # Read after the runs: a job claimed since then belongs to a run read as pending, or was a dead one's.
+    live = jobs.keys(RUN_KEY, live_only=True)
+    queued = jobs.keys(RUN_KEY)
+    for run_id, status in stuck:
+        assert run_id is not None
+        key = f"{RUN_KEY}{run_id}"
+        if status == RunStatus.RUNNING and key not in live and _fail_interrupted(run_id):
+            outcome.append((run_id, "failed"))
+        elif status == RunStatus.PENDING and key not in queued:
+            with session_scope() as db:
+                submit(db, run_id)
+            outcome.append((run_id, "queued"))
     if outcome:
-        _log.warning("report runs left pending or running, at scheduler start: %s", outcome)
+        _log.warning("report runs a stopped process left behind, at start-up: %s", outcome)
     return outcome
 
 
@@ -251,8 +287,8 @@ def register_all_schedules() -> int:
 
 
 def run_scheduled(report_id: int, slot: datetime | None = None) -> int | None:
-    """A cron firing: claim the slot (once across processes), generate in this worker, mail the CSV to the
-    recipients. Answers the run id, or None when another process had claimed the slot."""
+    """A cron firing: claim the slot (once across processes) and queue its job in the same transaction.
+    Answers the run id, or None when another process had claimed the slot."""
     slot = slot or utcnow().replace(second=0, microsecond=0)
     try:
         with session_scope() as db:
@@ -266,11 +302,10 @@ def run_scheduled(report_id: int, slot: datetime | None = None) -> int | None:
             db.add(run)
             db.flush()
             run_id = run.id
+            assert run_id is not None
+            jobs.defer(db, "reports.scheduled", key=f"{RUN_KEY}{run_id}", run_id=run_id)
     except IntegrityError:
         return None
-    assert run_id is not None
-    execute_run(run_id)
-    mail_run(run_id)
     return run_id
 
 

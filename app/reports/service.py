@@ -457,7 +457,7 @@ def delete_run_file(db: Session, *, actor: Actor, run_id: int) -> ReportRunRead:
 # --- runs -------------------------------------------------------------------------------------------------
 
 def start_run(db: Session, *, actor: Actor, report_id: int) -> ReportRunRead:
-    """Queue a generation of the report (the job starts once this write has committed); answers the run."""
+    """Queue a generation of the report (its job commits with the run); answers the run."""
     report = _report(db, actor, report_id, "view")
     require(actor, "statistics", "view")
     start, end = resolve_period(report.period, report.start_date, report.end_date, time_zone=report.time_zone)
@@ -468,11 +468,8 @@ def start_run(db: Session, *, actor: Actor, report_id: int) -> ReportRunRead:
     audit.record(db, actor=actor, entity="report", entity_id=report_id, action="run", after={"run": run.id})
     from app.reports import jobs as report_jobs
 
-    def submit(ids: list[int]) -> None:
-        for i in ids:
-            report_jobs.submit(i)
-
-    _after_commit(db, "report_runs_to_start", run.id, submit)
+    assert run.id is not None
+    report_jobs.submit(db, run.id)  # the job is written in this transaction: it exists iff the run commits
     return run_public(run)
 
 

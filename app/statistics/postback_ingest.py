@@ -7,35 +7,33 @@ CONVERSION_EVENTS), stored through the same checks as an ingestion batch, with (
 batch id: a partner that retries changes nothing.
 
 When the client has postbacks ENABLED, a URL and the event among its chosen events, the event is forwarded to
-that URL (macros replaced) on a worker thread after the answer is committed: the caller never waits for a
-third party's server, and each forward is recorded in postback_deliveries.
+that URL (macros replaced) by a job of the app's queue ("postbacks.forward"), written in the same transaction as
+the event: the caller never waits for a third party's server, a forward survives a restart, and each forward's
+final outcome is recorded in postback_deliveries.
 """
 
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import logging
 import re
-import socket
-import threading
-import time
 from collections.abc import Mapping
-from concurrent.futures import Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import httpx
 import pycountry
 from sqlmodel import Session, col, select
 
+from app import jobs
 from app.access.models import User, UserSettings, UserStatus
 from app.access.policy import Actor, require
 from app.access.roles import Role
 from app.campaigns.models import Campaign
+from app.kernel import pinned_http
 from app.kernel.config import get_settings
 from app.kernel.db import session_scope
 from app.kernel.errors import Invalid, NotFound
@@ -68,19 +66,12 @@ UNKNOWN = "unknown"
 MAX_VALUE = 200
 TIMEOUT_S = 5.0
 ATTEMPTS = 3
-BACKOFF_S: tuple[float, ...] = (1.0, 3.0)  # before the second and third attempts
+BACKOFF_S: tuple[float, ...] = (1.0, 3.0)  # before the second and third attempts (the queue waits, no thread)
 FUTURE_SLACK = timedelta(minutes=10)  # a partner's clock may run a little ahead of ours
 _EVENT = re.compile(EVENT_NAME_PATTERN)
 
 BAD_TOKEN = "No such postback endpoint."
 NO_CAMPAIGN = "No such campaign of yours."
-
-# Forwards wait for a third party's server for up to 3 x 5 s: a few threads of their own, never the event loop
-# nor the request workers.
-_executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="postback-forward")
-_pending: set[Future[None]] = set()
-_pending_lock = threading.Lock()
-
 
 @dataclass(frozen=True)
 class Forward:
@@ -209,80 +200,47 @@ def record_postback(db: Session, *, token: str, params: Mapping[str, str]) -> tu
 
 
 def receive_postback(*, token: str, params: Mapping[str, str]) -> PostbackReceipt:
-    """record_postback in its own unit of work; once committed, the forward (if any) starts on a worker thread.
-    Blocking: call it from a worker thread (the API does), never on the event loop."""
+    """record_postback in its own unit of work, with the forward (if any) queued in it: a forward exists iff
+    the event was stored. Blocking: call it from a worker thread (the API does), never on the event loop."""
     with session_scope() as db:
         answer, forward = record_postback(db, token=token, params=params)
-    if forward is not None:
-        future = _executor.submit(_deliver, forward)
-        with _pending_lock:
-            _pending.add(future)
-        future.add_done_callback(_forget)
+        if forward is not None:
+            jobs.defer(db, "postbacks.forward", **asdict(forward))
     return answer
 
 
-def _forget(future: Future[None]) -> None:
-    with _pending_lock:
-        _pending.discard(future)
+def _record(forward: Forward, *, status: int | None, error: str, attempts: int) -> None:
+    with session_scope() as db:
+        db.add(PostbackDelivery(user_id=forward.user_id, advertiser_id=forward.advertiser_id, event=forward.event,
+                                url=forward.url[:2048], status_code=status, error=error[:255], attempts=attempts))
 
 
-def wait_for_forwards(timeout: float = 30.0) -> None:
-    """Block until the forwards started so far are done (tests; a clean shutdown)."""
-    with _pending_lock:
-        running = list(_pending)
-    wait(running, timeout=timeout)
-
-
-def _private_target(url: str) -> str:
-    """Why a forward must not be sent, or "": a client's URL must not make the server call its own network
-    (localhost, private ranges, link-local cloud metadata at 169.254.169.254) unless the operator allows it
-    (DSP_POSTBACK_ALLOW_PRIVATE_TARGETS, for trackers inside the same network). Checked on every send, as DNS
-    answers change; a name that resolves to any private address is refused."""
-    if get_settings().postback_allow_private_targets:
-        return ""
-    host = urlsplit(url).hostname or ""
+@jobs.task("postbacks.forward", attempts=ATTEMPTS, backoff=BACKOFF_S)
+def forward_job(user_id: int, advertiser_id: int, event: str, url: str) -> None:
+    """GET the client's URL once per attempt. A server error (5xx, 429) or no answer is retried by the queue,
+    BACKOFF_S apart, up to ATTEMPTS times; a 2xx-4xx answer is final (a 404 will not become a 200 by asking
+    again). The final outcome is recorded. The host is resolved once per attempt, refused when any address is
+    private or local (unless DSP_POSTBACK_ALLOW_PRIVATE_TARGETS, for trackers inside the same network: DNS
+    answers change, so on every attempt), and the request goes to the checked address."""
+    forward = Forward(user_id, advertiser_id, event, url)
+    number, last = jobs.attempt()
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
-    except (OSError, UnicodeError):
-        return f"Refused: {host or 'the URL'} does not resolve."
-    for address in addresses:
-        ip = ipaddress.ip_address(str(address).split("%", 1)[0])
-        if not ip.is_global or ip.is_multicast:
-            return f"Refused: {host} is a private or local address ({ip})."
-    return ""
-
-
-def _deliver(forward: Forward) -> None:
-    """GET the client's URL: up to ATTEMPTS tries while the answer is a server error (5xx, 429) or none came,
-    waiting BACKOFF_S between tries; a 2xx-4xx answer is final (a 404 will not become a 200 by asking again).
-    Then record what happened."""
+        target = pinned_http.resolve(url, allow_private=get_settings().postback_allow_private_targets)
+    except pinned_http.Refused as refusal:
+        _record(forward, status=None, error=str(refusal), attempts=0)
+        return
     status: int | None = None
-    error = ""
-    attempt = 0
     try:
-        if refusal := _private_target(forward.url):
-            with session_scope() as db:
-                db.add(PostbackDelivery(user_id=forward.user_id, advertiser_id=forward.advertiser_id,
-                                        event=forward.event, url=forward.url[:2048], status_code=None, error=refusal,
-                                        attempts=0))
-            return
-        with httpx.Client(timeout=TIMEOUT_S, follow_redirects=False,
-                          headers={"user-agent": "DSP-Console-Postback/1"}) as http:
-            for attempt in range(1, ATTEMPTS + 1):
-                try:
-                    status = http.get(forward.url).status_code
-                    error = "" if status < 400 else f"HTTP {status}"
-                    if status < 500 and status != 429:
-                        break
-                except httpx.HTTPError as failure:
-                    status, error = None, f"{type(failure).__name__}: {failure}"[:255]
-                if attempt < ATTEMPTS:
-                    time.sleep(BACKOFF_S[min(attempt - 1, len(BACKOFF_S) - 1)])
-        with session_scope() as db:
-            db.add(PostbackDelivery(user_id=forward.user_id, advertiser_id=forward.advertiser_id, event=forward.event,
-                                    url=forward.url[:2048], status_code=status, error=error, attempts=attempt))
-    except Exception:  # a worker thread has no caller to tell: the operator's log does
-        logger.exception("postback forward to user %s failed", forward.user_id)
+        with httpx.Client(timeout=TIMEOUT_S, follow_redirects=False) as http:
+            status = pinned_http.request(http, "GET", target,
+                                         headers={"user-agent": "DSP-Console-Postback/1"}).status_code
+        error = "" if status < 400 else f"HTTP {status}"
+    except httpx.HTTPError as failure:
+        error = f"{type(failure).__name__}: {failure}"
+    final = status is not None and status < 500 and status != 429
+    if not final and number < last:
+        raise jobs.Retry(error)
+    _record(forward, status=status, error=error, attempts=number)
 
 
 def recent_deliveries(db: Session, *, actor: Actor, limit: int = 20) -> list[PostbackDeliveryRead]:

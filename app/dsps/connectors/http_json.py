@@ -11,7 +11,13 @@ address the admin entered.
 
 The endpoint may be a private or loopback address, unlike the postback forwarder's targets
 (settings.postback_allow_private_targets): a DSP endpoint is set by an admin of this console, who may well run a
-bidder inside their own network, not by a client of it.
+bidder inside their own network, not by a client of it. Its host is still resolved once per call and every try
+of that call connects to that address (app/kernel/pinned_http.py).
+
+Pushes stay synchronous (the admin reads the DSP's answer on the page), so retries are few and short: up to
+ATTEMPTS tries, BACKOFF_S apart, when nothing was sent (the connection failed) or the DSP said it did not take
+the request (429, 503; for the idempotent GET and PUT also 502 and 504, which a proxy may answer after the DSP
+acted on a POST). A timeout is not retried: the admin has already waited the whole timeout once.
 """
 
 from __future__ import annotations
@@ -20,10 +26,16 @@ import time
 from urllib.parse import quote
 
 import httpx
+import tenacity
 
 from app.dsps.connectors.base import ConnectorError, Payload
+from app.kernel import pinned_http
 
 _ID_MAX_LENGTH = 120
+ATTEMPTS = 3
+BACKOFF_S: tuple[float, ...] = (0.5, 1.5)
+_NOT_TAKEN = {"POST": frozenset({429, 503})}
+_NOT_TAKEN_IDEMPOTENT = frozenset({429, 502, 503, 504})
 
 
 class HttpJsonConnector:
@@ -34,9 +46,23 @@ class HttpJsonConnector:
                          "User-Agent": "dsp-console/1"}
 
     def _request(self, method: str, path: str, body: Payload | None = None) -> httpx.Response:
+        retry_on = _NOT_TAKEN.get(method, _NOT_TAKEN_IDEMPOTENT)
+        retrying = tenacity.Retrying(
+            stop=tenacity.stop_after_attempt(ATTEMPTS),
+            wait=tenacity.wait_chain(*(tenacity.wait_fixed(s) for s in BACKOFF_S)),
+            retry=(tenacity.retry_if_exception_type((httpx.ConnectError, httpx.ConnectTimeout))
+                   | tenacity.retry_if_result(lambda response: response.status_code in retry_on)),
+            retry_error_callback=lambda state: state.outcome.result() if state.outcome else None,
+            reraise=True)
+        try:
+            target = pinned_http.resolve(self.base + path, allow_private=True)
+        except pinned_http.Refused:
+            raise ConnectorError("The DSP's host name does not resolve.") from None
         try:
             with httpx.Client(timeout=httpx.Timeout(self.timeout_s), follow_redirects=False) as client:
-                return client.request(method, self.base + path, json=body, headers=self._headers)
+                response: httpx.Response = retrying(pinned_http.request, client, method, target, json=body,
+                                                    headers=self._headers)
+                return response
         except httpx.TimeoutException:
             raise ConnectorError(f"The DSP did not answer within {self.timeout_s:g} s.") from None
         except httpx.HTTPError as error:

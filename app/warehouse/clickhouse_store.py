@@ -47,11 +47,16 @@ from app.warehouse.schema import (
     PLACEMENT_COLUMNS,
 )
 
-_TEXT_COLUMNS = {"exchange", "os", "country", "app", "device_type"}
-_PLACEMENT_DDL = ", ".join(["hour DateTime('UTC')",
-                            *(f"{c} {'LowCardinality(String)' if c in _TEXT_COLUMNS - {'app'} else 'String' if c in _TEXT_COLUMNS else 'Int64'}"
-                              for c in PLACEMENT_COLUMNS), "tag UInt64"])
-_MEASURES_DDL = ", ".join(f"{m} Int64" for m in MEASURES)
+# Every column's type, in the facts and in the rollups alike. The few-valued texts are LowCardinality (stored
+# and grouped as small dictionary numbers: a report by day x country x OS x exchange hashes no strings); an app
+# id has too many values for it.
+_TYPES: dict[str, str] = {
+    "hour": "DateTime('UTC')", "advertiser_id": "Int64", "campaign_id": "Int64", "creative_id": "Int64",
+    "exchange": "LowCardinality(String)", "os": "LowCardinality(String)", "country": "LowCardinality(String)",
+    "app": "String", "device_type": "LowCardinality(String)", "tag": "UInt64", "event": "LowCardinality(String)",
+    **{m: "Int64" for m in MEASURES}, "count": "Int64"}
+_PLACEMENT_DDL = ", ".join(f"{c} {_TYPES[c]}" for c in ("hour", *PLACEMENT_COLUMNS, "tag"))
+_MEASURES_DDL = ", ".join(f"{m} {_TYPES[m]}" for m in MEASURES)
 _FACTS_LAYOUT = "ENGINE = MergeTree PARTITION BY toYYYYMM(hour) ORDER BY (advertiser_id, campaign_id, hour)"
 _FACT_COLUMNS = ("hour", *PLACEMENT_COLUMNS, "tag", *MEASURES)
 _EVENT_COLUMNS = ("hour", *PLACEMENT_COLUMNS, "tag", "event", "count")
@@ -63,17 +68,16 @@ def _schema(db: str) -> list[str]:
         f"CREATE TABLE IF NOT EXISTS {db}.batches (batch_id String, tag UInt64, source String, "
         "received_at DateTime64(6, 'UTC'), rows Int64) ENGINE = MergeTree ORDER BY (batch_id, received_at)",
         f"CREATE TABLE IF NOT EXISTS {db}.delivery ({_PLACEMENT_DDL}, {_MEASURES_DDL}) {_FACTS_LAYOUT}",
-        f"CREATE TABLE IF NOT EXISTS {db}.delivery_events ({_PLACEMENT_DDL}, event LowCardinality(String), "
-        f"count Int64) {_FACTS_LAYOUT}",
+        f"CREATE TABLE IF NOT EXISTS {db}.delivery_events ({_PLACEMENT_DDL}, event {_TYPES['event']}, "
+        f"count {_TYPES['count']}) {_FACTS_LAYOUT}",
     ]
     for rollup, kept in (*ROLLUPS.items(), (EVENTS_ROLLUP, PLACEMENT_COLUMNS)):
         keys = [*kept, "event"] if rollup == EVENTS_ROLLUP else list(kept)
-        ddl = ", ".join(["hour DateTime('UTC')", *(f"{c} {'String' if c in _TEXT_COLUMNS | {'event'} else 'Int64'}"
-                                                   for c in keys), "tag UInt64"])
         sums = ["count"] if rollup == EVENTS_ROLLUP else list(MEASURES)
+        ddl = ", ".join(f"{c} {_TYPES[c]}" for c in ("hour", *keys, "tag", *sums))
         rest = [c for c in keys if c not in ("advertiser_id", "campaign_id")]
         statements.append(
-            f"CREATE TABLE IF NOT EXISTS {db}.{rollup} ({ddl}, {', '.join(f'{s} Int64' for s in sums)}) "
+            f"CREATE TABLE IF NOT EXISTS {db}.{rollup} ({ddl}) "
             f"ENGINE = SummingMergeTree PARTITION BY toYYYYMM(hour) "
             f"ORDER BY (advertiser_id, campaign_id, hour, {', '.join([*rest, 'tag'])})")
         source = "delivery_events" if rollup == EVENTS_ROLLUP else "delivery"

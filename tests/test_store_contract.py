@@ -230,6 +230,22 @@ def test_a_clickhouse_batch_cut_short_counts_nowhere(tmp_path) -> None:
         chdb.close()
 
 
+def test_chdb_answers_plain_python_values(tmp_path) -> None:
+    """chDB's answers come as Arrow, where a DateTime is a bare number of seconds: the executor still gives
+    the wall time in the column's zone, and a count stays a count."""
+    executor = ChDBExecutor(tmp_path / "values.chdb")
+    try:
+        names, rows = executor.select(
+            "SELECT toDateTime('2026-03-29 03:30:00', 'Europe/Berlin') AS berlin, toDateTime({utc:DateTime('UTC')}, 'UTC') "
+            "AS utc, toDate('2026-01-02') AS day, toUInt32(7) AS count, CAST(NULL AS Nullable(Float64)) AS ratio, "
+            "toLowCardinality('iOS') AS os", {"utc": "2026-10-25 01:00:00"})
+        assert names == ["berlin", "utc", "day", "count", "ratio", "os"]
+        assert rows == [(datetime(2026, 3, 29, 3, 30), datetime(2026, 10, 25, 1), date(2026, 1, 2), 7, None, "iOS")]
+        assert executor.select("SELECT 1 AS one WHERE 0") in (([], []), (["one"], []))
+    finally:
+        executor.close()
+
+
 def test_the_clickhouse_store_reads_the_smallest_table_that_answers_it() -> None:
     def table(**options: object) -> str:
         query = StatsQuery(start=date(2026, 11, 1), end=date(2026, 11, 30), **options)  # type: ignore[arg-type]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import getpass
+import logging
 import os
 import sys
 from collections.abc import Iterator
@@ -53,6 +54,9 @@ def _serve(args: argparse.Namespace) -> None:
 
     settings = get_settings()
     workers = serving_processes(settings)
+    # The console's own notes (logger "dsp": schedules registered, runs recovered) at INFO, others' at WARNING.
+    logging.basicConfig(format="%(levelname)s:     %(name)s: %(message)s")
+    logging.getLogger("dsp").setLevel(logging.INFO)
     # Before listening: a second server on the same statistics file would start, look healthy and answer every
     # statistics call with a 500. It refuses instead, naming the settings that give it a file of its own.
     _open_store(STORE_HELD_FOR_SERVE)

@@ -12,6 +12,7 @@ each (it must stay far under the file's size: files are never held whole), and t
 from __future__ import annotations
 
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,7 +32,7 @@ BIG_MB = 50
 
 
 def _median(values: list[float]) -> float:
-    return sorted(values)[len(values) // 2]  # (bench/statistics.py shadows the standard module here)
+    return statistics.median(values)
 
 
 def _ms(seconds: float) -> str:

@@ -8,26 +8,40 @@ Runs in the PostgreSQL pass: several processes on one SQLite file is the embedde
 
 from __future__ import annotations
 
+import contextlib
+import os
+import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
 import pytest
+from sqlmodel import col, select
 
+from app.access.preferences import settings_of
 from app.accounts import service as accounts
 from app.campaigns import service as campaigns
 from app.campaigns.schemas import CampaignUpdate
 from app.demo.seed import DEMO_PASSWORD
 from app.kernel.config import get_settings
 from app.kernel.db import run, session_scope
+from app.messaging.models import EmailOutbox
+from app.reports import service as reports
+from app.reports.models import ReportRun, RunStatus
+from app.reports.schemas import ReportSettings
+from app.settings import postbacks
+from app.settings.models import PostbackDelivery
 from tests.conftest import reset_database
-from tests.faults import Server
+from tests.faults import Server, wait_until
 from tests.helpers import actor_of
 from tests.test_campaign_pages import SETTINGS
 
 pytestmark = pytest.mark.skipif(not get_settings().sqlalchemy_url.startswith("postgresql"),
                                 reason="several server processes share PostgreSQL (the PostgreSQL pass)")
 FAILURES_ALLOWED = 4  # per account, counted by the database both processes share
+LEASE_S = 2  # a worker silent this long is dead: its job goes to another process
 
 
 @pytest.fixture(scope="module")
@@ -36,13 +50,18 @@ def seeded() -> dict[str, int]:
 
 
 @pytest.fixture(scope="module")
-def servers(seeded: dict[str, int], clickhouse_server: str, tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[tuple[Server, Server]]:
-    """Two `serve` processes on one data directory (one machine's disk), the test's PostgreSQL database and the
-    ClickHouse front."""
-    data_dir: Path = tmp_path_factory.mktemp("fleet")
+def fleet_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The data directory every server of this module shares (one machine's disk; a fleet shares a bucket): a
+    job may run in any of them, so each must read the files another wrote (a report's CSV, to mail it)."""
+    return tmp_path_factory.mktemp("fleet")
+
+
+@pytest.fixture(scope="module")
+def servers(seeded: dict[str, int], clickhouse_server: str, fleet_dir: Path) -> Iterator[tuple[Server, Server]]:
+    """Two `serve` processes on one data directory, the test's PostgreSQL database and the ClickHouse front."""
+    data_dir = fleet_dir
     env = {"DSP_STATISTICS_URL": f"{clickhouse_server}/fleet", "DSP_WORKERS": "1",
-           "DSP_LOGIN_MAX_FAILURES_PER_ACCOUNT": str(FAILURES_ALLOWED)}
+           "DSP_LOGIN_MAX_FAILURES_PER_ACCOUNT": str(FAILURES_ALLOWED), "DSP_JOBS_LEASE_SECONDS": str(LEASE_S)}
     first, second = Server(data_dir, env=env, name="a"), Server(data_dir, env=env, name="b")
     try:
         yield first.start(), second.start()
@@ -125,3 +144,127 @@ def test_failed_sign_ins_count_across_both_processes(servers: tuple[Server, Serv
         refused = _login(server, email)
         assert refused.status_code == 429, refused.text
         assert refused.json()["message"].startswith("Too many failed sign-ins for this account.")
+
+
+class HoldingTracker:
+    """A client's postback tracker on 127.0.0.1 that holds the first request it gets (until released) and answers
+    the others at once; it notes which local port each request came from."""
+
+    def __init__(self) -> None:
+        self.requests: list[tuple[str, int]] = []  # (path, the caller's port)
+        self.first = threading.Event()
+        self.release = threading.Event()
+        tracker = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+                tracker.requests.append((self.path, self.client_address[1]))
+                if len(tracker.requests) == 1:
+                    tracker.first.set()
+                    tracker.release.wait(120)
+                self.send_response(200)
+                self.send_header("content-length", "0")
+                self.end_headers()
+
+            def log_message(self, *_args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+def _process_with_port(pids: list[int], port: int) -> int:
+    """Which of these processes holds the TCP socket bound to 127.0.0.1:port (/proc: the socket's inode)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].split(":")[1], 16) == port:
+            inodes.add(f"socket:[{fields[9]}]")
+    for pid in pids:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                if os.readlink(fd) in inodes:
+                    return pid
+    raise AssertionError(f"no server process holds port {port}")
+
+
+def test_a_process_killed_mid_job_loses_nothing(servers: tuple[Server, Server]) -> None:
+    """A postback's forward is a job written with the postback; the process running it is killed while the
+    client's tracker holds the request; the other process sees the dead worker and delivers it."""
+    tracker = HoldingTracker()
+    try:
+        campaign = run(lambda db: campaigns.create_campaign(
+            db, actor=actor_of(db, "advertiser@demo.example"),
+            data=CampaignUpdate.model_validate({**SETTINGS, "name": "Forwarded"}))).id
+        with session_scope() as db:
+            advertiser = actor_of(db, "advertiser@demo.example")  # postbacks ENABLED in the demo seed
+            chosen = settings_of(db, advertiser.id)
+            # Set directly: the settings form takes only URLs with a domain name; the tracker is on 127.0.0.1.
+            chosen.postback_url = tracker.url + "/pb?c={click_id}&e={event}"
+            chosen.postback_events = ["install"]
+            db.add(chosen)
+            path = postbacks.postback_endpoint(db, actor=advertiser).path
+        first, second = servers
+        sent = httpx.get(f"{first.url}{path}", params={"click_id": "k1", "event": "install", "campaign_id": campaign,
+                                                       "country": "DE"}, timeout=60)
+        assert sent.status_code == 200 and sent.json()["data"]["forwarded"] is True, sent.text
+        wait_until(tracker.first.is_set, "a worker to start the forward")
+        running = _process_with_port([first.pid, second.pid], tracker.requests[0][1])
+        (first if running == first.pid else second).kill()
+
+        def delivered() -> PostbackDelivery | None:
+            with session_scope() as db:
+                return db.exec(select(PostbackDelivery).where(col(PostbackDelivery.url).contains("c=k1"))).first()
+
+        done = wait_until(delivered, "the surviving process to deliver the forward")
+        assert (done.status_code, done.error) == (200, "")
+        assert [p for p, _port in tracker.requests] == ["/pb?c=k1&e=install"] * 2  # the killed try, then the retry
+    finally:
+        tracker.release.set()
+        tracker.server.shutdown()
+        tracker.server.server_close()
+
+
+def test_a_scheduled_report_runs_and_mails_once_with_two_processes(seeded: dict[str, int], clickhouse_server: str,
+                                                                   fleet_dir: Path) -> None:
+    """Both processes keep the schedule clock and both fire the report's slot; it is claimed once, so one run is
+    generated and one mail sent. The time of day is set so the slot falls a minute or so after the servers
+    start (DSP_REPORT_SCHEDULE_AT); the report exists before they start, so both register it."""
+    with session_scope() as db:
+        report = reports.create_report(db, actor=actor_of(db, "advertiser@demo.example"), report_type="performance",
+                                       data=ReportSettings.model_validate({
+                                           "name": "Fleet digest", "period": "last_7_days", "schedule": "daily",
+                                           "time_zone": "UTC", "recipients": ["boss@example.com"],
+                                           "metrics": ["impressions", "clicks"]}))
+    slot = (datetime.now(UTC) + timedelta(seconds=150)).replace(second=0, microsecond=0)
+    env = {"DSP_STATISTICS_URL": f"{clickhouse_server}/fleet", "DSP_WORKERS": "1",
+           "DSP_REPORT_SCHEDULE_AT": slot.strftime("%H:%M"), "DSP_JOBS_LEASE_SECONDS": str(LEASE_S)}
+    first, second = Server(fleet_dir, env=env, name="c"), Server(fleet_dir, env=env, name="d")
+    try:
+        first.start()
+        second.start()
+        assert datetime.now(UTC) < slot, "the servers took too long to start for this slot"
+
+        def runs() -> list[ReportRun]:
+            with session_scope() as db:
+                return list(db.exec(select(ReportRun).where(ReportRun.report_id == report.id)))
+
+        def mailed() -> list[EmailOutbox]:
+            with session_scope() as db:
+                return list(db.exec(select(EmailOutbox).where(col(EmailOutbox.subject).startswith("Report: Fleet"))))
+
+        wait_until(lambda: [r for r in runs() if r.status == RunStatus.COMPLETED] and mailed(),
+                   "the scheduled run to be generated and mailed", limit_s=300)
+        # Both clocks fired at the slot (within milliseconds of it); whatever either did is done well before this.
+        wait_until(lambda: datetime.now(UTC) > slot + timedelta(seconds=20), "the slot's minute to be well past",
+                   limit_s=120, every_s=0.5)
+        assert [(r.scheduled_for.replace(tzinfo=None), r.status) for r in runs()] == [
+            (slot.replace(tzinfo=None), RunStatus.COMPLETED)]
+        assert len(mailed()) == 1
+        for server in (first, second):  # each process registered the schedule: both clocks were running it
+            assert "schedules registered: 1" in server.log_path.read_text(), server.log_tail()
+    finally:
+        first.stop()
+        second.stop()

@@ -14,6 +14,7 @@ from sqlmodel import select
 
 from app import jobs
 from app.access.models import UserStatus
+from app.kernel.config import Settings, get_settings
 from app.kernel.db import session_scope
 from app.reports import jobs as report_jobs
 from app.reports import service as reports
@@ -111,3 +112,15 @@ def test_a_report_whose_owner_was_disabled_fails_and_the_recipients_are_told_why
     body = next(part for part in message.walk() if part.get_content_type() == "text/plain")
     assert "could not be generated: The account this report runs for is no longer active." in \
         body.get_payload(decode=True).decode()
+
+
+def test_the_operator_chooses_the_time_of_day_reports_go_out(db, demo_ids, monkeypatch) -> None:
+    monkeypatch.setattr(get_settings(), "report_schedule_at", "07:30")
+    report = _scheduled(db, "weekly", time_zone="Europe/Berlin")
+    assert _next_run(report.id, NOON_TUESDAY) == datetime(2030, 1, 7, 6, 30, tzinfo=UTC)  # Monday 07:30 in Berlin
+
+
+def test_a_time_of_day_that_is_not_hh_mm_refuses_to_start() -> None:
+    for wrong in ("7:30", "24:00", "06:60", "noon"):
+        with pytest.raises(ValueError, match="report_schedule_at"):
+            Settings(report_schedule_at=wrong)

@@ -38,6 +38,7 @@ from app import jobs
 from app.access.models import User, UserStatus
 from app.access.policy import Actor, can_see_user
 from app.kernel import csv_exports
+from app.kernel.config import get_settings
 from app.kernel.db import session_scope
 from app.kernel.errors import Invalid, ServiceError
 from app.kernel.model_base import utcnow
@@ -50,12 +51,17 @@ from app.warehouse import get_store
 from app.warehouse.base import StatsQuery
 
 _log = logging.getLogger("dsp.reports")
-SCHEDULE_HOUR = 6  # scheduled reports go out at 06:00 in the report's time zone, after the day has closed
-SCHEDULE_TRIGGERS: dict[str, dict[str, Any]] = {
-    ReportSchedule.DAILY: {"hour": SCHEDULE_HOUR, "minute": 0},
-    ReportSchedule.WEEKLY: {"day_of_week": "mon", "hour": SCHEDULE_HOUR, "minute": 0},
-    ReportSchedule.MONTHLY: {"day": 1, "hour": SCHEDULE_HOUR, "minute": 0},
-}
+
+
+def schedule_trigger(schedule: str) -> dict[str, Any] | None:
+    """When a schedule fires, in its report's time zone: DSP_REPORT_SCHEDULE_AT (06:00 by default, after the
+    day has closed) every day, on Mondays, or on the 1st; None for no schedule."""
+    hour, minute = (int(part) for part in get_settings().report_schedule_at.split(":"))
+    at: dict[str, Any] = {"hour": hour, "minute": minute}
+    return {ReportSchedule.DAILY: at, ReportSchedule.WEEKLY: {"day_of_week": "mon", **at},
+            ReportSchedule.MONTHLY: {"day": 1, **at}}.get(ReportSchedule(schedule))
+
+
 # Reports by day alone list every day of their period. Hours are left as the store gives them (a night without
 # delivery is expected, and local hours have DST gaps), and days beside another dimension too (a zero row for
 # every campaign, exchange, ... on every day would bury the rows that delivered).
@@ -268,7 +274,7 @@ def sync_schedule(report_id: int) -> None:
         return  # the scheduler registers every schedule when it starts
     with session_scope() as db:
         report = db.get(Report, report_id)
-        spec = SCHEDULE_TRIGGERS.get(report.schedule) if report is not None else None
+        spec = schedule_trigger(report.schedule) if report is not None else None
         zone = report.time_zone if report is not None else "UTC"
     if spec is None:
         if scheduler.get_job(_job_id(report_id)):
@@ -283,6 +289,7 @@ def register_all_schedules() -> int:
         ids = [i for i in db.exec(select(col(Report.id)).where(Report.schedule != ReportSchedule.NONE)) if i]
     for report_id in ids:
         sync_schedule(report_id)
+    _log.info("schedules registered: %d", len(ids))
     return len(ids)
 
 

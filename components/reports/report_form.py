@@ -8,6 +8,7 @@ from typing import Any
 from reactpy import component, event, html, use_state
 from reactpy_router import use_params
 
+from app.kernel.config import get_settings
 from app.reports import service as reports
 from app.reports.schemas import BuilderOptions, ReportRead, ReportSaved, ReportSettings
 from components.reports.common import TYPE_ICONS, column_text
@@ -201,7 +202,7 @@ def ReportForm(report: ReportRead | None, report_type: str) -> Any:
                                             options=[(s, t(f"reports.schedule.{s}")) for s in
                                                      ("none", "daily", "weekly", "monthly")],
                                             on_change=set_schedule, error=errors.get("schedule"),
-                                            help_text=t("reports.schedule_hint")),
+                                            help_text=t("reports.schedule_hint", at=get_settings().report_schedule_at)),
                                text_input(name="recipients", label=t("reports.field.recipients"),
                                           default=", ".join(base["recipients"]),
                                           error=errors.get("recipients"), placeholder="name@example.com, ...",

@@ -9,9 +9,9 @@ in turn), DuckDB beside chDB, their ratio against issue 23's goal (chDB within 2
 answer the same.
 `--sqlite` adds (a) and (b) on the same rows in SQLite (indexed for each query) as a third column.
 
-    .venv/bin/python bench/statistics.py             # 10,000,000 rows (many minutes)
-    .venv/bin/python bench/statistics.py 1000000     # a quicker run while developing
-    .venv/bin/python bench/statistics.py 10000000 --keep /tmp/stats10m   # keep the rows; a second run reuses them
+    .venv/bin/python bench/statistics_stores.py             # 10,000,000 rows (many minutes)
+    .venv/bin/python bench/statistics_stores.py 1000000     # a quicker run while developing
+    .venv/bin/python bench/statistics_stores.py 10000000 --keep /tmp/stats10m   # keep the rows; a second run reuses them
 """
 
 from __future__ import annotations

@@ -268,3 +268,26 @@ def test_a_scheduled_report_runs_and_mails_once_with_two_processes(seeded: dict[
     finally:
         first.stop()
         second.stop()
+
+
+def test_dsp_workers_serves_one_port_from_several_processes(seeded: dict[str, int], clickhouse_server: str,
+                                                            fleet_dir: Path) -> None:
+    """The one-server rung: DSP_WORKERS=2 starts two server processes under one supervisor, both answering on
+    the one port (uvicorn's workers share its socket)."""
+    server = Server(fleet_dir, env={"DSP_STATISTICS_URL": f"{clickhouse_server}/fleet", "DSP_WORKERS": "2"},
+                    name="workers")
+    try:
+        server.start()
+
+        def children() -> list[str]:
+            return Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+
+        # Each worker process starts the app itself and says so.
+        wait_until(lambda: server.log_path.read_text().count("Application startup complete.") == 2,
+                   "both worker processes to start the app")
+        assert len(children()) == 2
+        headers = _bearer(_login(server, "admin@demo.example"))
+        for _ in range(6):
+            assert httpx.get(f"{server.url}/api/auth/profile", headers=headers, timeout=60).status_code == 200
+    finally:
+        server.stop()

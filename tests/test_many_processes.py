@@ -9,8 +9,8 @@ Runs in the PostgreSQL pass: several processes on one SQLite file is the embedde
 from __future__ import annotations
 
 import contextlib
-import re
 import os
+import re
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta

@@ -11,7 +11,8 @@
 //    less, `options.event` hands ReactPy's handler a small plain snapshot of what the console's handlers read
 //    instead of the DOM event; event-to-object copies a plain object as it is, so the wire carries only the
 //    snapshot. The snapshot keeps the shapes the handlers already rely on (components/ui/forms.py):
-//      target, currentTarget (only when it differs): tagName, id, name, type, value (anything with a string value),
+//      target, currentTarget (only when it differs): tagName, id, name, type (a field's or fieldset's), value (anything
+//        with a string value),
 //        checked (checkboxes and radios), dataset (when it has entries: the time grid's data-cell, the selects'
 //        data-field / data-multi), selectionStart / selectionEnd (text fields), files (name, type, lastModified:
 //        file bytes never cross the websocket; uploads are HTTP posts);
@@ -57,7 +58,9 @@ function describe(element) {
   const described = { tagName: element.tagName, id: element.id || undefined, name: element.getAttribute("name") ?? undefined,
                       dataset: dataset(element) };
   if (typeof element.value === "string") described.value = element.value;
-  if (element instanceof HTMLInputElement || element instanceof HTMLButtonElement) described.type = element.type;
+  // Form fields' own type ("text", "checkbox", "submit", "select-one", "textarea", "fieldset"...): forms.py's
+  // submitted_values tells fields from fieldsets and buttons by it.
+  if (typeof element.type === "string" && element.type) described.type = element.type;
   if (element instanceof HTMLInputElement) {
     if (TOGGLES.has(element.type)) described.checked = element.checked;
     if (element.type === "file") {

@@ -106,9 +106,10 @@ function noteSent(event) {
 
 // ReactPy's UserInputElement compares the server's acknowledgement with the number of the user's last event counted
 // from 0, but sends that event numbered from 1: the render answering keystroke n-1 carries n-1, which passes for
-// "caught up" once keystroke n is typed, and its stale value overwrites the field (a letter lost, about one in a few
-// hundred at full speed here). Each input's model is handed to it with the acknowledgement lowered by one, the
-// numbering it compares with; the server's own number is kept beside it for the check below.
+// "caught up" once keystroke n is typed, and its stale value overwrites the field: letters lost at 20 keys a second
+// (bench/client_events.py: 6-18 of 40 on the brand settings page with the client as shipped). Each input's model is
+// handed to it with the acknowledgement lowered by one, the numbering it compares with; the server's own number is
+// kept beside it for the check below.
 const SERVER_ACK = Symbol("server's acknowledgement");
 
 function alignAcknowledgement(vnode) {

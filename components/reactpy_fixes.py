@@ -7,6 +7,11 @@ stop; but a tab that stays open keeps every one of them. Under the soak (bench/l
 clicking) that was about 145 events and their deques a second, +16 % RSS in 10 minutes. Upstream noticed the
 growth in a review (reactive-python/reactpy#1169, closed unmerged). Skipping the event when the render
 starts no effect changes nothing else: an event no effect waits on is only ever set, at unmount.
+
+ReactPy's client (its JS) gets two fixes of its own in static/shell/lean-events.js, loaded by the shell
+(app/web/html_shell.py, static/shell/boot.js): events carry only what the console's handlers read (ReactPy's
+serializer sent ~41 KB per keystroke, 1 MB on the brand settings page), and a checkbox the user ticks keeps its tick
+through renders the server computed before the click reached it.
 """
 
 from __future__ import annotations

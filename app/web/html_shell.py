@@ -8,14 +8,21 @@ only maps the bare name "react" for JS modules that bring no `bind` of their own
 exports `bind` (ARCHITECTURE.md), so ReactPy never imports "react".
 
 Only the shell's text is replaced; ReactPy still serves it (headers, HEAD), the websocket and its client.
+
+The boot script also installs the console's fixes to that client (static/shell/lean-events.js: lean events, ticks
+kept through renders in flight) through Preact's `options` hooks. The client's bundle keeps that object in one of
+its chunks under a minified export name, so where it is is declared here per ReactPy version; another version gets
+the client as ReactPy ships it (and tests/test_html_shell.py fails, to say the pin needs looking at).
 """
 
 from __future__ import annotations
 
 import hashlib
 import html as html_text
+from pathlib import Path
 from typing import Any
 
+import reactpy
 from reactpy import config
 from reactpy.executors.asgi.standalone import ReactPy, ReactPyApp
 from reactpy.executors.utils import vdom_head_to_html
@@ -24,6 +31,15 @@ from reactpy.utils import reactpy_to_string
 BOOT_SCRIPT = "/static/shell/boot.js"
 ACTIONS_SCRIPT = "/static/shell/actions.js"
 MOUNT_ID = "app"
+# ReactPy's client chunk (in reactpy/static/) holding Preact's `options` object, and its export name there.
+PREACT_OPTIONS_BY_VERSION = {"2.0.0b13": ("index-bz53xswt.js", "h")}
+
+
+def preact_options() -> str:
+    """"chunk#export" for boot.js, or "" when this ReactPy is not one the client fixes know (the client then runs as
+    ReactPy ships it)."""
+    chunk, export = PREACT_OPTIONS_BY_VERSION.get(reactpy.__version__, ("", ""))
+    return f"{chunk}#{export}" if chunk and (Path(reactpy.__file__).parent / "static" / chunk).is_file() else ""
 
 
 def mount_element() -> str:
@@ -33,6 +49,7 @@ def mount_element() -> str:
         "reconnect-max-interval": config.REACTPY_RECONNECT_MAX_INTERVAL.current,
         "reconnect-max-retries": config.REACTPY_RECONNECT_MAX_RETRIES.current,
         "reconnect-backoff-multiplier": config.REACTPY_RECONNECT_BACKOFF_MULTIPLIER.current,
+        "preact-options": preact_options(),
     }
     attributes = "".join(f' data-{name}="{html_text.escape(str(value))}"' for name, value in settings.items())
     return f'<div id="{MOUNT_ID}"{attributes}></div>'

@@ -169,6 +169,7 @@ def main() -> None:
             for label, email, path in pages:
                 for server in servers:
                     run = lighthouse(server.origin + path, server.cookies[email])
+                    print(f"  {label} on {server.name}: {describe(run)}", file=sys.stderr, flush=True)
                     results.setdefault((label, server.name), []).append(run)
         for label, _email, path in pages:
             print(f"\n{label} ({path})")

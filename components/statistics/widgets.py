@@ -65,12 +65,15 @@ TABLE_HEAD_REM = 2.0
 BREAKDOWN_ROW_REM = 2.375  # a label over its share bar
 DAY_ROW_REM = 2.0
 EMPTY_TABLE_REM = 3.25  # the "nothing delivered" line
-SKELETON_BREAKDOWN_ROWS = 5  # a guess until the figures arrive: the tables' tops are what the first screen shows
+# A breakdown's box holds at least this many rows, its skeleton exactly this many: a table of up to five rows
+# (or none) draws into the space held for it, and only a longer one grows, below its top, mostly off the first screen.
+BREAKDOWN_MIN_ROWS = 5
 
 
-def slot(content: Any, min_height: str, *, rows: str = "") -> Any:
-    """A box of a widget's final height (a CSS length) holding the widget, or its skeleton while loading."""
-    return html.div({"className": "dsp-slot", "style": {"minHeight": min_height}, **({"data-rows": rows} if rows else {})},
+def slot(content: Any, min_height: str, *, centred: bool = False) -> Any:
+    """A box of a widget's final height (a CSS length) holding the widget, or its skeleton while loading;
+    `centred` puts a short content (a "nothing delivered" line) in its middle."""
+    return html.div({"className": "dsp-slot" + (" dsp-slot-centred" if centred else ""), "style": {"minHeight": min_height}},
                     content)
 
 
@@ -131,7 +134,7 @@ def breakdown_card(console: Console, name: str, rows: list[dict[str, Figure]] | 
     t = console.t
     title = t(f"dashboard.performance_by.{name}")
     if rows is None:
-        return card(slot(skeleton("table"), table_height(SKELETON_BREAKDOWN_ROWS, BREAKDOWN_ROW_REM)), title=title,
+        return card(slot(skeleton("table"), table_height(BREAKDOWN_MIN_ROWS, BREAKDOWN_ROW_REM)), title=title,
                     class_name="h-100")
     link = _ROW_LINKS.get(name)
     shown = []
@@ -145,8 +148,8 @@ def breakdown_card(console: Console, name: str, rows: list[dict[str, Figure]] | 
                                   *_figure_columns(console, BREAKDOWN_FIGURES)],
                          rows=shown, row_key="row", link_key="href", share_key="spend", sort="-spend",
                          table_data={"breakdown": name}, **_table_texts(console))
-    return card(slot(table, table_height(len(shown), BREAKDOWN_ROW_REM), rows=str(len(shown))), title=title,
-                class_name="h-100")
+    height = table_height(max(len(shown), BREAKDOWN_MIN_ROWS), BREAKDOWN_ROW_REM)
+    return card(slot(table, height, centred=not shown), title=title, class_name="h-100")
 
 
 def day_table(console: Console, days: list[dict[str, Figure]] | None, day_count: int) -> Any:
@@ -161,4 +164,4 @@ def day_table(console: Console, days: list[dict[str, Figure]] | None, day_count:
                          rows=[{k: d.get(k) for k in ("date", *DAY_FIGURES)} for d in days], row_key="date",
                          sort="-date", max_height=DAY_TABLE_HEIGHT_PX, label=title, table_data={"table": "by-day"},
                          **_table_texts(console))
-    return card(slot(table, table_height(len(days), DAY_ROW_REM, DAY_TABLE_HEIGHT_PX), rows=str(len(days))), title=title)
+    return card(slot(table, table_height(len(days), DAY_ROW_REM, DAY_TABLE_HEIGHT_PX), centred=not days), title=title)

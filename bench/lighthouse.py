@@ -71,14 +71,22 @@ class Server:
     cookies: dict[str, str]
 
 
-def lighthouse(url: str, cookie: str) -> Run:
+def lighthouse(url: str, cookie: str, attempts: int = 3) -> Run:
+    """One Lighthouse run; tried again when Lighthouse itself fails (on a loaded machine its trace sometimes
+    misses the navigation start: NO_NAVSTART)."""
     with tempfile.TemporaryDirectory(prefix="dsp-lighthouse-") as scratch:
         report_path = Path(scratch) / "report.json"
-        subprocess.run(
-            ["node", str(LIGHTHOUSE_CLI), url, "--preset=desktop", "--only-categories=performance", "--output=json",
-             f"--output-path={report_path}", f"--chrome-flags={CHROME_FLAGS}",
-             f"--extra-headers={json.dumps({'Cookie': f'dsp_session={cookie}'})}", "--quiet"],
-            check=True, env={**os.environ, "CHROME_PATH": CHROME_PATH}, cwd=scratch, timeout=300)
+        for attempt in range(attempts):
+            done = subprocess.run(
+                ["node", str(LIGHTHOUSE_CLI), url, "--preset=desktop", "--only-categories=performance",
+                 "--output=json", f"--output-path={report_path}", f"--chrome-flags={CHROME_FLAGS}",
+                 f"--extra-headers={json.dumps({'Cookie': f'dsp_session={cookie}'})}", "--quiet"],
+                env={**os.environ, "CHROME_PATH": CHROME_PATH}, cwd=scratch, timeout=300, check=False)
+            if done.returncode == 0:
+                break
+            print(f"  Lighthouse failed on {url} (attempt {attempt + 1} of {attempts})", file=sys.stderr, flush=True)
+        else:
+            raise SystemExit(f"Lighthouse failed {attempts} times on {url}")
         report = json.loads(report_path.read_text())
     final_url = report.get("finalDisplayedUrl", "")
     if not final_url.endswith(url.split("/", 3)[-1]):

@@ -198,6 +198,18 @@ def _session_alive(token: str) -> bool:
         return sessions.resolve(db, token=token) is not None
 
 
+ICON_CSS = "/static/vendor/bootstrap-icons/bootstrap-icons.min.css"
+
+
+def icon_font_url() -> str:
+    """The icon font's URL as its stylesheet names it (the build writes a content hash into it), for a preload."""
+    css = (REPO_ROOT / ICON_CSS.lstrip("/")).read_text(encoding="utf-8")
+    found = re.search(r'url\("?\./(fonts/[^")]+)"?\)', css)
+    if found is None:
+        raise RuntimeError(f"no font url in {ICON_CSS}")
+    return ICON_CSS.rsplit("/", 1)[0] + "/" + found.group(1)
+
+
 def _html_head() -> Any:
     return html.head(
         html.meta({"charset": "utf-8"}),
@@ -205,7 +217,9 @@ def _html_head() -> Any:
         html.title("DSP Console"),
         html.link({"rel": "icon", "href": "/static/img/favicon.svg"}),
         html.link({"rel": "stylesheet", "href": "/static/vendor/bootstrap/bootstrap.min.css"}),
-        html.link({"rel": "stylesheet", "href": "/static/vendor/bootstrap-icons/bootstrap-icons.min.css"}),
+        html.link({"rel": "stylesheet", "href": ICON_CSS}),
+        # Fetched beside the CSS rather than once the first render uses an icon (the URL is the stylesheet's own).
+        html.link({"rel": "preload", "href": icon_font_url(), "as": "font", "type": "font/woff2", "crossorigin": ""}),
         html.link({"rel": "stylesheet", "href": "/static/css/console.css"}),
         html.link({"rel": "stylesheet", "href": brand_theme.PATH}),  # this host's colours before the first paint
     )

@@ -55,7 +55,8 @@ NO_SPEND_DAYS = 2
 LOW_BALANCE_DAYS = 3
 
 
-def _breakdowns_for(actor: Actor, advertiser_id: int | None) -> tuple[str, ...]:
+def breakdowns_for(actor: Actor, advertiser_id: int | None = None) -> tuple[str, ...]:
+    """The "performance by" tables of a dashboard, in order (the page draws their skeletons before the figures)."""
     by = ("campaign", "creative", "exchange", "os")
     return ("advertiser", *by) if actor.role != Role.ADVERTISER and advertiser_id is None else by
 
@@ -156,7 +157,7 @@ def dashboard(db: Session, *, actor: Actor, start: str | date | None = None, end
     default to the last 30 days."""
     p = _period(db, actor, start, end, campaign_ids, advertiser_id)
     return Dashboard(**_overview(p), by_day=_by_day(p),
-                     breakdowns={name: _breakdown(p, name) for name in _breakdowns_for(actor, advertiser_id)},
+                     breakdowns={name: _breakdown(p, name) for name in breakdowns_for(actor, advertiser_id)},
                      labels={name: label for name, (_d, label) in BREAKDOWNS.items()})
 
 

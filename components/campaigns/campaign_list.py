@@ -41,6 +41,7 @@ ARCHIVED_TOO = "all"
 S = CampaignStatus
 # The status filter's choices, as the list shows statuses: an ended flight is "ended" (campaigns.list_campaigns).
 SHOWN_STATUSES = (S.DRAFT.value, S.ACTIVE.value, S.PAUSED.value, ENDED, S.COMPLETED.value, S.ARCHIVED.value)
+GRID_HEIGHT_PX = 560
 # (key, grid type, width, hidden until chosen); "advertiser" is left out for an advertiser's own list.
 COLUMNS: tuple[ColumnSpec, ...] = (
     ("name", "text", 180, False), ("advertiser", "text", 150, False), ("status", "badge", 110, False),
@@ -139,7 +140,10 @@ def CampaignListPage() -> Any:
                      select_field(name="status_filter", label=t("campaigns.filter_status"), value=status,
                                   options=status_options, on_change=set_status, class_name="dsp-filter")),
             SelectionBar(selection_host, BULK_PAGES, "campaigns.select_hint") if bulk else "",
-            data_grid(columns=columns, rows=grid_rows(console, rows.value or []), height=560,
+            # The grid's final height (its toolbar, 560 px of rows, its footer) is held before its bundle has drawn
+            # it, so the footer does not jump down the first screen when it does.
+            html.div({"className": "dsp-slot", "style": {"minHeight": f"calc({GRID_HEIGHT_PX}px + 5rem)"}},
+            data_grid(columns=columns, rows=grid_rows(console, rows.value or []), height=GRID_HEIGHT_PX,
                       search_placeholder=t("common.search"), empty_text=t("campaigns.empty"),
                       row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
                       actions=grid_actions(console), on_action=actions.on_action,
@@ -147,7 +151,7 @@ def CampaignListPage() -> Any:
                       loading_text=t("common.loading") if rows.loading else None,
                       on_selection_change=selection_changed if bulk else None,
                       select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
-                      columns_label=t("grid.columns"), storage_key="campaigns", on_view_change=view_changed),
+                      columns_label=t("grid.columns"), storage_key="campaigns", on_view_change=view_changed)),
         ),
         actions.elements,
     )

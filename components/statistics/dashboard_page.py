@@ -5,6 +5,7 @@ attention."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from reactpy import component, html, use_state
@@ -15,7 +16,14 @@ from app.statistics import dashboards
 from app.statistics import service as statistics
 from app.statistics.schemas import CampaignChoice, Dashboard
 from components.statistics.insight import InsightPanels
-from components.statistics.widgets import breakdown_card, day_table, delivery_chart, kpi_tiles
+from components.statistics.widgets import (
+    breakdown_card,
+    chart_slot,
+    day_table,
+    delivery_chart,
+    kpi_tiles,
+    skeleton,
+)
 from components.ui.console import use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import selected_value
@@ -91,32 +99,40 @@ def DashboardPage() -> Any:
     data: Dashboard | None = board.value
     title = t("topbar.view_new") if insight else t("topbar.view_old")
     subtitle = t("dashboard.welcome", name=actor.user.display_name)
-    if data is None:
-        period_text = ""
-    else:
-        period_text = t("dashboard.period_text",
-                        days=day_range(data.period.start, data.period.end, language=console.language))
+    # The period asked for until the figures say which days they cover: the line is there from the first paint.
+    first, last = (data.period.start, data.period.end) if data else (start, end)
+    period_text = t("dashboard.period_text", days=day_range(first, last, language=console.language)) if first and last else ""
     header = page_header(title, subtitle, html.span({"className": "small text-body-secondary", "data-period": "shown"},
                                                     period_text))
     filters = _filters(console, period, set_period, campaign, set_campaign, choices.value or [])
-    if data is None:
-        return html.div({"data-dashboard": "insight360" if insight else "classic", "data-loading": "true"}, header,
-                        filters, kpi_tiles(console))
+    # The same frame before and after the figures arrive: skeletons at each widget's final size, so the first
+    # paint does not jump when they draw (bench/lighthouse.py, tests/e2e/test_first_paint.py).
+    names = list(data.breakdowns) if data else dashboards.breakdowns_for(actor, None)
     tables = html.div({"className": "row g-4 mb-4"}, *[
         html.div({"className": "col-xl-6", "key": f"by-{name}"},
-                 breakdown_card(console, name, rows, data.labels[name]))
-        for name, rows in data.breakdowns.items()])
-    chart_card = card(delivery_chart(console, data.by_day), title=t("dashboard.performance_by_day"))
+                 breakdown_card(console, name, data.breakdowns[name] if data else None,
+                                data.labels[name] if data else ""))
+        for name in names])
+    chart_body = chart_slot(delivery_chart(console, data.by_day) if data else skeleton("chart"))
+    loading = data is None or board.loading
     return html.div(
-        {"data-dashboard": "insight360" if insight else "classic", "data-loading": "true" if board.loading else "false"},
+        {"data-dashboard": "insight360" if insight else "classic", "data-loading": "true" if loading else "false"},
         header,
         filters,
-        kpi_tiles(console, data.totals, data.trend if insight else None),
-        html.div({"className": "mb-4"}, chart_card),
+        kpi_tiles(console, data.totals if data else None, data.trend if data else None, trends=insight),
+        html.div({"className": "mb-4"}, card(chart_body, title=t("dashboard.performance_by_day"))),
         InsightPanels(campaign_ids, key=f"insight-{campaign}") if insight else "",
         tables,
-        day_table(console, data.by_day),
+        day_table(console, data.by_day if data else None, _day_count(start, end)),
     )
+
+
+def _day_count(start: str, end: str) -> int:
+    """Days in the period, both ends included (the day table has a row for each); 0 for a period not yet valid."""
+    try:
+        return max(0, (date.fromisoformat(end) - date.fromisoformat(start)).days + 1)
+    except ValueError:
+        return 0
 
 
 __all__ = ["DashboardPage", "kpi_tiles"]

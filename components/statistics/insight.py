@@ -11,11 +11,13 @@ from app.kernel.i18n.formatters import day
 from app.statistics import dashboards
 from app.statistics.schemas import AttentionRead, Insight, LowBalanceRead, PacingRead
 from components.statistics.figures import figure
+from components.statistics.widgets import skeleton, slot
 from components.ui.console import use_console
-from components.ui.elements import card, spinner
+from components.ui.elements import card
 from components.ui.hooks import use_query
 from components.ui.links import app_link
 
+INSIGHT_SKELETON_HEIGHT = "9rem"  # about two campaigns' pacing rows
 REASON_STYLE = {"low_balance": "danger", "no_spend": "warning", "under_delivery": "info"}
 
 
@@ -70,10 +72,13 @@ def InsightPanels(campaign_ids: list[int]) -> Any:
     console = use_console()
     t = console.t
     query = use_query(dashboards.insight, actor=console.actor, campaign_ids=campaign_ids, deps=[tuple(campaign_ids)])
-    if query.value is None:
-        body: Any = spinner(t("common.loading")) if query.loading else ""
-        return html.div({"className": "row g-4 mb-4"}, html.div({"className": "col-12"}, card(body)))
-    found: Insight = query.value
+    found: Insight | None = query.value
+    if found is None:  # both cards with their titles, their bodies held open until the figures arrive
+        return html.div({"className": "row g-4 mb-4"},
+                        html.div({"className": "col-xl-7"}, card(slot(skeleton("table"), INSIGHT_SKELETON_HEIGHT),
+                                                                  title=t("insight.pacing"), class_name="h-100")),
+                        html.div({"className": "col-xl-5"}, card(slot(skeleton("table"), INSIGHT_SKELETON_HEIGHT),
+                                                                  title=t("insight.attention"), class_name="h-100")))
     pacing, attention = found.pacing, found.attention
     pacing_body = (html.div(*[_pacing_row(console, item) for item in pacing]) if pacing else
                    html.p({"className": "text-body-secondary small mb-0"}, t("insight.no_active")))

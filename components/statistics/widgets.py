@@ -30,13 +30,15 @@ ZERO_TOTALS = {"impressions": 0, "clicks": 0, "ctr": None, "spend": 0, "conversi
 
 
 def kpi_tiles(console: Console, totals: Mapping[str, Figure] | None = None,
-              trend: Mapping[str, Figure] | None = None) -> Any:
+              trend: Mapping[str, Figure] | None = None, *, trends: bool = False) -> Any:
+    """The headline tiles; with `trends` (Insight360) each has a line for its change against the previous
+    period, kept (empty) where there is none yet, so the tiles are as tall before the figures as after."""
     totals = totals or ZERO_TOTALS
     tiles = []
     for key, icon in KPI_KEYS:
         change = (trend or {}).get(key)
         badge = (trend_badge(change if isinstance(change, int | float) else None, lower_is_better=key in LOWER_IS_BETTER)
-                 if trend else None)
+                 if trends else None)
         tiles.append(html.div(
             {"className": "col-6 col-md-4 col-xl-2", "key": key},
             html.div({"className": "card dsp-card dsp-kpi shadow-sm border-0 h-100"},
@@ -49,8 +51,46 @@ def kpi_tiles(console: Console, totals: Mapping[str, Figure] | None = None,
                                        html.div({"className": f"small {badge[1]}", "data-trend": key,
                                                  "title": console.t("dashboard.vs_previous")},
                                                 html.i({"className": f"bi {badge[2]} me-1", "aria-hidden": "true"}), badge[0])
-                                       if badge else "")))))
+                                       if badge else
+                                       html.div({"className": "small", "aria-hidden": "true"}, "\u00a0") if trends
+                                       else "")))))
     return html.div({"className": "row g-3 mb-4"}, *tiles)
+
+
+# Every widget's final height is reserved before its data and its JS bundle arrive, so nothing below it moves
+# when it draws (Lighthouse's cumulative layout shift; bench/lighthouse.py). Tables' rows have fixed heights in
+# rem (console.css, .dsp-figure-table), so a table's height follows from its row count alone, whatever the font.
+CHART_HEIGHT_PX = 320
+TABLE_HEAD_REM = 2.0
+BREAKDOWN_ROW_REM = 2.375  # a label over its share bar
+DAY_ROW_REM = 2.0
+EMPTY_TABLE_REM = 3.25  # the "nothing delivered" line
+# A breakdown's box holds at least this many rows, its skeleton exactly this many: a table of up to five rows
+# (or none) draws into the space held for it, and only a longer one grows, below its top, mostly off the first screen.
+BREAKDOWN_MIN_ROWS = 5
+
+
+def slot(content: Any, min_height: str, *, centred: bool = False) -> Any:
+    """A box of a widget's final height (a CSS length) holding the widget, or its skeleton while loading;
+    `centred` puts a short content (a "nothing delivered" line) in its middle."""
+    return html.div({"className": "dsp-slot" + (" dsp-slot-centred" if centred else ""), "style": {"minHeight": min_height}},
+                    content)
+
+
+def skeleton(kind: str) -> Any:
+    """A placeholder that fills its slot: "chart" a soft block, "table" grey bars at the table's row pitch."""
+    return html.div({"className": f"dsp-skeleton dsp-skeleton-{kind}", "aria-hidden": "true"})
+
+
+def table_height(rows: int, row_rem: float, max_px: int | None = None) -> str:
+    if not rows:
+        return f"{EMPTY_TABLE_REM}rem"
+    height = f"{TABLE_HEAD_REM + rows * row_rem:g}rem"
+    return f"min({max_px}px, {height})" if max_px else height
+
+
+def chart_slot(content: Any) -> Any:
+    return slot(content, f"{CHART_HEIGHT_PX}px")
 
 
 def delivery_chart(console: Console, days: list[dict[str, Figure]]) -> Any:
@@ -60,7 +100,7 @@ def delivery_chart(console: Console, days: list[dict[str, Figure]]) -> Any:
                           "type": "bar", "axis": "left", "format": "number"},
                          {"name": t("dashboard.kpi.spend"), "values": [d["spend"] for d in days],
                           "type": "line", "axis": "right", "format": "money"}],
-                 height=320, locale=console.language, empty_text=t("dashboard.no_delivery"))
+                 height=CHART_HEIGHT_PX, locale=console.language, empty_text=t("dashboard.no_delivery"))
 
 
 # Which page a breakdown row links to: the row's id key and the page's name.
@@ -88,10 +128,14 @@ def _table_texts(console: Console) -> _TableTexts:
             "empty_text": t("dashboard.no_rows")}
 
 
-def breakdown_card(console: Console, name: str, rows: list[dict[str, Figure]], label_key: str) -> Any:
+def breakdown_card(console: Console, name: str, rows: list[dict[str, Figure]] | None, label_key: str) -> Any:
     """The top rows of one "performance by" breakdown, each labelled (and linked to its campaign, creative or
-    advertiser where there is one) with a bar of its share of the top spend."""
+    advertiser where there is one) with a bar of its share of the top spend; a skeleton while `rows` is None."""
     t = console.t
+    title = t(f"dashboard.performance_by.{name}")
+    if rows is None:
+        return card(slot(skeleton("table"), table_height(BREAKDOWN_MIN_ROWS, BREAKDOWN_ROW_REM)), title=title,
+                    class_name="h-100")
     link = _ROW_LINKS.get(name)
     shown = []
     for index, row in enumerate(rows):
@@ -104,15 +148,20 @@ def breakdown_card(console: Console, name: str, rows: list[dict[str, Figure]], l
                                   *_figure_columns(console, BREAKDOWN_FIGURES)],
                          rows=shown, row_key="row", link_key="href", share_key="spend", sort="-spend",
                          table_data={"breakdown": name}, **_table_texts(console))
-    return card(table, title=t(f"dashboard.performance_by.{name}"), class_name="h-100")
+    height = table_height(max(len(shown), BREAKDOWN_MIN_ROWS), BREAKDOWN_ROW_REM)
+    return card(slot(table, height, centred=not shown), title=title, class_name="h-100")
 
 
-def day_table(console: Console, days: list[dict[str, Figure]]) -> Any:
+def day_table(console: Console, days: list[dict[str, Figure]] | None, day_count: int) -> Any:
+    """Every day of the period, newest first, in a box that scrolls; a skeleton of `day_count` rows while `days`
+    is None."""
     t = console.t
     title = t("dashboard.performance_by_day_table")
+    if days is None:
+        return card(slot(skeleton("table"), table_height(day_count, DAY_ROW_REM, DAY_TABLE_HEIGHT_PX)), title=title)
     table = figure_table(columns=[{"key": "date", "label": t("dashboard.col.date"), "type": "date"},
                                   *_figure_columns(console, DAY_FIGURES)],
                          rows=[{k: d.get(k) for k in ("date", *DAY_FIGURES)} for d in days], row_key="date",
                          sort="-date", max_height=DAY_TABLE_HEIGHT_PX, label=title, table_data={"table": "by-day"},
                          **_table_texts(console))
-    return card(table, title=title)
+    return card(slot(table, table_height(len(days), DAY_ROW_REM, DAY_TABLE_HEIGHT_PX), centred=not days), title=title)

@@ -61,7 +61,7 @@ def key_is_set(console: Console, on_replace: Callable[[], None]) -> Any:
                     html.div({"className": styles.FORM_LABEL}, t("dsps.field.api_key")),
                     html.div({"className": "d-flex align-items-center gap-2"},
                              html.span({"className": "badge text-bg-success", "data-credentials": "set"},
-                                       html.i({"className": "bi bi-lock-fill me-1"}), t("dsps.key_set")),
+                                       html.i({"className": "bi bi-lock me-1"}), t("dsps.key_set")),
                              html.button({"type": "button", "className": "btn btn-sm btn-outline-secondary",
                                           "data-action": "replace-key", "onClick": lambda _e: on_replace()},
                                          t("dsps.key_replace"))),

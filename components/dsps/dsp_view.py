@@ -64,7 +64,7 @@ def DspViewPage() -> Any:
                                html.span({"className": "text-body-secondary"}, t("dsps.no_seat"))),
                               (t("dsps.field.api_key"),
                                html.span({"className": "badge text-bg-success", "data-credentials": "set"},
-                                         html.i({"className": "bi bi-lock-fill me-1"}), t("dsps.key_set"))
+                                         html.i({"className": "bi bi-lock me-1"}), t("dsps.key_set"))
                                if dsp.credentials_set else html.span({"className": "text-danger"}, t("dsps.key_missing"))),
                               (t("dsps.col.synced"), str(dsp.synced)),
                               (t("dsps.col.updated_at"), utc_minute(dsp.updated_at)),

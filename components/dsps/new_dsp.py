@@ -51,7 +51,7 @@ def _steps(console: Console, current: int) -> Any:
                                                      "justify-content-center fw-semibold " +
                                                      ("text-bg-primary" if state != "todo" else "text-bg-light border"),
                                         "style": {"width": "1.75rem", "height": "1.75rem", "flex": "none"}},
-                                       html.i({"className": "bi bi-check-lg"}) if state == "done" else str(number)),
+                                       html.i({"className": "bi bi-check2"}) if state == "done" else str(number)),
                              html.span({"className": "small fw-medium" + (" text-body-secondary" if state == "todo"
                                                                            else "")}, t(f"dsps.step.{step}"))))
     return html.ol({"className": "list-unstyled d-flex flex-wrap gap-4 mb-4 dsp-steps"}, *items)

@@ -85,7 +85,7 @@ def FundsOverviewPage() -> Any:
     add_path = console.path("funds.add")
     staff = add_path is not None
     shown = in_agency(rows, agency)
-    actions: list[GridAction] = [{"id": "payments", "label": t("funds.payment_list"), "icon": "bi-receipt"}]
+    actions: list[GridAction] = [{"id": "payments", "label": t("funds.payment_list"), "icon": "bi-credit-card"}]
     if staff:
         actions.append({"id": "add", "label": t("funds.add"), "icon": "bi-plus-circle", "variant": "success"})
 

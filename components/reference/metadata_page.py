@@ -158,7 +158,7 @@ def RenameForm(row: dict[str, Any], on_saved: Callable[[], None], on_cancel: Cal
     detail_error = rename.errors.get(detail) if detail else None
     save = html.button({"type": "submit", "className": "btn btn-primary", "disabled": rename.pending,
                         "title": t("metadata.save"), "aria-label": t("metadata.save")},
-                       html.i({"className": "bi bi-check-lg"}))
+                       html.i({"className": "bi bi-check2"}))
     cancel = html.button({"type": "button", "className": "btn btn-outline-secondary", "title": t("common.cancel"),
                           "aria-label": t("common.cancel"), "onClick": lambda _e: on_cancel()},
                          html.i({"className": "bi bi-x-lg"}))

@@ -36,7 +36,7 @@ def _reveal(t: Any, token: dict[str, Any], on_close: Any) -> Any:
         {"className": "border border-warning-subtle bg-warning-subtle rounded-3 p-3 mb-4", "data-api-token": "reveal",
          "role": "region", "aria-label": t("api_keys.reveal_title")},
         html.div({"className": "d-flex gap-2 align-items-start mb-2"},
-                 html.i({"className": "bi bi-exclamation-triangle-fill text-warning-emphasis fs-5"}),
+                 html.i({"className": "bi bi-exclamation-triangle text-warning-emphasis fs-5"}),
                  html.div(html.div({"className": "fw-semibold"}, t("api_keys.reveal_title", label=token["label"])),
                           html.div({"className": "small text-body-secondary"}, t("api_keys.reveal_warning")))),
         html.div({"className": "input-group"},

@@ -17,7 +17,7 @@ USER_PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("user.edit", "users.edit", "bi-pencil", "can_edit"),
     ("user.config", "users.configure", "bi-sliders", "can_configure"),
     ("user.change_log", "users.change_log", "bi-clock-history", ""),
-    ("user.payments", "users.payments", "bi-receipt", "has_payments"),
+    ("user.payments", "users.payments", "bi-credit-card", "has_payments"),
     ("campaigns.of_advertiser", "users.campaigns", "bi-megaphone", "has_payments"),
     ("campaigns.advertiser_change_log", "users.campaign_log", "bi-journal-text", "has_payments"),
 )

@@ -89,6 +89,21 @@ def test_a_failing_job_is_retried_with_backoff_then_failed_and_counted(db: Sessi
         jobs.defer(db, "tests.no_such_task")
 
 
+def test_a_process_runs_only_its_own_queues_jobs(db: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DSP_JOBS_QUEUE keeps apart the jobs of processes that share a database but not their files or statistics
+    (the suite's browser server shares this database)."""
+    monkeypatch.setattr(get_settings(), "jobs_queue", "elsewhere")
+    with session_scope() as session:
+        jobs.defer(session, "tests.note", folder=str(tmp_path), text="theirs")
+    monkeypatch.setattr(get_settings(), "jobs_queue", "default")
+    with session_scope() as session:
+        jobs.defer(session, "tests.note", folder=str(tmp_path), text="ours")
+    settle_jobs()
+    assert _notes(tmp_path) == ["ours"]
+    monkeypatch.setattr(get_settings(), "jobs_queue", "elsewhere")
+    assert jobs.depth() == 1  # still waiting for a worker of its own queue
+
+
 def test_a_job_whose_worker_is_killed_is_run_by_another(db: Session, tmp_path: Path, short_leases: None) -> None:
     with session_scope() as session:
         jobs.defer(session, "tests.hangs_once", folder=str(tmp_path))

@@ -22,6 +22,7 @@ class JobRow(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     task: str = Field(max_length=80)
+    queue: str = Field(default="default", max_length=40, index=True)  # settings.jobs_queue of who deferred it
     args: dict[str, Any] = json_field()
     key: str = Field(default="", max_length=120, index=True)  # what the job is about, e.g. "report-run:12"
     status: str = Field(default=JobStatus.QUEUED, max_length=8, index=True)

@@ -29,7 +29,6 @@ from app.kernel.db import session_scope
 
 _log = logging.getLogger("dsp.jobs")
 POLL_S = 0.5  # a retry that comes due is seen this late (a new job at once: LISTEN/NOTIFY)
-QUEUE = "default"
 POOL_MAX = 4
 
 _DEFER = text("SELECT unnest(procrastinate_defer_jobs_v1(ARRAY[ROW(:queue, :task, 0, :lock, NULL, "
@@ -77,12 +76,12 @@ class ProcrastinateQueue:
         app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=self._conninfo, min_size=1,
                                                                          max_size=POOL_MAX))
         for task in tasks.load_all().values():
-            app.task(name=task.name, pass_context=True, queue=QUEUE, retry=_Policy(task.retry))(_runner_for(task))
+            app.task(name=task.name, pass_context=True, queue=get_settings().jobs_queue, retry=_Policy(task.retry))(_runner_for(task))
         return app
 
     def defer(self, db: Session, task: str, kwargs: dict[str, Any], key: str, delay: float) -> None:
         at = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=delay) if delay else None
-        db.execute(_DEFER, {"queue": QUEUE, "task": task, "lock": key or None, "args": json.dumps(kwargs), "at": at})
+        db.execute(_DEFER, {"queue": get_settings().jobs_queue, "task": task, "lock": key or None, "args": json.dumps(kwargs), "at": at})
 
     # --- workers ------------------------------------------------------------------------------------------
 
@@ -101,7 +100,7 @@ class ProcrastinateQueue:
                 continue
 
     def _options(self, **extra: Any) -> dict[str, Any]:
-        return {"queues": [QUEUE], "install_signal_handlers": False, "update_heartbeat_interval": _heartbeat(),
+        return {"queues": [get_settings().jobs_queue], "install_signal_handlers": False, "update_heartbeat_interval": _heartbeat(),
                 "stalled_worker_timeout": _stale(), "fetch_job_polling_interval": POLL_S,
                 "delete_jobs": "successful", **extra}
 
@@ -148,10 +147,12 @@ class ProcrastinateQueue:
     # --- reading ------------------------------------------------------------------------------------------
 
     def _count(self, *statuses: str) -> int:
-        """Jobs in any of `statuses`, in one statement (a job moving from one to the other is counted once)."""
+        """This process's queue's jobs in any of `statuses`, in one statement (a job moving from one to the other
+        is counted once)."""
         with session_scope() as db:
-            return int(db.execute(text("SELECT count(*) FROM procrastinate_jobs WHERE status = ANY(:s)"),
-                                  {"s": list(statuses)}).scalar_one())
+            return int(db.execute(text("SELECT count(*) FROM procrastinate_jobs WHERE status = ANY(:s) "
+                                       "AND queue_name = :queue"),
+                                  {"s": list(statuses), "queue": get_settings().jobs_queue}).scalar_one())
 
     def depth(self) -> int:
         return self._count("todo")

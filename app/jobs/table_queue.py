@@ -36,9 +36,17 @@ def _lease() -> float:
     return get_settings().jobs_lease_seconds
 
 
+def _mine() -> Any:
+    """This process's queue's jobs (settings.jobs_queue)."""
+    return _JOBS.c.queue == get_settings().jobs_queue
+
+
 def _claimable(now: float) -> Any:
-    return or_(and_(_JOBS.c.status == JobStatus.QUEUED, _JOBS.c.run_after <= now),
-               and_(_JOBS.c.status == JobStatus.RUNNING, _JOBS.c.lease_until < now))
+    """Due jobs of this process's queue whose task this process knows: a task only a newer release declares
+    waits for a worker of that release (a rolling upgrade), instead of failing here."""
+    due = or_(and_(_JOBS.c.status == JobStatus.QUEUED, _JOBS.c.run_after <= now),
+              and_(_JOBS.c.status == JobStatus.RUNNING, _JOBS.c.lease_until < now))
+    return and_(_mine(), _JOBS.c.task.in_(list(tasks.load_all())), due)
 
 
 class TableQueue:
@@ -53,7 +61,7 @@ class TableQueue:
     # --- writing ------------------------------------------------------------------------------------------
 
     def defer(self, db: Session, task: str, kwargs: dict[str, Any], key: str, delay: float) -> None:
-        db.add(JobRow(task=task, args=kwargs, key=key, run_after=time.time() + delay))
+        db.add(JobRow(task=task, queue=get_settings().jobs_queue, args=kwargs, key=key, run_after=time.time() + delay))
         # This process's workers start it as soon as it is committed; other processes' within POLL_S.
         event.listen(db, "after_commit", lambda _s: self._wake.set(), once=True)
 
@@ -169,17 +177,17 @@ class TableQueue:
     def depth(self) -> int:
         with session_scope() as db:
             return int(db.execute(select(func.count()).select_from(_JOBS)
-                                  .where(_JOBS.c.status == JobStatus.QUEUED)).scalar_one())
+                                  .where(_mine(), _JOBS.c.status == JobStatus.QUEUED)).scalar_one())
 
     def failures(self) -> int:
         with session_scope() as db:
             return int(db.execute(select(func.count()).select_from(_JOBS)
-                                  .where(_JOBS.c.status == JobStatus.FAILED)).scalar_one())
+                                  .where(_mine(), _JOBS.c.status == JobStatus.FAILED)).scalar_one())
 
     def outstanding(self) -> int:
         with session_scope() as db:
             return int(db.execute(select(func.count()).select_from(_JOBS).where(
-                col(JobRow.status).in_([JobStatus.QUEUED, JobStatus.RUNNING]))).scalar_one())
+                _mine(), col(JobRow.status).in_([JobStatus.QUEUED, JobStatus.RUNNING]))).scalar_one())
 
     def keys(self, prefix: str, *, live_only: bool) -> set[str]:
         """Keys of jobs starting with `prefix`: running under a live lease (live_only), or still to run."""

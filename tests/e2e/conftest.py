@@ -44,7 +44,10 @@ def server_url() -> Iterator[str]:
     listener.listen(128)
     port = int(listener.getsockname()[1])
     # Its own statistics file: DuckDB lets one process open a file, and this test process has its own store.
-    env = {**os.environ, "DSP_ANALYTICS_FILE": str(Path(get_settings().data_dir) / "analytics-e2e.duckdb")}
+    # Its own job queue too: a job the tests defer in this process is theirs to run, never the browser server's
+    # (which would generate a report from its own statistics file, or fail a task only the tests declare).
+    env = {**os.environ, "DSP_ANALYTICS_FILE": str(Path(get_settings().data_dir) / "analytics-e2e.duckdb"),
+           "DSP_JOBS_QUEUE": "e2e"}
     ARTIFACTS.mkdir(exist_ok=True)
     database = "postgresql" if os.environ.get("DATABASE_URL") else "sqlite"
     log = open(ARTIFACTS / f"server-{database}.log", "w")  # noqa: SIM115

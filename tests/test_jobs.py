@@ -7,6 +7,7 @@ once and the request goes to the address that was checked."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -102,6 +103,19 @@ def test_a_process_runs_only_its_own_queues_jobs(db: Session, tmp_path: Path, mo
     assert _notes(tmp_path) == ["ours"]
     monkeypatch.setattr(get_settings(), "jobs_queue", "elsewhere")
     assert jobs.depth() == 1  # still waiting for a worker of its own queue
+
+
+def test_due_jobs_can_be_run_from_a_thread_that_runs_an_event_loop(db: Session, tmp_path: Path) -> None:
+    """jobs.drain() (tests, scripts) from a thread whose event loop is running: the browser tests' Playwright keeps
+    one in the suite's main thread, and procrastinate's drain used asyncio.run there, which refuses."""
+    with session_scope() as session:
+        jobs.defer(session, "tests.note", folder=str(tmp_path), text="drained")
+
+    async def inside_a_loop() -> None:
+        jobs.drain()
+
+    asyncio.run(inside_a_loop())
+    assert _notes(tmp_path) == ["drained"]
 
 
 def test_a_job_whose_worker_is_killed_is_run_by_another(db: Session, tmp_path: Path, short_leases: None) -> None:

@@ -15,6 +15,7 @@ import datetime
 import json
 import logging
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import procrastinate
@@ -141,7 +142,10 @@ class ProcrastinateQueue:
                 await Worker(app, **self._options(concurrency=1, wait=False, listen_notify=False)).run()  # type: ignore[no-untyped-call]
 
         before = self.depth()
-        asyncio.run(once())
+        # On a thread of its own: the caller's thread may be running an event loop already (asyncio.run refuses
+        # to start a second one there; the browser tests' Playwright keeps one in the suite's main thread).
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="job-drain") as apart:
+            apart.submit(asyncio.run, once()).result()
         return max(0, before - self.depth())
 
     # --- reading ------------------------------------------------------------------------------------------

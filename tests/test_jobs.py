@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -114,7 +115,9 @@ def test_due_jobs_can_be_run_from_a_thread_that_runs_an_event_loop(db: Session, 
     async def inside_a_loop() -> None:
         jobs.drain()
 
-    asyncio.run(inside_a_loop())
+    # A thread of the test's own whose loop is running (this one may run Playwright's already, in the full suite).
+    with ThreadPoolExecutor(max_workers=1) as looping:
+        looping.submit(asyncio.run, inside_a_loop()).result()
     assert _notes(tmp_path) == ["drained"]
 
 

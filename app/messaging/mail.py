@@ -34,14 +34,12 @@ def send_mail(session: Session, *, to: str, subject: str, body: str,
     settings = get_settings()
     if attachments:
         body += "\n\nAttached: " + ", ".join(name for name, _data, _type in attachments)
-    item = EmailOutbox(to_address=to, subject=subject, body=body)
+    item = EmailOutbox(to_address=to, subject=subject, body=body, transport="smtp" if settings.smtp_host else "log")
+    session.add(item)
     if not settings.smtp_host:
-        item.transport = "log"
         item.sent_at = utcnow()
         _log.warning("mail to %s: %s\n%s", to, subject, body)
-        session.add(item)
         return item
-    item.transport = "smtp"
     if attachments:
         try:
             _deliver(item, attachments)
@@ -49,9 +47,7 @@ def send_mail(session: Session, *, to: str, subject: str, body: str,
         except (OSError, smtplib.SMTPException) as error:
             item.error = str(error)[:500]
             _log.error("mail to %s failed: %s", to, error)
-        session.add(item)
         return item
-    session.add(item)
     session.flush()
     assert item.id is not None
     jobs.defer(session, "mail.send", outbox_id=item.id)

@@ -23,7 +23,7 @@ from components.campaigns.common import status_cell
 from components.campaigns.export import ExportButton
 from components.ui.bulk import SelectionBar
 from components.ui.console import Console, use_console
-from components.ui.elements import card, page_header
+from components.ui.elements import card, page_header, slot
 from components.ui.forms import select_field
 from components.ui.grid_host import (
     ARCHIVE,
@@ -142,16 +142,17 @@ def CampaignListPage() -> Any:
             SelectionBar(selection_host, BULK_PAGES, "campaigns.select_hint") if bulk else "",
             # The grid's final height (its toolbar, 560 px of rows, its footer) is held before its bundle has drawn
             # it, so the footer does not jump down the first screen when it does.
-            html.div({"className": "dsp-slot", "style": {"minHeight": f"calc({GRID_HEIGHT_PX}px + 5rem)"}},
-            data_grid(columns=columns, rows=grid_rows(console, rows.value or []), height=GRID_HEIGHT_PX,
-                      search_placeholder=t("common.search"), empty_text=t("campaigns.empty"),
-                      row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
-                      actions=grid_actions(console), on_action=actions.on_action,
-                      on_row_click=lambda key: actions.on_action("campaign.view", key),
-                      loading_text=t("common.loading") if rows.loading else None,
-                      on_selection_change=selection_changed if bulk else None,
-                      select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
-                      columns_label=t("grid.columns"), storage_key="campaigns", on_view_change=view_changed)),
+            slot(
+                data_grid(columns=columns, rows=grid_rows(console, rows.value or []), height=GRID_HEIGHT_PX,
+                          search_placeholder=t("common.search"), empty_text=t("campaigns.empty"),
+                          row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
+                          actions=grid_actions(console), on_action=actions.on_action,
+                          on_row_click=lambda key: actions.on_action("campaign.view", key),
+                          loading_text=t("common.loading") if rows.loading else None,
+                          on_selection_change=selection_changed if bulk else None,
+                          select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
+                          columns_label=t("grid.columns"), storage_key="campaigns", on_view_change=view_changed),
+                f"calc({GRID_HEIGHT_PX}px + 5rem)"),
         ),
         actions.elements,
     )

@@ -16,16 +16,9 @@ from app.statistics import dashboards
 from app.statistics import service as statistics
 from app.statistics.schemas import CampaignChoice, Dashboard
 from components.statistics.insight import InsightPanels
-from components.statistics.widgets import (
-    breakdown_card,
-    chart_slot,
-    day_table,
-    delivery_chart,
-    kpi_tiles,
-    skeleton,
-)
+from components.statistics.widgets import breakdown_card, chart_slot, day_table, delivery_chart, kpi_tiles
 from components.ui.console import use_console
-from components.ui.elements import card, page_header
+from components.ui.elements import card, page_header, skeleton
 from components.ui.forms import selected_value
 from components.ui.hooks import use_query
 

@@ -11,9 +11,8 @@ from app.kernel.i18n.formatters import day
 from app.statistics import dashboards
 from app.statistics.schemas import AttentionRead, Insight, LowBalanceRead, PacingRead
 from components.statistics.figures import figure
-from components.statistics.widgets import skeleton, slot
 from components.ui.console import use_console
-from components.ui.elements import card
+from components.ui.elements import card, skeleton, slot
 from components.ui.hooks import use_query
 from components.ui.links import app_link
 

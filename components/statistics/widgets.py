@@ -12,7 +12,7 @@ from app.statistics.money_replies import Figure
 from app.warehouse.schema import METRICS
 from components.statistics.figures import figure, trend_badge
 from components.ui.console import Console
-from components.ui.elements import card
+from components.ui.elements import card, skeleton, slot
 from components.widgets.chart import chart
 from components.widgets.datagrid import ColumnType, GridColumn
 from components.widgets.figure_table import figure_table
@@ -68,18 +68,6 @@ EMPTY_TABLE_REM = 3.25  # the "nothing delivered" line
 # A breakdown's box holds at least this many rows, its skeleton exactly this many: a table of up to five rows
 # (or none) draws into the space held for it, and only a longer one grows, below its top, mostly off the first screen.
 BREAKDOWN_MIN_ROWS = 5
-
-
-def slot(content: Any, min_height: str, *, centred: bool = False) -> Any:
-    """A box of a widget's final height (a CSS length) holding the widget, or its skeleton while loading;
-    `centred` puts a short content (a "nothing delivered" line) in its middle."""
-    return html.div({"className": "dsp-slot" + (" dsp-slot-centred" if centred else ""), "style": {"minHeight": min_height}},
-                    content)
-
-
-def skeleton(kind: str) -> Any:
-    """A placeholder that fills its slot: "chart" a soft block, "table" grey bars at the table's row pitch."""
-    return html.div({"className": f"dsp-skeleton dsp-skeleton-{kind}", "aria-hidden": "true"})
 
 
 def table_height(rows: int, row_rem: float, max_px: int | None = None) -> str:

@@ -63,3 +63,17 @@ def loading_page(t: Callable[..., str], title: str) -> Any:
     """What a page shows while its first read is still on its way: its header and a spinner, never a
     premature "not found" or "no records"."""
     return html.div(page_header(title), html.div({"data-loading": "page"}, spinner(t("common.loading"))))
+
+
+# Reserved space: a widget's final height held before its data and its JS bundle arrive, so nothing below it
+# moves when it draws (Lighthouse's cumulative layout shift; bench/lighthouse.py).
+def slot(content: Any, min_height: str, *, centred: bool = False) -> Any:
+    """A box of a widget's final height (a CSS length) holding the widget, or its skeleton while loading;
+    `centred` puts a short content (a "nothing delivered" line) in its middle."""
+    return html.div({"className": "dsp-slot" + (" dsp-slot-centred" if centred else ""), "style": {"minHeight": min_height}},
+                    content)
+
+
+def skeleton(kind: str) -> Any:
+    """A placeholder that fills its slot: "chart" a soft block, "table" grey bars at the table's row pitch."""
+    return html.div({"className": f"dsp-skeleton dsp-skeleton-{kind}", "aria-hidden": "true"})

@@ -209,23 +209,73 @@ def test_the_stores_give_the_same_figures_on_the_same_rows(all_three) -> None:
         assert duck.first_and_last_hour([7]) == other.first_and_last_hour([7])
 
 
+def fact_tuples(rows: list[FactRow], tag: int) -> list[tuple[object, ...]]:
+    return [(r.hour.replace(tzinfo=UTC), r.advertiser_id, r.campaign_id, r.creative_id, r.exchange, r.os, r.country,
+             r.app, r.device_type, tag, r.impressions, r.clicks, r.spend_micros, r.conversions) for r in rows]
+
+
 def test_a_clickhouse_batch_cut_short_counts_nowhere(tmp_path) -> None:
     """ClickHouse writes a batch's facts, then its marker: facts whose marker never came (a process killed in
     between) count in no read, and the retried batch counts once."""
     chdb = ClickHouseStore(ChDBExecutor(tmp_path / "cut.chdb"))
     try:
         rows = random_rows(12, 50)
-        tag = 12345
-        facts = [(r.hour.replace(tzinfo=UTC), r.advertiser_id, r.campaign_id, r.creative_id, r.exchange, r.os,
-                  r.country, r.app, r.device_type, tag, r.impressions, r.clicks, r.spend_micros, r.conversions)
-                 for r in rows]
-        chdb._executor.insert("dsp.delivery", clickhouse_store._FACT_COLUMNS, facts)  # and no marker
+        chdb._executor.insert("dsp.delivery", clickhouse_store._FACT_COLUMNS, fact_tuples(rows, 12345))  # no marker
         assert chdb.first_and_last_hour(None) is None and ask(chdb)[0]["impressions"] == 0
         assert ask(chdb, dimensions=("campaign_id",)) == ask(chdb, dimensions=("campaign_id",), time_zone="Etc/UTC") == []
         receipt = chdb.ingest("cut", rows, source="test")
         assert receipt.duplicate is False
         assert ask(chdb)[0]["impressions"] == expected(rows, lambda _: ())[()][0]
         assert ask(chdb, dimensions=("campaign_id",)) == ask(chdb, dimensions=("campaign_id",), time_zone="Etc/UTC")
+    finally:
+        chdb.close()
+
+
+def test_a_clickhouse_batch_marked_but_not_rolled_up_is_rolled_up_by_the_next_process(tmp_path) -> None:
+    """A process that dies between a batch's marker and its rollup rows: its hours count, its days not yet; the
+    next store opened on the data (or the next batch) writes them, once however often it is asked."""
+    chdb = ClickHouseStore(ChDBExecutor(tmp_path / "roll.chdb"))
+    try:
+        rows = random_rows(13, 80)
+        chdb._executor.insert("dsp.delivery", clickhouse_store._FACT_COLUMNS, fact_tuples(rows, 777))
+        chdb._executor.command("INSERT INTO dsp.batches (batch_id, tag, source, received_at, rows) "
+                               "VALUES ('died', 777, 'test', now64(6, 'UTC'), 80)")  # and no rollup rows
+        hourly = ask(chdb, dimensions=("campaign_id",), time_zone="Etc/UTC")
+        assert hourly and ask(chdb, dimensions=("campaign_id",)) != hourly
+        again = ClickHouseStore(chdb._executor)  # the next process to open the store
+        assert ask(again, dimensions=("campaign_id",)) == hourly
+        again._roll_up("died", 777)  # two processes both rolling it up: ClickHouse drops the repeat
+        more = random_rows(14, 10)
+        again.ingest("next", more, source="test")
+        assert ask(again, dimensions=("campaign_id",)) == ask(again, dimensions=("campaign_id",), time_zone="Etc/UTC")
+        assert ask(again)[0]["impressions"] == expected(rows + more, lambda _: ())[()][0]  # each batch once
+    finally:
+        chdb.close()
+
+
+def test_a_clickhouse_store_from_before_untagged_rollups_has_them_made_again(tmp_path) -> None:
+    """A store whose rollups carried each batch's tag, fed by materialized views: opened by this release, its
+    views are dropped and its rollups made again from the marked batches' facts (the layout table says so once)."""
+    chdb = ClickHouseStore(ChDBExecutor(tmp_path / "old.chdb"))
+    try:
+        rows = random_rows(15, 120)
+        chdb.ingest("old", rows, source="test")
+        executor = chdb._executor
+        executor.command("TRUNCATE TABLE dsp.layout")  # as a store made before the layout table
+        executor.command("CREATE MATERIALIZED VIEW dsp.daily_by_os_view TO dsp.daily_by_os AS SELECT toStartOfDay(hour) "
+                         "AS hour, advertiser_id, campaign_id, os, impressions, clicks, spend_micros, conversions "
+                         "FROM dsp.delivery")
+        executor.insert("dsp.daily_by_os", ("hour", "advertiser_id", "campaign_id", "os", "impressions", "clicks",
+                                            "spend_micros", "conversions"),
+                        [(datetime(2026, 11, 1, tzinfo=UTC), 7, 70, "iOS", 10**9, 0, 0, 0)])  # a row no fact backs
+        by_os = {"dimensions": ("os",), "events": ()}  # no custom events: read from daily_by_os
+        assert ask(chdb, **by_os) != ask(chdb, **by_os, time_zone="Etc/UTC")
+        upgraded = ClickHouseStore(executor)
+        assert ask(upgraded, **by_os) == ask(upgraded, **by_os, time_zone="Etc/UTC")
+        assert executor.select("SELECT name FROM system.tables WHERE database = 'dsp' AND "
+                               "engine = 'MaterializedView'") == (["name"], [])
+        ClickHouseStore(executor)  # once: a store already made again is left as it is
+        assert ask(upgraded)[0]["impressions"] == expected(rows, lambda _: ())[()][0]
     finally:
         chdb.close()
 
@@ -320,6 +370,8 @@ def test_a_clickhouse_server_url_reaches_clickhouse_connect(monkeypatch) -> None
         def query(self, sql: str, parameters: dict[str, object], query_tz: str) -> Answer:
             calls.append(("query", parameters))
             answer = Answer()
+            if "system.tables" in sql or ".rolled" in sql:  # no views of an older layout, no batch to roll up
+                answer.column_names, answer.result_rows = (), []
             if "FROM figures.delivery " in sql:  # the receipt's spend split
                 answer.column_names, answer.result_rows = ("advertiser_id", "campaign_id", "spend"), [(7, 70, 5)]
             return answer

@@ -6,18 +6,23 @@ clickhouse-connect (`clickhouse://user:pass@host:8123/db`), which several proces
 
 Tables. The hourly facts and custom events are MergeTrees partitioned by month and ordered by (advertiser,
 campaign, hour), the dashboards' reads. The daily rollups (the DuckDB store's ROLLUPS, same names and columns)
-are SummingMergeTrees fed by materialized views as facts arrive: ClickHouse maintains them, and every read sums
-with GROUP BY, so parts not merged yet count right.
+are SummingMergeTrees, and every read sums with GROUP BY, so parts not merged yet count right.
 
-A batch whole or not at all. ClickHouse has no transaction over several tables, so every row a batch writes
-(facts, events, and through the views their rollup rows) carries a tag drawn for that attempt, and the batch's
-marker (batch id -> tag) in `batches` is written last. Every read counts only rows whose tag is a marked one: a
-process that dies mid-batch leaves rows no read ever counts, and the client's retry writes under a new tag. Two
-processes that race on one batch id each write a marker; the first marker (by time, then tag) is the batch, the
-other process answers its receipt as a duplicate, so the ledger charges once (markers are stamped by the server
-as they are written, so one process's first marker stays first). The tag is a rollup key column, so
-a rollup holds a row per key, day and batch (a simulator writes a batch an hour: up to 24 per key and day), still
-far fewer than the hourly placements it sums.
+A batch whole or not at all. ClickHouse has no transaction over several tables, so every fact row a batch writes
+(facts, events) carries a tag drawn for that attempt, and the batch's marker (batch id -> tag) in `batches` is
+written after them. Every read of the facts counts only rows whose tag is a marked one: a process that dies
+mid-batch leaves rows no read ever counts, and the client's retry writes under a new tag. Two processes that race
+on one batch id each write a marker; the first marker (by time, then tag) is the batch, the other process answers
+its receipt as a duplicate, so the ledger charges once (markers are stamped by the server as they are written, so
+one process's first marker stays first).
+
+The rollups carry no tag, so a daily read filters nothing and reads a row per key and day (a tag in every rollup
+row made them 1.5-3x longer and every read filter them: bench/statistics_stores.py). A batch's rollup rows are
+written once it is the marked one, summed from its own facts by INSERT ... SELECT, under an insert deduplication
+token made from the batch id: a second writing of the same batch (two processes that both took themselves for
+the first, or a repair after a crash) is dropped by ClickHouse. `rolled` records the batches whose rollups are
+complete; a batch marked but not rolled (its process died in between) is rolled by the next ingestion or store
+opening of any process. Until then, and while a batch is being written, its days read a moment behind its hours.
 
 Times: `hour` is DateTime('UTC'); a query's days and hours in its time zone are the wall time there (the UTC
 hour plus the zone's offset at that instant), the same days and hours the DuckDB store answers. Figures are the same sums of the same Int64 columns and the same
@@ -27,6 +32,7 @@ Float64 ratios, so they agree to the cent (tests/test_store_contract.py).
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import re
 import secrets
@@ -62,30 +68,68 @@ _FACT_COLUMNS = ("hour", *PLACEMENT_COLUMNS, "tag", *MEASURES)
 _EVENT_COLUMNS = ("hour", *PLACEMENT_COLUMNS, "tag", "event", "count")
 
 
+# How many of a rollup's last inserts ClickHouse remembers to drop a repeat of (per table). A repeat comes from a
+# race or a repair within moments of the first writing; this bounds the memory it takes.
+_DEDUPLICATION_WINDOW = 10_000
+
+
+def _rollup_parts(rollup: str) -> tuple[str, list[str], list[str]]:
+    """A rollup's source facts table, its key columns and its summed columns."""
+    if rollup == EVENTS_ROLLUP:
+        return "delivery_events", [*PLACEMENT_COLUMNS, "event"], ["count"]
+    return "delivery", list(ROLLUPS[rollup]), list(MEASURES)
+
+
+# Sums kept beside a rollup's rows for the reads over every advertiser (an admin's dashboard, a report of the
+# market), which the rollup's order (advertiser first) cannot narrow: the projection's rows, a handful per day,
+# are summed instead of every campaign's, and ClickHouse picks them by itself when a query's columns allow it.
+_PROJECTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "delivery_daily": {"by_market": ("exchange", "os", "country", "device_type")},
+    "daily_by_campaign": {"by_advertiser": ("advertiser_id",), "by_campaign": ("campaign_id",)},
+    "daily_by_creative": {"by_creative": ("creative_id",)},
+    "daily_by_exchange": {"by_exchange": ("exchange",)},
+    "daily_by_os": {"by_os": ("os",)},
+}
+# The rollups' layout, named by what makes it: a store whose layout table lacks this name has its rollups made
+# again (_remake_rollups), so a change to the projections reaches stores made before it.
+_ROLLUP_LAYOUT = "untagged rollups; " + "; ".join(
+    f"{rollup}.{name}({','.join(kept)})" for rollup, named in _PROJECTIONS.items() for name, kept in named.items())
+
+
 def _schema(db: str) -> list[str]:
     statements = [
         f"CREATE DATABASE IF NOT EXISTS {db}",
         f"CREATE TABLE IF NOT EXISTS {db}.batches (batch_id String, tag UInt64, source String, "
         "received_at DateTime64(6, 'UTC'), rows Int64) ENGINE = MergeTree ORDER BY (batch_id, received_at)",
+        f"CREATE TABLE IF NOT EXISTS {db}.rolled (tag UInt64, rolled_at DateTime64(6, 'UTC')) "
+        "ENGINE = MergeTree ORDER BY tag",
+        f"CREATE TABLE IF NOT EXISTS {db}.layout (name String) ENGINE = MergeTree ORDER BY name",
         f"CREATE TABLE IF NOT EXISTS {db}.delivery ({_PLACEMENT_DDL}, {_MEASURES_DDL}) {_FACTS_LAYOUT}",
         f"CREATE TABLE IF NOT EXISTS {db}.delivery_events ({_PLACEMENT_DDL}, event {_TYPES['event']}, "
         f"count {_TYPES['count']}) {_FACTS_LAYOUT}",
     ]
-    for rollup, kept in (*ROLLUPS.items(), (EVENTS_ROLLUP, PLACEMENT_COLUMNS)):
-        keys = [*kept, "event"] if rollup == EVENTS_ROLLUP else list(kept)
-        sums = ["count"] if rollup == EVENTS_ROLLUP else list(MEASURES)
-        ddl = ", ".join(f"{c} {_TYPES[c]}" for c in ("hour", *keys, "tag", *sums))
+    for rollup in (*ROLLUPS, EVENTS_ROLLUP):
+        _, keys, sums = _rollup_parts(rollup)
+        ddl = [f"{c} {_TYPES[c]}" for c in ("hour", *keys, *sums)]
+        ddl += [f"PROJECTION {name} (SELECT hour, {', '.join(kept)}, {', '.join(f'sum({s})' for s in sums)} "
+                f"GROUP BY hour, {', '.join(kept)})" for name, kept in _PROJECTIONS.get(rollup, {}).items()]
         rest = [c for c in keys if c not in ("advertiser_id", "campaign_id")]
         statements.append(
-            f"CREATE TABLE IF NOT EXISTS {db}.{rollup} ({ddl}) "
+            f"CREATE TABLE IF NOT EXISTS {db}.{rollup} ({', '.join(ddl)}) "
             f"ENGINE = SummingMergeTree PARTITION BY toYYYYMM(hour) "
-            f"ORDER BY (advertiser_id, campaign_id, hour, {', '.join([*rest, 'tag'])})")
-        source = "delivery_events" if rollup == EVENTS_ROLLUP else "delivery"
-        statements.append(
-            f"CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.{rollup}_view TO {db}.{rollup} AS "
-            f"SELECT toStartOfDay(hour) AS hour, {', '.join(keys)}, tag, "
-            f"{', '.join(f'sum({s}) AS {s}' for s in sums)} FROM {db}.{source} GROUP BY hour, {', '.join(keys)}, tag")
+            f"ORDER BY (advertiser_id, campaign_id, hour{''.join(f', {c}' for c in rest)}) "
+            f"SETTINGS non_replicated_deduplication_window = {_DEDUPLICATION_WINDOW}, "
+            "deduplicate_merge_projection_mode = 'rebuild'")  # a merge sums rows: their projection is made again
     return statements
+
+
+def _roll_up_sql(db: str, rollup: str, token: str, which: str) -> str:
+    """The INSERT that adds the facts matching `which`, summed per UTC day, to a rollup."""
+    source, keys, sums = _rollup_parts(rollup)
+    return (f"INSERT INTO {db}.{rollup} (hour, {', '.join(keys)}, {', '.join(sums)}) "
+            f"SETTINGS insert_deduplication_token = '{token}' "
+            f"SELECT toStartOfDay(hour) AS day, {', '.join(keys)}, {', '.join(f'sum({s})' for s in sums)} "
+            f"FROM {db}.{source} WHERE {which} GROUP BY day, {', '.join(keys)}")
 
 
 class Executor(Protocol):
@@ -265,15 +309,68 @@ class ClickHouseStore:
             raise ValueError(f"not a ClickHouse database name: {database!r}")
         self._executor = executor
         self.database = database
-        for statement in _schema(database):
-            executor.command(statement)
-        self._write_lock = threading.Lock()  # this process's batches one at a time (other processes: see above)
-        # Each batch id's first marker is the batch: the tags every read counts.
+        # Each batch id's first marker is the batch: the tags every read of the facts counts.
         self._marked = (f"(SELECT argMin(tag, (received_at, tag)) FROM {database}.batches GROUP BY batch_id)")
+        self._write_lock = threading.Lock()  # this process's batches one at a time (other processes: see above)
+        with self._write_lock:
+            for statement in _schema(database):
+                executor.command(statement)
+            self._remake_rollups()
+            self._roll_up_pending()
+
+    def _remake_rollups(self) -> None:
+        """Rollups made again from the marked batches' facts when their layout (_ROLLUP_LAYOUT) is not the
+        store's: a store made when every rollup row carried its batch's tag (fed by materialized views), or
+        before the projections. Done from the start again if a process stops half way: the layout's name is
+        written last. (Start one process first after an upgrade that changes it: two would each start it.)"""
+        db = self.database
+        _, done = self._executor.select(f"SELECT 1 FROM {db}.layout WHERE name = {{layout:String}}",
+                                        {"layout": _ROLLUP_LAYOUT})
+        if done:
+            return
+        _, views = self._executor.select(
+            "SELECT name FROM system.tables WHERE database = {db:String} AND engine = 'MaterializedView'", {"db": db})
+        for (view,) in views:
+            self._executor.command(f"DROP TABLE IF EXISTS {db}.`{view}`")
+        for rollup in (*ROLLUPS, EVENTS_ROLLUP, "rolled"):
+            self._executor.command(f"DROP TABLE IF EXISTS {db}.{rollup}")
+        for statement in _schema(db):
+            self._executor.command(statement)
+        token = secrets.token_hex(16)  # fresh tables: nothing to drop a repeat of
+        for rollup in (*ROLLUPS, EVENTS_ROLLUP):
+            self._executor.command(_roll_up_sql(db, rollup, token, f"tag IN {self._marked}"))
+        self._executor.command(f"INSERT INTO {db}.rolled (tag, rolled_at) SELECT tag, now64(6, 'UTC') "
+                               f"FROM {self._marked} AS marked(tag)")
+        self._executor.command(f"INSERT INTO {db}.layout (name) VALUES ({{layout:String}})", {"layout": _ROLLUP_LAYOUT})
+
+    def _roll_up_pending(self) -> None:
+        """Every marked batch whose rollup rows are not all written (its process died in between)."""
+        db = self.database
+        _, pending = self._executor.select(
+            f"SELECT batch_id, argMin(tag, (received_at, tag)) AS first FROM {db}.batches GROUP BY batch_id "
+            f"HAVING first NOT IN (SELECT tag FROM {db}.rolled)")
+        for batch_id, tag in pending:
+            self._roll_up(str(batch_id), int(tag))
+
+    def _roll_up(self, batch_id: str, tag: int, hours: tuple[datetime, datetime] | tuple[()] | None = None) -> None:
+        """The batch's rows into every rollup, then its `rolled` record. The token (a digest: a batch id is any
+        text) makes ClickHouse drop a repeat of an insert already done. `hours`, the batch's first and last when
+        known (() for a batch without rows), spare a scan of every month's facts for the tag."""
+        token = hashlib.sha256(batch_id.encode()).hexdigest()
+        params: dict[str, Any] = {"tag": tag}
+        which = "tag = {tag:UInt64}"
+        if hours:
+            params |= {"first": f"{hours[0]:%Y-%m-%d %H:%M:%S}", "last": f"{hours[1]:%Y-%m-%d %H:%M:%S}"}
+            which = "hour >= {first:DateTime('UTC')} AND hour <= {last:DateTime('UTC')} AND " + which
+        for rollup in (*ROLLUPS, EVENTS_ROLLUP) if hours != () else ():
+            self._executor.command(_roll_up_sql(self.database, rollup, token, which), params)
+        self._executor.command(f"INSERT INTO {self.database}.rolled (tag, rolled_at) "
+                               "SELECT {tag:UInt64}, now64(6, 'UTC')", {"tag": tag})
 
     # -- writing -----------------------------------------------------------------------------------------
     def ingest(self, batch_id: str, rows: Iterable[FactRow], *, source: str) -> BatchReceipt:
         with self._write_lock:
+            self._roll_up_pending()  # another process's batch left half rolled, if any (one query when none)
             first = self._first_marker(batch_id)
             if first:
                 return self._receipt(batch_id, *first, duplicate=True)
@@ -297,6 +394,8 @@ class ClickHouseStore:
                 {"batch": batch_id, "tag": tag, "source": source, "rows": len(facts)})
             winner = self._first_marker(batch_id)
             assert winner is not None  # the marker was just written
+            if winner[1] == tag:
+                self._roll_up(batch_id, tag, (min(f[0] for f in facts), max(f[0] for f in facts)) if facts else ())
             return self._receipt(batch_id, *winner, duplicate=winner[1] != tag)
 
     def _first_marker(self, batch_id: str) -> tuple[int, int] | None:
@@ -319,7 +418,7 @@ class ClickHouseStore:
 
     def clear(self) -> None:
         with self._write_lock:
-            for table in ("batches", "delivery", "delivery_events", *ROLLUPS, EVENTS_ROLLUP):
+            for table in ("batches", "rolled", "delivery", "delivery_events", *ROLLUPS, EVENTS_ROLLUP):
                 self._executor.command(f"TRUNCATE TABLE IF EXISTS {self.database}.{table}")
 
     def close(self) -> None:
@@ -336,8 +435,7 @@ class ClickHouseStore:
             return []
         where, params = _scope(advertiser_ids)
         _, rows = self._executor.select(
-            f"SELECT DISTINCT event FROM {self.database}.{EVENTS_ROLLUP} WHERE {where} AND tag IN {self._marked} "
-            "ORDER BY event", params)
+            f"SELECT DISTINCT event FROM {self.database}.{EVENTS_ROLLUP} WHERE {where} ORDER BY event", params)
         return [str(r[0]) for r in rows]
 
     def first_and_last_hour(self, advertiser_ids: Sequence[int] | None) -> tuple[datetime, datetime] | None:
@@ -385,7 +483,13 @@ def _report_sql(query: StatsQuery, db: str, marked: str) -> tuple[str, dict[str,
     params: dict[str, Any] = {"first": f"{first:%Y-%m-%d %H:%M:%S}", "after": f"{after:%Y-%m-%d %H:%M:%S}"}
     if query.time_zone != "UTC":
         params["tz"] = query.time_zone
-    conditions = ["hour >= {first:DateTime('UTC')}", "hour < {after:DateTime('UTC')}", f"tag IN {marked}"]
+    columns = {DIMENSIONS[k].column for k in (*query.dimensions, *query.filters) if DIMENSIONS[k].kind != "time"}
+    if query.advertiser_ids is not None:
+        columns.add("advertiser_id")
+    facts, events = tables_for(query, columns)
+    conditions = ["hour >= {first:DateTime('UTC')}", "hour < {after:DateTime('UTC')}"]
+    if facts == "delivery":  # the hourly facts count marked batches only; a rollup holds nothing else
+        conditions.append(f"tag IN {marked}")
     if query.advertiser_ids is not None:
         conditions.append("advertiser_id IN {advertisers:Array(Int64)}")
         params["advertisers"] = [int(a) for a in query.advertiser_ids]
@@ -400,11 +504,6 @@ def _report_sql(query: StatsQuery, db: str, marked: str) -> tuple[str, dict[str,
             conditions.append(f"{dimension.column} IN {{filter{index}:Array(String)}}")
             params[f"filter{index}"] = [str(v) for v in values]
     where = " AND ".join(conditions)
-
-    columns = {DIMENSIONS[k].column for k in (*query.dimensions, *query.filters) if DIMENSIONS[k].kind != "time"}
-    if query.advertiser_ids is not None:
-        columns.add("advertiser_id")
-    facts, events = tables_for(query, columns)
     read = ", ".join(["hour AS ts", *sorted(columns)])
     source = f"SELECT {read}, {', '.join(MEASURES)}, '' AS event, toInt64(0) AS count FROM {db}.{facts} WHERE {where}"
     event_sums = []

@@ -47,6 +47,7 @@ from app.statistics import dashboards_api, postbacks_api
 from app.supply import app_entries, app_lists_api, audience_devices, audiences_api, list_routes
 from app.web import csp, export_files, kinds_api
 from app.web.bounds import bounded_integers
+from app.web.client_envelope import ClientEnvelope
 from app.web.envelope import (
     FAULT_CLASSES,
     Envelope,
@@ -86,6 +87,7 @@ def create_api() -> FastAPI:
     for fault_class in FAULT_CLASSES:
         api.add_exception_handler(fault_class, fault_error_handler)
     api.add_exception_handler(Exception, unexpected_error_handler)
+    api.add_middleware(ClientEnvelope)  # off unless DSP_CLIENT_ENVELOPE_KEY is set
     api.include_router(auth_api.router)
     api.include_router(auth_api.user_settings_router)
     api.include_router(company_api.router)

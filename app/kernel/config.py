@@ -97,6 +97,11 @@ class Settings(BaseSettings):
     # Each call to a DSP (connection test, push) gives up after this long: a slow platform must not hold a worker.
     dsp_request_timeout_s: float = Field(default=10.0, validation_alias="DSP_REQUEST_TIMEOUT_S")
 
+    # The key the spec's own client encrypts its POST, PUT and PATCH bodies with (CryptoJS passphrase AES, spec
+    # section 7): set, such bodies may come as {"encryptedData"} and are answered as {"encryptedResponse"}.
+    # Compatibility with that client, not security (its key ships in every browser): app/web/client_envelope.py.
+    client_envelope_key: str = ""
+
     # Upload limits for logos and favicons.
     max_image_upload_bytes: int = 1_048_576
     # Creative files (app/kernel/media.py): what ad exchanges commonly accept for display and video.

@@ -2,8 +2,8 @@
 spec's spelling). Each is an alias of a REST call in campaigns.py or campaign_tools.py and runs the same
 service function, so answers and checks are identical; new clients should prefer the REST paths.
 
-Bodies are plain JSON: the spec's client encrypts POST bodies into one `encryptedData` field, which this
-server does not do (TLS protects the transport)."""
+Bodies are plain JSON, or the spec client's `encryptedData` envelope when DSP_CLIENT_ENVELOPE_KEY is set
+(app/web/client_envelope.py unwraps it before these routes read the body)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -66,15 +66,47 @@ def session_scope() -> Iterator[Session]:
             raise
 
 
-def migrate() -> None:
-    """Bring the schema to the newest Alembic revision."""
-    from alembic import command
+def _alembic_config() -> Any:
     from alembic.config import Config
 
     config = Config(str(REPO_ROOT / "alembic.ini"))
     config.set_main_option("script_location", str(REPO_ROOT / "app" / "migrations"))
     config.set_main_option("sqlalchemy.url", get_settings().sqlalchemy_url.replace("%", "%%"))
-    command.upgrade(config, "head")
+    return config
+
+
+def migrate() -> None:
+    """Bring the schema to the newest Alembic revision."""
+    from alembic import command
+
+    command.upgrade(_alembic_config(), "head")
+
+
+def schema_revisions() -> tuple[set[str], set[str]]:
+    """(the revisions the database is at, this release's newest)."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    newest = set(ScriptDirectory.from_config(_alembic_config()).get_heads())
+    with get_engine().connect() as connection:
+        return set(MigrationContext.configure(connection).get_current_heads()), newest
+
+
+SchemaState = Literal["new", "current", "behind", "unmanaged"]
+
+
+def schema_state() -> SchemaState:
+    """Where the database stands against this release's migrations: `new` (no tables at all: never migrated),
+    `current` (at the newest revision), `behind` (at an older or unknown one: an upgrade, or a newer release's
+    database) or `unmanaged` (tables, but no record of any migration)."""
+    from sqlalchemy import inspect
+
+    applied, newest = schema_revisions()
+    with get_engine().connect() as connection:
+        has_tables = bool(inspect(connection).get_table_names())
+    if applied:
+        return "current" if applied == newest else "behind"
+    return "unmanaged" if has_tables else "new"
 
 
 def run(fn: Any, /, **kwargs: Any) -> Any:

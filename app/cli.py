@@ -50,6 +50,8 @@ def serving_processes(settings: Settings) -> int:
 
 SCHEMA_BEHIND = ("The database's schema ({applied}) is not this release's newest ({newest}). Back the database up, "
                  "run `python -m app migrate`, then serve again.")
+SCHEMA_NEWER = ("The database's schema ({applied}) was made by a newer release than this one (newest {newest}). Serve "
+                "it with that release, or restore a backup taken before the upgrade.")
 SCHEMA_UNMANAGED = ("The database has tables but no record of any migration (no alembic_version table): it was not "
                     "made by `python -m app migrate`. Point DATABASE_URL at the console's own database, or at an "
                     "empty one, which serve migrates itself.")
@@ -64,9 +66,10 @@ def _schema_ready() -> None:
     if state == "new":
         print("the database is empty: migrating it first (python -m app migrate)", flush=True)
         db.migrate()
-    elif state == "behind":
+    elif state in ("behind", "newer"):
         applied, newest = db.schema_revisions()
-        sys.exit(SCHEMA_BEHIND.format(applied=", ".join(sorted(applied)), newest=", ".join(sorted(newest))))
+        refusal = SCHEMA_BEHIND if state == "behind" else SCHEMA_NEWER
+        sys.exit(refusal.format(applied=", ".join(sorted(applied)), newest=", ".join(sorted(newest))))
     elif state == "unmanaged":
         sys.exit(SCHEMA_UNMANAGED)
 

@@ -78,13 +78,17 @@ def _users(data_dir: Path) -> list[str]:
         return [email for (email,) in database.execute("SELECT email FROM users")]
 
 
-def test_serve_refuses_a_database_at_an_older_schema_naming_migrate(tmp_path: Path) -> None:
-    upgrade = "from alembic import command; from app.kernel import db; command.upgrade(db._alembic_config(), '0001')"
+def test_serve_refuses_a_database_at_another_releases_schema(tmp_path: Path) -> None:
+    upgrade = "from alembic import command; from app.kernel import db; command.upgrade(db.alembic_config(), '0001')"
     environment = {**os.environ, "DSP_DATA_DIR": str(tmp_path), "DATABASE_URL": ""}
     subprocess.run([sys.executable, "-c", upgrade], cwd=REPO_ROOT, env=environment, check=True, timeout=300)
     said = _refusal(_app(tmp_path, "serve"))
     assert said.startswith("The database's schema (0001) is not this release's newest")
     assert "`python -m app migrate`" in said
+    with sqlite3.connect(tmp_path / "dsp.sqlite3") as database:  # as a newer release would leave it
+        database.execute("UPDATE alembic_version SET version_num = '9999_from_the_future'")
+    said = _refusal(_app(tmp_path, "serve"))
+    assert said.startswith("The database's schema (9999_from_the_future) was made by a newer release")
 
 
 def test_serve_refuses_a_database_no_migration_made(tmp_path: Path) -> None:

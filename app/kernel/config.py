@@ -172,7 +172,7 @@ class Settings(BaseSettings):
                              f"{MIN_SECRET_KEY_LENGTH} characters that only this server knows. Make one with: "
                              f"{MAKE_A_SECRET}")
         if not self.secret_key.strip():
-            self.secret_key = _DEV_SECRET  # development: an empty value (a blank line in .env) signs with the default
+            self.secret_key = _DEV_SECRET  # development: an empty DSP_SECRET_KEY= signs with the default, not a 500
         return self
 
     @property

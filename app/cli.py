@@ -50,11 +50,28 @@ def serving_processes(settings: Settings) -> int:
 
 SCHEMA_BEHIND = ("The database's schema ({applied}) is not this release's newest ({newest}). Back the database up, "
                  "run `python -m app migrate`, then serve again.")
+DATABASE_UNREACHABLE = ("The database {url} cannot be reached: {reason}. Check DATABASE_URL, and that the database "
+                        "server is running.")
 SCHEMA_NEWER = ("The database's schema ({applied}) was made by a newer release than this one (newest {newest}). Serve "
                 "it with that release, or restore a backup taken before the upgrade.")
 SCHEMA_UNMANAGED = ("The database has tables but no record of any migration (no alembic_version table): it was not "
                     "made by `python -m app migrate`. Point DATABASE_URL at the console's own database, or at an "
                     "empty one, which serve migrates itself.")
+
+
+def _database_reachable() -> None:
+    """Every command works on the database: one it cannot connect to is said in a line, not a driver traceback."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import OperationalError
+
+    from app.kernel.db import get_engine
+
+    settings = get_settings()
+    try:
+        get_engine().connect().close()
+    except OperationalError as error:
+        url = make_url(settings.database_url or settings.sqlalchemy_url).render_as_string(hide_password=True)
+        sys.exit(DATABASE_UNREACHABLE.format(url=url, reason=str(error.orig).strip().splitlines()[0]))
 
 
 def _schema_ready() -> None:
@@ -79,6 +96,7 @@ def _serve(args: argparse.Namespace) -> None:
 
     import uvicorn
 
+    from app.kernel.db import get_engine
     from app.reference import geo
 
     settings = get_settings()
@@ -94,6 +112,7 @@ def _serve(args: argparse.Namespace) -> None:
         from app.warehouse.clickhouse_store import close_stores
 
         close_stores()  # the store answered; each worker process opens its own client
+        get_engine().dispose()  # so did the database (its checks above): the supervisor keeps no connection idle
     else:
         # A head start on data the campaign pages read; a request that needs it meanwhile waits for it.
         threading.Thread(target=geo.warm_up, name="geo-warm-up", daemon=True).start()
@@ -258,4 +277,5 @@ def main(argv: list[str] | None = None) -> None:
         get_settings()
     except ValidationError as error:
         sys.exit("\n".join(refusal_lines(error)))
+    _database_reachable()
     args.run(args)

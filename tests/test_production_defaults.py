@@ -66,7 +66,8 @@ def test_production_refuses_a_weak_secret_key_and_says_how_to_make_one(tmp_path:
 def test_production_refuses_the_demo_seed_unless_told(tmp_path: Path) -> None:
     said = _refusal(_app(tmp_path, "seed-demo", **PRODUCTION))
     assert "--i-know-this-is-production" in said and "create-admin" in said
-    assert not (tmp_path / "dsp.sqlite3").exists()  # refused before the database was touched
+    with sqlite3.connect(tmp_path / "dsp.sqlite3") as database:  # refused before anything was written
+        assert database.execute("SELECT name FROM sqlite_master").fetchall() == []
     assert _app(tmp_path, "migrate", **PRODUCTION).returncode == 0
     seeded = _app(tmp_path, "seed-demo", "--i-know-this-is-production", **PRODUCTION)
     assert seeded.returncode == 0, seeded.stderr
@@ -96,6 +97,12 @@ def test_serve_refuses_a_database_no_migration_made(tmp_path: Path) -> None:
         database.execute("CREATE TABLE somebody_elses (id INTEGER)")
     said = _refusal(_app(tmp_path, "serve"))
     assert said.startswith("The database has tables but no record of any migration")
+
+
+def test_a_database_it_cannot_reach_is_named_in_one_line(tmp_path: Path) -> None:
+    said = _refusal(_app(tmp_path, "serve", DATABASE_URL="postgresql://dsp:s3cret@127.0.0.1:1/dsp"))
+    assert said.startswith("The database postgresql://dsp:***@127.0.0.1:1/dsp cannot be reached: ")  # no password
+    assert said.endswith("Check DATABASE_URL, and that the database server is running.")
 
 
 def test_production_on_a_never_migrated_directory_migrates_and_keeps_codes_out_of_its_log(tmp_path: Path) -> None:

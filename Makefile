@@ -50,6 +50,17 @@ lint: install-test
 	$(VENV)/bin/ruff check app components tests bench
 	$(VENV)/bin/mypy
 
+# Deletes everything in the data directory ($$DSP_DATA_DIR, else ./data): the SQLite database, statistics, uploads,
+# exports. A PostgreSQL database (DATABASE_URL) or a bucket (DSP_FILES_URL) is not touched. Asks nothing (it is a
+# make target), so it refuses an empty DSP_DATA_DIR (that would be the current directory) and /.
+clean-data:
+	@if [ "$${DSP_DATA_DIR+set}" = set ]; then dir="$$DSP_DATA_DIR"; else dir=data; fi; \
+	if [ -z "$$dir" ] || [ "$$(realpath -m -- "$$dir")" = / ]; then \
+	  echo "clean-data: refused: DSP_DATA_DIR='$$dir' names no data directory (empty, or /)" >&2; exit 1; \
+	fi; \
+	if [ -d "$$dir" ]; then find "$$dir" -mindepth 1 -delete; fi; \
+	echo "clean-data: $$dir is empty"
+
 # Rebuild the JS widgets (needs Node); the built files are committed, so Python-only work never needs this.
 js:
 	cd js_modules && npm ci --no-audit --no-fund && npm run build

@@ -1,4 +1,5 @@
-"""python -m app: serve, migrate, seed-demo, simulate, create-admin."""
+"""python -m app: serve, migrate, seed-demo, simulate, create-admin. A setting it cannot use, or a database it cannot
+serve, is refused in one line naming what to change (and a non-zero exit), never a traceback."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 import app.tables  # noqa: F401  (every table and every domain's hooks)
-from app.kernel.config import get_settings
+from app.kernel.config import get_settings, refusal_lines
 
 if TYPE_CHECKING:
     from app.kernel.config import Settings
@@ -45,15 +48,60 @@ def serving_processes(settings: Settings) -> int:
     return settings.workers
 
 
+SCHEMA_BEHIND = ("The database's schema ({applied}) is not this release's newest ({newest}). Back the database up, "
+                 "run `python -m app migrate`, then serve again.")
+DATABASE_UNREACHABLE = ("The database {url} cannot be reached: {reason}. Check DATABASE_URL, and that the database "
+                        "server is running.")
+SCHEMA_NEWER = ("The database's schema ({applied}) was made by a newer release than this one (newest {newest}). Serve "
+                "it with that release, or restore a backup taken before the upgrade.")
+SCHEMA_UNMANAGED = ("The database has tables but no record of any migration (no alembic_version table): it was not "
+                    "made by `python -m app migrate`. Point DATABASE_URL at the console's own database, or at an "
+                    "empty one, which serve migrates itself.")
+
+
+def _database_reachable() -> None:
+    """Every command works on the database: one it cannot connect to is said in a line, not a driver traceback."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import OperationalError
+
+    from app.kernel.db import get_engine
+
+    settings = get_settings()
+    try:
+        get_engine().connect().close()
+    except OperationalError as error:
+        url = make_url(settings.database_url or settings.sqlalchemy_url).render_as_string(hide_password=True)
+        sys.exit(DATABASE_UNREACHABLE.format(url=url, reason=str(error.orig).strip().splitlines()[0]))
+
+
+def _schema_ready() -> None:
+    """A database with no tables at all (a fresh data directory) is migrated here: there is nothing in it to lose.
+    One at another release's schema is not: an upgrade is the operator's step, after a backup."""
+    from app.kernel import db
+
+    state = db.schema_state()
+    if state == "new":
+        print("the database is empty: migrating it first (python -m app migrate)", flush=True)
+        db.migrate()
+    elif state in ("behind", "newer"):
+        applied, newest = db.schema_revisions()
+        refusal = SCHEMA_BEHIND if state == "behind" else SCHEMA_NEWER
+        sys.exit(refusal.format(applied=", ".join(sorted(applied)), newest=", ".join(sorted(newest))))
+    elif state == "unmanaged":
+        sys.exit(SCHEMA_UNMANAGED)
+
+
 def _serve(args: argparse.Namespace) -> None:
     import threading
 
     import uvicorn
 
+    from app.kernel.db import get_engine
     from app.reference import geo
 
     settings = get_settings()
     workers = serving_processes(settings)
+    _schema_ready()
     # The console's own notes (logger "dsp": schedules registered, runs recovered) at INFO, others' at WARNING.
     logging.basicConfig(format="%(levelname)s:     %(name)s: %(message)s")
     logging.getLogger("dsp").setLevel(logging.INFO)
@@ -64,6 +112,7 @@ def _serve(args: argparse.Namespace) -> None:
         from app.warehouse.clickhouse_store import close_stores
 
         close_stores()  # the store answered; each worker process opens its own client
+        get_engine().dispose()  # so did the database (its checks above): the supervisor keeps no connection idle
     else:
         # A head start on data the campaign pages read; a request that needs it meanwhile waits for it.
         threading.Thread(target=geo.warm_up, name="geo-warm-up", daemon=True).start()
@@ -98,10 +147,18 @@ def _signed_in(email: str) -> Iterator[tuple[Any, Any]]:
         sessions.revoke(db, session_id=actor.session_id)
 
 
-def _seed(_args: argparse.Namespace) -> None:
+SEED_IN_PRODUCTION = ("seed-demo makes demo accounts whose password ({password}) is published in the README, and "
+                      "this is production (DSP_ENVIRONMENT=production): refused. Create your own admin with "
+                      "`python -m app create-admin EMAIL`, or add --i-know-this-is-production to seed anyway.")
+
+
+def _seed(args: argparse.Namespace) -> None:
     from app.demo.advertising import approve_demo_exchanges, seed_demo_advertising
     from app.demo.seed import DEMO_PASSWORD, seed_demo
     from app.kernel.db import session_scope
+
+    if get_settings().environment == "production" and not args.i_know_this_is_production:
+        sys.exit(SEED_IN_PRODUCTION.format(password=DEMO_PASSWORD))
 
     with session_scope() as db:
         ids = seed_demo(db)
@@ -193,7 +250,10 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--fd", type=int, help="serve on this already-bound listening socket instead")
     serve.set_defaults(run=_serve)
     commands.add_parser("migrate", help="apply database migrations").set_defaults(run=_migrate)
-    commands.add_parser("seed-demo", help="create the demo brand and users").set_defaults(run=_seed)
+    seed = commands.add_parser("seed-demo", help="create the demo brand and users")
+    seed.add_argument("--i-know-this-is-production", action="store_true",
+                      help="seed even with DSP_ENVIRONMENT=production (the demo password is public)")
+    seed.set_defaults(run=_seed)
     simulate = commands.add_parser(
         "simulate", help="write realistic delivery statistics for the active campaigns",
         description="Writes hourly delivery for the ACTIVE campaigns over the last N days, within their flights, "
@@ -213,4 +273,9 @@ def main(argv: list[str] | None = None) -> None:
     admin.add_argument("--password", help="read from the terminal when omitted")
     admin.set_defaults(run=_create_admin)
     args = parser.parse_args(argv)
+    try:
+        get_settings()
+    except ValidationError as error:
+        sys.exit("\n".join(refusal_lines(error)))
+    _database_reachable()
     args.run(args)

@@ -108,6 +108,16 @@ def test_without_smtp_mail_goes_to_outbox_and_log(db, caplog):
     assert row.transport == "log" and row.subject.split()[-1] in caplog.text
 
 
+def test_production_without_smtp_logs_that_mail_is_not_configured_and_never_the_code(db, caplog, monkeypatch):
+    monkeypatch.setattr(get_settings(), "environment", "production")
+    accounts.request_password_reset(db, email="advertiser@demo.example")
+    db.flush()
+    row = db.exec(select(EmailOutbox)).one()
+    assert row.sent_at is None and row.error == mail.MAIL_NOT_CONFIGURED
+    assert "mail to advertiser@demo.example NOT sent: mail is not configured (set DSP_SMTP_HOST)" in caplog.text
+    assert row.subject.split()[-1] not in caplog.text  # the reset code (tests/test_production_defaults.py: a server)
+
+
 def test_unknown_address_gets_no_mail_and_no_hint(db):
     accounts.request_password_reset(db, email="nobody@demo.example")
     db.flush()

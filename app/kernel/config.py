@@ -8,11 +8,18 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 _DEV_SECRET = "dev-only-secret-change-me-in-production-0000"
+# The environments a process may run as. `test` is the suite's own (tests/conftest.py): it adds test-only routes.
+ENVIRONMENTS = ("development", "production", "test")
+Environment = Literal["development", "production", "test"]
+# A production secret signs sessions' API tokens and export links and derives the DSP credentials key: shorter
+# than this, or the development value everyone can read in this file, and anyone could forge them.
+MIN_SECRET_KEY_LENGTH = 32
+MAKE_A_SECRET = 'python -c "import secrets; print(secrets.token_urlsafe(48))"'
 # The statistics stores DSP_STATISTICS_URL can name, by URL scheme (app/warehouse/__init__.py opens them).
 STATISTICS_SCHEMES = ("duckdb", "chdb", "clickhouse")
 
@@ -22,10 +29,35 @@ def statistics_url_refusal(url: str) -> str:
             "chdb:///path or clickhouse://user:password@host:8123/database")
 
 
+def secret_key_problem(secret: str) -> str:
+    """What makes `secret` unfit for production, or "" when it will do."""
+    if not secret.strip():
+        return "is empty"
+    if secret == _DEV_SECRET:
+        return "is the development default"
+    if len(secret.strip()) < MIN_SECRET_KEY_LENGTH:
+        return f"is {len(secret.strip())} characters long"
+    return ""
+
+
+def refusal_lines(error: ValidationError) -> list[str]:
+    """One line per setting pydantic refused, each naming the environment variable: what `python -m app` prints
+    instead of a traceback. Refusals written here (ValueError) name it themselves; pydantic's own get it added."""
+    lines = []
+    for problem in error.errors(include_url=False):
+        message = str(problem["msg"]).removeprefix("Value error, ")
+        if problem["type"] != "value_error" and problem["loc"]:
+            name = str(problem["loc"][0])  # a field's name, or its alias (PORT, DATABASE_URL) as it was read
+            alias = Settings.model_fields[name].validation_alias if name in Settings.model_fields else name
+            message = f"{alias if isinstance(alias, str) else 'DSP_' + name.upper()}: {message}"
+        lines.append(message)
+    return lines
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="DSP_", extra="ignore")
 
-    environment: str = Field(default="development", description="development | test | production")
+    environment: Environment = "development"
     data_dir: Path = REPO_ROOT / "data"
     database_url: str = Field(default="", validation_alias="DATABASE_URL")
     secret_key: str = _DEV_SECRET
@@ -128,10 +160,24 @@ class Settings(BaseSettings):
                              "directory, or use s3://bucket/prefix or file:///path")
         return self
 
+    @field_validator("environment", mode="before")
+    @classmethod
+    def _refuse_unknown_environment(cls, value: object) -> object:
+        # Before pydantic's own check, so the refusal names the setting: DSP_ENVIRONMENT=prod ran as development.
+        if value not in ENVIRONMENTS:
+            raise ValueError(f"DSP_ENVIRONMENT={value!r} is not an environment: use development or production "
+                             "(test is the test suite's own)")
+        return value
+
     @model_validator(mode="after")
-    def _refuse_dev_secret_outside_development(self) -> Settings:
-        if self.environment == "production" and self.secret_key == _DEV_SECRET:
-            raise ValueError("DSP_SECRET_KEY must be set to a real secret in production")
+    def _refuse_a_weak_secret_in_production(self) -> Settings:
+        problem = secret_key_problem(self.secret_key)
+        if problem and self.environment == "production":
+            raise ValueError(f"DSP_SECRET_KEY {problem}: production needs a secret of at least "
+                             f"{MIN_SECRET_KEY_LENGTH} characters that only this server knows. Make one with: "
+                             f"{MAKE_A_SECRET}")
+        if not self.secret_key.strip():
+            self.secret_key = _DEV_SECRET  # development: an empty DSP_SECRET_KEY= signs with the default, not a 500
         return self
 
     @property

@@ -9,12 +9,15 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine
 from sqlmodel.sql.expression import Select
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 from app.kernel.config import REPO_ROOT, Settings, get_settings
 
@@ -66,15 +69,52 @@ def session_scope() -> Iterator[Session]:
             raise
 
 
-def migrate() -> None:
-    """Bring the schema to the newest Alembic revision."""
-    from alembic import command
+def alembic_config() -> Config:
+    """Alembic's configuration for this process's database (what `python -m app migrate` upgrades)."""
     from alembic.config import Config
 
     config = Config(str(REPO_ROOT / "alembic.ini"))
     config.set_main_option("script_location", str(REPO_ROOT / "app" / "migrations"))
     config.set_main_option("sqlalchemy.url", get_settings().sqlalchemy_url.replace("%", "%%"))
-    command.upgrade(config, "head")
+    return config
+
+
+def migrate() -> None:
+    """Bring the schema to the newest Alembic revision."""
+    from alembic import command
+
+    command.upgrade(alembic_config(), "head")
+
+
+def schema_revisions() -> tuple[set[str], set[str]]:
+    """(the revisions the database is at, this release's newest)."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    newest = set(ScriptDirectory.from_config(alembic_config()).get_heads())
+    with get_engine().connect() as connection:
+        return set(MigrationContext.configure(connection).get_current_heads()), newest
+
+
+SchemaState = Literal["new", "current", "behind", "newer", "unmanaged"]
+
+
+def schema_state() -> SchemaState:
+    """Where the database stands against this release's migrations: `new` (no tables at all: never migrated),
+    `current` (at the newest revision), `behind` (at an older one: an upgrade to run), `newer` (at a revision this
+    release does not know: a newer release migrated it) or `unmanaged` (tables, but no record of any migration)."""
+    from alembic.script import ScriptDirectory
+    from sqlalchemy import inspect
+
+    applied, newest = schema_revisions()
+    with get_engine().connect() as connection:
+        has_tables = bool(inspect(connection).get_table_names())
+    if not applied:
+        return "unmanaged" if has_tables else "new"
+    if applied == newest:
+        return "current"
+    known = {script.revision for script in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
+    return "behind" if applied <= known else "newer"
 
 
 def run(fn: Any, /, **kwargs: Any) -> Any:

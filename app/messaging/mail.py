@@ -1,6 +1,7 @@
 """Outgoing e-mail: every message lands in the outbox table, in the caller's transaction; SMTP delivers it when
 configured (a job of the app's queue, "mail.send", retried with backoff while the server fails), otherwise the
-log does at once (so a development install can read its one-time codes).
+log does at once (so a development install can read its one-time codes). Production without SMTP logs that mail is
+not configured, never the text: one-time codes and reset links stay out of its logs.
 
 A message with attachments is sent at once by its caller, which is itself a job (a scheduled report's mail):
 the outbox keeps the text of a message, not its files."""
@@ -24,6 +25,7 @@ _log = logging.getLogger("dsp.mail")
 SEND_ATTEMPTS = 4
 SEND_BACKOFF_S = (10.0, 60.0, 300.0)  # an SMTP server restarting, or greylisting, is waited out
 
+MAIL_NOT_CONFIGURED = "mail is not configured (set DSP_SMTP_HOST)"
 Attachment = tuple[str, bytes, str]  # (file name, content, MIME type such as "text/csv")
 
 
@@ -36,6 +38,13 @@ def send_mail(session: Session, *, to: str, subject: str, body: str,
         body += "\n\nAttached: " + ", ".join(name for name, _data, _type in attachments)
     item = EmailOutbox(to_address=to, subject=subject, body=body, transport="smtp" if settings.smtp_host else "log")
     session.add(item)
+    if not settings.smtp_host and settings.environment == "production":
+        # Its subject and text may hold a one-time code or a reset link ("Your code: 123456"): in a production log
+        # that is a way into the account. The outbox row keeps them, as it does for SMTP.
+        item.error = MAIL_NOT_CONFIGURED
+        _log.error("mail to %s NOT sent: %s; its subject and text (which may hold a code or link) were NOT logged",
+                   to, MAIL_NOT_CONFIGURED)
+        return item
     if not settings.smtp_host:
         item.sent_at = utcnow()
         _log.warning("mail to %s: %s\n%s", to, subject, body)

@@ -193,14 +193,15 @@ def test_the_stores_give_the_same_figures_on_the_same_rows(all_three) -> None:
                                        {"dimensions": ("campaign_id", "exchange", "os", "country")},
                                        {"dimensions": ("app",), "order_by": "ecpm", "descending": True, "limit": 2},
                                        {"dimensions": ("creative_id",), "order_by": "cpa"},
-                                       {"dimensions": ("device_type",), "filters": {"country": ("DE", "IN")}}]
+                                       {"dimensions": ("device_type",), "filters": {"country": ("DE", "IN")}},
+                                       {"dimensions": ("date",), "metrics": ("ctr", "spend")}]
     for shape in shapes:
-        for time_zone in ("UTC", "Europe/Berlin", "Asia/Kolkata"):
+        for time_zone, events in (("UTC", EVENTS), ("UTC", ()), ("Europe/Berlin", EVENTS), ("Asia/Kolkata", ())):
             for scope in (None, (9,)):
-                answer = ask(duck, **shape, time_zone=time_zone, advertiser_ids=scope)
+                answer = ask(duck, **shape, time_zone=time_zone, advertiser_ids=scope, events=events)
                 assert answer
                 for other in clickhouses:
-                    theirs = ask(other, **shape, time_zone=time_zone, advertiser_ids=scope)
+                    theirs = ask(other, **shape, time_zone=time_zone, advertiser_ids=scope, events=events)
                     assert theirs == answer
                     assert all(type(v) is type(w) for r, s in zip(answer, theirs, strict=True)
                                for v, w in zip(r.values(), s.values(), strict=True) if v is not None)

@@ -71,6 +71,8 @@ _EVENT_COLUMNS = ("hour", *PLACEMENT_COLUMNS, "tag", "event", "count")
 # How many of a rollup's last inserts ClickHouse remembers to drop a repeat of (per table). A repeat comes from a
 # race or a repair within moments of the first writing; this bounds the memory it takes.
 _DEDUPLICATION_WINDOW = 10_000
+# The metrics that are sums of a measure under the measure's name (spend_micros is always summed beside spend).
+_SUMMED_METRICS = tuple(m for m in MEASURES if m in METRICS) + ("spend",)
 
 
 def _rollup_parts(rollup: str) -> tuple[str, list[str], list[str]]:
@@ -455,14 +457,14 @@ def _scope(advertiser_ids: Sequence[int] | None) -> tuple[str, dict[str, Any]]:
     return "advertiser_id IN {advertisers:Array(Int64)}", {"advertisers": [int(a) for a in advertiser_ids]}
 
 
-def _dimension_sql(key: str, time_zone: str) -> str:
+def _dimension_sql(key: str, time_zone: str, ts: str = "ts") -> str:
     """A dimension over the source's `ts` (the fact's UTC hour): the day or hour in the query's time zone."""
     dimension = DIMENSIONS[key]
     if dimension.kind != "time":
         return dimension.column
     # The wall time in the zone, as a DateTime('UTC') that reads as it: like the DuckDB store's local timestamp,
     # the two 01:00s of a night the clocks go back are one hour (grouping on the instant would give two rows).
-    zoned = "ts" if time_zone == "UTC" else "addSeconds(ts, timeZoneOffset(toTimeZone(ts, {tz:String})))"
+    zoned = ts if time_zone == "UTC" else f"addSeconds({ts}, timeZoneOffset(toTimeZone({ts}, {{tz:String}})))"
     return f"toDate({zoned})" if key == "date" else zoned
 
 
@@ -504,6 +506,17 @@ def _report_sql(query: StatsQuery, db: str, marked: str) -> tuple[str, dict[str,
             conditions.append(f"{dimension.column} IN {{filter{index}:Array(String)}}")
             params[f"filter{index}"] = [str(v) for v in values]
     where = " AND ".join(conditions)
+    order, limit = _order_and_limit(query)
+    if not query.events and query.time_zone == "UTC" and set(_SUMMED_METRICS) <= set(query.metrics):
+        # One SELECT over the table, each ratio over the sums' aliases: the analysis of three nested SELECTs
+        # cost ClickHouse about 1 ms a query, a tenth of a dashboard widget's read (bench/statistics_stores.py).
+        # Only where every sum a ratio reads is asked for under its own name, and no alias hides a column the
+        # WHERE reads (a time zone's hour would).
+        selected = [f"{_dimension_sql(key, 'UTC', ts='hour')} AS `{key}`" for key in query.dimensions]
+        shown = [f"sum({m}) AS `{m}`" if m in MEASURES else f"{METRICS[m].sql} AS `{m}`" for m in query.metrics]
+        group = f" GROUP BY {', '.join(f'`{key}`' for key in query.dimensions)}" if selected else ""
+        return (f"SELECT {', '.join([*selected, *shown, 'sum(spend_micros) AS spend_micros'])} FROM {db}.{facts} "
+                f"WHERE {where}{group}{order}{limit}", params)
     read = ", ".join(["hour AS ts", *sorted(columns)])
     source = f"SELECT {read}, {', '.join(MEASURES)}, '' AS event, toInt64(0) AS count FROM {db}.{facts} WHERE {where}"
     event_sums = []
@@ -523,6 +536,10 @@ def _report_sql(query: StatsQuery, db: str, marked: str) -> tuple[str, dict[str,
              *(f"`{EVENT_PREFIX}{name}`" for name in query.events)]
     if "spend" in query.metrics:
         outer.append("spend_micros")  # exact money beside the dollars, so totals and the ledger can agree
+    return f"SELECT {', '.join(outer)} FROM ({inner}){order}{limit}", params
+
+
+def _order_and_limit(query: StatsQuery) -> tuple[str, str]:
     known = set(query.dimensions) | set(query.metrics) | {f"{EVENT_PREFIX}{n}" for n in query.events}
     if query.order_by and query.order_by not in known:
         raise ValueError(f"cannot order by {query.order_by!r}")
@@ -534,7 +551,7 @@ def _report_sql(query: StatsQuery, db: str, marked: str) -> tuple[str, dict[str,
         keys = [f"`{key}`{direction} NULLS LAST" for key in query.dimensions]
     order = f" ORDER BY {', '.join(keys)}" if keys else ""
     limit = f" LIMIT {int(query.limit)}" if query.limit else ""
-    return f"SELECT {', '.join(outer)} FROM ({inner}){order}{limit}", params
+    return order, limit
 
 
 _stores: dict[str, ClickHouseStore] = {}

@@ -63,6 +63,7 @@ from app.web.html_shell import ConsolePages
 from app.web.middleware import HtmlShellHeaders, WebsocketGuard
 from app.web.stored_files import not_found as not_found_file
 from app.web.stored_files import stored_file_response
+from app.web.write_limits import WriteLimits
 
 # The UI is configured by name so that app/ never imports components/ at module level.
 ROOT_COMPONENT = "components.root:Root"
@@ -87,6 +88,7 @@ def create_api() -> FastAPI:
     for fault_class in FAULT_CLASSES:
         api.add_exception_handler(fault_class, fault_error_handler)
     api.add_exception_handler(Exception, unexpected_error_handler)
+    api.add_middleware(WriteLimits)  # inside the envelope: a 429 to the spec's client is wrapped as it expects
     api.add_middleware(ClientEnvelope)  # off unless DSP_CLIENT_ENVELOPE_KEY is set
     api.include_router(auth_api.router)
     api.include_router(auth_api.user_settings_router)

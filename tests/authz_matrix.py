@@ -170,8 +170,9 @@ def request_for(op: Operation, spec: dict[str, Any], ids: dict[str, list[Any]], 
     return kwargs
 
 
-# Tables that every signed-in request may write without changing anything a user owns.
-BOOKKEEPING_TABLES = frozenset({"auth_session"})
+# Tables that every request may write without changing anything a user owns: a session's last use, and the
+# count of write calls (app/access/write_limits.py counts every write, refused ones too).
+BOOKKEEPING_TABLES = frozenset({"auth_session", "rate_counts"})
 _DML = re.compile(r"^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+\"?(\w+)\"?", re.IGNORECASE)
 
 

@@ -95,6 +95,17 @@ class AuthSession(SQLModel, table=True):
     created_at: datetime = created_at_field()
 
 
+class RateCount(SQLModel, table=True):
+    """Calls counted in one bucket (a credential's digest or a client address) in one minute
+    (app/access/write_limits.py)."""
+
+    __tablename__ = "rate_counts"
+
+    bucket: str = Field(primary_key=True, max_length=80)
+    window_start: datetime = Field(primary_key=True)
+    count: int = 0
+
+
 class LoginAttempt(SQLModel, table=True):
     """One attempt at a throttled signed-out call (app/access/throttle.py): a sign-in, or a request for a mailed code."""
 

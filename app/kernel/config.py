@@ -84,6 +84,10 @@ class Settings(BaseSettings):
     mail_max_per_account: int = 5
     mail_max_per_address: int = 20
     otp_lifetime_s: int = 900
+    # API writes (POST, PUT, PATCH, DELETE) a minute, per API key or sign-in and per client address; 0 is no
+    # limit (app/access/write_limits.py). Over either: 429 with Retry-After, nothing done.
+    api_writes_per_minute_per_key: int = Field(default=600, ge=0)
+    api_writes_per_minute_per_address: int = Field(default=1200, ge=0)
 
     # Background jobs (app/jobs): a killed process's job is run again by another worker once its lease
     # (SQLite) or heartbeat (PostgreSQL) is this old; live workers renew theirs every third of it.

@@ -1,0 +1,47 @@
+"""The API's write-rate limits at its door (app/access/write_limits.py counts): a POST, PUT, PATCH or DELETE over
+a limit answers 429 with Retry-After before any route runs, so it changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app.access import write_limits
+from app.access.sessions import SESSION_COOKIE
+from app.kernel.db import session_scope
+from app.web.middleware import cookie, header
+
+
+def _credential(scope: Scope) -> str | None:
+    """The call's bearer token or API key, else its browser session: what its writes count against."""
+    authorization = header(scope, b"authorization")
+    if authorization.lower().startswith("bearer ") and authorization[7:].strip():
+        return authorization[7:].strip()
+    return cookie(scope, SESSION_COOKIE)
+
+
+def _count(credential: str | None, address: str) -> write_limits.Refusal | None:
+    with session_scope() as db:
+        return write_limits.count_write(db, credential=credential, address=address)
+
+
+class WriteLimits:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in write_limits.WRITE_METHODS:
+            await self.app(scope, receive, send)
+            return
+        address = scope["client"][0] if scope.get("client") else ""
+        refusal = await asyncio.to_thread(_count, _credential(scope), address)  # a database write: off the loop
+        if refusal is None:
+            await self.app(scope, receive, send)
+            return
+        body = json.dumps({"success": False, "code": 429, "message": refusal.message, "data": None}).encode()
+        await send({"type": "http.response.start", "status": 429, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+            (b"retry-after", str(refusal.retry_after_s).encode())]})
+        await send({"type": "http.response.body", "body": body})

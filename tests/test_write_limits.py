@@ -1,0 +1,73 @@
+"""API write-rate limits (issue 26): per API key or sign-in and per client address, a fixed minute each; over a
+limit a write answers 429 with Retry-After and changes nothing; reads are not counted; another key keeps its own
+count; and the counts are in the database, so every server process counts the same calls."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlmodel import select
+
+from app.access import write_limits
+from app.access.models import RateCount
+from app.kernel.config import get_settings
+from app.kernel.model_base import utcnow
+from tests.helpers import bearer_headers
+
+
+@pytest.fixture
+def limits(monkeypatch):  # type: ignore[no-untyped-def]
+    def set_limits(per_key: int, per_address: int) -> None:
+        monkeypatch.setattr(get_settings(), "api_writes_per_minute_per_key", per_key)
+        monkeypatch.setattr(get_settings(), "api_writes_per_minute_per_address", per_address)
+    return set_limits
+
+
+def rename(client, headers, name):  # type: ignore[no-untyped-def]
+    return client.patch("/api/auth/profile", json={"companyName": name}, headers=headers)
+
+
+def test_a_key_over_its_limit_is_refused_with_retry_after_and_changes_nothing(client, limits) -> None:
+    advertiser = bearer_headers(client, "advertiser@demo.example")
+    agency = bearer_headers(client, "agency@demo.example")
+    limits(3, 100)
+    assert [rename(client, advertiser, f"Name {n}").status_code for n in range(3)] == [200, 200, 200]
+    refused = rename(client, advertiser, "One too many")
+    assert refused.status_code == 429
+    assert 1 <= int(refused.headers["retry-after"]) <= 60
+    assert refused.json()["success"] is False and "at most 3 a minute" in refused.json()["message"]
+    profile = client.get("/api/auth/profile", headers=advertiser)  # reads are not counted
+    assert profile.status_code == 200 and profile.json()["data"]["company_name"] == "Name 2"
+    assert rename(client, agency, "Agency's own").status_code == 200  # another key: its own count
+
+
+def test_one_network_over_its_limit_is_refused_whatever_key_it_uses(client, limits) -> None:
+    keys = [bearer_headers(client, email) for email in ("advertiser@demo.example", "agency@demo.example")]
+    limits(100, 5)  # the two sign-ins were writes from this network too
+    answers = [rename(client, keys[n % 2], f"Name {n}").status_code for n in range(4)]
+    assert answers == [200, 200, 200, 429]
+    assert "from your network" in rename(client, keys[1], "again").json()["message"]
+
+
+def test_a_new_minute_starts_a_new_count_and_the_old_ones_are_dropped(db, limits) -> None:
+    limits(2, 0)
+    assert write_limits.count_write(db, credential="dsp_key", address="10.0.0.1") is None
+    assert write_limits.count_write(db, credential="dsp_key", address="10.0.0.1") is None
+    assert write_limits.count_write(db, credential="dsp_key", address="10.0.0.1") is not None
+    bucket = write_limits.credential_bucket("dsp_key")
+    for row in db.exec(select(RateCount).where(RateCount.bucket == bucket)):
+        row.window_start -= timedelta(minutes=1)  # as if those calls came a minute ago
+        db.add(row)
+    db.flush()
+    assert write_limits.count_write(db, credential="dsp_key", address="10.0.0.1") is None
+    rows = db.exec(select(RateCount).where(RateCount.bucket == bucket)).all()
+    assert [(r.count, r.window_start >= utcnow().replace(second=0, microsecond=0)) for r in rows] == [(1, True)]
+    assert "dsp_key" not in bucket  # the table never holds a usable credential
+
+
+def test_limits_of_zero_count_nothing(db, limits) -> None:
+    limits(0, 0)
+    for _ in range(5):
+        assert write_limits.count_write(db, credential="dsp_key", address="10.0.0.1") is None
+    assert db.exec(select(RateCount)).all() == []

@@ -1,0 +1,197 @@
+"""deploy/ kept true: what an operator copies names real settings, real commands and real paths, and the proxy
+sample lets through what the console takes. What needs a machine of its own (Docker, systemd as init) is not run
+here; `systemd-analyze verify` and `nginx -t` are, where installed."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from pydantic import AliasChoices
+
+from app.cli import main as cli_main
+from app.kernel.config import REPO_ROOT, Settings, get_settings
+from app.kernel.uploads import DEFAULT_BODY_BYTES, MB
+from app.main import create_api, upload_limits
+from tests import nginx_proxy
+
+DEPLOY = REPO_ROOT / "deploy"
+DOCKERFILE = DEPLOY / "Dockerfile"
+COMPOSE = DEPLOY / "compose.yaml"
+UNIT = DEPLOY / "dsp-console.service"
+ENV_EXAMPLE = DEPLOY / "env.example"
+# Where the README's install puts the release and its settings: the unit names them; tests point them here.
+RELEASE_DIR = "/opt/dsp-console"
+ENV_FILE = "/etc/dsp-console/env"
+
+
+def setting_names() -> set[str]:
+    """Every environment variable the settings read (prefix DSP_, or a field's own names)."""
+    names = set()
+    for field_name, field in Settings.model_fields.items():
+        alias = field.validation_alias
+        if isinstance(alias, str):
+            names.add(alias.upper())
+        elif isinstance(alias, AliasChoices):
+            names.update(str(choice).upper() for choice in alias.choices)
+        else:
+            names.add(f"DSP_{field_name.upper()}")
+    return names
+
+
+def cli_commands() -> set[str]:
+    """The subcommands `python -m app` has, as its --help lists them ({serve,migrate,...})."""
+    help_text = io.StringIO()
+    with contextlib.redirect_stdout(help_text), pytest.raises(SystemExit):
+        cli_main(["--help"])
+    found = re.search(r"\{([a-z,-]+)\}", help_text.getvalue())
+    assert found, help_text.getvalue()
+    return set(found.group(1).split(","))
+
+
+def app_commands_in(command: str) -> list[str]:
+    """The `python -m app <command>` subcommands a shell command line runs."""
+    return re.findall(r"python -m app ([a-z-]+)", command)
+
+
+def test_every_variable_the_kit_sets_is_a_setting() -> None:
+    known = setting_names()
+    compose = yaml.safe_load(COMPOSE.read_text())
+    named = set(compose["services"]["app"]["environment"])
+    named |= {line.split("=", 1)[0] for line in ENV_EXAMPLE.read_text().splitlines()
+              if line.strip() and not line.startswith("#")}
+    named |= set(re.findall(r"\b(DSP_[A-Z0-9_]+|PORT)=", _instruction(DOCKERFILE, "ENV", last=True)))
+    assert named - known == set(), "not settings of app/kernel/config.py"
+    assert {"DSP_SECRET_KEY", "DATABASE_URL", "DSP_FORWARDED_ALLOW_IPS"} <= named
+
+
+def _instructions(dockerfile: Path) -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) of a Dockerfile, continuation lines joined."""
+    text = re.sub(r"\\\n", " ", dockerfile.read_text())
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1]) for line in lines]
+
+
+def _instruction(dockerfile: Path, name: str, *, last: bool = False) -> str:
+    found = [args for instruction, args in _instructions(dockerfile) if instruction == name]
+    assert found, f"{dockerfile.name} has no {name}"
+    return found[-1] if last else found[0]
+
+
+def test_the_dockerfile_copies_what_exists_runs_real_commands_and_not_as_root() -> None:
+    instructions = _instructions(DOCKERFILE)
+    assert instructions[0] == ("FROM", "python:3.11-slim")
+    for name, args in instructions:
+        if name == "COPY":
+            *sources, _target = shlex.split(args)
+            for source in sources:
+                assert (REPO_ROOT / source).exists(), f"COPY {source}: not in the repository"
+    user = _instruction(DOCKERFILE, "USER", last=True)
+    assert user not in ("root", "0")
+    health = _instruction(DOCKERFILE, "HEALTHCHECK")
+    assert "/api/health" in health
+    assert "/health" in {getattr(route, "path", "") for route in create_api().routes}
+    commands = app_commands_in(_instruction(DOCKERFILE, "CMD", last=True))
+    assert commands == ["migrate", "serve"]
+    assert set(commands) <= cli_commands()
+
+
+def test_compose_runs_the_app_with_postgresql_and_clickhouse_on_volumes() -> None:
+    compose = yaml.safe_load(COMPOSE.read_text())
+    services = compose["services"]
+    assert set(services) == {"app", "postgres", "clickhouse"}
+    assert (COMPOSE.parent / services["app"]["build"]["context"] / services["app"]["build"]["dockerfile"]).resolve() \
+        == DOCKERFILE
+    assert services["clickhouse"]["image"].startswith("clickhouse/clickhouse-server:")
+    environment = services["app"]["environment"]
+    assert environment["DATABASE_URL"].startswith("postgresql://")
+    assert environment["DSP_STATISTICS_URL"].startswith("clickhouse://")
+    for service in services.values():
+        for volume in service.get("volumes", []):
+            assert volume.split(":")[0] in compose["volumes"], f"{volume}: not a named volume"
+
+
+def _unit() -> str:
+    return UNIT.read_text()
+
+
+def test_the_unit_runs_the_console_as_its_own_user_with_its_settings_file() -> None:
+    unit = _unit()
+    assert re.search(r"^User=dsp$", unit, re.M)
+    assert re.search(rf"^EnvironmentFile={ENV_FILE}$", unit, re.M)
+    assert re.search(r"^Restart=on-failure$", unit, re.M)
+    starts = re.findall(r"^ExecStart(?:Pre)?=(.*)$", unit, re.M)
+    assert [app_commands_in(line) for line in starts] == [["migrate"], ["serve"]]
+    assert all(line.startswith(f"{RELEASE_DIR}/.venv/bin/python ") for line in starts)
+    assert "ProtectSystem=strict" in unit and "StateDirectory=dsp-console" in unit
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+def test_systemd_finds_nothing_wrong_in_the_unit(tmp_path: Path) -> None:
+    env = tmp_path / "env"
+    env.write_text(ENV_EXAMPLE.read_text())
+    unit = tmp_path / "dsp-console.service"
+    unit.write_text(_unit().replace(RELEASE_DIR, str(REPO_ROOT)).replace(ENV_FILE, str(env)))
+    verified = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
+    assert (verified.returncode, verified.stderr.strip()) == (0, "")
+
+
+def _directive(config: str, name: str) -> list[str]:
+    return re.findall(rf"^\s*{name}\s+([^;]+);", config, re.M)
+
+
+def test_the_nginx_sample_passes_what_the_console_needs() -> None:
+    sample = nginx_proxy.SAMPLE.read_text()
+    headers = dict(value.split(None, 1) for value in _directive(sample, "proxy_set_header"))
+    # Host as the browser sent it, port included: the websocket's and sign-in's Origin checks compare with it.
+    assert headers["Host"] == "$http_host"
+    assert headers["X-Forwarded-Proto"] == "$scheme"
+    assert headers["X-Forwarded-For"] == "$proxy_add_x_forwarded_for"
+    assert headers["Upgrade"] == "$http_upgrade"
+    # The pages' websocket path (ReactPy's prefix) has a location of its own, with an hour's read timeout.
+    from reactpy import config as reactpy_config
+
+    assert f"location {reactpy_config.REACTPY_PATH_PREFIX.current} " in sample
+    # Static files straight from the release's static/ folder.
+    assert _directive(sample, "alias") == [f"{RELEASE_DIR}/static/"]
+    assert (REPO_ROOT / "static").is_dir()
+
+
+def _megabytes(size: str) -> int:
+    assert size.endswith("m"), size
+    return int(size[:-1]) * MB
+
+
+def test_the_nginx_sample_takes_every_body_the_console_takes() -> None:
+    """Each route's body limit fits nginx's: the server's own, or that of a location with the route's own pattern."""
+    sample = nginx_proxy.SAMPLE.read_text()
+    server_limit = _megabytes(_directive(sample, "client_max_body_size")[0])
+    # location ~ PATTERN { ... client_max_body_size N; ... }
+    locations = {pattern: _megabytes(size) for pattern, size in
+                 re.findall(r"location ~ (\S+) \{[^}]*?client_max_body_size (\w+);", sample)}
+    assert server_limit >= DEFAULT_BODY_BYTES
+    for limit in upload_limits():
+        allowed = locations.get(limit.pattern.pattern, server_limit)
+        assert allowed >= limit.body_bytes, f"nginx refuses {limit.pattern.pattern} bodies the console takes"
+
+
+@pytest.mark.skipif(not nginx_proxy.installed(), reason=nginx_proxy.MISSING)
+def test_nginx_accepts_the_sample(tmp_path: Path) -> None:
+    checked = nginx_proxy.check(nginx_proxy.configure(tmp_path, upstream_port=nginx_proxy.free_port()))
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_the_readme_install_steps_name_files_that_exist() -> None:
+    readme = (REPO_ROOT / "README.md").read_text()
+    section = readme.split("## Install on your own server", 1)[1].split("\n## ", 1)[0]
+    for path in set(re.findall(r"\bdeploy/[\w./-]+\w", section)):
+        assert (REPO_ROOT / path).exists(), path
+    for command in set(re.findall(r"python -m app ([a-z-]+)", section)):
+        assert command in cli_commands(), command

@@ -17,7 +17,7 @@ import yaml
 from pydantic import AliasChoices
 
 from app.cli import main as cli_main
-from app.kernel.config import REPO_ROOT, Settings, get_settings
+from app.kernel.config import REPO_ROOT, Settings
 from app.kernel.uploads import DEFAULT_BODY_BYTES, MB
 from app.main import create_api, upload_limits
 from tests import nginx_proxy

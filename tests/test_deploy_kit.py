@@ -30,6 +30,7 @@ ENV_EXAMPLE = DEPLOY / "env.example"
 # Where the README's install puts the release and its settings: the unit names them; tests point them here.
 RELEASE_DIR = "/opt/dsp-console"
 ENV_FILE = "/etc/dsp-console/env"
+SECRET = "k" * 64  # stands for the random secret an operator sets
 
 
 def setting_names() -> set[str]:
@@ -61,15 +62,42 @@ def app_commands_in(command: str) -> list[str]:
     return re.findall(r"python -m app ([a-z-]+)", command)
 
 
+def _compose_environment() -> dict[str, str]:
+    """The app service's environment, its ${VAR:?...} secrets given values as an operator would."""
+    environment = yaml.safe_load(COMPOSE.read_text())["services"]["app"]["environment"]
+    return {name: re.sub(r"\$\{[^}]+\}", SECRET, str(value)) for name, value in environment.items()}
+
+
+def _env_file(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines of a settings file, the secret key set as README step 4 sets it."""
+    pairs = dict(line.split("=", 1) for line in path.read_text().splitlines() if line.strip() and not line.startswith("#"))
+    return {**{name: value.strip('"') for name, value in pairs.items()}, "DSP_SECRET_KEY": SECRET}
+
+
+def _dockerfile_environment() -> set[str]:
+    """The variables the Dockerfile sets for the console (PYTHON* and PIP_* are Python's and pip's own)."""
+    names = set()
+    for name, args in _instructions(DOCKERFILE):
+        if name == "ENV":
+            names |= {found for found in re.findall(r"\b([A-Z][A-Z0-9_]*)=", args)
+                      if not found.startswith(("PYTHON", "PIP_"))}
+    return names
+
+
 def test_every_variable_the_kit_sets_is_a_setting() -> None:
-    known = setting_names()
-    compose = yaml.safe_load(COMPOSE.read_text())
-    named = set(compose["services"]["app"]["environment"])
-    named |= {line.split("=", 1)[0] for line in ENV_EXAMPLE.read_text().splitlines()
-              if line.strip() and not line.startswith("#")}
-    named |= set(re.findall(r"\b(DSP_[A-Z0-9_]+|PORT)=", _instruction(DOCKERFILE, "ENV", last=True)))
-    assert named - known == set(), "not settings of app/kernel/config.py"
+    named = set(_compose_environment()) | set(_env_file(ENV_EXAMPLE)) | _dockerfile_environment()
+    assert named - setting_names() == set(), "not settings of app/kernel/config.py"
     assert {"DSP_SECRET_KEY", "DATABASE_URL", "DSP_FORWARDED_ALLOW_IPS"} <= named
+
+
+@pytest.mark.parametrize("source", ["compose", "env.example"])
+def test_the_kits_settings_are_accepted(source: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Production values, as the compose file and the settings file give them, pass the settings' own checks."""
+    for name, value in (_compose_environment() if source == "compose" else _env_file(ENV_EXAMPLE)).items():
+        monkeypatch.setenv(name, value)
+    settings = Settings()
+    assert settings.environment == "production"
+    assert settings.sqlalchemy_url.startswith("postgresql")
 
 
 def _instructions(dockerfile: Path) -> list[tuple[str, str]]:
@@ -195,3 +223,13 @@ def test_the_readme_install_steps_name_files_that_exist() -> None:
         assert (REPO_ROOT / path).exists(), path
     for command in set(re.findall(r"python -m app ([a-z-]+)", section)):
         assert command in cli_commands(), command
+
+
+def test_the_settings_file_reads_the_same_in_a_shell(tmp_path: Path) -> None:
+    """README step 5 loads /etc/dsp-console/env in sh (systemd reads it as EnvironmentFile): quoted values with
+    spaces arrive whole, and every line is a plain assignment."""
+    shown = subprocess.run(["sh", "-c", f"set -a; . {shlex.quote(str(ENV_EXAMPLE))}; env"], capture_output=True,
+                           text=True, timeout=30, env={"PATH": "/usr/bin:/bin"}, check=True)
+    values = dict(line.split("=", 1) for line in shown.stdout.splitlines() if "=" in line)
+    assert values["DSP_MAIL_FROM"] == "DSP Console <no-reply@console.example.com>"
+    assert values["DSP_ENVIRONMENT"] == "production"

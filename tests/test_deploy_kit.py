@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from pydantic import AliasChoices
+from pydantic import AliasChoices, ValidationError
 
 from app.cli import main as cli_main
 from app.kernel.config import REPO_ROOT, Settings
@@ -233,3 +233,16 @@ def test_the_settings_file_reads_the_same_in_a_shell(tmp_path: Path) -> None:
     values = dict(line.split("=", 1) for line in shown.stdout.splitlines() if "=" in line)
     assert values["DSP_MAIL_FROM"] == "DSP Console <no-reply@console.example.com>"
     assert values["DSP_ENVIRONMENT"] == "production"
+
+
+def test_trusted_proxies_are_loopback_unless_named_and_a_wrong_entry_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DSP_FORWARDED_ALLOW_IPS", raising=False)
+    monkeypatch.delenv("FORWARDED_ALLOW_IPS", raising=False)
+    assert Settings().forwarded_allow_ips == "127.0.0.1,::1"
+    monkeypatch.setenv("FORWARDED_ALLOW_IPS", "10.0.0.0/8")  # uvicorn's own name is read too
+    assert Settings().forwarded_allow_ips == "10.0.0.0/8"
+    monkeypatch.setenv("DSP_FORWARDED_ALLOW_IPS", "192.0.2.10, 2001:db8::/32")
+    assert Settings().forwarded_allow_ips == "192.0.2.10, 2001:db8::/32"
+    monkeypatch.setenv("DSP_FORWARDED_ALLOW_IPS", "127.0.0.1,proxy.internal")
+    with pytest.raises(ValidationError, match="DSP_FORWARDED_ALLOW_IPS: 'proxy.internal' is not an IP address"):
+        Settings()

@@ -60,7 +60,7 @@ def main() -> None:
     server = start_server(ROOT, port)
     try:
         folder = Path(tempfile.mkdtemp(prefix="dsp-bench-nginx-"))
-        with nginx_proxy.running(nginx_proxy.configure(folder, upstream_port=port)) as proxy:
+        with nginx_proxy.running(folder, upstream_port=port) as proxy:
             # The websocket client verifies the proxy's self-signed certificate through the default context.
             os.environ["SSL_CERT_FILE"] = str(proxy.certificate)
             tls = ssl.create_default_context(cafile=str(proxy.certificate))

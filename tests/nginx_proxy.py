@@ -114,6 +114,7 @@ class Proxy:
 
 def configure(folder: Path, *, upstream_port: int) -> Proxy:
     """The sample, changed for loopback, and its main configuration, written into `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
     cert, key = self_signed_certificate(folder)
     proxy = Proxy(folder, free_port(), free_port(), cert)
     site = SAMPLE.read_text(encoding="utf-8")
@@ -136,24 +137,42 @@ def check(proxy: Proxy) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60)
 
 
-@contextmanager
-def running(proxy: Proxy) -> Iterator[Proxy]:
-    """nginx in the foreground until the block ends, once both its ports accept connections."""
+class PortTaken(Exception):
+    """Another process bound one of the ports between free_port() choosing it and nginx binding it."""
+
+
+def _start(proxy: Proxy) -> subprocess.Popen[bytes]:
+    """nginx in the foreground, once it has bound its ports: it writes its pid file only after that (a connection
+    that succeeds is no proof: another process may be the one listening on a port chosen for nginx)."""
     process = subprocess.Popen([NGINX, "-p", str(proxy.folder), "-c", str(proxy.main_config), "-g", "daemon off;"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pid_file = proxy.folder / "nginx.pid"
+    deadline = time.monotonic() + 30
+    while not (pid_file.exists() and pid_file.read_text().strip() == str(process.pid)):
+        if process.poll() is not None:
+            if "Address already in use" in proxy.log():
+                raise PortTaken(proxy.log())
+            raise RuntimeError(f"nginx ended (exit {process.returncode}): {proxy.log()}")
+        if time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError(f"nginx did not start within 30 s: {proxy.log()}")
+        time.sleep(0.05)
+    return process
+
+
+@contextmanager
+def running(folder: Path, *, upstream_port: int) -> Iterator[Proxy]:
+    """The sample configured in `folder` and served by nginx until the block ends (on other ports if another
+    process takes one of the first ones chosen)."""
+    for attempt in range(3):
+        proxy = configure(folder / f"attempt-{attempt}", upstream_port=upstream_port)
+        try:
+            process = _start(proxy)
+            break
+        except PortTaken:
+            if attempt == 2:
+                raise
     try:
-        deadline = time.monotonic() + 30
-        for port in (proxy.https_port, proxy.http_port):
-            while True:
-                if process.poll() is not None:
-                    raise RuntimeError(f"nginx ended (exit {process.returncode}): {proxy.log()}")
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise RuntimeError(f"nginx did not listen on {port}: {proxy.log()}") from None
-                    time.sleep(0.05)
         yield proxy
     finally:
         process.terminate()

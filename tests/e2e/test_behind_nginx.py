@@ -36,8 +36,7 @@ EMAIL = "agency@demo.example"
 @pytest.fixture(scope="module")
 def proxy(server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[nginx_proxy.Proxy]:
     upstream_port = int(urlsplit(server_url).port or 0)
-    configured = nginx_proxy.configure(tmp_path_factory.mktemp("nginx"), upstream_port=upstream_port)
-    with nginx_proxy.running(configured) as running:
+    with nginx_proxy.running(tmp_path_factory.mktemp("nginx"), upstream_port=upstream_port) as running:
         yield running
 
 

@@ -115,12 +115,15 @@ def _instruction(dockerfile: Path, name: str, *, last: bool = False) -> str:
 
 def test_the_dockerfile_copies_what_exists_runs_real_commands_and_not_as_root() -> None:
     instructions = _instructions(DOCKERFILE)
+    ignored = {line.strip().rstrip("/") for line in (DEPLOY / "Dockerfile.dockerignore").read_text().splitlines()
+               if line.strip() and not line.startswith("#")}
     assert instructions[0] == ("FROM", "python:3.11-slim")
     for name, args in instructions:
         if name == "COPY":
             *sources, _target = shlex.split(args)
             for source in sources:
                 assert (REPO_ROOT / source).exists(), f"COPY {source}: not in the repository"
+                assert source.rstrip("/") not in ignored, f"COPY {source}: left out of the build context"
     user = _instruction(DOCKERFILE, "USER", last=True)
     assert user not in ("root", "0")
     health = _instruction(DOCKERFILE, "HEALTHCHECK")

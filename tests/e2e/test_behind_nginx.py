@@ -9,14 +9,19 @@ Each client also sends a forged X-Forwarded-For naming the same address: believe
 
 from __future__ import annotations
 
+import asyncio
+import json
 import ssl
+import time
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 from sqlmodel import col, select
+from websockets.asyncio.client import connect
 
 from app.access.models import LoginAttempt
 from app.access.throttle import SIGN_IN_ACCOUNT
@@ -26,6 +31,7 @@ from app.kernel.db import run
 from tests import nginx_proxy
 from tests.e2e.conftest import at_path, login, screenshot
 from tests.media_files import image_bytes
+from tests.render import apply_update, run_async, walk
 
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(not nginx_proxy.installed(), reason=nginx_proxy.MISSING)]
 
@@ -72,6 +78,39 @@ def test_the_throttle_counts_each_client_behind_the_proxy_not_the_proxy(proxy: n
     with client(proxy, "127.0.0.5", base_url=server_url) as direct:
         assert _sign_in(direct, "wrong-Pass-2026").status_code == 401
     assert _addresses_counted() == {"127.0.0.3", "127.0.0.4", "127.0.0.5"}
+
+
+def _submit_target(model: dict[str, Any]) -> str | None:
+    found = [node["eventHandlers"]["onSubmit"]["target"] for node in walk(model)
+             if node.get("attributes", {}).get("name") == "login" and "onSubmit" in node.get("eventHandlers", {})]
+    return str(found[0]) if found else None
+
+
+async def _wrong_password_on_the_login_page(proxy: nginx_proxy.Proxy, address: str) -> None:
+    """What a browser at `address` does on /login through the proxy, over the page's websocket: the form
+    rendered, a wrong password submitted; returns once the server has counted the attempt."""
+    tls = ssl.create_default_context(cafile=str(proxy.certificate))
+    async with connect(f"wss://127.0.0.1:{proxy.https_port}/reactpy/?path=/login&qs=", ssl=tls,
+                       local_addr=(address, 0), open_timeout=30,
+                       additional_headers={"Origin": proxy.url, "X-Forwarded-For": FORGED}) as page:
+        model: dict[str, Any] = {}
+        while (submit := _submit_target(model)) is None:
+            message = json.loads(await asyncio.wait_for(page.recv(), 30))
+            if message.get("type") == "layout-update":
+                model = apply_update(model, message)
+        fields = [{"name": "email", "type": "email", "value": EMAIL},
+                  {"name": "password", "type": "password", "value": "wrong-Pass-2026"}]
+        await page.send(json.dumps({"type": "layout-event", "target": submit,
+                                    "data": [{"type": "submit", "target": fields}]}))
+        deadline = time.monotonic() + 30
+        while address not in await asyncio.to_thread(_addresses_counted):
+            assert time.monotonic() < deadline, f"no sign-in attempt from {address} counted"
+            await asyncio.sleep(0.1)
+
+
+def test_the_login_page_counts_the_client_behind_the_proxy(proxy: nginx_proxy.Proxy, demo: dict[str, int]) -> None:
+    run_async(_wrong_password_on_the_login_page(proxy, "127.0.0.6"))
+    assert _addresses_counted() == {"127.0.0.6"}
 
 
 def test_an_upload_and_static_files_through_the_proxy(proxy: nginx_proxy.Proxy, demo: dict[str, int]) -> None:

@@ -33,8 +33,8 @@ STRICT_TRANSPORT_SECURITY = csp.STRICT_TRANSPORT_SECURITY.encode()
 
 SESSION_ENDED_CLOSE_CODE = 4401
 FOREIGN_ORIGIN_CLOSE_CODE = 4403
-# Logged at each refusal (a browser learns nothing from a refused handshake: uvicorn answers a close before the accept
-# with a bare 403, which the page's script cannot read): a foreign site's page, or (far more often) a proxy that does not pass the browser's Host.
+# Logged at each refusal: a foreign site's page, or (far more often) a proxy that does not pass the browser's Host on.
+# The browser learns nothing from a refused handshake (uvicorn answers a close before the accept with a bare 403).
 ORIGIN_REFUSED = ("refused a {what} from a page at {origin}: the server was asked for host {host!r}. Browsers send "
                   "the page's own address as Origin, so the two differ for a foreign site's page, or behind a proxy "
                   "that does not pass the browser's Host header on (nginx: proxy_set_header Host $http_host; "

@@ -59,8 +59,8 @@ def main() -> None:
     port = free_port()
     server = start_server(ROOT, port)
     try:
-        folder = Path(tempfile.mkdtemp(prefix="dsp-bench-nginx-"))
-        with nginx_proxy.running(folder, upstream_port=port) as proxy:
+        with tempfile.TemporaryDirectory(prefix="dsp-bench-nginx-") as folder, \
+                nginx_proxy.running(Path(folder), upstream_port=port) as proxy:
             # The websocket client verifies the proxy's self-signed certificate through the default context.
             os.environ["SSL_CERT_FILE"] = str(proxy.certificate)
             tls = ssl.create_default_context(cafile=str(proxy.certificate))

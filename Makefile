@@ -23,11 +23,15 @@ install: $(VENV)/.installed
 
 install-test: $(VENV)/.installed-test system-test-deps
 
-# Debian's chromium (browser tests) and postgresql (the suite runs on it too); never `playwright install`.
+# Debian's chromium (browser tests), postgresql (the suite runs on it too) and nginx (the proxy sample runs in front
+# of a server: tests/e2e/test_behind_nginx.py); never `playwright install`. The tests start nginx themselves, so a
+# freshly installed package's own service is stopped and disabled (it would hold port 80 on a machine with systemd).
 system-test-deps:
-	@if ! command -v chromium >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	@if ! command -v chromium >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! test -x /usr/sbin/nginx; then \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium postgresql fonts-dejavu-core >/dev/null; \
+	  HAD_NGINX=$$(test -x /usr/sbin/nginx && echo yes); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium postgresql nginx fonts-dejavu-core >/dev/null; \
+	  if [ -z "$$HAD_NGINX" ] && command -v systemctl >/dev/null; then $$SUDO systemctl disable --now nginx >/dev/null 2>&1 || true; fi; \
 	fi
 
 migrate: install

@@ -119,8 +119,10 @@ def _serve(args: argparse.Namespace) -> None:
     # --fd serves on a socket the caller already bound and passed down (tests: no window in which another
     # process could take a port between choosing it and binding it).
     where: dict[str, Any] = {"fd": args.fd} if args.fd is not None else {"host": settings.host, "port": settings.port}
+    # Only the proxies named in DSP_FORWARDED_ALLOW_IPS may say who the client is (X-Forwarded-For) and that it
+    # came over https (X-Forwarded-Proto): the sign-in throttle counts that address, HSTS follows that scheme.
     uvicorn.run("app.main:create_app", factory=True, proxy_headers=True, log_level="info", ws_ping_interval=20,
-                workers=workers, **where)
+                forwarded_allow_ips=settings.forwarded_allow_ips, workers=workers, **where)
 
 
 def _migrate(_args: argparse.Namespace) -> None:

@@ -9,6 +9,7 @@ from starlette.websockets import WebSocketDisconnect
 from app.access import sessions
 from app.access.sessions import SESSION_COOKIE
 from app.accounts import service as accounts
+from app.accounts.auth_api import CROSS_ORIGIN_REFUSED
 from app.demo.seed import DEMO_PASSWORD
 from app.kernel.db import run
 from app.main import create_app
@@ -32,6 +33,22 @@ def test_foreign_origin_websocket_is_refused(demo_ids):
                 client.websocket_connect(WS_PATH, headers={"origin": "https://evil.example", "host": "testserver"}) as ws:
             ws.receive_json()
         assert closed.value.code == FOREIGN_ORIGIN_CLOSE_CODE
+
+
+def test_a_proxy_that_does_not_pass_the_host_on_is_told_so(demo_ids, caplog):
+    """Behind a proxy that sends its own Host (the upstream's address), the page's Origin never matches: the
+    websocket and the sign-in's session call are refused, and the log (and the call's answer) say what to change."""
+    page_origin = {"origin": "https://console.example.com", "host": "127.0.0.1:8000"}
+    with TestClient(create_app(), base_url="http://127.0.0.1:8000") as client:
+        with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(WS_PATH, headers=page_origin) as ws:
+            ws.receive_json()
+        assert closed.value.code == FOREIGN_ORIGIN_CLOSE_CODE
+        session = client.post("/api/auth/session", json={"ticket": "any"},
+                              headers={**page_origin, "x-requested-with": "dsp-console"})
+        assert (session.status_code, session.json()["message"]) == (403, CROSS_ORIGIN_REFUSED)
+    refusals = [r.getMessage() for r in caplog.records if r.name == "dsp.web"]
+    assert len(refusals) == 2
+    assert all("'127.0.0.1:8000'" in note and "proxy_set_header Host $http_host" in note for note in refusals)
 
 
 def test_same_origin_websocket_renders_and_a_revoked_session_closes_it(demo_ids):

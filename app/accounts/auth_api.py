@@ -37,6 +37,7 @@ from app.kernel.errors import Forbidden, NotAuthenticated
 from app.settings import company
 from app.web.deps import DB, bearer_token, client_address, get_actor
 from app.web.envelope import Envelope, reply
+from app.web.middleware import same_origin
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 
@@ -155,13 +156,16 @@ def user_change_password(body: ChangePasswordBody, actor: Actor = Depends(get_ac
 
 # ---- browser session: called by the session agent (same-origin fetch with a custom header) ----
 
+CROSS_ORIGIN_REFUSED = ("Cross-site request refused: this page's address is not the host the server was asked for. "
+                        "Behind a proxy, pass the browser's Host header on (deploy/nginx/dsp-console.conf).")
+
+
 def _same_origin(request: Request) -> None:
     """A custom header cannot be sent cross-site without CORS, which we never grant; Origin must match."""
-    origin = request.headers.get("origin")
-    if request.headers.get("x-requested-with") != "dsp-console" or (
-        origin and origin.split("://", 1)[-1] != request.headers.get("host")
-    ):
+    if request.headers.get("x-requested-with") != "dsp-console":
         raise Forbidden("Cross-site request refused.")
+    if not same_origin(request.scope, "sign-in session call"):
+        raise Forbidden(CROSS_ORIGIN_REFUSED)
 
 
 def _set_cookie(response: Response, token: str, row: AuthSession) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +64,12 @@ class Settings(BaseSettings):
     secret_key: str = _DEV_SECRET
     host: str = "127.0.0.1"
     port: int = Field(default=8000, validation_alias="PORT")
+    # The proxies whose X-Forwarded-For / X-Forwarded-Proto the server believes (uvicorn's forwarded_allow_ips):
+    # addresses or networks, comma-separated, "*" for any. A request from anywhere else keeps its own address, so
+    # a client cannot pick the address the sign-in throttle counts by sending the header itself. uvicorn's own
+    # FORWARDED_ALLOW_IPS is read too; DSP_FORWARDED_ALLOW_IPS wins.
+    forwarded_allow_ips: str = Field(default="127.0.0.1,::1",
+                                     validation_alias=AliasChoices("DSP_FORWARDED_ALLOW_IPS", "FORWARDED_ALLOW_IPS"))
     # PostgreSQL connections each server process keeps open, and how many more it may open at a peak. Several
     # processes on one database: keep their sum under the server's max_connections (100 by default).
     db_pool_size: int = Field(default=10, ge=1)
@@ -148,6 +155,19 @@ class Settings(BaseSettings):
     stripe_secret_key: str = ""
     stripe_webhook_secret: str = ""
     stripe_api_base: str = "https://api.stripe.com"
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _refuse_unreadable_proxy_addresses(cls, value: str) -> str:
+        for entry in (part.strip() for part in value.split(",")):
+            if entry == "*":
+                continue
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(f"DSP_FORWARDED_ALLOW_IPS: {entry!r} is not an IP address or network (write "
+                                 "them comma-separated, e.g. 127.0.0.1,10.0.0.0/8; * trusts every address)") from None
+        return value
 
     @model_validator(mode="after")
     def _refuse_unknown_statistics_store(self) -> Settings:

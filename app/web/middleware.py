@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any
@@ -32,6 +33,13 @@ STRICT_TRANSPORT_SECURITY = csp.STRICT_TRANSPORT_SECURITY.encode()
 
 SESSION_ENDED_CLOSE_CODE = 4401
 FOREIGN_ORIGIN_CLOSE_CODE = 4403
+# Logged at each refusal: a foreign site's page, or (far more often) a proxy that does not pass the browser's Host on.
+# The browser learns nothing from a refused handshake (uvicorn answers a close before the accept with a bare 403).
+ORIGIN_REFUSED = ("refused a {what} from a page at {origin}: the server was asked for host {host!r}. Browsers send "
+                  "the page's own address as Origin, so the two differ for a foreign site's page, or behind a proxy "
+                  "that does not pass the browser's Host header on (nginx: proxy_set_header Host $http_host; "
+                  "deploy/nginx/dsp-console.conf).")
+_log = logging.getLogger("dsp.web")
 
 
 def header(scope: Mapping[str, Any], name: bytes) -> str:
@@ -51,11 +59,17 @@ def cookie(scope: Scope, name: str) -> str | None:
     return morsel.value if morsel else None
 
 
-def same_origin(scope: Scope) -> bool:
+def same_origin(scope: Mapping[str, Any], what: str) -> bool:
+    """Whether the request's Origin (the page's address) names the host the request was sent to; a refusal is
+    logged, naming both and the proxy setting that usually causes it. `what` names the request in that note."""
     origin = header(scope, b"origin")
     if not origin:
-        return True  # non-browser clients send none; browsers always send it on websockets
-    return origin.split("://", 1)[-1].rstrip("/") == header(scope, b"host")
+        return True  # non-browser clients send none; browsers always send it on websockets and POSTs
+    host = header(scope, b"host")
+    if origin.split("://", 1)[-1].rstrip("/") == host:
+        return True
+    _log.warning(ORIGIN_REFUSED.format(what=what, origin=origin, host=host))
+    return False
 
 
 class HtmlShellHeaders:
@@ -131,7 +145,7 @@ class WebsocketGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket":
             return await self.app(scope, receive, send)
-        if not same_origin(scope):
+        if not same_origin(scope, "websocket"):
             await receive()  # websocket.connect
             await send({"type": "websocket.close", "code": FOREIGN_ORIGIN_CLOSE_CODE})
             return

@@ -46,17 +46,19 @@ def _heartbeat() -> float:
 
 
 class _Policy(procrastinate_retry.BaseRetryStrategy):
-    """Our RetryPolicy in procrastinate's terms (its job.attempts counts the runs before this one)."""
+    """Our RetryPolicy in procrastinate's terms (its job.attempts counts the runs before this one). Read from the
+    task's declaration at each decision, as the table queue does, not copied when the worker starts."""
 
-    def __init__(self, policy: tasks.RetryPolicy) -> None:
-        self.policy = policy
+    def __init__(self, name: str) -> None:
+        self.name = name
 
     def get_retry_decision(self, *, exception: BaseException,
                            job: procrastinate.jobs.Job) -> procrastinate_retry.RetryDecision | None:
+        policy = tasks.get(self.name).retry
         number = job.attempts + 1
-        if number >= self.policy.attempts:
+        if number >= policy.attempts:
             return None
-        at = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=self.policy.wait_before(number + 1))
+        at = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=policy.wait_before(number + 1))
         return procrastinate_retry.RetryDecision(retry_at=at)
 
 
@@ -77,7 +79,7 @@ class ProcrastinateQueue:
         app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=self._conninfo, min_size=1,
                                                                          max_size=POOL_MAX))
         for task in tasks.load_all().values():
-            app.task(name=task.name, pass_context=True, queue=get_settings().jobs_queue, retry=_Policy(task.retry))(_runner_for(task))
+            app.task(name=task.name, pass_context=True, queue=get_settings().jobs_queue, retry=_Policy(task.name))(_runner_for(task))
         return app
 
     def defer(self, db: Session, task: str, kwargs: dict[str, Any], key: str, delay: float) -> None:
@@ -182,7 +184,7 @@ class ProcrastinateQueue:
 def _runner_for(task: tasks.Task) -> Any:
     def run(context: procrastinate.JobContext, **kwargs: Any) -> None:
         assert context.job is not None
-        runner.run(task, kwargs, context.job.attempts + 1)
+        runner.run(tasks.get(task.name), kwargs, context.job.attempts + 1)  # its declaration now, as _Policy
 
     run.__name__ = run.__qualname__ = task.name.replace(".", "_")
     return run

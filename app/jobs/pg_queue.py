@@ -6,6 +6,14 @@ worker: the sweep below, every third of settings.jobs_lease_seconds.
 
 The worker runs on its own thread with its own event loop (never the server's); procrastinate runs our
 synchronous tasks on threads of that loop, CONCURRENCY at once.
+
+Rolling upgrades: procrastinate fails a job whose task its worker does not know (TaskNotFound), so a job that a
+newer release deferred must never reach an older worker. Each task has a queue of its own, "<DSP_JOBS_QUEUE>:<task>",
+and a worker fetches from the queues of the tasks it knows (procrastinate's own queue filter, down to
+procrastinate_fetch_job_v2): a new task's jobs wait in the table, counted by depth(), until a worker of the new
+release starts. A worker also takes the bare "<DSP_JOBS_QUEUE>" queue, where releases before this scheme deferred.
+A queue's name goes into a NOTIFY channel name ("procrastinate_queue_v1#" + queue, 63 bytes at most), hence the
+bounds on DSP_JOBS_QUEUE and on task names (app/jobs/tasks.py).
 """
 
 from __future__ import annotations
@@ -62,6 +70,16 @@ class _Policy(procrastinate_retry.BaseRetryStrategy):
         return procrastinate_retry.RetryDecision(retry_at=at)
 
 
+def queue_of(task: str) -> str:
+    """The procrastinate queue of `task`'s jobs in this process's DSP_JOBS_QUEUE."""
+    return f"{get_settings().jobs_queue}:{task}"
+
+
+def _known_queues() -> list[str]:
+    """The queues this worker takes jobs from: those of the tasks it knows (and the pre-scheme bare queue)."""
+    return [get_settings().jobs_queue, *(queue_of(name) for name in tasks.load_all())]
+
+
 def _conninfo(sqlalchemy_url: str) -> str:
     return "postgresql://" + sqlalchemy_url.split("://", 1)[1]
 
@@ -79,12 +97,12 @@ class ProcrastinateQueue:
         app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=self._conninfo, min_size=1,
                                                                          max_size=POOL_MAX))
         for task in tasks.load_all().values():
-            app.task(name=task.name, pass_context=True, queue=get_settings().jobs_queue, retry=_Policy(task.name))(_runner_for(task))
+            app.task(name=task.name, pass_context=True, queue=queue_of(task.name), retry=_Policy(task.name))(_runner_for(task))
         return app
 
     def defer(self, db: Session, task: str, kwargs: dict[str, Any], key: str, delay: float) -> None:
         at = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=delay) if delay else None
-        db.execute(_DEFER, {"queue": get_settings().jobs_queue, "task": task, "lock": key or None, "args": json.dumps(kwargs), "at": at})
+        db.execute(_DEFER, {"queue": queue_of(task), "task": task, "lock": key or None, "args": json.dumps(kwargs), "at": at})
 
     # --- workers ------------------------------------------------------------------------------------------
 
@@ -103,7 +121,7 @@ class ProcrastinateQueue:
                 continue
 
     def _options(self, **extra: Any) -> dict[str, Any]:
-        return {"queues": [get_settings().jobs_queue], "install_signal_handlers": False, "update_heartbeat_interval": _heartbeat(),
+        return {"queues": _known_queues(), "install_signal_handlers": False, "update_heartbeat_interval": _heartbeat(),
                 "stalled_worker_timeout": _stale(), "fetch_job_polling_interval": POLL_S,
                 "delete_jobs": "successful", **extra}
 
@@ -154,10 +172,10 @@ class ProcrastinateQueue:
 
     def _count(self, *statuses: str) -> int:
         """This process's queue's jobs in any of `statuses`, in one statement (a job moving from one to the other
-        is counted once)."""
+        is counted once), tasks this process does not know included (they wait for a newer worker)."""
         with session_scope() as db:
             return int(db.execute(text("SELECT count(*) FROM procrastinate_jobs WHERE status = ANY(:s) "
-                                       "AND queue_name = :queue"),
+                                       "AND split_part(queue_name, ':', 1) = :queue"),
                                   {"s": list(statuses), "queue": get_settings().jobs_queue}).scalar_one())
 
     def depth(self) -> int:

@@ -280,6 +280,19 @@ def test_a_push_that_always_fails_ends_failed_with_the_dsps_message(db, fake: Fa
     assert pushes.failed_pushes(db) == []
 
 
+def test_a_push_that_breaks_in_the_console_ends_failed_not_queued_forever(db, fake: FakeDsp, quick, monkeypatch):
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, fake.url)
+
+    def broken(*_args: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(pushes, "payload", broken)
+    line = _pushed(db, admin, created.id, "campaign", _a_campaign(db).id)
+    assert (line.push_state, line.last_error) == ("failed", pushes.UNEXPECTED.format(kind="RuntimeError"))
+    assert fake.requests == [] and jobs.failures() == 1
+
+
 def test_a_busy_dsp_is_asked_again_within_one_attempt(db, fake: FakeDsp, quick):
     admin = actor_of(db, STAFF)
     created = _dsp(db, admin, fake.url)

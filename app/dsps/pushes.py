@@ -41,6 +41,7 @@ BACKOFF_S: tuple[float, ...] = (5.0, 30.0, 120.0)  # before the 2nd, 3rd and 4th
 GONE = "The DSP was removed."
 INACTIVE = "The DSP was deactivated before the push ran."
 ASKER_GONE = "The account that asked for this push can no longer push to DSPs."
+UNEXPECTED = "The push failed unexpectedly ({kind}); the server log has the details."
 
 
 def association(db: Session, dsp_id: int, entity: str, local_id: int) -> DspAssociation | None:
@@ -96,6 +97,16 @@ def _record(dsp_id: int, entity: str, local_id: int, user_id: int, *, queued_at:
 @jobs.task(TASK, attempts=ATTEMPTS, backoff=BACKOFF_S)
 def push(dsp_id: int, entity: str, local_id: int, user_id: int) -> None:
     number, last = jobs.attempt()
+    try:
+        _push(dsp_id, entity, local_id, user_id, final=number >= last)
+    except Exception as error:
+        if number >= last:  # a bug or a database failure, not the DSP: the map must not say "queued" forever
+            _record(dsp_id, entity, local_id, user_id, queued_at=None, state=PushState.FAILED,
+                    error=UNEXPECTED.format(kind=type(error).__name__))
+        raise  # the queue logs it, retries it, and counts it among its failures after the last attempt
+
+
+def _push(dsp_id: int, entity: str, local_id: int, user_id: int, *, final: bool) -> None:
     kind = AssociationKind(entity)
     queued_at: datetime | None = None
     try:
@@ -108,19 +119,18 @@ def push(dsp_id: int, entity: str, local_id: int, user_id: int) -> None:
             if dsp.status != DspStatus.ACTIVE:
                 raise ServiceError(INACTIVE)
             body = payload(db, _asker(db, user_id), kind, local_id) | ({"seat_id": dsp.seat_id} if dsp.seat_id else {})
-            connector = connector_for(dsp.connector, endpoint_url=dsp.endpoint_url,
-                                      api_key=decrypt(dsp.credentials_encrypted),
-                                      timeout_s=get_settings().dsp_request_timeout_s)
+            kind_of_dsp, endpoint, encrypted = dsp.connector, dsp.endpoint_url, dsp.credentials_encrypted
             previous = row.remote_id if row else ""
     except ServiceError as refusal:  # nothing to retry: the DSP, the record or the asker is gone
         _record(dsp_id, entity, local_id, user_id, queued_at=queued_at, state=PushState.FAILED, error=refusal.message)
         return
     try:
+        connector = connector_for(kind_of_dsp, endpoint_url=endpoint, api_key=decrypt(encrypted),
+                                  timeout_s=get_settings().dsp_request_timeout_s)
         send = connector.push_campaign if kind == AssociationKind.CAMPAIGN else connector.push_creative
         remote = send(body, previous)
     except (ConnectorError, CredentialsUnreadable) as failure:
         error = str(failure)
-        final = number >= last
         _record(dsp_id, entity, local_id, user_id, queued_at=queued_at,
                 state=PushState.FAILED if final else PushState.QUEUED, error=error)
         if not final:

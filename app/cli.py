@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import getpass
-import logging
 import os
 import sys
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from pydantic import ValidationError
 
 import app.tables  # noqa: F401  (every table and every domain's hooks)
 from app.kernel.config import get_settings, refusal_lines
+from app.kernel.logging_setup import configure_logging, logging_config
 
 if TYPE_CHECKING:
     from app.kernel.config import Settings
@@ -101,10 +101,8 @@ def _serve(args: argparse.Namespace) -> None:
 
     settings = get_settings()
     workers = serving_processes(settings)
+    configure_logging(settings)  # this process's; each worker process's in serving_app()
     _schema_ready()
-    # The console's own notes (logger "dsp": schedules registered, runs recovered) at INFO, others' at WARNING.
-    logging.basicConfig(format="%(levelname)s:     %(name)s: %(message)s")
-    logging.getLogger("dsp").setLevel(logging.INFO)
     # Before listening: a second server on the same statistics file would start, look healthy and answer every
     # statistics call with a 500. It refuses instead, naming the settings that give it a file of its own.
     _open_store(STORE_HELD_FOR_SERVE)
@@ -121,8 +119,18 @@ def _serve(args: argparse.Namespace) -> None:
     where: dict[str, Any] = {"fd": args.fd} if args.fd is not None else {"host": settings.host, "port": settings.port}
     # Only the proxies named in DSP_FORWARDED_ALLOW_IPS may say who the client is (X-Forwarded-For) and that it
     # came over https (X-Forwarded-Proto): the sign-in throttle counts that address, HSTS follows that scheme.
-    uvicorn.run("app.main:create_app", factory=True, proxy_headers=True, log_level="info", ws_ping_interval=20,
-                forwarded_allow_ips=settings.forwarded_allow_ips, workers=workers, **where)
+    uvicorn.run("app.cli:serving_app", factory=True, proxy_headers=True, log_config=logging_config(settings),
+                log_level="info", ws_ping_interval=20, forwarded_allow_ips=settings.forwarded_allow_ips,
+                workers=workers, **where)
+
+
+def serving_app() -> Any:
+    """The app of one serving process (uvicorn's factory, called in each worker process as it starts): its
+    logging configured first, as in the process that ran `serve`."""
+    from app.main import create_app
+
+    configure_logging(get_settings())
+    return create_app()
 
 
 def _migrate(_args: argparse.Namespace) -> None:

@@ -1,6 +1,6 @@
 """A local DSP that speaks the generic HTTP/JSON connector's protocol (app/dsps/connectors/http_json.py)
 over real HTTP on 127.0.0.1, with a switch for each way a real one fails: too slow, 5xx, a non-JSON answer, JSON
-without an id, a refused key."""
+without an id, a refused key, and a count of next answers that are busy (503) or failing (500)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ class FakeDsp:
         self.api_key = api_key
         self.mode = "ok"
         self.busy_answers = 0  # this many next requests are answered 503 (busy), whatever the mode
+        self.failing_answers = 0  # this many next requests are answered 500 (which the connector does not retry)
         self.slow_s = 3.0  # beyond the connector timeout the tests set
         self.requests: list[dict[str, Any]] = []  # {method, path, authorization, body}
         self.objects: dict[str, dict[str, Any]] = {}  # remote id -> last body pushed
@@ -46,6 +47,9 @@ class FakeDsp:
         if self.busy_answers > 0:
             self.busy_answers -= 1
             return self._send(handler, 503, b'{"error": "busy, try again"}')
+        if self.failing_answers > 0:
+            self.failing_answers -= 1
+            return self._send(handler, 500, b'{"error": "internal error"}')
         if self.mode == "slow":
             self.release.wait(self.slow_s)
             return self._send(handler, 200, b'{"id": "too-late", "status": "ok"}')

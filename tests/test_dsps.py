@@ -1,7 +1,9 @@
 """DSP connections: credentials encrypted at rest and never shown (service answers, API answers, pages, the change
 history), admin only (co-admin, agency and advertiser refused by the service and the API), and the HTTP/JSON
-connector against a real local fake DSP: a good sync records the DSP's id; a timeout, a 5xx and answers it cannot
-read are recorded as sync errors, with the campaign untouched and syncable again."""
+connector against a real local fake DSP. A sync is a push through the job queue (app/dsps/pushes.py): the request
+answers "queued"; the job records the DSP's id, or, after its last attempt, a timeout, a 5xx or an answer it cannot
+read as the sync error, with the campaign untouched and syncable again. SQLite's table queue and PostgreSQL's
+procrastinate both run these (the suite's two passes)."""
 
 from __future__ import annotations
 
@@ -12,21 +14,24 @@ import pytest
 from cryptography.fernet import Fernet
 from sqlmodel import select
 
+from app import jobs
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign
 from app.campaigns.schemas import CampaignUpdate
 from app.creatives.models import Creative
 from app.dsps import credentials as dsp_credentials
+from app.dsps import pushes
 from app.dsps import service as dsps
 from app.dsps.connectors import http_json
 from app.dsps.models import Dsp, DspAssociation
-from app.dsps.schemas import DspCreate, DspRead, DspUpdate
+from app.dsps.schemas import AnyAssociation, DspCreate, DspRead, DspUpdate
 from app.history import change_log
 from app.history.models import AuditEntry
+from app.jobs import tasks
 from app.kernel.errors import Conflict, Forbidden, Invalid, NotAuthenticated
 from app.reference import metadata
 from tests.fake_dsp import FakeDsp, running_fake_dsp
-from tests.helpers import actor_of, bearer_headers
+from tests.helpers import actor_of, bearer_headers, settle_jobs
 from tests.test_creatives import CAMPAIGN, _image_creative
 
 SECRET = "sk_live_dsp_Zq8vR2mN5tW1xY7"  # what must never come back out
@@ -42,9 +47,24 @@ def fake() -> Any:
 
 @pytest.fixture
 def quick(settings, monkeypatch) -> None:
-    """A connector timeout well under the fake's slow answer; retries 10 ms apart."""
+    """A connector timeout well under the fake's slow answer; the connector's tries and the queue's attempts of a
+    push (as many as in production) 10 ms apart."""
     monkeypatch.setattr(settings, "dsp_request_timeout_s", 0.5)
     monkeypatch.setattr(http_json, "BACKOFF_S", (0.01,))
+    declared = tasks.get(pushes.TASK)
+    monkeypatch.setitem(tasks.TASKS, pushes.TASK, tasks.Task(declared.name, declared.fn,
+                                                            tasks.RetryPolicy(pushes.ATTEMPTS, (0.01,))))
+
+
+def _pushed(db, actor, dsp_id: int, entity: str, local_id: int) -> AnyAssociation:
+    """Sync through the service (answered "queued"), let the queue run the push, and read the map's line."""
+    asked = dsps.sync(db, actor=actor, dsp_id=dsp_id, entity=entity, local_id=local_id)
+    assert asked.state == "queued" and asked.association.push_state == "queued", asked
+    db.commit()
+    settle_jobs()
+    db.expire_all()
+    return next(line for line in dsps.associations(db, actor=actor, entity=entity, local_id=local_id)
+                if line.dsp_id == dsp_id)
 
 
 def _exchanges(db, actor, n: int = 2) -> list[int]:
@@ -142,7 +162,7 @@ def test_a_seat_id_is_an_identifier_and_goes_with_every_push(db, fake: FakeDsp, 
         dsps.update_dsp(db, actor=admin, dsp_id=created.id, data=DspUpdate(**{"seat_id": "Seat 43"}))
     assert caught.value.fields == {"seat_id": rule}
     assert dsps.get_dsp(db, actor=admin, dsp_id=created.id).seat_id == "Seat_42-eu"
-    dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=_a_campaign(db).id)
+    _pushed(db, admin, created.id, "campaign", _a_campaign(db).id)
     assert fake.requests[-1]["body"]["seat_id"] == "Seat_42-eu"
     assert dsps.update_dsp(db, actor=admin, dsp_id=created.id, data=DspUpdate(**{"seat_id": ""})).seat_id == ""
 
@@ -165,40 +185,71 @@ def test_only_admin_reaches_dsps_in_the_services(db, email):
     for call in calls:
         with pytest.raises(Forbidden):
             call()
+    db.commit()
+    assert jobs.outstanding() == 0 and db.exec(select(DspAssociation)).all() == [], "a refused sync queues nothing"
     with pytest.raises(NotAuthenticated):
         dsps.list_dsps(db, actor=None)  # type: ignore[arg-type]
 
 
-def test_a_sync_records_the_dsps_id_and_a_resync_updates_it(db, fake: FakeDsp, quick):
+def test_a_sync_is_queued_then_delivered_and_a_resync_updates_it(db, fake: FakeDsp, quick):
     admin = actor_of(db, STAFF)
     created = _dsp(db, admin, fake.url)
     campaign = _a_campaign(db)
-    result = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
-    assert result.ok is True
-    line = result.association
-    assert line.campaign_associate_id == line.remote_id == "cam-0001" and line.dsp_name == "Acme Bidder"
-    assert line.synced_at and line.last_error == ""
+    asked = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
+    assert (asked.state, asked.message) == ("queued", "Queued for Acme Bidder.")
+    assert asked.association.remote_id == "" and fake.requests == [], "nothing is sent within the request"
+    db.commit()
+    settle_jobs()
+    db.expire_all()
+    line = dsps.associations(db, actor=admin, entity="campaign", local_id=campaign.id)[0]
+    assert line.push_state == "delivered" and line.campaign_associate_id == line.remote_id == "cam-0001"
+    assert line.synced_at and line.last_error == "" and line.dsp_name == "Acme Bidder"
     pushed = fake.requests[-1]
     assert (pushed["method"], pushed["path"]) == ("POST", "/v1/campaigns")
     assert pushed["authorization"] == f"Bearer {SECRET}"
     assert pushed["body"]["external_id"] == campaign.id and pushed["body"]["name"] == campaign.name
-    again = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
-    assert again.association.remote_id == "cam-0001"
+    again = _pushed(db, admin, created.id, "campaign", campaign.id)
+    assert again.remote_id == "cam-0001" and again.push_state == "delivered"
     assert (fake.requests[-1]["method"], fake.requests[-1]["path"]) == ("PUT", "/v1/campaigns/cam-0001")
     shown = dsps.associations(db, actor=admin, entity="campaign", local_id=campaign.id)
     assert [(s.dsp_name, s.campaign_associate_id) for s in shown] == [("Acme Bidder", "cam-0001")]
-    assert SECRET not in json.dumps([s.model_dump() for s in shown]) + result.model_dump_json()
+    assert SECRET not in json.dumps([s.model_dump() for s in shown]) + asked.model_dump_json()
+    assert pushes.failed_pushes(db) == []
+
+
+def test_two_pushes_queued_together_create_the_campaign_once(db, fake: FakeDsp, quick):
+    """Jobs with one key run one at a time and in order: the second push updates what the first created."""
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, fake.url)
+    campaign = _a_campaign(db)
+    for _ in range(2):
+        dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
+    db.commit()
+    settle_jobs()
+    assert [(r["method"], r["path"]) for r in fake.requests] == [("POST", "/v1/campaigns"),
+                                                                  ("PUT", "/v1/campaigns/cam-0001")]
 
 
 def test_a_creative_sync_gives_the_creative_maps(db, fake: FakeDsp, quick):
     admin = actor_of(db, STAFF)
     created = _dsp(db, admin, fake.url)
     creative = db.get(Creative, _image_creative(db, actor_of(db, "advertiser@demo.example")).id)
-    result = dsps.sync(db, actor=admin, dsp_id=created.id, entity="creative", local_id=creative.id)
-    assert result.ok, result
-    assert result.association.creative_associate_id == "cre-0001"
-    assert result.association.creative_primary_id == creative.id
+    line = _pushed(db, admin, created.id, "creative", creative.id)
+    assert line.push_state == "delivered", line
+    assert line.creative_associate_id == "cre-0001"
+    assert line.creative_primary_id == creative.id
     assert fake.requests[-1]["body"]["type"] == creative.type
+
+
+def test_a_dsp_that_fails_twice_then_answers_is_delivered_on_the_third_attempt(db, fake: FakeDsp, quick):
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, fake.url)
+    campaign = _a_campaign(db)
+    fake.failing_answers = 2  # HTTP 500 twice (the connector does not retry a 500 itself: the queue does)
+    line = _pushed(db, admin, created.id, "campaign", campaign.id)
+    assert line.push_state == "delivered" and line.remote_id == "cam-0001" and line.last_error == "", line
+    assert [r["method"] for r in fake.requests] == ["POST"] * 3
+    assert pushes.failed_pushes(db) == []
 
 
 @pytest.mark.parametrize(("mode", "message"), [
@@ -207,49 +258,69 @@ def test_a_creative_sync_gives_the_creative_maps(db, fake: FakeDsp, quick):
     ("not_json", "The DSP's answer was not JSON."),
     ("no_id", "The DSP's answer has no id."),
 ])
-def test_a_failed_sync_is_recorded_and_the_campaign_is_untouched(db, fake: FakeDsp, quick, mode, message):
+def test_a_push_that_always_fails_ends_failed_with_the_dsps_message(db, fake: FakeDsp, quick, mode, message):
     admin = actor_of(db, STAFF)
     created = _dsp(db, admin, fake.url)
     campaign = _a_campaign(db)
-    first = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
-    db.commit()
+    first = _pushed(db, admin, created.id, "campaign", campaign.id)
     before = campaigns.get_campaign(db, actor=admin, campaign_id=campaign.id)
     fake.mode = mode
-    failed = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
-    db.commit()
-    assert failed.ok is False and failed.message == message
-    line = failed.association
-    assert line.last_error == message
-    assert line.remote_id == first.association.remote_id, "the last good id is kept"
-    assert line.synced_at == first.association.synced_at and line.attempted_at > line.synced_at
+    line = _pushed(db, admin, created.id, "campaign", campaign.id)
+    assert line.push_state == "failed" and line.last_error == message
+    assert line.remote_id == first.remote_id, "the last good id is kept"
+    assert line.synced_at == first.synced_at and line.attempted_at > line.synced_at
     assert campaigns.get_campaign(db, actor=admin, campaign_id=campaign.id) == before
+    failed = pushes.failed_pushes(db)
+    assert [(f.dsp_name, f.entity, f.local_id, f.error) for f in failed] == [("Acme Bidder", "campaign", campaign.id,
+                                                                              message)]
+    assert jobs.outstanding() == 0, "nothing left to retry"
     fake.mode = "ok"
-    recovered = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
-    assert recovered.ok and recovered.association.last_error == ""
+    recovered = _pushed(db, admin, created.id, "campaign", campaign.id)
+    assert recovered.push_state == "delivered" and recovered.last_error == ""
+    assert pushes.failed_pushes(db) == []
 
 
-def test_a_busy_dsp_is_asked_again_and_the_push_goes_through(db, fake: FakeDsp, quick):
+def test_a_push_that_breaks_in_the_console_ends_failed_not_queued_forever(db, fake: FakeDsp, quick, monkeypatch):
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, fake.url)
+
+    def broken(*_args: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(pushes, "payload", broken)
+    line = _pushed(db, admin, created.id, "campaign", _a_campaign(db).id)
+    assert (line.push_state, line.last_error) == ("failed", pushes.UNEXPECTED.format(kind="RuntimeError"))
+    assert fake.requests == [] and jobs.failures() == 1
+
+
+def test_a_busy_dsp_is_asked_again_within_one_attempt(db, fake: FakeDsp, quick):
     admin = actor_of(db, STAFF)
     created = _dsp(db, admin, fake.url)
     campaign = _a_campaign(db)
-    fake.busy_answers = 2  # 503 twice, then the DSP takes it
-    before = len(fake.requests)
-    pushed = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
-    assert pushed.ok and pushed.association.remote_id == "cam-0001", pushed
-    assert [r["method"] for r in fake.requests[before:]] == ["POST"] * 3
-    fake.busy_answers = 3  # busy on every try: the admin reads the last answer
-    failed = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
-    assert failed.ok is False and failed.message == "The DSP answered HTTP 503."
+    fake.busy_answers = 2  # 503 twice, then the DSP takes it: the connector's own tries, one job attempt
+    line = _pushed(db, admin, created.id, "campaign", campaign.id)
+    assert line.push_state == "delivered" and line.remote_id == "cam-0001", line
+    assert [r["method"] for r in fake.requests] == ["POST"] * 3
 
 
 def test_a_first_sync_that_fails_leaves_no_id_and_a_wrong_key_is_reported(db, fake: FakeDsp, quick):
     admin = actor_of(db, STAFF)
     created = _dsp(db, admin, fake.url, api_key="not-the-right-key")
     campaign = _a_campaign(db)
-    failed = dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=campaign.id)
-    assert failed.association.remote_id == "" and failed.association.synced_at is None
-    assert failed.message == "The DSP refused the API key (HTTP 401)."
-    assert db.exec(select(DspAssociation)).one().last_error == failed.message
+    failed = _pushed(db, admin, created.id, "campaign", campaign.id)
+    assert failed.remote_id == "" and failed.synced_at is None and failed.push_state == "failed"
+    assert failed.last_error == "The DSP refused the API key (HTTP 401)."
+    assert db.exec(select(DspAssociation)).one().last_error == failed.last_error
+
+
+def test_a_push_whose_dsp_was_deactivated_meanwhile_fails_without_calling_it(db, fake: FakeDsp, quick):
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, fake.url)
+    dsps.sync(db, actor=admin, dsp_id=created.id, entity="campaign", local_id=_a_campaign(db).id)
+    dsps.set_status(db, actor=admin, dsp_id=created.id, status="inactive")
+    db.commit()
+    settle_jobs()
+    assert [f.error for f in pushes.failed_pushes(db)] == [pushes.INACTIVE] and fake.requests == []
 
 
 def test_an_inactive_dsp_is_not_synced_to(db, fake: FakeDsp):
@@ -314,13 +385,18 @@ def test_the_api_creates_lists_syncs_and_never_answers_the_key(client, db, fake:
     db.commit()
     synced = client.post(f"/api/dsp/{dsp['id']}/sync", json={"entity": "campaign", "id": campaign_id}, headers=headers)
     answers.append(synced.text)
-    assert synced.status_code == 200 and synced.json()["data"]["association"]["campaign_associate_id"] == "cam-0001"
+    assert synced.status_code == 202 and synced.json()["message"] == "Queued", synced.text
+    assert synced.json()["data"]["state"] == "queued"
+    assert synced.json()["data"]["association"]["push_state"] == "queued"
+    settle_jobs()
+    maps = client.get(f"/api/dsp/associations/campaign/{campaign_id}", headers=headers).json()["data"]
+    assert (maps[0]["push_state"], maps[0]["campaign_associate_id"]) == ("delivered", "cam-0001")
     fake.mode = "error_500"
     failed = client.post(f"/api/dsp/{dsp['id']}/sync", json={"entity": "campaign", "id": campaign_id}, headers=headers)
-    assert failed.status_code == 502 and failed.json()["success"] is False
-    assert failed.json()["message"] == "The DSP answered HTTP 503."
+    assert failed.status_code == 202 and failed.json()["data"]["state"] == "queued"
+    settle_jobs()
     maps = client.get(f"/api/dsp/associations/campaign/{campaign_id}", headers=headers).json()["data"]
-    assert maps[0]["last_error"] == "The DSP answered HTTP 503.", "the failure was kept"
+    assert (maps[0]["push_state"], maps[0]["last_error"]) == ("failed", "The DSP answered HTTP 503."), "kept"
     answers += [failed.text, json.dumps(maps)]
     assert not [a for a in answers if SECRET in a]
 

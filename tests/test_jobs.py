@@ -1,7 +1,8 @@
 """The job queue (app/jobs), on the database the suite runs on (SQLite: our leased table; PostgreSQL:
 procrastinate): a job is written with the caller's transaction and runs; a failing one is retried with backoff,
 then failed for good and counted; a worker killed mid-job loses nothing (another runs the job); a report run a
-dead process left running is failed with its reason while a live one's is untouched; a schedule's slot fired
+dead process left running is failed with its reason while a live one's is untouched; a job of a task only a newer
+release knows waits for a worker that knows it (a rolling upgrade); a schedule's slot fired
 by two processes runs once; a postback forward is retried on 503 then delivered; a forward's host is resolved
 once and the request goes to the address that was checked."""
 
@@ -26,6 +27,7 @@ from sqlmodel import Session, select
 
 import tests.job_tasks  # noqa: F401  (declares the tests' tasks)
 from app import jobs
+from app.jobs import tasks
 from app.kernel import pinned_http
 from app.kernel.config import REPO_ROOT, get_settings
 from app.kernel.db import session_scope
@@ -104,6 +106,23 @@ def test_a_process_runs_only_its_own_queues_jobs(db: Session, tmp_path: Path, mo
     assert _notes(tmp_path) == ["ours"]
     monkeypatch.setattr(get_settings(), "jobs_queue", "elsewhere")
     assert jobs.depth() == 1  # still waiting for a worker of its own queue
+
+
+def test_a_job_of_a_task_only_a_newer_release_knows_waits_for_a_worker_that_knows_it(
+        db: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rolling upgrade: a newer release defers a job of a task it added while a worker of the older release
+    still runs. That worker leaves the job queued (procrastinate would fail it: each task has a queue of its own,
+    and a worker takes only the queues of the tasks it knows); a worker that knows the task runs it."""
+    newer = tasks.Task("tests.newer", lambda folder: tests.job_tasks.note(folder, "run by a newer worker"))
+    monkeypatch.setitem(tasks.TASKS, newer.name, newer)
+    with session_scope() as session:
+        jobs.defer(session, newer.name, folder=str(tmp_path))  # deferred by the newer release
+    monkeypatch.delitem(tasks.TASKS, newer.name)  # this worker is of the older release
+    jobs.drain()
+    assert (jobs.depth(), jobs.failures(), _notes(tmp_path)) == (1, 0, []), "left queued, not failed"
+    monkeypatch.setitem(tasks.TASKS, newer.name, newer)  # a worker of the newer release
+    settle_jobs()
+    assert (jobs.depth(), jobs.failures(), _notes(tmp_path)) == (0, 0, ["run by a newer worker"])
 
 
 def test_due_jobs_can_be_run_from_a_thread_that_runs_an_event_loop(db: Session, tmp_path: Path) -> None:

@@ -274,7 +274,7 @@ def test_a_scheduled_report_runs_and_mails_once_with_two_processes(seeded: dict[
 def test_dsp_workers_serves_one_port_from_several_processes(seeded: dict[str, int], clickhouse_server: str,
                                                             fleet_dir: Path) -> None:
     """The one-server rung: DSP_WORKERS=2 starts two server processes under one supervisor, both answering on
-    the one port (uvicorn's workers share its socket)."""
+    the one port (uvicorn's workers share its socket), each logging in the configured format."""
     server = Server(fleet_dir, env={"DSP_STATISTICS_URL": f"{clickhouse_server}/fleet", "DSP_WORKERS": "2"},
                     name="workers")
     try:
@@ -288,5 +288,17 @@ def test_dsp_workers_serves_one_port_from_several_processes(seeded: dict[str, in
         headers = _bearer(_login(server, "admin@demo.example"))
         for _ in range(6):
             assert httpx.get(f"{server.url}/api/auth/profile", headers=headers, timeout=60).status_code == 200
+        # Every process logs in the one configured format (app/kernel/logging_setup.py), the worker processes
+        # too: their start-up, the console's own INFO lines (logger "dsp", dropped by a child left with Python's
+        # defaults) and a line per request.
+        wait_until(lambda: server.log_path.read_text().count("uvicorn.access: ") >= 7, "the requests' log lines")
+        log = server.log_path.read_text()
+        for pid in set(started):
+            assert f"INFO:     [{pid}] uvicorn.error: Application startup complete." in log
+            assert f"INFO:     [{pid}] dsp.reports: schedules registered: " in log
+        requests = re.findall(r"^INFO: +\[(\d+)\] uvicorn\.access: .*\"GET /api/auth/profile HTTP/1\.1\" 200",
+                              log, re.MULTILINE)
+        assert len(requests) == 6 and set(requests) <= set(started), log
+        assert f"INFO:     [{server.pid}] uvicorn.error: Started parent process [{server.pid}]" in log
     finally:
         server.stop()

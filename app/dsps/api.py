@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Literal
 
 from fastapi import APIRouter, Depends
-from fastapi.responses import JSONResponse
 from sqlmodel import Session
 
 from app.access.policy import Actor
@@ -26,7 +25,7 @@ from app.dsps.schemas import (
     TestedDsp,
 )
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, error_response, reply
+from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["DSP connections (admin)"])
 
@@ -93,18 +92,11 @@ def test_connection(dsp_id: int, actor: Actor = Depends(get_actor), db: Session 
     return reply(dsps.test_connection(db, actor=actor, dsp_id=dsp_id))
 
 
-@router.post("/dsp/{dsp_id}/sync", description="Push a campaign or creative to the DSP and record the id it answers: "
-                                               "{ok, message, association}. A failed push (unreachable, too slow, an "
-                                               "error status, an answer without an id) answers 502 with the same "
-                                               "data; the failure is kept on the association and the campaign or "
-                                               "creative is unchanged.", response_model=Envelope[SyncResult],
-             responses={502: error_response("The DSP refused the push or could not be reached; `data` is the "
-                                            "recorded result.")})
-def sync(dsp_id: int, body: SyncRequest, actor: Actor = Depends(get_actor),
-         db: Session = DB) -> Envelope[SyncResult] | JSONResponse:
-    result = dsps.sync(db, actor=actor, dsp_id=dsp_id, entity=body.entity, local_id=body.id)
-    if result.ok:
-        return reply(result, "Synced")
-    # Returned, not raised: the request's unit of work commits, keeping the recorded failure.
-    return JSONResponse({"success": False, "code": 502, "message": result.message, "data": result.model_dump()},
-                        status_code=502)
+@router.post("/dsp/{dsp_id}/sync", status_code=202,
+             description="Queue a push of a campaign or creative to the DSP: answers 202 {state: \"queued\", message, "
+                         "association} at once. The push runs as a job, retried with backoff; its outcome (the DSP's "
+                         "id, or why it failed after its last attempt) is on the association map, GET "
+                         "/dsp/associations/{entity}/{id} (push_state, remote_id, last_error). The campaign or "
+                         "creative itself is never changed.")
+def sync(dsp_id: int, body: SyncRequest, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[SyncResult]:
+    return reply(dsps.sync(db, actor=actor, dsp_id=dsp_id, entity=body.entity, local_id=body.id), "Queued")

@@ -22,6 +22,14 @@ class DspStatus(StrEnum):
     INACTIVE = "inactive"
 
 
+class PushState(StrEnum):
+    """Where the last push of a campaign or creative to a DSP stands (app/dsps/pushes.py). "" = never pushed."""
+
+    QUEUED = "queued"  # waiting for a worker, or for its next attempt after a failed one (last_error says why)
+    DELIVERED = "delivered"
+    FAILED = "failed"  # every attempt spent; last_error is the DSP's (or the connector's) reason
+
+
 class AssociationKind(StrEnum):
     CAMPAIGN = "campaign"
     CREATIVE = "creative"
@@ -62,3 +70,5 @@ class DspAssociation(SQLModel, table=True):
     synced_at: datetime | None = None  # the last successful push
     attempted_at: datetime | None = None  # the last push, successful or not
     last_error: str = Field(default="", max_length=500)
+    push_state: str = Field(default="", max_length=16, index=True)  # PushState, or "" before the first push
+    queued_at: datetime | None = None  # when the last push was asked for

@@ -87,7 +87,12 @@ class AssociationRead(BaseModel):
     remote_id: str = Field(description="The DSP's id for it; empty until a sync succeeded")
     synced_at: str | None = Field(description=f"The last successful sync, {_TIME}")
     attempted_at: str | None = Field(description=f"The last sync, successful or not, {_TIME}")
-    last_error: str = Field(description="Why the last sync failed; empty when it worked")
+    last_error: str = Field(description="Why the last sync failed (while queued: why the last attempt failed, "
+                                        "another follows); empty when it worked")
+    push_state: Literal["", "queued", "delivered", "failed"] = Field(
+        description="The last push: queued (waiting for a worker or its next attempt), delivered, or failed after "
+                    "its last attempt; empty before the first")
+    queued_at: str | None = Field(description=f"When the last push was asked for, {_TIME}")
 
 
 class CampaignAssociation(AssociationRead):
@@ -104,8 +109,10 @@ AnyAssociation = CampaignAssociation | CreativeAssociation
 
 
 class SyncResult(BaseModel):
-    ok: bool
-    message: str = Field(description="The DSP's id for it, or why the push failed")
+    """A push asked for: it is queued, not yet delivered (the association map shows how it went)."""
+
+    state: Literal["queued"]
+    message: str = Field(description="Queued for the DSP (by name)")
     association: AnyAssociation
 
 

@@ -4,10 +4,10 @@ credentials, connection tests, and syncs that record what each DSP calls our cam
 Credentials go in through create_dsp / update_dsp (`api_key`) and never come out: every read answers
 `credentials_set` instead, and the change history records only that they changed (audit._SECRET_FIELDS).
 
-A sync calls the DSP from the worker thread the page or API request already runs on (never the event loop),
-with the connector's timeout. Nothing is written before the call, so the unit of work holds no write lock while
-it waits. Its outcome, success or failure, is written to the association row afterwards: a failed sync is a
-recorded error beside an untouched campaign, which can simply be synced again.
+A sync is a push through the job queue (app/dsps/pushes.py): the request marks the association queued and
+answers at once; the job's outcome, the DSP's id or why it failed after its retries, is written to the association
+row: a failed sync is a recorded error beside an untouched campaign, which can simply be synced again. Only the
+connection test calls the DSP within the request (it only reads, and the admin waits for its answer).
 """
 
 from __future__ import annotations
@@ -21,13 +21,11 @@ from urllib.parse import urlparse
 from sqlmodel import Session, col, func, select
 
 from app.access.policy import Actor, require
-from app.campaigns import service as campaigns
-from app.campaigns.targeting import deliverable
-from app.creatives import service as creatives
-from app.creatives.schemas import HtmlPreview
-from app.dsps.connectors import CONNECTORS, HTTP_JSON, ConnectorError, Payload, connector_for
+from app.dsps import pushes
+from app.dsps.connectors import CONNECTORS, HTTP_JSON, ConnectorError, connector_for
 from app.dsps.credentials import CredentialsUnreadable, decrypt, encrypt
-from app.dsps.models import AssociationKind, Dsp, DspAssociation, DspStatus
+from app.dsps.models import AssociationKind, Dsp, DspAssociation, DspStatus, PushState
+from app.dsps.payloads import payload
 from app.dsps.schemas import (
     ActiveDsp,
     AnyAssociation,
@@ -58,6 +56,7 @@ NOT_FOUND = "DSP not found."
 NAME_TAKEN = "A DSP with this name already exists."
 INVALID_ENDPOINT = "Enter the DSP's address, starting with http:// or https://."
 INACTIVE = "This DSP is inactive. Activate it to sync."
+QUEUED = "Queued for {name}."
 NOT_ALLOWED = "Not an allowed value."
 EXCHANGES = "Choose exchanges from the list."
 CONNECTOR_TYPES: tuple[str, ...] = tuple(CONNECTORS)
@@ -297,7 +296,10 @@ def _timeout() -> float:
 def try_connection(db: Session, *, actor: Actor, endpoint_url: str, api_key: str = "", connector: str = HTTP_JSON,
                    dsp_id: int | None = None) -> ConnectionTest:
     """Test settings before they are saved (New DSP's step 3, the edit form): {ok, message}. Without an
-    `api_key`, the stored key of `dsp_id` is used. Writes nothing."""
+    `api_key`, the stored key of `dsp_id` is used. Writes nothing.
+
+    Synchronous, unlike a push: it only reads (GET /health), and the admin cannot go on (save the DSP, pick its
+    exchanges) before knowing whether it answered, so a queued test would only make them wait and refresh."""
     require(actor, "dsp", "manage")
     url = (endpoint_url or "").strip()
     if problem := endpoint_problem(url):
@@ -328,40 +330,14 @@ def test_connection(db: Session, *, actor: Actor, dsp_id: int) -> TestedDsp:
     return TestedDsp(ok=result.ok, message=result.message, dsp=get_dsp(db, actor=actor, dsp_id=dsp_id))
 
 
-def _campaign_payload(db: Session, actor: Actor, campaign_id: int) -> Payload:
-    found = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id).model_dump()
-    keep = ("name", "status", "objective", "starts_at", "ends_at", "time_zone", "total_budget", "daily_budget",
-            "pacing", "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap", "frequency_period",
-            "traffic_type", "targeting")
-    # Retired values and exchanges the advertiser may no longer use stay on the campaign until the buyer removes
-    # them, but a DSP never gets them (it would buy on them).
-    found["targeting"] = deliverable(db, advertiser_id=found["advertiser_id"], targeting=found["targeting"])
-    return {"external_id": found["id"], "advertiser": found["advertiser"], **{k: found.get(k) for k in keep}}
-
-
-def _creative_payload(db: Session, actor: Actor, creative_id: int) -> Payload:
-    found = creatives.get_creative(db, actor=actor, creative_id=creative_id)
-    shown = creatives.preview(db, actor=actor, creative_id=creative_id)
-    keep = {"name", "type", "status", "click_url", "pixel_urls", "impression_urls", "width", "height", "duration_ms",
-            "title", "description", "call_to_action"}
-    files = {"asset": found.asset, "main_image": found.main_image, "icon": found.icon}
-    return {"external_id": found.id, "advertiser": found.advertiser, **found.model_dump(include=keep),
-            **{f"{k}_url": file.url for k, file in files.items() if file and file.url},
-            **({"html": shown.html} if isinstance(shown, HtmlPreview) else {})}
-
-
-def _association(db: Session, dsp_id: int, entity: str, local_id: int) -> DspAssociation | None:
-    return db.exec(select(DspAssociation).where(DspAssociation.dsp_id == dsp_id, DspAssociation.entity == entity,
-                                                DspAssociation.local_id == local_id)).first()
-
-
 def _map(entity: str, local_id: int, dsp: Dsp, row: DspAssociation | None) -> AnyAssociation:
     """One line of the spec's association map, with when it was last synced and how that went."""
     assert dsp.id is not None
     remote = row.remote_id if row else ""
     line = {"dsp_id": dsp.id, "dsp_name": dsp.name, "dsp_status": dsp.status, "remote_id": remote,
             "synced_at": _when(row.synced_at) if row else None,
-            "attempted_at": _when(row.attempted_at) if row else None, "last_error": row.last_error if row else ""}
+            "attempted_at": _when(row.attempted_at) if row else None, "last_error": row.last_error if row else "",
+            "push_state": row.push_state if row else "", "queued_at": _when(row.queued_at) if row else None}
     if entity == AssociationKind.CAMPAIGN:
         return CampaignAssociation.model_validate({**line, "campaign_associate_id": remote})
     return CreativeAssociation.model_validate({**line, "creative_associate_id": remote, "creative_primary_id": local_id})
@@ -374,18 +350,11 @@ def _kind(entity: str) -> AssociationKind:
         raise Invalid({"entity": NOT_ALLOWED}) from None
 
 
-def _payload(db: Session, actor: Actor, entity: AssociationKind, local_id: int) -> Payload:
-    """The thing as the DSP gets it; NotFound when it is missing or out of the actor's scope."""
-    if entity == AssociationKind.CAMPAIGN:
-        return _campaign_payload(db, actor, local_id)
-    return _creative_payload(db, actor, local_id)
-
-
 def associations(db: Session, *, actor: Actor, entity: str, local_id: int) -> list[AnyAssociation]:
     """The association map of one campaign or creative: a line per DSP that is active or has an id for it."""
     require(actor, "dsp", "view")
     kind = _kind(entity)
-    _payload(db, actor, kind, local_id)  # scope: the campaign or creative must be the actor's to see
+    payload(db, actor, kind, local_id)  # scope: the campaign or creative must be the actor's to see
     rows = {r.dsp_id: r for r in db.exec(select(DspAssociation).where(DspAssociation.entity == kind,
                                                                       DspAssociation.local_id == local_id))}
     dsps = db.exec(select(Dsp).order_by(func.lower(Dsp.name))).all()
@@ -394,34 +363,17 @@ def associations(db: Session, *, actor: Actor, entity: str, local_id: int) -> li
 
 
 def sync(db: Session, *, actor: Actor, dsp_id: int, entity: str, local_id: int) -> SyncResult:
-    """Push one campaign or creative to a DSP and record the id it answers. A failure (unreachable, too slow, an
-    error status, an answer without an id) is recorded on the association and answered as {ok: False, message};
-    the campaign or creative itself is never touched. Answers {ok, message, association}."""
+    """Queue a push of one campaign or creative to a DSP (app/dsps/pushes.py): answers {state: "queued", message,
+    association} at once, with the association marked queued. The job records the id the DSP answers, or why it
+    failed, on the association; the campaign or creative itself is never touched."""
     require(actor, "dsp", "manage")
     kind = _kind(entity)
     dsp = _get(db, dsp_id)
     if dsp.status != DspStatus.ACTIVE:
         raise Conflict(INACTIVE)
-    payload = _payload(db, actor, kind, local_id) | ({"seat_id": dsp.seat_id} if dsp.seat_id else {})
-    row = _association(db, dsp_id, kind, local_id)
-    previous = row.remote_id if row else ""
-    error = ""
-    remote = previous
-    try:
-        connector = connector_for(dsp.connector, endpoint_url=dsp.endpoint_url,
-                                  api_key=decrypt(dsp.credentials_encrypted), timeout_s=_timeout())
-        push = connector.push_campaign if kind == AssociationKind.CAMPAIGN else connector.push_creative
-        remote = push(payload, previous)
-    except (ConnectorError, CredentialsUnreadable) as failure:
-        error = str(failure)[:500]
-    now = utcnow()
-    if row is None:
-        row = DspAssociation(dsp_id=dsp_id, entity=kind.value, local_id=local_id)
-    row.attempted_at, row.last_error = now, error
-    if not error:
-        row.remote_id, row.synced_at = remote, now
-    db.add(row)
-    audit.record(db, actor=actor, entity="dsp", entity_id=dsp_id, action="sync",
-                 before={"remote_id": previous},
-                 after={"entity": kind.value, "local_id": local_id, "remote_id": row.remote_id, "error": error})
-    return SyncResult(ok=not error, message=error or remote, association=_map(kind, local_id, dsp, row))
+    payload(db, actor, kind, local_id)  # scope: NotFound now for what the actor may not see, not later in the job
+    row = pushes.queue_push(db, actor=actor, dsp=dsp, entity=kind, local_id=local_id)
+    audit.record(db, actor=actor, entity="dsp", entity_id=dsp_id, action="push",
+                 after={"entity": kind.value, "local_id": local_id, "state": PushState.QUEUED.value})
+    return SyncResult(state=PushState.QUEUED, message=QUEUED.format(name=dsp.name),
+                      association=_map(kind, local_id, dsp, row))

@@ -1,4 +1,4 @@
-"""The app's one job queue: report runs, scheduled reports, e-mail, postback forwards.
+"""The app's one job queue: report runs, scheduled reports, e-mail, postback forwards, DSP pushes.
 
 - Declare a task once, in its domain module: `@task("reports.run", attempts=..., backoff=(...))`.
 - `defer(db, "reports.run", key="report-run:7", run_id=7)` writes the job in the caller's transaction: the job

@@ -6,6 +6,14 @@ worker: the sweep below, every third of settings.jobs_lease_seconds.
 
 The worker runs on its own thread with its own event loop (never the server's); procrastinate runs our
 synchronous tasks on threads of that loop, CONCURRENCY at once.
+
+Rolling upgrades: procrastinate fails a job whose task its worker does not know (TaskNotFound), so a job that a
+newer release deferred must never reach an older worker. Each task has a queue of its own, "<DSP_JOBS_QUEUE>:<task>",
+and a worker fetches from the queues of the tasks it knows (procrastinate's own queue filter, down to
+procrastinate_fetch_job_v2): a new task's jobs wait in the table, counted by depth(), until a worker of the new
+release starts. A worker also takes the bare "<DSP_JOBS_QUEUE>" queue, where releases before this scheme deferred.
+A queue's name goes into a NOTIFY channel name ("procrastinate_queue_v1#" + queue, 63 bytes at most), hence the
+bounds on DSP_JOBS_QUEUE and on task names (app/jobs/tasks.py).
 """
 
 from __future__ import annotations
@@ -46,18 +54,30 @@ def _heartbeat() -> float:
 
 
 class _Policy(procrastinate_retry.BaseRetryStrategy):
-    """Our RetryPolicy in procrastinate's terms (its job.attempts counts the runs before this one)."""
+    """Our RetryPolicy in procrastinate's terms (its job.attempts counts the runs before this one). Read from the
+    task's declaration at each decision, as the table queue does, not copied when the worker starts."""
 
-    def __init__(self, policy: tasks.RetryPolicy) -> None:
-        self.policy = policy
+    def __init__(self, name: str) -> None:
+        self.name = name
 
     def get_retry_decision(self, *, exception: BaseException,
                            job: procrastinate.jobs.Job) -> procrastinate_retry.RetryDecision | None:
+        policy = tasks.get(self.name).retry
         number = job.attempts + 1
-        if number >= self.policy.attempts:
+        if number >= policy.attempts:
             return None
-        at = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=self.policy.wait_before(number + 1))
+        at = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=policy.wait_before(number + 1))
         return procrastinate_retry.RetryDecision(retry_at=at)
+
+
+def queue_of(task: str) -> str:
+    """The procrastinate queue of `task`'s jobs in this process's DSP_JOBS_QUEUE."""
+    return f"{get_settings().jobs_queue}:{task}"
+
+
+def _known_queues() -> list[str]:
+    """The queues this worker takes jobs from: those of the tasks it knows (and the pre-scheme bare queue)."""
+    return [get_settings().jobs_queue, *(queue_of(name) for name in tasks.load_all())]
 
 
 def _conninfo(sqlalchemy_url: str) -> str:
@@ -77,12 +97,12 @@ class ProcrastinateQueue:
         app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=self._conninfo, min_size=1,
                                                                          max_size=POOL_MAX))
         for task in tasks.load_all().values():
-            app.task(name=task.name, pass_context=True, queue=get_settings().jobs_queue, retry=_Policy(task.retry))(_runner_for(task))
+            app.task(name=task.name, pass_context=True, queue=queue_of(task.name), retry=_Policy(task.name))(_runner_for(task))
         return app
 
     def defer(self, db: Session, task: str, kwargs: dict[str, Any], key: str, delay: float) -> None:
         at = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=delay) if delay else None
-        db.execute(_DEFER, {"queue": get_settings().jobs_queue, "task": task, "lock": key or None, "args": json.dumps(kwargs), "at": at})
+        db.execute(_DEFER, {"queue": queue_of(task), "task": task, "lock": key or None, "args": json.dumps(kwargs), "at": at})
 
     # --- workers ------------------------------------------------------------------------------------------
 
@@ -101,7 +121,7 @@ class ProcrastinateQueue:
                 continue
 
     def _options(self, **extra: Any) -> dict[str, Any]:
-        return {"queues": [get_settings().jobs_queue], "install_signal_handlers": False, "update_heartbeat_interval": _heartbeat(),
+        return {"queues": _known_queues(), "install_signal_handlers": False, "update_heartbeat_interval": _heartbeat(),
                 "stalled_worker_timeout": _stale(), "fetch_job_polling_interval": POLL_S,
                 "delete_jobs": "successful", **extra}
 
@@ -152,10 +172,10 @@ class ProcrastinateQueue:
 
     def _count(self, *statuses: str) -> int:
         """This process's queue's jobs in any of `statuses`, in one statement (a job moving from one to the other
-        is counted once)."""
+        is counted once), tasks this process does not know included (they wait for a newer worker)."""
         with session_scope() as db:
             return int(db.execute(text("SELECT count(*) FROM procrastinate_jobs WHERE status = ANY(:s) "
-                                       "AND queue_name = :queue"),
+                                       "AND split_part(queue_name, ':', 1) = :queue"),
                                   {"s": list(statuses), "queue": get_settings().jobs_queue}).scalar_one())
 
     def depth(self) -> int:
@@ -182,7 +202,7 @@ class ProcrastinateQueue:
 def _runner_for(task: tasks.Task) -> Any:
     def run(context: procrastinate.JobContext, **kwargs: Any) -> None:
         assert context.job is not None
-        runner.run(task, kwargs, context.job.attempts + 1)
+        runner.run(tasks.get(task.name), kwargs, context.job.attempts + 1)  # its declaration now, as _Policy
 
     run.__name__ = run.__qualname__ = task.name.replace(".", "_")
     return run

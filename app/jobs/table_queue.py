@@ -17,7 +17,7 @@ import time
 import uuid
 from typing import Any
 
-from sqlalchemy import and_, case, delete, event, func, or_, select, update
+from sqlalchemy import and_, case, delete, event, exists, func, or_, select, update
 from sqlmodel import Session, col
 
 from app.jobs import runner, tasks
@@ -43,10 +43,17 @@ def _mine() -> Any:
 
 def _claimable(now: float) -> Any:
     """Due jobs of this process's queue whose task this process knows: a task only a newer release declares
-    waits for a worker of that release (a rolling upgrade), instead of failing here."""
+    waits for a worker of that release (a rolling upgrade), instead of failing here. Jobs with one key run one
+    at a time and in order, as procrastinate runs jobs with one lock: none starts while another with its key
+    runs under a live lease or was queued before it (a DSP's second push of a campaign waits for the first's
+    id)."""
     due = or_(and_(_JOBS.c.status == JobStatus.QUEUED, _JOBS.c.run_after <= now),
               and_(_JOBS.c.status == JobStatus.RUNNING, _JOBS.c.lease_until < now))
-    return and_(_mine(), _JOBS.c.task.in_(list(tasks.load_all())), due)
+    other = _JOBS.alias("other")
+    ahead = exists().where(other.c.key == _JOBS.c.key, other.c.id != _JOBS.c.id, other.c.queue == _JOBS.c.queue,
+                           or_(and_(other.c.status == JobStatus.RUNNING, other.c.lease_until >= now),
+                               and_(other.c.status == JobStatus.QUEUED, other.c.id < _JOBS.c.id)))
+    return and_(_mine(), _JOBS.c.task.in_(list(tasks.load_all())), due, or_(_JOBS.c.key == "", ~ahead))
 
 
 class TableQueue:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 # Modules whose import declares tasks. By name, so app/jobs imports no domain at module level. Alert checks
 # (issue 27, not built yet) belong here too: a task per check, deferred by the schedule clock like scheduled
 # reports (app/reports/jobs.py), so each fires once across processes.
-TASK_MODULES = ("app.reports.jobs", "app.statistics.postback_ingest", "app.messaging.mail")
+TASK_MODULES = ("app.reports.jobs", "app.statistics.postback_ingest", "app.messaging.mail", "app.dsps.pushes")
 
 
 @dataclass(frozen=True)
@@ -38,11 +38,17 @@ class Task:
 
 
 TASKS: dict[str, Task] = {}
+# A task's name is part of its PostgreSQL queue's name, which goes into a NOTIFY channel name of at most 63 bytes:
+# "procrastinate_queue_v1#" (23) + DSP_JOBS_QUEUE (20 at most) + ":" + the name (app/jobs/pg_queue.py).
+NAME_MAX_LENGTH = 19
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def task(name: str, *, attempts: int = 1, backoff: tuple[float, ...] = (1.0,)) -> Callable[[F], F]:
     """Declare `fn` as the task `name` (its keyword arguments must be JSON values)."""
+    if not 0 < len(name) <= NAME_MAX_LENGTH or ":" in name:
+        raise ValueError(f"Task name {name!r}: 1 to {NAME_MAX_LENGTH} characters, no colon.")
+
     def declare(fn: F) -> F:
         if name in TASKS and TASKS[name].fn is not fn:
             raise ValueError(f"Task {name} is declared twice.")

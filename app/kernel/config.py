@@ -101,7 +101,8 @@ class Settings(BaseSettings):
     jobs_lease_seconds: float = Field(default=30.0, gt=0)
     # The queue this process defers its jobs to and takes them from. Processes that share a database but not a data
     # directory or statistics store (a staging server on a copy, the test suite's browser server) keep theirs apart.
-    jobs_queue: str = Field(default="default", pattern=r"^[a-z0-9_-]{1,40}$")
+    # At most 20 characters: on PostgreSQL it is part of each task's queue name (app/jobs/pg_queue.py).
+    jobs_queue: str = Field(default="default", pattern=r"^[a-z0-9_-]{1,20}$")
     # Scheduled reports go out at this time of day (HH:MM) in each report's own time zone: after the day has closed.
     report_schedule_at: str = Field(default="06:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
 

@@ -1,6 +1,7 @@
 """The DSP card of a campaign's or creative's page (admin only): the spec's association map, one line per DSP
 (the id it gave this campaign or creative, when it was last synced, the last sync's error) with Sync to DSP.
-A sync runs on a worker thread through use_action; its network call has the connector's timeout."""
+Sync queues a push (app/dsps/pushes.py) and says so; while a line is queued the card reloads every
+POLL_SECONDS, so the DSP's id, or the failure after the last attempt, appears without a page reload."""
 
 from __future__ import annotations
 
@@ -14,8 +15,12 @@ from app.dsps.schemas import AnyAssociation, SyncResult
 from components.dsps.common import utc_minute
 from components.ui.console import use_console
 from components.ui.elements import card
-from components.ui.hooks import use_action, use_query
+from components.ui.hooks import use_action, use_query, use_reload_while
 from components.ui.links import app_link
+
+POLL_SECONDS = 1.0
+STATE_STYLE = {"queued": ("text-bg-info", "bi-hourglass-split"), "delivered": ("text-bg-success", "bi-check-circle"),
+               "failed": ("text-bg-danger", "bi-x-circle")}
 
 
 def shows_dsps(actor: Actor | None) -> bool:
@@ -31,15 +36,12 @@ def DspSyncCard(entity: str, local_id: int) -> Any:
                       deps=[entity, local_id])
 
     def done(result: SyncResult) -> None:
-        name = result.association.dsp_name
-        if result.ok:
-            console.toast("success", t("dsps.synced_to", name=name, id=result.association.remote_id))
-        else:
-            console.toast("error", t("dsps.sync_failed", name=name, message=result.message))
+        console.toast("info", t("dsps.push_queued", name=result.association.dsp_name))
         query.reload()
 
     sync = use_action(dsps.sync, on_done=done)
     lines: list[AnyAssociation] = query.value or []
+    use_reload_while(query, any(line.push_state == "queued" for line in lines), POLL_SECONDS)
     list_path = console.path("dsps")
     if query.loading:
         body: Any = html.p({"className": "small text-body-secondary mb-0"}, t("common.loading"))
@@ -62,7 +64,8 @@ def _line(console: Any, line: AnyAssociation, sync: Any, entity: str, local_id: 
         html.div({"className": "small"},
                  html.div({"className": "fw-semibold"}, line.dsp_name,
                           "" if active else html.span({"className": "badge text-bg-secondary ms-2"},
-                                                      t("dsps.status.inactive"))),
+                                                      t("dsps.status.inactive")),
+                          _state(console, line.push_state)),
                  html.div(t("dsps.associate_id"), ": ",
                           html.code({"data-associate-id": remote}, remote) if remote
                           else html.span({"className": "text-body-secondary", "data-associate-id": ""},
@@ -70,7 +73,8 @@ def _line(console: Any, line: AnyAssociation, sync: Any, entity: str, local_id: 
                  html.div({"className": "text-body-secondary"}, t("dsps.last_sync"), ": ", utc_minute(line.synced_at)),
                  html.div({"className": "text-danger", "data-sync-error": ""},
                           html.i({"className": "bi bi-exclamation-triangle me-1"}),
-                          t("dsps.last_error", when=utc_minute(line.attempted_at)), ": ", line.last_error)
+                          t("dsps.retrying" if line.push_state == "queued" else "dsps.last_error",
+                            when=utc_minute(line.attempted_at)), ": ", line.last_error)
                  if line.last_error else ""),
         html.button({"type": "button", "className": "btn btn-sm btn-outline-primary text-nowrap",
                      "data-action": "sync-dsp", "disabled": sync.pending or not active,
@@ -78,3 +82,12 @@ def _line(console: Any, line: AnyAssociation, sync: Any, entity: str, local_id: 
                                                        entity=entity, local_id=local_id)},
                     html.span({"className": "spinner-border spinner-border-sm me-1"}) if sync.pending
                     else html.i({"className": "bi bi-arrow-repeat me-1"}), t("dsps.sync")))
+
+
+def _state(console: Any, state: str) -> Any:
+    """The last push's state as a badge: queued (a spinner-like hourglass), delivered, failed; none before one."""
+    if state not in STATE_STYLE:
+        return ""
+    badge, icon = STATE_STYLE[state]
+    return html.span({"className": f"badge {badge} ms-2", "data-push-state": state},
+                     html.i({"className": f"bi {icon} me-1"}), console.t(f"dsps.push_state.{state}"))

@@ -178,3 +178,26 @@ def use_action(fn: Callable[..., Any], /, *, success: str | Callable[[Any], str]
 
     return ActionState(errors, message, pending, submit)
 
+
+
+def use_reload_while(query: Query, active: bool, every_s: float) -> None:
+    """Reload `query` every `every_s` seconds while `active` (the page waits on a job's outcome, e.g. a queued
+    DSP push). The wait itself is not tracked as work in flight: a page showing a queued job has settled."""
+    tick, set_tick = use_state(0)
+
+    def poll() -> Callable[[], None] | None:
+        if not active:
+            return None
+
+        async def later() -> None:
+            await asyncio.sleep(every_s)
+            query.reload()
+            set_tick(lambda n: n + 1)
+
+        timer = asyncio.get_running_loop().create_task(later())
+
+        def stop() -> None:
+            timer.cancel()
+        return stop
+
+    use_effect(poll, dependencies=[active, tick])

@@ -1,7 +1,8 @@
 """DSP connections in a real browser: an admin adds a DSP through New DSP against a local fake DSP (a wrong key
 fails the connection test, Back fixes it, the test passes), sees it in the list and on its page with the key shown
-only as set, syncs a campaign to it from the campaign's page and reads the associate id the DSP gave; a failing
-DSP's error shows on the campaign page and the campaign can be synced again."""
+only as set, syncs a campaign to it from the campaign's page (queued, then delivered by the server's job queue) and
+reads the associate id the DSP gave; a failing DSP's error shows on the campaign page while the next attempt is
+queued, and that attempt delivers once the DSP answers again."""
 
 from __future__ import annotations
 
@@ -92,18 +93,22 @@ def test_an_admin_adds_a_dsp_step_by_step_and_syncs_a_campaign(page: Page) -> No
         card = page.locator("[data-dsp='Acme Bidder']")
         expect(card.locator("[data-associate-id]")).to_have_text("Not synced")
         card.locator("[data-action=sync-dsp]").click()
+        expect(page.locator("[data-toast-kind=info]", has_text="Queued for Acme Bidder")).to_be_visible()
+        # The push runs as a job of the server's queue; the card reloads while it is queued.
+        expect(card.locator("[data-push-state=delivered]")).to_be_visible(timeout=15_000)
         expect(card.locator("[data-associate-id]")).to_have_text("cam-0001")
-        expect(page.locator("[data-toast-kind=success]", has_text="Synced to Acme Bidder: cam-0001")).to_be_visible()
         assert fake.objects["cam-0001"]["name"] == SETTINGS["name"]
         assert fake.objects["cam-0001"]["seat_id"] == "seat-7"
 
         fake.mode = "error_500"
         card.locator("[data-action=sync-dsp]").click()
-        expect(card.locator("[data-sync-error]")).to_contain_text("The DSP answered HTTP 503.")
+        # The first attempt failed: the card says why and that another attempt follows (pushes.BACKOFF_S later).
+        expect(card.locator("[data-sync-error]")).to_contain_text("The DSP answered HTTP 503.", timeout=15_000)
+        expect(card.locator("[data-push-state=queued]")).to_be_visible()
         expect(card.locator("[data-associate-id]")).to_have_text("cam-0001")  # the last good id stays
         screenshot(page, "dsp-campaign-sync-error")
         fake.mode = "ok"
-        card.locator("[data-action=sync-dsp]").click()
+        expect(card.locator("[data-push-state=delivered]")).to_be_visible(timeout=20_000)
         expect(card.locator("[data-sync-error]")).to_have_count(0)
         expect(page.locator("[data-page=campaign-view] h1")).to_contain_text(SETTINGS["name"])
         screenshot(page, "dsp-campaign-synced")

@@ -14,10 +14,10 @@ The endpoint may be a private or loopback address, unlike the postback forwarder
 bidder inside their own network, not by a client of it. Its host is still resolved once per call and every try
 of that call connects to that address (app/kernel/pinned_http.py).
 
-Pushes stay synchronous (the admin reads the DSP's answer on the page), so retries are few and short: up to
-ATTEMPTS tries, BACKOFF_S apart, when nothing was sent (the connection failed) or the DSP said it did not take
-the request (429, 503; for the idempotent GET and PUT also 502 and 504, which a proxy may answer after the DSP
-acted on a POST). A timeout is not retried: the admin has already waited the whole timeout once.
+Pushes run as jobs (app/dsps/pushes.py), which the queue retries with backoff when a call fails. Within one
+call, up to ATTEMPTS tries, BACKOFF_S apart, when nothing was sent (the connection failed) or the DSP said it did
+not take the request (429, 503; for the idempotent GET and PUT also 502 and 504, which a proxy may answer after
+the DSP acted on a POST). A timeout ends the call (the queue's next attempt may try again later).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """rate_counts: write calls counted per credential and per client address, a row per bucket and minute
 (app/access/write_limits.py).
 
-Revision ID: 0020_rate_counts
-Revises: 0019_job_queues
+Revision ID: 0021_rate_counts
+Revises: 0020_dsp_push_state
 Create Date: 2026-11-26
 """
 
@@ -12,8 +12,8 @@ import sqlalchemy as sa
 import sqlmodel.sql.sqltypes
 from alembic import op
 
-revision = '0020_rate_counts'
-down_revision = '0019_job_queues'
+revision = '0021_rate_counts'
+down_revision = '0020_dsp_push_state'
 branch_labels = None
 depends_on = None
 

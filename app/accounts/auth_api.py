@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Request, Response, Security
 from sqlmodel import Session
 
 from app.access import preferences, sessions, tokens
@@ -35,7 +35,7 @@ from app.accounts.auth_schemas import (
 from app.kernel.config import get_settings
 from app.kernel.errors import Forbidden, NotAuthenticated
 from app.settings import company
-from app.web.deps import DB, bearer_token, client_address, get_actor
+from app.web.deps import BEARER, DB, bearer_token, client_address, get_actor
 from app.web.envelope import Envelope, reply
 from app.web.middleware import same_origin
 
@@ -117,7 +117,7 @@ def change_password_with_code(body: ResetBody, db: Session = DB) -> Envelope[Non
 
 
 @router.get("/refresh-token")
-def refresh_token(request: Request, db: Session = DB) -> Envelope[TokenRead]:
+def refresh_token(request: Request, db: Session = DB, _bearer: object = Security(BEARER)) -> Envelope[TokenRead]:
     """Renew the bearer token for another full lifetime."""
     token = bearer_token(request)
     if not token:
@@ -202,7 +202,7 @@ def logout_browser_session(request: Request, response: Response, db: Session = D
 
 
 @router.post("/logout")
-def logout_api(request: Request, db: Session = DB) -> Envelope[None]:
+def logout_api(request: Request, db: Session = DB, _bearer: object = Security(BEARER)) -> Envelope[None]:
     """End the bearer token's session."""
     token = bearer_token(request)
     if token:

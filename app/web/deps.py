@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Security
+from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 
 from app.access import api_keys, sessions, tokens
@@ -33,7 +34,19 @@ def bearer_token(request: Request) -> str | None:
     return header[7:].strip() if header.lower().startswith("bearer ") else None
 
 
-def get_actor(request: Request, db: Session = DB) -> Actor:
+# How a caller signs in, declared for the OpenAPI document (securitySchemes, and on every operation that needs
+# one of them): get_actor reads the header and the cookie itself, so neither refuses a call on its own.
+BEARER = HTTPBearer(scheme_name="bearer", bearerFormat="JWT from POST /auth/login/, or an API key dsp_…",
+                    auto_error=False, description="`Authorization: Bearer <token>`: the token `POST /auth/login/` "
+                    "answers (2 hours, refreshed by `GET /auth/refresh-token`), or an API key (`dsp_…`, made on "
+                    "the user's settings page; valid until revoked).")
+SESSION = APIKeyCookie(name=sessions.SESSION_COOKIE, scheme_name="session", auto_error=False,
+                       description="The browser's session cookie (the console's own pages).")
+
+
+def get_actor(request: Request, db: Session = DB,
+              _bearer: HTTPAuthorizationCredentials | None = Security(BEARER),
+              _session: str | None = Security(SESSION)) -> Actor:
     """The caller: a bearer API key (`dsp_...`), a bearer JWT (API clients) or the browser's session cookie."""
     token = bearer_token(request)
     if api_keys.is_api_token(token):

@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -17,6 +17,9 @@ from sqlmodel import Session, create_engine
 from sqlmodel.sql.expression import Select
 
 from app.kernel.config import REPO_ROOT, Settings, get_settings
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 
 @lru_cache
@@ -66,15 +69,38 @@ def session_scope() -> Iterator[Session]:
             raise
 
 
-def migrate() -> None:
-    """Bring the schema to the newest Alembic revision."""
-    from alembic import command
+def alembic_config() -> Config:
+    """Alembic's configuration for this code's migrations and the configured database."""
     from alembic.config import Config
 
     config = Config(str(REPO_ROOT / "alembic.ini"))
     config.set_main_option("script_location", str(REPO_ROOT / "app" / "migrations"))
     config.set_main_option("sqlalchemy.url", get_settings().sqlalchemy_url.replace("%", "%%"))
-    command.upgrade(config, "head")
+    return config
+
+
+def migrate(revision: str = "head") -> None:
+    """Bring the schema to the newest Alembic revision (or to `revision`: the upgrade tests start older)."""
+    from alembic import command
+
+    command.upgrade(alembic_config(), revision)
+
+
+def head_revision() -> str:
+    """The newest schema revision this code knows."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None, "the migrations have one head"
+    return head
+
+
+def database_revision() -> str | None:
+    """The schema revision the configured database is at (None: never migrated)."""
+    from alembic.runtime.migration import MigrationContext
+
+    with get_engine().connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
 
 
 def run(fn: Any, /, **kwargs: Any) -> Any:

@@ -74,11 +74,11 @@ def _serve(args: argparse.Namespace) -> None:
                 workers=workers, **where)
 
 
-def _migrate(_args: argparse.Namespace) -> None:
+def _migrate(args: argparse.Namespace) -> None:
     from app.kernel.db import migrate
 
-    migrate()
-    print("database is at the newest schema")
+    migrate(args.to)
+    print("database is at the newest schema" if args.to == "head" else f"database is at schema revision {args.to}")
 
 
 @contextlib.contextmanager
@@ -225,7 +225,9 @@ def main(argv: list[str] | None = None) -> None:
     serve = commands.add_parser("serve", help="serve on $PORT (default 8000)")
     serve.add_argument("--fd", type=int, help="serve on this already-bound listening socket instead")
     serve.set_defaults(run=_serve)
-    commands.add_parser("migrate", help="apply database migrations").set_defaults(run=_migrate)
+    migrate = commands.add_parser("migrate", help="apply database migrations")
+    migrate.add_argument("--to", default="head", help="stop at this revision (default: the newest)")
+    migrate.set_defaults(run=_migrate)
     commands.add_parser("seed-demo", help="create the demo brand and users").set_defaults(run=_seed)
     simulate = commands.add_parser(
         "simulate", help="write realistic delivery statistics for the active campaigns",

@@ -28,6 +28,11 @@ class Console:
     database_url: str  # as DATABASE_URL takes it
 
     @property
+    def sqlalchemy_url(self) -> str:
+        """The database's URL for SQLAlchemy in the test process (the driver named as the console names it)."""
+        return self.database_url.replace("postgresql://", "postgresql+psycopg://", 1)
+
+    @property
     def env(self) -> dict[str, str]:
         env = {**os.environ, "DSP_DATA_DIR": str(self.data_dir), "DATABASE_URL": self.database_url,
                "DSP_ENVIRONMENT": "test"}

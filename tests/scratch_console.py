@@ -11,7 +11,7 @@ import sys
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ COMMAND_LIMIT_S = 300  # only guards against a hang on a busy machine
 class Console:
     data_dir: Path
     database_url: str  # as DATABASE_URL takes it
+    settings: dict[str, str] = field(default_factory=dict)  # more DSP_* variables (another store, a bucket)
 
     @property
     def sqlalchemy_url(self) -> str:
@@ -38,7 +39,7 @@ class Console:
                "DSP_ENVIRONMENT": "test"}
         for own in ("DSP_ANALYTICS_FILE", "DSP_STATISTICS_URL", "DSP_FILES_URL"):
             env.pop(own, None)
-        return env
+        return {**env, **self.settings}
 
     def run(self, *commands: list[str]) -> subprocess.CompletedProcess[str]:
         """`python -m app COMMAND` for each command in turn, in one process (one start-up), stopping at the first
@@ -86,16 +87,17 @@ def _drop_database(name: str) -> None:
 
 
 @contextmanager
-def scratch_console(folder: Path) -> Iterator[Console]:
-    """A console in `folder`, on the suite's kind of database; its PostgreSQL database is dropped afterwards."""
+def scratch_console(folder: Path, **settings: str) -> Iterator[Console]:
+    """A console in `folder`, on the suite's kind of database, with more `settings` (DSP_* variables); its
+    PostgreSQL database is dropped afterwards."""
     data_dir = folder / "data"
     data_dir.mkdir(parents=True)
     if not get_settings().sqlalchemy_url.startswith("postgresql"):
-        yield Console(data_dir, f"sqlite:///{data_dir / 'dsp.sqlite3'}")
+        yield Console(data_dir, f"sqlite:///{data_dir / 'dsp.sqlite3'}", settings)
         return
     name = f"dsp_scratch_{uuid.uuid4().hex[:12]}"
     _server_command(f'CREATE DATABASE "{name}"')
     try:
-        yield Console(data_dir, os.environ["DATABASE_URL"].rsplit("/", 1)[0] + f"/{name}")
+        yield Console(data_dir, os.environ["DATABASE_URL"].rsplit("/", 1)[0] + f"/{name}", settings)
     finally:
         _drop_database(name)

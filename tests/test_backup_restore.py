@@ -8,16 +8,20 @@ from __future__ import annotations
 import io
 import json
 import tarfile
+import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from app.kernel.config import get_settings
 from app.kernel.db import head_revision
 from app.operations import backup
 from app.operations.archive import MANIFEST, ArchiveRefused, read_manifest, unpack
+from tests.fake_s3 import KEY_ID, REGION, SECRET, bucket_client
+from tests.fake_s3 import s3_endpoint as s3_endpoint  # noqa: F401  (fixture)
 from tests.scratch_console import Console, scratch_console
 
 TODAY = datetime.now(UTC).date()
@@ -100,6 +104,37 @@ def test_an_archive_of_another_schema_revision_is_refused_unless_told(backed_up,
     _rewrite(archive, unknown, revision="9999_from_the_future")
     with pytest.raises(ArchiveRefused, match="which this code does not know"):
         backup.restore(unknown, other_revision=True)
+
+
+def test_a_backup_refuses_while_another_process_holds_the_statistics_file(backed_up, tmp_path: Path) -> None:
+    console, _, _ = backed_up
+    with duckdb.connect(str(console.data_dir / "analytics.duckdb")):  # as the running server holds it
+        done = console.run(["backup", "--to", str(tmp_path)])
+    assert done.returncode == 1
+    assert "held by another process" in done.stderr and "Stop the server for the backup" in done.stderr
+    assert not list(tmp_path.iterdir())  # no archive that looks whole, no staging left behind
+
+
+def test_chdb_statistics_and_files_in_a_bucket_come_back_too(tmp_path: Path, s3_endpoint: str) -> None:  # noqa: F811
+    bucket = f"dsp-backup-{uuid.uuid4().hex[:8]}"
+    client = bucket_client(s3_endpoint)
+    client.create_bucket(Bucket=bucket)
+    with scratch_console(tmp_path, DSP_STATISTICS_URL="chdb:///statistics.chdb", DSP_FILES_URL=f"s3://{bucket}/console",
+                         DSP_FILES_S3_ENDPOINT_URL=s3_endpoint, DSP_FILES_S3_REGION=REGION,
+                         DSP_FILES_S3_ACCESS_KEY_ID=KEY_ID, DSP_FILES_S3_SECRET_ACCESS_KEY=SECRET) as console:
+        console.ok(["migrate"], ["seed-demo"], ["simulate", "--days", "1"])
+        before = console.figures(*PERIOD)
+        assert before["files"] and before["dashboards"]["admin@demo.example"]["totals"]["spend_micros"] > 0
+        archive = tmp_path / "fleet.tar.gz"
+        console.ok(["backup", "--to", str(archive)])
+
+        console.wipe()
+        for name in [item["Key"] for item in client.list_objects_v2(Bucket=bucket).get("Contents", [])]:
+            client.delete_object(Bucket=bucket, Key=name)
+        console.ok(["restore", str(archive)])
+
+        assert console.figures(*PERIOD) == before
+        assert read_manifest(archive).statistics == "chdb"
 
 
 def _rewrite(archive: Path, to: Path, *, revision: str | None = None, change_member: str | None = None) -> None:

@@ -39,8 +39,12 @@ class Manifest:
     checksums: dict[str, str] = field(default_factory=dict)  # member name -> SHA-256 (hex)
 
 
-def _sha256(path: Path) -> str:
+def _checksum(path: Path) -> str:
+    """SHA-256 of a file's bytes, or of a symbolic link's target (chDB's directory links tables into store/)."""
     digest = hashlib.sha256()
+    if path.is_symlink():
+        digest.update(b"symlink:" + os.readlink(path).encode())
+        return digest.hexdigest()
     with path.open("rb") as source:
         while chunk := source.read(CHUNK_BYTES):
             digest.update(chunk)
@@ -48,14 +52,15 @@ def _sha256(path: Path) -> str:
 
 
 def _members(staged: Path) -> list[Path]:
-    return sorted(path for path in staged.rglob("*") if path.is_file())
+    # rglob does not descend through symbolic links (before Python 3.13): each is one member, kept as a link.
+    return sorted(path for path in staged.rglob("*") if path.is_symlink() or path.is_file())
 
 
 def write_archive(target: Path, staged: Path, manifest: Manifest) -> None:
     """Every file under `staged` into `target` (names relative to `staged`), after the manifest with their
     checksums. Written beside `target` and renamed: an interrupted backup leaves no archive that looks whole."""
     files = _members(staged)
-    manifest.checksums = {path.relative_to(staged).as_posix(): _sha256(path) for path in files}
+    manifest.checksums = {path.relative_to(staged).as_posix(): _checksum(path) for path in files}
     partial = target.with_name(f".{target.name}.part")
     try:
         with tarfile.open(partial, "w:gz") as tar:
@@ -112,6 +117,6 @@ def unpack(archive: Path, into: Path) -> Manifest:
         raise ArchiveRefused(f"{archive} does not match its manifest: it holds files the manifest does not list "
                              f"(the first: {extra[0]}); nothing was restored")
     for name, expected in manifest.checksums.items():
-        if _sha256(into / name) != expected:
+        if _checksum(into / name) != expected:
             raise ArchiveRefused(f"{archive} is damaged: {name} does not match its checksum; nothing was restored")
     return manifest

@@ -27,8 +27,8 @@ CHDB_MEMBER = "statistics/chdb"
 CLICKHOUSE_ADVICE = ("statistics on a ClickHouse server are not in this archive: back them up on the server with "
                      "ClickHouse's BACKUP DATABASE (README, \"Backups and upgrades\")")
 HELD = ("The statistics store {path} is held by another process (a running server: the embedded stores allow one "
-        "process each). Stop the server for the backup or restore (systemctl stop dsp-console), then start it "
-        "again; or move the statistics to a ClickHouse server, which is backed up on its own.")
+        "process each). Stop the server for the backup or restore, then start it again; "
+        "or move the statistics to a ClickHouse server, which is backed up on its own.")
 
 
 def location() -> StoreLocation:
@@ -100,7 +100,7 @@ def dump(where: StoreLocation, staged: Path) -> None:
             db.execute(f"EXPORT DATABASE '{_quoted(target)}' (FORMAT parquet)")
         return
     _check_chdb_free(where.path)
-    shutil.copytree(where.path, staged / CHDB_MEMBER)
+    shutil.copytree(where.path, staged / CHDB_MEMBER, symlinks=True)  # its links stay links
 
 
 def load(where: StoreLocation, unpacked: Path) -> None:
@@ -124,7 +124,7 @@ def load(where: StoreLocation, unpacked: Path) -> None:
         _check_chdb_free(where.path)
         shutil.rmtree(where.path)
     if (unpacked / CHDB_MEMBER).exists():
-        shutil.copytree(unpacked / CHDB_MEMBER, where.path)
+        shutil.copytree(unpacked / CHDB_MEMBER, where.path, symlinks=True)
 
 
 def _quoted(path: Path) -> str:

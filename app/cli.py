@@ -192,6 +192,8 @@ def _backup(args: argparse.Namespace) -> None:
     from app.operations.archive import ArchiveRefused
     from app.operations.backup import backup
 
+    if args.to.endswith("/"):  # a folder, even one that does not exist yet
+        Path(args.to).mkdir(parents=True, exist_ok=True)
     try:
         done = backup(Path(args.to))
     except ArchiveRefused as refusal:

@@ -50,13 +50,17 @@ def test_a_wiped_console_restored_from_its_archive_shows_the_same_data(backed_up
 
     assert "restored" in said
     assert console.figures(*PERIOD) == before
-    # A second restore onto the data it brought back is refused, naming the way to overwrite.
+    # A second restore onto data is refused, naming the way to overwrite; told to, it puts the archive's back.
+    console.ok(["create-admin", "later@demo.example", "--password", "Later-Pass-2026"])
     again = console.run(["restore", str(archive)])
     assert again.returncode == 1 and "already hold data: pass --force" in again.stderr
+    console.ok(["restore", str(archive), "--force"])
+    assert console.figures(*PERIOD) == before  # the admin made after the backup is gone
 
 
 def test_the_manifest_says_what_made_the_archive(backed_up) -> None:
     _, archive, _ = backed_up
+    assert archive.stat().st_mode & 0o777 == 0o600  # password hashes and sessions: its owner's eyes only
     manifest = read_manifest(archive)
     assert manifest.alembic_revision == head_revision()
     assert manifest.database == ("postgresql" if get_settings().sqlalchemy_url.startswith("postgresql") else "sqlite")

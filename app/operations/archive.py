@@ -63,7 +63,9 @@ def write_archive(target: Path, staged: Path, manifest: Manifest) -> None:
     manifest.checksums = {path.relative_to(staged).as_posix(): _checksum(path) for path in files}
     partial = target.with_name(f".{target.name}.part")
     try:
-        with tarfile.open(partial, "w:gz") as tar:
+        # Readable by its owner only: it holds password hashes, sessions and encrypted DSP credentials.
+        with open(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as out, \
+                tarfile.open(fileobj=out, mode="w:gz") as tar:
             data = json.dumps(dataclasses.asdict(manifest), indent=2).encode()
             info = tarfile.TarInfo(MANIFEST)
             info.size, info.mtime = len(data), int(os.path.getmtime(staged))

@@ -5,6 +5,7 @@ damage; a console that holds data, and an archive of another schema revision, ar
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
 import tarfile
@@ -18,8 +19,9 @@ import pytest
 
 from app.kernel.config import get_settings
 from app.kernel.db import head_revision
-from app.operations import backup
+from app.operations import backup, statistics_copy
 from app.operations.archive import MANIFEST, ArchiveRefused, read_manifest, unpack
+from app.warehouse import StoreLocation
 from tests.fake_s3 import KEY_ID, REGION, SECRET, bucket_client
 from tests.fake_s3 import s3_endpoint as s3_endpoint  # noqa: F401  (fixture)
 from tests.scratch_console import Console, scratch_console
@@ -117,6 +119,16 @@ def test_a_backup_refuses_while_another_process_holds_the_statistics_file(backed
     assert done.returncode == 1
     assert "held by another process" in done.stderr and "Stop the server for the backup" in done.stderr
     assert not list(tmp_path.iterdir())  # no archive that looks whole, no staging left behind
+
+
+def test_a_backup_refuses_while_another_process_has_the_chdb_directory_open(tmp_path: Path) -> None:
+    directory = tmp_path / "statistics.chdb"
+    directory.mkdir()
+    with (directory / "status").open("wb") as status:
+        fcntl.flock(status, fcntl.LOCK_EX)  # what ClickHouse's engine holds while it has the directory open
+        with pytest.raises(ArchiveRefused, match="held by another process"):
+            statistics_copy.dump(StoreLocation("chdb", directory), tmp_path / "staged")
+    assert not (tmp_path / "staged").exists()
 
 
 def test_chdb_statistics_and_files_in_a_bucket_come_back_too(tmp_path: Path, s3_endpoint: str) -> None:  # noqa: F811

@@ -56,19 +56,24 @@ def backup(to: Path) -> Outcome:
         # The statistics first: an embedded store held by a running server refuses before the slower steps.
         statistics_copy.dump(where, staged)
         entity_database.dump(staged)
-        keys = _all_files()
-        for key in keys:
+        # After the database, so every file its rows name is here (one uploaded since is an unused extra).
+        kept = 0
+        for key in _all_files():
             path = staged / FILES_MEMBER / key
             path.parent.mkdir(parents=True, exist_ok=True)
-            with storage.open(key) as source, path.open("wb") as out:
-                shutil.copyfileobj(source, out)
+            try:
+                with storage.open(key) as source, path.open("wb") as out:
+                    shutil.copyfileobj(source, out)
+                kept += 1
+            except FileNotFoundError:  # removed since it was listed (an expired export, swept meanwhile)
+                path.unlink(missing_ok=True)
         manifest = Manifest(app_version=version("dsp-console"), alembic_revision=revision,
                             database=entity_database.kind(), statistics=where.kind,
                             statistics_included=statistics_copy.included(where),
                             created=datetime.now(UTC).isoformat(timespec="seconds"))
         write_archive(target, staged, manifest)
     notes = () if manifest.statistics_included else (statistics_copy.CLICKHOUSE_ADVICE,)
-    return Outcome(target, manifest, len(keys), notes)
+    return Outcome(target, manifest, kept, notes)
 
 
 def _refuse_other_revision(manifest: Manifest, archive: Path, other_revision: bool) -> None:

@@ -12,7 +12,10 @@ what to do) while it runs.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -56,13 +59,25 @@ def _connect_duckdb(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection
         raise
 
 
-def _check_chdb_free(path: Path) -> None:
-    from app.warehouse.clickhouse_store import ChDBExecutor
-
-    try:
-        ChDBExecutor(path).close()
-    except StoreInUse:
-        raise ArchiveRefused(HELD.format(path=path)) from None
+@contextlib.contextmanager
+def _chdb_closed(path: Path) -> Iterator[None]:
+    """While the block runs, no process has the chDB directory `path` open, and none can open it: ClickHouse's
+    engine holds an exclusive flock on the directory's `status` file while it runs (it removes the file when it
+    closes) and refuses to start when it cannot take that lock, so taking it here is both the check and the
+    guard. No engine is started: that takes long on a big directory, and a process can open one chDB directory
+    only once."""
+    status = path / "status"
+    made_here = not status.exists()
+    with status.open("ab") as held:
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ArchiveRefused(HELD.format(path=path)) from None
+        try:
+            yield
+        finally:
+            if made_here:
+                status.unlink(missing_ok=True)
 
 
 def is_empty(where: StoreLocation) -> bool:
@@ -99,8 +114,11 @@ def dump(where: StoreLocation, staged: Path) -> None:
         with _connect_duckdb(where.path, read_only=True) as db:
             db.execute(f"EXPORT DATABASE '{_quoted(target)}' (FORMAT parquet)")
         return
-    _check_chdb_free(where.path)
-    shutil.copytree(where.path, staged / CHDB_MEMBER, symlinks=True)  # its links stay links
+    with _chdb_closed(where.path):
+        # Its links stay links; the engine's lock file is left out (it belongs to a running engine).
+        top = str(where.path)
+        shutil.copytree(where.path, staged / CHDB_MEMBER, symlinks=True,
+                        ignore=lambda folder, _names: ["status"] if folder == top else [])
 
 
 def load(where: StoreLocation, unpacked: Path) -> None:
@@ -121,8 +139,8 @@ def load(where: StoreLocation, unpacked: Path) -> None:
                 db.execute(f"IMPORT DATABASE '{_quoted(exported)}'")
         return
     if where.path.exists():
-        _check_chdb_free(where.path)
-        shutil.rmtree(where.path)
+        with _chdb_closed(where.path):
+            shutil.rmtree(where.path)
     if (unpacked / CHDB_MEMBER).exists():
         shutil.copytree(unpacked / CHDB_MEMBER, where.path, symlinks=True)
 

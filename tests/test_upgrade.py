@@ -2,7 +2,8 @@
 releases, so the previous release is a schema some migrations back: a console is made at OLDER_REVISION and
 given users, a campaign and a ledger entry as that schema had them; `python -m app migrate` brings it to the
 newest revision, and the data is all there and served: the admin signs in, the API lists the campaign with the
-advertiser's balance, and a page answers."""
+advertiser's balance, and a page answers. The backup taken before the upgrade restores on the new code with
+--other-revision, and is migrated as well."""
 
 from __future__ import annotations
 
@@ -29,12 +30,17 @@ def test_a_console_at_an_older_schema_migrates_to_the_newest_and_serves_its_data
         engine = create_engine(console.sqlalchemy_url)
         try:
             _insert_old_rows(engine)
+            old_archive = tmp_path / "before-the-upgrade.tar.gz"
+            console.ok(["backup", "--to", str(old_archive)])  # step 1 of the README's upgrade
             console.ok(["migrate"])
-            with engine.connect() as connection:
-                assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head_revision()
-                # The column 0017 added is there, empty for the entry written before it.
-                assert connection.execute(text("SELECT amount_micros, campaign_id FROM ledger_entries")).all() == [
-                    (LEDGER_MICROS, None)]
+            _assert_upgraded(engine)
+            # The backup taken before the upgrade restores on the new code when told, and is migrated too.
+            engine.dispose()  # no pooled connection to the database about to go
+            console.wipe()
+            refused = console.run(["restore", str(old_archive)])
+            assert refused.returncode == 1 and "--other-revision" in refused.stderr
+            console.ok(["restore", str(old_archive), "--other-revision"])
+            _assert_upgraded(engine)
         finally:
             engine.dispose()
 
@@ -52,6 +58,15 @@ def test_a_console_at_an_older_schema_migrates_to_the_newest_and_serves_its_data
             assert page.status_code == 200 and "<html" in page.text.lower()
         finally:
             server.stop()
+
+
+def _assert_upgraded(engine) -> None:  # type: ignore[no-untyped-def]
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head_revision()
+        # The column 0017 added is there, empty for the entry written before it.
+        assert connection.execute(text("SELECT amount_micros, campaign_id FROM ledger_entries")).all() == [
+            (LEDGER_MICROS, None)]
+        assert connection.execute(text("SELECT name FROM campaigns")).scalars().all() == ["Spring sale"]
 
 
 def _insert_old_rows(engine) -> None:  # type: ignore[no-untyped-def]

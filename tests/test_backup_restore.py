@@ -153,6 +153,17 @@ def test_chdb_statistics_and_files_in_a_bucket_come_back_too(tmp_path: Path, s3_
         assert read_manifest(archive).statistics == "chdb"
 
 
+def test_statistics_on_a_clickhouse_server_are_left_to_its_own_backup_and_the_operator_is_told(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # No server at this address: a backup must not even connect to it (the suite's own database and files go in).
+    monkeypatch.setattr(get_settings(), "statistics_url", "clickhouse://dsp:secret@127.0.0.1:9/dsp")
+    done = backup.backup(tmp_path)
+    manifest = read_manifest(done.archive)
+    assert manifest.statistics == "clickhouse" and not manifest.statistics_included
+    assert not any(name.startswith("statistics/") for name in manifest.checksums)
+    assert done.notes == (statistics_copy.CLICKHOUSE_ADVICE,) and "BACKUP DATABASE" in done.notes[0]
+
+
 def _rewrite(archive: Path, to: Path, *, revision: str | None = None, change_member: str | None = None) -> None:
     """A copy of `archive` with its manifest's revision changed, or one member's bytes changed (checksums kept)."""
     with tarfile.open(archive, "r:gz") as source, tarfile.open(to, "w:gz") as out:

@@ -1,5 +1,5 @@
-"""python -m app: serve, migrate, seed-demo, simulate, create-admin. A setting it cannot use, or a database it cannot
-serve, is refused in one line naming what to change (and a non-zero exit), never a traceback."""
+"""python -m app: serve, migrate, seed-demo, simulate, create-admin, backup, restore. A setting it cannot use, or a
+database it cannot serve, is refused in one line naming what to change (and a non-zero exit), never a traceback."""
 
 from __future__ import annotations
 
@@ -133,11 +133,11 @@ def serving_app() -> Any:
     return create_app()
 
 
-def _migrate(_args: argparse.Namespace) -> None:
+def _migrate(args: argparse.Namespace) -> None:
     from app.kernel.db import migrate
 
-    migrate()
-    print("database is at the newest schema")
+    migrate(args.to)
+    print("database is at the newest schema" if args.to == "head" else f"database is at schema revision {args.to}")
 
 
 @contextlib.contextmanager
@@ -253,13 +253,50 @@ def _create_admin(args: argparse.Namespace) -> None:
     print(f"admin {args.email} created")
 
 
+def _backup(args: argparse.Namespace) -> None:
+    from pathlib import Path
+
+    from app.operations.archive import ArchiveRefused
+    from app.operations.backup import backup
+
+    if args.to.endswith("/"):  # a folder, even one that does not exist yet
+        Path(args.to).mkdir(parents=True, exist_ok=True)
+    try:
+        done = backup(Path(args.to))
+    except ArchiveRefused as refusal:
+        sys.exit(str(refusal))
+    print(f"backup written: {done.archive} ({done.archive.stat().st_size:,} bytes; schema "
+          f"{done.manifest.alembic_revision}, {done.manifest.database} database, {done.manifest.statistics} "
+          f"statistics, {done.files} files)")
+    for note in done.notes:
+        print(f"note: {note}")
+
+
+def _restore(args: argparse.Namespace) -> None:
+    from pathlib import Path
+
+    from app.operations.archive import ArchiveRefused
+    from app.operations.backup import restore
+
+    try:
+        done = restore(Path(args.archive), force=args.force, other_revision=args.other_revision)
+    except ArchiveRefused as refusal:
+        sys.exit(str(refusal))
+    print(f"restored {done.archive} (made {done.manifest.created} by DSP Console {done.manifest.app_version}, "
+          f"{done.files} files); the database is at the newest schema")
+    for note in done.notes:
+        print(f"note: {note}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m app", description="DSP Console")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve on $PORT (default 8000)")
     serve.add_argument("--fd", type=int, help="serve on this already-bound listening socket instead")
     serve.set_defaults(run=_serve)
-    commands.add_parser("migrate", help="apply database migrations").set_defaults(run=_migrate)
+    migrate = commands.add_parser("migrate", help="apply database migrations")
+    migrate.add_argument("--to", default="head", help="stop at this revision (default: the newest)")
+    migrate.set_defaults(run=_migrate)
     seed = commands.add_parser("seed-demo", help="create the demo brand and users")
     seed.add_argument("--i-know-this-is-production", action="store_true",
                       help="seed even with DSP_ENVIRONMENT=production (the demo password is public)")
@@ -282,6 +319,23 @@ def main(argv: list[str] | None = None) -> None:
     admin.add_argument("email")
     admin.add_argument("--password", help="read from the terminal when omitted")
     admin.set_defaults(run=_create_admin)
+    backup = commands.add_parser(
+        "backup", help="write the database, the statistics and the files into one archive",
+        description="Writes one .tar.gz: a manifest (version, schema revision, store kinds, time, checksums), the "
+                    "entity database (a consistent copy while the server serves), the statistics store (DuckDB, "
+                    "chDB: stop the server first, it holds them; a ClickHouse server is backed up on its own) and "
+                    "the files (data directory or bucket).")
+    backup.add_argument("--to", default=".", help="the archive's path, or a folder for a dated name (default: here)")
+    backup.set_defaults(run=_backup)
+    restore = commands.add_parser(
+        "restore", help="put an archive's database, statistics and files in place, then migrate",
+        description="Checks every checksum first. Refuses a console that holds data unless --force, and an "
+                    "archive of another schema revision unless --other-revision. Run it with the server stopped.")
+    restore.add_argument("archive", help="a file written by `python -m app backup`")
+    restore.add_argument("--force", action="store_true", help="replace the data this console holds (it is lost)")
+    restore.add_argument("--other-revision", action="store_true",
+                         help="restore an archive of an older schema revision, then migrate it to this code's")
+    restore.set_defaults(run=_restore)
     args = parser.parse_args(argv)
     try:
         get_settings()

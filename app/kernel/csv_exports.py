@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from app.kernel.config import get_settings
 from app.kernel.errors import Forbidden, NotAuthenticated, NotFound
 from app.kernel.model_base import utcnow
-from app.kernel.storage import get_storage
+from app.kernel.storage import EXPORTS, get_storage
 
 LINK_LIFETIME = timedelta(minutes=15)
 ALGORITHM = "HS256"
@@ -48,8 +48,6 @@ class Exporter(Protocol):
     @property
     def id(self) -> int | None: ...
 
-
-EXPORTS = "exports"
 
 
 def export_key(stored: str) -> str:

@@ -70,7 +70,7 @@ def session_scope() -> Iterator[Session]:
 
 
 def alembic_config() -> Config:
-    """Alembic's configuration for this process's database (what `python -m app migrate` upgrades)."""
+    """Alembic's configuration for this code's migrations and the configured database."""
     from alembic.config import Config
 
     config = Config(str(REPO_ROOT / "alembic.ini"))
@@ -79,11 +79,28 @@ def alembic_config() -> Config:
     return config
 
 
-def migrate() -> None:
-    """Bring the schema to the newest Alembic revision."""
+def migrate(revision: str = "head") -> None:
+    """Bring the schema to the newest Alembic revision (or to `revision`: the upgrade tests start older)."""
     from alembic import command
 
-    command.upgrade(alembic_config(), "head")
+    command.upgrade(alembic_config(), revision)
+
+
+def head_revision() -> str:
+    """The newest schema revision this code knows."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None, "the migrations have one head"
+    return head
+
+
+def database_revision() -> str | None:
+    """The schema revision the configured database is at (None: never migrated)."""
+    from alembic.runtime.migration import MigrationContext
+
+    with get_engine().connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
 
 
 def schema_revisions() -> tuple[set[str], set[str]]:

@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
 UPLOADS = "uploads"  # the folder of uploaded files (creatives, logos): the data directory's uploads/ as ever
+REPORTS = "reports"  # report runs' results
+EXPORTS = "exports"  # CSV exports waiting to be downloaded (they expire)
+FOLDERS = (UPLOADS, REPORTS, EXPORTS)  # every folder the console keeps files in (a backup holds each)
 CHUNK_BYTES = 256 * 1024  # what a download streams at a time
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
+from app.kernel.storage import REPORTS
 from app.reports.models import Report, ReportRun
 from app.statistics import service as statistics
 from app.warehouse.base import StatsValue
@@ -26,7 +27,7 @@ COLUMN_LABELS = {
 
 def result_key(name: str) -> str:
     """Where a run's CSV is kept in the file store (app/kernel/storage.py): reports/<name>."""
-    return f"reports/{name}"
+    return f"{REPORTS}/{name}"
 
 
 def column_label(key: str) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import getpass
-import logging
 import os
 import sys
 from collections.abc import Iterator
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import app.tables  # noqa: F401  (every table and every domain's hooks)
 from app.kernel.config import get_settings
+from app.kernel.logging_setup import configure_logging
 
 if TYPE_CHECKING:
     from app.kernel.config import Settings
@@ -54,14 +54,15 @@ def _serve(args: argparse.Namespace) -> None:
 
     settings = get_settings()
     workers = serving_processes(settings)
-    # The console's own notes (logger "dsp": schedules registered, runs recovered) at INFO, others' at WARNING.
-    logging.basicConfig(format="%(levelname)s:     %(name)s: %(message)s")
-    logging.getLogger("dsp").setLevel(logging.INFO)
+    configure_logging(settings)
     # Before listening: a second server on the same statistics file would start, look healthy and answer every
     # statistics call with a 500. It refuses instead, naming the settings that give it a file of its own.
     _open_store(STORE_HELD_FOR_SERVE)
     if workers > 1:
+        from app.kernel.metrics import prepare_multiprocess
         from app.warehouse.clickhouse_store import close_stores
+
+        prepare_multiprocess(settings.data_dir)  # each worker process's metrics add up at /metrics
 
         close_stores()  # the store answered; each worker process opens its own client
     else:
@@ -70,8 +71,10 @@ def _serve(args: argparse.Namespace) -> None:
     # --fd serves on a socket the caller already bound and passed down (tests: no window in which another
     # process could take a port between choosing it and binding it).
     where: dict[str, Any] = {"fd": args.fd} if args.fd is not None else {"host": settings.host, "port": settings.port}
+    # log_config=None: uvicorn keeps the configuration above instead of installing its own; access_log=False:
+    # app/web/observe.py writes the access lines, with request id, route, user and duration.
     uvicorn.run("app.main:create_app", factory=True, proxy_headers=True, log_level="info", ws_ping_interval=20,
-                workers=workers, **where)
+                workers=workers, log_config=None, access_log=False, **where)
 
 
 def _migrate(_args: argparse.Namespace) -> None:

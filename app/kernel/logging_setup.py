@@ -31,6 +31,12 @@ def _request_fields(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str
     return event
 
 
+def _drop_color_message(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str, Any]:
+    """uvicorn passes its lines' coloured copy as an extra field; the message itself is enough."""
+    event.pop("color_message", None)
+    return event
+
+
 def log_format(settings: Settings) -> str:
     """json or text: DSP_LOG_FORMAT, or by default JSON in production and text elsewhere."""
     return settings.log_format or ("json" if settings.environment == "production" else "text")
@@ -44,6 +50,7 @@ def configure_logging(settings: Settings) -> None:
         structlog.processors.TimeStamper(fmt="iso", utc=True, key="time"),
         _request_fields,
         structlog.stdlib.ExtraAdder(),  # logger.info("...", extra={"status": 200}) becomes a field
+        _drop_color_message,
     ]
     renderer: list[Any] = ([structlog.processors.dict_tracebacks,
                             structlog.processors.EventRenamer("message"),

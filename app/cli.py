@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import app.tables  # noqa: F401  (every table and every domain's hooks)
 from app.kernel.config import get_settings
-from app.kernel.logging_setup import configure_logging
+from app.kernel.logging_setup import configure_logging, logging_config
 
 if TYPE_CHECKING:
     from app.kernel.config import Settings
@@ -71,10 +71,11 @@ def _serve(args: argparse.Namespace) -> None:
     # --fd serves on a socket the caller already bound and passed down (tests: no window in which another
     # process could take a port between choosing it and binding it).
     where: dict[str, Any] = {"fd": args.fd} if args.fd is not None else {"host": settings.host, "port": settings.port}
-    # log_config=None: uvicorn keeps the configuration above instead of installing its own; access_log=False:
-    # app/web/observe.py writes the access lines, with request id, route, user and duration.
+    # log_config: uvicorn applies the same configuration in each worker process it starts (a fresh interpreter
+    # each, which would otherwise log with Python's defaults). access_log=False: app/web/observe.py writes the
+    # access lines, with request id, route, user and duration.
     uvicorn.run("app.main:create_app", factory=True, proxy_headers=True, log_level="info", ws_ping_interval=20,
-                workers=workers, log_config=None, access_log=False, **where)
+                workers=workers, log_config=logging_config(settings), access_log=False, **where)
 
 
 def _migrate(_args: argparse.Namespace) -> None:

@@ -5,9 +5,13 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
 import re
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -16,7 +20,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlmodel import create_engine
 from starlette.testclient import TestClient
 
-from app.kernel.config import get_settings
+from app.kernel import metrics
+from app.kernel.config import REPO_ROOT, get_settings
 from app.kernel.logging_setup import configure_logging
 from app.main import create_app
 from app.web import readiness
@@ -182,3 +187,20 @@ def test_metrics_are_hidden_from_other_addresses(demo_ids: dict[str, int], monke
         assert outside.get("/metrics").status_code == 404
         monkeypatch.setattr(get_settings(), "metrics_allow", "203.0.113.0/24")
         assert outside.get("/metrics").status_code == 200
+
+
+def test_several_processes_metrics_add_up(tmp_path: Path) -> None:
+    """DSP_WORKERS>1: each process writes its values under PROMETHEUS_MULTIPROC_DIR, and /metrics of any one of
+    them answers the sum (two writer processes, then a reader, each a fresh interpreter as uvicorn's workers are)."""
+    env = {**os.environ, metrics.MULTIPROC_ENV: str(tmp_path)}
+    write = ("from app.kernel import metrics; metrics.HTTP_REQUESTS.labels('GET', '/api/x', '200').inc(2); "
+             "metrics.WEBSOCKET_SESSIONS.inc()")
+    for _ in range(2):
+        subprocess.run([sys.executable, "-c", write], env=env, check=True, cwd=REPO_ROOT)
+    read = ("from prometheus_client import generate_latest; from app.web.metrics import _registry; "
+            "print(generate_latest(_registry()).decode())")
+    page = subprocess.run([sys.executable, "-c", read], env=env, check=True, cwd=REPO_ROOT, capture_output=True,
+                          text=True).stdout
+    values = {(s.name, tuple(sorted(s.labels.items()))): s.value
+              for family in text_string_to_metric_families(page) for s in family.samples}
+    assert values[("dsp_http_requests_total", (("method", "GET"), ("route", "/api/x"), ("status", "200")))] == 4

@@ -43,11 +43,18 @@ def log_format(settings: Settings) -> str:
 
 
 def configure_logging(settings: Settings) -> None:
+    logging.config.dictConfig(logging_config(settings))
+
+
+def logging_config(settings: Settings) -> dict[str, Any]:
+    """The configuration as logging.config.dictConfig takes it (uvicorn takes it too, as log_config, and applies it
+    in each worker process it starts)."""
     as_json = log_format(settings) == "json"
     shared: list[Any] = [
         structlog.stdlib.add_log_level,
         structlog.stdlib.add_logger_name,
-        structlog.processors.TimeStamper(fmt="iso", utc=True, key="time"),
+        # "time" in JSON; the text renderer puts "timestamp" first on the line.
+        structlog.processors.TimeStamper(fmt="iso", utc=True, key="time" if as_json else "timestamp"),
         _request_fields,
         structlog.stdlib.ExtraAdder(),  # logger.info("...", extra={"status": 200}) becomes a field
         _drop_color_message,
@@ -56,7 +63,7 @@ def configure_logging(settings: Settings) -> None:
                             structlog.processors.EventRenamer("message"),
                             structlog.processors.JSONRenderer()]
                            if as_json else [structlog.dev.ConsoleRenderer(colors=False)])
-    logging.config.dictConfig({
+    return {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"console": {
@@ -74,4 +81,4 @@ def configure_logging(settings: Settings) -> None:
             "uvicorn.error": {"level": "INFO"},
             "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
         },
-    })
+    }

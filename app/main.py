@@ -184,8 +184,10 @@ async def not_found(request: Request, error: Exception) -> Response:
     return PlainTextResponse(str(error.detail), status_code=error.status_code, headers=error.headers)
 
 
-_ERROR_PAGE_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head>
-<body><h1>Something went wrong</h1><p>{message}</p><p>Request id: <code>{request_id}</code></p></body></html>"""
+_ERROR_PAGE_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Server error</title>
+<link rel="stylesheet" href="/static/vendor/bootstrap/bootstrap.min.css"></head>
+<body class="container py-5"><h1 class="h3">Server error</h1><p>{message}</p>
+<p class="text-secondary">Request id: <code>{request_id}</code> (quote it when you report this)</p></body></html>"""
 
 
 async def server_error_page(_request: Request, _error: Exception) -> Response:

@@ -24,6 +24,7 @@ from app.kernel import metrics
 from app.kernel.config import REPO_ROOT, get_settings
 from app.kernel.logging_setup import configure_logging
 from app.main import create_app
+from app.settings import company
 from app.web import readiness
 from tests.helpers import bearer_headers
 from tests.test_ingestion import row
@@ -204,3 +205,14 @@ def test_several_processes_metrics_add_up(tmp_path: Path) -> None:
     values = {(s.name, tuple(sorted(s.labels.items()))): s.value
               for family in text_string_to_metric_families(page) for s in family.samples}
     assert values[("dsp_http_requests_total", (("method", "GET"), ("route", "/api/x"), ("status", "200")))] == 4
+
+
+def test_the_server_error_page_shows_the_request_id(demo_ids: dict[str, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(_name: str) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(company, "branding_file", broken)
+    with TestClient(create_app(), raise_server_exceptions=False) as client:
+        page = client.get("/files/branding/logo.png", headers={"X-Request-ID": "quote-me-2"})
+    assert page.status_code == 500 and page.headers["content-type"].startswith("text/html")
+    assert "<code>quote-me-2</code>" in page.text and "a bug" not in page.text

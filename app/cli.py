@@ -107,7 +107,10 @@ def _serve(args: argparse.Namespace) -> None:
     # statistics call with a 500. It refuses instead, naming the settings that give it a file of its own.
     _open_store(STORE_HELD_FOR_SERVE)
     if workers > 1:
+        from app.kernel.metrics import prepare_multiprocess
         from app.warehouse.clickhouse_store import close_stores
+
+        prepare_multiprocess(settings.data_dir)  # each worker process's metrics add up at /metrics
 
         close_stores()  # the store answered; each worker process opens its own client
         get_engine().dispose()  # so did the database (its checks above): the supervisor keeps no connection idle
@@ -119,9 +122,12 @@ def _serve(args: argparse.Namespace) -> None:
     where: dict[str, Any] = {"fd": args.fd} if args.fd is not None else {"host": settings.host, "port": settings.port}
     # Only the proxies named in DSP_FORWARDED_ALLOW_IPS may say who the client is (X-Forwarded-For) and that it
     # came over https (X-Forwarded-Proto): the sign-in throttle counts that address, HSTS follows that scheme.
+    # log_config: uvicorn applies the same configuration in each worker process it starts (a fresh interpreter
+    # each, which would otherwise log with Python's defaults). access_log=False: app/web/observe.py writes the
+    # access lines, with request id, route, user and duration.
     uvicorn.run("app.cli:serving_app", factory=True, proxy_headers=True, log_config=logging_config(settings),
                 log_level="info", ws_ping_interval=20, forwarded_allow_ips=settings.forwarded_allow_ips,
-                workers=workers, **where)
+                access_log=False, workers=workers, **where)
 
 
 def serving_app() -> Any:

@@ -8,10 +8,12 @@ import importlib
 import mimetypes
 import re
 from collections.abc import AsyncIterator
+from html import escape as html_escape
 from typing import Any, Literal
 
 from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from reactpy import html
 from starlette.applications import Starlette
@@ -33,7 +35,7 @@ from app.campaigns import tools_api as campaign_tools_api
 from app.creatives import api as creatives_api
 from app.dsps import api as dsps_api
 from app.funds import api as funds_api
-from app.kernel import media
+from app.kernel import log_context, media, metrics
 from app.kernel.config import REPO_ROOT, get_settings
 from app.kernel.db import session_scope
 from app.kernel.errors import ServiceError
@@ -45,13 +47,15 @@ from app.settings import brand_theme, client_settings_api, company, company_api
 from app.statistics import api as statistics_api
 from app.statistics import dashboards_api, postbacks_api
 from app.supply import app_entries, app_lists_api, audience_devices, audiences_api, list_routes
-from app.web import csp, export_files, kinds_api
+from app.web import csp, export_files, kinds_api, readiness
 from app.web.bounds import bounded_integers
 from app.web.client_envelope import ClientEnvelope
 from app.web.envelope import (
     FAULT_CLASSES,
+    UNEXPECTED_ERROR,
     Envelope,
     common_error_responses,
+    error_response,
     fault_error_handler,
     http_error_handler,
     reply,
@@ -60,7 +64,9 @@ from app.web.envelope import (
     validation_error_handler,
 )
 from app.web.html_shell import ConsolePages
+from app.web.metrics import metrics_page
 from app.web.middleware import HtmlShellHeaders, WebsocketGuard
+from app.web.observe import RequestObserver
 from app.web.stored_files import not_found as not_found_file
 from app.web.stored_files import stored_file_response
 from app.web.write_limits import WriteLimits
@@ -71,7 +77,18 @@ API_TITLE = "DSP Console API"
 
 
 class HealthRead(BaseModel):
-    status: Literal["ok"] = Field(description="Always ok: the server answers and its database too")
+    status: Literal["ok"] = Field(description="Always ok: the server process answers")
+
+
+class ReadyPart(BaseModel):
+    name: str = Field(description="database, statistics, job queue or disk")
+    status: Literal["ok", "failed"]
+    reason: str = Field(description="What was seen, in a few words")
+
+
+class ReadyRead(BaseModel):
+    status: Literal["ready", "not ready"]
+    parts: list[ReadyPart]
 
 
 def create_api() -> FastAPI:
@@ -121,11 +138,25 @@ def create_api() -> FastAPI:
     api.include_router(kinds_api.router())  # every declared kind's status routes
 
     @api.get("/health", tags=["health"])
-    def health() -> Envelope[HealthRead]:
-        """Liveness and database reachability."""
-        with session_scope() as db:
-            company.branding_for_host(db, "")
+    async def health() -> Envelope[HealthRead]:
+        """Liveness: the process answers. Checks nothing else (a database outage must not make a supervisor
+        restart a healthy process); /api/ready does."""
         return reply(HealthRead(status="ok"))
+
+    @api.get("/ready", tags=["health"], response_model=Envelope[ReadyRead],
+             responses={503: error_response("A part is not ready; `data` names it.")})
+    def ready() -> Envelope[ReadyRead] | JSONResponse:
+        """Readiness: the database, the statistics store, the job queue and the data directory's free disk, each
+        named with ok or failed and a short reason. 503 names the failing parts."""
+        answers = readiness.check_all()
+        parts = [ReadyPart(name=name, status="ok" if ok else "failed", reason=why)
+                 for name, (ok, why) in answers.items()]
+        failing = [part.name for part in parts if part.status == "failed"]
+        if failing:
+            data = ReadyRead(status="not ready", parts=parts).model_dump()
+            return JSONResponse({"success": False, "code": 503, "message": f"Not ready: {', '.join(failing)}.",
+                                 "data": data}, status_code=503)
+        return reply(ReadyRead(status="ready", parts=parts))
 
     if get_settings().environment == "test":
         @api.post("/testing/reset-statistics", include_in_schema=False)
@@ -155,6 +186,20 @@ async def not_found(request: Request, error: Exception) -> Response:
     if request.url.path == "/api" or request.url.path.startswith("/api/"):
         return await http_error_handler(request, error)
     return PlainTextResponse(str(error.detail), status_code=error.status_code, headers=error.headers)
+
+
+_ERROR_PAGE_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Server error</title>
+<link rel="stylesheet" href="/static/vendor/bootstrap/bootstrap.min.css"></head>
+<body class="container py-5"><h1 class="h3">Server error</h1><p>{message}</p>
+<p class="text-secondary">Request id: <code>{request_id}</code> (quote it when you report this)</p></body></html>"""
+
+
+async def server_error_page(_request: Request, _error: Exception) -> Response:
+    """A failure outside the API (a file route, the docs): a page that gives the request id to quote. The API
+    answers its own 500s in the envelope (app/web/envelope.py). Starlette logs the traceback after this."""
+    request_id = html_escape(str(log_context.current().get("request_id", "")))
+    return HTMLResponse(_ERROR_PAGE_HTML.format(message=html_escape(UNEXPECTED_ERROR), request_id=request_id),
+                        status_code=500, headers={"cache-control": "no-store"})
 
 
 async def api_docs(_request: Request) -> HTMLResponse:
@@ -199,7 +244,10 @@ def creative_file(request: Request) -> Response:
 
 def _session_alive(token: str) -> bool:
     with session_scope() as db:
-        return sessions.resolve(db, token=token) is not None
+        actor = sessions.resolve(db, token=token)
+    if actor is not None:
+        log_context.bind(user_id=actor.id)  # the page session's access line names its user
+    return actor is not None
 
 
 ICON_CSS = "/static/vendor/bootstrap-icons/bootstrap-icons.min.css"
@@ -248,6 +296,7 @@ async def lifespan(_app: Starlette) -> AsyncIterator[None]:
     finally:
         await asyncio.to_thread(report_jobs.shutdown)
         await asyncio.to_thread(jobs.stop)
+        metrics.process_exited()
 
 
 def upload_limits() -> tuple[Limit, ...]:
@@ -277,10 +326,13 @@ def create_app() -> Any:
             Route("/files/branding/{name}", branding_file),
             Route("/files/creatives/{name}", creative_file),
             Route("/files/exports/{token}", export_files.download),
+            Route("/metrics", metrics_page),
             Mount("", app=pages),
         ],
         lifespan=lifespan,
-        exception_handlers={404: not_found},
+        exception_handlers={404: not_found, 500: server_error_page},
     )
     starlette.add_middleware(GZipMiddleware, minimum_size=1024)
-    return WebsocketGuard(HtmlShellHeaders(BodyLimit(starlette, limits=upload_limits)), cookie_name=SESSION_COOKIE, session_alive=_session_alive)
+    guarded = WebsocketGuard(HtmlShellHeaders(BodyLimit(starlette, limits=upload_limits)), cookie_name=SESSION_COOKIE,
+                             session_alive=_session_alive)
+    return RequestObserver(guarded)

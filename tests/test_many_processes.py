@@ -9,6 +9,7 @@ Runs in the PostgreSQL pass: several processes on one SQLite file is the embedde
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import threading
@@ -275,8 +276,8 @@ def test_dsp_workers_serves_one_port_from_several_processes(seeded: dict[str, in
                                                             fleet_dir: Path) -> None:
     """The one-server rung: DSP_WORKERS=2 starts two server processes under one supervisor, both answering on
     the one port (uvicorn's workers share its socket), each logging in the configured format."""
-    server = Server(fleet_dir, env={"DSP_STATISTICS_URL": f"{clickhouse_server}/fleet", "DSP_WORKERS": "2"},
-                    name="workers")
+    server = Server(fleet_dir, env={"DSP_STATISTICS_URL": f"{clickhouse_server}/fleet", "DSP_WORKERS": "2",
+                                    "DSP_LOG_FORMAT": "json"}, name="workers")
     try:
         server.start()
 
@@ -288,17 +289,26 @@ def test_dsp_workers_serves_one_port_from_several_processes(seeded: dict[str, in
         headers = _bearer(_login(server, "admin@demo.example"))
         for _ in range(6):
             assert httpx.get(f"{server.url}/api/auth/profile", headers=headers, timeout=60).status_code == 200
-        # Every process logs in the one configured format (app/kernel/logging_setup.py), the worker processes
-        # too: their start-up, the console's own INFO lines (logger "dsp", dropped by a child left with Python's
-        # defaults) and a line per request.
-        wait_until(lambda: server.log_path.read_text().count("uvicorn.access: ") >= 7, "the requests' log lines")
-        log = server.log_path.read_text()
-        for pid in set(started):
-            assert f"INFO:     [{pid}] uvicorn.error: Application startup complete." in log
-            assert f"INFO:     [{pid}] dsp.reports: schedules registered: " in log
-        requests = re.findall(r"^INFO: +\[(\d+)\] uvicorn\.access: .*\"GET /api/auth/profile HTTP/1\.1\" 200",
-                              log, re.MULTILINE)
-        assert len(requests) == 6 and set(requests) <= set(started), log
-        assert f"INFO:     [{server.pid}] uvicorn.error: Started parent process [{server.pid}]" in log
+
+        # Every process logs in the one configured format (app/kernel/logging_setup.py: here JSON, a line each),
+        # the worker processes too: their start-up, the console's own INFO lines (logger "dsp", dropped by a
+        # child left with Python's defaults) and an access line per request, each with its process id.
+        def lines() -> list[dict[str, object]]:
+            return [json.loads(line) for line in server.log_path.read_text().splitlines() if line.startswith("{")]
+
+        def profile_reads() -> list[dict[str, object]]:
+            return [line for line in lines() if line["logger"] == "dsp.access" and line.get("path") ==
+                    "/api/auth/profile" and line.get("status") == 200]
+
+        wait_until(lambda: len(profile_reads()) >= 6, "the requests' log lines")
+        logged = lines()
+        for pid in {int(p) for p in started}:
+            assert any(line["process"] == pid and line["message"] == "Application startup complete."
+                       for line in logged), logged
+            assert any(line["process"] == pid and line["logger"] == "dsp.reports" and
+                       str(line["message"]).startswith("schedules registered: ") for line in logged), logged
+        assert len(profile_reads()) == 6 and {line["process"] for line in profile_reads()} <= {int(p) for p in started}
+        assert any(line["process"] == server.pid and str(line["message"]).startswith("Started parent process")
+                   for line in logged), logged
     finally:
         server.stop()

@@ -78,6 +78,16 @@ class Settings(BaseSettings):
     # PostgreSQL with a statistics store processes share, one otherwise.
     workers: int | None = Field(default=None, ge=1)
 
+    # Logs (app/kernel/logging_setup.py): json | text; empty means JSON in production, text elsewhere. The level
+    # applies to the console's own loggers ("dsp.*"); libraries log warnings and worse.
+    log_format: Literal["", "json", "text"] = ""
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    # /api/ready answers 503 naming "disk" when the data directory's disk has less free space than this.
+    ready_min_free_disk_mb: int = Field(default=500, ge=0)
+    # Who may read /metrics (app/web/metrics.py): addresses or networks, comma-separated; others get 404. The
+    # address is the client's as uvicorn sees it (behind a trusted proxy, the forwarded one).
+    metrics_allow: str = "127.0.0.1/32,::1/128"
+
     # Sessions (spec section 9): 2 h lifetime, refreshed by the browser's session agent.
     session_lifetime_ms: int = 7_200_000
     # Edit pages show the inactivity prompt after this long without input (spec: 300,000 ms).

@@ -29,6 +29,7 @@ from app.creatives.models import Creative
 from app.funds import service as funds
 from app.history import audit
 from app.kernel.errors import Invalid
+from app.kernel.metrics import INGESTED_ROWS
 from app.statistics.schemas import BatchStored, RowValue
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
@@ -220,6 +221,7 @@ def store_and_charge(db: Session, *, batch_id: str, facts: list[FactRow], source
         funds.charge_delivery(db, charges=receipt.spend_by_campaign or receipt.spend_by_advertiser,
                               reference=f"stats:{batch_id}", booked_at=booked_at)
     if not receipt.duplicate:
+        INGESTED_ROWS.labels(source).inc(receipt.rows)
         audit.record(db, actor=actor, entity="statistics_batch", entity_id=batch_id, action="ingest",
                      after={"rows": receipt.rows, "source": source,
                             "spend_micros": sum(receipt.spend_by_advertiser.values())})

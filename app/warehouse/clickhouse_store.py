@@ -42,6 +42,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from app.kernel.metrics import STATISTICS_QUERY_SECONDS
 from app.warehouse.base import BatchReceipt, FactRow, StatsQuery, StatsRow, StoreInUse
 from app.warehouse.rollups import EVENTS_ROLLUP, ROLLUPS, tables_for, utc_bounds
 from app.warehouse.schema import (
@@ -429,7 +430,8 @@ class ClickHouseStore:
     # -- reading -----------------------------------------------------------------------------------------
     def query(self, query: StatsQuery) -> list[StatsRow]:
         sql, params = _report_sql(query, self.database, self._marked)
-        names, rows = self._executor.select(sql, params)
+        with STATISTICS_QUERY_SECONDS.time():
+            names, rows = self._executor.select(sql, params)
         return [dict(zip(names, row, strict=True)) for row in rows]
 
     def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:

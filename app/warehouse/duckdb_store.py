@@ -24,6 +24,7 @@ from typing import Any
 
 import duckdb
 
+from app.kernel.metrics import STATISTICS_QUERY_SECONDS
 from app.warehouse.base import BatchReceipt, FactRow, StatsQuery, StatsRow
 from app.warehouse.rollups import EVENTS_ROLLUP, ROLLUPS, tables_for, utc_bounds
 from app.warehouse.schema import DIMENSIONS, EVENT_PREFIX, MEASURES, METRICS, PLACEMENT_COLUMNS
@@ -161,7 +162,8 @@ class DuckDBStore:
 
     # -- reading -----------------------------------------------------------------------------------------
     def query(self, query: StatsQuery) -> list[StatsRow]:
-        return _fetch(self._cursor(), *_report_sql(query))
+        with STATISTICS_QUERY_SECONDS.time():
+            return _fetch(self._cursor(), *_report_sql(query))
 
     def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
         if advertiser_ids is not None and not advertiser_ids:

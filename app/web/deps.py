@@ -10,6 +10,7 @@ from sqlmodel import Session
 
 from app.access import api_keys, sessions, tokens
 from app.access.policy import Actor
+from app.kernel import log_context
 from app.kernel.db import session_scope
 from app.kernel.errors import Forbidden, NotAuthenticated
 
@@ -61,6 +62,7 @@ def get_actor(request: Request, db: Session = DB,
         actor = sessions.resolve(db, token=request.cookies.get(sessions.SESSION_COOKIE))
     if actor is None:
         raise NotAuthenticated("Your session has ended. Please log in again.")
+    log_context.bind(user_id=actor.id)  # the request's log lines name who made it
     return actor
 
 

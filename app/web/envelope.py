@@ -17,7 +17,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import get_route_path  # type: ignore[attr-defined]  # re-imported there, not listed as exported
 
-from app.kernel import errors
+from app.kernel import errors, log_context
 from app.kernel.errors import Invalid, ServiceError
 from app.kernel.faults import infrastructure_error
 from app.kernel.i18n.catalog import DEFAULT_LANGUAGE, translator
@@ -128,7 +128,9 @@ async def unexpected_error_handler(_request: Request, error: Exception) -> JSONR
     if (reply := _fault_reply(error)) is not None:
         return reply
     logger.error("unexpected error in an API call", exc_info=error)
-    return _reply(500, UNEXPECTED_ERROR)
+    # The request id (also in the X-Request-ID header and on the log line with the traceback) for the user to quote.
+    request_id = log_context.current().get("request_id", "")
+    return _reply(500, f"{UNEXPECTED_ERROR} Request id: {request_id}.", {"request_id": request_id})
 
 
 def _unreadable_body(error: RequestValidationError) -> bool:

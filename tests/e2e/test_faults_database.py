@@ -89,12 +89,15 @@ def test_the_database_going_away_answers_503_and_the_console_recovers_by_itself(
         pid = server.pid
 
         cluster.stop("fast")
-        for method, url, body in (("GET", funds, None), ("GET", f"{server.url}/api/health", None),
-                                  ("POST", f"{server.url}/api/auth/login/",
-                                   {"email": "admin@demo.example", "password": "x"})):
+        for method, url, body in (("GET", funds, None), ("POST", f"{server.url}/api/auth/login/",
+                                                          {"email": "admin@demo.example", "password": "x"})):
             reply = httpx.request(method, url, headers=headers, json=body, timeout=60)
             assert reply.status_code == 503, reply.text
             assert reply.json() == {"success": False, "code": 503, "message": DATABASE_DOWN, "data": None}
+        # The process itself is alive (a supervisor must not restart it); readiness names what is down.
+        assert httpx.get(f"{server.url}/api/health", timeout=60).status_code == 200
+        ready = httpx.get(f"{server.url}/api/ready", timeout=60)
+        assert ready.status_code == 503 and ready.json()["message"].startswith("Not ready: database"), ready.text
 
         # The suite's one browser: a second sync_playwright() in this process fails once the browser tests
         # have started theirs (its loop is running).

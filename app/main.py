@@ -8,6 +8,7 @@ import importlib
 import mimetypes
 import re
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Any, Literal
 
 from fastapi import Depends, FastAPI
@@ -23,7 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from app import jobs
-from app.access import sessions
+from app.access import session_changes, sessions
 from app.access.sessions import SESSION_COOKIE
 from app.accounts import auth_api, users_api
 from app.campaigns import api as campaigns_api
@@ -193,9 +194,9 @@ def creative_file(request: Request) -> Response:
                                          "content-security-policy": "default-src 'none'"})
 
 
-def _session_alive(token: str) -> bool:
+def _session_live_until(token: str) -> datetime | None:
     with session_scope() as db:
-        return sessions.resolve(db, token=token) is not None
+        return sessions.live_until(db, token=token)
 
 
 ICON_CSS = "/static/vendor/bootstrap-icons/bootstrap-icons.min.css"
@@ -279,4 +280,6 @@ def create_app() -> Any:
         exception_handlers={404: not_found},
     )
     starlette.add_middleware(GZipMiddleware, minimum_size=1024)
-    return WebsocketGuard(HtmlShellHeaders(BodyLimit(starlette, limits=upload_limits)), cookie_name=SESSION_COOKIE, session_alive=_session_alive)
+    return WebsocketGuard(HtmlShellHeaders(BodyLimit(starlette, limits=upload_limits)), cookie_name=SESSION_COOKIE,
+                          live_until=_session_live_until, changes=session_changes.epoch,
+                          recheck_seconds=get_settings().session_recheck_ms / 1000)

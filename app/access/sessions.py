@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
@@ -124,6 +124,12 @@ def actor_for(db: Session, row: AuthSession | None) -> Actor | None:
 
 def resolve(db: Session, *, token: str | None) -> Actor | None:
     return actor_for(db, find(db, token=token))
+
+
+def live_until(db: Session, *, token: str) -> datetime | None:
+    """When the session of `token` expires, if it is live and its users can act now; None if it may not act."""
+    row = find(db, token=token)
+    return row.expires_at if row is not None and actor_for(db, row) is not None else None
 
 
 def refresh(db: Session, *, token: str | None) -> AuthSession:

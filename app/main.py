@@ -8,6 +8,7 @@ import importlib
 import mimetypes
 import re
 from collections.abc import AsyncIterator
+from datetime import datetime
 from html import escape as html_escape
 from typing import Any, Literal
 
@@ -25,7 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from app import jobs
-from app.access import sessions
+from app.access import session_changes, sessions
 from app.access.sessions import SESSION_COOKIE
 from app.accounts import auth_api, users_api
 from app.campaigns import api as campaigns_api
@@ -242,12 +243,14 @@ def creative_file(request: Request) -> Response:
                                          "content-security-policy": "default-src 'none'"})
 
 
-def _session_alive(token: str) -> bool:
+def _session_live_until(token: str) -> datetime | None:
     with session_scope() as db:
-        actor = sessions.resolve(db, token=token)
-    if actor is not None:
+        row = sessions.find(db, token=token)
+        actor = sessions.actor_for(db, row) if row is not None else None
+        if row is None or actor is None:
+            return None
         log_context.bind(user_id=actor.id)  # the page session's access line names its user
-    return actor is not None
+        return row.expires_at
 
 
 ICON_CSS = "/static/vendor/bootstrap-icons/bootstrap-icons.min.css"
@@ -334,5 +337,6 @@ def create_app() -> Any:
     )
     starlette.add_middleware(GZipMiddleware, minimum_size=1024)
     guarded = WebsocketGuard(HtmlShellHeaders(BodyLimit(starlette, limits=upload_limits)), cookie_name=SESSION_COOKIE,
-                             session_alive=_session_alive)
+                             live_until=_session_live_until, changes=session_changes.epoch,
+                             recheck_seconds=get_settings().session_recheck_ms / 1000)
     return RequestObserver(guarded)

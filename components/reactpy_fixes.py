@@ -10,8 +10,8 @@ starts no effect changes nothing else: an event no effect waits on is only ever 
 
 ReactPy's client (its JS) gets two fixes of its own in static/shell/lean-events.js, loaded by the shell
 (app/web/html_shell.py, static/shell/boot.js): events carry only what the console's handlers read (ReactPy's
-serializer sent ~41 KB per keystroke, 1 MB on the brand settings page), and a checkbox the user ticks keeps its tick
-through renders the server computed before the click reached it.
+serializer sent ~41 KB per keystroke, 1 MB on the brand settings page), and a checkbox the user ticks (or a radio it
+chooses, with its group) keeps its state through renders the server computed before the click reached it.
 """
 
 from __future__ import annotations

@@ -181,3 +181,41 @@ def test_budget_flight_and_goal_boundaries(db):
         with pytest.raises(Invalid) as error:
             campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate({**VALID, **change}))
         assert set(error.value.fields) == set(field.split()), change
+
+
+def test_a_page_of_the_list_has_its_rows_in_order_and_the_total_of_its_filters(db):
+    """The campaign list a page at a time (the page and, later, the API): the status filter, the search and the sort
+    are applied before the page is cut, and the total counts every campaign they match."""
+    advertiser = actor_of(db, "advertiser@demo.example")
+    for name in [f"Wave {n:02d}" for n in range(1, 13)] + ["Calm Sea", "Calm Lake"]:
+        made = campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate({**VALID, "name": name}))
+        if "Wave 01" <= name <= "Wave 07" or name == "Calm Sea":
+            campaigns.set_status(db, actor=advertiser, campaign_id=made.id, status="active")
+
+    def page(number: int, **filters: Any) -> tuple[list[str], int]:
+        found = campaigns.list_campaigns_page(db, actor=advertiser, page=number, page_size=3, **filters)
+        return [row.name for row in found.rows], found.total
+
+    active_waves = {"status": "active", "search": "wave", "sort": "name"}
+    assert page(2, **active_waves) == (["Wave 04", "Wave 05", "Wave 06"], 7)
+    assert page(3, **active_waves) == (["Wave 07"], 7)
+    assert page(4, **active_waves) == ([], 7)  # past the last page: no rows, the same total
+    assert page(1, status="active", sort="-name") == (["Wave 07", "Wave 06", "Wave 05"], 8)
+    assert page(2, search="calm", sort="name") == ([], 2)
+    campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate({**VALID, "name": "Wave 9"}))
+    # Names in the order people read them, on every page: "Wave 9" before "Wave 10".
+    assert page(3, search="wave", sort="name") == (["Wave 07", "Wave 08", "Wave 09"], 13)
+    assert page(4, search="wave", sort="name") == (["Wave 9", "Wave 10", "Wave 11"], 13)
+    assert [row.name for row in campaigns.list_campaigns(db, actor=advertiser, search="wave", sort="-name")][:3] == [
+        "Wave 12", "Wave 11", "Wave 10"]
+    everything = campaigns.list_campaigns(db, actor=advertiser, sort="-total_budget")
+    assert page(5, sort="-total_budget") == ([row.name for row in everything[12:15]], 15)
+    agency = actor_of(db, "agency@demo.example")
+    assert campaigns.list_campaigns_page(db, actor=agency, status="active", page_size=50).total == 8
+    rival_agency, _rival_advertiser = other_tenant(db)
+    assert campaigns.list_campaigns_page(db, actor=actor_of(db, rival_agency.email)).total == 0
+    with pytest.raises(Invalid) as bad_page:
+        campaigns.list_campaigns_page(db, actor=advertiser, page=0)
+    with pytest.raises(Invalid) as bad_size:
+        campaigns.list_campaigns_page(db, actor=advertiser, page_size=501)
+    assert set(bad_page.value.fields) == {"page"} and set(bad_size.value.fields) == {"page_size"}

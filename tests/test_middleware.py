@@ -1,19 +1,28 @@
-"""Websocket guards: foreign origins are refused; a session ended elsewhere closes the socket."""
+"""Websocket guards: foreign origins are refused; a session ended closes the socket at the page's next event."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.access import sessions
+from app.access.models import UserStatus
 from app.access.sessions import SESSION_COOKIE
 from app.accounts import service as accounts
+from app.accounts import users
 from app.accounts.auth_api import CROSS_ORIGIN_REFUSED
 from app.demo.seed import DEMO_PASSWORD
+from app.kernel.config import get_settings
 from app.kernel.db import run
 from app.main import create_app
-from app.web.middleware import FOREIGN_ORIGIN_CLOSE_CODE, SESSION_ENDED_CLOSE_CODE
+from app.web import middleware
+from app.web.middleware import FOREIGN_ORIGIN_CLOSE_CODE, SESSION_ENDED_CLOSE_CODE, SessionCheck
+from tests.helpers import actor_of
 from tests.render import run_async
 
 WS_PATH = "/reactpy/?path=/dashboard&qs="
@@ -51,19 +60,82 @@ def test_a_proxy_that_does_not_pass_the_host_on_is_told_so(demo_ids, caplog):
     assert all("'127.0.0.1:8000'" in note and "proxy_set_header Host $http_host" in note for note in refusals)
 
 
-def test_same_origin_websocket_renders_and_a_revoked_session_closes_it(demo_ids):
+def _signed_in_page(client: TestClient, token: str) -> Any:
+    client.cookies.set(SESSION_COOKIE, token)
+    return client.websocket_connect(WS_PATH, headers={"origin": "http://testserver"})
+
+
+def _send_event(ws: Any) -> None:
+    ws.send_json({"type": "layout-event", "target": "nothing", "data": []})
+
+
+def _closed_as_signed_out(ws: Any) -> None:
+    with pytest.raises(WebSocketDisconnect) as closed:
+        for _ in range(10):  # renders already on their way may arrive first; then the close
+            assert ws.receive_json()["type"] == "layout-update"
+    assert closed.value.code == SESSION_ENDED_CLOSE_CODE
+
+
+def _ended_in_this_process(end: Callable[[str], None], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An open page whose session was checked, then ended by `end` in this process, is cut at its next event.
+    The recheck bound is set to an hour, so only this process's change signal can have cut it."""
+    monkeypatch.setattr(get_settings(), "session_recheck_ms", 3_600_000)
     token = _cookie_token()
-    with TestClient(create_app(), base_url="http://testserver") as client:
-        client.cookies.set(SESSION_COOKIE, token)
-        with client.websocket_connect(WS_PATH, headers={"origin": "http://testserver"}) as ws:
-            first = ws.receive_json()
-            assert first["type"] == "layout-update"
-            run(sessions.revoke, token=token)
-            ws.send_json({"type": "layout-event", "target": "nothing", "data": []})
-            with pytest.raises(WebSocketDisconnect) as closed:
-                for _ in range(10):  # renders already on their way may arrive first; then the close
-                    assert ws.receive_json()["type"] == "layout-update"
-            assert closed.value.code == SESSION_ENDED_CLOSE_CODE
+    with TestClient(create_app(), base_url="http://testserver") as client, _signed_in_page(client, token) as ws:
+        assert ws.receive_json()["type"] == "layout-update"
+        _send_event(ws)  # checked against the database, and trusted from then on
+        _send_event(ws)
+        end(token)
+        _send_event(ws)
+        _closed_as_signed_out(ws)
+
+
+def test_a_sign_out_in_this_process_cuts_an_open_page_at_its_next_event(demo_ids, monkeypatch):
+    _ended_in_this_process(lambda token: run(sessions.revoke, token=token), monkeypatch)
+
+
+def test_disabling_the_user_in_this_process_cuts_an_open_page_at_its_next_event(demo_ids, monkeypatch):
+    def disable(_token: str) -> None:
+        def change(db):
+            admin = actor_of(db, "admin@demo.example")
+            users.set_status(db, actor=admin, user_id=demo_ids["advertiser@demo.example"], status=UserStatus.DISABLED)
+        run(change)
+    _ended_in_this_process(disable, monkeypatch)
+
+
+class _Database:
+    """A stand-in for the session query: counts the questions, answers with the session's expiry or None."""
+
+    def __init__(self, expires: datetime | None) -> None:
+        self.expires, self.asked = expires, 0
+
+    def live_until(self, _token: str) -> datetime | None:
+        self.asked += 1
+        return self.expires
+
+
+def test_a_page_asks_the_database_again_only_after_a_change_the_recheck_bound_or_the_expiry(monkeypatch):
+    clock = [1000.0]
+    monkeypatch.setattr(middleware.time, "monotonic", lambda: clock[0])
+    change = [7]
+    database = _Database(datetime.now(UTC) + timedelta(hours=2))
+    check = SessionCheck("token", live_until=database.live_until, changes=lambda: change[0], recheck_seconds=1.5)
+
+    assert all(run_async(check.alive()) for _ in range(20)) and database.asked == 1  # clicks in a burst: asked once
+    change[0] += 1  # a session or user change committed in this process
+    assert run_async(check.alive()) and database.asked == 2
+    clock[0] += 1.4
+    assert run_async(check.alive()) and database.asked == 2
+    clock[0] += 0.2  # past the bound: another process may have signed it out
+    database.expires = None
+    assert not run_async(check.alive()) and database.asked == 3
+
+    soon = _Database(datetime.now(UTC) + timedelta(seconds=0.5))  # expires before the bound
+    expiring = SessionCheck("token", live_until=soon.live_until, changes=lambda: 0, recheck_seconds=60)
+    assert run_async(expiring.alive())
+    clock[0] += 0.6
+    soon.expires = None
+    assert not run_async(expiring.alive()) and soon.asked == 2
 
 
 def test_an_update_for_a_tab_that_just_closed_is_dropped_not_raised():
@@ -93,7 +165,7 @@ def test_an_update_for_a_tab_that_just_closed_is_dropped_not_raised():
         return next(incoming)
 
     scope = {"type": "websocket", "headers": [(b"host", b"testserver"), (b"origin", b"http://testserver")]}
-    guard = WebsocketGuard(app, cookie_name=SESSION_COOKIE, session_alive=lambda _token: True)
+    guard = WebsocketGuard(app, cookie_name=SESSION_COOKIE, live_until=lambda _token: None)
     with pytest.raises(ClientDisconnected):  # the close is not an update: its failure is not hidden
         run_async(guard(scope, receive, gone_send))
     assert seen == ["websocket.disconnect"]  # the update's failure did not end the app before the disconnect

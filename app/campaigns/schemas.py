@@ -175,6 +175,15 @@ class CampaignListRow(BaseModel):
     shown_status: str
 
 
+class CampaignListPage(BaseModel):
+    """One page of the campaign list and how many campaigns its filters match in all."""
+
+    rows: list[CampaignListRow]
+    total: int
+    page: int = Field(description="Counted from 1")
+    page_size: int
+
+
 class StaleValue(BaseModel):
     """A reference value the campaign keeps but could not choose today."""
 

@@ -45,6 +45,7 @@ from app.campaigns.schemas import (
     AdvertiserChoice,
     CampaignClone,
     CampaignDescription,
+    CampaignListPage,
     CampaignListRow,
     CampaignRead,
     CampaignUpdate,
@@ -231,12 +232,10 @@ def _order(sort: str) -> list[Any]:
     return [key.asc().nulls_last(), tie.asc()]
 
 
-def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "",
-                   search: str = "", include_archived: bool = False, sort: str = "") -> list[CampaignListRow]:
-    """The campaign list: columns only (no ORM entities), so it stays fast at tens of thousands of rows.
-    `sort` is a list column, "-" first for descending (default: newest change first)."""
-    require(actor, "campaign", "view")
-    order = _order(sort)
+def _listed(actor: Actor, *, advertiser_id: int | None, status: str, search: str, include_archived: bool,
+            now: datetime) -> Any:
+    """The campaign list's query before its order: the actor's scope, one advertiser, the status filter (as the
+    list shows statuses) and the search, all in SQL, with the list's columns."""
     query = (select_columns(Campaign.id, Campaign.name, Campaign.status, Campaign.objective, Campaign.advertiser_id,
                             User.first_name, User.last_name, User.company_name, type_coerce(Campaign.starts_at, _NaiveUTC()),
                             type_coerce(Campaign.ends_at, _NaiveUTC()), Campaign.total_budget_micros,
@@ -246,7 +245,6 @@ def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = Non
              .where(_scope_filter(actor)))
     if advertiser_id is not None:
         query = query.where(Campaign.advertiser_id == advertiser_id)
-    now = datetime.now(UTC)
     over = col(Campaign.ends_at).is_not(None) & (col(Campaign.ends_at) <= now)
     if status == ENDED:
         query = query.where(col(Campaign.status).in_(ENDS_SHOWN), over)
@@ -256,19 +254,95 @@ def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = Non
             query = query.where(~over)
     elif not include_archived:
         query = query.where(Campaign.status != CampaignStatus.ARCHIVED)
-    if search.strip():
-        query = query.where(func.lower(Campaign.name).contains(search.strip().lower()))
+    # As the grid's search box reads: every word occurs in the name or the advertiser shown.
+    for term in search.lower().split():
+        query = query.where(func.lower(Campaign.name).contains(term, autoescape=True)
+                            | func.lower(_ADVERTISER_SHOWN).contains(term, autoescape=True))
+    return query
+
+
+def _list_rows(db: Session, query: Any, now: datetime) -> list[CampaignListRow]:
     # Through the connection, not the ORM session: plain tuples, without the ORM's per-row loading work. The
     # connection does not autoflush, so this unit of work's pending changes are flushed first.
     db.flush()
-    rows = db.connection().execute(query.order_by(*order)).all()
+    rows = db.connection().execute(query).all()
     # Built unchecked (model_construct): every value comes typed from the columns above, and the list runs to tens
     # of thousands of rows.
     return [CampaignListRow.model_construct(
-        id=r[0], name=r[1], status=r[2], objective=r[3], advertiser_id=r[4], advertiser=r[7] or f"{r[5]} {r[6]}".strip(),
+        id=r[0], name=r[1], status=r[2], objective=r[3], advertiser_id=r[4], advertiser=_advertiser_text(r[7], r[5], r[6]),
         starts_at=_utc_text(r[8]), ends_at=_utc_text(r[9]), total_budget=_dollars(r[10]), daily_budget=_dollars(r[11]),
         bid_strategy=r[12], bid=_dollars(r[13]), traffic_type=r[14], updated_at=_utc_text(r[15]),
         shown_status=shown_status(r[2], r[9], now)) for r in rows]
+
+
+# Names sort as people read them ("Wave 2" before "Wave 10"), as the grid's collator did in the browser; SQL has no
+# portable natural order, so these columns are ordered in Python, by the key below.
+_NATURAL_SORTS = ("name", "advertiser")
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(text: str) -> tuple[str | int, ...]:
+    """"Wave 10" -> ("wave ", 10, ""): text parts case-folded, digit runs as numbers (the split keeps text at even
+    places and numbers at odd ones, so two keys always compare)."""
+    return tuple(int(part) if i % 2 else part for i, part in enumerate(_DIGITS.split(text.casefold())))
+
+
+def _natural_order(rows: list[Any], sort: str, key: Callable[[Any], str], ident: Callable[[Any], int]) -> list[Any]:
+    """`rows` in the natural order of `key`, ties by id, both descending for a "-" sort."""
+    return sorted(rows, key=lambda row: (natural_key(key(row)), ident(row)), reverse=sort.startswith("-"))
+
+
+def _advertiser_text(company: str | None, first: str, last: str) -> str:
+    return company or f"{first} {last}".strip()
+
+
+def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "",
+                   search: str = "", include_archived: bool = False, sort: str = "") -> list[CampaignListRow]:
+    """The campaign list: columns only (no ORM entities), so it stays fast at tens of thousands of rows.
+    `sort` is a list column, "-" first for descending (default: newest change first)."""
+    require(actor, "campaign", "view")
+    order, now = _order(sort), datetime.now(UTC)
+    query = _listed(actor, advertiser_id=advertiser_id, status=status, search=search,
+                    include_archived=include_archived, now=now)
+    rows = _list_rows(db, query.order_by(*order), now)
+    column = sort.lstrip("-")
+    if column in _NATURAL_SORTS:
+        rows = _natural_order(rows, sort, lambda row: str(getattr(row, column)), lambda row: row.id)
+    return rows
+
+
+MAX_PAGE_SIZE = 500
+
+
+def list_campaigns_page(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "",
+                        search: str = "", include_archived: bool = False, sort: str = "", page: int = 1,
+                        page_size: int = 50) -> CampaignListPage:
+    """One page of the campaign list (pages count from 1) and the total its filters match: the same rows, filters
+    and order as list_campaigns, with only the page's rows read (LIMIT/OFFSET) and the total by a COUNT. A page
+    past the last gives no rows and the total."""
+    require(actor, "campaign", "view")
+    if page < 1:
+        raise Invalid({"page": "Pages count from 1."})
+    if not 1 <= page_size <= MAX_PAGE_SIZE:
+        raise Invalid({"page_size": f"Show between 1 and {MAX_PAGE_SIZE} campaigns a page."})
+    order, now = _order(sort), datetime.now(UTC)
+    query = _listed(actor, advertiser_id=advertiser_id, status=status, search=search,
+                    include_archived=include_archived, now=now)
+    db.flush()
+    first, column = (page - 1) * page_size, sort.lstrip("-")
+    if column in _NATURAL_SORTS:
+        # Only the ids and the sorted text of every matching campaign (tens of thousands: milliseconds), then the
+        # page's rows by id.
+        keys = db.connection().execute(query.with_only_columns(
+            Campaign.id, Campaign.name, User.company_name, User.first_name, User.last_name)).all()
+        text = (lambda k: k[1]) if column == "name" else (lambda k: _advertiser_text(k[2], k[3], k[4]))
+        chosen = [k[0] for k in _natural_order(list(keys), sort, text, lambda k: k[0])[first:first + page_size]]
+        found = {row.id: row for row in _list_rows(db, query.where(col(Campaign.id).in_(chosen)), now)}
+        return CampaignListPage(rows=[found[i] for i in chosen if i in found], total=len(keys), page=page,
+                                page_size=page_size)
+    total = db.connection().execute(select_columns(func.count()).select_from(query.subquery())).scalar_one()
+    rows = _list_rows(db, query.order_by(*order).limit(page_size).offset(first), now)
+    return CampaignListPage(rows=rows, total=int(total), page=page, page_size=page_size)
 
 
 def advertiser_choices(db: Session, *, actor: Actor) -> list[AdvertiserChoice]:

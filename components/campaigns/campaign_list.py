@@ -1,13 +1,15 @@
 """/campaign, /agency/campaign, /admin/campaign (and co-admin's): every campaign the actor may see; and one
 advertiser's campaigns at /agency/campaignList/{id} and /admin/CampaignList/{id}.
 
-The JS grid sorts, searches, chooses columns and selects in the browser; status is filtered on the server
-(archived campaigns only when asked for). The switch in the Active column pauses and resumes; row actions
+The JS grid shows one page of the list (campaigns.list_campaigns_page: at 10,000 campaigns only the page's rows
+are read and sent); sorting, the search and the status filter (archived campaigns only when asked for) are SQL,
+and the total is a COUNT. Choosing columns and selecting stay in the browser. The switch in the Active column pauses and resumes; row actions
 open the campaign's pages; archiving asks first. Selected campaigns go to the bulk pages the role has.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reactpy import Ref, component, html, use_ref, use_state
@@ -34,7 +36,7 @@ from components.ui.grid_host import (
 )
 from components.ui.hooks import use_query
 from components.ui.links import app_link
-from components.widgets.datagrid import GridAction, GridColumn, GridView, data_grid
+from components.widgets.datagrid import GridAction, GridColumn, GridPaging, GridView, data_grid
 
 ALL = ""
 ARCHIVED_TOO = "all"
@@ -42,6 +44,7 @@ S = CampaignStatus
 # The status filter's choices, as the list shows statuses: an ended flight is "ended" (campaigns.list_campaigns).
 SHOWN_STATUSES = (S.DRAFT.value, S.ACTIVE.value, S.PAUSED.value, ENDED, S.COMPLETED.value, S.ARCHIVED.value)
 GRID_HEIGHT_PX = 560
+PAGE_SIZE = 50
 # (key, grid type, width, hidden until chosen); "advertiser" is left out for an advertiser's own list.
 COLUMNS: tuple[ColumnSpec, ...] = (
     ("name", "text", 180, False), ("advertiser", "text", 150, False), ("status", "badge", 110, False),
@@ -99,20 +102,32 @@ def grid_actions(console: Console) -> list[GridAction]:
     return [a for a in actions if a["id"] == ARCHIVE or console.path(a["id"], id=0)]
 
 
+@dataclass(frozen=True)
+class Listing:
+    """Which page of the list is shown: the grid's search and sort, and the page number (from 1)."""
+
+    search: str = ""
+    sort: str = ""
+    page: int = 1
+
+
 @component
 def CampaignListPage() -> Any:
     console = use_console()
     t = console.t
     advertiser_id = int(use_params().get("id", 0)) or None
     status, set_status = use_state(ALL)
-    rows = use_query(campaigns.list_campaigns, actor=console.actor, advertiser_id=advertiser_id,
-                     status="" if status in (ALL, ARCHIVED_TOO) else status, include_archived=status == ARCHIVED_TOO,
-                     deps=[status, advertiser_id])
+    listing, set_listing = use_state(Listing())
+    shown = use_query(campaigns.list_campaigns_page, actor=console.actor, advertiser_id=advertiser_id,
+                      status="" if status in (ALL, ARCHIVED_TOO) else status, include_archived=status == ARCHIVED_TOO,
+                      search=listing.search, sort=listing.sort, page=listing.page, page_size=PAGE_SIZE,
+                      deps=[status, advertiser_id, listing])
+    rows = shown.value.rows if shown.value else []
     advertiser = use_query(users.get_user, actor=console.actor, user_id=advertiser_id or 0,
                            deps=[advertiser_id]) if advertiser_id else None
     view: Ref[GridView] = use_ref(GridView())
     selection_host: Ref[Any] = use_ref(None)
-    actions = use_row_actions(StatusRowActions, [row.model_dump() for row in rows.value or []], rows.reload,
+    actions = use_row_actions(StatusRowActions, [row.model_dump() for row in rows], shown.reload,
                               set_status_row, "campaign_id", "campaigns")
 
     def selection_changed(ids: list[str]) -> None:
@@ -121,6 +136,12 @@ def CampaignListPage() -> Any:
 
     def view_changed(new: GridView) -> None:
         view.current = new
+        # A new search or sort starts again from the first page; a column chosen or hidden changes nothing here.
+        set_listing(lambda old: old if (old.search, old.sort) == (new.query, new.sort) else Listing(new.query, new.sort))
+
+    def status_chosen(new: str) -> None:
+        set_status(new)
+        set_listing(lambda old: replace(old, page=1))
 
     columns = grid_columns(console)
     create_path = console.path("campaign.create")
@@ -138,20 +159,25 @@ def CampaignListPage() -> Any:
         card(
             html.div({"className": "d-flex flex-wrap gap-3 align-items-end mb-1 dsp-filters"},
                      select_field(name="status_filter", label=t("campaigns.filter_status"), value=status,
-                                  options=status_options, on_change=set_status, class_name="dsp-filter")),
+                                  options=status_options, on_change=status_chosen, class_name="dsp-filter")),
             SelectionBar(selection_host, BULK_PAGES, "campaigns.select_hint") if bulk else "",
             # The grid's final height (its toolbar, 560 px of rows, its footer) is held before its bundle has drawn
             # it, so the footer does not jump down the first screen when it does.
             slot(
-                data_grid(columns=columns, rows=grid_rows(console, rows.value or []), height=GRID_HEIGHT_PX,
+                data_grid(columns=columns, rows=grid_rows(console, rows), height=GRID_HEIGHT_PX,
                           search_placeholder=t("common.search"), empty_text=t("campaigns.empty"),
                           row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
                           actions=grid_actions(console), on_action=actions.on_action,
                           on_row_click=lambda key: actions.on_action("campaign.view", key),
-                          loading_text=t("common.loading") if rows.loading else None,
+                          loading_text=t("common.loading") if shown.loading else None,
                           on_selection_change=selection_changed if bulk else None,
                           select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
-                          columns_label=t("grid.columns"), storage_key="campaigns", on_view_change=view_changed),
+                          columns_label=t("grid.columns"), storage_key="campaigns", on_view_change=view_changed,
+                          paging=GridPaging(total=shown.value.total if shown.value else 0, page=listing.page,
+                                            page_size=PAGE_SIZE,
+                                            on_page_change=lambda page: set_listing(lambda old: replace(old, page=page)),
+                                            label=t("grid.page"), previous_label=t("grid.previous_page"),
+                                            next_label=t("grid.next_page"))),
                 f"calc({GRID_HEIGHT_PX}px + 5rem)"),
         ),
         actions.elements,

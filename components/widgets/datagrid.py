@@ -66,6 +66,21 @@ class GridView:
             return cls()
 
 
+@dataclass(frozen=True)
+class GridPaging:
+    """A grid of one page of `total` rows, which Python sorts and searches (from on_view_change's GridView) and
+    pages: `on_page_change(page)` when the user asks for another page (counted from 1). `label` reads "{page}"
+    and "{pages}"."""
+
+    total: int
+    page: int
+    page_size: int
+    on_page_change: Callable[[int], Any]
+    label: str = "{page} / {pages}"
+    previous_label: str = "Previous page"
+    next_label: str = "Next page"
+
+
 _DataGrid = widget_component("datagrid", "DataGrid")
 
 
@@ -91,6 +106,7 @@ def data_grid(
     columns_label: str | None = None,
     storage_key: str | None = None,
     on_view_change: Callable[[GridView], Any] | None = None,
+    paging: GridPaging | None = None,
 ) -> VdomDict:
     """A sortable, virtualized table of `rows` (dicts keyed by column key).
 
@@ -105,7 +121,8 @@ def data_grid(
     shows), starting with `initial_selection` checked (reported once the grid is up). `columns_label` adds a column chooser; the choice is kept in the browser under `storage_key`.
     `on_view_change(GridView)` reports what the user sees (visible columns, search, sort) whenever it
     changes, so an export can match it. Keep selection and view in a ref or a sibling component's state:
-    setting the grid's own component state would resend every row.
+    setting the grid's own component state would resend every row. With `paging`, `rows` are one page
+    (lists too long to send whole): sorting and searching are Python's, from `on_view_change`.
     """
     props: dict[str, Any] = {
         "columns": [dict(column) for column in columns],
@@ -140,4 +157,13 @@ def data_grid(
         "key": key,
     }
     props.update({name: value for name, value in optional.items() if value is not None})
+    if paging is not None:
+        def page_changed(text: str) -> Any:
+            try:
+                return paging.on_page_change(int(str(text)))
+            except ValueError:
+                return None
+
+        props.update(total=paging.total, page=paging.page, pageSize=paging.page_size, onPageChange=page_changed,
+                     pageLabel=paging.label, previousLabel=paging.previous_label, nextLabel=paging.next_label)
     return _DataGrid(props)

@@ -30,6 +30,10 @@
 //    unticked. Here a checkbox or radio the user changed keeps the user's state through every render whose
 //    acknowledgement is older than the change (`options.diffed` puts it back within the same commit, so nothing is
 //    painted in between); the first render that has seen the change decides again.
+//    A radio is held with its group: the user's choice unticks its mates without an event of theirs, and a stale
+//    render that ticks one of them (Preact compares `checked` with the DOM, so it does) would untick the choice
+//    again. A mate diffed after the choice would win, so every radio's diff puts a held mate back, and when the
+//    held radio's own acknowledged render comes the group is set as that render says.
 
 const INPUT_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);  // ReactPy's UserInputElement tags
 const TOGGLES = new Set(["checkbox", "radio"]);
@@ -39,6 +43,19 @@ const TEXT_TYPES = new Set(["text", "search", "url", "tel", "password", "email",
 // element: the `seq` the server acknowledges), and the state the user gave a checkbox or radio with that event's seq.
 const sent = new WeakMap();
 const held = new WeakMap();
+const heldRadios = new Set();  // the radios in `held`, to find a group's held choice from a mate
+const renderedChecked = new WeakMap();  // per radio: `checked` as the last render gave it
+
+// Radios of one group: same name, same form (or none), same document.
+function sameGroup(a, b) {
+  return a !== b && a.type === "radio" && b.type === "radio" && a.name !== "" && a.name === b.name &&
+    a.form === b.form && a.getRootNode() === b.getRootNode();
+}
+
+function release(element) {
+  held.delete(element);
+  heldRadios.delete(element);
+}
 
 function dataset(element) {
   const data = element.dataset;
@@ -100,6 +117,10 @@ function noteSent(event) {
   const seq = (sent.get(element) ?? 0) + 1;  // the `seq` ReactPy's UserInputElement gives this event: 1, 2, ...
   sent.set(element, seq);
   if (element instanceof HTMLInputElement && TOGGLES.has(element.type)) {
+    if (element.type === "radio") {
+      for (const mate of heldRadios) if (sameGroup(mate, element)) release(mate);  // the newest choice holds
+      heldRadios.add(element);
+    }
     held.set(element, { checked: element.checked, seq });
   }
 }
@@ -126,13 +147,35 @@ function keepUserToggle(vnode) {
   const model = vnode.props?.model;
   const element = vnode.__e;
   if (!model || typeof vnode.type !== "function" || !(element instanceof HTMLInputElement)) return;
+  const radio = element.type === "radio";
+  if (radio && model.attributes && "checked" in model.attributes) {
+    renderedChecked.set(element, Boolean(model.attributes.checked));
+  }
   const hold = held.get(element);
-  if (!hold) return;
-  const acknowledged = model[SERVER_ACK];
-  if (typeof acknowledged === "number" && acknowledged >= hold.seq) {
-    held.delete(element);  // the server has seen the change: this render decides
-  } else if (element.checked !== hold.checked) {
-    element.checked = hold.checked;
+  if (hold) {
+    const acknowledged = model[SERVER_ACK];
+    if (typeof acknowledged === "number" && acknowledged >= hold.seq) {
+      release(element);  // the server has seen the change: this render decides
+      if (radio) groupAsRendered(element);
+    } else if (element.checked !== hold.checked) {
+      element.checked = hold.checked;
+    }
+  }
+  if (radio) {
+    for (const mate of heldRadios) {
+      if (!mate.isConnected) release(mate);
+      else if (sameGroup(mate, element) && held.get(mate)?.checked && !mate.checked) mate.checked = true;
+    }
+  }
+}
+
+// A radio's hold has ended: its group shows what the renders last said (a mate ticked by the render that was
+// diffed before this one, and unticked again to keep the hold, gets its tick back).
+function groupAsRendered(radio) {
+  if (renderedChecked.get(radio) !== false) return;
+  const scope = radio.form ?? radio.getRootNode();
+  for (const mate of scope.querySelectorAll?.('input[type="radio"]') ?? []) {
+    if (sameGroup(mate, radio) && renderedChecked.get(mate) === true) mate.checked = true;
   }
 }
 

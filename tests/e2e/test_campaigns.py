@@ -357,3 +357,47 @@ def test_the_bulk_edit_grid_fits_beside_its_changes_panel(page: Page) -> None:
     page.goto("/bulk-campaign-edit")
     expect(page.locator(".dsp-grid tr", has_text="North Wave")).to_be_visible()
     assert page.locator(".dsp-grid-scroll").evaluate("s => s.scrollWidth <= s.clientWidth"), "the grid scrolls sideways"
+
+
+def _many_campaigns() -> None:
+    """60 paused campaigns (Lot 01 to Lot 60) and 5 drafts of the demo advertiser, written in one insert."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import insert
+
+    from app.campaigns.models import Campaign
+
+    def make(db):
+        advertiser_id = actor_of(db, "advertiser@demo.example").id
+        now = datetime.now(UTC)
+        names = [(f"Lot {n:02d}", "paused") for n in range(1, 61)] + [(f"Other {n}", "draft") for n in range(1, 6)]
+        db.execute(insert(Campaign), [{
+            "advertiser_id": advertiser_id, "name": name, "objective": "traffic", "status": status, "starts_at": now,
+            "ends_at": None, "time_zone": "UTC", "total_budget_micros": 1_000_000_000, "daily_budget_micros": None,
+            "pacing": "even", "bid_strategy": "cpm", "bid_micros": 2_000_000, "traffic_type": "app",
+            "goal_metric": "none", "goal_target": "", "targeting": {}, "created_at": now, "updated_at": now}
+            for name, status in names])
+    run(make)
+
+
+def test_the_list_pages_on_the_server_with_a_filter_and_a_sort(page: Page) -> None:
+    _many_campaigns()
+    login(page, "advertiser@demo.example")
+    page.goto("/campaign")
+    grid = page.locator("[data-page=campaigns] .dsp-grid")
+    expect(grid.locator(".dsp-grid-count")).to_have_text("Rows: 65")
+    page.select_option("#field-status_filter", "paused")
+    expect(grid.locator(".dsp-grid-count")).to_have_text("Rows: 60")  # the total, counted on the server
+    grid.locator("thead th", has_text="Name").locator("button").click()
+    expect(grid.locator("tbody tr[data-row]").first).to_contain_text("Lot 01")
+    expect(grid.locator(".dsp-grid-pager")).to_contain_text("Page 1 of 2")
+    grid.locator("[data-action=next-page]").click()
+    expect(grid.locator(".dsp-grid-pager")).to_contain_text("Page 2 of 2")
+    names = [f"Lot {n}" for n in range(51, 61)]
+    expect(grid.locator("tbody tr[data-row] td:nth-child(2)")).to_have_text(names)
+    expect(grid.locator(".dsp-grid-count")).to_have_text("Rows: 60")
+    expect(grid.locator("[data-action=next-page]")).to_be_disabled()
+    screenshot(page, "campaign-list-page-2")
+    page.fill(".dsp-grid-search input", "lot 5")  # a new search starts again from its first page
+    expect(grid.locator(".dsp-grid-count")).to_have_text("Rows: 15")
+    expect(grid.locator(".dsp-grid-pager")).to_have_count(0)

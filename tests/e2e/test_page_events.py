@@ -1,7 +1,8 @@
 """What a keystroke and a click cost and keep, in a real browser (issue 24; static/shell/lean-events.js).
 
 Typed text arrives whole and in order, each keystroke sends under 1 KB, and a box ticked while the page is re-rendering
-from the user's own typing stays ticked (no frame shows it unticked) and is saved ticked."""
+from the user's own typing stays ticked (no frame shows it unticked) and is saved ticked; so does a radio chosen while
+renders computed before the choice are on their way."""
 
 from __future__ import annotations
 
@@ -127,3 +128,67 @@ def test_a_box_ticked_while_the_page_re_renders_stays_ticked_and_is_saved(page: 
     assert after_click and all(after_click), f"the box showed unticked in {after_click.count(False)} frames"
     page.reload()
     expect(page.locator("#field-maintenance_mode")).to_be_checked()
+
+
+# Installed before the page's scripts: while `window.__holdUpdates` is set, the server's messages wait in
+# `window.__heldUpdates` (ReactPy's client reads them through `onmessage`) until `window.__releaseUpdates()`.
+HOLD_UPDATES = """
+(() => {
+    const native = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+    window.__heldUpdates = [];
+    window.__releaseUpdates = () => {
+        window.__holdUpdates = false;
+        for (const deliver of window.__heldUpdates.splice(0)) deliver();
+    };
+    Object.defineProperty(WebSocket.prototype, 'onmessage', {
+        configurable: true,
+        get() { return native.get.call(this); },
+        set(handler) {
+            native.set.call(this, handler && (event => {
+                if (window.__holdUpdates) window.__heldUpdates.push(() => handler.call(this, event));
+                else handler.call(this, event);
+            }));
+        },
+    });
+})();
+"""
+AUDIENCE = "Spring sale buyers"
+
+
+def test_a_radio_chosen_while_the_page_re_renders_stays_chosen_and_is_saved(page: Page) -> None:
+    """The audience kind is a radio group. Renders the server computed before the click (for the name typed just
+    before) arrive after it and still tick the other kind; the choice is the group's first radio, so those renders
+    reach its mate after it (the order in which the mate used to win)."""
+    page.add_init_script(HOLD_UPDATES)
+    login(page, "advertiser@demo.example")
+    page.goto("/audience/create")
+    page.click("[data-kind=retargeting]")
+    expect(page.locator("#field-lookback_days")).to_have_value("30")  # the server has seen it
+    page.evaluate("""name => {
+        const radio = document.querySelector('#kind-device_ids');
+        window.__chosen = [];
+        const look = () => { window.__chosen.push(radio.checked); requestAnimationFrame(look); };
+        requestAnimationFrame(look);
+        radio.addEventListener('click', () => { window.__clickedAt = window.__chosen.length; });
+        window.__holdUpdates = true;
+        const field = document.querySelector('#field-name');
+        field.focus();
+        for (const letter of name) {
+            field.value += letter;
+            field.dispatchEvent(new Event('input', {bubbles: true}));
+        }
+    }""", AUDIENCE)
+    wait_for_value(page, "() => window.__heldUpdates.length > 0", True)  # renders of the name, "retargeting" in them
+    page.evaluate("() => { document.querySelector('#kind-device_ids').click(); window.__releaseUpdates(); }")
+    page.focus("#field-name")
+    page.keyboard.type(" 2026", delay=0)  # and renders from after the click
+    expect(page.locator("#field-name")).to_have_value(AUDIENCE + " 2026")
+    expect(page.locator("#field-lookback_days")).to_have_count(0)  # the server rendered the device-id form
+    expect(page.locator("#kind-device_ids")).to_be_checked()
+    expect(page.locator("#kind-retargeting")).not_to_be_checked()
+
+    after_click = page.evaluate("() => window.__chosen.slice(window.__clickedAt)")
+    assert after_click and all(after_click), f"the choice showed unticked in {after_click.count(False)} frames"
+    page.click("[data-page=audience-create] button[type=submit]")
+    expect(page.locator("[data-page=audience-view] h1")).to_contain_text(AUDIENCE + " 2026")
+    expect(page.locator("[data-empty=devices]")).to_be_visible()  # a device-id audience

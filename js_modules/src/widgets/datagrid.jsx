@@ -1,8 +1,11 @@
 // <DataGrid columns rows rowKey height searchPlaceholder actions onAction onRowClick emptyText
-// locale rowCountLabel moreLabel selectable onSelectionChange columnsLabel storageKey onViewChange />:
+// locale rowCountLabel moreLabel selectable onSelectionChange columnsLabel storageKey onViewChange
+// total page pageSize onPageChange pageLabel previousLabel nextLabel />:
 // a sortable, searchable, virtualized Bootstrap table. Python sends the rows once; sorting, searching,
 // choosing columns, selecting and scrolling 10,000 rows then stay in the browser, and only what Python
 // must know (the selection, the view for an export) goes back, as plain strings.
+// Paged (`total` given): `rows` are one page of `total`, which Python sorted and searched (it reads the sort and
+// the search from onViewChange); the footer pages with onPageChange(page number as text).
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import {
   columnFilteringFeature,
@@ -83,6 +86,9 @@ adoptCss('dsp-datagrid', `
 .dsp-grid tr.dsp-grid-selected > td { --bs-table-bg-state: var(--bs-primary-bg-subtle); }
 .dsp-grid-columns { z-index: 1060; min-width: 14rem; max-height: 22rem; overflow-y: auto; font-size: .875rem; }
 .dsp-grid-columns .form-check { margin: 0; padding: .3rem 1rem .3rem 2.4rem; }
+.dsp-grid-pager { display: inline-flex; align-items: center; gap: .5rem; }
+.dsp-grid-pager .btn { --bs-btn-padding-y: 0; --bs-btn-padding-x: .55rem; --bs-btn-font-size: 1rem;
+  line-height: 1.2; }
 .dsp-grid-footer { display: flex; align-items: center; justify-content: space-between; gap: .5rem;
   padding: .4rem .75rem; border-top: 1px solid var(--bs-border-color); background: var(--bs-tertiary-bg);
   font-size: .8125rem; color: var(--bs-secondary-color); }
@@ -368,7 +374,16 @@ export function DataGrid({
   columnsLabel,
   storageKey,
   onViewChange,
+  total: pagedTotal,
+  page = 1,
+  pageSize = 50,
+  onPageChange,
+  pageLabel = '{page} / {pages}',
+  previousLabel = 'Previous page',
+  nextLabel = 'Next page',
 }) {
+  const paged = typeof pagedTotal === 'number';
+  const onPageRef = useLatest(onPageChange);
   const onActionRef = useLatest(onAction);
   const onRowClickRef = useLatest(onRowClick);
   const onSelectionRef = useLatest(onSelectionChange);
@@ -452,13 +467,17 @@ export function DataGrid({
 
   const [sorting, setSorting] = useState([]);
   const [query, setQuery] = useState('');
+  // Paged, each search is a query on the server (the view goes to Python at once, as an export reads it; a newer
+  // search cancels the query of the one before).
   const deferredQuery = useDeferredValue(query.trim().toLowerCase());
 
   const table = useTable({
     features,
     columns: columnDefs,
     data: Array.isArray(rows) ? rows : EMPTY_ROWS,
-    state: { sorting, globalFilter: deferredQuery },
+    state: { sorting, globalFilter: paged ? '' : deferredQuery },
+    manualSorting: paged,
+    manualFiltering: paged,
     onSortingChange: setSorting,
     onGlobalFilterChange: () => {},
     globalFilterFn,
@@ -467,7 +486,8 @@ export function DataGrid({
   });
 
   const tableRows = table.getRowModel().rows;
-  const total = Array.isArray(rows) ? rows.length : 0;
+  const total = paged ? pagedTotal : Array.isArray(rows) ? rows.length : 0;
+  const pages = paged ? Math.max(1, Math.ceil(pagedTotal / (Number(pageSize) || 50))) : 1;
 
   // Selection: row ids (strings). Rows that left (a reload) leave the selection too.
   const [selected, setSelected] = useState(() => new Set((initialSelection || []).map(String)));
@@ -522,7 +542,7 @@ export function DataGrid({
 
   useEffect(() => {
     if (scrollRef.current) scrollRef.current.scrollTop = 0;
-  }, [deferredQuery, sorting]);
+  }, [deferredQuery, sorting, page]);
 
   const items = virtualizer.getVirtualItems();
   const padTop = items.length ? items[0].start : 0;
@@ -687,12 +707,26 @@ export function DataGrid({
       </div>
       <div className="dsp-grid-footer">
         <span className="dsp-grid-count" role="status">
-          {rowCountLabel.replace('{count}', format.count(tableRows.length))}
+          {rowCountLabel.replace('{count}', format.count(paged ? total : tableRows.length))}
           {selectable && selected.size > 0 && (
             <span className="ms-2 fw-semibold text-body" data-selected-count={selected.size}>{`· ${selectedLabel.replace('{count}', format.count(selected.size))}`}</span>
           )}
         </span>
-        {tableRows.length !== total && <span>{`/ ${format.count(total)}`}</span>}
+        {paged ? (
+          pages > 1 && (
+            <span className="dsp-grid-pager" data-page={page} data-pages={pages}>
+              <button type="button" className="btn btn-outline-secondary" aria-label={previousLabel} title={previousLabel}
+                data-action="previous-page" disabled={page <= 1} onClick={() => onPageRef.current?.(String(page - 1))}>
+                {'\u2039'}
+              </button>
+              <span>{pageLabel.replace('{page}', format.count(page)).replace('{pages}', format.count(pages))}</span>
+              <button type="button" className="btn btn-outline-secondary" aria-label={nextLabel} title={nextLabel}
+                data-action="next-page" disabled={page >= pages} onClick={() => onPageRef.current?.(String(page + 1))}>
+                {'\u203a'}
+              </button>
+            </span>
+          )
+        ) : tableRows.length !== total && <span>{`/ ${format.count(total)}`}</span>}
       </div>
     </div>
   );

@@ -42,12 +42,13 @@ from app.kernel.uploads import MB, BodyLimit, Limit
 from app.reference import geo_api, metadata_api
 from app.reports import api as reports_api
 from app.reports import jobs as report_jobs
+from app.reports import sheet_data_api
 from app.settings import brand_theme, client_settings_api, company, company_api
 from app.settings import spec_calls_api as spec_settings_calls_api
 from app.statistics import api as statistics_api
 from app.statistics import dashboards_api, postbacks_api, redirector_api
 from app.supply import app_entries, app_lists_api, audience_devices, audiences_api, list_routes
-from app.web import csp, export_files, kinds_api, sheet_data_api
+from app.web import csp, export_files, kinds_api
 from app.web.bounds import bounded_integers
 from app.web.client_envelope import ClientEnvelope
 from app.web.envelope import (

@@ -31,7 +31,7 @@ def upload_logo(file: UploadFile, request: Request,
                 config_id: int | None = Form(None, description="The brand to change; left out: the brand of the "
                                                                "address this call was made to"),
                 actor: Actor = Depends(get_actor), db: Session = DB) -> Any:
-    """Upload the brand's logo (PNG, JPG, GIF or WEBP; at most 1 MB), as POST /company-config/{config_id}/logo.
+    """Upload the brand's logo (PNG, JPG, GIF, WEBP or ICO; at most 1 MB), as POST /company-config/{config_id}/logo.
     A form post from a browser (`Accept: text/html`) is sent back to the settings page, as there."""
     if config_id is None:
         # Only admins may change a brand: asked before the host's brand is looked up, since the lookup makes the

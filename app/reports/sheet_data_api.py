@@ -1,4 +1,4 @@
-"""The spec's `sheetData` call: a list as a spreadsheet file (app/web/sheets.py), answered as a download link."""
+"""The spec's `sheetData` call: a list as a spreadsheet file (app/reports/sheets.py), answered as a download link."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.kernel.csv_exports import ExportLink
-from app.web import sheets
+from app.reports import sheets
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
 

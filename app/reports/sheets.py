@@ -7,7 +7,8 @@ that works 15 minutes for the caller only, in the `{csv_download_url, filename}`
 
 Each list is its service's own list function, so the rows are exactly those its page and REST call show the
 caller (permission and row scope are checked there): the campaign list is the campaign export itself.
-Lives in app/web because it spans domains (campaigns, creatives, accounts), which no domain may import.
+Lives with the reports (the domain of files made from the console's data), which already reads the domains
+it spans; app/web is plumbing the domains import, so it may import none of them.
 """
 
 from __future__ import annotations

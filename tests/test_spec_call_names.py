@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -16,9 +17,11 @@ from sqlmodel import Session, col, select
 from app.campaigns.models import Campaign
 from app.creatives.models import CampaignCreative, Creative
 from app.demo.advertising import seed_demo_advertising
+from app.kernel.config import get_settings
 from app.kernel.db import run, session_scope
 from app.statistics import click_redirects
 from app.statistics import service as statistics
+from app.web import client_envelope
 from tests.helpers import actor_of, bearer_headers, other_tenant
 from tests.media_files import image_bytes
 
@@ -235,3 +238,17 @@ def test_a_signed_link_is_a_redirector_path() -> None:
     link = click_redirects.signed_link(campaign_id=1, creative_id=2, to="https://a.example/")
     assert link.startswith(click_redirects.PATH + "?") and "country={country}" in link
     assert urlencode({"to": "https://a.example/"}) in link
+
+
+def test_the_spec_client_calls_a_new_name_through_its_envelope(client: Any, demo_ids: dict[str, int],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the spec's client sends it: the body sealed as encryptedData, the answer read from encryptedResponse."""
+    key = "spec-client-key-2026"
+    monkeypatch.setattr(get_settings(), "client_envelope_key", key)
+    agency = bearer_headers(client, "agency@demo.example")
+    body = {"user_id": demo_ids["advertiser@demo.example"], "companyName": "Sealed Co"}
+    reply = client.post("/api/updateUser", headers=agency,
+                        json={"encryptedData": client_envelope.encrypt(json.dumps(body), key)})
+    assert reply.status_code == 200, reply.text
+    answer = json.loads(client_envelope.decrypt(reply.json()["encryptedResponse"], key))
+    assert answer["success"] is True and answer["data"]["company_name"] == "Sealed Co"

@@ -29,6 +29,7 @@ from app import jobs
 from app.access import session_changes, sessions
 from app.access.sessions import SESSION_COOKIE
 from app.accounts import auth_api, users_api
+from app.accounts import spec_calls_api as spec_account_calls_api
 from app.campaigns import api as campaigns_api
 from app.campaigns import audience_targeting_api, exchange_approvals_api, targeting_api
 from app.campaigns import spec_calls_api as spec_campaign_calls_api
@@ -44,9 +45,11 @@ from app.kernel.uploads import MB, BodyLimit, Limit
 from app.reference import geo_api, metadata_api
 from app.reports import api as reports_api
 from app.reports import jobs as report_jobs
+from app.reports import sheet_data_api
 from app.settings import brand_theme, client_settings_api, company, company_api
+from app.settings import spec_calls_api as spec_settings_calls_api
 from app.statistics import api as statistics_api
-from app.statistics import dashboards_api, postbacks_api
+from app.statistics import dashboards_api, postbacks_api, redirector_api
 from app.supply import app_entries, app_lists_api, audience_devices, audiences_api, list_routes
 from app.web import csp, export_files, kinds_api, readiness
 from app.web.bounds import bounded_integers
@@ -112,6 +115,7 @@ def create_api() -> FastAPI:
     api.include_router(auth_api.user_settings_router)
     api.include_router(company_api.router)
     api.include_router(users_api.router)
+    api.include_router(spec_account_calls_api.router)
     api.include_router(campaigns_api.router)
     api.include_router(creatives_api.router)
     api.include_router(creatives_api.spec_router)
@@ -120,6 +124,7 @@ def create_api() -> FastAPI:
     api.include_router(geo_api.router)
     api.include_router(targeting_api.router)
     api.include_router(client_settings_api.router)
+    api.include_router(spec_settings_calls_api.router)
     api.include_router(metadata_api.router)
     api.include_router(dashboards_api.router)
     api.include_router(exchange_approvals_api.router)
@@ -127,6 +132,8 @@ def create_api() -> FastAPI:
     api.include_router(funds_api.router)
     api.include_router(statistics_api.router)
     api.include_router(postbacks_api.router)
+    api.include_router(redirector_api.router)
+    api.include_router(sheet_data_api.router)
     api.include_router(dsps_api.router)
     api.include_router(app_lists_api.router)
     api.include_router(app_lists_api.smart_router)
@@ -308,7 +315,7 @@ def upload_limits() -> tuple[Limit, ...]:
     settings = get_settings()
     return (
         Limit(re.compile(r"^/api/(uploads/creative|withOutRole/upload)/?$"), settings.max_creative_video_bytes),
-        Limit(re.compile(r"^/api/company-config/[^/]+/[^/]+/?$"), settings.max_image_upload_bytes),
+        Limit(re.compile(r"^/api/(company-config/[^/]+/[^/]+|uploadLogo)/?$"), settings.max_image_upload_bytes),
         Limit(re.compile(r"^/api/uploads/(inventory-list|smart-app-list)/?$"), app_entries.MAX_UPLOAD_BYTES),
         Limit(re.compile(r"^/api/audiences/[^/]+/devices/?$"), audience_devices.MAX_FILE_BYTES),
         Limit(re.compile(r"^/api/statistics/batches(/csv)?/?$"), 64 * MB, field="body"),

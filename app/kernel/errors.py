@@ -41,6 +41,13 @@ class Invalid(ServiceError):
         super().__init__(message or "; ".join(f"{k}: {v}" for k, v in fields.items()), data={"fields": fields})
 
 
+class BadRequest(Invalid):
+    """A request that cannot be acted on as sent, answered 400 rather than 422 where a caller is no form (a click
+    redirect's link, followed by a browser): `fields` names what is wrong, as for Invalid."""
+
+    code = 400
+
+
 class TooManyAttempts(ServiceError):
     """Refused for now; `retry_after_s` says how long to wait (the API's Retry-After header)."""
 

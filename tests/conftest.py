@@ -25,6 +25,7 @@ from app.demo.seed import seed_demo  # noqa: E402
 from app.kernel.config import get_settings  # noqa: E402
 from app.kernel.db import get_engine, migrate, session_scope  # noqa: E402
 from app.warehouse import get_store  # noqa: E402
+from app.web.write_limits import PROCESS_COUNTS  # noqa: E402
 
 
 def _drop_everything() -> None:
@@ -50,6 +51,7 @@ def reset_database() -> dict[str, int]:
         if engine.dialect.name == "postgresql":  # the job queue's tables (procrastinate's, not our models)
             connection.execute(text("DELETE FROM procrastinate_jobs"))
     get_store().clear()
+    PROCESS_COUNTS.clear()  # the write limits' counts on SQLite (in memory, like the table they stand for)
     with session_scope() as db:
         return seed_demo(db)
 

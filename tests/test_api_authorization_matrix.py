@@ -197,6 +197,7 @@ ACCESS: dict[str, frozenset[Role] | str] = {
     "PUT /audience-status/{audience_id}": P("audience", "status"), "GET /getAudienceList": P("audience", "view"),
     "DELETE /deleteAudience/{audience_id}": P("audience", "delete"),
     "GET /health": PUBLIC,
+    "GET /ready": PUBLIC,
     # The spec's call names of issue 26, declared as their REST twins (sheetData: the matrix sends its first list,
     # campaigns; the other lists are checked by their own permissions in tests/test_spec_call_names.py).
     "GET /singleUserData": P("user", "view"), "POST /updateUser": P("user", "update"),

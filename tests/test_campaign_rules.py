@@ -24,7 +24,7 @@ from app.reference import metadata
 from app.reference.models import ReferenceValue
 from app.supply import app_lists
 from tests.fake_dsp import FakeDsp, running_fake_dsp
-from tests.helpers import actor_of, bearer_headers, other_tenant, user_by_email
+from tests.helpers import actor_of, bearer_headers, other_tenant, settle_jobs, user_by_email
 
 ADVERTISER = "advertiser@demo.example"
 ADMIN = "admin@demo.example"
@@ -146,7 +146,9 @@ def test_a_dsp_never_gets_retired_or_no_longer_allowed_values(db, fake: FakeDsp)
                                                              "endpoint_url": fake.url,
                                                              "api_key": "dsp-key-0123456789abcdef",
                                                              "exchange_ids": [openx]}))
-    assert dsps.sync(db, actor=admin, dsp_id=dsp.id, entity="campaign", local_id=made.id).ok is True
+    assert dsps.sync(db, actor=admin, dsp_id=dsp.id, entity="campaign", local_id=made.id).state == "queued"
+    db.commit()
+    settle_jobs()  # the push runs as a job of the queue (app/dsps/pushes.py)
     pushed = fake.requests[-1]["body"]
     assert pushed["targeting"]["exchanges"] == [openx]
     assert pushed["targeting"]["operating_systems"] == [android]

@@ -50,24 +50,42 @@ def test_one_network_over_its_limit_is_refused_whatever_key_it_uses(client, limi
     assert "from your network" in rename(client, keys[1], "again").json()["message"]
 
 
-def test_a_new_minute_starts_a_new_count_and_the_old_ones_are_dropped(db, limits) -> None:
+def _stores(db):  # type: ignore[no-untyped-def]
+    """Both stores of the counts: the database's (PostgreSQL's processes share it) and one process's memory
+    (SQLite's single server process); each is tried whatever this pass's database is."""
+    return [write_limits.DatabaseCounts(db), write_limits.MemoryCounts()]
+
+
+def test_a_new_minute_starts_a_new_count_and_the_old_ones_are_dropped(db, limits, monkeypatch) -> None:
     limits(2, 0)
-    assert write_limits.count_write(db, credential="dsp_key", address="10.0.0.1") is None
-    assert write_limits.count_write(db, credential="dsp_key", address="10.0.0.1") is None
-    assert write_limits.count_write(db, credential="dsp_key", address="10.0.0.1") is not None
+    for counts in _stores(db):
+        assert write_limits.count_write(counts, credential="dsp_key", address="10.0.0.1") is None
+        assert write_limits.count_write(counts, credential="dsp_key", address="10.0.0.1") is None
+        assert write_limits.count_write(counts, credential="dsp_key", address="10.0.0.1") is not None
+    later = utcnow() + timedelta(seconds=61)
+    monkeypatch.setattr(write_limits, "utcnow", lambda: later)
+    for counts in _stores(db)[:1]:  # the database's rows outlive the call; a new MemoryCounts would prove nothing
+        assert write_limits.count_write(counts, credential="dsp_key", address="10.0.0.1") is None
     bucket = write_limits.credential_bucket("dsp_key")
-    for row in db.exec(select(RateCount).where(RateCount.bucket == bucket)):
-        row.window_start -= timedelta(minutes=1)  # as if those calls came a minute ago
-        db.add(row)
-    db.flush()
-    assert write_limits.count_write(db, credential="dsp_key", address="10.0.0.1") is None
     rows = db.exec(select(RateCount).where(RateCount.bucket == bucket)).all()
-    assert [(r.count, r.window_start >= utcnow().replace(second=0, microsecond=0)) for r in rows] == [(1, True)]
+    assert [(r.count, r.window_start == later.replace(second=0, microsecond=0)) for r in rows] == [(1, True)]
     assert "dsp_key" not in bucket  # the table never holds a usable credential
+
+
+def test_one_process_counts_start_again_each_minute(limits, monkeypatch) -> None:
+    limits(1, 0)
+    counts = write_limits.MemoryCounts()
+    assert write_limits.count_write(counts, credential="k", address="") is None
+    assert write_limits.count_write(counts, credential="k", address="") is not None
+    later = utcnow() + timedelta(seconds=61)
+    monkeypatch.setattr(write_limits, "utcnow", lambda: later)
+    assert write_limits.count_write(counts, credential="k", address="") is None
 
 
 def test_limits_of_zero_count_nothing(db, limits) -> None:
     limits(0, 0)
+    counts = write_limits.MemoryCounts()
     for _ in range(5):
-        assert write_limits.count_write(db, credential="dsp_key", address="10.0.0.1") is None
-    assert db.exec(select(RateCount)).all() == []
+        assert write_limits.count_write(write_limits.DatabaseCounts(db), credential="dsp_key", address="10.0.0.1") is None
+        assert write_limits.count_write(counts, credential="dsp_key", address="10.0.0.1") is None
+    assert db.exec(select(RateCount)).all() == [] and counts._counts == {}

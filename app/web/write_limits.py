@@ -10,6 +10,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.access import write_limits
 from app.access.sessions import SESSION_COOKIE
+from app.kernel.config import get_settings
 from app.kernel.db import session_scope
 from app.web.middleware import cookie, header
 
@@ -22,9 +23,12 @@ def _credential(scope: Scope) -> str | None:
     return cookie(scope, SESSION_COOKIE)
 
 
-def _count(credential: str | None, address: str) -> write_limits.Refusal | None:
+PROCESS_COUNTS = write_limits.MemoryCounts()  # SQLite's one server process (app/access/write_limits.py)
+
+
+def _count_shared(credential: str | None, address: str) -> write_limits.Refusal | None:
     with session_scope() as db:
-        return write_limits.count_write(db, credential=credential, address=address)
+        return write_limits.count_write(write_limits.DatabaseCounts(db), credential=credential, address=address)
 
 
 class WriteLimits:
@@ -36,7 +40,10 @@ class WriteLimits:
             await self.app(scope, receive, send)
             return
         address = scope["client"][0] if scope.get("client") else ""
-        refusal = await asyncio.to_thread(_count, _credential(scope), address)  # a database write: off the loop
+        if get_settings().is_sqlite:
+            refusal = write_limits.count_write(PROCESS_COUNTS, credential=_credential(scope), address=address)
+        else:  # a database write: off the loop
+            refusal = await asyncio.to_thread(_count_shared, _credential(scope), address)
         if refusal is None:
             await self.app(scope, receive, send)
             return

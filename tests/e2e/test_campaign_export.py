@@ -62,6 +62,11 @@ def _hide_search_sort(page: Page) -> None:
     expect(page.locator(".dsp-grid tr", has_text="Calm Sea")).to_have_count(0)
     page.locator(".dsp-grid thead th", has_text="Name").locator("button").click()
     expect(page.locator(".dsp-grid thead th[aria-sort=ascending]")).to_have_text("Name")
+    # The list is searched and sorted on the server (a page at a time): the header turns at the click, the rows
+    # when the server's page comes. Wait for the rows the user waits for.
+    rows = page.locator(".dsp-grid tbody tr[data-row]")
+    expect(rows).to_have_count(3)
+    expect(rows.first).to_contain_text("Wave 1")
 
 
 def _check_file(page: Page, with_advertiser: bool) -> None:

@@ -110,3 +110,34 @@ def test_another_tenants_campaigns_never_appear_on_any_page(client, me):
 def test_a_client_sending_nothing_gets_the_first_page_of_fifty(client, me):
     page = client.get("/api/campaigns", headers=me).json()["data"]
     assert page["limit"] == 50 and page["total"] == 20 and page["next_cursor"] is None and len(page["items"]) == 20
+
+
+def _walk_list(client, headers, path: str, limit: int) -> list[dict]:
+    rows: list[dict] = []
+    cursor = None
+    while True:
+        page = client.get(path, headers=headers, params={"limit": limit, **({"cursor": cursor} if cursor else {})})
+        assert page.status_code == 200, page.text
+        rows += page.json()["data"]["items"]
+        cursor = page.json()["data"]["next_cursor"]
+        if cursor is None:
+            return rows
+
+
+def test_creatives_and_users_page_the_same_way(client):
+    me = bearer_headers(client, "advertiser@demo.example")
+    for n in range(5):
+        assert client.post("/api/creatives", headers=me, json={
+            "type": "html", "name": f"Banner {n}", "html": "<b>Sale</b>", "width": 300, "height": 250}
+        ).status_code in (200, 201)
+    creatives = _walk_list(client, me, "/api/creatives", 2)
+    names = [row["name"] for row in creatives]
+    assert [n for n in names if n.startswith("Banner")] == [f"Banner {n}" for n in range(4, -1, -1)]
+    assert len(names) == len(set(row["id"] for row in creatives))
+    admin = bearer_headers(client, "admin@demo.example")
+    whole = client.get("/api/users", headers=admin, params={"limit": 500}).json()["data"]["items"]
+    paged = _walk_list(client, admin, "/api/users", 1)
+    assert [row["id"] for row in paged] == sorted(row["id"] for row in whole) and len(paged) > 1
+    cursor = client.get("/api/users", headers=admin, params={"limit": 1}).json()["data"]["next_cursor"]
+    reply = client.get("/api/creatives", headers=me, params={"cursor": cursor})  # a user list's cursor
+    assert reply.status_code == 422 and "cursor" in reply.json()["data"]["fields"]

@@ -55,6 +55,7 @@ def test_pages_of_seven_give_every_campaign_once_in_the_documented_order(client,
     assert budgets == sorted(budgets) and budgets[-1][0]
     by_name = _walk(client, me, limit=3, sort="-name")  # natural order: "Wave 10" after "Wave 9"
     assert [row["name"] for row in by_name] == [f"Wave {n}" for n in range(20, 0, -1)]
+    assert [row["name"] for row in _walk(client, me, limit=6, sort="name")] == [f"Wave {n}" for n in range(1, 21)]
 
 
 def test_a_filter_pages_only_its_rows(client, me):

@@ -9,6 +9,7 @@ and UTC. A bad field raises Invalid naming it, and nothing is saved.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -395,16 +396,21 @@ def _natural_page(db: Session, query: Any, column: str, descending: bool, after:
     keys = db.connection().execute(query.with_only_columns(
         Campaign.id, Campaign.name, User.company_name, User.first_name, User.last_name)).all()
     shown: Callable[[Any], str] = (lambda k: k[1]) if column == "name" else (lambda k: _advertiser_text(k[2], k[3], k[4]))
-    ordered = _natural_order(list(keys), "-" if descending else "", shown, lambda k: k[0])
-    if after is not None:
-        mark = (natural_key(str(after.value)), after.id)
-        ordered = [k for k in ordered if ((natural_key(shown(k)), k[0]) < mark if descending
-                                          else (natural_key(shown(k)), k[0]) > mark)]
-    chosen = [k[0] for k in ordered[:limit]]
+    text = {k[0]: shown(k) for k in keys}
+    # Keyed once and sorted ascending; the cursor's place is found by bisection and a descending page read backwards.
+    ordered = sorted((natural_key(t), i) for i, t in text.items())
+    mark = (natural_key(str(after.value)), after.id) if after is not None else None
+    if descending:
+        end = len(ordered) if mark is None else bisect_left(ordered, mark)
+        window = ordered[max(0, end - limit - 1):end][::-1]
+    else:
+        start = 0 if mark is None else bisect_right(ordered, mark)
+        window = ordered[start:start + limit + 1]
+    chosen = [i for _key, i in window[:limit]]
     found = {row.id: row for row in _list_rows(db, query.where(col(Campaign.id).in_(chosen)), now)}
     return Page[CampaignListRow](
         items=[found[i] for i in chosen if i in found], total=len(keys), limit=limit,
-        next_cursor=next_cursor(ordered[:limit + 1], limit, scope, lambda k: (shown(k), k[0])))
+        next_cursor=next_cursor(window, limit, scope, lambda k: (text[k[1]], k[1])))
 
 
 def advertiser_choices(db: Session, *, actor: Actor) -> list[AdvertiserChoice]:

@@ -255,7 +255,7 @@ async def soak(args: argparse.Namespace, server_pid: int, url: str, origin: str,
 
     advertiser = await api_token(origin, "advertiser@demo.example")
     async with httpx.AsyncClient(base_url=origin, headers={"Authorization": f"Bearer {advertiser}"}) as http:
-        listed = (await http.get("/api/campaigns")).json()["data"]
+        listed = (await http.get("/api/campaigns", params={"limit": 500})).json()["data"]["items"]
     campaigns = [c for c in listed if c.get("status") in ("active", "paused", "draft")] or listed
     api_tokens = {"advertiser@demo.example": advertiser, "agency@demo.example": await api_token(
         origin, "agency@demo.example")}

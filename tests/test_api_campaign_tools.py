@@ -64,7 +64,7 @@ def test_bulk_calls_answer_row_by_row_under_both_names(client):
 
 def test_bulk_status_is_the_admins(client):
     agency = bearer_headers(client, "agency@demo.example")
-    advertiser_id = client.get("/api/users", headers=agency).json()["data"][0]["id"]
+    advertiser_id = client.get("/api/users", headers=agency).json()["data"]["items"][0]["id"]
     campaign_id = _create(client, agency, "Agency Run", advertiser_id=advertiser_id)
     for path in ("/api/campaigns/bulk/status", "/api/admin/campaning/bulk-status"):
         refused = client.post(path, headers=agency, json={"campaign_ids": [campaign_id], "status": "active"})

@@ -27,7 +27,7 @@ def test_an_advertiser_runs_a_campaign_through_its_life(client):
     clone = client.post(f"/api/campaigns/{campaign_id}/clone", headers=me).json()["data"]
     assert clone["name"] == "Launch Week copy"
     assert client.delete(f"/api/campaigns/{campaign_id}", headers=me).json()["data"]["status"] == "archived"
-    listed = client.get("/api/campaigns", headers=me).json()["data"]
+    listed = client.get("/api/campaigns", headers=me).json()["data"]["items"]
     assert [row["name"] for row in listed] == ["Launch Week copy"]
 
 
@@ -50,7 +50,7 @@ def test_a_clone_over_the_api_takes_the_originals_creatives_or_is_not_made(clien
     monkeypatch.setattr(links, "set_campaign_creatives", refused)
     reply = client.post(f"/api/campaigns/{campaign_id}/clone", headers=me)
     assert reply.status_code == 422 and reply.json()["data"]["fields"] == {"creative_ids": "Tag is archived."}
-    listed = client.get("/api/campaigns", headers=me).json()["data"]
+    listed = client.get("/api/campaigns", headers=me).json()["data"]["items"]
     assert sorted(row["name"] for row in listed) == ["Launch Week", "Launch Week copy"]
 
 
@@ -69,7 +69,7 @@ def test_bad_fields_are_named(client):
 def test_another_tenants_campaign_answers_404(client):
     rival_agency_email = run(lambda db: other_tenant(db)[0].email)
     rival = bearer_headers(client, rival_agency_email)
-    rival_advertiser = client.get("/api/users", headers=rival).json()["data"][0]["id"]
+    rival_advertiser = client.get("/api/users", headers=rival).json()["data"]["items"][0]["id"]
     theirs = client.post("/api/campaigns", headers=rival, json={**NEW, "advertiser_id": rival_advertiser})
     assert theirs.status_code == 200, theirs.text
     theirs_id = theirs.json()["data"]["id"]
@@ -82,7 +82,7 @@ def test_another_tenants_campaign_answers_404(client):
                                    ("delete", f"/api/campaigns/{theirs_id}", None)):
             reply = client.request(method, path, headers=headers, json=body)
             assert reply.status_code == 404, (email, path, reply.text)
-        assert client.get("/api/campaigns", headers=headers).json()["data"] == []
+        assert client.get("/api/campaigns", headers=headers).json()["data"]["items"] == []
 
 
 def test_a_bid_above_the_highest_bid_is_refused_over_the_api(client):
@@ -90,7 +90,7 @@ def test_a_bid_above_the_highest_bid_is_refused_over_the_api(client):
     ranged = {**NEW, "bid_min": "0.20", "bid_max": "0.50"}
     refused = client.post("/api/campaigns", headers=me, json={**ranged, "bid": "0.51"})
     assert refused.status_code == 422 and set(refused.json()["data"]["fields"]) == {"bid"}
-    assert client.get("/api/campaigns", headers=me).json()["data"] == []
+    assert client.get("/api/campaigns", headers=me).json()["data"]["items"] == []
     campaign_id = client.post("/api/campaigns", headers=me, json=ranged).json()["data"]["id"]
     refused = client.put(f"/api/campaigns/{campaign_id}", headers=me, json={"bid": "0.75"})
     assert refused.status_code == 422 and set(refused.json()["data"]["fields"]) == {"bid"}

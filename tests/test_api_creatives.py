@@ -42,7 +42,7 @@ def test_an_advertiser_uploads_a_file_and_makes_a_creative_of_it(client):
     log = client.get(f"/api/creatives/{creative_id}/change-log", headers=me).json()["data"]["entries"]
     assert [row["action"] for row in log] == ["update", "set_status_paused", "create"]
     assert client.delete(f"/api/creatives/{creative_id}", headers=me).json()["data"]["status"] == "archived"
-    assert client.get("/api/creatives", headers=me).json()["data"] == []
+    assert client.get("/api/creatives", headers=me).json()["data"]["items"] == []
 
 
 def test_uploads_and_fields_are_refused_with_the_field_named(client):
@@ -115,7 +115,7 @@ def test_admin_bulk_status_and_campaign_assignment(client):
 def test_another_tenants_creative_answers_404(client):
     rival_agency_email = run(lambda db: other_tenant(db)[0].email)
     rival = bearer_headers(client, rival_agency_email)
-    rival_advertiser = client.get("/api/users", headers=rival).json()["data"][0]["id"]
+    rival_advertiser = client.get("/api/users", headers=rival).json()["data"]["items"][0]["id"]
     asset = _upload(client, rival, image_bytes(), advertiser_id=str(rival_advertiser))
     assert asset.status_code == 200, asset.text
     theirs = client.post("/api/creatives", headers=rival, json={"type": "image", "name": "Theirs", "click_url": CLICK,
@@ -136,4 +136,4 @@ def test_another_tenants_creative_answers_404(client):
             reply = client.request(method, path, headers=headers, json=body)
             assert reply.status_code == 404, (email, path, reply.text)
             assert reply.json()["message"] == "Creative not found."
-        assert client.get("/api/creatives", headers=headers).json()["data"] == []
+        assert client.get("/api/creatives", headers=headers).json()["data"]["items"] == []

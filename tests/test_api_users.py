@@ -26,7 +26,7 @@ def test_admin_creates_configures_and_moves_users(client, demo_ids):
     assert moved.json()["data"] == {"moved": 1}
     log = client.get(f"/api/users/{user_id}/change-log", headers=admin).json()["data"]
     assert [e["action"] for e in log][:3] == ["assign_agency", "update_config", "create"]
-    listed = client.get("/api/users", params={"role": "ADVERTISER"}, headers=admin).json()["data"]
+    listed = client.get("/api/users", params={"role": "ADVERTISER"}, headers=admin).json()["data"]["items"]
     assert {u["email"] for u in listed} == {"advertiser@demo.example", "api@new.example"}
 
 
@@ -43,7 +43,7 @@ def test_an_agency_reaches_only_its_own_advertisers(client, demo_ids):
     own = demo_ids["advertiser@demo.example"]
     assert client.put(f"/api/users/{own}/margin", headers=agency, json={"margin": "11"}).json()["data"] == \
         {"margin": "11"}
-    assert [u["email"] for u in client.get("/api/users", headers=agency).json()["data"]] == ["advertiser@demo.example"]
+    assert [u["email"] for u in client.get("/api/users", headers=agency).json()["data"]["items"]] == ["advertiser@demo.example"]
     created = client.post("/api/users", headers=agency, json={
         "role": "AGENCY", "email": "x@y.example", "password": "api-Pass-1", "firstName": "X", "lastName": "Y",
         "companyName": "Z"})

@@ -66,7 +66,7 @@ def test_add_advertiser_makes_an_advertiser_of_the_agency(client: Any, demo_ids:
     assert created.status_code == 200, created.text
     data = created.json()["data"]
     assert data["role"] == "ADVERTISER" and data["agency_id"] == demo_ids["agency@demo.example"]
-    assert "spec-new@adv.example" in {u["email"] for u in client.get("/api/users", headers=agency).json()["data"]}
+    assert "spec-new@adv.example" in {u["email"] for u in client.get("/api/users", headers=agency).json()["data"]["items"]}
     again = client.post("/api/addAdvertiser", headers=agency, json=body)  # the e-mail is taken, as on POST /users
     assert again.status_code == 422 and "email" in again.json()["data"]["fields"]
     advertiser = bearer_headers(client, "advertiser@demo.example")
@@ -207,11 +207,11 @@ def test_sheet_data_holds_exactly_the_callers_rows(client: Any, ad: dict[str, An
     admin = bearer_headers(client, "admin@demo.example")
 
     campaigns = _sheet(client, advertiser, {"list": "campaigns"})
-    listed = client.get("/api/campaigns", headers=advertiser).json()["data"]
+    listed = client.get("/api/campaigns", headers=advertiser).json()["data"]["items"]
     assert sorted(int(r["id"]) for r in campaigns) == sorted(c["id"] for c in listed) and campaigns
 
     creatives = _sheet(client, agency, {"list": "creatives"})
-    listed = client.get("/api/creatives", headers=agency).json()["data"]
+    listed = client.get("/api/creatives", headers=agency).json()["data"]["items"]
     assert sorted(int(r["id"]) for r in creatives) == sorted(c["id"] for c in listed) and creatives
     assert "Rival Creative" not in {r["name"] for r in creatives}
     assert "Rival Creative" in {r["name"] for r in _sheet(client, admin, {"list": "creatives"})}

@@ -154,7 +154,7 @@ def test_meta_calls(client):
     assert "Samsung" in {row["name"] for row in data("/api/meta/manufacturers")}
     assert {(row["name"], row["country"]) for row in data("/api/meta/carriers?country=US")} == {
         ("AT&T", "US"), ("T-Mobile US", "US"), ("Verizon", "US")}
-    advertiser = client.get("/api/users", headers=headers).json()["data"][0]["id"]
+    advertiser = client.get("/api/users", headers=headers).json()["data"]["items"][0]["id"]
     assert len(data(f"/api/meta/user-supported-exchanges?advertiser_id={advertiser}")) == 10
     assert data(f"/api/campaign-options?advertiser_id={advertiser}")["operating_systems"]
     assert client.get("/api/meta/os").status_code == 401

@@ -14,6 +14,7 @@ from app.accounts.users import can_change_status
 from app.funds.models import LedgerEntry
 from app.kernel.errors import Invalid
 from app.kernel.money import dollars
+from app.kernel.paging import DEFAULT_LIMIT, Page, check_limit, decode_cursor, next_cursor
 
 
 def _balances(db: Session, advertiser_ids: list[int]) -> dict[int | None, int]:
@@ -27,9 +28,9 @@ def _company(user: User | None) -> str:
     return (user.company_name or user.email) if user else ""
 
 
-def accounts_overview(db: Session, *, actor: Actor, role: str = "", status: str = "",
-                      agency_id: int | None = None) -> list[AccountRow]:
-    """Users the actor may see (an agency: its advertisers), optionally filtered, with advertisers' balances."""
+def _visible_users(db: Session, actor: Actor, *, role: str, status: str, agency_id: int | None,
+                   after_id: int | None = None) -> list[User]:
+    """The users the actor may see (an agency: its advertisers), filtered, by id; from `after_id` on."""
     require(actor, "user", "view")
     if role and role not in tuple(Role):
         raise Invalid({"role": "Not an allowed value."})
@@ -44,7 +45,32 @@ def accounts_overview(db: Session, *, actor: Actor, role: str = "", status: str 
         statement = statement.where(User.status == status)
     if agency_id is not None:
         statement = statement.where(User.agency_id == agency_id)
-    users = [u for u in db.exec(statement) if can_see_user(actor, u) and u.id != actor.id]
+    if after_id is not None:
+        statement = statement.where(col(User.id) > after_id)
+    return [u for u in db.exec(statement) if can_see_user(actor, u) and u.id != actor.id]
+
+
+def accounts_overview(db: Session, *, actor: Actor, role: str = "", status: str = "",
+                      agency_id: int | None = None) -> list[AccountRow]:
+    """Users the actor may see (an agency: its advertisers), optionally filtered, with advertisers' balances."""
+    return _account_rows(db, actor, _visible_users(db, actor, role=role, status=status, agency_id=agency_id))
+
+
+def accounts_page(db: Session, *, actor: Actor, role: str = "", status: str = "", limit: int = DEFAULT_LIMIT,
+                  cursor: str | None = None) -> Page[AccountRow]:
+    """The API's user list a page at a time, by id (keyset, app/kernel/paging.py). Who may be seen is decided per
+    user in Python (can_see_user), so the page is cut after that check and `total` is left out: counting would
+    read every account."""
+    check_limit(limit)
+    scope = {"list": "users", "role": role, "status": status}
+    after = decode_cursor(cursor, scope)
+    users = _visible_users(db, actor, role=role, status=status, agency_id=None,
+                           after_id=after.id if after else None)[:limit + 1]
+    return Page[AccountRow](items=_account_rows(db, actor, users[:limit]), total=None, limit=limit,
+                            next_cursor=next_cursor(users, limit, scope, lambda u: (None, u.id)))
+
+
+def _account_rows(db: Session, actor: Actor, users: list[User]) -> list[AccountRow]:
     advertiser_ids = [u.id for u in users if u.role == Role.ADVERTISER and u.id is not None]
     balances = _balances(db, advertiser_ids)
     margins: dict[int | None, int] = {s.user_id: s.margin_bps for s in db.exec(select(UserSettings).where(

@@ -24,8 +24,10 @@ from app.accounts.schemas import (
 )
 from app.funds import ledger
 from app.funds.schemas import LedgerEntryRead
+from app.kernel.paging import Page
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
+from app.web.paging import PageQuery, page_query
 
 router = APIRouter(tags=["users"])
 
@@ -33,10 +35,12 @@ router = APIRouter(tags=["users"])
 @router.get("/users")
 def list_users(role: str = Query("", description="ADMIN, CO-ADMIN, AGENCY or ADVERTISER; empty: every role"),
                status: str = Query("", description="active, pending or disabled; empty: every status"),
-               actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[AccountRow]]:
-    """Accounts you manage (an agency: its advertisers), optionally filtered by role and status, with the row
-    flags (can_enter, can_edit, ...) the user list shows."""
-    return reply(directory.accounts_overview(db, actor=actor, role=role, status=status))
+               paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+               db: Session = DB) -> Envelope[Page[AccountRow]]:
+    """Accounts you manage (an agency: its advertisers), a page at a time by id, optionally filtered by role and
+    status, with the row flags (can_enter, can_edit, ...) the user list shows. `total` is null."""
+    return reply(directory.accounts_page(db, actor=actor, role=role, status=status, limit=paging.limit,
+                                         cursor=paging.cursor))
 
 
 @router.post("/users")

@@ -17,8 +17,10 @@ from app.campaigns.schemas import (
     CampaignRead,
     Status,
 )
+from app.kernel.paging import Page
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
+from app.web.paging import PageQuery, page_query
 
 router = APIRouter(tags=["campaigns"])
 
@@ -38,11 +40,13 @@ SORT_HELP = f"A list column ({', '.join(campaigns.LIST_COLUMNS)}), '-' first for
 @router.get("/campaigns")
 def list_campaigns(status: str = "", search: str = "", advertiser_id: int | None = None,
                    include_archived: bool = False, sort: str = Query("", description=SORT_HELP),
-                   actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[CampaignListRow]]:
-    """The campaigns you may see, newest change first unless `sort` says otherwise; archived ones only when
-    asked for."""
-    return reply(campaigns.list_campaigns(db, actor=actor, status=status, search=search, advertiser_id=advertiser_id,
-                                          include_archived=include_archived, sort=sort))
+                   paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+                   db: Session = DB) -> Envelope[Page[CampaignListRow]]:
+    """The campaigns you may see, a page at a time, newest change first unless `sort` says otherwise; archived
+    ones only when asked for. `total` counts every campaign the filters match."""
+    return reply(campaigns.campaigns_api_page(db, actor=actor, status=status, search=search,
+                                              advertiser_id=advertiser_id, include_archived=include_archived,
+                                              sort=sort, limit=paging.limit, cursor=paging.cursor))
 
 
 @router.post("/campaigns")

@@ -74,7 +74,7 @@ def _bulk(db: Session, actor: Actor, campaign_ids: list[int], changes: ChangeSet
 def campaign_data(status: str = "", search: str = "", advertiser_id: int | None = None, include_archived: bool = False,
                   sort: str = Query("", description=SORT_HELP), actor: Actor = Depends(get_actor),
                   db: Session = DB) -> Envelope[list[CampaignListRow]]:
-    """The campaign list (as GET /campaigns)."""
+    """The whole campaign list in one answer, as the spec's client reads it (GET /campaigns gives it a page at a time)."""
     return reply(campaigns.list_campaigns(db, actor=actor, status=status, search=search, advertiser_id=advertiser_id,
                                           include_archived=include_archived, sort=sort))
 

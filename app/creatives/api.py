@@ -28,8 +28,10 @@ from app.creatives.schemas import (
     NewCreativeBody,
 )
 from app.kernel.config import get_settings
+from app.kernel.paging import Page
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
+from app.web.paging import PageQuery, page_query
 
 router = APIRouter(tags=["creatives"])
 spec_router = APIRouter(tags=["creatives (spec call names)"])
@@ -41,10 +43,13 @@ spec_router = APIRouter(tags=["creatives (spec call names)"])
 def list_creatives(type: Literal["", "image", "native", "video", "html"] = "",
                    status: Literal["", "active", "paused", "archived"] = "", search: str = "",
                    advertiser_id: int | None = None, campaign_id: int | None = None, include_archived: bool = False,
-                   actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[CreativeRow]]:
-    """The creatives you may see, newest change first; archived ones only when asked for. Never html markup."""
-    return reply(creatives.list_creatives(db, actor=actor, advertiser_id=advertiser_id, type=type, status=status,
-                                       search=search, campaign_id=campaign_id, include_archived=include_archived))
+                   paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+                   db: Session = DB) -> Envelope[Page[CreativeRow]]:
+    """The creatives you may see, a page at a time, newest change first; archived ones only when asked for.
+    Never html markup."""
+    return reply(creatives.creatives_page(db, actor=actor, advertiser_id=advertiser_id, type=type, status=status,
+                                          search=search, campaign_id=campaign_id, include_archived=include_archived,
+                                          limit=paging.limit, cursor=paging.cursor))
 
 
 @router.post("/creatives")

@@ -10,6 +10,7 @@ iframe; everywhere else (reads, lists, the change history) it is reported by siz
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -44,6 +45,7 @@ from app.kernel import media
 from app.kernel.db import select_columns
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
+from app.kernel.paging import DEFAULT_LIMIT, Page, after_condition, check_limit, decode_cursor, next_cursor
 from app.kernel.uploads import shown_file_name
 
 NOT_FOUND = "Creative not found."
@@ -101,12 +103,9 @@ def get_creative(db: Session, *, actor: Actor, creative_id: int) -> CreativeRead
     return public(db, *in_scope(db, actor, creative_id))
 
 
-def list_creatives(db: Session, *, actor: Actor, advertiser_id: int | None = None, type: str = "", status: str = "",
-                   search: str = "", campaign_id: int | None = None,
-                   include_archived: bool = False) -> list[CreativeRow]:
-    """The creative list: columns only (no ORM entities), so it stays fast at tens of thousands of rows.
-    `asset_url` is the creative's file (for native, its main image)."""
-    require(actor, "creative", "view")
+def _creatives_query(actor: Actor, *, advertiser_id: int | None, type: str, status: str, search: str,
+                     campaign_id: int | None, include_archived: bool) -> Any:
+    """The creative list's query, columns only, before its order."""
     shown_file = func.coalesce(Creative.asset_id, Creative.main_image_asset_id)
     query = (select_columns(Creative.id, Creative.name, Creative.type, Creative.status, Creative.advertiser_id,
                             User.first_name, User.last_name, User.company_name, Creative.click_url, Creative.width,
@@ -128,11 +127,50 @@ def list_creatives(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     if campaign_id is not None:
         query = query.where(col(Creative.id).in_(select(CampaignCreative.creative_id)
                                                  .where(CampaignCreative.campaign_id == campaign_id)))
-    rows = db.exec(query.order_by(col(Creative.updated_at).desc(), col(Creative.id).desc())).all()
+    return query
+
+
+# Newest change first, ties by id: the list's one order.
+_NEWEST_FIRST = (col(Creative.updated_at).desc(), col(Creative.id).desc())
+
+
+def _creative_rows(rows: Sequence[Any]) -> list[CreativeRow]:
     return [CreativeRow(id=r[0], name=r[1], type=r[2], status=r[3], advertiser_id=r[4],
                         advertiser=r[7] or f"{r[5]} {r[6]}".strip(), click_url=r[8], width=r[9], height=r[10],
                         duration_ms=r[11], asset_url=media.url_of(r[12]), asset_content_type=r[13],
                         updated_at=r[14].isoformat()) for r in rows]
+
+
+def list_creatives(db: Session, *, actor: Actor, advertiser_id: int | None = None, type: str = "", status: str = "",
+                   search: str = "", campaign_id: int | None = None,
+                   include_archived: bool = False) -> list[CreativeRow]:
+    """The creative list: columns only (no ORM entities), so it stays fast at tens of thousands of rows.
+    `asset_url` is the creative's file (for native, its main image)."""
+    require(actor, "creative", "view")
+    query = _creatives_query(actor, advertiser_id=advertiser_id, type=type, status=status, search=search,
+                             campaign_id=campaign_id, include_archived=include_archived)
+    return _creative_rows(db.exec(query.order_by(*_NEWEST_FIRST)).all())
+
+
+def creatives_page(db: Session, *, actor: Actor, advertiser_id: int | None = None, type: str = "", status: str = "",
+                   search: str = "", campaign_id: int | None = None, include_archived: bool = False,
+                   limit: int = DEFAULT_LIMIT, cursor: str | None = None) -> Page[CreativeRow]:
+    """The API's creative list a page at a time, newest change first, by keyset on (updated_at, id)
+    (app/kernel/paging.py); `total` by a COUNT."""
+    require(actor, "creative", "view")
+    check_limit(limit)
+    scope = {"list": "creatives", "advertiser_id": advertiser_id, "type": type, "status": status, "search": search,
+             "campaign_id": campaign_id, "include_archived": include_archived}
+    after = decode_cursor(cursor, scope)
+    query = _creatives_query(actor, advertiser_id=advertiser_id, type=type, status=status, search=search,
+                             campaign_id=campaign_id, include_archived=include_archived)
+    db.flush()  # the connection does not autoflush this unit of work's changes
+    total = db.connection().execute(select_columns(func.count()).select_from(query.subquery())).scalar_one()
+    if after is not None:
+        query = query.where(after_condition(col(Creative.updated_at), col(Creative.id), after, descending=True))
+    raw = db.exec(query.order_by(*_NEWEST_FIRST).limit(limit + 1)).all()
+    return Page[CreativeRow](items=_creative_rows(raw[:limit]), total=int(total), limit=limit,
+                             next_cursor=next_cursor(raw, limit, scope, lambda r: (r[14], r[0])))
 
 
 def preview(db: Session, *, actor: Actor, creative_id: int) -> AnyPreview:

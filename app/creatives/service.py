@@ -14,6 +14,7 @@ from app.creatives.links import (
 from app.creatives.records import (
     archive_creative,
     create_creative,
+    creatives_page,
     get_creative,
     list_creatives,
     preview,
@@ -30,6 +31,7 @@ __all__ = [
     "campaign_creatives",
     "create_creative",
     "get_creative",
+    "creatives_page",
     "list_creatives",
     "preview",
     "save_campaign",

@@ -9,7 +9,7 @@ so the account's id travels as `user_id` there instead of in the path."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Response
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
@@ -18,7 +18,7 @@ from app.access.roles import Role
 from app.accounts import users_api
 from app.accounts.schemas import UserCreate, UserRead, UserUpdate
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope
+from app.web.envelope import Envelope, spec_call
 
 router = APIRouter(tags=["users: spec call names"])
 
@@ -53,7 +53,8 @@ def update_user(body: UpdateUserBody, actor: Actor = Depends(get_actor), db: Ses
 
 
 @router.post("/addAdvertiser")
-def add_advertiser(body: AddAdvertiserBody, actor: Actor = Depends(get_actor),
+@spec_call  # a compatibility route: answers 200, where POST /users answers 201
+def add_advertiser(body: AddAdvertiserBody, response: Response, actor: Actor = Depends(get_actor),
                    db: Session = DB) -> Envelope[UserRead]:
     """Create an advertiser's account (as POST /users with role ADVERTISER)."""
-    return users_api.add_user(UserCreate(role=Role.ADVERTISER.value, **body.model_dump()), actor, db)
+    return users_api.add_user(UserCreate(role=Role.ADVERTISER.value, **body.model_dump()), response, actor, db)

@@ -17,6 +17,7 @@ from app.access.policy import Actor
 from app.access.roles import Role
 from app.accounts import users_api
 from app.accounts.schemas import UserCreate, UserRead, UserUpdate
+from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, spec_call
 
@@ -24,11 +25,17 @@ router = APIRouter(tags=["users: spec call names"])
 
 
 class UpdateUserBody(UserUpdate):
+    model_config = example({"user_id": 12, "email": "ada@example.com", "companyName": "Acme Apps Ltd"})
+
     user_id: int
 
 
 class AddAdvertiserBody(BaseModel):
     """An advertiser's account (an agency's own advertiser; staff may name its agency)."""
+
+    model_config = example({
+        "email": "buyer@example.com", "password": "s3cret-Pass", "firstName": "Ada", "lastName": "Lovelace",
+        "companyName": "Acme Apps"})
 
     email: str
     password: str

@@ -17,6 +17,7 @@ from app.campaigns.schemas import (
     CampaignRead,
     Status,
 )
+from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, created, reply
 
@@ -24,6 +25,8 @@ router = APIRouter(tags=["campaigns"])
 
 
 class CloneBody(BaseModel):
+    model_config = example({"starts_at": "2027-01-01", "ends_at": "2027-01-31"})
+
     starts_at: str | None = Field(None, description="The clone's start (ISO 8601); the original's when left out")
     ends_at: str | None = Field(None, description="The clone's end; needed when the original's flight has ended")
 

@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from app.kernel.schema_examples import example
 from app.reference.schemas import (
     CarrierOption,
     CountryRead,
@@ -67,11 +68,18 @@ class CampaignBody(CampaignUpdate):
     """A campaign's settings as the API takes them: frequency_cap a whole number (the pages send what was typed,
     and the campaign rules judge it)."""
 
+    model_config = example({"bid": "0.40", "daily_budget": "150"})
+
     frequency_cap: int | None = Field(None, description="Impressions per user per frequency_period, 1 or more; "
                                                         "null: no cap")
 
 
 class CampaignCreate(CampaignBody):
+    model_config = example({
+        "name": "Launch Week", "objective": "app_installs", "starts_at": "2026-12-01",
+        "ends_at": "2026-12-31", "time_zone": "UTC", "total_budget": "1200", "daily_budget": "100",
+        "bid_strategy": "cpc", "bid": "0.35", "targeting": {"countries": ["US"], "device_types": ["phone"]}})
+
     advertiser_id: int | None = Field(None, description="Whose campaign; an advertiser's own calls leave it out")
 
 

@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.kernel.schema_examples import example
+
 CreativeTypeName = Literal["image", "native", "video", "html"]
 CreativeStatusName = Literal["active", "paused", "archived"]
 UrlList = list[str] | str
@@ -53,12 +55,18 @@ class CreativeBody(CreativeFields):
     """The API's edit body: the fields given change, the others keep their values (a `type` sent is ignored: it
     cannot change)."""
 
+    model_config = example({"name": "Leaderboard B", "click_url": "https://shop.example/winter"})
+
     width: int | None = Field(None, description=_PIXELS)
     height: int | None = Field(None, description=_PIXELS)
 
 
 class NewCreativeBody(CreativeCreate):
     """The API's body for a new creative."""
+
+    model_config = example({
+        "type": "image", "name": "Leaderboard", "click_url": "https://shop.example/sale", "asset_id": 55,
+        "pixel_urls": ["https://px.example/i"]})
 
     type: CreativeTypeName = Field(description=_TYPE + "; it cannot change later")
     advertiser_id: int | None = Field(None, description="Whose creative; an advertiser's own calls leave it out")
@@ -192,18 +200,27 @@ class BulkChanges(BaseModel):
 
 
 class CampaignIds(BaseModel):
+    model_config = example({"campaign_ids": [101, 102]})
+
     campaign_ids: list[int]
 
 
 class CreativeIds(BaseModel):
+    model_config = example({"creative_ids": [201, 202]})
+
     creative_ids: list[int]
 
 
 class BulkStatusRequest(BaseModel):
+    model_config = example({"creative_ids": [201, 202], "status": "paused"})
+
     creative_ids: list[int]
     status: CreativeStatusName
 
 
 class BulkUpdateRequest(BaseModel):
+    model_config = example({
+        "creative_ids": [201, 202], "changes": {"click_url": "https://shop.example/winter"}})
+
     creative_ids: list[int]
     changes: BulkChanges

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Form, Request, Response, UploadFile
 from sqlmodel import Session
 
 from app.access.policy import Actor, require
+from app.kernel.schema_examples import example
 from app.settings import client_settings_api, company, company_api
 from app.settings.schemas import ApiKeyCreate, ApiKeyCreated, BrandImagesRead
 from app.web.deps import DB, get_actor, get_signed_in_actor
@@ -23,6 +24,8 @@ LOGO = "logo"
 
 
 class GenerateCredentialsBody(ApiKeyCreate):
+    model_config = example({"user_id": 12, "label": "Reporting"})
+
     user_id: int
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from fastapi.routing import iter_route_contexts
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from app.main import create_api
 
@@ -107,3 +107,23 @@ def test_every_json_body_shows_an_example_that_the_call_accepts() -> None:
                     refused.append(f"{name}: {error.errors()[0]['loc']} {error.errors()[0]['msg']}")
     assert not missing, "No example for the body of:\n  " + "\n  ".join(missing)
     assert not refused, "An example the call refuses:\n  " + "\n  ".join(refused)
+
+
+def test_every_reply_example_is_a_reply_the_call_could_give() -> None:
+    """The examples of reply models (the `data` of Envelope[...]) pass their model's validation, so a generated
+    client's documentation never shows a shape the API does not answer (a model inheriting its parent's example
+    would fail here)."""
+    wrong = []
+    for route in iter_route_contexts(create_api().routes):
+        envelope = getattr(route.route, "response_model", None)
+        data = getattr(envelope, "model_fields", {}).get("data")
+        answer = getattr(data, "annotation", None)
+        if not (isinstance(answer, type) and issubclass(answer, BaseModel)):
+            continue
+        extra = answer.model_config.get("json_schema_extra")
+        for body in extra.get("examples", []) if isinstance(extra, dict) else []:
+            try:
+                answer.model_validate(body)
+            except ValidationError as error:
+                wrong.append(f"{answer.__name__}: {error.errors()[0]['loc']} {error.errors()[0]['msg']}")
+    assert not wrong, "A reply example its model refuses:\n  " + "\n  ".join(sorted(set(wrong)))

@@ -68,6 +68,11 @@ class AgencyAssign(BaseModel):
 class UserRead(BaseModel):
     """One account, as its edit pages show it."""
 
+    model_config = example({
+        "id": 12, "role": "ADVERTISER", "status": "active", "agency_id": None, "agency": "",
+        "created": "2026-11-26T09:30:00+00:00", "name": "Ada Lovelace", "email": "buyer@example.com",
+        "first_name": "Ada", "last_name": "Lovelace", "company_name": "Acme Apps"})
+
     id: int
     role: Role
     status: str = Field(description="active, pending (e-mail not verified yet) or disabled")

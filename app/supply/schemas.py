@@ -233,6 +233,12 @@ class AudienceRead(BaseModel):
     retargeting audience the events recorded in its look-back window (size_unit "events": the statistics count
     events, not people)."""
 
+    model_config = example({
+        "id": 301, "name": "App buyers", "kind": "device_ids", "status": "active", "advertiser_id": 4,
+        "advertiser": "Acme Outdoor", "event": None, "lookback_days": None, "size": 0,
+        "size_unit": "devices", "last_upload": None, "campaigns": [],
+        "created_at": "2026-11-26T09:30:00+00:00", "updated_at": "2026-11-26T09:30:00+00:00"})
+
     id: int
     name: str
     kind: str = Field(description="device_ids or retargeting")

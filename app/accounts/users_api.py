@@ -25,7 +25,7 @@ from app.accounts.schemas import (
 from app.funds import ledger
 from app.funds.schemas import LedgerEntryRead
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, created, reply
+from app.web.envelope import LOCATION_HEADER, Envelope, created, reply
 
 router = APIRouter(tags=["users"])
 
@@ -39,7 +39,7 @@ def list_users(role: str = Query("", description="ADMIN, CO-ADMIN, AGENCY or ADV
     return reply(directory.accounts_overview(db, actor=actor, role=role, status=status))
 
 
-@router.post("/users", status_code=201)
+@router.post("/users", status_code=201, responses=LOCATION_HEADER)
 def add_user(body: UserCreate, response: Response, actor: Actor = Depends(get_actor),
              db: Session = DB) -> Envelope[UserRead]:
     """Create an account (/admin/addUser, /agency/addAdvertiser)."""

@@ -19,7 +19,7 @@ from app.campaigns.schemas import (
 )
 from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, created, reply
+from app.web.envelope import LOCATION_HEADER, Envelope, created, reply
 
 router = APIRouter(tags=["campaigns"])
 
@@ -48,7 +48,7 @@ def list_campaigns(status: str = "", search: str = "", advertiser_id: int | None
                                           include_archived=include_archived, sort=sort))
 
 
-@router.post("/campaigns", status_code=201)
+@router.post("/campaigns", status_code=201, responses=LOCATION_HEADER)
 def create_campaign(body: CampaignCreate, response: Response, actor: Actor = Depends(get_actor),
                     db: Session = DB) -> Envelope[CampaignRead]:
     """A new campaign, as a draft."""
@@ -67,7 +67,7 @@ def update_campaign(campaign_id: int, body: CampaignBody, actor: Actor = Depends
     return reply(campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data=body), "Campaign saved")
 
 
-@router.post("/campaigns/{campaign_id}/clone", status_code=201)
+@router.post("/campaigns/{campaign_id}/clone", status_code=201, responses=LOCATION_HEADER)
 def clone_campaign(campaign_id: int, response: Response, body: CloneBody | None = None, actor: Actor = Depends(get_actor),
                    db: Session = DB) -> Envelope[CampaignClone]:
     """A draft copy named "<name> copy" (then "copy 2", ...) showing the original's creatives, without archived

@@ -29,7 +29,7 @@ from app.creatives.schemas import (
 )
 from app.kernel.config import get_settings
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, created, reply, spec_call
+from app.web.envelope import LOCATION_HEADER, Envelope, created, reply, spec_call
 
 router = APIRouter(tags=["creatives"])
 spec_router = APIRouter(tags=["creatives (spec call names)"])
@@ -47,7 +47,7 @@ def list_creatives(type: Literal["", "image", "native", "video", "html"] = "",
                                        search=search, campaign_id=campaign_id, include_archived=include_archived))
 
 
-@router.post("/creatives", status_code=201)
+@router.post("/creatives", status_code=201, responses=LOCATION_HEADER)
 def create_creative(body: NewCreativeBody, response: Response, actor: Actor = Depends(get_actor),
                     db: Session = DB) -> Envelope[CreativeRead]:
     """A new, active creative. Its type cannot change later."""

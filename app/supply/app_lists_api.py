@@ -34,7 +34,7 @@ from app.supply.schemas import (
     SubgenreRead,
 )
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, created, reply, spec_call
+from app.web.envelope import LOCATION_HEADER, Envelope, created, reply, spec_call
 
 router = APIRouter(tags=["inventory lists"])
 smart_router = APIRouter(tags=["smart-app lists"])
@@ -53,7 +53,7 @@ def list_lists(advertiser_id: int | None = None, status: StatusFilter = "",
     return reply(app_lists.list_lists(db, actor=actor, advertiser_id=advertiser_id, status=status, kind=kind))
 
 
-@router.post("/inventory-lists", status_code=201, description="Create an allow or block list for an advertiser, with entries typed "
+@router.post("/inventory-lists", status_code=201, responses=LOCATION_HEADER, description="Create an allow or block list for an advertiser, with entries typed "
              "one a line. Refused lines are reported, the others saved. " + RESULT_HELP)
 def create_list(body: InventoryListCreate, response: Response, actor: Actor = Depends(get_actor),
                 db: Session = DB) -> Envelope[ListCreated[InventoryListRead]]:
@@ -105,7 +105,7 @@ def list_smart(status: StatusFilter = "", actor: Actor = Depends(get_actor),
     return reply(smart_apps.list_lists(db, actor=actor, status=status))
 
 
-@smart_router.post("/smart-apps", status_code=201, description="Admin and co-admin: create a smart-app list under a category, genre "
+@smart_router.post("/smart-apps", status_code=201, responses=LOCATION_HEADER, description="Admin and co-admin: create a smart-app list under a category, genre "
                    "and (optionally) subgenre, with entries. " + RESULT_HELP)
 def create_smart(body: SmartAppListCreate, response: Response, actor: Actor = Depends(get_actor),
                  db: Session = DB) -> Envelope[ListCreated[SmartAppListRead]]:

@@ -15,7 +15,7 @@ from app.supply import audiences
 from app.supply.audience_devices import MAX_FILE_BYTES
 from app.supply.schemas import AudienceCreate, AudienceDeleted, AudienceRead, AudienceRow, AudienceUploaded
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, created, reply, spec_call
+from app.web.envelope import LOCATION_HEADER, Envelope, created, reply, spec_call
 
 router = APIRouter(tags=["audiences"])
 spec_router = APIRouter(tags=["audiences (spec call names)"])
@@ -35,7 +35,7 @@ def list_audiences(kind: Literal["", "device_ids", "retargeting"] = "", status: 
                                           search=search))
 
 
-@router.post("/audiences", status_code=201, description="A new, active audience. A device-id list starts empty: send its ids with "
+@router.post("/audiences", status_code=201, responses=LOCATION_HEADER, description="A new, active audience. A device-id list starts empty: send its ids with "
                                        "POST /audiences/{id}/devices. " + AUDIENCE_HELP)
 def create_audience(body: AudienceCreate, response: Response, actor: Actor = Depends(get_actor),
                     db: Session = DB) -> Envelope[AudienceRead]:

@@ -54,6 +54,13 @@ def reply(data: T, message: str = "OK") -> Envelope[T]:
 API_ROOT = "/api"
 
 
+# What a create that answers with Location declares (responses=...), so generated clients read the header.
+LOCATION_HEADER: dict[int | str, dict[str, Any]] = {201: {"description": "Created: the new record, whose URL under /api "
+                                                                     "is in the Location header.", "headers": {
+    "Location": {"description": "The new record's URL, e.g. /api/campaigns/7", "required": True,
+                 "schema": {"type": "string"}}}}}
+
+
 def created(response: Response, data: T, message: str, location: str | None = None) -> Envelope[T]:
     """A create's answer: 201, and the new record's URL under /api in `Location` (`location` is the path of its
     GET, e.g. `/campaigns/7`) when the API can read it back. The route declares status_code=201 too, so the

@@ -15,7 +15,12 @@ def test_the_spec_call_names_and_an_upload_over_http(client):
     me = bearer_headers(client, "advertiser@demo.example")
     created = client.post("/api/createAudiance", headers=me, json={"name": "App Buyers", "kind": "device_ids"})
     assert created.status_code == 200 and created.json()["success"] is True, created.text
+    # The spec's client reads a 200 with code 200; the REST path answers 201 with the new audience's URL.
+    assert created.json()["code"] == 200 and "location" not in created.headers
     audience_id = created.json()["data"]["id"]
+    rest = client.post("/api/audiences", headers=me, json={"name": "Lookalikes", "kind": "device_ids"})
+    assert rest.status_code == 201 and rest.json()["code"] == 201, rest.text
+    assert client.get(rest.headers["location"], headers=me).json()["data"]["name"] == "Lookalikes"
 
     body = f"idfa\n{GOOD}\nnonsense\n{{{GOOD.lower()}}}\n".encode()
     uploaded = client.post(f"/api/audiences/{audience_id}/devices", headers=me,

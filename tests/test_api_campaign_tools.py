@@ -15,7 +15,7 @@ NEW = {"objective": "traffic", "starts_at": "2026-12-01", "time_zone": "UTC", "t
 
 def _create(client: Any, headers: dict[str, str], name: str, **extra: Any) -> int:
     reply = client.post("/api/campaigns", headers=headers, json={**NEW, "name": name, **extra})
-    assert reply.status_code == 200, reply.text
+    assert reply.status_code == 201, reply.text
     return reply.json()["data"]["id"]
 
 

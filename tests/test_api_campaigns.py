@@ -15,17 +15,19 @@ NEW = {"name": "Launch Week", "objective": "app_installs", "starts_at": "2026-12
 def test_an_advertiser_runs_a_campaign_through_its_life(client):
     me = bearer_headers(client, "advertiser@demo.example")
     created = client.post("/api/campaigns", headers=me, json=NEW)
-    assert created.status_code == 200, created.text
+    assert created.status_code == 201, created.text
     campaign_id = created.json()["data"]["id"]
-    assert created.json()["data"]["status"] == "draft"
+    assert created.json()["data"]["status"] == "draft" and created.json()["code"] == 201
+    assert client.get(created.headers["location"], headers=me).json()["data"]["name"] == "Launch Week"
     saved = client.put(f"/api/campaigns/{campaign_id}", headers=me, json={"bid": "0.40"})
     assert saved.json()["data"]["bid"] == "0.40" and saved.json()["data"]["name"] == "Launch Week"
     assert client.put(f"/api/campaigns/{campaign_id}/status", headers=me,
                       json={"status": "active"}).json()["data"]["status"] == "active"
     refused = client.put(f"/api/campaigns/{campaign_id}/status", headers=me, json={"status": "draft"})
     assert refused.status_code == 422 and "status" in refused.json()["data"]["fields"]
-    clone = client.post(f"/api/campaigns/{campaign_id}/clone", headers=me).json()["data"]
-    assert clone["name"] == "Launch Week copy"
+    cloned = client.post(f"/api/campaigns/{campaign_id}/clone", headers=me)
+    clone = cloned.json()["data"]
+    assert clone["name"] == "Launch Week copy" and cloned.headers["location"] == f"/api/campaigns/{clone['id']}"
     assert client.delete(f"/api/campaigns/{campaign_id}", headers=me).json()["data"]["status"] == "archived"
     listed = client.get("/api/campaigns", headers=me).json()["data"]["items"]
     assert [row["name"] for row in listed] == ["Launch Week copy"]
@@ -71,7 +73,7 @@ def test_another_tenants_campaign_answers_404(client):
     rival = bearer_headers(client, rival_agency_email)
     rival_advertiser = client.get("/api/users", headers=rival).json()["data"]["items"][0]["id"]
     theirs = client.post("/api/campaigns", headers=rival, json={**NEW, "advertiser_id": rival_advertiser})
-    assert theirs.status_code == 200, theirs.text
+    assert theirs.status_code == 201, theirs.text
     theirs_id = theirs.json()["data"]["id"]
     for email in ("agency@demo.example", "advertiser@demo.example"):
         headers = bearer_headers(client, email)

@@ -19,7 +19,7 @@ def _upload(client, headers, content: bytes, name: str = "banner.png", purpose: 
 def test_an_advertiser_uploads_a_file_and_makes_a_creative_of_it(client):
     me = bearer_headers(client, "advertiser@demo.example")
     uploaded = _upload(client, me, image_bytes(728, 90), name="leaderboard.mp4")  # a PNG, whatever its name says
-    assert uploaded.status_code == 200, uploaded.text
+    assert uploaded.status_code == 201, uploaded.text
     asset = uploaded.json()["data"]
     assert (asset["content_type"], asset["width"], asset["height"]) == ("image/png", 728, 90)
     served = client.get(asset["url"])  # public, like an ad server's files
@@ -31,8 +31,9 @@ def test_an_advertiser_uploads_a_file_and_makes_a_creative_of_it(client):
     created = client.post("/api/creatives", headers=me, json={"type": "image", "name": "Leaderboard",
                                                                "click_url": CLICK, "asset_id": asset["id"],
                                                                "pixel_urls": ["https://px.example/"]})
-    assert created.status_code == 200, created.text
+    assert created.status_code == 201, created.text
     creative = created.json()["data"]
+    assert created.headers["location"] == f"/api/creatives/{creative['id']}"
     assert (creative["width"], creative["height"], creative["status"]) == (728, 90, "active")
     creative_id = creative["id"]
     assert client.put(f"/api/creatives/{creative_id}/status", headers=me,
@@ -117,11 +118,11 @@ def test_another_tenants_creative_answers_404(client):
     rival = bearer_headers(client, rival_agency_email)
     rival_advertiser = client.get("/api/users", headers=rival).json()["data"]["items"][0]["id"]
     asset = _upload(client, rival, image_bytes(), advertiser_id=str(rival_advertiser))
-    assert asset.status_code == 200, asset.text
+    assert asset.status_code == 201, asset.text
     theirs = client.post("/api/creatives", headers=rival, json={"type": "image", "name": "Theirs", "click_url": CLICK,
                                                                 "asset_id": asset.json()["data"]["id"],
                                                                 "advertiser_id": rival_advertiser})
-    assert theirs.status_code == 200, theirs.text
+    assert theirs.status_code == 201, theirs.text
     theirs_id = theirs.json()["data"]["id"]
     for email in ("agency@demo.example", "advertiser@demo.example"):
         headers = bearer_headers(client, email)

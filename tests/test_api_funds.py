@@ -23,7 +23,7 @@ def test_staff_add_funds_and_every_role_sees_the_new_balance(client: TestClient,
     advertiser_id = demo_ids[ADVERTISER]
     reply = client.post("/api/funds", json={"advertiser_id": advertiser_id, "amount": "1234.50", "kind": "deposit",
                                             "note": "Wire"}, headers=bearer_headers(client, CO_ADMIN))
-    assert reply.status_code == 200, reply.text
+    assert reply.status_code == 201, reply.text
     assert reply.json()["data"]["balance"] == "6234.50"
     for email in (ADMIN, AGENCY, ADVERTISER):
         rows = client.get("/api/funds", headers=bearer_headers(client, email)).json()["data"]

@@ -75,7 +75,7 @@ def test_what_a_person_types_is_stored_exactly(client) -> None:
     me = bearer_headers(client, "advertiser@demo.example")
     created = client.post("/api/campaigns", headers=me, json={**NEW, "total_budget": "$12,345.50",
                                                                "daily_budget": " 1,000 "})
-    assert created.status_code == 200, created.text
+    assert created.status_code == 201, created.text
     assert (created.json()["data"]["total_budget"], created.json()["data"]["daily_budget"]) == ("12345.50", "1000.00")
 
 
@@ -112,7 +112,7 @@ def test_a_bad_amount_added_to_funds_is_a_422_and_no_entry(client, demo_ids) -> 
     assert _balance(advertiser) == before
     added = client.post("/api/funds", headers=admin, json={"advertiser_id": advertiser, "kind": "deposit",
                                                             "amount": "$1,250.50"})
-    assert added.status_code == 200 and added.json()["data"]["amount"] == "1250.50"
+    assert added.status_code == 201 and added.json()["data"]["amount"] == "1250.50"
 
 
 def _margin_bps(user_id: int) -> int:

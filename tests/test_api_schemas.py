@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from fastapi.routing import iter_route_contexts
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from app.main import create_api
 
@@ -72,3 +73,57 @@ def test_every_route_of_a_typed_domain_has_a_request_and_a_response_schema() -> 
             untyped.append(f"{name}: response")
     assert seen, "no route found for the typed domains"
     assert untyped == []
+
+
+def _examples(spec: dict[str, Any], schema: dict[str, Any]) -> list[Any]:
+    """The bodies the document shows for a request schema: its own examples, or those of the model of an optional
+    body (`Model | None`)."""
+    schema = _resolve(spec, schema)
+    shown = list(schema.get("examples", [])) + ([schema["example"]] if "example" in schema else [])
+    return shown or [body for option in schema.get("anyOf", []) for body in _examples(spec, option)]
+
+
+def test_every_json_body_shows_an_example_that_the_call_accepts() -> None:
+    """/docs fills each create and update call's body from its example: every operation taking JSON has one, and
+    each example passes the call's own validation (a stale example would teach integrators a refused body)."""
+    spec = create_api().openapi()
+    missing, refused = [], []
+    for route in iter_route_contexts(create_api().routes):
+        body_field = getattr(route.route, "body_field", None)
+        if body_field is None or not getattr(route.route, "include_in_schema", True):
+            continue
+        for method in sorted(route.methods or ()):
+            name = f"{method} {route.path_format}"
+            media = spec["paths"][route.path_format][method.lower()]["requestBody"]["content"]
+            if "application/json" not in media:
+                continue
+            shown = _examples(spec, media["application/json"]["schema"])
+            if not shown:
+                missing.append(name)
+            for body in shown:
+                try:
+                    TypeAdapter(body_field.field_info.annotation).validate_python(body)
+                except ValidationError as error:
+                    refused.append(f"{name}: {error.errors()[0]['loc']} {error.errors()[0]['msg']}")
+    assert not missing, "No example for the body of:\n  " + "\n  ".join(missing)
+    assert not refused, "An example the call refuses:\n  " + "\n  ".join(refused)
+
+
+def test_every_reply_example_is_a_reply_the_call_could_give() -> None:
+    """The examples of reply models (the `data` of Envelope[...]) pass their model's validation, so a generated
+    client's documentation never shows a shape the API does not answer (a model inheriting its parent's example
+    would fail here)."""
+    wrong = []
+    for route in iter_route_contexts(create_api().routes):
+        envelope = getattr(route.route, "response_model", None)
+        data = getattr(envelope, "model_fields", {}).get("data")
+        answer = getattr(data, "annotation", None)
+        if not (isinstance(answer, type) and issubclass(answer, BaseModel)):
+            continue
+        extra = answer.model_config.get("json_schema_extra")
+        for body in extra.get("examples", []) if isinstance(extra, dict) else []:
+            try:
+                answer.model_validate(body)
+            except ValidationError as error:
+                wrong.append(f"{answer.__name__}: {error.errors()[0]['loc']} {error.errors()[0]['msg']}")
+    assert not wrong, "A reply example its model refuses:\n  " + "\n  ".join(sorted(set(wrong)))

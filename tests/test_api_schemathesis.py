@@ -35,6 +35,7 @@ from schemathesis.config import SchemathesisConfig
 from schemathesis.python.asgi import ASGIClient
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -159,7 +160,7 @@ def in_envelope(ctx: Any, response: Any, case: Any) -> bool | None:
 
 
 CHECKS = [not_a_server_error, in_envelope, status_code_conformance, content_type_conformance,
-          response_schema_conformance]
+          response_headers_conformance, response_schema_conformance]  # headers: a create's Location
 
 
 @schema.parametrize()

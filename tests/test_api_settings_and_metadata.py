@@ -24,7 +24,7 @@ def test_api_keys_are_shown_once_work_and_cannot_mint_more_keys(client, demo_ids
     advertiser = bearer_headers(client, "advertiser@demo.example")
     me = demo_ids["advertiser@demo.example"]
     made = client.post(f"/api/users/{me}/api-keys", headers=advertiser, json={"label": "Reporting"})
-    assert made.status_code == 200, made.text
+    assert made.status_code == 201, made.text
     token = made.json()["data"]["token"]
     keyed = {"Authorization": f"Bearer {token}"}
     assert client.get("/api/auth/profile", headers=keyed).json()["data"]["email"] == "advertiser@demo.example"

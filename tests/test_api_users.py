@@ -14,8 +14,9 @@ def test_admin_creates_configures_and_moves_users(client, demo_ids):
     created = client.post("/api/users", headers=admin, json={
         "role": "ADVERTISER", "email": "api@new.example", "password": "api-Pass-1", "firstName": "Api",
         "lastName": "User", "companyName": "Api Co", "agencyId": demo_ids["agency@demo.example"]})
-    assert created.status_code == 200, created.text
+    assert created.status_code == 201, created.text
     user_id = created.json()["data"]["id"]
+    assert created.headers["location"] == f"/api/users/{user_id}"
     bad = client.put(f"/api/users/{user_id}/config", headers=admin, json={
         "insight_dashboard": True, "postback_enabled": False, "api_access": False, "margin": "120"})
     assert bad.status_code == 422 and "margin" in bad.json()["data"]["fields"]

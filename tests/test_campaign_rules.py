@@ -248,7 +248,7 @@ def test_traffic_types_come_from_the_admins_list(db, client):
     db.commit()
     headers = bearer_headers(client, ADVERTISER)
     answer = client.post("/api/campaigns", headers=headers, json=settings(name="Over The Top", traffic_type="web"))
-    assert answer.status_code == 200, answer.text
+    assert answer.status_code == 201, answer.text
     assert "ctv" not in [row["code"] for row in client.get("/api/meta/traffic-type", headers=headers).json()["data"]]
 
 
@@ -298,5 +298,5 @@ def test_the_clone_of_an_ended_campaign_needs_new_dates(client, db):
     assert answer.status_code == 422 and "ends_at" in answer.json()["data"]["fields"]
     again = client.post(f"/api/campaigns/{source.id}/clone", headers=headers,
                         json={"starts_at": day(1), "ends_at": day(20)})
-    assert again.status_code == 200, again.text
+    assert again.status_code == 201, again.text
     assert again.json()["data"]["name"] == "Summer Sale copy" and again.json()["data"]["shown_status"] == "draft"

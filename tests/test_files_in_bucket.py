@@ -42,7 +42,7 @@ def test_a_creative_file_is_kept_in_the_bucket_and_served_from_it(client: TestCl
     picture = image_bytes(317, 233)  # a size no other test uploads: its name (its hash) is new to the local disk
     uploaded = client.post("/api/uploads/creative", headers=me, files={"file": ("banner.png", picture, "image/png")},
                            data={"purpose": "image"})
-    assert uploaded.status_code == 200, uploaded.text
+    assert uploaded.status_code == 201, uploaded.text
     url = uploaded.json()["data"]["url"]
     name = url.rsplit("/", 1)[-1]
     assert files_in_bucket.object_names() == [f"console/uploads/creatives/{name}"]
@@ -63,7 +63,7 @@ def test_a_video_plays_and_seeks_from_the_bucket(client: TestClient, files_in_bu
     video = mp4_bytes()
     uploaded = client.post("/api/uploads/creative", headers=me, files={"file": ("ad.mp4", video, "video/mp4")},
                            data={"purpose": "video"})
-    assert uploaded.status_code == 200, uploaded.text
+    assert uploaded.status_code == 201, uploaded.text
     url = uploaded.json()["data"]["url"]
     part = client.get(url, headers={"range": "bytes=4-11"})  # what a player asks for when it seeks
     assert part.status_code == 206 and part.content == video[4:12]

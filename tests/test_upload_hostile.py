@@ -99,12 +99,12 @@ def targets(client) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     admin = bearer_headers(client, "admin@demo.example")
     me = bearer_headers(client, "advertiser@demo.example")
     applist = client.post("/api/inventory-lists", headers=me, json={"name": "News", "kind": "allow", "entries": ""})
-    assert applist.status_code == 200, applist.text
+    assert applist.status_code == 201, applist.text
     smart = client.post("/api/admin/create-smart-app-list", headers=admin,
                         json={"name": "Games", "category_id": "36", "genre_id": "6014", "subgenre_id": "7001"})
     assert smart.status_code == 200, smart.text
     audience = client.post("/api/audiences", headers=me, json={"name": "Buyers", "kind": "device_ids"})
-    assert audience.status_code == 200, audience.text
+    assert audience.status_code == 201, audience.text
     config_id = run(company.branding_for_host, host="").id
     return {"admin": admin, "me": me, "applist": applist.json()["data"]["list"]["id"],
             "smart": smart.json()["data"]["list"]["id"], "audience": audience.json()["data"]["id"], "config": config_id}
@@ -318,7 +318,7 @@ def test_hostile_file_names_never_escape_and_are_shown_inert(client, targets, na
     data = get_settings().data_dir
     before = _files()
     image = post_creative(client, targets, name, noisy_image())
-    assert image.status_code == 200, image.text
+    assert image.status_code == 201, image.text
     _inert(image.json()["data"]["filename"])
     devices = post_devices(client, targets, name, f"{IDFA}\n".encode())
     assert devices.status_code == 200, devices.text

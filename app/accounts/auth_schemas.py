@@ -6,14 +6,21 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.access.roles import Role
+from app.kernel.schema_examples import example
 
 
 class LoginBody(BaseModel):
+    model_config = example({"email": "advertiser@example.com", "password": "s3cret-Pass"})
+
     email: str
     password: str
 
 
 class RegisterBody(BaseModel):
+    model_config = example({
+        "email": "new@example.com", "password": "s3cret-Pass", "firstName": "Ada", "lastName": "Lovelace",
+        "companyName": "Acme Apps"})
+
     email: str
     password: str
     firstName: str
@@ -22,28 +29,38 @@ class RegisterBody(BaseModel):
 
 
 class EmailBody(BaseModel):
+    model_config = example({"email": "new@example.com"})
+
     email: str
     purpose: str = "verify"
 
 
 class VerifyBody(BaseModel):
+    model_config = example({"email": "new@example.com", "otp": "123456"})
+
     email: str
     otp: str
 
 
 class ResetBody(BaseModel):
+    model_config = example({"email": "new@example.com", "otp": "123456", "newPassword": "n3w-Secret-Pass"})
+
     email: str
     otp: str
     newPassword: str
 
 
 class ChangePasswordBody(BaseModel):
+    model_config = example({"currentPassword": "s3cret-Pass", "newPassword": "n3w-Secret-Pass"})
+
     currentPassword: str
     newPassword: str
 
 
 class ProfileUpdate(BaseModel):
     """Every field is optional: a field left out keeps its value."""
+
+    model_config = example({"firstName": "Ada", "companyName": "Acme Apps Ltd"})
 
     email: str | None = None
     firstName: str | None = None

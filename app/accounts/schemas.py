@@ -10,9 +10,14 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from app.access.roles import Role
+from app.kernel.schema_examples import example
 
 
 class UserCreate(BaseModel):
+    model_config = example({
+        "role": "ADVERTISER", "email": "buyer@example.com", "password": "s3cret-Pass", "firstName": "Ada",
+        "lastName": "Lovelace", "companyName": "Acme Apps", "agencyId": None})
+
     role: str = Field(description="ADMIN, CO-ADMIN, AGENCY or ADVERTISER (agencies may create ADVERTISER only)")
     email: str
     password: str
@@ -25,6 +30,8 @@ class UserCreate(BaseModel):
 class UserUpdate(BaseModel):
     """Every field is optional: a field left out keeps its value."""
 
+    model_config = example({"email": "ada@example.com", "companyName": "Acme Apps Ltd"})
+
     email: str | None = None
     firstName: str | None = None
     lastName: str | None = None
@@ -33,6 +40,9 @@ class UserUpdate(BaseModel):
 
 class UserConfigUpdate(BaseModel):
     """Every field is optional: a field left out keeps its value."""
+
+    model_config = example({
+        "insight_dashboard": True, "postback_enabled": True, "api_access": True, "margin": "8"})
 
     insight_dashboard: bool | None = None
     postback_enabled: bool | Literal["ENABLED", "DISABLED"] | None = Field(
@@ -43,16 +53,25 @@ class UserConfigUpdate(BaseModel):
 
 
 class MarginUpdate(BaseModel):
+    model_config = example({"margin": "8"})
+
     margin: str = Field(description="Agency margin in percent, 0 to 90, at most two decimals")
 
 
 class AgencyAssign(BaseModel):
+    model_config = example({"advertiserIds": [12, 13], "agencyId": 4})
+
     advertiserIds: list[int]
     agencyId: int | None = Field(None, description="The agency to move them to; null: direct advertisers")
 
 
 class UserRead(BaseModel):
     """One account, as its edit pages show it."""
+
+    model_config = example({
+        "id": 12, "role": "ADVERTISER", "status": "active", "agency_id": None, "agency": "",
+        "created": "2026-11-26T09:30:00+00:00", "name": "Ada Lovelace", "email": "buyer@example.com",
+        "first_name": "Ada", "last_name": "Lovelace", "company_name": "Acme Apps"})
 
     id: int
     role: Role

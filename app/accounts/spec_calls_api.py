@@ -9,7 +9,7 @@ so the account's id travels as `user_id` there instead of in the path."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Response
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
@@ -17,18 +17,25 @@ from app.access.policy import Actor
 from app.access.roles import Role
 from app.accounts import users_api
 from app.accounts.schemas import UserCreate, UserRead, UserUpdate
+from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope
+from app.web.envelope import Envelope, spec_call
 
 router = APIRouter(tags=["users: spec call names"])
 
 
 class UpdateUserBody(UserUpdate):
+    model_config = example({"user_id": 12, "email": "ada@example.com", "companyName": "Acme Apps Ltd"})
+
     user_id: int
 
 
 class AddAdvertiserBody(BaseModel):
     """An advertiser's account (an agency's own advertiser; staff may name its agency)."""
+
+    model_config = example({
+        "email": "buyer@example.com", "password": "s3cret-Pass", "firstName": "Ada", "lastName": "Lovelace",
+        "companyName": "Acme Apps"})
 
     email: str
     password: str
@@ -53,7 +60,8 @@ def update_user(body: UpdateUserBody, actor: Actor = Depends(get_actor), db: Ses
 
 
 @router.post("/addAdvertiser")
-def add_advertiser(body: AddAdvertiserBody, actor: Actor = Depends(get_actor),
+@spec_call  # a compatibility route: answers 200, where POST /users answers 201
+def add_advertiser(body: AddAdvertiserBody, response: Response, actor: Actor = Depends(get_actor),
                    db: Session = DB) -> Envelope[UserRead]:
     """Create an advertiser's account (as POST /users with role ADVERTISER)."""
-    return users_api.add_user(UserCreate(role=Role.ADVERTISER.value, **body.model_dump()), actor, db)
+    return users_api.add_user(UserCreate(role=Role.ADVERTISER.value, **body.model_dump()), response, actor, db)

@@ -3,7 +3,7 @@ permission and row-scope checks (an agency reaches its own advertisers only)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Response
 from sqlmodel import Session
 
 from app.access.policy import Actor
@@ -26,7 +26,7 @@ from app.funds import ledger
 from app.funds.schemas import LedgerEntryRead
 from app.kernel.paging import Page
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, reply
+from app.web.envelope import LOCATION_HEADER, Envelope, created, reply
 from app.web.paging import PageQuery, page_query
 
 router = APIRouter(tags=["users"])
@@ -43,14 +43,15 @@ def list_users(role: str = Query("", description="ADMIN, CO-ADMIN, AGENCY or ADV
                                          cursor=paging.cursor))
 
 
-@router.post("/users")
-def add_user(body: UserCreate, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[UserRead]:
+@router.post("/users", status_code=201, responses=LOCATION_HEADER)
+def add_user(body: UserCreate, response: Response, actor: Actor = Depends(get_actor),
+             db: Session = DB) -> Envelope[UserRead]:
     """Create an account (/admin/addUser, /agency/addAdvertiser)."""
     user = users.create_user(db, actor=actor, role=body.role, email=body.email, password=body.password,
                              first_name=body.firstName, last_name=body.lastName, company_name=body.companyName,
                              agency_id=body.agencyId)
     assert user.id is not None
-    return reply(users.get_user(db, actor=actor, user_id=user.id), "User created")
+    return created(response, users.get_user(db, actor=actor, user_id=user.id), "User created", f"/users/{user.id}")
 
 
 @router.get("/users/{user_id}")

@@ -3,7 +3,7 @@ row-scope checks (an agency reaches its advertisers' campaigns only; another ten
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Response
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
@@ -18,14 +18,17 @@ from app.campaigns.schemas import (
     Status,
 )
 from app.kernel.paging import Page
+from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, reply
+from app.web.envelope import LOCATION_HEADER, Envelope, created, reply
 from app.web.paging import PageQuery, page_query
 
 router = APIRouter(tags=["campaigns"])
 
 
 class CloneBody(BaseModel):
+    model_config = example({"starts_at": "2027-01-01", "ends_at": "2027-01-31"})
+
     starts_at: str | None = Field(None, description="The clone's start (ISO 8601); the original's when left out")
     ends_at: str | None = Field(None, description="The clone's end; needed when the original's flight has ended")
 
@@ -49,12 +52,12 @@ def list_campaigns(status: str = "", search: str = "", advertiser_id: int | None
                                               sort=sort, limit=paging.limit, cursor=paging.cursor))
 
 
-@router.post("/campaigns")
-def create_campaign(body: CampaignCreate, actor: Actor = Depends(get_actor),
+@router.post("/campaigns", status_code=201, responses=LOCATION_HEADER)
+def create_campaign(body: CampaignCreate, response: Response, actor: Actor = Depends(get_actor),
                     db: Session = DB) -> Envelope[CampaignRead]:
     """A new campaign, as a draft."""
-    return reply(campaigns.create_campaign(db, actor=actor, data=body, advertiser_id=body.advertiser_id),
-                 "Campaign created")
+    campaign = campaigns.create_campaign(db, actor=actor, data=body, advertiser_id=body.advertiser_id)
+    return created(response, campaign, "Campaign created", f"/campaigns/{campaign.id}")
 
 
 @router.get("/campaigns/{campaign_id}")
@@ -68,15 +71,16 @@ def update_campaign(campaign_id: int, body: CampaignBody, actor: Actor = Depends
     return reply(campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data=body), "Campaign saved")
 
 
-@router.post("/campaigns/{campaign_id}/clone")
-def clone_campaign(campaign_id: int, body: CloneBody | None = None, actor: Actor = Depends(get_actor),
+@router.post("/campaigns/{campaign_id}/clone", status_code=201, responses=LOCATION_HEADER)
+def clone_campaign(campaign_id: int, response: Response, body: CloneBody | None = None, actor: Actor = Depends(get_actor),
                    db: Session = DB) -> Envelope[CampaignClone]:
     """A draft copy named "<name> copy" (then "copy 2", ...) showing the original's creatives, without archived
     lists, audiences and creatives or retired targeting values: `left_out` names them. An original whose flight
     has ended needs new dates in the body."""
     dates = body or CloneBody()
-    return reply(campaigns.clone_campaign(db, actor=actor, campaign_id=campaign_id, starts_at=dates.starts_at,
-                                          ends_at=dates.ends_at), "Campaign cloned")
+    clone = campaigns.clone_campaign(db, actor=actor, campaign_id=campaign_id, starts_at=dates.starts_at,
+                                     ends_at=dates.ends_at)
+    return created(response, clone, "Campaign cloned", f"/campaigns/{clone.id}")
 
 
 @router.delete("/campaigns/{campaign_id}")

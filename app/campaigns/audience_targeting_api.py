@@ -10,6 +10,7 @@ from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.campaigns import audience_targeting
+from app.kernel.schema_examples import example
 from app.supply.schemas import AudienceRead
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
@@ -19,6 +20,8 @@ spec_router = APIRouter(tags=["audiences (spec call names)"])
 
 
 class AssociationBody(BaseModel):
+    model_config = example({"allow": [101, 102], "block": [103]})
+
     allow: list[int] = Field(default_factory=list, description="Campaigns that target the audience")
     block: list[int] = Field(default_factory=list, description="Campaigns that exclude it")
 

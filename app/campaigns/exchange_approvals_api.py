@@ -12,6 +12,7 @@ from sqlmodel import Session
 from app.access.policy import Actor
 from app.campaigns import exchange_approvals
 from app.campaigns.schemas import BulkResult, CampaignExchangeRead, ExchangeRequestRead
+from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
 
@@ -19,6 +20,9 @@ router = APIRouter(tags=["exchange approvals"])
 
 
 class DecisionBody(BaseModel):
+    model_config = example({
+        "approval_ids": [7, 8], "decision": "rejected", "reason": "The exchange does not take this category"})
+
     approval_ids: list[int] = Field(..., description=f"The requests, at most {exchange_approvals.MAX_DECISIONS:,}")
     decision: Literal["approved", "rejected"]
     reason: str = Field("", description="Required for a rejection; shown to the advertiser on the campaign")

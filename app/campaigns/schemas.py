@@ -6,10 +6,11 @@ so a bad value gets the rule's own message naming the field."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from app.kernel.schema_examples import example
 from app.reference.schemas import (
     CarrierOption,
     CountryRead,
@@ -67,11 +68,18 @@ class CampaignBody(CampaignUpdate):
     """A campaign's settings as the API takes them: frequency_cap a whole number (the pages send what was typed,
     and the campaign rules judge it)."""
 
+    model_config = example({"bid": "0.40", "daily_budget": "150"})
+
     frequency_cap: int | None = Field(None, description="Impressions per user per frequency_period, 1 or more; "
                                                         "null: no cap")
 
 
 class CampaignCreate(CampaignBody):
+    model_config = example({
+        "name": "Launch Week", "objective": "app_installs", "starts_at": "2026-12-01",
+        "ends_at": "2026-12-31", "time_zone": "UTC", "total_budget": "1200", "daily_budget": "100",
+        "bid_strategy": "cpc", "bid": "0.35", "targeting": {"countries": ["US"], "device_types": ["phone"]}})
+
     advertiser_id: int | None = Field(None, description="Whose campaign; an advertiser's own calls leave it out")
 
 
@@ -104,8 +112,27 @@ class Targeting(BaseModel):
     smart_app_lists: list[int] = Field(default_factory=list, description="Smart-app list ids")
 
 
+# A campaign as the API answers it: the example of CampaignRead and of the replies built on it.
+CAMPAIGN_READ_EXAMPLE: dict[str, Any] = {
+    "id": 101, "advertiser_id": 4, "name": "Launch Week", "objective": "app_installs", "status": "draft",
+    "starts_at": "2026-12-01T00:00:00+00:00", "ends_at": "2026-12-31T00:00:00+00:00", "time_zone": "UTC",
+    "pacing": "even", "bid_strategy": "cpc", "frequency_cap": None, "frequency_period": None,
+    "traffic_type": "app", "goal_metric": "none", "goal_target": "",
+    "created_at": "2026-11-26T09:30:00+00:00", "updated_at": "2026-11-26T09:30:00+00:00",
+    "total_budget": "1200.00", "daily_budget": "100.00", "bid": "0.35", "bid_min": None, "bid_max": None,
+    "advertiser": "Acme Outdoor",
+    "targeting": {
+        "countries": ["US"], "regions": [], "cities": [], "geo_fence": "", "languages": [],
+        "device_types": ["phone"], "exchanges": [], "operating_systems": [], "os_versions": [], "browsers": [],
+        "manufacturers": [], "carriers": [], "dayparting": [], "inventory_lists": {"allow": [], "block": []},
+        "audiences": {"allow": [], "block": []}, "smart_app_lists": []},
+    "shown_status": "draft", "next_statuses": ["active", "archived"]}
+
+
 class CampaignRead(BaseModel):
     """A campaign as pages and the API show it (money in dollars as decimal text, times ISO 8601 UTC)."""
+
+    model_config = example(CAMPAIGN_READ_EXAMPLE)
 
     id: int
     advertiser_id: int
@@ -137,12 +164,16 @@ class CampaignRead(BaseModel):
 
 
 class CampaignClone(CampaignRead):
+    model_config = example({**CAMPAIGN_READ_EXAMPLE, "id": 102, "name": "Launch Week copy", "left_out": []})
+
     left_out: list[str] = Field(description="Names of the archived lists and creatives and the retired values the "
                                             "clone did not take")
 
 
 class CloneDraft(CampaignRead):
     """The settings a clone starts from: the original's, renamed, less what a new campaign cannot choose."""
+
+    model_config = example({**CAMPAIGN_READ_EXAMPLE, "name": "Launch Week copy", "taken": {"creative_ids": [201]}})
 
     taken: dict[str, list[int]] = Field(description="What each part a clone takes holds, by the form field that "
                                                     "chooses it (creative_ids: the original's creatives, less "

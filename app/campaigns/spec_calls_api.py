@@ -36,6 +36,7 @@ from app.campaigns.tools_api import (
     exported,
 )
 from app.kernel.csv_exports import ExportLink
+from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
 
@@ -43,24 +44,34 @@ router = APIRouter(tags=["campaigns: spec call names"])
 
 
 class CampaignStatusBody(StatusBody):
+    model_config = example({"campaign_id": 101, "status": "paused"})
+
     campaign_id: int
 
 
 class CampaignEditBody(CampaignBody):
+    model_config = example({"campaign_id": 101, "bid": "0.40", "daily_budget": "150"})
+
     campaign_id: int
 
 
 class BidRangeBody(BaseModel):
+    model_config = example({"campaign_ids": [101, 102], "bid_min": "0.20", "bid_max": "0.60"})
+
     campaign_ids: list[int] = Field(..., description=IDS_HELP)
     bid_min: str | None = Field(None, description="Dollars as text; left out: unchanged")
     bid_max: str | None = Field(None, description="Dollars as text; left out: unchanged")
 
 
 class ListsBody(ListChange):
+    model_config = example({"campaign_ids": [101, 102], "mode": "add", "allow": [5], "block": []})
+
     campaign_ids: list[int] = Field(..., description=IDS_HELP)
 
 
 class OptimizationBody(BaseModel):
+    model_config = example({"campaign_ids": [101, 102], "goal_metric": "cpi", "goal_target": "1.50"})
+
     campaign_ids: list[int] = Field(..., description=IDS_HELP)
     goal_metric: GoalMetric
     goal_target: str = Field("", description="CTR/VCR in %, CPA/CPI in dollars; empty for none")

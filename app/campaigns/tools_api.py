@@ -15,6 +15,7 @@ from app.campaigns import service as campaigns
 from app.campaigns.bulk import ChangeSet
 from app.campaigns.schemas import BulkChanges, BulkResult, Status
 from app.kernel.csv_exports import ExportLink
+from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
 
@@ -27,16 +28,22 @@ RESULTS_HELP = ("Replies with one {id, name, ok, message} per requested id, in r
 
 
 class BulkUpdateBody(BaseModel):
+    model_config = example({"campaign_ids": [101, 102], "changes": {"bid": "0.40", "daily_budget": "150"}})
+
     campaign_ids: list[int] = Field(..., description=IDS_HELP)
     changes: BulkChanges
 
 
 class BulkStatusBody(BaseModel):
+    model_config = example({"campaign_ids": [101, 102], "status": "paused"})
+
     campaign_ids: list[int] = Field(..., description=IDS_HELP)
     status: Status
 
 
 class BulkExchangesBody(BaseModel):
+    model_config = example({"campaign_ids": [101, 102], "add": [3], "remove": [4]})
+
     campaign_ids: list[int] = Field(..., description=IDS_HELP)
     add: list[int] = Field(default_factory=list, description="Exchange ids to add to each campaign's targeting")
     remove: list[int] = Field(default_factory=list, description="Exchange ids to take out of it")
@@ -44,6 +51,9 @@ class BulkExchangesBody(BaseModel):
 
 class ExportBody(BaseModel):
     """The list's filters, as on the campaign list, and the columns to write (none: all)."""
+
+    model_config = example({
+        "columns": ["id", "name", "status"], "status": "active", "include_archived": False})
 
     columns: list[str] = Field(default_factory=list, description=f"Of: {', '.join(campaigns.LIST_COLUMNS)}")
     status: str = ""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Depends, Form, UploadFile
+from fastapi import APIRouter, Depends, Form, Response, UploadFile
 from sqlmodel import Session
 
 from app.access.policy import Actor
@@ -30,7 +30,7 @@ from app.creatives.schemas import (
 from app.kernel.config import get_settings
 from app.kernel.paging import Page
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, reply
+from app.web.envelope import LOCATION_HEADER, Envelope, created, reply, spec_call
 from app.web.paging import PageQuery, page_query
 
 router = APIRouter(tags=["creatives"])
@@ -52,12 +52,12 @@ def list_creatives(type: Literal["", "image", "native", "video", "html"] = "",
                                           limit=paging.limit, cursor=paging.cursor))
 
 
-@router.post("/creatives")
-def create_creative(body: NewCreativeBody, actor: Actor = Depends(get_actor),
+@router.post("/creatives", status_code=201, responses=LOCATION_HEADER)
+def create_creative(body: NewCreativeBody, response: Response, actor: Actor = Depends(get_actor),
                     db: Session = DB) -> Envelope[CreativeRead]:
     """A new, active creative. Its type cannot change later."""
-    return reply(creatives.create_creative(db, actor=actor, data=body, advertiser_id=body.advertiser_id),
-                 "Creative created")
+    creative = creatives.create_creative(db, actor=actor, data=body, advertiser_id=body.advertiser_id)
+    return created(response, creative, "Creative created", f"/creatives/{creative.id}")
 
 
 @router.post("/creatives/bulk")
@@ -125,8 +125,8 @@ def set_campaign_creatives(campaign_id: int, body: CreativeIds, actor: Actor = D
                                                   creative_ids=body.creative_ids), "Creatives saved")
 
 
-@router.post("/uploads/creative")
-def upload_creative_file(file: UploadFile, purpose: Literal["image", "icon", "video"] = Form("image"),
+@router.post("/uploads/creative", status_code=201)
+def upload_creative_file(file: UploadFile, response: Response, purpose: Literal["image", "icon", "video"] = Form("image"),
                          advertiser_id: int | None = Form(None), actor: Actor = Depends(get_actor),
                          db: Session = DB) -> Envelope[CreativeFile]:
     """Upload a creative's file (multipart field `file`): an `image` or `icon` (PNG, JPEG, GIF or WEBP, at most
@@ -137,11 +137,14 @@ def upload_creative_file(file: UploadFile, purpose: Literal["image", "icon", "vi
     # A sync handler runs in a worker thread, so reading the spooled upload here blocks no other request; one
     # byte past the limit is enough to refuse it.
     content = file.file.read(limit + 1)
-    return reply(creatives.upload_asset(db, actor=actor, advertiser_id=advertiser_id, filename=file.filename or "",
-                                        content=content, purpose=purpose), "Uploaded")
+    # 201 without Location: a file has no GET of its own under /api; `data.url` is where it is served.
+    return created(response, creatives.upload_asset(db, actor=actor, advertiser_id=advertiser_id,
+                                                    filename=file.filename or "", content=content, purpose=purpose),
+                   "Uploaded")
 
 
 # --- the spec's call names (section 7) ----------------------------------------------------------------------
+# Compatibility routes for the spec's client: same endpoints; an upload (a create) keeps its 200 here (spec_call).
 
 spec_router.add_api_route("/creative/creativeDataUser", list_creatives, methods=["GET"],
                           summary="creative/creativeDataUser: the creative list (as GET /creatives)")
@@ -159,5 +162,5 @@ spec_router.add_api_route("/creative/bulk-creative-update", bulk_update, methods
                           summary="creative/bulk-creative-update: bulk edit (as POST /creatives/bulk)")
 spec_router.add_api_route("/creative/bulk-creative-data", list_creatives, methods=["GET"],
                           summary="creative/bulk-creative-data: the rows a bulk edit starts from (as GET /creatives)")
-spec_router.add_api_route("/withOutRole/upload", upload_creative_file, methods=["POST"],
+spec_router.add_api_route("/withOutRole/upload", spec_call(upload_creative_file), methods=["POST"],
                           summary="withOutRole/upload: upload a creative file (as POST /uploads/creative)")

@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.kernel.schema_examples import example
+
 CreativeTypeName = Literal["image", "native", "video", "html"]
 CreativeStatusName = Literal["active", "paused", "archived"]
 UrlList = list[str] | str
@@ -53,12 +55,18 @@ class CreativeBody(CreativeFields):
     """The API's edit body: the fields given change, the others keep their values (a `type` sent is ignored: it
     cannot change)."""
 
+    model_config = example({"name": "Leaderboard B", "click_url": "https://shop.example/winter"})
+
     width: int | None = Field(None, description=_PIXELS)
     height: int | None = Field(None, description=_PIXELS)
 
 
 class NewCreativeBody(CreativeCreate):
     """The API's body for a new creative."""
+
+    model_config = example({
+        "type": "image", "name": "Leaderboard", "click_url": "https://shop.example/sale", "asset_id": 55,
+        "pixel_urls": ["https://px.example/i/"]})
 
     type: CreativeTypeName = Field(description=_TYPE + "; it cannot change later")
     advertiser_id: int | None = Field(None, description="Whose creative; an advertiser's own calls leave it out")
@@ -68,6 +76,10 @@ class NewCreativeBody(CreativeCreate):
 
 class CreativeFile(BaseModel):
     """An uploaded image or video; what it is comes from its bytes."""
+
+    model_config = example({
+        "id": 55, "url": "/files/creatives/3f5c0d1e9a.png", "content_type": "image/png", "width": 728,
+        "height": 90, "duration_ms": None, "size_bytes": 471, "filename": "leaderboard.png"})
 
     id: int = Field(description="Use it as a creative's asset_id, main_image_asset_id or icon_asset_id")
     url: str = Field(description="Where it is served, /files/creatives/...")
@@ -87,6 +99,18 @@ class CampaignRef(BaseModel):
 class CreativeRead(BaseModel):
     """A creative as pages and the API show it: its fields, its files and the campaigns it is in (never its html
     markup: see the preview)."""
+
+    model_config = example({
+        "advertiser_id": 4, "name": "Leaderboard", "type": "image", "status": "active",
+        "click_url": "https://shop.example/sale", "pixel_urls": ["https://px.example/i/"],
+        "impression_urls": [], "asset_id": 55, "width": 728, "height": 90, "duration_ms": None, "title": "",
+        "description": "", "call_to_action": "", "icon_asset_id": None, "main_image_asset_id": None,
+        "id": 201, "created_at": "2026-11-26T09:30:00+00:00", "updated_at": "2026-11-26T09:30:00+00:00",
+        "advertiser": "Acme Outdoor", "html_size_bytes": 0,
+        "asset": {"id": 55, "url": "/files/creatives/3f5c0d1e9a.png", "content_type": "image/png", "width": 728,
+                  "height": 90, "duration_ms": None, "size_bytes": 471, "filename": "leaderboard.png"},
+        "main_image": None, "icon": None, "campaigns": [{"id": 101, "name": "Launch Week"}],
+        "next_statuses": ["archived", "paused"]})
 
     advertiser_id: int
     name: str
@@ -192,18 +216,27 @@ class BulkChanges(BaseModel):
 
 
 class CampaignIds(BaseModel):
+    model_config = example({"campaign_ids": [101, 102]})
+
     campaign_ids: list[int]
 
 
 class CreativeIds(BaseModel):
+    model_config = example({"creative_ids": [201, 202]})
+
     creative_ids: list[int]
 
 
 class BulkStatusRequest(BaseModel):
+    model_config = example({"creative_ids": [201, 202], "status": "paused"})
+
     creative_ids: list[int]
     status: CreativeStatusName
 
 
 class BulkUpdateRequest(BaseModel):
+    model_config = example({
+        "creative_ids": [201, 202], "changes": {"click_url": "https://shop.example/winter"}})
+
     creative_ids: list[int]
     changes: BulkChanges

@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.kernel.schema_examples import example
+
 _TIME = "ISO-8601 UTC"
 KEY_HELP = ("The DSP's API key, sent to it as a bearer token. Stored encrypted and never returned: answers say "
             "only `credentials_set`.")
@@ -117,12 +119,17 @@ class SyncResult(BaseModel):
 
 
 class SyncRequest(BaseModel):
+    model_config = example({"entity": "campaign", "id": 101})
+
     entity: Literal["campaign", "creative"]
     id: int = Field(..., description="The campaign's or creative's id")
 
 
 class ConnectionTry(BaseModel):
     """Settings to test before they are saved."""
+
+    model_config = example({
+        "endpoint_url": "https://dsp.example/api", "api_key": "dsp-key-123", "connector": "http_json"})
 
     endpoint_url: str
     api_key: str = Field("", description="Empty with dsp_id: the stored key of that DSP")
@@ -132,6 +139,10 @@ class ConnectionTry(BaseModel):
 
 class DspBody(DspCreate):
     """The API's body for adding or changing a DSP: the connector and status are one of their values."""
+
+    model_config = example({
+        "name": "Partner DSP", "connector": "http_json", "endpoint_url": "https://dsp.example/api",
+        "seat_id": "seat-42", "api_key": "dsp-key-123", "status": "active", "exchange_ids": [1, 2]})
 
     connector: Literal["http_json"] | None = Field(None, description="The connector type; one is built in")
     status: Literal["active", "inactive"] | None = None

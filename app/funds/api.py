@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.responses import RedirectResponse
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
@@ -26,7 +26,7 @@ from app.funds.schemas import (
 )
 from app.kernel.errors import Invalid
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, error_response, reply
+from app.web.envelope import Envelope, created, error_response, reply
 
 router = APIRouter(tags=["funds"])
 
@@ -52,10 +52,12 @@ def _overview(actor: Actor, db: Session, agency_id: int | None) -> Envelope[list
     return reply(funds.funds_overview(db, actor=actor, agency_id=agency_id))
 
 
-def _add(body: FundsAdd, actor: Actor, db: Session) -> Envelope[FundsAdded]:
-    result = funds.add_funds(db, actor=actor, advertiser_id=body.advertiser_id, amount=str(body.amount),
-                             kind=body.kind, note=body.note)
-    return reply(result, "Funds added")
+FUNDS_ADDED = "Funds added"
+
+
+def _add(body: FundsAdd, actor: Actor, db: Session) -> FundsAdded:
+    return funds.add_funds(db, actor=actor, advertiser_id=body.advertiser_id, amount=str(body.amount),
+                           kind=body.kind, note=body.note)
 
 
 @router.get("/funds", summary="Funds overview", description=OVERVIEW_HELP)
@@ -64,9 +66,11 @@ def overview(agency_id: int | None = Query(None, description="Only this agency's
     return _overview(actor, db, agency_id)
 
 
-@router.post("/funds", summary="Add funds", description=ADD_HELP)
-def add(body: FundsAdd, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[FundsAdded]:
-    return _add(body, actor, db)
+@router.post("/funds", status_code=201, summary="Add funds", description=ADD_HELP)
+def add(body: FundsAdd, response: Response, actor: Actor = Depends(get_actor),
+        db: Session = DB) -> Envelope[FundsAdded]:
+    # 201 without Location: the new entry is read back in the advertiser's ledger (GET /funds/{id}/ledger).
+    return created(response, _add(body, actor, db), FUNDS_ADDED)
 
 
 @router.get("/funds/{advertiser_id}", summary="An advertiser's funds",
@@ -101,7 +105,8 @@ def admin_fund_list(agency_id: int | None = Query(None, description="Only this a
 
 @router.post("/admin/fund/add", summary="Add fund (admin)", description="As POST /funds. " + ADD_HELP)
 def admin_fund_add(body: FundsAdd, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[FundsAdded]:
-    return _add(body, actor, db)
+    # A compatibility route (the spec's call name): answers 200, where POST /funds answers 201.
+    return reply(_add(body, actor, db), FUNDS_ADDED)
 
 
 @router.get("/agency/funds", summary="Funds (agency)", description="As GET /funds. " + OVERVIEW_HELP)

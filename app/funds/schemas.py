@@ -6,10 +6,15 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from app.kernel.schema_examples import example
+
 MICROS = "micro-dollars (1 dollar = 1,000,000)"
 
 
 class FundsAdd(BaseModel):
+    model_config = example({
+        "advertiser_id": 12, "amount": "1250.50", "kind": "deposit", "note": "Wire transfer"})
+
     advertiser_id: int
     amount: str | int = Field(description='Dollars, at most two decimals, e.g. "250.00"; negative only for an '
                                           "adjustment")
@@ -18,6 +23,8 @@ class FundsAdd(BaseModel):
 
 
 class CardPaymentCreate(BaseModel):
+    model_config = example({"amount": "500", "advertiser_id": 12})
+
     amount: str | int = Field(description='Dollars to pay by card, 0.50 to 1,000,000.00, e.g. "500.00"')
     advertiser_id: int | None = Field(None, description="Left out by an advertiser: its own balance")
     return_url: str | None = Field(None, description="A page of this console to come back to after the payment "

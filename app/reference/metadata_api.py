@@ -3,7 +3,7 @@ types) over the API: what /admin/metadata manages and what the campaign pickers 
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Response
 from sqlmodel import Session
 
 from app.access.policy import Actor, require
@@ -18,7 +18,7 @@ from app.reference.schemas import (
     ReferenceValueUpdate,
 )
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, reply
+from app.web.envelope import Envelope, created, reply
 
 router = APIRouter(tags=["reference lists"])
 KINDS = ", ".join(REFERENCE_KINDS)
@@ -43,12 +43,13 @@ def active(kind: str, actor: Actor = Depends(get_actor), db: Session = DB) -> En
     return reply(list[AnyOption](metadata.active_values(db, actor=actor, kind=kind)))
 
 
-@router.post("/metadata/{kind}")
-def add(kind: str, body: ReferenceValueCreate, actor: Actor = Depends(get_actor),
+@router.post("/metadata/{kind}", status_code=201)
+def add(kind: str, body: ReferenceValueCreate, response: Response, actor: Actor = Depends(get_actor),
         db: Session = DB) -> Envelope[ReferenceValueRead]:
     """Add a value to a list."""
-    return reply(metadata.add_value(db, actor=actor, kind=kind, name=body.name, parent_id=body.parent_id,
-                                 country=body.country), "Value added")
+    # 201 without Location: a value is read back in its list (GET /metadata/{kind}).
+    return created(response, metadata.add_value(db, actor=actor, kind=kind, name=body.name, parent_id=body.parent_id,
+                                                country=body.country), "Value added")
 
 
 @router.put("/metadata/values/{value_id}")

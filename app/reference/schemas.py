@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from app.kernel.schema_examples import example
+
 _PARENT = "OS versions only: the id of their operating system (null: none)"
 _COUNTRY = "Carriers only: the ISO alpha-2 code of the country they serve (null: none)"
 
 
 class ReferenceValueCreate(BaseModel):
+    model_config = example({"name": "Vodafone", "country": "DE"})
+
     name: str
     parent_id: int | None = Field(None, description=_PARENT)
     country: str | None = Field(None, description=_COUNTRY)
@@ -16,6 +20,8 @@ class ReferenceValueCreate(BaseModel):
 
 class ReferenceValueUpdate(BaseModel):
     """Every field is optional: a field left out keeps its value."""
+
+    model_config = example({"name": "Vodafone DE", "retired": False})
 
     name: str | None = Field(None, description="A new name; unique in its list, case-insensitively")
     retired: bool | None = Field(None, description="true: pickers stop offering it; false: restore it")

@@ -12,6 +12,7 @@ from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.kernel.csv_exports import ExportLink
+from app.kernel.schema_examples import example
 from app.reports import service as reports
 from app.reports.models import FIXED_PERIOD, PERIOD_PRESETS
 from app.reports.schemas import (
@@ -38,15 +39,22 @@ ENGINE = ("One engine answers reports/generate, generatebasic and generateCHDB a
 
 
 class GenerateBody(BaseModel):
+    model_config = example({"report_id": 9})
+
     report_id: int
 
 
 class RunFileBody(BaseModel):
+    model_config = example({"run_id": 31})
+
     run_id: int
 
 
 class RunningAppsBody(BaseModel):
     """The running-apps export's filters (all optional): the last 30 days of every advertiser in scope."""
+
+    model_config = example({
+        "campaigns": [101], "start_date": "2026-11-01", "end_date": "2026-11-07", "countries": ["US"]})
 
     advertiser: int | None = Field(None, description="Advertiser id")
     campaigns: list[int] = Field(default_factory=list)

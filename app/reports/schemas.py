@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.kernel.schema_examples import example
 from app.reference.schemas import CountryRead
 
 Period = Literal["yesterday", "last_7_days", "last_30_days", "this_month", "last_month", "custom"]
@@ -58,7 +59,10 @@ class ReportCreate(ReportSettings):
     """A report's settings. Dimensions, metrics and filters use the keys of the statistics store; a custom event
     is its name (its column is event_<name>). Leaving dimensions out takes the type's preset."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = example({
+        "name": "Weekly by campaign", "report_type": "campaign", "metrics": ["impressions", "clicks", "spend"],
+        "filters": {"country": ["US"]}, "period": "last_7_days", "schedule": "weekly",
+        "recipients": ["reports@example.com"]}, extra="forbid")
 
     name: str
     report_type: str = Field(..., description=f"One of: {REPORT_TYPES_TEXT}")
@@ -79,7 +83,8 @@ class ReportCreate(ReportSettings):
 class ReportUpdate(ReportSettings):
     """Every field but report_id is optional: a field left out keeps its value."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = example({"report_id": 9, "name": "Weekly by campaign (EU)", "filters": {"country": ["DE", "FR"]}},
+                           extra="forbid")
 
     report_id: int
     name: str | None = None

@@ -27,6 +27,7 @@ from app.creatives.schemas import CreativeStatusName
 from app.kernel.csv_exports import ExportLink, export_link, write_export
 from app.kernel.errors import Invalid
 from app.kernel.model_base import utcnow
+from app.kernel.schema_examples import example
 
 SheetList = Literal["campaigns", "creatives", "users"]
 
@@ -47,6 +48,8 @@ class SheetFilters(BaseModel):
 
 
 class SheetRequest(BaseModel):
+    model_config = example({"list": "campaigns", "filters": {"status": "active", "search": "Launch"}})
+
     list: SheetList = Field(description="Which list: campaigns, creatives or users")
     filters: SheetFilters = Field(default_factory=SheetFilters)
 

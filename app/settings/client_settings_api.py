@@ -3,14 +3,14 @@ as /advertiser-settings, /agency/agency-settings and /admin/user-config, so the 
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Response
 from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.settings import api_credentials, postbacks
 from app.settings.schemas import ApiKeyCreate, ApiKeyCreated, ApiKeyRead, PostbackRead, PostbackUpdate
 from app.web.deps import DB, get_actor, get_signed_in_actor
-from app.web.envelope import Envelope, reply
+from app.web.envelope import Envelope, created, reply
 
 router = APIRouter(tags=["settings"])
 
@@ -36,12 +36,14 @@ def list_keys(user_id: int, actor: Actor = Depends(get_actor), db: Session = DB)
     return reply(api_credentials.list_credentials(db, actor=actor, user_id=user_id))
 
 
-@router.post("/users/{user_id}/api-keys")
-def generate_key(user_id: int, body: ApiKeyCreate, actor: Actor = Depends(get_signed_in_actor),
+@router.post("/users/{user_id}/api-keys", status_code=201)
+def generate_key(user_id: int, body: ApiKeyCreate, response: Response, actor: Actor = Depends(get_signed_in_actor),
                  db: Session = DB) -> Envelope[ApiKeyCreated]:
     """Generate a key for a user with API access. `data.token` holds the whole key: this reply is the only
     time it exists; we keep a fingerprint. Not callable with an API key."""
-    return reply(api_credentials.generate(db, actor=actor, user_id=user_id, label=body.label), "API key generated")
+    # 201 without Location: a key is read back only in its user's list (GET /users/{user_id}/api-keys).
+    return created(response, api_credentials.generate(db, actor=actor, user_id=user_id, label=body.label),
+                   "API key generated")
 
 
 @router.delete("/api-keys/{credential_id}")

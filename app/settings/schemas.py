@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from app.kernel.schema_examples import example
+
 # The usual mobile-measurement (MMP) in-app events, in the order the settings page lists them: what a
 # postback may be sent for (app/settings/postbacks.py checks a save against it).
 POSTBACK_EVENTS: tuple[str, ...] = (
@@ -29,12 +31,17 @@ class PostbackEndpointRead(BaseModel):
 class PostbackUpdate(BaseModel):
     """Both fields are optional: a field left out keeps its value."""
 
+    model_config = example({
+        "url": "https://tracker.example/postback?click={click_id}", "events": ["install", "purchase"]})
+
     url: str | None = Field(None, description="http(s) URL; macros such as {click_id} are replaced when a postback "
                                               "is sent. Empty, with no events, switches the postback off")
     events: list[str] | None = Field(None, description="Events to send: " + ", ".join(POSTBACK_EVENTS))
 
 
 class ApiKeyCreate(BaseModel):
+    model_config = example({"label": "Reporting"})
+
     label: str = Field(description="A name that says where the key is used; up to 60 characters")
 
 

@@ -9,20 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Form, Request, UploadFile
+from fastapi import APIRouter, Depends, Form, Request, Response, UploadFile
 from sqlmodel import Session
 
 from app.access.policy import Actor, require
+from app.kernel.schema_examples import example
 from app.settings import client_settings_api, company, company_api
 from app.settings.schemas import ApiKeyCreate, ApiKeyCreated, BrandImagesRead
 from app.web.deps import DB, get_actor, get_signed_in_actor
-from app.web.envelope import Envelope
+from app.web.envelope import Envelope, spec_call
 
 router = APIRouter(tags=["settings: spec call names"])
 LOGO = "logo"
 
 
 class GenerateCredentialsBody(ApiKeyCreate):
+    model_config = example({"user_id": 12, "label": "Reporting"})
+
     user_id: int
 
 
@@ -43,8 +46,9 @@ def upload_logo(file: UploadFile, request: Request,
 
 
 @router.post("/generate-api-credentials")
-def generate_api_credentials(body: GenerateCredentialsBody, actor: Actor = Depends(get_signed_in_actor),
-                             db: Session = DB) -> Envelope[ApiKeyCreated]:
+@spec_call  # a compatibility route: answers 200, where POST /users/{user_id}/api-keys answers 201
+def generate_api_credentials(body: GenerateCredentialsBody, response: Response,
+                             actor: Actor = Depends(get_signed_in_actor), db: Session = DB) -> Envelope[ApiKeyCreated]:
     """Generate an API key for a user with API access (as POST /users/{user_id}/api-keys): `data.token` is the
     whole key, shown this once. Not callable with an API key."""
-    return client_settings_api.generate_key(body.user_id, body, actor, db)
+    return client_settings_api.generate_key(body.user_id, body, response, actor, db)

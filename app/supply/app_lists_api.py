@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Response
 from sqlmodel import Session
 
 from app.access.policy import Actor
@@ -34,7 +34,7 @@ from app.supply.schemas import (
     SubgenreRead,
 )
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, reply
+from app.web.envelope import LOCATION_HEADER, Envelope, created, reply, spec_call
 
 router = APIRouter(tags=["inventory lists"])
 smart_router = APIRouter(tags=["smart-app lists"])
@@ -53,12 +53,13 @@ def list_lists(advertiser_id: int | None = None, status: StatusFilter = "",
     return reply(app_lists.list_lists(db, actor=actor, advertiser_id=advertiser_id, status=status, kind=kind))
 
 
-@router.post("/inventory-lists", description="Create an allow or block list for an advertiser, with entries typed "
+@router.post("/inventory-lists", status_code=201, responses=LOCATION_HEADER, description="Create an allow or block list for an advertiser, with entries typed "
              "one a line. Refused lines are reported, the others saved. " + RESULT_HELP)
-def create_list(body: InventoryListCreate, actor: Actor = Depends(get_actor),
+def create_list(body: InventoryListCreate, response: Response, actor: Actor = Depends(get_actor),
                 db: Session = DB) -> Envelope[ListCreated[InventoryListRead]]:
-    return reply(app_lists.create_list(db, actor=actor, name=body.name, kind=body.kind, entries=body.entries,
-                                       advertiser_id=body.advertiser_id), "Inventory list created")
+    made = app_lists.create_list(db, actor=actor, name=body.name, kind=body.kind, entries=body.entries,
+                                 advertiser_id=body.advertiser_id)
+    return created(response, made, "Inventory list created", f"/inventory-lists/{made.list.id}")
 
 
 @router.put("/inventory-lists/{applist_id}", description="Rename a list or change its kind (not while campaigns "
@@ -104,11 +105,12 @@ def list_smart(status: StatusFilter = "", actor: Actor = Depends(get_actor),
     return reply(smart_apps.list_lists(db, actor=actor, status=status))
 
 
-@smart_router.post("/smart-apps", description="Admin and co-admin: create a smart-app list under a category, genre "
+@smart_router.post("/smart-apps", status_code=201, responses=LOCATION_HEADER, description="Admin and co-admin: create a smart-app list under a category, genre "
                    "and (optionally) subgenre, with entries. " + RESULT_HELP)
-def create_smart(body: SmartAppListCreate, actor: Actor = Depends(get_actor),
+def create_smart(body: SmartAppListCreate, response: Response, actor: Actor = Depends(get_actor),
                  db: Session = DB) -> Envelope[ListCreated[SmartAppListRead]]:
-    return reply(smart_apps.create_list(db, actor=actor, **body.model_dump()), "Smart-app list created")
+    made = smart_apps.create_list(db, actor=actor, **body.model_dump())
+    return created(response, made, "Smart-app list created", f"/smart-apps/{made.list.id}")
 
 
 @smart_router.put("/smart-apps/{list_id}", description="Admin and co-admin: rename or move a list in the taxonomy.")
@@ -117,15 +119,15 @@ def update_smart(list_id: int, body: SmartAppListUpdate, actor: Actor = Depends(
     return reply(smart_apps.update_list(db, actor=actor, list_id=list_id, **body.model_dump()), "Smart-app list saved")
 
 
-# --- the spec's call names (section 7) ----------------------------------------------------------------------
+# --- the spec's call names (section 7): compatibility routes, creates keep 200 there (spec_call) -----------
 # (getAppListById and csvupload are declared with the inventory lists' routes: app/supply/app_lists.py)
 
 for path, endpoint, methods, summary in (
-    ("/file/addApp", create_list, ["POST"], "file/addApp: create an inventory list (as POST /inventory-lists)"),
+    ("/file/addApp", spec_call(create_list), ["POST"], "file/addApp: create an inventory list (as POST /inventory-lists)"),
     ("/updateApplist/{applist_id}", update_list, ["PUT", "POST"],
      "updateApplist: edit a list and its entries (as PUT /inventory-lists/{id})"),
     ("/getApplistAllDataList", list_lists, ["GET"], "getApplistAllDataList: the lists (as GET /inventory-lists)"),
-    ("/admin/create-smart-app-list", create_smart, ["POST"],
+    ("/admin/create-smart-app-list", spec_call(create_smart), ["POST"],
      "admin/create-smart-app-list: create a smart-app list (as POST /smart-apps)"),
     ("/get-smart-app-categories", categories, ["GET"],
      "get-smart-app-categories: the taxonomy's categories (as GET /smart-apps/categories)"),

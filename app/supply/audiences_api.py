@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Depends, UploadFile
+from fastapi import APIRouter, Depends, Response, UploadFile
 from sqlmodel import Session
 
 from app.access.policy import Actor
@@ -15,7 +15,7 @@ from app.supply import audiences
 from app.supply.audience_devices import MAX_FILE_BYTES
 from app.supply.schemas import AudienceCreate, AudienceDeleted, AudienceRead, AudienceRow, AudienceUploaded
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, reply
+from app.web.envelope import LOCATION_HEADER, Envelope, created, reply, spec_call
 
 router = APIRouter(tags=["audiences"])
 spec_router = APIRouter(tags=["audiences (spec call names)"])
@@ -35,12 +35,13 @@ def list_audiences(kind: Literal["", "device_ids", "retargeting"] = "", status: 
                                           search=search))
 
 
-@router.post("/audiences", description="A new, active audience. A device-id list starts empty: send its ids with "
+@router.post("/audiences", status_code=201, responses=LOCATION_HEADER, description="A new, active audience. A device-id list starts empty: send its ids with "
                                        "POST /audiences/{id}/devices. " + AUDIENCE_HELP)
-def create_audience(body: AudienceCreate, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[AudienceRead]:
-    return reply(audiences.create_audience(db, actor=actor, name=body.name, kind=body.kind, event=body.event,
-                                           lookback_days=body.lookback_days, advertiser_id=body.advertiser_id),
-                 "Audience created")
+def create_audience(body: AudienceCreate, response: Response, actor: Actor = Depends(get_actor),
+                    db: Session = DB) -> Envelope[AudienceRead]:
+    audience = audiences.create_audience(db, actor=actor, name=body.name, kind=body.kind, event=body.event,
+                                         lookback_days=body.lookback_days, advertiser_id=body.advertiser_id)
+    return created(response, audience, "Audience created", f"/audiences/{audience.id}")
 
 
 @router.get("/audience-events", description="The events a retargeting audience of the advertiser can use: "
@@ -79,7 +80,8 @@ def upload_devices(audience_id: int, file: UploadFile, actor: Actor = Depends(ge
 
 # --- the spec's call names (section 7) ----------------------------------------------------------------------
 
-spec_router.add_api_route("/createAudiance", create_audience, methods=["POST"],
+# Compatibility routes for the spec's client: same endpoints; a create keeps its 200 here (spec_call).
+spec_router.add_api_route("/createAudiance", spec_call(create_audience), methods=["POST"],
                           summary="createAudiance: a new audience (as POST /audiences)")
 spec_router.add_api_route("/getaudienceDataById/{audience_id}", get_audience, methods=["GET"],
                           summary="getaudienceDataById: one audience (as GET /audiences/{id})")

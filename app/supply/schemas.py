@@ -7,6 +7,8 @@ from typing import Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
+from app.kernel.schema_examples import example
+
 ListKindName = Literal["allow", "block"]
 EntryMode = Literal["add", "replace", "remove"]
 LOOKBACK_MIN, LOOKBACK_MAX = 1, 540  # a retargeting audience's look-back window, in days
@@ -153,6 +155,8 @@ class SmartAppListChoice(BaseModel):
 
 
 class InventoryListCreate(BaseModel):
+    model_config = example({"name": "News apps", "kind": "allow", "entries": "com.news.one\ncom.news.two"})
+
     name: str
     kind: ListKindName
     entries: str = Field("", description=ENTRIES_HELP)
@@ -162,6 +166,8 @@ class InventoryListCreate(BaseModel):
 class InventoryListUpdate(BaseModel):
     """Fields left out keep their values. `entries` with `mode` also changes the entries."""
 
+    model_config = example({"name": "News apps (EU)", "entries": "com.news.three", "mode": "add"})
+
     name: str | None = None
     kind: ListKindName | None = None
     entries: str | None = Field(None, description=ENTRIES_HELP)
@@ -169,11 +175,17 @@ class InventoryListUpdate(BaseModel):
 
 
 class EntriesChange(BaseModel):
+    model_config = example({"entries": "com.news.three\ncom.news.four", "mode": "add"})
+
     entries: str = Field(..., description=ENTRIES_HELP)
     mode: EntryMode = Field("add", description="add them, replace the list's entries with them, or remove them")
 
 
 class SmartAppListCreate(BaseModel):
+    model_config = example({
+        "name": "Puzzle games", "category_id": "36", "genre_id": "6014", "subgenre_id": "7001",
+        "entries": "com.puzzle.one"})
+
     name: str
     category_id: str = Field(..., description="From get-smart-app-categories")
     genre_id: str = Field(..., description="From genre?category_id=")
@@ -183,6 +195,8 @@ class SmartAppListCreate(BaseModel):
 
 class SmartAppListUpdate(BaseModel):
     """Fields left out keep their values."""
+
+    model_config = example({"name": "Puzzle and word games"})
 
     name: str | None = None
     category_id: str | None = None
@@ -218,6 +232,12 @@ class AudienceRead(BaseModel):
     """An audience. `size` counts distinct device ids (size_unit "devices") for a device-id list, and for a
     retargeting audience the events recorded in its look-back window (size_unit "events": the statistics count
     events, not people)."""
+
+    model_config = example({
+        "id": 301, "name": "App buyers", "kind": "device_ids", "status": "active", "advertiser_id": 4,
+        "advertiser": "Acme Outdoor", "event": None, "lookback_days": None, "size": 0,
+        "size_unit": "devices", "last_upload": None, "campaigns": [],
+        "created_at": "2026-11-26T09:30:00+00:00", "updated_at": "2026-11-26T09:30:00+00:00"})
 
     id: int
     name: str
@@ -272,6 +292,8 @@ class AudienceDeleted(BaseModel):
 
 
 class AudienceCreate(BaseModel):
+    model_config = example({"name": "App buyers", "kind": "device_ids"})
+
     name: str = Field(..., description="Letters, numbers, spaces and hyphens; unique per advertiser")
     kind: Literal["device_ids", "retargeting"]
     advertiser_id: int | None = Field(None, description="Whose audience; an advertiser's own calls leave it out")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import sqlite3
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, ParamSpec, TypeVar
 
 import duckdb
 from botocore.exceptions import BotoCoreError, ClientError
-from fastapi import Request
+from fastapi import Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import iter_route_contexts
@@ -46,6 +48,48 @@ class Envelope(BaseModel, Generic[T]):
 def reply(data: T, message: str = "OK") -> Envelope[T]:
     """ok() for a typed route: the same JSON, with `data` validated against the route's schema."""
     return Envelope(data=data, message=message)
+
+
+# Where the API is mounted (app/main.py): a Location header names the new record's URL as a client calls it.
+API_ROOT = "/api"
+
+
+# What a create that answers with Location declares (responses=...), so generated clients read the header.
+LOCATION_HEADER: dict[int | str, dict[str, Any]] = {201: {"description": "Created: the new record, whose URL under /api "
+                                                                     "is in the Location header.", "headers": {
+    "Location": {"description": "The new record's URL, e.g. /api/campaigns/7", "required": True,
+                 "schema": {"type": "string"}}}}}
+
+
+def created(response: Response, data: T, message: str, location: str | None = None) -> Envelope[T]:
+    """A create's answer: 201, and the new record's URL under /api in `Location` (`location` is the path of its
+    GET, e.g. `/campaigns/7`) when the API can read it back. The route declares status_code=201 too, so the
+    OpenAPI document lists the answer under 201."""
+    response.status_code = 201
+    if location is not None:
+        response.headers["Location"] = API_ROOT + location
+    return Envelope(data=data, message=message, code=201)
+
+
+P = ParamSpec("P")
+
+
+def spec_call(endpoint: Callable[P, Envelope[T]]) -> Callable[P, Envelope[T]]:
+    """A create endpoint served under one of the spec's call names (section 7): the spec's client was written
+    against 200 answers, so these compatibility routes keep answering 200 without a Location; the REST path
+    answers 201. Same parameters as the endpoint (functools.wraps: FastAPI reads the wrapped signature)."""
+
+    @functools.wraps(endpoint)
+    def answer_200(*args: P.args, **kwargs: P.kwargs) -> Envelope[T]:
+        answer = endpoint(*args, **kwargs)
+        response = kwargs["response"]
+        assert isinstance(response, Response)
+        response.status_code = 200
+        if "location" in response.headers:
+            del response.headers["location"]
+        return answer.model_copy(update={"code": 200})
+
+    return answer_200
 
 
 def _reply(code: int, message: str, data: Any = None) -> JSONResponse:

@@ -18,6 +18,7 @@ from app.access.policy import Actor
 from app.history import change_log
 from app.history.change_log import CHANGE_LOGS, ChangeLogKind
 from app.history.status import STATUS_MACHINES, StatusMachine, StatusRoute
+from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
 
@@ -46,7 +47,7 @@ def endpoint(name: str, run: Callable[..., Any], answer: Any, **parameters: tupl
 
 def _status_body(machine: StatusMachine[Any]) -> type[BaseModel]:
     states = ", ".join(machine.states)
-    return create_model(f"{machine.entity.title().replace('_', '')}StatusBody",
+    return create_model(f"{machine.entity.title().replace('_', '')}StatusBody", __config__=example({"status": machine.states[-1]}),
                         status=(str, Field(description=f"One of: {states}", json_schema_extra={"enum": list(machine.states)})))
 
 

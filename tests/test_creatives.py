@@ -198,7 +198,8 @@ def test_assignment_from_both_sides_within_one_advertiser(db):
         {"id": other.id, "name": "Autumn"}]
     assert [r.id for r in creatives.list_creatives(db, actor=agency, campaign_id=campaign.id)] == [second]
     assert [r.id for r in creatives.campaign_creatives(db, actor=agency, campaign_id=campaign.id)] == [second]
-    audited = db.exec(select(AuditEntry).where(AuditEntry.action.in_(["assign_campaigns", "assign_creatives"]))).all()
+    audited = db.exec(select(AuditEntry).where(AuditEntry.action.in_(["assign_campaigns", "assign_creatives"]))
+                      .order_by(AuditEntry.id)).all()  # the campaign's last assignment is the one read below
     assert {(e.entity, e.entity_id): e.changes for e in audited if e.entity == "campaign"}[("campaign", str(campaign.id))] \
         == {"creative_ids": [[first], [second]]}
     assert [c.model_dump(include={"field", "old", "new"}) for c in change_log.page(

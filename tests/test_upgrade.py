@@ -49,8 +49,8 @@ def test_a_console_at_an_older_schema_migrates_to_the_newest_and_serves_its_data
             headers = server.login("admin@old.example")
             listed = httpx.get(f"{server.url}/api/campaigns", headers=headers, timeout=60)
             assert listed.status_code == 200, listed.text
-            assert [row["name"] for row in listed.json()["data"]] == ["Spring sale"]
-            advertiser_id = listed.json()["data"][0]["advertiser_id"]
+            assert [row["name"] for row in listed.json()["data"]["items"]] == ["Spring sale"]  # a page (issue 26)
+            advertiser_id = listed.json()["data"]["items"][0]["advertiser_id"]
             balance = httpx.get(f"{server.url}/api/funds/{advertiser_id}/balance", headers=headers, timeout=60)
             assert balance.status_code == 200, balance.text
             assert balance.json()["data"]["balance_micros"] == LEDGER_MICROS

@@ -55,7 +55,7 @@ def test_a_full_disk_answers_507_saves_nothing_and_recovers_when_space_is_back(s
     headers, staff = server.login("advertiser@demo.example"), server.login()
     before, refused = image_bytes(300, 250), image_bytes(320, 50)
     saved = _upload(server, headers, before)
-    assert saved.status_code == 200, saved.text
+    assert saved.status_code == 201, saved.text
     folder = server.data_dir / "uploads" / "creatives"
     files_before = sorted(p.name for p in folder.iterdir())
 
@@ -72,16 +72,16 @@ def test_a_full_disk_answers_507_saves_nothing_and_recovers_when_space_is_back(s
 
     resource.prlimit(server.pid, resource.RLIMIT_FSIZE, (hard, hard))  # space is back
     again = _upload(server, headers, refused)
-    assert again.status_code == 200, again.text
+    assert again.status_code == 201, again.text
     assert _served(server, again) == refused
-    assert _deposit(server, staff, advertiser).status_code == 200
+    assert _deposit(server, staff, advertiser).status_code == 201
 
 
 def test_an_unwritable_upload_folder_answers_503_and_loses_nothing(server: Server) -> None:
     headers = server.login("advertiser@demo.example")
     first = image_bytes(300, 250)
     saved = _upload(server, headers, first)
-    assert saved.status_code == 200, saved.text
+    assert saved.status_code == 201, saved.text
     uploads = server.data_dir / "uploads"
     uploads.rename(uploads.with_name("uploads.away"))
     uploads.write_text("not a folder")  # the upload folder replaced by a file
@@ -93,7 +93,7 @@ def test_an_unwritable_upload_folder_answers_503_and_loses_nothing(server: Serve
     uploads.unlink()
     uploads.with_name("uploads.away").rename(uploads)
     assert _served(server, saved) == first
-    assert _upload(server, headers, image_bytes(320, 50)).status_code == 200
+    assert _upload(server, headers, image_bytes(320, 50)).status_code == 201
 
 
 @pytest.mark.parametrize(("error", "code", "message"), [

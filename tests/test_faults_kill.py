@@ -239,7 +239,7 @@ def test_deposits_killed_mid_write_are_each_whole_and_the_ledger_adds_up(server:
             with contextlib.suppress(httpx.HTTPError):
                 while True:
                     number += 1
-                    if deposit(f"kill test {number}").status_code == 200:
+                    if deposit(f"kill test {number}").status_code == 201:
                         answered.append(f"kill test {number}")
 
     depositor = Depositor("POST", "")
@@ -262,7 +262,7 @@ def test_deposits_killed_mid_write_are_each_whole_and_the_ledger_adds_up(server:
     server.start()
     headers = server.login()
     before = _ledger_matches_balance(server, headers, advertiser)
-    assert deposit("after the restart").status_code == 200
+    assert deposit("after the restart").status_code == 201
     assert _ledger_matches_balance(server, headers, advertiser) == before + 12_340_000
 
 

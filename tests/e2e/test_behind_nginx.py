@@ -120,7 +120,7 @@ def test_an_upload_and_static_files_through_the_proxy(proxy: nginx_proxy.Proxy, 
         token = signed_in.json()["data"]["token"]
         uploaded = http.post("/api/uploads/creative", headers={"Authorization": f"Bearer {token}"},
                              files={"file": ("banner.png", picture, "image/png")}, data={"purpose": "image"})
-        assert uploaded.status_code == 200, uploaded.text
+        assert uploaded.status_code == 201, uploaded.text
         stored = http.get(uploaded.json()["data"]["url"])
         assert (stored.status_code, stored.content) == (200, picture)
         # Static files come from the release folder through nginx: without the headers the console adds to

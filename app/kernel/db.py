@@ -104,13 +104,9 @@ def database_revision() -> str | None:
 
 
 def schema_revisions() -> tuple[set[str], set[str]]:
-    """(the revisions the database is at, this release's newest)."""
-    from alembic.runtime.migration import MigrationContext
-    from alembic.script import ScriptDirectory
-
-    newest = set(ScriptDirectory.from_config(alembic_config()).get_heads())
-    with get_engine().connect() as connection:
-        return set(MigrationContext.configure(connection).get_current_heads()), newest
+    """(the revisions the database is at, this release's newest): as sets, the first empty when never migrated."""
+    applied = database_revision()
+    return ({applied} if applied else set()), {head_revision()}
 
 
 SchemaState = Literal["new", "current", "behind", "newer", "unmanaged"]

@@ -25,9 +25,11 @@ from typing import Any
 
 from cryptography.hazmat.primitives import padding
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.kernel.config import get_settings
+from app.web.envelope import error_reply
 
 FIELD = "encryptedData"
 REPLY_FIELD = "encryptedResponse"
@@ -94,11 +96,10 @@ def _unwrapped(body: bytes, passphrase: str) -> bytes | None:
     return text.encode()
 
 
-def _refusal(reason: str) -> bytes:
+def _refusal(reason: str) -> JSONResponse:
     """A 400 in the API's error shape, the field named as a 422 names it."""
     message = f"{FIELD} {reason}."
-    return json.dumps({"success": False, "code": 400, "message": message,
-                       "data": {"fields": {FIELD: message}}}).encode()
+    return error_reply(400, message, {"fields": {FIELD: message}})
 
 
 class ClientEnvelope:
@@ -127,7 +128,7 @@ class ClientEnvelope:
         try:
             inner = _unwrapped(body, passphrase)
         except EnvelopeUnreadable as error:
-            await _send_json(send, 400, _refusal(str(error)))
+            await _refusal(str(error))(scope, receive, send)
             return
         replay = inner if inner is not None else body
         delivered = False
@@ -150,12 +151,6 @@ def _is_json(scope: Scope) -> bool:
         if name == b"content-type":
             return bool(value.split(b";")[0].strip().lower() == b"application/json")
     return False
-
-
-async def _send_json(send: Send, status: int, body: bytes) -> None:
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
-    await send({"type": "http.response.body", "body": body})
 
 
 class _EncryptingSend:

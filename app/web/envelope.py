@@ -92,13 +92,14 @@ def spec_call(endpoint: Callable[P, Envelope[T]]) -> Callable[P, Envelope[T]]:
     return answer_200
 
 
-def _reply(code: int, message: str, data: Any = None) -> JSONResponse:
+def error_reply(code: int, message: str, data: Any = None) -> JSONResponse:
+    """An error in the envelope (also sent as it is by the API's middleware, before any route runs)."""
     return JSONResponse({"success": False, "code": code, "message": message, "data": data}, status_code=code)
 
 
 async def service_error_handler(_request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, ServiceError)
-    reply = _reply(error.code, error.message, error.data)
+    reply = error_reply(error.code, error.message, error.data)
     retry_after_s = getattr(error, "retry_after_s", None)
     if retry_after_s:
         reply.headers["Retry-After"] = str(retry_after_s)
@@ -128,13 +129,13 @@ async def http_error_handler(request: Request, error: Exception) -> JSONResponse
     methods the path takes, in words and in the `Allow` header."""
     assert isinstance(error, StarletteHTTPException)
     if error.status_code == 404 and error.detail == "Not Found":
-        return _reply(404, f"No such API call: {_api_path(request)}")
+        return error_reply(404, f"No such API call: {_api_path(request)}")
     if error.status_code == 405:
         allowed = ", ".join(_allowed_methods(request)) or (error.headers or {}).get("Allow", "")
-        reply = _reply(405, f"{request.method} is not allowed here. Allowed: {allowed}.")
+        reply = error_reply(405, f"{request.method} is not allowed here. Allowed: {allowed}.")
         reply.headers["Allow"] = allowed
         return reply
-    reply = _reply(error.status_code, str(error.detail))
+    reply = error_reply(error.status_code, str(error.detail))
     reply.headers.update(error.headers or {})
     return reply
 
@@ -153,7 +154,7 @@ def _fault_reply(error: Exception) -> JSONResponse | None:
     if fault is None:
         return None
     logger.warning("an API call failed: %s (%s: %s)", fault.message, type(error).__name__, error)
-    return _reply(fault.code, fault.message)
+    return error_reply(fault.code, fault.message)
 
 
 async def fault_error_handler(_request: Request, error: Exception) -> JSONResponse:
@@ -174,7 +175,7 @@ async def unexpected_error_handler(_request: Request, error: Exception) -> JSONR
     logger.error("unexpected error in an API call", exc_info=error)
     # The request id (also in the X-Request-ID header and on the log line with the traceback) for the user to quote.
     request_id = log_context.current().get("request_id", "")
-    return _reply(500, f"{UNEXPECTED_ERROR} Request id: {request_id}.", {"request_id": request_id})
+    return error_reply(500, f"{UNEXPECTED_ERROR} Request id: {request_id}.", {"request_id": request_id})
 
 
 def _unreadable_body(error: RequestValidationError) -> bool:
@@ -195,13 +196,13 @@ async def validation_error_handler(request: Request, error: Exception) -> JSONRe
     statistics CSV) and got bytes that are not text keeps its 422 on the field: its body was never meant as JSON."""
     assert isinstance(error, RequestValidationError)
     if _unreadable_body(error) and _takes_json(request):
-        return _reply(400, NOT_JSON)
+        return error_reply(400, NOT_JSON)
     fields: dict[str, str] = {}
     for item in error.errors():
         location = [str(part) for part in item.get("loc", ()) if part not in ("body", "query", "path")]
         fields[".".join(location) or "body"] = str(item.get("msg", "Invalid value."))
     invalid = Invalid(fields)
-    return _reply(422, invalid.message, invalid.data)
+    return error_reply(422, invalid.message, invalid.data)
 
 
 # --- What the OpenAPI document declares (generated clients learn every status an operation can answer) ---

@@ -4,23 +4,21 @@ a limit answers 429 with Retry-After before any route runs, so it changes nothin
 from __future__ import annotations
 
 import asyncio
-import json
 
+from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.access import write_limits
 from app.access.sessions import SESSION_COOKIE
 from app.kernel.config import get_settings
 from app.kernel.db import session_scope
-from app.web.middleware import cookie, header
+from app.web.deps import bearer_token, client_address
+from app.web.envelope import error_reply
 
 
-def _credential(scope: Scope) -> str | None:
+def _credential(request: Request) -> str | None:
     """The call's bearer token or API key, else its browser session: what its writes count against."""
-    authorization = header(scope, b"authorization")
-    if authorization.lower().startswith("bearer ") and authorization[7:].strip():
-        return authorization[7:].strip()
-    return cookie(scope, SESSION_COOKIE)
+    return bearer_token(request) or request.cookies.get(SESSION_COOKIE)
 
 
 PROCESS_COUNTS = write_limits.MemoryCounts()  # SQLite's one server process (app/access/write_limits.py)
@@ -39,16 +37,15 @@ class WriteLimits:
         if scope["type"] != "http" or scope["method"] not in write_limits.WRITE_METHODS:
             await self.app(scope, receive, send)
             return
-        address = scope["client"][0] if scope.get("client") else ""
+        request = Request(scope)
+        credential, address = _credential(request), client_address(request)
         if get_settings().is_sqlite:
-            refusal = write_limits.count_write(PROCESS_COUNTS, credential=_credential(scope), address=address)
+            refusal = write_limits.count_write(PROCESS_COUNTS, credential=credential, address=address)
         else:  # a database write: off the loop
-            refusal = await asyncio.to_thread(_count_shared, _credential(scope), address)
+            refusal = await asyncio.to_thread(_count_shared, credential, address)
         if refusal is None:
             await self.app(scope, receive, send)
             return
-        body = json.dumps({"success": False, "code": 429, "message": refusal.message, "data": None}).encode()
-        await send({"type": "http.response.start", "status": 429, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-            (b"retry-after", str(refusal.retry_after_s).encode())]})
-        await send({"type": "http.response.body", "body": body})
+        refused = error_reply(429, refusal.message)
+        refused.headers["Retry-After"] = str(refusal.retry_after_s)
+        await refused(scope, receive, send)

@@ -7,15 +7,19 @@ advertiser's balance, and a page answers. The backup taken before the upgrade re
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import UTC, datetime
 
 import httpx
+import pytest
 from sqlalchemy import MetaData, create_engine, insert, text
 
 from app.access.passwords import hash_password
 from app.demo.seed import DEMO_PASSWORD
-from app.kernel.db import head_revision
-from tests.faults import Server
+from app.kernel.config import REPO_ROOT, get_settings
+from app.kernel.db import MIGRATION_LOCK, head_revision
+from tests.faults import Server, wait_until
 from tests.scratch_console import scratch_console
 
 # Before the ledger's campaign column (0017, which rebuilds ledger_entries on SQLite) and the job queue (0018, 0019):
@@ -91,3 +95,32 @@ def _insert_old_rows(engine) -> None:  # type: ignore[no-untyped-def]
         connection.execute(insert(ledger).values(
             advertiser_id=advertiser, amount_micros=LEDGER_MICROS, kind="deposit", note="opening deposit",
             created_by=admin, created_at=now, reference=None))
+
+
+@pytest.mark.skipif(not get_settings().sqlalchemy_url.startswith("postgresql"),
+                    reason="a fleet's servers share PostgreSQL; SQLite is the one-process rung")
+def test_two_servers_migrating_one_fresh_database_at_once_both_succeed(tmp_path) -> None:
+    """A fleet started at once: each server migrates the new, empty database at start-up. The test holds the
+    migrations' lock while both start, so both reach the migration together; on release one migrates and the
+    other, having waited, finds nothing to do (without the lock both create the same tables and one fails)."""
+    with scratch_console(tmp_path) as console:
+        engine = create_engine(console.sqlalchemy_url, isolation_level="AUTOCOMMIT")
+        try:
+            with engine.connect() as holder:
+                holder.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+                both = [subprocess.Popen([sys.executable, "-m", "app", "migrate"], cwd=REPO_ROOT, env=console.env,
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                        for _ in range(2)]
+
+                def waiting() -> bool:
+                    return holder.execute(text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND "
+                                               "NOT granted")).scalar() == 2
+                wait_until(waiting, "both migrations to wait for the lock", every_s=0.1)
+                holder.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+            for process in both:
+                _out, err = process.communicate(timeout=300)
+                assert process.returncode == 0, err[-3000:]
+            with engine.connect() as connection:
+                assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == head_revision()
+        finally:
+            engine.dispose()

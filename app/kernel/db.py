@@ -79,6 +79,14 @@ def alembic_config() -> Config:
     return config
 
 
+# The migrations' advisory lock on PostgreSQL (taken in app/migrations/env.py). Servers of a fleet started
+# together on one fresh database each migrate at start-up: without a lock both would read "no revision" and create
+# the same tables, and the second would fail. The first holds this lock for its whole migration (one transaction:
+# PostgreSQL's DDL is transactional); the others wait, then read the revision it committed and have nothing to do. SQLite is the one-process rung (a second process on the same data
+# directory is refused), so it takes none.
+MIGRATION_LOCK = 0x6473705F6D696772  # "dsp_migr": any constant the app uses for nothing else
+
+
 def migrate(revision: str = "head") -> None:
     """Bring the schema to the newest Alembic revision (or to `revision`: the upgrade tests start older)."""
     from alembic import command

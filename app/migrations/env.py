@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from alembic import context
+from sqlalchemy import text
 from sqlmodel import SQLModel
 
 import app.tables  # noqa: F401  (registers every table)
 from app.kernel.config import get_settings
-from app.kernel.db import get_engine
+from app.kernel.db import MIGRATION_LOCK, get_engine
 
 target_metadata = SQLModel.metadata
 
@@ -27,6 +28,8 @@ def run_migrations_online() -> None:
             compare_type=True,
         )
         with context.begin_transaction():
+            if connection.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             context.run_migrations()
         connection.commit()
 

@@ -1,6 +1,8 @@
 """A local DSP that speaks the generic HTTP/JSON connector's protocol (app/dsps/connectors/http_json.py)
 over real HTTP on 127.0.0.1, with a switch for each way a real one fails: too slow, 5xx, a non-JSON answer, JSON
-without an id, a refused key, and a count of next answers that are busy (503) or failing (500)."""
+without an id, a refused key, and a count of next answers that are busy (503) or failing (500). Like Stripe and
+most APIs that take one, it answers a create repeated with the same Idempotency-Key with what the first made;
+"lost_answer" makes a create and then answers too late, as a DSP whose answer a network lost."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any
 
 from tests.loopback_server import loopback_server
 
-MODES = ("ok", "slow", "error_500", "not_json", "no_id")
+MODES = ("ok", "slow", "lost_answer", "error_500", "not_json", "no_id")
 PREFIX = "/v1"  # the endpoint has a path of its own, as real ones do
 
 
@@ -26,6 +28,7 @@ class FakeDsp:
         self.slow_s = 3.0  # beyond the connector timeout the tests set
         self.requests: list[dict[str, Any]] = []  # {method, path, authorization, body}
         self.objects: dict[str, dict[str, Any]] = {}  # remote id -> last body pushed
+        self.created_by_key: dict[str, str] = {}  # Idempotency-Key -> the remote id its create made
         self.url = ""
         self._counter = 0
         self._lock = threading.Lock()
@@ -40,7 +43,8 @@ class FakeDsp:
         length = int(handler.headers.get("Content-Length") or 0)
         raw = handler.rfile.read(length) if length else b""
         body = json.loads(raw) if raw else None
-        self.requests.append({"method": method, "path": handler.path,
+        key = handler.headers.get("Idempotency-Key", "")
+        self.requests.append({"method": method, "path": handler.path, "idempotency_key": key,
                               "authorization": handler.headers.get("Authorization", ""), "body": body})
         if handler.headers.get("Authorization") != f"Bearer {self.api_key}":
             return self._send(handler, 401, b'{"error": "unauthorized"}')
@@ -65,8 +69,15 @@ class FakeDsp:
             return self._send(handler, 200, b"<html>Service temporarily unavailable</html>", "text/html")
         if self.mode == "no_id":
             return self._send(handler, 200, b'{"status": "accepted"}')
+        if method == "POST" and key in self.created_by_key:  # the same create again: what it made the first time
+            return self._send(handler, 201, json.dumps({"id": self.created_by_key[key]}).encode())
         remote = parts[1] if len(parts) == 2 else self.next_id(parts[0])
         self.objects[remote] = body or {}
+        if method == "POST" and key:
+            self.created_by_key[key] = remote
+        if self.mode == "lost_answer":  # made, but the answer comes after the caller gave up
+            self.mode = "ok"
+            self.release.wait(self.slow_s)
         return self._send(handler, 201 if method == "POST" else 200, json.dumps({"id": remote}).encode())
 
     @staticmethod

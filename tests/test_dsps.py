@@ -252,6 +252,21 @@ def test_a_dsp_that_fails_twice_then_answers_is_delivered_on_the_third_attempt(d
     assert pushes.failed_pushes(db) == []
 
 
+def test_a_create_whose_answer_was_lost_is_not_made_twice_on_the_dsp(db, fake: FakeDsp, quick):
+    """The DSP made the campaign but its answer came after the connector gave up; the queue's next attempt sends the
+    create again with the same Idempotency-Key, and the DSP answers what it made: one campaign there, its id here."""
+    admin = actor_of(db, STAFF)
+    created = _dsp(db, admin, fake.url)
+    campaign = _a_campaign(db)
+    fake.mode = "lost_answer"
+    line = _pushed(db, admin, created.id, "campaign", campaign.id)
+    posts = [r for r in fake.requests if r["method"] == "POST"]
+    assert len(posts) == 2 and posts[0]["idempotency_key"] == posts[1]["idempotency_key"] != ""
+    assert (line.push_state, line.remote_id) == ("delivered", "cam-0001") and list(fake.objects) == ["cam-0001"]
+    other = _pushed(db, admin, created.id, "campaign", _a_campaign(db).id)  # another thing: another key
+    assert other.remote_id == "cam-0002" and fake.requests[-1]["idempotency_key"] != posts[0]["idempotency_key"]
+
+
 @pytest.mark.parametrize(("mode", "message"), [
     ("slow", "The DSP did not answer within 0.5 s."),
     ("error_500", "The DSP answered HTTP 503."),

@@ -16,6 +16,8 @@ on the record's page shows it, and failed_pushes() is the query issue 27's "fail
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -106,6 +108,14 @@ def push(dsp_id: int, entity: str, local_id: int, user_id: int) -> None:
         raise  # the queue logs it, retries it, and counts it among its failures after the last attempt
 
 
+def create_key(dsp_id: int, entity: str, local_id: int) -> str:
+    """The Idempotency-Key of the one create of a thing on a DSP (a remote id, once had, is never dropped: every
+    later push updates it). Keyed with this console's secret: two consoles pushing to one DSP account never share
+    a key, and the key tells the DSP nothing."""
+    message = f"dsp-create:{dsp_id}:{entity}:{local_id}".encode()
+    return hmac.new(get_settings().secret_key.encode(), message, hashlib.sha256).hexdigest()[:40]
+
+
 def _push(dsp_id: int, entity: str, local_id: int, user_id: int, *, final: bool) -> None:
     kind = AssociationKind(entity)
     queued_at: datetime | None = None
@@ -128,7 +138,7 @@ def _push(dsp_id: int, entity: str, local_id: int, user_id: int, *, final: bool)
         connector = connector_for(kind_of_dsp, endpoint_url=endpoint, api_key=decrypt(encrypted),
                                   timeout_s=get_settings().dsp_request_timeout_s)
         send = connector.push_campaign if kind == AssociationKind.CAMPAIGN else connector.push_creative
-        remote = send(body, previous)
+        remote = send(body, previous, create_key(dsp_id, kind, local_id))
     except (ConnectorError, CredentialsUnreadable) as failure:
         error = str(failure)
         _record(dsp_id, entity, local_id, user_id, queued_at=queued_at,

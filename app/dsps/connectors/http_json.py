@@ -18,6 +18,11 @@ Pushes run as jobs (app/dsps/pushes.py), which the queue retries with backoff wh
 call, up to ATTEMPTS tries, BACKOFF_S apart, when nothing was sent (the connection failed) or the DSP said it did
 not take the request (429, 503; for the idempotent GET and PUT also 502 and 504, which a proxy may answer after
 the DSP acted on a POST). A timeout ends the call (the queue's next attempt may try again later).
+
+A create (POST) carries `Idempotency-Key`, the same for every try and every queue attempt of one push request
+(the IETF httpapi draft's header, as Stripe and most payment and ad APIs take it): when a DSP acted on a POST
+whose answer was lost (a timeout, a 502 from its proxy), the next try does not make a second campaign on a DSP
+that honours it. One that ignores the header is no worse off than without it.
 """
 
 from __future__ import annotations
@@ -45,7 +50,8 @@ class HttpJsonConnector:
         self._headers = {"Authorization": f"Bearer {api_key}", "Accept": "application/json",
                          "User-Agent": "dsp-console/1"}
 
-    def _request(self, method: str, path: str, body: Payload | None = None) -> httpx.Response:
+    def _request(self, method: str, path: str, body: Payload | None = None,
+                 headers: dict[str, str] | None = None) -> httpx.Response:
         retry_on = _NOT_TAKEN.get(method, _NOT_TAKEN_IDEMPOTENT)
         retrying = tenacity.Retrying(
             stop=tenacity.stop_after_attempt(ATTEMPTS),
@@ -61,7 +67,7 @@ class HttpJsonConnector:
         try:
             with httpx.Client(timeout=httpx.Timeout(self.timeout_s), follow_redirects=False) as client:
                 response: httpx.Response = retrying(pinned_http.request, client, method, target, json=body,
-                                                    headers=self._headers)
+                                                    headers=self._headers | (headers or {}))
                 return response
         except httpx.TimeoutException:
             raise ConnectorError(f"The DSP did not answer within {self.timeout_s:g} s.") from None
@@ -81,11 +87,12 @@ class HttpJsonConnector:
         self._check_status(response)
         return f"HTTP {response.status_code} in {round((time.monotonic() - started) * 1000)} ms"
 
-    def _push(self, collection: str, payload: Payload, remote_id: str) -> str:
+    def _push(self, collection: str, payload: Payload, remote_id: str, request_key: str) -> str:
         if remote_id:
             response = self._request("PUT", f"/{collection}/{quote(remote_id, safe='')}", payload)
         else:
-            response = self._request("POST", f"/{collection}", payload)
+            response = self._request("POST", f"/{collection}", payload,
+                                     {"Idempotency-Key": request_key} if request_key else None)
         self._check_status(response)
         try:
             answer = response.json()
@@ -98,8 +105,8 @@ class HttpJsonConnector:
             raise ConnectorError(f"The DSP's id is longer than {_ID_MAX_LENGTH} characters.")
         return str(found).strip()
 
-    def push_campaign(self, campaign: Payload, remote_id: str = "") -> str:
-        return self._push("campaigns", campaign, remote_id)
+    def push_campaign(self, campaign: Payload, remote_id: str = "", request_key: str = "") -> str:
+        return self._push("campaigns", campaign, remote_id, request_key)
 
-    def push_creative(self, creative: Payload, remote_id: str = "") -> str:
-        return self._push("creatives", creative, remote_id)
+    def push_creative(self, creative: Payload, remote_id: str = "", request_key: str = "") -> str:
+        return self._push("creatives", creative, remote_id, request_key)

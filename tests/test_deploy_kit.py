@@ -249,3 +249,16 @@ def test_trusted_proxies_are_loopback_unless_named_and_a_wrong_entry_is_refused(
     monkeypatch.setenv("DSP_FORWARDED_ALLOW_IPS", "127.0.0.1,proxy.internal")
     with pytest.raises(ValidationError, match="DSP_FORWARDED_ALLOW_IPS: 'proxy.internal' is not an IP address"):
         Settings()
+
+
+def test_who_may_read_metrics_is_checked_at_start_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DSP_METRICS_ALLOW", "10.0.0.0/8, 192.0.2.7")
+    assert Settings().metrics_allow == "10.0.0.0/8, 192.0.2.7"
+    monkeypatch.setenv("DSP_METRICS_ALLOW", "")  # nobody
+    assert Settings().metrics_allow == ""
+    monkeypatch.setenv("DSP_METRICS_ALLOW", "prometheus.internal")
+    with pytest.raises(ValidationError, match="DSP_METRICS_ALLOW: 'prometheus.internal' is not an IP address"):
+        Settings()
+    monkeypatch.setenv("DSP_METRICS_ALLOW", "*")  # a wildcard is the proxies' list's, not this one's
+    with pytest.raises(ValidationError, match="DSP_METRICS_ALLOW: '\\*' is not an IP address"):
+        Settings()

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
+from pydantic import AliasChoices, Field, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -171,17 +171,23 @@ class Settings(BaseSettings):
     stripe_webhook_secret: str = ""
     stripe_api_base: str = "https://api.stripe.com"
 
-    @field_validator("forwarded_allow_ips")
+    @field_validator("forwarded_allow_ips", "metrics_allow")
     @classmethod
-    def _refuse_unreadable_proxy_addresses(cls, value: str) -> str:
+    def _refuse_unreadable_networks(cls, value: str, info: ValidationInfo) -> str:
+        """Both lists are read at start-up, so a typo stops the server naming the setting instead of a proxy's
+        clients all sharing one address or /metrics failing at its first scrape. An empty DSP_METRICS_ALLOW lets
+        nobody read /metrics."""
+        if not value.strip() and info.field_name == "metrics_allow":
+            return value
         for entry in (part.strip() for part in value.split(",")):
-            if entry == "*":
+            if entry == "*" and info.field_name == "forwarded_allow_ips":
                 continue
             try:
                 ipaddress.ip_network(entry, strict=False)
             except ValueError:
-                raise ValueError(f"DSP_FORWARDED_ALLOW_IPS: {entry!r} is not an IP address or network (write "
-                                 "them comma-separated, e.g. 127.0.0.1,10.0.0.0/8; * trusts every address)") from None
+                star = "; * trusts every address" if info.field_name == "forwarded_allow_ips" else ""
+                raise ValueError(f"DSP_{(info.field_name or '').upper()}: {entry!r} is not an IP address or network "
+                                 f"(write them comma-separated, e.g. 127.0.0.1,10.0.0.0/8{star})") from None
         return value
 
     @model_validator(mode="after")

@@ -391,8 +391,15 @@ def test_the_list_pages_on_the_server_with_a_filter_and_a_sort(page: Page) -> No
     grid.locator("thead th", has_text="Name").locator("button").click()
     expect(grid.locator("tbody tr[data-row]").first).to_contain_text("Lot 01")
     expect(grid.locator(".dsp-grid-pager")).to_contain_text("Page 1 of 2")
+    # The table says it is waiting from the click until the server's page arrives, and not a moment after. The
+    # mark is set in the click's own render, before any answer can come, so an observer always sees it.
+    page.evaluate("""() => { const scroll = document.querySelector('[data-page=campaigns] .dsp-grid-scroll');
+        window.busyMarks = []; new MutationObserver(() => window.busyMarks.push(scroll.getAttribute('aria-busy')))
+        .observe(scroll, { attributes: true, attributeFilter: ['aria-busy'] }); }""")
     grid.locator("[data-action=next-page]").click()
     expect(grid.locator(".dsp-grid-pager")).to_contain_text("Page 2 of 2")
+    expect(grid.locator(".dsp-grid-scroll")).not_to_have_attribute("aria-busy", "true")
+    assert page.evaluate("window.busyMarks")[:2] == ["true", None]
     names = [f"Lot {n}" for n in range(51, 61)]
     expect(grid.locator("tbody tr[data-row] td:nth-child(2)")).to_have_text(names)
     expect(grid.locator(".dsp-grid-count")).to_have_text("Rows: 60")

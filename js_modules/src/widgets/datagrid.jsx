@@ -5,7 +5,9 @@
 // choosing columns, selecting and scrolling 10,000 rows then stay in the browser, and only what Python
 // must know (the selection, the view for an export) goes back, as plain strings.
 // Paged (`total` given): `rows` are one page of `total`, which Python sorted and searched (it reads the sort and
-// the search from onViewChange); the footer pages with onPageChange(page number as text).
+// the search from onViewChange); the footer pages with onPageChange(page number as text). Until Python's answer
+// to a page, sort or search arrives the table is marked busy (aria-busy, dimmed after a moment, a bar on top), so
+// a slow query never looks like a click that did nothing.
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import {
   columnFilteringFeature,
@@ -52,6 +54,13 @@ adoptCss('dsp-datagrid', `
 .dsp-grid-search .dsp-grid-clear { position: absolute; right: .25rem; top: 50%; transform: translateY(-50%);
   border: 0; background: none; color: var(--bs-secondary-color); padding: 0 .35rem; line-height: 1; }
 .dsp-grid-scroll { overflow: auto; position: relative; }
+.dsp-grid-scroll[aria-busy="true"] tbody { opacity: .5; transition: opacity .15s ease .2s; }
+.dsp-grid-scroll[aria-busy="true"]::before { content: ""; position: sticky; top: 0; left: 0; display: block;
+  height: 2px; margin-bottom: -2px; z-index: 3; background: var(--dsp-primary, var(--bs-primary));
+  animation: dsp-grid-busy 1.2s ease-in-out .2s infinite both; }
+@keyframes dsp-grid-busy { from { transform: scaleX(0); transform-origin: left; }
+  50% { transform: scaleX(1); transform-origin: left; } 51% { transform-origin: right; }
+  to { transform: scaleX(0); transform-origin: right; } }
 .dsp-grid table { table-layout: fixed; width: 100%; margin: 0; }
 .dsp-grid thead th { position: sticky; top: 0; z-index: 2; --bs-table-bg: var(--bs-tertiary-bg);
   box-shadow: inset 0 -1px 0 var(--bs-border-color); border-bottom: 0; padding: .55rem .75rem;
@@ -467,6 +476,16 @@ export function DataGrid({
 
   const [sorting, setSorting] = useState([]);
   const [query, setQuery] = useState('');
+  // Paged: waiting for Python's rows after asking for another page, sort or search. Any answer from Python (new
+  // rows, total or page: every server update brings new arrays) ends the wait.
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    setBusy(false);
+  }, [rows, pagedTotal, page]);
+  const askPage = (number) => {
+    setBusy(true);
+    onPageRef.current?.(String(number));
+  };
   // Paged, each search is a query on the server (the view goes to Python at once, as an export reads it; a newer
   // search cancels the query of the one before).
   const deferredQuery = useDeferredValue(query.trim().toLowerCase());
@@ -528,7 +547,11 @@ export function DataGrid({
   // What the user sees, for Python (an export "as shown"): visible columns, the search, the sort.
   const sortText = sorting.length ? `${sorting[0].desc ? '-' : ''}${sorting[0].id}` : '';
   const viewText = JSON.stringify({ columns: visibleColumns.map((c) => String(c.key)), query: deferredQuery, sort: sortText });
+  const askedRows = useRef(null); // the search and sort Python last heard: a change asks for other rows
   useEffect(() => {
+    const rowsAsked = `${deferredQuery}\n${sortText}`;
+    if (paged && askedRows.current !== null && askedRows.current !== rowsAsked) setBusy(true);
+    askedRows.current = rowsAsked;
     onViewRef.current?.(viewText);
   }, [viewText]); // eslint-disable-line react-hooks/exhaustive-deps
   const scrollRef = useRef(null);
@@ -578,7 +601,7 @@ export function DataGrid({
           {columnsLabel && <ColumnChooser columns={allColumns} hidden={hidden} setHidden={setHidden} label={columnsLabel} />}
         </div>
       )}
-      <div className="dsp-grid-scroll" ref={scrollRef} style={{ height: `${Number(height) || 480}px` }}>
+      <div className="dsp-grid-scroll" ref={scrollRef} aria-busy={paged && busy ? 'true' : undefined} style={{ height: `${Number(height) || 480}px` }}>
         <table className="table table-hover align-middle" style={{ minWidth: `${minWidth}px` }}>
           <colgroup>
             {selectable && <col style={{ width: '36px' }} />}
@@ -716,12 +739,12 @@ export function DataGrid({
           pages > 1 && (
             <span className="dsp-grid-pager" data-page={page} data-pages={pages}>
               <button type="button" className="btn btn-outline-secondary" aria-label={previousLabel} title={previousLabel}
-                data-action="previous-page" disabled={page <= 1} onClick={() => onPageRef.current?.(String(page - 1))}>
+                data-action="previous-page" disabled={page <= 1} onClick={() => askPage(page - 1)}>
                 {'\u2039'}
               </button>
               <span>{pageLabel.replace('{page}', format.count(page)).replace('{pages}', format.count(pages))}</span>
               <button type="button" className="btn btn-outline-secondary" aria-label={nextLabel} title={nextLabel}
-                data-action="next-page" disabled={page >= pages} onClick={() => onPageRef.current?.(String(page + 1))}>
+                data-action="next-page" disabled={page >= pages} onClick={() => askPage(page + 1)}>
                 {'\u203a'}
               </button>
             </span>

@@ -12,7 +12,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 import httpx
-from tenacity import RetryCallState, Retrying, retry_if_exception, retry_if_result, wait_exponential_jitter
+from tenacity import RetryCallState, Retrying, retry_if_exception, retry_if_result, wait_random_exponential
 
 from dsp_console_client import cryptojs
 from dsp_console_client.errors import ApiError, fields_of
@@ -27,9 +27,9 @@ RETRIED_WHEN_REPEATABLE = frozenset({500, 502, 504})
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """How hard to try: at most `attempts` sends; between them the server's Retry-After, else exponential backoff
-    from `backoff_s` with jitter. A Retry-After longer than `max_wait_s` is not waited for: the ApiError goes to the
-    caller at once, carrying `retry_after_s`."""
+    """How hard to try: at most `attempts` sends; between them the server's Retry-After, else a random wait up to
+    `backoff_s` doubled at each attempt. A Retry-After longer than `max_wait_s` is not waited for: the ApiError goes
+    to the caller at once, carrying `retry_after_s`."""
 
     attempts: int = 5
     backoff_s: float = 0.5
@@ -58,6 +58,8 @@ class Transport:
         self.token = token
         self.envelope_key = envelope_key or None
         self.retry = retry
+        # "Full jitter": a random wait up to backoff_s * 2^attempt, so clients refused together come back apart.
+        self._backoff = wait_random_exponential(multiplier=retry.backoff_s, max=retry.max_wait_s)
         self.sleep = sleep
         self._owns_http = http is None
         self.http = http if http is not None else httpx.Client(timeout=timeout_s)
@@ -155,8 +157,7 @@ class Transport:
         asked = self._asked_wait(state)
         if asked is not None:
             return asked
-        backoff = wait_exponential_jitter(initial=self.retry.backoff_s, max=self.retry.max_wait_s)
-        return float(backoff(state))
+        return float(self._backoff(state))
 
 
 def _worth_retrying(response: httpx.Response, may_repeat: bool) -> bool:

@@ -217,24 +217,46 @@ def test_the_client_models_name_only_fields_the_api_documents() -> None:
                 assert field in schema.get("required", []), f"{name} may leave out {field}"
 
 
-def test_the_readme_example_runs_against_a_live_server(server: Server, seeded: dict[str, int],
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    readme = (Path(REPO_ROOT) / "README.md").read_text()
-    section = readme.split("## Use the API from Python", 1)[1]
+@pytest.fixture(scope="module")
+def readme_key(server: Server, seeded: dict[str, int]) -> str:
+    return new_key(server, seeded, "readme")
+
+
+def run_example(readme: Path, after: str, live: dict[str, str], capsys: pytest.CaptureFixture[str]
+                ) -> tuple[dict[str, Any], str]:
+    """Runs the first ```python block after `after` in `readme`, its placeholders replaced by `live` values; its
+    variables and what it printed."""
+    section = readme.read_text().split(after, 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.S)
-    assert code is not None, "the section has a ```python example"
-    live = {"https://console.example.com": server.url, "dsp_AbCd1234.s3cr3t": new_key(server, seeded, "readme"),
-            "admin@example.com": "admin@demo.example", '"password"': repr(DEMO_PASSWORD)}
+    assert code is not None, f"{readme.name} has a ```python example after {after!r}"
     source = code.group(1)
     for placeholder, value in live.items():
-        assert placeholder in source, f"the README example no longer says {placeholder}"
+        assert placeholder in source, f"the example in {readme.name} no longer says {placeholder}"
         source = source.replace(placeholder, value)
     namespace: dict[str, Any] = {}
-    exec(compile(source, "README.md", "exec"), namespace)  # noqa: S102 (our own README's example)
-    printed = capsys.readouterr().out
+    capsys.readouterr()
+    exec(compile(source, str(readme), "exec"), namespace)  # noqa: S102 (our own README's example)
+    for value in namespace.values():
+        if isinstance(value, DspConsole):
+            value.close()
+    return namespace, capsys.readouterr().out
+
+
+def test_the_readme_example_runs_against_a_live_server(server: Server, readme_key: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    namespace, printed = run_example(Path(REPO_ROOT) / "README.md", "## Use the API from Python", {
+        "https://console.example.com": server.url, "dsp_AbCd1234.s3cr3t": readme_key,
+        "admin@example.com": "admin@demo.example", '"password"': repr(DEMO_PASSWORD)}, capsys)
     assert "Client paging" in printed  # the campaigns it listed
     figures = namespace["figures"]
     assert figures and figures[0]["impressions"] == 18_250
+
+
+def test_the_client_packages_readme_example_runs_too(server: Server, readme_key: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    _, printed = run_example(Path(REPO_ROOT) / "clients/python/README.md", "# dsp_console_client", {
+        "https://console.example.com": server.url, '"dsp_..."': repr(readme_key)}, capsys)
+    assert "422 limit" in printed
 
 
 def test_a_429_is_retried_after_the_wait_retry_after_asks_for(throttled: ThrottledWrites) -> None:

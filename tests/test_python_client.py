@@ -190,6 +190,13 @@ def test_errors_carry_status_code_message_and_the_field(server: Server, advertis
     assert wrong_password.value.status == 401
 
 
+def test_a_sign_in_token_is_renewed_by_the_server(server: Server) -> None:
+    with sign_in_admin(server) as admin:
+        admin.transport.renew()
+        assert admin.transport.token_expires_at and admin.transport.token_expires_at > time.time() + 3600
+        assert admin.campaigns.page(limit=1).items  # the renewed token works
+
+
 def test_a_saved_report_runs_and_its_csv_holds_the_figures(server: Server, advertiser: DspConsole) -> None:
     report = advertiser.reports.create(name="Client report", dimensions=["date"], metrics=["impressions"],
                                        period="custom", start_date=datetime(2025, 6, 3).date(),
@@ -272,13 +279,13 @@ def test_a_429_is_retried_after_the_wait_retry_after_asks_for(throttled: Throttl
 # --- The retry policy on its own, against scripted answers (httpx.MockTransport): no server needed ---
 
 def scripted(*answers: httpx.Response) -> tuple[DspConsole, list[float], list[str]]:
-    """A client whose calls get `answers` in turn; the waits it asked for; the methods it sent."""
+    """A client whose calls get `answers` in turn; the waits it asked for; what it sent ("GET /api/x Bearer ...")."""
     waits: list[float] = []
     sent: list[str] = []
     queue = list(answers)
 
     def answer(request: httpx.Request) -> httpx.Response:
-        sent.append(request.method)
+        sent.append(f"{request.method} {request.url.path} {request.headers.get('authorization')}")
         return queue.pop(0)
 
     client = DspConsole("http://console.test", api_key="dsp_a.b", http=httpx.Client(
@@ -299,7 +306,7 @@ def done(data: Any = None) -> httpx.Response:
 def test_a_write_is_retried_after_a_429_or_a_503_waiting_what_retry_after_says() -> None:
     client, waits, sent = scripted(refused(429, "7"), refused(503, "2"), done({"id": 1}))
     assert client.call("POST", "/campaigns", body={"name": "x"}) == {"id": 1}
-    assert (waits, sent) == ([7.0, 2.0], ["POST"] * 3)
+    assert (waits, sent) == ([7.0, 2.0], ["POST /api/campaigns Bearer dsp_a.b"] * 3)
     in_a_while = (datetime.now(UTC) + timedelta(seconds=30)).strftime("%a, %d %b %Y %H:%M:%S GMT")
     client, waits, _ = scripted(refused(429, in_a_while), done())
     client.call("GET", "/campaigns")
@@ -313,7 +320,7 @@ def test_a_500_is_retried_with_backoff_only_where_a_repeat_does_no_harm() -> Non
     client, waits, sent = scripted(refused(500), done())
     with pytest.raises(ApiError) as error:
         client.call("POST", "/campaigns", body={"name": "x"})  # it may have been saved: not sent twice
-    assert (error.value.status, waits, sent) == (500, [], ["POST"])
+    assert (error.value.status, waits, len(sent)) == (500, [], 1)
 
 
 def test_retries_end_after_the_last_attempt_or_a_wait_too_long_to_honour() -> None:
@@ -333,3 +340,12 @@ def test_an_answer_that_is_not_the_apis_json_is_still_an_api_error() -> None:
         client.call("POST", "/campaigns", body={})
     assert (error.value.status, error.value.field) == (413, None)
     assert "Too Large" in error.value.message
+
+
+def test_a_sign_in_token_near_its_end_is_renewed_before_the_next_call() -> None:
+    later_ms = int((time.time() + 7200) * 1000)
+    client, _, sent = scripted(done({"token": "renewed", "expiresAt": later_ms}), done([]))
+    client.transport.adopt({"token": "first", "expiresAt": int((time.time() + 60) * 1000)})
+    client.call("GET", "/campaigns")
+    assert sent == ["GET /api/auth/refresh-token Bearer first", "GET /api/campaigns Bearer renewed"]
+    assert client.transport.token_expires_at == later_ms / 1000

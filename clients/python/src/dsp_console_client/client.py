@@ -41,14 +41,15 @@ class DspConsole:
 
     @classmethod
     def sign_in(cls, base_url: str, email: str, password: str, **options: Any) -> DspConsole:
-        """A client holding a sign-in token (2 hours; sign in again after). Options as the constructor's."""
+        """A client holding a sign-in token, renewed by itself when less than 10 minutes of it are left (a session
+        unused for its whole 2 hours ends: sign in again). Options as the constructor's."""
         client = cls(base_url, **options)
         try:
             signed_in = client.transport.call("POST", "/auth/login/", body={"email": email, "password": password})
         except BaseException:
             client.close()
             raise
-        client.transport.token = str(signed_in["token"])
+        client.transport.adopt(signed_in)
         client.user = dict(signed_in.get("user") or {})
         return client
 

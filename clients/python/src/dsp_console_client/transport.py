@@ -23,6 +23,7 @@ REPEATABLE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})  # t
 # retried for every method; the other passing failures only for calls that may safely run twice.
 RETRIED_ALWAYS = frozenset({429, 503})
 RETRIED_WHEN_REPEATABLE = frozenset({500, 502, 504})
+RENEW_BEFORE_S = 600  # a sign-in token (2 hours) is renewed when it has less than this left
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ class Transport:
                  sleep: Callable[[float], None] = time.sleep) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
+        self.token_expires_at: float | None = None  # a sign-in token's end (epoch seconds); None for an API key
+        self._renewing = False
         self.envelope_key = envelope_key or None
         self.retry = retry
         # "Full jitter": a random wait up to backoff_s * 2^attempt, so clients refused together come back apart.
@@ -68,11 +71,32 @@ class Transport:
         if self._owns_http:
             self.http.close()
 
+    # --- a sign-in token's lifetime ---
+
+    def adopt(self, signed_in: Mapping[str, Any]) -> None:
+        """Use the token of a sign-in or renewal reply (TokenRead) from now on."""
+        self.token = str(signed_in["token"])
+        self.token_expires_at = float(signed_in["expiresAt"]) / 1000
+
+    def renew(self) -> None:
+        """A new lifetime for the sign-in token (GET /auth/refresh-token)."""
+        self._renewing = True
+        try:
+            self.adopt(self.call("GET", "/auth/refresh-token"))
+        finally:
+            self._renewing = False
+
+    def _renew_if_due(self) -> None:
+        if self.token_expires_at is not None and not self._renewing and \
+                time.time() > self.token_expires_at - RENEW_BEFORE_S:
+            self.renew()
+
     # --- one call ---
 
     def call(self, method: str, path: str, *, params: Mapping[str, Any] | None = None, body: Any = None,
              repeatable: bool | None = None) -> Any:
         """`data` of a successful reply to `method` on `/api{path}`; ApiError otherwise."""
+        self._renew_if_due()
         response = self.send(method, "/api" + path, params=params, body=body, repeatable=repeatable)
         reply = self._json(response)
         if response.is_success and isinstance(reply, dict):

@@ -115,7 +115,8 @@ class Transport:
         """The response to one call, after the retries the policy allows (whatever its status)."""
         method = method.upper()
         may_repeat = method in REPEATABLE_METHODS if repeatable is None else repeatable
-        request = self.http.build_request(method, self.base_url + path, params=_plain_params(params),
+        url = path if "://" in path else self.base_url + path  # a link the API gave may be whole
+        request = self.http.build_request(method, url, params=_plain_params(params),
                                           headers=self._headers(body), content=self._content(method, body))
         retrying = Retrying(
             stop=self._stop, wait=self._wait, sleep=self.sleep, reraise=True,

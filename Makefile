@@ -15,8 +15,9 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-test: $(VENV)/.installed
-	$(PY) -m pip install --quiet -e '.[test]'
+# The Python client (clients/python) too: its tests run against a live server in the suite.
+$(VENV)/.installed-test: $(VENV)/.installed clients/python/pyproject.toml
+	$(PY) -m pip install --quiet -e '.[test]' -e clients/python
 	touch $@
 
 install: $(VENV)/.installed
@@ -51,7 +52,7 @@ test: lint
 
 # mypy checks what [tool.mypy] in pyproject.toml names: app strictly, components in standard mode.
 lint: install-test
-	$(VENV)/bin/ruff check app components tests bench
+	$(VENV)/bin/ruff check app components tests bench clients
 	$(VENV)/bin/mypy
 
 # Deletes everything in the data directory ($$DSP_DATA_DIR, else ./data): the SQLite database, statistics, uploads,

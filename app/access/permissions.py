@@ -63,7 +63,7 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
     # state of their own campaigns' requests through the campaign.
     "exchange_approval": {"view": frozenset({A}), "decide": frozenset({A})},
     # Delivery statistics of the advertisers in the actor's row scope (services/statistics.py). Ingestion is
-    # the delivery pipeline's job: an admin's API key, not a person's page.
+    # the delivery pipeline's job, signed in as an admin (API keys are clients' only), not a page's.
     "statistics": {"view": frozenset({A, G, V}), "ingest": frozenset({A})},
     # Saved reports of the users in the actor's row scope (services/reports.py); their rows follow "statistics".
     "report": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),

@@ -26,7 +26,7 @@ ROW_EXAMPLE: dict[str, Any] = {"hour": "2026-11-10T14:00:00Z", "advertiser_id": 
                "exchange": "Google AdX", "os": "Android", "country": "DE", "app": "com.example.game",
                "device_type": "phone", "impressions": 18250, "clicks": 141, "spend_micros": 43800000,
                "conversions": 6, "events": {"install": 5, "purchase": 1}}
-BATCH_HELP = f"""Admin only (a login token or an admin's API key). Stores a batch of hourly delivery rows whole or not
+BATCH_HELP = f"""Admin only (an admin's sign-in token: API keys are clients'). Stores a batch of hourly delivery rows whole or not
 at all, then charges each advertiser's spend to its balance.
 
 Each row: `hour` (ISO 8601 with `Z` or an offset, on the hour), `advertiser_id`, `campaign_id` (a campaign of that

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from sqlalchemy import case
+from sqlalchemy import and_, case
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, func, select
@@ -38,6 +38,7 @@ from app.kernel.db import select_columns, session_scope
 from app.kernel.errors import Invalid
 from app.kernel.model_base import table_of, utcnow
 from app.kernel.money import dollars
+from app.kernel.paging import DEFAULT_LIMIT, Page, after_condition, check_limit, decode_cursor, next_cursor
 from app.kernel.validation import too_long
 from app.messaging import notifications
 
@@ -351,6 +352,28 @@ def funds_overview(db: Session, *, actor: Actor, agency_id: int | None = None) -
     if agency_id is not None:
         query = query.where(User.agency_id == agency_id if agency_id else col(User.agency_id).is_(None))
     return [_row(tuple(values)) for values in db.exec(query).all()]
+
+
+def funds_page(db: Session, *, actor: Actor, agency_id: int | None = None, limit: int = DEFAULT_LIMIT,
+               cursor: str | None = None) -> Page[FundsRow]:
+    """funds_overview a page at a time, in its order (company, empty ones last, then id), by keyset from the
+    cursor's position (app/kernel/paging.py): only the page's advertisers are summed; `total` by a COUNT of the
+    advertisers in scope."""
+    require(actor, "funds", "view")
+    check_limit(limit)
+    scope = {"list": "funds", "agency_id": agency_id}
+    after = decode_cursor(cursor, scope)
+    mine = and_(col(User.role) == Role.ADVERTISER, advertiser_rows(actor, User.id))
+    if agency_id is not None:
+        mine = and_(mine, col(User.agency_id) == agency_id if agency_id else col(User.agency_id).is_(None))
+    total = db.exec(select(func.count()).select_from(User).where(mine)).one()
+    company = col(User.company_name)
+    query = _totals_query(month_start()).where(mine).order_by(None).order_by(company.asc().nulls_last(), col(User.id))
+    if after is not None:
+        query = query.where(after_condition(company, col(User.id), after, descending=False))
+    rows = [tuple(values) for values in db.exec(query.limit(limit + 1)).all()]
+    return Page[FundsRow](items=[_row(values) for values in rows[:limit]], total=int(total), limit=limit,
+                          next_cursor=next_cursor(rows, limit, scope, lambda r: (r[3], r[0])))
 
 
 def funds_summary(db: Session, *, actor: Actor, advertiser_id: int) -> FundsRow:

@@ -8,7 +8,7 @@ opens to its hours.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import and_, or_
@@ -200,6 +200,13 @@ def grouped_ledger_page(db: Session, *, actor: Actor, advertiser_id: int, limit:
                            next_cursor=found.next_cursor)
 
 
+def _newest_first(entry: LedgerEntry) -> list[Any]:
+    """An entry's place in the ledger, newest first, as JSON values that sort ascending: booking time, then id."""
+    booked = entry.created_at if entry.created_at.tzinfo else entry.created_at.replace(tzinfo=UTC)
+    assert entry.id is not None
+    return [-booked.timestamp(), -entry.id]
+
+
 def _grouped(db: Session, actor: Actor, advertiser_id: int) -> list[tuple[list[Any], int, LedgerRow]]:
     """grouped_ledger's rows, newest first, each with its place in that order (ascending: the newest run first,
     its campaigns as shown) and the id of its run's first entry: what a page's cursor keeps."""
@@ -209,13 +216,13 @@ def _grouped(db: Session, actor: Actor, advertiser_id: int) -> list[tuple[list[A
     balance = 0
     for run in _runs(entries):
         first = run[0]
+        assert first.id is not None
         if first.kind not in DELIVERY_KINDS:
             balance += first.amount_micros
-            assert first.id is not None
-            rows.append(([-first.id, False, "", 0], first.id, LedgerEntryRow(id=str(first.id), date=first.created_at.isoformat(), kind=first.kind,
-                                       note=first.note,
-                                       by=people.get(first.created_by, "") if first.created_by else "", entries=1,
-                                       amount=dollars(first.amount_micros), balance=dollars(balance))))
+            rows.append(([*_newest_first(first), False, "", 0], first.id, LedgerEntryRow(
+                id=str(first.id), date=first.created_at.isoformat(), kind=first.kind, note=first.note,
+                by=people.get(first.created_by, "") if first.created_by else "", entries=1,
+                amount=dollars(first.amount_micros), balance=dollars(balance))))
             continue
         for part in _by_campaign(run, names):
             before, amount = balance, sum(e.amount_micros for e in part)
@@ -223,8 +230,8 @@ def _grouped(db: Session, actor: Actor, advertiser_id: int) -> list[tuple[list[A
             spend = sum(e.amount_micros for e in part if e.kind == "spend")
             campaign_id = part[0].campaign_id
             name = names.get(campaign_id, "") if campaign_id else ""
-            assert first.id is not None
-            place = [-first.id, campaign_id is None, name.casefold(), campaign_id or 0]  # as _by_campaign shows it
+            # Its run's place, then the campaign's as _by_campaign shows it.
+            place = [*_newest_first(first), campaign_id is None, name.casefold(), campaign_id or 0]
             rows.append((place, first.id, LedgerDeliveryRow(
                 id=f"delivery-{first.id}-{campaign_id or 0}", date=first.created_at.date().isoformat(),
                 kind="delivery", campaign_id=campaign_id, campaign=names.get(campaign_id) if campaign_id else None,

@@ -357,8 +357,8 @@ def funds_overview(db: Session, *, actor: Actor, agency_id: int | None = None) -
 def funds_page(db: Session, *, actor: Actor, agency_id: int | None = None, limit: int = DEFAULT_LIMIT,
                cursor: str | None = None) -> Page[FundsRow]:
     """funds_overview a page at a time, in its order (company, empty ones last, then id), by keyset from the
-    cursor's position (app/kernel/paging.py): only the page's advertisers are summed; `total` by a COUNT of the
-    advertisers in scope."""
+    cursor's position (app/kernel/paging.py): the page's advertisers are chosen from the accounts alone, then only
+    their ledgers are summed; `total` by a COUNT of the advertisers in scope."""
     require(actor, "funds", "view")
     check_limit(limit)
     scope = {"list": "funds", "agency_id": agency_id}
@@ -367,13 +367,16 @@ def funds_page(db: Session, *, actor: Actor, agency_id: int | None = None, limit
     if agency_id is not None:
         mine = and_(mine, col(User.agency_id) == agency_id if agency_id else col(User.agency_id).is_(None))
     total = db.exec(select(func.count()).select_from(User).where(mine)).one()
-    company = col(User.company_name)
-    query = _totals_query(month_start()).where(mine).order_by(None).order_by(company.asc().nulls_last(), col(User.id))
+    company, ident = col(User.company_name), col(User.id)
+    chosen = select(ident, company).where(mine).order_by(company.asc().nulls_last(), ident)
     if after is not None:
-        query = query.where(after_condition(company, col(User.id), after, descending=False))
-    rows = [tuple(values) for values in db.exec(query.limit(limit + 1)).all()]
-    return Page[FundsRow](items=[_row(values) for values in rows[:limit]], total=int(total), limit=limit,
-                          next_cursor=next_cursor(rows, limit, scope, lambda r: (r[3], r[0])))
+        chosen = chosen.where(after_condition(company, ident, after, descending=False))
+    keys = list(db.exec(chosen.limit(limit + 1)).all())
+    ids = [advertiser for advertiser, _company in keys[:limit]]
+    found = {values[0]: _row(tuple(values)) for values in db.exec(
+        _totals_query(month_start()).where(col(User.id).in_(ids))).all()}
+    return Page[FundsRow](items=[found[i] for i in ids if i in found], total=int(total), limit=limit,
+                          next_cursor=next_cursor(keys, limit, scope, lambda k: (k[1], k[0])))
 
 
 # The funds list's sortable columns, as SQL over _totals_query's columns (by position, see _row): what the grid

@@ -179,16 +179,17 @@ def pager(console: Console, *, page: int, total: int, size: int, newer: Callable
     if total <= size and page == 1:
         return ""
 
-    def button(direction: str, label: str, icon: str, go: Callable[[], Any] | None) -> Any:
-        return html.button({"type": "button", "className": "btn btn-outline-secondary btn-sm", "aria-label": label,
+    def button(direction: str, label: str, arrow: str, go: Callable[[], Any] | None) -> Any:
+        # An arrow as text, as the grid's pager has it: no icon font glyph to add for it.
+        return html.button({"type": "button", "className": "btn btn-outline-secondary btn-sm py-0", "aria-label": label,
                             "title": label, "data-action": f"{direction}-page", "disabled": go is None,
-                            "onClick": lambda _e: go() if go else None}, html.i({"className": f"bi {icon}"}))
+                            "onClick": lambda _e: go() if go else None}, arrow)
 
     return html.nav({"className": "d-flex align-items-center justify-content-end gap-2 mt-2", "data-pager": str(page)},
-                    button("previous", t("grid.previous_page"), "bi-chevron-left", newer),
+                    button("previous", t("grid.previous_page"), "‹", newer),
                     html.span({"className": "small text-body-secondary"},
                               t("grid.page", page=page, pages=max(1, -(-total // size)))),
-                    button("next", t("grid.next_page"), "bi-chevron-right", older))
+                    button("next", t("grid.next_page"), "›", older))
 
 
 @dataclass(frozen=True)

@@ -10,26 +10,9 @@ from typing import Any
 
 from app.funds import service as funds
 from app.kernel.db import run
-from tests.helpers import bearer_headers, other_tenant
+from tests.helpers import bearer_headers, other_tenant, walk_pages
 
 ADMIN, AGENCY = "admin@demo.example", "agency@demo.example"
-
-
-def _walk(client: Any, headers: dict[str, str], path: str, limit: int, **params: Any) -> list[dict[str, Any]]:
-    """Every row of a paged list, `limit` at a time; the last page's total (when counted) is the rows seen."""
-    rows: list[dict[str, Any]] = []
-    cursor = None
-    for _ in range(200):
-        reply = client.get(path, headers=headers, params={**params, "limit": limit, **({"cursor": cursor} if cursor else {})})
-        assert reply.status_code == 200, reply.text
-        page = reply.json()["data"]
-        assert page["limit"] == limit and len(page["items"]) <= limit
-        rows += page["items"]
-        cursor = page["next_cursor"]
-        if cursor is None:
-            assert page["total"] in (None, len(rows)), (page["total"], len(rows))
-            return rows
-    raise AssertionError("the pages never ended")
 
 
 def _whole(client: Any, headers: dict[str, str], path: str, **params: Any) -> list[dict[str, Any]]:
@@ -42,10 +25,10 @@ def test_funds_and_agencies_page_in_order_and_keep_other_tenants_out(client: Any
     rival_agency, rival_advertiser = run(lambda db: tuple(u.id for u in other_tenant(db)))
     admin, agency = bearer_headers(client, ADMIN), bearer_headers(client, AGENCY)
     everyone = _whole(client, admin, "/api/funds")
-    assert _walk(client, admin, "/api/funds", 1) == everyone and rival_advertiser in {r["id"] for r in everyone}
-    mine = _walk(client, agency, "/api/funds", 1)
+    assert walk_pages(client, admin, "/api/funds", 1) == everyone and rival_advertiser in {r["id"] for r in everyone}
+    mine = walk_pages(client, agency, "/api/funds", 1)
     assert [r["id"] for r in mine] == [demo_ids["advertiser@demo.example"]]  # the rival's advertiser: never
-    agencies = _walk(client, admin, "/api/agencies", 1)
+    agencies = walk_pages(client, admin, "/api/agencies", 1)
     assert [a["id"] for a in agencies] == sorted(a["id"] for a in agencies) and rival_agency in {a["id"] for a in agencies}
     assert next(a for a in agencies if a["id"] == rival_agency)["advertisers"] == 1
     assert client.get("/api/agencies", headers=agency).status_code == 403
@@ -66,12 +49,12 @@ def test_a_ledger_pages_newest_first_with_each_balance_right(client: Any, demo_i
                                           booked_at=day + timedelta(days=n // 2, hours=n)) for n in range(4)])
     for path in (f"/api/funds/{advertiser}/ledger", f"/api/users/{advertiser}/payments"):
         whole = _whole(client, admin, path)
-        assert _walk(client, admin, path, 2) == whole
+        assert walk_pages(client, admin, path, 2) == whole
         assert [row["note"] for row in whole if row["kind"] == "deposit"][:5] == [f"Wire {n}" for n in range(5, 0, -1)]
         for newer, older in zip(whole, whole[1:], strict=False):  # read down: each balance less its amount
             assert Decimal(newer["balance"]) - Decimal(newer["amount"]) == Decimal(older["balance"]), (newer, older)
     statement = _whole(client, admin, f"/api/funds/{advertiser}/ledger", group="day")
-    assert _walk(client, admin, f"/api/funds/{advertiser}/ledger", 1, group="day") == statement
+    assert walk_pages(client, admin, f"/api/funds/{advertiser}/ledger", 1, group="day") == statement
     assert [row["kind"] for row in statement].count("delivery") >= 2
 
 
@@ -83,10 +66,10 @@ def test_api_keys_and_change_logs_page_the_same_way(client: Any, demo_ids: dict[
                            json={"label": f"Key {n}"}).status_code in (200, 201)
         assert client.patch(f"/api/users/{advertiser}", headers=admin,
                             json={"companyName": f"Arlo Shoes {n}"}).status_code == 200
-    keys = _walk(client, admin, f"/api/users/{advertiser}/api-keys", 1)
+    keys = walk_pages(client, admin, f"/api/users/{advertiser}/api-keys", 1)
     assert [k["label"] for k in keys][:4] == ["Key 3", "Key 2", "Key 1", "Key 0"]
     log = f"/api/users/{advertiser}/change-log"
-    entries = _walk(client, admin, log, 2)
+    entries = walk_pages(client, admin, log, 2)
     assert entries == _whole(client, admin, log) and len(entries) >= 4
     assert [e["id"] for e in entries] == sorted((e["id"] for e in entries), reverse=True)
     cursor = client.get(log, headers=admin, params={"limit": 1}).json()["data"]["next_cursor"]

@@ -49,8 +49,9 @@ def test_page_two_of_a_long_change_log_shows_the_older_entries(demo_ids: dict[st
     advertiser = demo_ids["advertiser@demo.example"]
 
     def edit_many_times(db: Any) -> None:
+        admin = actor_of(db, ADMIN)
         for n in range(PAGE_SIZE + 4):
-            users.update_user(db, actor=actor_of(db, ADMIN), user_id=advertiser, company_name=f"Arlo Shoes {n}")
+            users.update_user(db, actor=admin, user_id=advertiser, company_name=f"Arlo Shoes {n}")
 
     run(edit_many_times)
     first, second = _pages(f"/admin/user/change-log/{advertiser}")

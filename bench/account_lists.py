@@ -27,6 +27,7 @@ from app.access.roles import Role  # noqa: E402
 from app.accounts import directory  # noqa: E402
 from app.demo.seed import seed_demo  # noqa: E402
 from app.funds import ledger  # noqa: E402
+from app.funds import service as funds  # noqa: E402
 from app.funds.models import LedgerEntry  # noqa: E402
 from app.kernel.db import migrate, run  # noqa: E402
 from app.kernel.money import MICROS_PER_DOLLAR  # noqa: E402
@@ -63,7 +64,7 @@ def timed(label: str, call: Callable[[Session], Any], rounds: int) -> None:
         start = time.perf_counter()
         result = run(call)
         timings.append((time.perf_counter() - start) * 1000)
-        size = len(result)
+        size = len(getattr(result, "items", getattr(result, "rows", result)))
     print(f"{label:<34} {size:>6} rows   median {statistics.median(timings):7.1f} ms   "
           f"max {max(timings):7.1f} ms   ({rounds} rounds)")
 
@@ -85,6 +86,14 @@ def main(agencies: int = 100, per_agency: int = 50, rounds: int = 5) -> None:
     timed("/agency/advertiser (demo agency)", lambda db: directory.accounts_overview(db, actor=agency), rounds)
     timed("payment list (20 entries)", lambda db: ledger.payment_history(
         db, actor=admin, advertiser_id=advertiser_id), rounds)
+    # The paged API lists and the funds grid (issue 26): one page of 50, however long the list.
+    timed("GET /api/agencies (a page of 50)", lambda db: directory.agencies_page(db, actor=admin), rounds)
+    timed("GET /api/funds (a page of 50)", lambda db: funds.funds_page(db, actor=admin), rounds)
+    timed("GET /api/funds (every advertiser)", lambda db: funds.funds_overview(db, actor=admin), rounds)
+    timed("/admin/funds grid (page 1, by balance)", lambda db: funds.funds_list_page(
+        db, actor=admin, sort="-balance"), rounds)
+    timed("GET /api/users/{id}/payments (page)", lambda db: ledger.payment_history_page(
+        db, actor=admin, advertiser_id=advertiser_id, limit=10), rounds)
 
 
 if __name__ == "__main__":

@@ -103,3 +103,21 @@ def settle_jobs(timeout: float = 60) -> None:
             return
         time.sleep(0.02)
     raise AssertionError(f"{jobs.outstanding()} jobs still to run")
+
+
+def walk_pages(client: Any, headers: dict[str, str], path: str, limit: int, **params: Any) -> list[dict[str, Any]]:
+    """Every row of a paged API list (app/kernel/paging.py), `limit` at a time, each page as documented; on the
+    last, the total (where the list counts one) is the rows seen."""
+    rows: list[dict[str, Any]] = []
+    cursor = None
+    for _ in range(200):
+        reply = client.get(path, headers=headers, params={**params, "limit": limit, **({"cursor": cursor} if cursor else {})})
+        assert reply.status_code == 200, reply.text
+        page = reply.json()["data"]
+        assert page["limit"] == limit and len(page["items"]) <= limit
+        rows += page["items"]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            assert page["total"] in (None, len(rows)), (page["total"], len(rows))
+            return rows
+    raise AssertionError("the pages never ended")

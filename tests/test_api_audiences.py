@@ -46,7 +46,7 @@ def test_the_spec_call_names_and_an_upload_over_http(client):
     assert refused.json()["data"]["campaigns"][0]["id"] == campaign_id
 
     log = client.get(f"/api/audiences/{audience_id}/change-log", headers=me).json()["data"]
-    assert [e["action"] for e in log["entries"]] == ["set_status_inactive", "upload", "create"]
+    assert [e["action"] for e in log["items"]] == ["set_status_inactive", "upload", "create"]
     docs = client.get("/api/openapi.json").json()["paths"]
     for path in ("/createAudiance", "/getaudienceDataById/{audience_id}", "/associate-audience/{audience_id}",
                  "/audience-status/{audience_id}", "/audiences/{audience_id}/devices"):

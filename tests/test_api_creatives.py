@@ -40,7 +40,7 @@ def test_an_advertiser_uploads_a_file_and_makes_a_creative_of_it(client):
                       json={"status": "paused"}).json()["data"]["status"] == "paused"
     saved = client.put(f"/api/creatives/{creative_id}", headers=me, json={"name": "Leaderboard B"}).json()["data"]
     assert saved["name"] == "Leaderboard B" and saved["pixel_urls"] == ["https://px.example/"]
-    log = client.get(f"/api/creatives/{creative_id}/change-log", headers=me).json()["data"]["entries"]
+    log = client.get(f"/api/creatives/{creative_id}/change-log", headers=me).json()["data"]["items"]
     assert [row["action"] for row in log] == ["update", "set_status_paused", "create"]
     assert client.delete(f"/api/creatives/{creative_id}", headers=me).json()["data"]["status"] == "archived"
     assert client.get("/api/creatives", headers=me).json()["data"]["items"] == []

@@ -26,7 +26,7 @@ def test_staff_add_funds_and_every_role_sees_the_new_balance(client: TestClient,
     assert reply.status_code == 201, reply.text
     assert reply.json()["data"]["balance"] == "6234.50"
     for email in (ADMIN, AGENCY, ADVERTISER):
-        rows = client.get("/api/funds", headers=bearer_headers(client, email)).json()["data"]
+        rows = client.get("/api/funds", headers=bearer_headers(client, email)).json()["data"]["items"]
         mine = next(row for row in rows if row["id"] == advertiser_id)
         assert (mine["balance"], mine["deposits"], mine["agency"]) == ("6234.50", "6234.50", "Blue Harbor Agency")
     history = client.get(f"/api/agency/payment-history/{advertiser_id}", headers=bearer_headers(client, AGENCY))

@@ -55,4 +55,4 @@ def test_every_list_and_read_reply_answers_money_as_decimal_text(client, db, dem
     floats = [(where, value) for where, value in seen if value is not None and not (
         isinstance(value, str) and MONEY_TEXT.match(value))]
     assert not floats, floats
-    assert ("/funds/{advertiser_id}/ledger[].amount", "-12.35") in seen
+    assert ("/funds/{advertiser_id}/ledger.items[].amount", "-12.35") in seen

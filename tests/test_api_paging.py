@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from app.kernel.db import run
-from tests.helpers import bearer_headers, other_tenant
+from tests.helpers import bearer_headers, other_tenant, walk_pages
 
 NEW = {"objective": "app_installs", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1200",
        "bid_strategy": "cpc", "targeting": {"countries": ["US"], "device_types": ["phone"]}}
@@ -16,20 +16,7 @@ NEW = {"objective": "app_installs", "starts_at": "2026-12-01", "time_zone": "UTC
 
 def _walk(client, headers, limit: int = 7, **params) -> list[dict]:
     """Every row of GET /api/campaigns, page by page; each page's total and limit as documented."""
-    rows: list[dict] = []
-    cursor = None
-    for _ in range(100):
-        query = {**params, "limit": limit, **({"cursor": cursor} if cursor else {})}
-        reply = client.get("/api/campaigns", headers=headers, params=query)
-        assert reply.status_code == 200, reply.text
-        page = reply.json()["data"]
-        assert page["limit"] == limit and len(page["items"]) <= limit
-        rows += page["items"]
-        cursor = page["next_cursor"]
-        if cursor is None:
-            assert page["total"] == len(rows)
-            return rows
-    raise AssertionError("the pages never ended")
+    return walk_pages(client, headers, "/api/campaigns", limit, **params)
 
 
 @pytest.fixture

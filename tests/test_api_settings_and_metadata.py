@@ -28,7 +28,7 @@ def test_api_keys_are_shown_once_work_and_cannot_mint_more_keys(client, demo_ids
     token = made.json()["data"]["token"]
     keyed = {"Authorization": f"Bearer {token}"}
     assert client.get("/api/auth/profile", headers=keyed).json()["data"]["email"] == "advertiser@demo.example"
-    listed = client.get(f"/api/users/{me}/api-keys", headers=keyed).json()["data"]
+    listed = client.get(f"/api/users/{me}/api-keys", headers=keyed).json()["data"]["items"]
     assert [k["label"] for k in listed] == ["Reporting"] and "token" not in listed[0] and listed[0]["last_used"]
     refused = client.post(f"/api/users/{me}/api-keys", headers=keyed, json={"label": "More"})
     assert refused.status_code == 403 and "API keys cannot manage API keys" in refused.json()["message"]

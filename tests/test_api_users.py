@@ -25,7 +25,7 @@ def test_admin_creates_configures_and_moves_users(client, demo_ids):
     assert good.json()["data"]["margin"] == "8"
     moved = client.post("/api/agencies/assign", headers=admin, json={"advertiserIds": [user_id], "agencyId": None})
     assert moved.json()["data"] == {"moved": 1}
-    log = client.get(f"/api/users/{user_id}/change-log", headers=admin).json()["data"]
+    log = client.get(f"/api/users/{user_id}/change-log", headers=admin).json()["data"]["items"]
     assert [e["action"] for e in log][:3] == ["assign_agency", "update_config", "create"]
     listed = client.get("/api/users", params={"role": "ADVERTISER"}, headers=admin).json()["data"]["items"]
     assert {u["email"] for u in listed} == {"advertiser@demo.example", "api@new.example"}
@@ -63,7 +63,7 @@ def test_edit_config_status_reset_and_payments_over_the_api(client, demo_ids):
     config = client.get(f"/api/users/{advertiser}/config", headers=admin).json()["data"]
     assert config["api_access"] is True and config["insight_dashboard"] is True
 
-    payments = client.get(f"/api/users/{advertiser}/payments", headers=admin).json()["data"]
+    payments = client.get(f"/api/users/{advertiser}/payments", headers=admin).json()["data"]["items"]
     assert payments and payments[0]["balance"] == "5000.00"  # the demo's opening deposit
 
     reset = client.post(f"/api/users/{advertiser}/password-reset", headers=admin)
@@ -89,7 +89,7 @@ def test_edit_config_status_reset_and_payments_over_the_api(client, demo_ids):
 
 def test_agencies_and_reference_lists_over_the_api(client, demo_ids):
     admin = bearer_headers(client, "admin@demo.example")
-    agencies = client.get("/api/agencies", headers=admin).json()["data"]
+    agencies = client.get("/api/agencies", headers=admin).json()["data"]["items"]
     demo_agency = next(a for a in agencies if a["id"] == demo_ids["agency@demo.example"])
     assert demo_agency["advertisers"] == 1
     exchanges = client.get("/api/metadata/exchange", headers=admin)

@@ -76,7 +76,7 @@ def test_an_advertiser_pays_by_card_and_is_credited_exactly_once(client: TestCli
         status, body = deliver(client, payload, sign(payload, WEBHOOK_SECRET))
         assert status == 200 and body["data"]["credited"] is None
     assert balance(client, headers, advertiser_id) == "5500.25"
-    ledger = client.get(f"/api/funds/{advertiser_id}/ledger", headers=headers).json()["data"]
+    ledger = client.get(f"/api/funds/{advertiser_id}/ledger", headers=headers).json()["data"]["items"]
     assert [(row["kind"], row["amount"]) for row in ledger[:2]] == [("deposit", "500.25"), ("deposit", "5000.00")]
 
 

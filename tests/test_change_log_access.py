@@ -98,7 +98,7 @@ def test_the_campaign_change_log_api_answers_what_its_page_shows(client, tenants
     headers = bearer_headers(client, "agency@demo.example")
     data = client.get(_path("campaign", home), headers=headers).json()["data"]
     assert data["campaign"]["name"] == "Home Campaign"
-    assert {"field": "total_budget", "old": "1000.00", "new": "1200.00"} in data["entries"][0]["changes"]
+    assert {"field": "total_budget", "old": "1000.00", "new": "1200.00"} in data["items"][0]["changes"]
     assert client.get(_path("campaign", home), headers=headers, params={"since": "soon"}).json()["data"] == {
         "fields": {"since": "Enter a date such as 2026-12-01."}}
     creative = client.get(_path("creative", home), headers=headers).json()["data"]
@@ -106,8 +106,8 @@ def test_the_campaign_change_log_api_answers_what_its_page_shows(client, tenants
 
 
 def test_every_change_log_reply_shows_its_schema_in_openapi():
-    """Each declared log's route (and its spec-named copy) answers a typed reply: its subject, entries and people,
-    or its entries (issue 22: typed boundaries)."""
+    """Each declared log's route answers a typed page of its entries (with its subject and people where it has a
+    subject), its spec-named copy the whole reply: subject, entries and people (issue 22: typed boundaries)."""
     from app.main import create_api
     from tests.test_api_schemas import _resolve, _typed
 
@@ -117,5 +117,11 @@ def test_every_change_log_reply_shows_its_schema_in_openapi():
             answer = spec["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
             data = _resolve(spec, answer)["properties"]["data"]
             assert _typed(spec, data), (kind, path)
-            entries = _resolve(spec, data)["properties"]["entries"] if log.subject else data
+            reply = _resolve(spec, data)
+            if path == log.api:  # paged: {items, next_cursor, total, limit} (and the subject, people)
+                entries = reply["properties"]["items"]
+                assert {"next_cursor", "total", "limit", *([log.subject, "people"] if log.subject else [])} <= set(
+                    reply["properties"]), kind
+            else:
+                entries = reply["properties"]["entries"] if log.subject else data
             assert _resolve(spec, entries["items"])["properties"]["changes"]["type"] == "array", kind

@@ -145,7 +145,8 @@ def _charged(db: Session, batch_id: str) -> int:
 
 
 def _ledger_matches_balance(server: Server, headers: dict[str, str], advertiser_id: int) -> int:
-    ledger = httpx.get(f"{server.url}/api/funds/{advertiser_id}/ledger", headers=headers, timeout=60).json()["data"]
+    ledger = httpx.get(f"{server.url}/api/funds/{advertiser_id}/ledger", headers=headers,
+                       timeout=60).json()["data"]["items"]
     balance = httpx.get(f"{server.url}/api/funds/{advertiser_id}/balance", headers=headers, timeout=60).json()["data"]
     with session_scope() as db:
         total = int(db.exec(select(func.coalesce(func.sum(LedgerEntry.amount_micros), 0))

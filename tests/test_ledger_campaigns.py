@@ -202,11 +202,12 @@ def test_the_api_answers_the_campaign_rows_and_keeps_other_tenants_out(client, d
     _agency, rival = other_tenant(db)
     db.commit()
     headers = bearer_headers(client, AGENCY)
-    rows = client.get(f"/api/funds/{advertiser}/ledger", params={"group": "day"}, headers=headers).json()["data"]
+    rows = client.get(f"/api/funds/{advertiser}/ledger", params={"group": "day"}, headers=headers).json()["data"][
+        "items"]
     assert [(r["kind"], r["campaign_id"], r["campaign"], r["amount"]) for r in rows] == [
         ("delivery", alpha, "Alpha", "-2.25"), ("delivery", None, None, "-1.12"), ("deposit", None, None, "5000.00")]
     assert rows[0]["hours"][0]["hour"].startswith(f"{DAY:%Y-%m-%d}T00:00")
-    entries = client.get(f"/api/funds/{advertiser}/ledger", headers=headers).json()["data"]
+    entries = client.get(f"/api/funds/{advertiser}/ledger", headers=headers).json()["data"]["items"]
     assert sorted((e["kind"], e["campaign_id"] or 0) for e in entries) == [
         ("deposit", 0), ("margin", 0), ("margin", alpha), ("spend", 0), ("spend", alpha)]
     assert client.get(f"/api/funds/{rival.id}/ledger", params={"group": "day"}, headers=headers).status_code == 404

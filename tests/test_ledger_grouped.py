@@ -135,10 +135,10 @@ def test_the_api_offers_the_day_rows_and_keeps_the_entries_by_default(client, db
     headers = bearer_headers(client, AGENCY)
     grouped = client.get(f"/api/funds/{two_days}/ledger", params={"group": "day"}, headers=headers)
     assert grouped.status_code == 200
-    rows = grouped.json()["data"]
+    rows = grouped.json()["data"]["items"]
     assert [r["kind"] for r in rows] == ["delivery", "deposit", "delivery", "delivery", "deposit"]
     assert _cents(rows[3]["amount"]) < 0 and len(rows[3]["hours"]) == 24
-    entries = client.get(f"/api/funds/{two_days}/ledger", headers=headers).json()["data"]
+    entries = client.get(f"/api/funds/{two_days}/ledger", headers=headers, params={"limit": 500}).json()["data"]["items"]
     assert len(entries) == 82 and {e["kind"] for e in entries} == {"deposit", "spend", "margin"}
     assert client.get(f"/api/agency/payment-history/{two_days}", headers=headers).json()["data"] == entries
     assert client.get(f"/api/funds/{two_days}/ledger", params={"group": "week"}, headers=headers).status_code == 422

@@ -84,7 +84,7 @@ def test_a_save_with_one_field_changes_that_field_only(client, demo_ids, name: s
     if save.read == CONFIG:
         assert (before["margin"], before["allowed_exchanges"]) == ("12.5", sorted(ids[:2]))
         # The change log records what changed and nothing else.
-        latest = client.get(f"/api/users/{advertiser}/change-log", headers=headers["admin"]).json()["data"][0]
+        latest = client.get(f"/api/users/{advertiser}/change-log", headers=headers["admin"]).json()["data"]["items"][0]
         stored_names = {"margin": "margin_bps"}
         assert {c["field"] for c in latest["changes"]} == {stored_names.get(f, f) for f in save.changed}
 
@@ -92,10 +92,10 @@ def test_a_save_with_one_field_changes_that_field_only(client, demo_ids, name: s
 def test_a_save_that_changes_nothing_leaves_no_change_log_entry(client, demo_ids) -> None:
     advertiser, _ids, headers = _configured(client, demo_ids)
     log = f"/api/users/{advertiser}/change-log"
-    entries = len(client.get(log, headers=headers["admin"]).json()["data"])
+    entries = client.get(log, headers=headers["admin"]).json()["data"]["total"]
     assert client.patch(f"/api/users/{advertiser}/config", headers=headers["admin"],
                         json={"margin": "12.50", "api_access": True}).status_code == 200
-    assert len(client.get(log, headers=headers["admin"]).json()["data"]) == entries
+    assert client.get(log, headers=headers["admin"]).json()["data"]["total"] == entries
 
 
 def test_a_refused_field_saves_nothing_of_the_call(client, demo_ids) -> None:

@@ -86,9 +86,9 @@ def test_a_kind_declared_once_gets_its_status_route_change_log_checks_and_audit(
         log = client.get(f"{path}/log", headers=headers)
         assert log.status_code == 200, log.text
         assert log.json()["data"]["lamp"]["status"] == "archived"
-        assert [e["action"] for e in log.json()["data"]["entries"]] == ["set_status_archived"]
+        assert [e["action"] for e in log.json()["data"]["items"]] == ["set_status_archived"]
         assert client.get(f"{path}/log", headers=headers, params={"since": "2999-01-01"}).json()["data"][
-            "entries"] == []
+            "items"] == []
         spec = client.get("/api/openapi.json").json()
         paths = spec["paths"]
         assert {"/test-kinds/lamps/{campaign_id}", "/test-kinds/lamps/{campaign_id}/log"} <= set(paths)
@@ -101,7 +101,7 @@ def test_a_kind_declared_once_gets_its_status_route_change_log_checks_and_audit(
 
         assert data_of(paths["/test-kinds/lamps/{campaign_id}"]["patch"]) == {"$ref": "#/components/schemas/LampRead"}
         log_schema = schemas[data_of(paths["/test-kinds/lamps/{campaign_id}/log"]["get"])["$ref"].rsplit("/", 1)[1]]
-        assert set(log_schema["properties"]) == {"lamp", "entries", "people"}
+        assert set(log_schema["properties"]) == {"lamp", "items", "people", "next_cursor", "total", "limit"}
     with session_scope() as db:
         assert _audited(db, "test_lamp", campaign_id, "set_status_archived") == 1
 

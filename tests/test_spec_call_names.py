@@ -96,7 +96,7 @@ def test_generate_api_credentials_makes_a_working_key_in_scope_only(client: Any,
     token = made.json()["data"]["token"]
     key = {"Authorization": f"Bearer {token}"}
     assert client.get("/api/auth/profile", headers=key).json()["data"]["email"] == "advertiser@demo.example"
-    listed = client.get(f"/api/users/{own}/api-keys", headers=agency).json()["data"]
+    listed = client.get(f"/api/users/{own}/api-keys", headers=agency).json()["data"]["items"]
     assert [k["label"] for k in listed] == ["Spec"]
     # As the twin: a key cannot mint keys, and another tenant's user is not found.
     assert client.post("/api/generate-api-credentials", headers=key,

@@ -8,7 +8,7 @@ from sqlmodel import Session, col, func, select
 from app.access.models import User, UserSettings, UserStatus
 from app.access.policy import Actor, can, can_impersonate, can_see_user, require
 from app.access.roles import Role
-from app.accounts.schemas import AccountRow, AgencyRow, TransactionRead
+from app.accounts.schemas import AccountRow, AgencyRow
 from app.accounts.user_config import margin_text
 from app.accounts.users import can_change_status
 from app.funds.models import LedgerEntry
@@ -104,7 +104,26 @@ def _account_rows(db: Session, actor: Actor, users: list[User]) -> list[AccountR
 def agencies_overview(db: Session, *, actor: Actor, status: str = "") -> list[AgencyRow]:
     """/admin/agencies: every agency with its advertisers' count and combined balance."""
     require(actor, "agency", "view")
-    agencies = accounts_overview(db, actor=actor, role=Role.AGENCY, status=status)
+    return _agency_rows(db, actor, _visible_users(db, actor, role=Role.AGENCY, status=status, agency_id=None))
+
+
+def agencies_page(db: Session, *, actor: Actor, status: str = "", limit: int = DEFAULT_LIMIT,
+                  cursor: str | None = None) -> Page[AgencyRow]:
+    """The API's agency list a page at a time, by id, as accounts_page (`total` left out for the same reason);
+    the advertisers' counts and balances are summed for the page's agencies only."""
+    require(actor, "agency", "view")
+    check_limit(limit)
+    scope = {"list": "agencies", "status": status}
+    after = decode_cursor(cursor, scope)
+    agencies = _visible_users(db, actor, role=Role.AGENCY, status=status, agency_id=None,
+                              after_id=after.id if after else None)[:limit + 1]
+    return Page[AgencyRow](items=_agency_rows(db, actor, agencies[:limit]), total=None, limit=limit,
+                           next_cursor=next_cursor(agencies, limit, scope, lambda u: (None, u.id)))
+
+
+def _agency_rows(db: Session, actor: Actor, users: list[User]) -> list[AgencyRow]:
+    """Agencies as the agency list shows them: with their advertisers' count and combined balance."""
+    agencies = _account_rows(db, actor, users)
     ids = [a.id for a in agencies]
     advertisers = db.exec(select(col(User.id), User.agency_id).where(col(User.agency_id).in_(ids),
                                                                      User.role == Role.ADVERTISER)).all()
@@ -116,12 +135,3 @@ def agencies_overview(db: Session, *, actor: Actor, status: str = "") -> list[Ag
         totals[owner] = totals.get(owner, 0) + balances.get(advertiser_id, 0)
     return [AgencyRow(**a.model_dump(exclude={"balance"}), advertisers=counts.get(a.id, 0),
                       balance=dollars(totals.get(a.id, 0))) for a in agencies]
-
-
-def recent_transactions(db: Session, *, actor: Actor, limit: int = 50) -> list[TransactionRead]:
-    """The acting advertiser's latest ledger entries."""
-    require(actor, "funds", "view")
-    rows = db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == actor.id)
-                   .order_by(col(LedgerEntry.id).desc()).limit(limit))
-    return [TransactionRead(id=r.id, date=r.created_at.isoformat(), kind=r.kind, note=r.note,
-                            amount=dollars(r.amount_micros)) for r in rows if r.id is not None]

@@ -104,16 +104,21 @@ def set_margin(user_id: int, body: MarginUpdate, actor: Actor = Depends(get_acto
 
 
 @router.get("/users/{user_id}/payments")
-def payments(user_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[LedgerEntryRead]]:
-    """An advertiser's ledger, newest first, with the balance after each entry."""
-    return reply(ledger.payment_history(db, actor=actor, advertiser_id=user_id))
+def payments(user_id: int, paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+             db: Session = DB) -> Envelope[Page[LedgerEntryRead]]:
+    """An advertiser's ledger, a page at a time, newest first, with the balance after each entry; `total` counts
+    the entries."""
+    return reply(ledger.payment_history_page(db, actor=actor, advertiser_id=user_id, limit=paging.limit,
+                                             cursor=paging.cursor))
 
 
 @router.get("/agencies")
 def agencies(status: str = Query("", description="active, pending or disabled; empty: every status"),
-             actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[AgencyRow]]:
-    """Admin and co-admin: every agency with its number of advertisers and their combined balance."""
-    return reply(directory.agencies_overview(db, actor=actor, status=status))
+             paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+             db: Session = DB) -> Envelope[Page[AgencyRow]]:
+    """Admin and co-admin: the agencies a page at a time by id, each with its number of advertisers and their
+    combined balance. `total` is null."""
+    return reply(directory.agencies_page(db, actor=actor, status=status, limit=paging.limit, cursor=paging.cursor))
 
 
 @router.post("/agencies/assign")

@@ -25,8 +25,10 @@ from app.funds.schemas import (
     WebhookResult,
 )
 from app.kernel.errors import Invalid
+from app.kernel.paging import Page
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, created, error_response, reply
+from app.web.paging import PageQuery, page_query
 
 router = APIRouter(tags=["funds"])
 
@@ -43,6 +45,7 @@ GROUPED_HELP = (" With `group=day` (what the funds pages show): each UTC day's d
                 "an hour a line), every other entry a row of its own (`campaign_id` and `campaign` null); each row "
                 "with the `balance` after it (the row below's balance plus its amount), money as dollar text "
                 "(\"-12.35\").")
+PAGED_HELP = " A page at a time (`limit`, `cursor`); `total` counts every row."
 ADD_HELP = ("Admin and co-admin: a deposit or refund (positive) or an adjustment (positive or negative) on an "
             "advertiser's balance, at most 1,000,000.00 and two decimals. The advertiser is notified. A wrong field "
             "answers 422 naming it in `data.fields` (`advertiser_id`, `kind`, `amount`, `note`).")
@@ -60,10 +63,11 @@ def _add(body: FundsAdd, actor: Actor, db: Session) -> FundsAdded:
                            kind=body.kind, note=body.note)
 
 
-@router.get("/funds", summary="Funds overview", description=OVERVIEW_HELP)
+@router.get("/funds", summary="Funds overview", description=OVERVIEW_HELP + PAGED_HELP)
 def overview(agency_id: int | None = Query(None, description="Only this agency's advertisers; 0: direct ones"),
-             actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[FundsRow]]:
-    return _overview(actor, db, agency_id)
+             paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+             db: Session = DB) -> Envelope[Page[FundsRow]]:
+    return reply(funds.funds_page(db, actor=actor, agency_id=agency_id, limit=paging.limit, cursor=paging.cursor))
 
 
 @router.post("/funds", status_code=201, summary="Add funds", description=ADD_HELP)
@@ -79,15 +83,15 @@ def summary(advertiser_id: int, actor: Actor = Depends(get_actor), db: Session =
     return reply(funds.funds_summary(db, actor=actor, advertiser_id=advertiser_id))
 
 
-@router.get("/funds/{advertiser_id}/ledger", summary="An advertiser's ledger", description=LEDGER_HELP + GROUPED_HELP)
+@router.get("/funds/{advertiser_id}/ledger", summary="An advertiser's ledger", description=LEDGER_HELP + GROUPED_HELP + PAGED_HELP)
 def advertiser_ledger(advertiser_id: int, group: Literal["entry", "day"] = Query(
                           "entry", description="`entry`: every entry (the default); `day`: delivery charges a row per campaign and day"),
-                      actor: Actor = Depends(get_actor),
-                      db: Session = DB) -> Envelope[list[LedgerEntryRead] | list[LedgerRow]]:
-    rows: list[LedgerEntryRead] | list[LedgerRow] = (
-        ledger.grouped_ledger(db, actor=actor, advertiser_id=advertiser_id) if group == "day"
-        else ledger.payment_history(db, actor=actor, advertiser_id=advertiser_id))
-    return reply(rows)
+                      paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+                      db: Session = DB) -> Envelope[Page[LedgerEntryRead] | Page[LedgerRow]]:
+    read = ledger.grouped_ledger_page if group == "day" else ledger.payment_history_page
+    page: Page[LedgerEntryRead] | Page[LedgerRow] = read(db, actor=actor, advertiser_id=advertiser_id,
+                                                         limit=paging.limit, cursor=paging.cursor)
+    return reply(page)
 
 
 @router.get("/funds/{advertiser_id}/balance", summary="An advertiser's balance",

@@ -8,8 +8,10 @@ opens to its hours.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from datetime import datetime
+from datetime import UTC, datetime
+from typing import Any
 
+from sqlalchemy import and_, or_
 from sqlmodel import Session, col, func, select
 
 from app.access.models import User
@@ -20,6 +22,15 @@ from app.funds.models import LedgerEntry
 from app.funds.schemas import BalanceRead, LedgerDeliveryRow, LedgerEntryRead, LedgerEntryRow, LedgerHour
 from app.kernel.errors import NotFound
 from app.kernel.money import dollars
+from app.kernel.paging import (
+    DEFAULT_LIMIT,
+    Page,
+    after_condition,
+    check_limit,
+    decode_cursor,
+    next_cursor,
+    page_of_list,
+)
 
 # Entries that statistics ingestion writes, a pair every hour (app/funds/service.py charge_delivery).
 DELIVERY_KINDS = ("spend", "margin")
@@ -34,14 +45,21 @@ def balance_micros(db: Session, *, actor: Actor, advertiser_id: int) -> int:
     return int(total)
 
 
-def _ledger_of(db: Session, actor: Actor, advertiser_id: int) -> tuple[list[LedgerEntry], dict[int | None, str]]:
-    """An advertiser's entries in the actor's scope, oldest first by the time each was booked (id breaks ties:
-    the order the balance moved in), and the names of the people who entered them. Another tenant's advertiser,
-    or an account that is no advertiser, answers not found."""
+def _advertiser(db: Session, actor: Actor, advertiser_id: int) -> User:
+    """The advertiser whose ledger is read, in the actor's scope: another tenant's advertiser, or an account that
+    is no advertiser, answers not found."""
     require(actor, "funds", "view")
     advertiser = require_user_in_scope(actor, db.get(User, advertiser_id))
     if advertiser.role != Role.ADVERTISER:
         raise NotFound("User not found.")
+    return advertiser
+
+
+def _ledger_of(db: Session, actor: Actor, advertiser_id: int) -> tuple[list[LedgerEntry], dict[int | None, str]]:
+    """An advertiser's entries in the actor's scope, oldest first by the time each was booked (id breaks ties:
+    the order the balance moved in), and the names of the people who entered them. Another tenant's advertiser,
+    or an account that is no advertiser, answers not found."""
+    _advertiser(db, actor, advertiser_id)
     entries = list(db.exec(select(LedgerEntry).where(LedgerEntry.advertiser_id == advertiser_id)
                            .order_by(col(LedgerEntry.created_at), col(LedgerEntry.id))))
     people = {u.id: u.display_name for u in db.exec(select(User).where(
@@ -55,13 +73,47 @@ def payment_history(db: Session, *, actor: Actor, advertiser_id: int) -> list[Le
     rows, people = _ledger_of(db, actor, advertiser_id)
     running, history = 0, list[LedgerEntryRead]()
     for row in rows:
-        assert row.id is not None
         running += row.amount_micros
-        history.append(LedgerEntryRead(id=row.id, date=row.created_at.isoformat(), kind=row.kind,
-                                       campaign_id=row.campaign_id, note=row.note, amount=dollars(row.amount_micros),
-                                       balance=dollars(running),
-                                       by=people.get(row.created_by, "") if row.created_by else ""))
+        history.append(_entry_read(row, running, people))
     return history[::-1]
+
+
+def _entry_read(row: LedgerEntry, balance: int, people: dict[int | None, str]) -> LedgerEntryRead:
+    assert row.id is not None
+    return LedgerEntryRead(id=row.id, date=row.created_at.isoformat(), kind=row.kind, campaign_id=row.campaign_id,
+                           note=row.note, amount=dollars(row.amount_micros), balance=dollars(balance),
+                           by=people.get(row.created_by, "") if row.created_by else "")
+
+
+def payment_history_page(db: Session, *, actor: Actor, advertiser_id: int, limit: int = DEFAULT_LIMIT,
+                         cursor: str | None = None) -> Page[LedgerEntryRead]:
+    """payment_history a page at a time (keyset on the booking time and id, newest first, app/kernel/paging.py):
+    only the page's entries are read, and the balance after its first entry by one SUM of the entries up to it;
+    `total` by a COUNT of the advertiser's entries."""
+    _advertiser(db, actor, advertiser_id)
+    check_limit(limit)
+    scope = {"list": "ledger", "advertiser_id": advertiser_id}
+    after = decode_cursor(cursor, scope)
+    mine = LedgerEntry.advertiser_id == advertiser_id
+    booked, ident = col(LedgerEntry.created_at), col(LedgerEntry.id)
+    total = db.exec(select(func.count()).select_from(LedgerEntry).where(mine)).one()
+    query = select(LedgerEntry).where(mine)
+    if after is not None:
+        query = query.where(after_condition(booked, ident, after, descending=True))
+    rows = list(db.exec(query.order_by(booked.desc(), ident.desc()).limit(limit + 1)))
+    shown = rows[:limit]
+    people = {u.id: u.display_name for u in db.exec(select(User).where(
+        col(User.id).in_({e.created_by for e in shown if e.created_by})))}
+    items: list[LedgerEntryRead] = []
+    if shown:
+        first = shown[0]
+        running = int(db.exec(select(func.coalesce(func.sum(LedgerEntry.amount_micros), 0)).where(
+            mine, or_(booked < first.created_at, and_(booked == first.created_at, ident <= first.id)))).one())
+        for row in shown:  # newest first: the balance before an entry is the one after it less its amount
+            items.append(_entry_read(row, running, people))
+            running -= row.amount_micros
+    return Page[LedgerEntryRead](items=items, total=int(total), limit=limit,
+                                 next_cursor=next_cursor(rows, limit, scope, lambda e: (e.created_at, e.id)))
 
 
 def advertiser_balance(db: Session, *, actor: Actor, advertiser_id: int) -> BalanceRead:
@@ -134,27 +186,55 @@ def grouped_ledger(db: Session, *, actor: Actor, advertiser_id: int) -> list[Led
     campaign row's balance is a running figure of the statement, not the balance at a moment of the day). Each
     figure is the sum of its entries rounded to the cent (delivery is charged in micro-dollars, so a row's rounded
     hours may differ from the rounded row by a cent or so, as in any statement of rounded figures)."""
+    return [row for _key, _first, row in _grouped(db, actor, advertiser_id)]
+
+
+def grouped_ledger_page(db: Session, *, actor: Actor, advertiser_id: int, limit: int = DEFAULT_LIMIT,
+                        cursor: str | None = None) -> Page[LedgerRow]:
+    """grouped_ledger a page at a time. Its rows are figured from the whole ledger (a row's balance is the one
+    below it plus its amount), so it is read whole and cut in Python, on each row's place in the statement."""
+    scope = {"list": "ledger", "advertiser_id": advertiser_id, "group": "day"}
+    found = page_of_list(_grouped(db, actor, advertiser_id), limit=limit, cursor=cursor, scope=scope,
+                         key=lambda r: r[0], ident=lambda r: r[1])
+    return Page[LedgerRow](items=[row for _key, _first, row in found.items], total=found.total, limit=limit,
+                           next_cursor=found.next_cursor)
+
+
+def _newest_first(entry: LedgerEntry) -> list[Any]:
+    """An entry's place in the ledger, newest first, as JSON values that sort ascending: booking time, then id."""
+    booked = entry.created_at if entry.created_at.tzinfo else entry.created_at.replace(tzinfo=UTC)
+    assert entry.id is not None
+    return [-booked.timestamp(), -entry.id]
+
+
+def _grouped(db: Session, actor: Actor, advertiser_id: int) -> list[tuple[list[Any], int, LedgerRow]]:
+    """grouped_ledger's rows, newest first, each with its place in that order (ascending: the newest run first,
+    its campaigns as shown) and the id of its run's first entry: what a page's cursor keeps."""
     entries, people = _ledger_of(db, actor, advertiser_id)
     names = _campaign_names(db, entries)
-    rows: list[LedgerRow] = []
+    rows: list[tuple[list[Any], int, LedgerRow]] = []
     balance = 0
     for run in _runs(entries):
         first = run[0]
+        assert first.id is not None
         if first.kind not in DELIVERY_KINDS:
             balance += first.amount_micros
-            rows.append(LedgerEntryRow(id=str(first.id), date=first.created_at.isoformat(), kind=first.kind,
-                                       note=first.note,
-                                       by=people.get(first.created_by, "") if first.created_by else "", entries=1,
-                                       amount=dollars(first.amount_micros), balance=dollars(balance)))
+            rows.append(([*_newest_first(first), False, "", 0], first.id, LedgerEntryRow(
+                id=str(first.id), date=first.created_at.isoformat(), kind=first.kind, note=first.note,
+                by=people.get(first.created_by, "") if first.created_by else "", entries=1,
+                amount=dollars(first.amount_micros), balance=dollars(balance))))
             continue
         for part in _by_campaign(run, names):
             before, amount = balance, sum(e.amount_micros for e in part)
             balance += amount
             spend = sum(e.amount_micros for e in part if e.kind == "spend")
             campaign_id = part[0].campaign_id
-            rows.append(LedgerDeliveryRow(
+            name = names.get(campaign_id, "") if campaign_id else ""
+            # Its run's place, then the campaign's as _by_campaign shows it.
+            place = [*_newest_first(first), campaign_id is None, name.casefold(), campaign_id or 0]
+            rows.append((place, first.id, LedgerDeliveryRow(
                 id=f"delivery-{first.id}-{campaign_id or 0}", date=first.created_at.date().isoformat(),
                 kind="delivery", campaign_id=campaign_id, campaign=names.get(campaign_id) if campaign_id else None,
                 note="", by="", entries=len(part), spend=dollars(spend), margin=dollars(amount - spend),
-                amount=dollars(amount), balance=dollars(balance), hours=_hours(part, before)))
+                amount=dollars(amount), balance=dollars(balance), hours=_hours(part, before))))
     return rows[::-1]

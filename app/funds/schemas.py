@@ -57,6 +57,29 @@ class FundsRow(BaseModel):
     last_entry_at: str | None = Field(description="When its last entry was booked; null without entries")
 
 
+class FundsTotals(BaseModel):
+    """The funds list's figures over every advertiser its agency filter keeps (its search aside)."""
+
+    advertisers: int
+    balance_micros: int
+    spend_micros: int
+    margin_micros: int
+    empty_balances: int = Field(description="Advertisers whose balance is zero or less")
+
+
+class FundsListPage(BaseModel):
+    """One page of the funds list (pages count from 1), how many advertisers its filters match, its figures, and
+    the agencies it can be filtered by (staff)."""
+
+    rows: list[FundsRow]
+    total: int
+    page: int
+    page_size: int
+    totals: FundsTotals
+    agencies: list[tuple[int, str]] = Field(description="(id, name) of the agencies with advertisers in scope")
+    direct: bool = Field(description="Whether advertisers without an agency are in scope")
+
+
 class FundsAdded(BaseModel):
     """The entry just booked and the balance after it."""
 

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from sqlalchemy import case
+from sqlalchemy import and_, case, or_
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, func, select
@@ -31,13 +31,14 @@ from app.access.roles import Role
 from app.campaigns.models import Campaign, CampaignStatus
 from app.campaigns.service import CAMPAIGN_STATUS
 from app.funds.models import LedgerEntry
-from app.funds.schemas import FundsAdded, FundsRow
+from app.funds.schemas import FundsAdded, FundsListPage, FundsRow, FundsTotals
 from app.history import audit
 from app.kernel import money
 from app.kernel.db import select_columns, session_scope
 from app.kernel.errors import Invalid
 from app.kernel.model_base import table_of, utcnow
 from app.kernel.money import dollars
+from app.kernel.paging import DEFAULT_LIMIT, Page, after_condition, check_limit, decode_cursor, next_cursor
 from app.kernel.validation import too_long
 from app.messaging import notifications
 
@@ -351,6 +352,93 @@ def funds_overview(db: Session, *, actor: Actor, agency_id: int | None = None) -
     if agency_id is not None:
         query = query.where(User.agency_id == agency_id if agency_id else col(User.agency_id).is_(None))
     return [_row(tuple(values)) for values in db.exec(query).all()]
+
+
+def funds_page(db: Session, *, actor: Actor, agency_id: int | None = None, limit: int = DEFAULT_LIMIT,
+               cursor: str | None = None) -> Page[FundsRow]:
+    """funds_overview a page at a time, in its order (company, empty ones last, then id), by keyset from the
+    cursor's position (app/kernel/paging.py): the page's advertisers are chosen from the accounts alone, then only
+    their ledgers are summed; `total` by a COUNT of the advertisers in scope."""
+    require(actor, "funds", "view")
+    check_limit(limit)
+    scope = {"list": "funds", "agency_id": agency_id}
+    after = decode_cursor(cursor, scope)
+    mine = and_(col(User.role) == Role.ADVERTISER, advertiser_rows(actor, User.id))
+    if agency_id is not None:
+        mine = and_(mine, col(User.agency_id) == agency_id if agency_id else col(User.agency_id).is_(None))
+    total = db.exec(select(func.count()).select_from(User).where(mine)).one()
+    company, ident = col(User.company_name), col(User.id)
+    chosen = select(ident, company).where(mine).order_by(company.asc().nulls_last(), ident)
+    if after is not None:
+        chosen = chosen.where(after_condition(company, ident, after, descending=False))
+    keys = list(db.exec(chosen.limit(limit + 1)).all())
+    ids = [advertiser for advertiser, _company in keys[:limit]]
+    found = {values[0]: _row(tuple(values)) for values in db.exec(
+        _totals_query(month_start()).where(col(User.id).in_(ids))).all()}
+    return Page[FundsRow](items=[found[i] for i in ids if i in found], total=int(total), limit=limit,
+                          next_cursor=next_cursor(keys, limit, scope, lambda k: (k[1], k[0])))
+
+
+# The funds list's sortable columns, as SQL over _totals_query's columns (by position, see _row): what the grid
+# shows (spend and margin as positive amounts charged, a name as _row makes it).
+_FUNDS_SORTS: dict[str, Callable[[Any], Any]] = {
+    "name": lambda c: func.lower(func.coalesce(func.nullif(func.trim(c[1] + " " + c[2]), ""), c[4])),
+    "company": lambda c: func.lower(c[3]), "email": lambda c: func.lower(c[4]), "status": lambda c: c[5],
+    "agency": lambda c: func.lower(func.coalesce(c[7], "")), "balance": lambda c: c[10], "deposits": lambda c: c[11],
+    "spend": lambda c: -c[12], "margin": lambda c: -c[13], "month_charged": lambda c: -c[14],
+    "last_entry_at": lambda c: c[15], "entries": lambda c: c[16], "id": lambda c: c[0],
+}
+FUNDS_PAGE_SIZE_MAX = 200
+
+
+def funds_list_page(db: Session, *, actor: Actor, agency_id: int | None = None, search: str = "", sort: str = "",
+                    page: int = 1, page_size: int = 50) -> FundsListPage:
+    """The funds pages' list, a page at a time (pages count from 1) for the grid: funds_overview's rows and
+    order unless `sort` names a column ("-" first for descending; ties by id), `search` in the name, company,
+    e-mail or agency (all in SQL), and the figures and agency choices over everything the agency filter keeps.
+    Only the page's rows are sent to the browser; the total is a COUNT."""
+    require(actor, "funds", "view")
+    if page < 1:
+        raise Invalid({"page": "Pages count from 1."})
+    if not 1 <= page_size <= FUNDS_PAGE_SIZE_MAX:
+        raise Invalid({"page_size": f"Show between 1 and {FUNDS_PAGE_SIZE_MAX} advertisers a page."})
+    descending, column = sort.startswith("-"), sort.lstrip("-")
+    if column and column not in _FUNDS_SORTS:
+        raise Invalid({"sort": f"Sort by one of: {', '.join(_FUNDS_SORTS)} (a leading - for descending)."})
+    scoped = _totals_query(month_start()).where(advertiser_rows(actor, User.id))
+    agencies, direct = _agency_choices(db, actor)
+    if agency_id is not None:
+        scoped = scoped.where(User.agency_id == agency_id if agency_id else col(User.agency_id).is_(None))
+    figures = scoped.subquery()
+    advertisers, balance, spend, margin, empty = db.connection().execute(select_columns(
+        func.count(), func.coalesce(func.sum(figures.c[10]), 0), func.coalesce(func.sum(figures.c[12]), 0),
+        func.coalesce(func.sum(figures.c[13]), 0), func.coalesce(func.sum(case((figures.c[10] <= 0, 1), else_=0)), 0),
+    ).select_from(figures)).one()
+    shown = scoped
+    columns = list(scoped.selected_columns)
+    if search.strip():
+        term = search.strip().lower()
+        shown = shown.where(or_(*(func.lower(func.coalesce(columns[i], "")).contains(term, autoescape=True)
+                                  for i in (1, 2, 3, 4, 7))))
+    total = db.connection().execute(select_columns(func.count()).select_from(shown.order_by(None).subquery())).scalar_one()
+    if column:
+        key, tie = _FUNDS_SORTS[column](columns), col(User.id)
+        shown = shown.order_by(None).order_by(*((key.desc().nulls_last(), tie.desc()) if descending
+                                                else (key.asc().nulls_last(), tie.asc())))
+    rows = [_row(tuple(values)) for values in db.exec(shown.limit(page_size).offset((page - 1) * page_size)).all()]
+    return FundsListPage(rows=rows, total=int(total), page=page, page_size=page_size, agencies=agencies, direct=direct,
+                         totals=FundsTotals(advertisers=int(advertisers), balance_micros=int(balance),
+                                            spend_micros=-int(spend), margin_micros=-int(margin),
+                                            empty_balances=int(empty)))
+
+
+def _agency_choices(db: Session, actor: Actor) -> tuple[list[tuple[int, str]], bool]:
+    """The agencies of the advertisers in the actor's scope, by name, and whether some have none."""
+    owners = set(db.exec(select(User.agency_id).where(User.role == Role.ADVERTISER, advertiser_rows(actor, User.id))
+                         .distinct()).all())
+    agencies = db.exec(select(User).where(col(User.id).in_({o for o in owners if o}))).all() if owners - {None} else []
+    named = sorted(((a.company_name or a.display_name, a.id) for a in agencies if a.id), key=lambda p: p[0].casefold())
+    return [(agency, name) for name, agency in named], None in owners
 
 
 def funds_summary(db: Session, *, actor: Actor, advertiser_id: int) -> FundsRow:

@@ -28,6 +28,7 @@ from app.history.schemas import (
     UserSubject,
 )
 from app.kernel.errors import Invalid
+from app.kernel.paging import DEFAULT_LIMIT, Page, check_limit, decode_cursor, next_cursor
 
 
 @dataclass(frozen=True)
@@ -53,9 +54,15 @@ class ChangeLogKind:
 
     @property
     def reply(self) -> Any:
-        """What its API route answers (`read`), as a type: a model {<subject>, entries, people}, or
-        list[<entry>] for a kind without a subject."""
+        """What its aliases (the spec's call names) answer (`read`), as a type: a model {<subject>, entries,
+        people}, or list[<entry>] for a kind without a subject."""
         return _reply_model(self)
+
+    @property
+    def paged_reply(self) -> Any:
+        """What its API route answers (`read_page`), as a type: a Page of its entries, with the record under
+        the `subject` key and the people who changed it beside the page for a kind with a subject."""
+        return _paged_reply_model(self)
 
 
 @cache
@@ -68,6 +75,20 @@ def _reply_model(log: ChangeLogKind) -> Any:
                                           **{log.subject: (log.shown, ...)},  # type: ignore[call-overload]
                                           entries=(list[log.entry], ...),  # type: ignore[name-defined]
                                           people=(list[ChangeLogPerson], ...))
+    return model
+
+
+@cache
+def _paged_reply_model(log: ChangeLogKind) -> Any:
+    entries: Any = Page[log.entry]  # type: ignore[name-defined]  # the kind's own entry model
+    if not log.subject:
+        return entries
+    name = "".join(part.title() for part in log.page.replace(".", "_").split("_")) + "Page"
+    model: type[BaseModel] = create_model(name, __base__=entries, __doc__=(
+        f"A change log a page at a time: its {log.subject}, a page of its entries (`items`) newest first, and who "
+        "made them (the person filter)."),
+        **{log.subject: (log.shown, ...)},  # type: ignore[call-overload]
+        people=(list[ChangeLogPerson], ...))
     return model
 
 
@@ -162,21 +183,34 @@ def source(kind: str) -> ChangeLogSource:
 
 
 def page(db: Session, *, actor: Actor | None, kind: str, record_id: int, since: str = "", until: str = "",
-         user_id: int | None = None) -> ChangeLogPage:
+         user_id: int | None = None, limit: int | None = None, cursor: str | None = None) -> ChangeLogPage:
     """One change log, the one reader of every kind: the record it is about (the kind's `shown`), its entries
     newest first, from the day `since` to the day `until` (ISO dates, UTC) and by `user_id`, and who changed it
-    (for the person filter). Checks the log's permission, then the record's row scope."""
+    (for the person filter). Checks the log's permission, then the record's row scope. With a `limit`, a page of
+    entries at a time (keyset on the audit row's id, from `cursor`), with `next_cursor` and `total` (a COUNT on
+    the audit trail's index); without, the newest LIMIT entries."""
     log = CHANGE_LOGS[kind]
     actor = require_reader(actor, kind)
     found = source(kind)
     subject = found.find(db, actor, record_id)
-    rows = shown(db, filtered_rows(db, entity=log.entity, entity_ids=subject.ids, since=since, until=until,
-                                   user_id=user_id, limit=LIMIT))
+    scope = {"list": f"change_log.{kind}", "record_id": record_id, "since": since, "until": until, "user_id": user_id}
+    if limit is not None:
+        check_limit(limit)
+    after = decode_cursor(cursor, scope)
+    query = _filtered(entity=log.entity, entity_ids=subject.ids, since=since, until=until, user_id=user_id)
+    total = None
+    if limit is not None:
+        total = int(db.exec(select(func.count()).select_from(query.subquery())).one())
+    if after is not None:
+        query = query.where(col(AuditEntry.id) < after.id)
+    audited = list(db.exec(query.order_by(col(AuditEntry.id).desc()).limit((limit + 1) if limit else LIMIT)))
+    rows = shown(db, audited[:limit] if limit else audited)
     if found.readable:
         rows = found.readable(db, actor, subject, rows)
     named = subject.shown if isinstance(subject.shown, dict) else subject.shown.model_dump()
     return ChangeLogPage(subject=log.shown.model_validate(named), entries=[log.entry.model_validate(r) for r in rows],
-                         people=people(db, entity=log.entity, entity_ids=subject.ids))
+                         people=people(db, entity=log.entity, entity_ids=subject.ids), total=total,
+                         next_cursor=next_cursor(audited, limit, scope, lambda r: (None, r.id)) if limit else None)
 
 
 def read(db: Session, *, actor: Actor | None, kind: str, record_id: int, since: str = "", until: str = "",
@@ -191,6 +225,19 @@ def read(db: Session, *, actor: Actor | None, kind: str, record_id: int, since: 
     assert isinstance(reply, type) and issubclass(reply, BaseModel)
     return reply.model_validate({log.subject: shown_page.subject, "entries": shown_page.entries,
                                  "people": shown_page.people})
+
+
+def read_page(db: Session, *, actor: Actor | None, kind: str, record_id: int, since: str = "", until: str = "",
+              user_id: int | None = None, limit: int = DEFAULT_LIMIT, cursor: str | None = None) -> BaseModel:
+    """One change log a page at a time as its API route answers (the kind's `paged_reply`): a Page of its
+    entries, with the record under the kind's `subject` key and `people` for a kind with one."""
+    log = CHANGE_LOGS[kind]
+    found = page(db, actor=actor, kind=kind, record_id=record_id, since=since, until=until, user_id=user_id,
+                 limit=limit, cursor=cursor)
+    paged = {"items": found.entries, "next_cursor": found.next_cursor, "total": found.total, "limit": limit}
+    extra = {log.subject: found.subject, "people": found.people} if log.subject else {}
+    reply: type[BaseModel] = log.paged_reply
+    return reply.model_validate({**paged, **extra})
 
 
 def require_reader(actor: Actor | None, kind: str) -> Actor:
@@ -225,10 +272,9 @@ def _day(value: str, field: str) -> date | None:
         raise Invalid({field: "Enter a date such as 2026-12-01."}) from None
 
 
-def filtered_rows(db: Session, *, entity: str, entity_ids: list[Any], since: str = "", until: str = "",
-                  user_id: int | None = None, limit: int = 1000) -> list[AuditEntry]:
-    """The audit rows of some records, newest first, from the day `since` to the day `until` (ISO dates, UTC)
-    and by `user_id` (who made the change, or who was really behind it). Callers check scope first."""
+def _filtered(*, entity: str, entity_ids: list[Any], since: str, until: str, user_id: int | None) -> Any:
+    """The audit rows of some records (unordered), from the day `since` to the day `until` (ISO dates, UTC) and
+    by `user_id` (who made the change, or who was really behind it). Callers check scope first."""
     start, end = _day(since, "since"), _day(until, "until")
     query = select(AuditEntry).where(AuditEntry.entity == entity,
                                      col(AuditEntry.entity_id).in_([str(i) for i in entity_ids]))
@@ -238,7 +284,7 @@ def filtered_rows(db: Session, *, entity: str, entity_ids: list[Any], since: str
         query = query.where(AuditEntry.created_at < datetime.combine(end + timedelta(days=1), time.min, tzinfo=UTC))
     if user_id:
         query = query.where(or_(AuditEntry.actor_id == user_id, AuditEntry.real_user_id == user_id))
-    return list(db.exec(query.order_by(col(AuditEntry.id).desc()).limit(limit)))
+    return query
 
 
 def people(db: Session, *, entity: str, entity_ids: list[Any]) -> list[ChangeLogPerson]:

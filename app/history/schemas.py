@@ -89,8 +89,11 @@ class ChangeLogPerson(BaseModel):
 
 
 class ChangeLogPage(BaseModel):
-    """One change log as its page shows it: newest first, filtered as asked, and who changed it."""
+    """One change log as its page shows it: newest first, filtered as asked, and who changed it; a page of its
+    entries at a time when read with a limit (the paging contract, app/kernel/paging.py)."""
 
     subject: ChangeLogSubject
     entries: list[ChangeLogEntry]
     people: list[ChangeLogPerson]
+    next_cursor: str | None = None  # the next page's cursor; None on the last
+    total: int | None = None  # the entries the filters match in all

@@ -131,3 +131,17 @@ def next_cursor(rows: Sequence[Any], limit: int, scope: Mapping[str, Any],
     if len(rows) <= limit or limit < 1:
         return None
     return encode_cursor(After(*position(rows[limit - 1])), scope)
+
+
+def page_of_list(rows: Sequence[T], *, limit: int, cursor: str | None, scope: Mapping[str, Any],
+                 key: Callable[[T], list[Any]], ident: Callable[[T], int]) -> Page[T]:
+    """A page of a list already read whole and in order, ascending by (key(row), ident(row)): for lists whose rows
+    are decided or figured in Python (visibility per row, running balances, grouped statements), where SQL cannot
+    cut the page. The same keyset contract: the next page is the rows after the cursor's (key, id), so a row
+    added or removed between two reads moves no other row; `total` is free, as every row was read. A key is a
+    list of JSON values (text, numbers), so the cursor's copy compares like the row's."""
+    check_limit(limit)
+    after = decode_cursor(cursor, scope)
+    rest = list(rows) if after is None else [r for r in rows if [key(r), ident(r)] > [after.value, after.id]]
+    return Page[T](items=rest[:limit], total=len(rows), limit=limit,
+                   next_cursor=next_cursor(rest, limit, scope, lambda r: (key(r), ident(r))))

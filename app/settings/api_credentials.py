@@ -23,6 +23,7 @@ from app.history import audit
 from app.kernel import validation as v
 from app.kernel.errors import Forbidden, Invalid, NotFound
 from app.kernel.model_base import utcnow
+from app.kernel.paging import DEFAULT_LIMIT, Page, page_of_list
 from app.settings.schemas import ApiKeyCreated, ApiKeyRead, ApiKeysOverview
 
 LABEL_MAX_LENGTH = 60
@@ -71,6 +72,16 @@ def list_credentials(db: Session, *, actor: Actor, user_id: int) -> list[ApiKeyR
     creators = {u.id: u for u in db.exec(select(User).where(col(User.id).in_(creator_ids)))} if creator_ids else {}
     rows.sort(key=lambda r: r.revoked_at is not None)  # stable: keeps newest first inside each group
     return [_row(r, creators) for r in rows]
+
+
+def credentials_page(db: Session, *, actor: Actor, user_id: int, limit: int = DEFAULT_LIMIT,
+                     cursor: str | None = None) -> Page[ApiKeyRead]:
+    """list_credentials a page at a time, in its order. A user's keys are few (a handful live, the revoked ones
+    kept), so they are read whole and cut in Python, on (revoked, newest first, id)."""
+    keys = list_credentials(db, actor=actor, user_id=user_id)
+    return page_of_list(keys, limit=limit, cursor=cursor, scope={"list": "api_keys", "user_id": user_id},
+                        key=lambda k: [k.revoked is not None, -datetime.fromisoformat(k.created).timestamp()],
+                        ident=lambda k: -k.id)
 
 
 def overview(db: Session, *, actor: Actor, user_id: int) -> ApiKeysOverview:

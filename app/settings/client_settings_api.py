@@ -7,10 +7,12 @@ from fastapi import APIRouter, Depends, Response
 from sqlmodel import Session
 
 from app.access.policy import Actor
+from app.kernel.paging import Page
 from app.settings import api_credentials, postbacks
 from app.settings.schemas import ApiKeyCreate, ApiKeyCreated, ApiKeyRead, PostbackRead, PostbackUpdate
 from app.web.deps import DB, get_actor, get_signed_in_actor
 from app.web.envelope import Envelope, created, reply
+from app.web.paging import PageQuery, page_query
 
 router = APIRouter(tags=["settings"])
 
@@ -30,10 +32,12 @@ def put_postback(body: PostbackUpdate, actor: Actor = Depends(get_actor), db: Se
 
 
 @router.get("/users/{user_id}/api-keys")
-def list_keys(user_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[ApiKeyRead]]:
-    """A user's API keys (your own, or an account you manage), live ones first, with when and from where
-    each was last used. The secret is never shown again after it was generated."""
-    return reply(api_credentials.list_credentials(db, actor=actor, user_id=user_id))
+def list_keys(user_id: int, paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+              db: Session = DB) -> Envelope[Page[ApiKeyRead]]:
+    """A user's API keys (your own, or an account you manage), a page at a time: live ones first, newest first,
+    with when and from where each was last used. The secret is never shown again after it was generated."""
+    return reply(api_credentials.credentials_page(db, actor=actor, user_id=user_id, limit=paging.limit,
+                                                  cursor=paging.cursor))
 
 
 @router.post("/users/{user_id}/api-keys", status_code=201)

@@ -2,7 +2,7 @@
 CHANGE_LOGS, with its date and person filters) and one status route per StatusRoute of each status machine
 (app/history/status.py), at the paths declared. Built when the API is (app/main.py), after every domain's
 package has declared its kinds, so a kind declared anywhere has its routes without an API module. Their response
-schemas come from the declarations too: a change log's ChangeLogKind.reply, a status machine's `read`."""
+schemas come from the declarations too: a change log's ChangeLogKind.paged_reply (its aliases': reply), a status machine's `read`."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from app.history.status import STATUS_MACHINES, StatusMachine, StatusRoute
 from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
+from app.web.paging import PageQuery, page_query
 
 
 def path_parameter(path: str) -> str:
@@ -69,11 +70,18 @@ def _add_status_route(router: APIRouter, machine: StatusMachine[Any], route: Sta
 def _add_change_log_route(router: APIRouter, kind: str, log: ChangeLogKind) -> None:
     key = path_parameter(log.api)
 
-    def read(*, since: str, until: str, actor: Actor, db: Session, **values: int | None) -> Envelope[Any]:
+    def values_of(values: dict[str, Any]) -> dict[str, Any]:
         record_id = values.pop(key)
         assert record_id is not None
-        return reply(change_log.read(db, actor=actor, kind=kind, record_id=record_id, since=since, until=until,
-                                     user_id=values.get("user_id")))
+        return {"record_id": record_id, "user_id": values.get("user_id")}
+
+    def read_page(*, since: str, until: str, paging: PageQuery, actor: Actor, db: Session,
+                  **values: int | None) -> Envelope[Any]:
+        return reply(change_log.read_page(db, actor=actor, kind=kind, since=since, until=until, limit=paging.limit,
+                                          cursor=paging.cursor, **values_of(values)))
+
+    def read(*, since: str, until: str, actor: Actor, db: Session, **values: int | None) -> Envelope[Any]:
+        return reply(change_log.read(db, actor=actor, kind=kind, since=since, until=until, **values_of(values)))
 
     parameters: dict[str, tuple[Any, Any]] = {
         key: (int, inspect.Parameter.empty),
@@ -82,11 +90,16 @@ def _add_change_log_route(router: APIRouter, kind: str, log: ChangeLogKind) -> N
     if key != "user_id":  # a user's own log: its path names the user, so it has no person filter
         parameters["user_id"] = (int | None, Query(None, description="Only changes made by (or on behalf of) "
                                                                       "this user"))
-    handler = endpoint(f"change_log_{kind}", read, Envelope[log.reply], **parameters)  # type: ignore[name-defined]
     description = f"Who changed what and when, newest first; readable where {log.scope}."
-    router.add_api_route(log.api, handler, methods=["GET"], description=description)
+    paged = endpoint(f"change_log_{kind}", read_page, Envelope[log.paged_reply],  # type: ignore[name-defined]
+                     **parameters, paging=(PageQuery, Depends(page_query)))
+    router.add_api_route(log.api, paged, methods=["GET"],
+                         description=f"{description} A page of entries at a time; `total` counts them all.")
+    # The spec's call names answer as its client reads them: the newest entries, unpaged.
+    whole = endpoint(f"change_log_{kind}_whole", read, Envelope[log.reply], **parameters)  # type: ignore[name-defined]
     for path, summary in log.aliases:
-        router.add_api_route(path, handler, methods=["GET"], summary=summary, description=description,
+        router.add_api_route(path, whole, methods=["GET"], summary=summary,
+                             description=f"{description} At most {change_log.LIMIT} entries.",
                              operation_id=f"change_log_{kind}_{path.strip('/').split('/')[0]}")
 
 

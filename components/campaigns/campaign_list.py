@@ -9,7 +9,7 @@ open the campaign's pages; archiving asks first. Selected campaigns go to the bu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from reactpy import Ref, component, html, use_ref, use_state
@@ -36,7 +36,7 @@ from components.ui.grid_host import (
 )
 from components.ui.hooks import use_query
 from components.ui.links import app_link
-from components.widgets.datagrid import GridAction, GridColumn, GridPaging, GridView, data_grid
+from components.widgets.datagrid import GridAction, GridColumn, GridListing, GridPaging, GridView, data_grid
 
 ALL = ""
 ARCHIVED_TOO = "all"
@@ -102,22 +102,13 @@ def grid_actions(console: Console) -> list[GridAction]:
     return [a for a in actions if a["id"] == ARCHIVE or console.path(a["id"], id=0)]
 
 
-@dataclass(frozen=True)
-class Listing:
-    """Which page of the list is shown: the grid's search and sort, and the page number (from 1)."""
-
-    search: str = ""
-    sort: str = ""
-    page: int = 1
-
-
 @component
 def CampaignListPage() -> Any:
     console = use_console()
     t = console.t
     advertiser_id = int(use_params().get("id", 0)) or None
     status, set_status = use_state(ALL)
-    listing, set_listing = use_state(Listing())
+    listing, set_listing = use_state(GridListing())
     shown = use_query(campaigns.list_campaigns_page, actor=console.actor, advertiser_id=advertiser_id,
                       status="" if status in (ALL, ARCHIVED_TOO) else status, include_archived=status == ARCHIVED_TOO,
                       search=listing.search, sort=listing.sort, page=listing.page, page_size=PAGE_SIZE,
@@ -136,8 +127,7 @@ def CampaignListPage() -> Any:
 
     def view_changed(new: GridView) -> None:
         view.current = new
-        # A new search or sort starts again from the first page; a column chosen or hidden changes nothing here.
-        set_listing(lambda old: old if (old.search, old.sort) == (new.query, new.sort) else Listing(new.query, new.sort))
+        set_listing(lambda old: old.seen(new))
 
     def status_chosen(new: str) -> None:
         set_status(new)

@@ -1,14 +1,19 @@
 """/agency/funds and /admin/funds (+ /co-admin/funds): the balance of every advertiser in scope, with totals,
-an agency filter for staff, and links to each advertiser's payment list and (staff) to adding funds."""
+an agency filter for staff, and links to each advertiser's payment list and (staff) to adding funds.
+
+The grid shows one page of the list (funds.funds_list_page: only the page's advertisers are read and sent, as
+the campaign list does); its sort and search are SQL, the totals are summed over every advertiser the agency
+filter keeps."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from reactpy import component, html, use_state
 
 from app.funds import service as funds
-from app.funds.schemas import FundsRow
+from app.funds.schemas import FundsListPage, FundsTotals
 from components.funds.common import grid_height, kpi_card, kpi_row
 from components.ui.console import Console, use_console
 from components.ui.elements import card, loading_page, page_header
@@ -16,25 +21,22 @@ from components.ui.forms import select_field
 from components.ui.hooks import use_query
 from components.ui.links import app_link
 from components.ui.navigation import use_navigation
-from components.widgets.datagrid import GridAction, GridColumn, data_grid
+from components.widgets.datagrid import GridAction, GridColumn, GridListing, GridPaging, data_grid
 
 ALL, DIRECT = "all", "direct"
+PAGE_SIZE = 50
 
 
-def agency_options(console: Console, rows: list[FundsRow]) -> list[tuple[str, str]]:
-    agencies = sorted({(row.agency, row.agency_id) for row in rows if row.agency_id})
-    options = [(ALL, console.t("funds.all_agencies"))] + [(str(agency_id), name) for name, agency_id in agencies]
-    if any(not row.agency_id for row in rows):
+def agency_options(console: Console, listed: FundsListPage) -> list[tuple[str, str]]:
+    options = [(ALL, console.t("funds.all_agencies"))] + [(str(agency_id), name) for agency_id, name in listed.agencies]
+    if listed.direct:
         options.append((DIRECT, console.t("funds.direct_advertisers")))
     return options
 
 
-def in_agency(rows: list[FundsRow], choice: str) -> list[FundsRow]:
-    if choice == ALL:
-        return rows
-    if choice == DIRECT:
-        return [row for row in rows if not row.agency_id]
-    return [row for row in rows if str(row.agency_id) == choice]
+def agency_filter(choice: str) -> int | None:
+    """The service's agency_id for the chooser's value: None for all, 0 for direct advertisers."""
+    return None if choice == ALL else 0 if choice == DIRECT else int(choice)
 
 
 def columns(console: Console, staff: bool) -> list[GridColumn]:
@@ -56,18 +58,16 @@ def columns(console: Console, staff: bool) -> list[GridColumn]:
     return shown
 
 
-def totals(console: Console, rows: list[FundsRow]) -> Any:
+def totals(console: Console, figures: FundsTotals) -> Any:
     t = console.t
-    empty = sum(1 for row in rows if row.balance_micros <= 0)
     return kpi_row(
-        kpi_card(console, key="total_balance", label=t("funds.total_balance"),
-                 micros=sum(row.balance_micros for row in rows), icon="bi-wallet2",
-                 hint=t("funds.advertiser_count", count=len(rows))),
-        kpi_card(console, key="total_spend", label=t("funds.total_spend"),
-                 micros=sum(row.spend_micros for row in rows), icon="bi-graph-down-arrow"),
-        kpi_card(console, key="total_margin", label=t("funds.total_margin"),
-                 micros=sum(row.margin_micros for row in rows), icon="bi-percent"),
-        kpi_card(console, key="empty_balances", label=t("funds.empty_balances"), text=str(empty),
+        kpi_card(console, key="total_balance", label=t("funds.total_balance"), micros=figures.balance_micros,
+                 icon="bi-wallet2", hint=t("funds.advertiser_count", count=figures.advertisers)),
+        kpi_card(console, key="total_spend", label=t("funds.total_spend"), micros=figures.spend_micros,
+                 icon="bi-graph-down-arrow"),
+        kpi_card(console, key="total_margin", label=t("funds.total_margin"), micros=figures.margin_micros,
+                 icon="bi-percent"),
+        kpi_card(console, key="empty_balances", label=t("funds.empty_balances"), text=str(figures.empty_balances),
                  icon="bi-exclamation-triangle", hint=t("funds.empty_balances_hint")),
     )
 
@@ -76,15 +76,17 @@ def totals(console: Console, rows: list[FundsRow]) -> Any:
 def FundsOverviewPage() -> Any:
     console = use_console()
     t = console.t
-    overview = use_query(funds.funds_overview, actor=console.actor)
     agency, set_agency = use_state(ALL)
+    listing, set_listing = use_state(GridListing())
+    overview = use_query(funds.funds_list_page, actor=console.actor, agency_id=agency_filter(agency),
+                         search=listing.search, sort=listing.sort, page=listing.page, page_size=PAGE_SIZE,
+                         deps=[agency, listing])
     navigation, go = use_navigation()
-    if overview.loading:
+    if overview.value is None:
         return loading_page(t, t("funds.title"))
-    rows: list[FundsRow] = overview.value or []
+    listed: FundsListPage = overview.value
     add_path = console.path("funds.add")
     staff = add_path is not None
-    shown = in_agency(rows, agency)
     actions: list[GridAction] = [{"id": "payments", "label": t("funds.payment_list"), "icon": "bi-credit-card"}]
     if staff:
         actions.append({"id": "add", "label": t("funds.add"), "icon": "bi-plus-circle", "variant": "success"})
@@ -95,21 +97,32 @@ def FundsOverviewPage() -> Any:
         if path:
             go(path)
 
+    def agency_chosen(choice: str) -> None:
+        set_agency(choice)
+        set_listing(lambda old: replace(old, page=1))
+
     return html.div(
         {"data-page": "funds-overview"},
         navigation,
         page_header(t("funds.title"), t("funds.subtitle_staff" if staff else "funds.subtitle_agency"),
                     app_link({"to": add_path, "className": "btn btn-primary", "data-action": "add-funds"},
                              html.i({"className": "bi bi-plus-lg me-1"}), t("funds.add")) if add_path else ""),
-        totals(console, shown),
+        totals(console, listed.totals),
         card(
             html.div({"className": "d-flex flex-wrap gap-3 align-items-end mb-1 dsp-filters"},
                      select_field(name="agency_filter", label=t("funds.filter_agency"), value=agency,
-                                  options=agency_options(console, rows), on_change=set_agency,
+                                  options=agency_options(console, listed), on_change=agency_chosen,
                                   class_name="dsp-filter")) if staff else "",
-            data_grid(columns=columns(console, staff), rows=[row.model_dump() for row in shown], height=grid_height(len(shown)), empty_text=t("funds.empty"),
+            data_grid(columns=columns(console, staff), rows=[row.model_dump() for row in listed.rows],
+                      height=grid_height(len(listed.rows)), empty_text=t("funds.empty"),
+                      loading_text=t("common.loading") if overview.loading else None,
                       row_count_label=t("grid.rows"), locale=console.language, search_placeholder=t("common.search"),
                       actions=actions, on_action=on_action, on_row_click=lambda key: on_action("payments", key),
-                      columns_label=t("grid.columns"), storage_key="funds-overview", more_label=t("grid.more")),
+                      columns_label=t("grid.columns"), storage_key="funds-overview", more_label=t("grid.more"),
+                      on_view_change=lambda view: set_listing(lambda old: old.seen(view)),
+                      paging=GridPaging(total=listed.total, page=listing.page, page_size=PAGE_SIZE,
+                                        on_page_change=lambda page: set_listing(lambda old: replace(old, page=page)),
+                                        label=t("grid.page"), previous_label=t("grid.previous_page"),
+                                        next_label=t("grid.next_page"))),
             title=t("funds.balances")),
     )

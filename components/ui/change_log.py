@@ -137,15 +137,59 @@ def filters(console: Console, people: list[ChangeLogPerson], values: dict[str, s
     )
 
 
-def use_filtered_log(fn: Any, **kwargs: Any) -> tuple[Any, dict[str, str], Any]:
-    """(the query of `fn(since=, until=, user_id=, **kwargs)`, the filter values, their setter)."""
+PAGE_SIZE = 50  # entries a change-log page shows: a long history is read (and rendered) a page at a time
+
+
+@dataclass(frozen=True)
+class FilteredLog:
+    """A change log as its page reads it: the query, the filter values and their setter, and the cursors of the
+    pages walked so far (the first page's is None; the last is the page shown) and their setter."""
+
+    query: Any
+    values: dict[str, str]
+    set_values: Callable[[Any], Any]
+    cursors: tuple[str | None, ...]
+    set_cursors: Callable[[Any], Any]
+
+
+def use_filtered_log(fn: Any, **kwargs: Any) -> FilteredLog:
+    """The query of `fn(since=, until=, user_id=, limit=PAGE_SIZE, cursor=, **kwargs)`, a page at a time. A new
+    filter starts again from the first page (in the same event), so a cursor is never sent with another filter's
+    list (the service would refuse it)."""
     values, set_values = use_state({"since": "", "until": "", "user": ""})
+    cursors, set_cursors = use_state((None,))
     # A date being typed is not a date yet: only whole ISO dates filter.
     since = values["since"] if len(values["since"]) == 10 else ""
     until = values["until"] if len(values["until"]) == 10 else ""
     query = use_query(fn, since=since, until=until, user_id=int(values["user"]) if values["user"] else None,
-                      deps=[*kwargs.values(), since, until, values["user"]], **kwargs)
-    return query, values, set_values
+                      limit=PAGE_SIZE, cursor=cursors[-1], deps=[*kwargs.values(), since, until, values["user"],
+                                                                   cursors[-1]], **kwargs)
+
+    def set_filters(update: Any) -> None:
+        set_cursors((None,))
+        set_values(update)
+
+    return FilteredLog(query, values, set_filters, cursors, set_cursors)
+
+
+def pager(console: Console, *, page: int, total: int, size: int, newer: Callable[[], Any] | None,
+          older: Callable[[], Any] | None) -> Any:
+    """Previous / "Page n of m" / next under a list read a page at a time; nothing when it fits on one."""
+    t = console.t
+    if total <= size and page == 1:
+        return ""
+
+    def button(direction: str, label: str, arrow: str, go: Callable[[], Any] | None) -> Any:
+        # An arrow as text, as the grid's pager has it: no icon font glyph to add for it.
+        return html.button({"type": "button", "className": "btn btn-outline-secondary btn-sm py-0", "aria-label": label,
+                            "title": label, "data-action": f"{direction}-page", "disabled": go is None,
+                            "onClick": lambda _e: go() if go else None}, arrow)
+
+    return html.nav({"className": "d-flex align-items-center justify-content-end gap-2 mt-2", "data-pager": str(page)},
+                    button("previous", t("grid.previous_page"), "‹", newer),
+                    html.span({"className": "small text-body-secondary"},
+                              t("grid.page", page=page, pages=max(1, -(-total // size)))),
+                    button("next", t("grid.next_page"), "›", older))
 
 
 @dataclass(frozen=True)
@@ -164,7 +208,8 @@ class ChangeLogFrame:
 
 
 def change_log_page(kind: str, frame: ChangeLogFrame) -> Callable[[], Any]:
-    """The page component of the change log `kind` (its routes' {id} is the record's)."""
+    """The page component of the change log `kind` (its routes' {id} is the record's): PAGE_SIZE entries at a
+    time, newest first, by the log's cursor (change_log.page); a new filter starts again from the newest."""
     entity = change_log.CHANGE_LOGS[kind].entity
 
     @component
@@ -172,20 +217,28 @@ def change_log_page(kind: str, frame: ChangeLogFrame) -> Callable[[], Any]:
         console = use_console()
         t = console.t
         record_id = int(use_params().get("id", 0))
-        query, values, set_values = use_filtered_log(change_log.page, actor=console.actor, kind=kind,
-                                                     record_id=record_id)
+        found = use_filtered_log(change_log.page, actor=console.actor, kind=kind, record_id=record_id)
+        query, cursors, set_cursors = found.query, found.cursors, found.set_cursors
         if query.value is None:
             return loading_page(t, t(frame.title)) if query.loading or not query.failed else \
                 html.div(page_header(t(frame.title)), frame.not_found(console))
         log: schemas.ChangeLogPage = query.value
         label, key = frame.column or ("", "")
+        shown_cursor, next_cursor = cursors[-1], log.next_cursor
+
+        def older() -> None:  # a second click before the page came is not a page further
+            set_cursors(lambda walked: (*walked, next_cursor) if walked[-1] == shown_cursor else walked)
+
         return html.div(
             {"data-page": frame.marker},
             page_header(t(frame.title), log.subject.name, frame.back(console)),
             frame.tabs(console, record_id, log.subject.model_dump()) if frame.tabs else "",
-            filters(console, log.people, values, set_values),
+            filters(console, log.people, found.values, found.set_values),
             change_log_table(console, log.entries, entity=entity, subject_label=t(label) if label else "",
                              subject_key=key),
+            pager(console, page=len(cursors), total=log.total or 0, size=PAGE_SIZE,
+                  newer=(lambda: set_cursors(lambda walked: walked[:-1] or (None,))) if len(cursors) > 1 else None,
+                  older=older if next_cursor and not query.loading else None),
         )
 
     ChangeLogPage.__name__ = ChangeLogPage.__qualname__ = f"ChangeLogPage_{kind}"

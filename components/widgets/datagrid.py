@@ -67,6 +67,20 @@ class GridView:
 
 
 @dataclass(frozen=True)
+class GridListing:
+    """Which page of a server-paged list a grid shows: the grid's search and sort, and the page (from 1)."""
+
+    search: str = ""
+    sort: str = ""
+    page: int = 1
+
+    def seen(self, view: GridView) -> GridListing:
+        """After the grid reports `view`: a new search or sort starts again from the first page; a column chosen
+        or hidden changes nothing."""
+        return self if (self.search, self.sort) == (view.query, view.sort) else GridListing(view.query, view.sort)
+
+
+@dataclass(frozen=True)
 class GridPaging:
     """A grid of one page of `total` rows, which Python sorts and searches (from on_view_change's GridView) and
     pages: `on_page_change(page)` when the user asks for another page (counted from 1). `label` reads "{page}"

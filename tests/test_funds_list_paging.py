@@ -1,0 +1,56 @@
+"""The funds list is paged on the server (funds.funds_list_page, as the campaign list): the grid gets one page of
+advertisers, the next page shows the ones that follow, the totals count every advertiser in scope, and another
+tenant's advertisers never appear."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session
+
+from app.access.models import User
+from app.access.roles import Role
+from app.funds import service as funds
+from components.funds.funds_overview import PAGE_SIZE, FundsOverviewPage
+from tests.helpers import actor_of, other_tenant, user_by_email
+from tests.render import deliver_and_settle, handler_target, signed_in_console, text_of, walk
+
+AGENCY = "agency@demo.example"
+
+
+def _grid_rows(model: dict[str, Any]) -> list[str]:
+    grids = [node["attributes"] for node in walk(model) if "pageSize" in node.get("attributes", {})]
+    assert len(grids) == 1
+    return [row["company"] for row in grids[0]["rows"]]
+
+
+def _shops(db: Session) -> None:
+    """55 more advertisers of the demo agency ("Shop 00".."Shop 54"; its own is Acme Outdoor) and a rival's."""
+    agency = user_by_email(db, AGENCY)
+    for n in range(55):
+        db.add(User(email=f"shop{n:02d}@demo.example", password_hash="-", role=Role.ADVERTISER, agency_id=agency.id,
+                    company_name=f"Shop {n:02d}"))
+    other_tenant(db)
+    db.commit()
+
+
+def test_page_two_of_the_funds_list_shows_the_advertisers_that_follow(db: Session) -> None:
+    _shops(db)
+    first, _sent = deliver_and_settle(FundsOverviewPage, signed_in_console(AGENCY), "/agency/funds",
+                                      lambda model: (handler_target(model, "onPageChange"), ["2"]))
+    shown = _grid_rows(first)
+    assert shown == [f"Shop {n:02d}" for n in range(49, 55)]  # page 1: Acme Outdoor, Shop 00..48
+    assert "56" in text_of(first)  # the advertisers counted in the totals: every page's
+    assert "Rival Shoes" not in shown
+
+
+def test_the_list_sorts_and_searches_in_sql_within_scope(db: Session) -> None:
+    _shops(db)
+    actor = actor_of(db, AGENCY)
+    page = funds.funds_list_page(db, actor=actor, search="shop 5", sort="-company", page_size=PAGE_SIZE)
+    assert [row.company for row in page.rows] == [f"Shop {n}" for n in range(54, 49, -1)] and page.total == 5
+    assert page.totals.advertisers == 56 and page.agencies == [(user_by_email(db, AGENCY).id, "Blue Harbor Agency")]
+    rival = funds.funds_list_page(db, actor=actor, search="rival")
+    assert rival.rows == [] and rival.total == 0
+    admin = funds.funds_list_page(db, actor=actor_of(db, "admin@demo.example"), search="rival")
+    assert [row.company for row in admin.rows] == ["Rival Shoes"]

@@ -149,7 +149,7 @@ def status(db: Session, *, actor: Actor) -> Status:
 
 def qr_svg(uri: str) -> str:
     """The QR code of an otpauth:// link as an SVG document (dark modules as one path, no size: it scales)."""
-    return str(segno.make(uri, error="m").svg_inline(scale=4, border=2, omitsize=True, dark="#111827"))
+    return str(segno.make(uri, error="m").svg_inline(scale=1, border=2, omitsize=True, dark="#111827"))
 
 
 def qr_parts(svg: str) -> tuple[str, str]:

@@ -72,10 +72,10 @@ def SecondFactorCard() -> Any:
     else:
         body = html.div(
             html.div({"className": "d-flex gap-3 align-items-start mb-3"},
-                     html.i({"className": "bi bi-shield-lock fs-3 text-primary"}),
+                     html.i({"className": "bi bi-lock fs-3 text-primary"}),
                      html.p({"className": "small mb-0"}, t("twofactor.off_help"))),
             html.p({"className": "small text-danger"}, t("twofactor.required_help")) if found.required else "",
             html.button({"type": "button", "className": "btn btn-primary", "disabled": begin.pending,
                          "onClick": lambda _e: begin.submit(actor=console.actor, host=host)},
-                        html.i({"className": "bi bi-qr-code me-1"}), t("twofactor.set_up")))
+                        html.i({"className": "bi bi-phone me-1"}), t("twofactor.set_up")))
     return card(body, title=title, extra=badge)

@@ -18,7 +18,7 @@ def qr_code(svg: str, label: str) -> Any:
     view_box, path = second_factor.qr_parts(svg)
     return html.div({"className": "dsp-qr"},
                     html.svg({"viewBox": view_box, "role": "img", "aria-label": label, "width": "100%", "height": "100%"},
-                             html.path({"d": path, "stroke": "#111827", "fill": "none"})))
+                             html.path({"d": path, "stroke": "#111827", "fill": "none", "shapeRendering": "crispEdges"})))
 
 
 def grouped(secret: str) -> str:
@@ -60,7 +60,7 @@ def recovery_codes_panel(t: Callable[..., str], codes: list[str], *actions: Any)
     text = "\n".join(codes) + "\n"
     return html.div({"className": "dsp-recovery"},
                     html.div({"className": "alert alert-warning d-flex gap-2 small"},
-                             html.i({"className": "bi bi-exclamation-triangle-fill"}),
+                             html.i({"className": "bi bi-exclamation-triangle"}),
                              html.div(html.strong(t("twofactor.recovery_title")), html.br(), t("twofactor.recovery_help"))),
                     html.ul({"className": "dsp-recovery-codes list-unstyled", "aria-label": t("twofactor.recovery_title")},
                             *[html.li({"key": code}, html.code(code)) for code in codes]),

@@ -63,7 +63,7 @@ def SecondFactorStep(step: str, challenge: str, on_back: Any) -> Any:
                         _back(t, on_back))
     return html.div(
         html.div({"className": "text-center mb-3"},
-                 html.span({"className": "dsp-auth-icon"}, html.i({"className": "bi bi-shield-lock"}))),
+                 html.span({"className": "dsp-auth-icon"}, html.i({"className": "bi bi-lock"}))),
         auth_heading(t("twofactor.prompt_title"), t("twofactor.prompt_subtitle")),
         alert("danger", finish.message),
         code_form,

@@ -44,7 +44,7 @@ def grid_actions(console: Console, *, pages: Sequence[tuple[str, str, str, str]]
             *links[1:],
             {"id": RESET_PASSWORD, "label": t("users.reset_password"), "icon": "bi-key", "when": "can_reset",
              "menu": True},
-            {"id": RESET_SECOND_FACTOR, "label": t("users.reset_second_factor"), "icon": "bi-shield-x",
+            {"id": RESET_SECOND_FACTOR, "label": t("users.reset_second_factor"), "icon": "bi-phone",
              "when": "can_reset_second_factor", "menu": True}]
 
 

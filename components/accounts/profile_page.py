@@ -93,6 +93,8 @@ def ProfilePage() -> Any:
     return html.div(
         page_header(t("profile.title"), t("profile.subtitle", role=t(role_label_key(actor.role)), id=actor.id)),
         html.div({"className": "row g-4"},
-                 html.div({"className": "col-lg-7 d-flex flex-column gap-4"}, ProfileDetails(), SecondFactorCard()),
+                 html.div({"className": "col-lg-7 d-flex flex-column gap-4"}, ProfileDetails(),
+                          # Your own sign-in, never the account you entered (app/accounts/second_factor.py).
+                          "" if actor.impersonating else SecondFactorCard()),
                  html.div({"className": "col-lg-5"}, ChangePassword())),
     )

@@ -26,15 +26,17 @@ def grouped(secret: str) -> str:
     return " ".join(secret[i:i + 4] for i in range(0, len(secret), 4))
 
 
-def enrolment_panel(t: Callable[..., str], enrolment: second_factor.Enrolment, *code_form: Any) -> Any:
-    """The three steps: get an app, scan (or type the key), enter its code."""
+def enrolment_panel(t: Callable[..., str], enrolment: second_factor.Enrolment, *code_form: Any,
+                    stacked: bool = False) -> Any:
+    """The three steps: get an app, scan (or type the key), enter its code. Beside the QR code, or below it in a
+    narrow frame (`stacked`: the sign-in card)."""
     def step(number: int, title: str, *body: Any) -> Any:
         return html.li({"className": "dsp-step"},
                        html.span({"className": "dsp-step-number"}, str(number)),
                        html.div({"className": "flex-grow-1"}, html.div({"className": "fw-semibold mb-1"}, title), *body))
 
     return html.div({"className": "row g-4 align-items-start"},
-                    html.div({"className": "col-sm-auto text-center"},
+                    html.div({"className": "col-12 text-center" if stacked else "col-sm-auto text-center"},
                              qr_code(enrolment.qr_svg, t("twofactor.qr_label")),
                              html.div({"className": "small text-body-secondary mt-2"}, t("twofactor.scan_hint"))),
                     html.div({"className": "col"},

@@ -10,7 +10,9 @@ import pyotp
 import pytest
 from playwright.sync_api import Page, expect
 
+from app.access.models import SignInPolicy
 from app.demo.seed import DEMO_PASSWORD
+from app.kernel.db import run
 from app.kernel.model_base import utcnow
 from tests.e2e.conftest import at_path, login, screenshot
 
@@ -53,3 +55,20 @@ def test_enrol_on_the_profile_then_sign_in_with_a_code(page: Page) -> None:
     page.click("form[name=second-factor] button[type=submit]")
     page.wait_for_url(at_path("/agency/dashboard"), timeout=15_000)
     page.wait_for_selector(".dsp-shell")
+
+
+def test_a_co_admin_without_a_factor_is_taken_to_set_one_up_when_the_policy_requires_it(page: Page) -> None:
+    run(lambda db: db.add(SignInPolicy(id=1, staff_second_factor=True)))
+    page.goto("/login")
+    page.fill("#field-email", "coadmin@demo.example")
+    page.fill("#field-password", DEMO_PASSWORD)
+    page.click("form[name=login] button[type=submit]")
+    expect(page.get_by_role("heading", name="Set up two-factor sign-in")).to_be_visible()
+    secret = page.locator("[data-secret]").get_attribute("data-secret")
+    assert secret
+    screenshot(page, "second-factor-required-enrolment")
+    page.fill("form[name=second-factor] #field-code", pyotp.TOTP(secret).now())
+    page.click("form[name=second-factor] button[type=submit]")
+    expect(page.locator(".dsp-recovery-codes li")).to_have_count(10)
+    page.get_by_role("button", name="Continue to the console").click()
+    page.wait_for_url(at_path("/co-admin/dashboard"), timeout=15_000)

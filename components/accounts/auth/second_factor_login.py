@@ -80,4 +80,4 @@ def RequiredEnrolment(challenge: str, code_form: Any) -> Any:
                           host=header(scope, b"host"))
     if enrolment.value is None:
         return spinner()
-    return enrolment_panel(console.t, enrolment.value, code_form)
+    return enrolment_panel(console.t, enrolment.value, code_form, stacked=True)

@@ -149,7 +149,7 @@ def test_an_agency_resets_its_advertisers_factor_and_the_change_log_records_it(d
     assert accounts.login(db, email=ADVERTISER, password=DEMO_PASSWORD, kind="api").new_session
     entry = db.exec(select(AuditEntry).where(AuditEntry.action == "reset_second_factor")).one()
     assert (entry.entity, entry.entity_id, entry.actor_id) == ("user", str(advertiser.id), agency.id)
-    assert entry.changes == {"second_factor": ["on", "off"]}
+    assert entry.changes == {"second_factor": [True, False]}
 
 
 def test_a_reset_ends_the_accounts_sessions(db):

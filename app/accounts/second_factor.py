@@ -222,7 +222,7 @@ def _confirm(db: Session, *, user: User, code: str, actor: Actor | None) -> list
     db.add(row)
     codes = _new_recovery_codes(db, user.id)
     audit.record(db, actor=actor, entity="user", entity_id=user.id, action="enable_second_factor",
-                 before={"second_factor": "off"}, after={"second_factor": "on"})
+                 before={"second_factor": False}, after={"second_factor": True})
     return codes
 
 
@@ -276,7 +276,7 @@ def turn_off(db: Session, *, actor: Actor, code: str) -> None:
         raise Invalid({"code": WRONG_CODE})
     _remove(db, user.id)
     audit.record(db, actor=actor, entity="user", entity_id=user.id, action="disable_second_factor",
-                 before={"second_factor": "on"}, after={"second_factor": "off"})
+                 before={"second_factor": True}, after={"second_factor": False})
 
 
 def reset(db: Session, *, actor: Actor, user_id: int) -> None:
@@ -290,7 +290,7 @@ def reset(db: Session, *, actor: Actor, user_id: int) -> None:
     _remove(db, user.id)
     sessions.revoke_all_for_user(db, user_id=user.id, except_session=actor.session_id)
     audit.record(db, actor=actor, entity="user", entity_id=user.id, action="reset_second_factor",
-                 before={"second_factor": "on"}, after={"second_factor": "off"})
+                 before={"second_factor": True}, after={"second_factor": False})
 
 
 # ---- the sign-in challenge (a password accepted, the code still to come) ----

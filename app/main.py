@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 from app import jobs
 from app.access import session_changes, sessions
 from app.access.sessions import SESSION_COOKIE
-from app.accounts import auth_api, users_api
+from app.accounts import auth_api, second_factor_api, users_api
 from app.accounts import spec_calls_api as spec_account_calls_api
 from app.campaigns import api as campaigns_api
 from app.campaigns import audience_targeting_api, exchange_approvals_api, targeting_api
@@ -113,6 +113,7 @@ def create_api() -> FastAPI:
     api.add_middleware(ClientEnvelope)  # off unless DSP_CLIENT_ENVELOPE_KEY is set
     api.include_router(auth_api.router)
     api.include_router(auth_api.user_settings_router)
+    api.include_router(second_factor_api.router)
     api.include_router(company_api.router)
     api.include_router(users_api.router)
     api.include_router(spec_account_calls_api.router)

@@ -72,6 +72,12 @@ ACCESS: dict[str, frozenset[Role] | str] = {
     "PATCH /users/{user_id}": P("user", "update"),
     "PUT /users/{user_id}/status": P("user", "update"),
     "POST /users/{user_id}/password-reset": P("user", "reset_password"),
+    # Two-factor sign-in (app/accounts/second_factor_api.py): the sign-in's second step is signed out by nature.
+    "POST /auth/login/second-factor": PUBLIC, "POST /auth/login/second-factor/enrolment": PUBLIC,
+    "GET /auth/second-factor": P("profile", "view"), "POST /auth/second-factor/enrolment": P("profile", "update"),
+    "POST /auth/second-factor/confirm": P("profile", "update"), "POST /auth/second-factor/disable": P("profile", "update"),
+    "POST /users/{user_id}/second-factor/reset": P("user", "reset_second_factor"),
+    "GET /sign-in-policy": P("company_config", "manage"), "PUT /sign-in-policy": P("company_config", "manage"),
     "GET /users/{user_id}/config": P("user", "config"), "PUT /users/{user_id}/config": P("user", "config"),
     "PATCH /users/{user_id}/config": P("user", "config"),
     "PUT /users/{user_id}/margin": P("user", "margin"), "GET /users/{user_id}/change-log": P("user", "view"),

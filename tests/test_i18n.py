@@ -152,6 +152,19 @@ MESSAGE_KEYS = (
     "The server's disk is full; nothing was saved. Try again once space has been freed.",
     "The server cannot write its files (a data folder is missing, read-only or not permitted); nothing was saved. "
     "Tell your administrator.",
+    # Two-factor sign-in (app/accounts/second_factor.py, app/access/throttle.py)
+    "The code is wrong or was already used. Enter the current code from your app.",
+    "Start the set-up again: this code was for no set-up in progress.",
+    "Your sign-in has expired. Please enter your password again.",
+    "Your role must use two-factor sign-in: it cannot be turned off.",
+    "Turn on two-factor sign-in for your own account first (your profile), so you are not locked out.",
+    "Enter the code from your authenticator app.",
+    "Your role must use two-factor sign-in: set it up to continue.",
+    "Two-factor sign-in is already on. Turn it off first to move it to another app.",
+    "This account has no second factor to reset.",
+    "Enter the code from your app.",
+    "Too many wrong codes for this account. Try again in {n} minutes.",
+    "Too many wrong codes from your network. Try again in {n} minutes.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

@@ -112,7 +112,7 @@ class LoginAttempt(SQLModel, table=True):
     __tablename__ = "login_attempts"
 
     id: int | None = Field(default=None, primary_key=True)
-    action: str = Field(default="sign_in", max_length=16)  # sign_in | mail
+    action: str = Field(default="sign_in", max_length=16)  # sign_in | second_factor | mail
     email: str = Field(max_length=254, index=True)
     address: str = Field(max_length=64, index=True)
     succeeded: bool = False
@@ -147,3 +147,41 @@ class ApiCredential(SQLModel, table=True):
     last_used_at: datetime | None = None
     last_used_address: str = Field(default="", max_length=64)
     revoked_at: datetime | None = None
+
+
+class SecondFactor(SQLModel, table=True):
+    """A user's authenticator app (TOTP, app/accounts/second_factor.py). The shared secret is encrypted at rest
+    (app/kernel/sealed.py); the row is pending until the user confirms it with a code (confirmed_at set).
+    `last_step` is the 30-second step of the last code accepted: a code is good once, never replayed."""
+
+    __tablename__ = "second_factors"
+
+    user_id: int = Field(foreign_key="users.id", primary_key=True)
+    secret_encrypted: str = Field(max_length=255)
+    confirmed_at: datetime | None = None
+    last_step: int = 0
+    created_at: datetime = created_at_field()
+
+
+class RecoveryCode(SQLModel, table=True):
+    """One of the ten codes shown once at enrolment, in place of the app when the phone is lost: only its hash is
+    kept, and each works once (used_at)."""
+
+    __tablename__ = "recovery_codes"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    code_hash: str = Field(max_length=64)
+    used_at: datetime | None = None
+    created_at: datetime = created_at_field()
+
+
+class SignInPolicy(SQLModel, table=True):
+    """The install's sign-in rules an admin sets (one row, id 1): whether admins and co-admins must use a second
+    factor. Install-wide, not per brand host: staff sign in on any host."""
+
+    __tablename__ = "sign_in_policy"
+
+    id: int = Field(default=1, primary_key=True)
+    staff_second_factor: bool = False
+    updated_at: datetime = Field(default_factory=utcnow)

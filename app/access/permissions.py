@@ -34,6 +34,7 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
         "update": frozenset({A, G}),
         "impersonate": frozenset({A, G}),
         "reset_password": frozenset({A, G}),
+        "reset_second_factor": frozenset({A, G}),  # remove a lost authenticator app (app/accounts/second_factor.py)
         "config": frozenset({A}),  # /admin/user-config: feature switches, margin, exchanges
         "margin": frozenset({A, G}),  # an agency sets its margin on its own advertisers
     },

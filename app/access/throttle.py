@@ -1,4 +1,5 @@
-"""One limiter for the signed-out calls a stranger can repeat without limit: sign-in (a password guess) and the
+"""One limiter for the signed-out calls a stranger can repeat without limit: sign-in (a password guess, then the
+second factor's code) and the
 calls that e-mail a code (register, resend a code, forgot-password: each one a mail to someone's inbox).
 
 Each attempt is a row of login_attempts (action, e-mail, client address, time); a call is refused while too
@@ -41,6 +42,8 @@ class Limit:
 
 SIGN_IN_ACCOUNT = "Too many failed sign-ins for this account. Try again in {n} minutes."
 SIGN_IN_ADDRESS = "Too many failed sign-ins from your network. Try again in {n} minutes."
+SECOND_FACTOR_ACCOUNT = "Too many wrong codes for this account. Try again in {n} minutes."
+SECOND_FACTOR_ADDRESS = "Too many wrong codes from your network. Try again in {n} minutes."
 MAIL_ACCOUNT = "Too many codes were requested for this e-mail address. Try again in {n} minutes."
 MAIL_ADDRESS = "Too many codes were requested from your network. Try again in {n} minutes."
 
@@ -50,6 +53,15 @@ def sign_in() -> Limit:
     return Limit("sign_in", s.login_window_s, s.login_max_failures_per_account, s.login_max_failures_per_address,
                  failures_only=True, account_per_address=True, account_refusal=SIGN_IN_ACCOUNT,
                  address_refusal=SIGN_IN_ADDRESS)
+
+
+def second_factor() -> Limit:
+    """The code asked for after the password (app/accounts/second_factor.py): counted like the password, under its
+    own action, so guessing codes neither uses up nor hides behind the password's count."""
+    s = get_settings()
+    return Limit("second_factor", s.login_window_s, s.login_max_failures_per_account,
+                 s.login_max_failures_per_address, failures_only=True, account_per_address=True,
+                 account_refusal=SECOND_FACTOR_ACCOUNT, address_refusal=SECOND_FACTOR_ADDRESS)
 
 
 def mail() -> Limit:

@@ -47,7 +47,7 @@ def _ms(row: AuthSession) -> SessionTimesRead:
                             expiresAt=int(row.expires_at.timestamp() * 1000))
 
 
-def _token_reply(user: User, row: AuthSession) -> TokenRead:
+def token_reply(user: User, row: AuthSession) -> TokenRead:
     assert user.id is not None
     token = tokens.issue(session_id=row.id, user_id=user.id, role=user.role, issued_at=row.issued_at,
                          expires_at=row.expires_at)
@@ -63,10 +63,12 @@ def _token_reply(user: User, row: AuthSession) -> TokenRead:
 @router.post("/login/")
 @router.post("/login", include_in_schema=False)
 def login(body: LoginBody, request: Request, db: Session = DB) -> Envelope[TokenRead]:
-    """Exchange e-mail and password for a bearer token (2-hour lifetime; renew with refresh-token)."""
+    """Exchange e-mail and password for a bearer token (2-hour lifetime; renew with refresh-token). An account with
+    two-factor sign-in answers 401 with `data: {second_factor: "code", challenge}` (or `"enrol"` when its role must
+    set one up first): finish with POST /auth/login/second-factor."""
     result = accounts.login(db, email=body.email, password=body.password, kind="api",
                             address=client_address(request), user_agent=request.headers.get("user-agent", ""))
-    return reply(_token_reply(result.user, result.new_session.session), "Logged in")
+    return reply(token_reply(result.user, result.new_session.session), "Logged in")
 
 
 @router.post("/register")
@@ -127,7 +129,7 @@ def refresh_token(request: Request, db: Session = DB, _bearer: object = Security
     if row is None or actor is None:
         raise NotAuthenticated("Your session has ended. Please log in again.")
     now_row = sessions.refresh_row(db, row)
-    return reply(_token_reply(actor.user, now_row))
+    return reply(token_reply(actor.user, now_row))
 
 
 @router.get("/profile")

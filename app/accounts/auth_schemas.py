@@ -151,3 +151,71 @@ class UserSettingsRead(BaseModel):
     api_access: bool
     insight_dashboard: bool
     postback_enabled: bool
+
+
+# ---- two-factor sign-in (app/accounts/second_factor.py) ----
+
+CHALLENGE_EXAMPLE = "m3Qx7L0b0N1zq3bU4fTqf6b1tq0x8rN0Jt7Yy2uQe5c"
+
+
+class SecondFactorBody(BaseModel):
+    """The second step of a sign-in: the `challenge` from the 401 of POST /auth/login/ and a code from the
+    authenticator app (or one of the recovery codes)."""
+
+    model_config = example({"challenge": CHALLENGE_EXAMPLE, "code": "492039"})
+
+    challenge: str
+    code: str
+
+
+class ChallengeBody(BaseModel):
+    model_config = example({"challenge": CHALLENGE_EXAMPLE})
+
+    challenge: str
+
+
+class CodeBody(BaseModel):
+    model_config = example({"code": "492039"})
+
+    code: str = Field(description="The current 6-digit code of the authenticator app (or, to turn it off, a "
+                                  "recovery code)")
+
+
+class SecondFactorTokenRead(TokenRead):
+    recovery_codes: list[str] = Field(default=[], description="Set only when this sign-in finished a required "
+                                      "enrolment: the ten recovery codes, shown this once")
+
+
+class EnrolmentRead(BaseModel):
+    model_config = example({"secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+                            "uri": "otpauth://totp/DSP%20Console:ada%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+                                   "&issuer=DSP%20Console",
+                            "qr_svg": '<svg viewBox="0 0 180 180" class="segno"><path d="M2 2.5h7"/></svg>'})
+
+    secret: str = Field(description="The shared secret (base32), for typing into an app that cannot scan")
+    uri: str = Field(description="The otpauth:// link the QR code holds")
+    qr_svg: str = Field(description="The QR code as an SVG document")
+
+
+class RecoveryCodesRead(BaseModel):
+    model_config = example({"recovery_codes": ["k2m4q-7xz3a", "p9w2e-4rt6y"]})
+
+    recovery_codes: list[str] = Field(description="Ten one-use codes for when the phone is lost: shown only now")
+
+
+class SecondFactorStatusRead(BaseModel):
+    model_config = example({"enabled": True, "recovery_codes_left": 9, "required": False})
+
+    enabled: bool
+    recovery_codes_left: int
+    required: bool = Field(description="Your role must use it (the admin's sign-in policy): it cannot be turned off")
+
+
+class SignInPolicyBody(BaseModel):
+    model_config = example({"staff_second_factor": True})
+
+    staff_second_factor: bool = Field(description="Admins and co-admins must sign in with a second factor")
+
+
+class SignInPolicyRead(SignInPolicyBody):
+    pass

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, col, func, select
 
-from app.access.models import User, UserSettings, UserStatus
+from app.access.models import SecondFactor, User, UserSettings, UserStatus
 from app.access.policy import Actor, can, can_impersonate, can_see_user, require
 from app.access.roles import Role
 from app.accounts.schemas import AccountRow, AgencyRow
@@ -79,6 +79,9 @@ def _account_rows(db: Session, actor: Actor, users: list[User]) -> list[AccountR
     agencies = {a.id: a for a in db.exec(select(User).where(col(User.id).in_(agency_ids)))} if agency_ids else {}
     may_update, may_configure = can(actor, "user", "update"), can(actor, "user", "config")
     may_reset = can(actor, "user", "reset_password")
+    may_reset_factor = can(actor, "user", "reset_second_factor")
+    with_factor = set(db.exec(select(SecondFactor.user_id).where(
+        col(SecondFactor.user_id).in_([u.id for u in users])))) if may_reset_factor else set()
     rows = []
     for u in users:
         assert u.id is not None
@@ -96,6 +99,7 @@ def _account_rows(db: Session, actor: Actor, users: list[User]) -> list[AccountR
             can_reset=may_reset and u.status == UserStatus.ACTIVE and u.id not in actor.stack,
             can_disable=changeable and u.status == UserStatus.ACTIVE,
             can_enable=changeable and u.status == UserStatus.DISABLED,
+            can_reset_second_factor=u.id in with_factor and u.id not in actor.stack,
             has_payments=advertiser,
         ))
     return rows

@@ -106,6 +106,8 @@ class AccountRow(BaseModel):
     can_reset: bool = Field(description="The caller may send it a password-reset code")
     can_disable: bool
     can_enable: bool
+    can_reset_second_factor: bool = Field(default=False, description="The account signs in with a second factor "
+                                          "(or is setting one up) and the caller may reset it")
     has_payments: bool = Field(description="An advertiser: it has a payment list")
 
 

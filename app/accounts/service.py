@@ -16,6 +16,7 @@ from app.access.models import OneTimeCode, User, UserStatus
 from app.access.passwords import hash_password, needs_rehash, verify_password
 from app.access.policy import Actor, require
 from app.access.roles import Role
+from app.accounts import second_factor
 from app.accounts.auth_schemas import ProfileRead
 from app.history import audit
 from app.kernel import validation as v
@@ -93,7 +94,58 @@ def login(db: Session, *, email: str, password: str, kind: str, address: str = "
     if needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
         db.add(user)
+    step = second_factor.step_after_password(db, user)
+    if step is not None:
+        needed = second_factor.open_challenge(db, user=user, step=step)
+        db.commit()  # the challenge must outlive this refusal
+        raise needed
     return LoginResult(user, sessions.start(db, user=user, kind=kind, address=address, user_agent=user_agent))
+
+
+@dataclass(frozen=True)
+class SecondStep:
+    """For the sign-in page: the password was right and the code (or enrolment) comes next."""
+
+    step: second_factor.Step
+    challenge: str
+
+
+@cpu_heavy
+def begin_login(db: Session, *, email: str, password: str, kind: str, address: str = "",
+                user_agent: str = "") -> LoginResult | SecondStep:
+    """login, with the second factor's step answered rather than raised (a page moves on to the code prompt)."""
+    try:
+        return login(db, email=email, password=password, kind=kind, address=address, user_agent=user_agent)
+    except second_factor.SecondFactorNeeded as needed:
+        return SecondStep(needed.step, needed.challenge)
+
+
+@dataclass(frozen=True)
+class FinishedLogin:
+    user: User
+    new_session: sessions.NewSession
+    recovery_codes: list[str]  # set when the sign-in confirmed a forced enrolment: shown once
+
+
+def finish_login(db: Session, *, challenge: str, code: str, kind: str, address: str = "",
+                 user_agent: str = "") -> FinishedLogin:
+    """The second step of a sign-in: the challenge the password opened, and a code from the app (or a recovery
+    code). Throttled like the password, per account and per address (app/access/throttle.py)."""
+    v.check({"code": (lambda c: None if (c or "").strip() else "Enter the code from your app.", code)})
+    row = second_factor.challenge_row(db, challenge)
+    user = second_factor.challenge_user(db, row)
+    throttle.check(db, throttle.second_factor(), email=user.email, address=address)
+    try:
+        passed = second_factor.pass_challenge(db, challenge=challenge, code=code)
+    except Invalid:
+        throttle.record(db, throttle.second_factor(), email=user.email, address=address)
+        db.commit()  # the wrong code must count even though we raise
+        raise
+    throttle.record(db, throttle.second_factor(), email=user.email, address=address, succeeded=True)
+    if user.status != UserStatus.ACTIVE:
+        raise NotAuthenticated("This account is disabled. Please contact support.")
+    new_session = sessions.start(db, user=user, kind=kind, address=address, user_agent=user_agent)
+    return FinishedLogin(passed.user, new_session, passed.recovery_codes)
 
 
 def issue_code(db: Session, *, user: User, purpose: str) -> None:

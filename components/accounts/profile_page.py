@@ -1,4 +1,4 @@
-"""Profile (/profile, /agency/profile, /admin/profile, /co-admin/profile): details and password."""
+"""Profile (/profile, /agency/profile, /admin/profile, /co-admin/profile): details, password and two-factor sign-in."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 from reactpy import component, html, use_state
 
 from app.accounts import service as accounts
+from components.accounts.second_factor_card import SecondFactorCard
 from components.ui.console import use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import changed_values, form, submit_button, text_field
@@ -92,6 +93,8 @@ def ProfilePage() -> Any:
     return html.div(
         page_header(t("profile.title"), t("profile.subtitle", role=t(role_label_key(actor.role)), id=actor.id)),
         html.div({"className": "row g-4"},
-                 html.div({"className": "col-lg-7"}, ProfileDetails()),
+                 html.div({"className": "col-lg-7 d-flex flex-column gap-4"}, ProfileDetails(),
+                          # Your own sign-in, never the account you entered (app/accounts/second_factor.py).
+                          "" if actor.impersonating else SecondFactorCard()),
                  html.div({"className": "col-lg-5"}, ChangePassword())),
     )

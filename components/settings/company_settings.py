@@ -1,5 +1,5 @@
-"""/admin/settings: the white-label brand (names, colours, footer, help link, logo, favicon) and the
-maintenance switch."""
+"""/admin/settings: the white-label brand (names, colours, footer, help link, logo, favicon), the
+maintenance switch and the sign-in policy."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from reactpy_router import use_search_params
 
 from app.settings import company
 from app.settings.company import COLOUR_FIELDS, EDITABLE_FIELDS
+from components.settings.sign_in_policy import SignInPolicyCard
 from components.ui.console import use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.forms import alert, changed_values, form, submit_button, switch_field, text_field
@@ -114,5 +115,6 @@ def CompanySettingsPage() -> Any:
                           card(upload_form(row.id, "logo", t("settings.logo"), branding.logo_url, t("settings.upload")),
                                upload_form(row.id, "favicon", t("settings.favicon"), branding.favicon_url, t("settings.upload")),
                                html.p({"className": "small text-body-secondary mb-0"}, t("settings.upload_help")),
-                               title=t("settings.images")))),
+                               title=t("settings.images")),
+                          SignInPolicyCard())),
     )

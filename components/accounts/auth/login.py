@@ -1,14 +1,16 @@
-"""/login: e-mail and password; success swaps a one-time ticket for the session cookie."""
+"""/login: e-mail and password, then the second factor's code when the account has one; success swaps a one-time
+ticket for the session cookie."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from reactpy import component, html, use_scope, use_state
 
 from app.accounts import service as accounts
 from app.web.middleware import header
 from components.accounts.auth.common import auth_heading, client_address
+from components.accounts.auth.second_factor_login import SecondFactorStep
 from components.ui.console import use_console
 from components.ui.forms import alert, form, submit_button, text_field
 from components.ui.hooks import use_action
@@ -22,13 +24,22 @@ def LoginPage() -> Any:
     scope = use_scope()
     email, set_email = use_state("")
     password, set_password = use_state("")
-    sign_in = use_action(accounts.login, errors_in_place=True,
-                         on_done=lambda result: console.begin_session(result.new_session.secret, "/"))
+    second, set_second = use_state(cast(accounts.SecondStep | None, None))  # once the password was accepted
+
+    def done(result: accounts.LoginResult | accounts.SecondStep) -> None:
+        if isinstance(result, accounts.SecondStep):
+            set_second(result)
+        else:
+            console.begin_session(result.new_session.secret, "/")
+
+    sign_in = use_action(accounts.begin_login, errors_in_place=True, on_done=done)
 
     def submit(values: dict[str, Any]) -> None:
         sign_in.submit(email=values["email"], password=values["password"], kind="browser",
                        address=client_address(scope), user_agent=header(scope, b"user-agent"))
 
+    if second is not None:
+        return SecondFactorStep(second.step, second.challenge, lambda: set_second(None), key=second.challenge)
     errors = sign_in.errors
     return html.div(
         auth_heading(t("login.title"), t("login.subtitle")),

@@ -10,7 +10,7 @@ from typing import Any
 from reactpy import Ref, component, html, use_ref, use_state
 
 from app.access.models import UserStatus
-from app.accounts import impersonation, users
+from app.accounts import impersonation, second_factor, users
 from app.accounts.schemas import AccountRow
 from components.accounts.users.accounts_table import account_rows
 from components.accounts.users.common import USER_PAGES
@@ -23,6 +23,8 @@ from components.widgets.datagrid import GridAction, data_grid
 # Status actions, which ask first: action id -> the status it sets.
 STATUS_ACTIONS = {"disable": UserStatus.DISABLED, "enable": UserStatus.ACTIVE}
 RESET_PASSWORD = "reset_password"
+RESET_SECOND_FACTOR = "reset_second_factor"
+ASKING = (*STATUS_ACTIONS, RESET_PASSWORD, RESET_SECOND_FACTOR)  # the actions that ask first
 
 
 def grid_actions(console: Console, *, pages: Sequence[tuple[str, str, str, str]] = USER_PAGES) -> list[GridAction]:
@@ -41,7 +43,9 @@ def grid_actions(console: Console, *, pages: Sequence[tuple[str, str, str, str]]
              "when": "can_enable", "slot": "status"},
             *links[1:],
             {"id": RESET_PASSWORD, "label": t("users.reset_password"), "icon": "bi-key", "when": "can_reset",
-             "menu": True}]
+             "menu": True},
+            {"id": RESET_SECOND_FACTOR, "label": t("users.reset_second_factor"), "icon": "bi-phone",
+             "when": "can_reset_second_factor", "menu": True}]
 
 
 @dataclass(frozen=True)
@@ -89,11 +93,12 @@ def _ActionHost(host: Ref[Any], rows: Sequence[AccountRow], reload: Callable[[],
     change_status = use_action(users.set_status, on_done=status_changed)
     reset = use_action(users.send_password_reset,
                        on_done=lambda email: console.toast("success", t("users.reset_sent", email=email)))
+    reset_factor = use_action(second_factor.reset, success="users.second_factor_reset", on_done=lambda _r: reload())
 
     def act(action_id: str, user_id: int) -> None:
         if action_id == "login_as":
             enter.submit(actor=console.actor, target_id=user_id)
-        elif action_id in STATUS_ACTIONS or action_id == RESET_PASSWORD:
+        elif action_id in ASKING:
             row = next((r for r in rows if r.id == user_id), None)
             set_pending((action_id, user_id, name_of(row) if row else ""))
         elif path := console.path(action_id, id=user_id):
@@ -108,12 +113,14 @@ def _ActionHost(host: Ref[Any], rows: Sequence[AccountRow], reload: Callable[[],
         set_pending(None)
         if action_id == RESET_PASSWORD:
             reset.submit(actor=console.actor, user_id=user_id)
+        elif action_id == RESET_SECOND_FACTOR:
+            reset_factor.submit(actor=console.actor, user_id=user_id)
         else:
             change_status.submit(actor=console.actor, user_id=user_id, status=STATUS_ACTIONS[action_id])
 
     dialog = (ConfirmDialog(t(f"users.confirm_{pending[0]}_title"), t(f"users.confirm_{pending[0]}", name=pending[2]),
                             t(f"users.{pending[0]}"), t("common.cancel"), confirm, lambda: set_pending(None),
-                            danger=pending[0] == "disable") if pending else "")
+                            danger=pending[0] in ("disable", RESET_SECOND_FACTOR)) if pending else "")
     return html.div(navigation, dialog)
 
 

@@ -165,6 +165,22 @@ def test_a_reset_ends_the_accounts_sessions(db):
         accounts.finish_login(db, challenge=needed.challenge, code="000000", kind="api")
 
 
+def test_a_reset_of_a_set_up_never_confirmed_removes_it_and_leaves_the_sessions(db):
+    """Found by the authorization matrix: an agency's reset of an advertiser who had only begun a set-up signed the
+    advertiser out everywhere, though no sign-in had ever asked for a code."""
+    signed_in = accounts.login(db, email=ADVERTISER, password=DEMO_PASSWORD, kind="api").new_session
+    advertiser = user_by_email(db, ADVERTISER)
+    second_factor.begin_enrolment(db, actor=_actor(db, ADVERTISER))
+    db.commit()
+    second_factor.reset(db, actor=_actor(db, "agency@demo.example"), user_id=advertiser.id)
+    assert db.get(SecondFactor, advertiser.id) is None
+    assert sessions.find_by_id(db, session_id=signed_in.session.id) is not None
+    entry = db.exec(select(AuditEntry).where(AuditEntry.action == "reset_second_factor")).one()
+    assert entry.changes == {"second_factor": ["set-up pending", False]}
+    with pytest.raises(Invalid):  # nothing left to reset
+        second_factor.reset(db, actor=_actor(db, "agency@demo.example"), user_id=advertiser.id)
+
+
 def test_a_reset_outside_the_actors_reach_is_refused(db):
     _, rival_advertiser = other_tenant(db)
     _enrol(db, "agency@demo.example")

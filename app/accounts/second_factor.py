@@ -281,16 +281,19 @@ def turn_off(db: Session, *, actor: Actor, code: str) -> None:
 
 def reset(db: Session, *, actor: Actor, user_id: int) -> None:
     """Remove another account's second factor (its phone was lost): the account signs in with the password again
-    (or meets enrolment, if the policy requires it), and its sessions end."""
+    (or meets enrolment, if the policy requires it), and its sessions end. A set-up it never confirmed is removed
+    without ending them."""
     require(actor, "user", "reset_second_factor")
     user = require_user_in_scope(actor, db.get(User, user_id))
     assert user.id is not None
-    if not is_enabled(db, user.id) and db.get(SecondFactor, user.id) is None:
+    enabled = is_enabled(db, user.id)
+    if not enabled and db.get(SecondFactor, user.id) is None:
         raise Invalid({"second_factor": "This account has no second factor to reset."})
     _remove(db, user.id)
-    sessions.revoke_all_for_user(db, user_id=user.id, except_session=actor.session_id)
+    if enabled:  # a set-up never confirmed guarded no sign-in: its sessions stand
+        sessions.revoke_all_for_user(db, user_id=user.id, except_session=actor.session_id)
     audit.record(db, actor=actor, entity="user", entity_id=user.id, action="reset_second_factor",
-                 before={"second_factor": True}, after={"second_factor": False})
+                 before={"second_factor": True if enabled else "set-up pending"}, after={"second_factor": False})
 
 
 # ---- the sign-in challenge (a password accepted, the code still to come) ----

@@ -15,6 +15,7 @@ from sqlalchemy import MetaData, create_engine, insert, text
 from app.access.passwords import hash_password
 from app.demo.seed import DEMO_PASSWORD
 from app.kernel.db import head_revision
+from app.kernel.natural_order import natural_sort_key
 from tests.faults import Server
 from tests.scratch_console import scratch_console
 
@@ -67,6 +68,11 @@ def _assert_upgraded(engine) -> None:  # type: ignore[no-untyped-def]
         assert connection.execute(text("SELECT amount_micros, campaign_id FROM ledger_entries")).all() == [
             (LEDGER_MICROS, None)]
         assert connection.execute(text("SELECT name FROM campaigns")).scalars().all() == ["Spring sale"]
+        # 0022 keyed the names written before it, as the application keys new ones (the lists sort on the keys).
+        assert connection.execute(text("SELECT name_key FROM campaigns")).scalars().all() == [
+            natural_sort_key("Spring sale")]
+        assert sorted(connection.execute(text("SELECT name_key FROM users")).scalars()) == [
+            natural_sort_key("Old"), natural_sort_key("Shop")]
 
 
 def _insert_old_rows(engine) -> None:  # type: ignore[no-untyped-def]

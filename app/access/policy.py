@@ -77,10 +77,10 @@ def user_rows(actor: Actor) -> Any:
     if actor.role == Role.ADMIN:
         return true()
     if actor.role == Role.CO_ADMIN:
-        return or_(User.role != Role.ADMIN, User.id == actor.id)
+        return or_(col(User.role) != Role.ADMIN, col(User.id) == actor.id)
     if actor.role == Role.AGENCY:
-        return or_(User.id == actor.id, and_(User.role == Role.ADVERTISER, User.agency_id == actor.id))
-    return User.id == actor.id
+        return or_(col(User.id) == actor.id, and_(col(User.role) == Role.ADVERTISER, col(User.agency_id) == actor.id))
+    return col(User.id) == actor.id
 
 
 def advertiser_rows(actor: Actor, advertiser_column: Any) -> Any:

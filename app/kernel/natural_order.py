@@ -52,7 +52,7 @@ def sort_key_field(text_of: TextOf) -> Any:
     insert alike: a column default that reads the statement's parameters). keep_sort_key keeps it on updates."""
 
     def on_insert(context: DefaultExecutionContext) -> str:
-        given: Mapping[str, Any] = context.get_current_parameters()
+        given: Mapping[str, Any] = context.get_current_parameters()  # type: ignore[no-untyped-call]  # untyped in SQLAlchemy
         return natural_sort_key(text_of(lambda name: given.get(name) or ""))
 
     return Field(default=None, nullable=False, sa_type=SORT_KEY_TYPE,

@@ -51,7 +51,7 @@ from app.settings import spec_calls_api as spec_settings_calls_api
 from app.statistics import api as statistics_api
 from app.statistics import dashboards_api, postbacks_api, redirector_api
 from app.supply import app_entries, app_lists_api, audience_devices, audiences_api, list_routes
-from app.web import csp, export_files, kinds_api, readiness
+from app.web import csp, export_files, kinds_api, openapi_document, readiness
 from app.web.bounds import bounded_integers
 from app.web.client_envelope import ClientEnvelope
 from app.web.envelope import (
@@ -103,6 +103,7 @@ def create_api() -> FastAPI:
                               "`Authorization: Bearer <token>`. Every reply is `{success, code, message, data}`.",
                   servers=[{"url": "/api"}], dependencies=[Depends(bounded_integers)],
                   responses=common_error_responses())
+    openapi_document.document(api)  # reply examples and the error shape, derived for every operation
     api.add_exception_handler(ServiceError, service_error_handler)
     api.add_exception_handler(RequestValidationError, validation_error_handler)
     api.add_exception_handler(StarletteHTTPException, http_error_handler)

@@ -144,6 +144,7 @@ ACCESS: dict[str, frozenset[Role] | str] = {
     "POST /exchange-approval/decide": P("exchange_approval", "decide"),
     "GET /campaigns/{campaign_id}/exchanges": P("campaign", "view"),
     "POST /report/create": P("report", "create"), "POST /report/update": P("report", "update"),
+    "POST /reports": P("report", "create"), "GET /reports/{report_id}": P("report", "view"),
     "DELETE /report/delete": P("report", "delete"), "GET /report/getSingle": P("report", "view"),
     "GET /report/get": P("report", "view"), "GET /getReportsForAgencyAdmin": P("report", "view"),
     "GET /getAdminReportsByCSV": P("report", "view"), "POST /reports/generate": P("report", "create"),
@@ -161,7 +162,8 @@ ACCESS: dict[str, frozenset[Role] | str] = {
     "GET /statistics": P("statistics", "view"),
     "GET /postback/{token}": PUBLIC, "POST /postback/{token}": PUBLIC,  # the client's secret token is the credential
     "GET /dsp/list": P("dsp", "view"), "GET /dsp/activeDspList": P("dsp", "view"),
-    "POST /dsp/createDSP": P("dsp", "manage"), "POST /newDsp/createNewDsp": P("dsp", "manage"),
+    "POST /dsp/createDSP": P("dsp", "manage"), "POST /dsp": P("dsp", "manage"),
+    "POST /newDsp/createNewDsp": P("dsp", "manage"),
     "POST /dsp/testConnection": P("dsp", "manage"), "GET /dsp/associations/{entity}/{local_id}": P("dsp", "view"),
     "GET /dsp/{dsp_id}": P("dsp", "view"), "PUT /dsp/{dsp_id}": P("dsp", "manage"),
     "POST /dsp/{dsp_id}/status": P("dsp", "manage"), "POST /dsp/{dsp_id}/test": P("dsp", "manage"),
@@ -250,6 +252,7 @@ def _an_exchange() -> list[int]:
 
 
 _EXCHANGE_ADDED = {"add": _an_exchange}
+_REPORT = {"name": "Matrix Report", "report_type": "performance", "dimensions": ["date"]}
 _numbers = itertools.count(1)
 
 
@@ -265,7 +268,7 @@ BODY_FILLS: dict[str, dict[str, Any]] = {
     "POST /campaning/bulk/bid-range": {"bid_min": "0.10", "bid_max": "5"},
     "POST /campaigns/bulk/exchanges": _EXCHANGE_ADDED, "POST /campaning/bulk/exchanges": _EXCHANGE_ADDED,
     "POST /creatives/bulk": _CREATIVE_CHANGE, "POST /creative/bulk-creative-update": _CREATIVE_CHANGE,
-    "POST /report/create": {"name": "Matrix Report", "report_type": "performance", "dimensions": ["date"]},
+    "POST /report/create": _REPORT, "POST /reports": _REPORT,
     "POST /createAudiance": {"name": _fresh("Matrix Audience")},
     # Tenant A's switches stay on when an allowed role sets them (off, they would refuse API keys and postbacks).
     "PUT /users/{user_id}/config": {"insight_dashboard": True, "postback_enabled": True, "api_access": True},

@@ -11,6 +11,8 @@ from fastapi.routing import iter_route_contexts
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from app.main import create_api
+from app.web.envelope import ErrorEnvelope
+from app.web.openapi_document import example_of, reply_data_schemas
 
 # Every route module of the console (the browser's own calls, left out of the schema, are not the API's).
 TYPED_DOMAINS = ["app"]
@@ -127,3 +129,67 @@ def test_every_reply_example_is_a_reply_the_call_could_give() -> None:
             except ValidationError as error:
                 wrong.append(f"{answer.__name__}: {error.errors()[0]['loc']} {error.errors()[0]['msg']}")
     assert not wrong, "A reply example its model refuses:\n  " + "\n  ".join(sorted(set(wrong)))
+
+
+def test_every_reply_shows_an_example_that_its_model_accepts() -> None:
+    """Every call's success reply shows a filled `data` in the document (the model's own example, or one built from
+    its schema by app/web/openapi_document.py), and what it shows passes the reply model's validation."""
+    api = create_api()
+    spec = api.openapi()
+    shown = dict(reply_data_schemas(spec))
+    missing, refused = [], []
+    for route in iter_route_contexts(api.routes):
+        data = getattr(getattr(route.route, "response_model", None), "model_fields", {}).get("data")
+        if data is None or not getattr(route.route, "include_in_schema", True):
+            continue
+        for method in sorted(route.methods or ()):
+            name = f"{method} {route.path_format}"
+            schema = shown[name]
+            for ref in _top_refs(schema):
+                if not spec["components"]["schemas"][ref].get("examples"):
+                    missing.append(f"{name}: {ref}")
+            try:
+                TypeAdapter(data.annotation).validate_python(example_of(spec, schema))
+            except ValidationError as error:
+                refused.append(f"{name}: {error.errors()[0]['loc']} {error.errors()[0]['msg']}")
+    assert shown and not missing, "A reply model without an example:\n  " + "\n  ".join(missing)
+    assert not refused, "A reply example its model refuses:\n  " + "\n  ".join(refused)
+
+
+def _top_refs(schema: dict[str, Any]) -> list[str]:
+    """The models a `data` schema names: itself, its items, its options."""
+    if "$ref" in schema:
+        return [schema["$ref"].rsplit("/", 1)[1]]
+    return [ref for part in (schema.get("items"), *schema.get("anyOf", [])) if isinstance(part, dict)
+            for ref in _top_refs(part)]
+
+
+def test_every_4xx_of_every_operation_documents_the_error_shape() -> None:
+    """An integrator reads one error shape for every refusal: each 4xx of each operation is the error envelope
+    (code, message, data.fields naming each wrong field) with an example of that status; a 429 says Retry-After."""
+    spec = create_api().openapi()
+    details = spec["components"]["schemas"]["ErrorDetails"]["properties"]
+    assert {"code", "message", "data"} <= set(spec["components"]["schemas"]["ErrorEnvelope"]["properties"])
+    assert "fields" in details
+    wrong, statuses = [], set()
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            name = f"{method.upper()} {path}"
+            refusals = {code: r for code, r in operation["responses"].items() if code.startswith("4")}
+            if not {"401", "422"} <= set(refusals) and operation.get("security") != []:
+                wrong.append(f"{name}: only {sorted(refusals)}")
+            for code, response in refusals.items():
+                statuses.add(code)
+                body = response.get("content", {}).get("application/json", {})
+                if body.get("schema") != {"$ref": "#/components/schemas/ErrorEnvelope"}:
+                    wrong.append(f"{name} {code}: {body.get('schema')}")
+                    continue
+                shown = ErrorEnvelope.model_validate(body["example"])
+                if shown.code != int(code) or shown.success:
+                    wrong.append(f"{name} {code}: example {body['example']}")
+                if code == "422" and not (shown.data and shown.data.fields):
+                    wrong.append(f"{name} 422: the example names no field")
+                if code == "429" and "Retry-After" not in response.get("headers", {}):
+                    wrong.append(f"{name} 429: no Retry-After")
+    assert not wrong, "\n".join(wrong)
+    assert {"400", "401", "403", "404", "409", "422", "429"} <= statuses

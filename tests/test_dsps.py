@@ -444,3 +444,16 @@ def test_the_api_refuses_everyone_but_admin(client, db, email):
         reply = getattr(client, method)(path, headers=headers, **({"json": body} if body is not None else {}))
         assert reply.status_code == 403, (path, reply.text)
         assert SECRET not in reply.text
+
+
+def test_the_rest_create_answers_201_with_the_dsps_url_and_the_spec_name_answers_200(client, db):
+    """POST /dsp answers as every REST create does (201, Location readable with the same token); the spec's client
+    reads dsp/createDSP's 200 without a Location."""
+    headers = bearer_headers(client, STAFF)
+    made = client.post("/api/dsp", headers=headers, json={**_body("https://bidder.example/api", []), "name": "One"})
+    assert made.status_code == 201 and made.json()["code"] == 201, made.text
+    read = client.get(made.headers["location"], headers=headers).json()["data"]
+    assert read == made.json()["data"] and read["name"] == "One"
+    spec = client.post("/api/dsp/createDSP", headers=headers, json={**_body("https://bidder.example/api", []),
+                                                                    "name": "Two"})
+    assert (spec.status_code, spec.json()["code"], "location" in spec.headers) == (200, 200, False)

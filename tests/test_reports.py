@@ -283,3 +283,16 @@ def test_the_running_apps_export_downloads_under_the_name_its_user_chose(client,
 
 def test_reports_table_is_in_the_migration(db) -> None:
     assert db.exec(select(Report)).all() == []
+
+
+def test_the_rest_create_answers_201_with_the_reports_url_and_the_spec_name_answers_200(client) -> None:
+    """POST /reports answers as every REST create does (201, Location: GET /reports/{id}); the spec's client reads
+    report/create's 200 without a Location."""
+    headers = bearer_headers(client, "advertiser@demo.example")
+    body = {"name": "By exchange", "report_type": "exchange"}
+    made = client.post("/api/reports", headers=headers, json=body)
+    assert made.status_code == 201 and made.json()["code"] == 201, made.text
+    read = client.get(made.headers["location"], headers=headers).json()["data"]
+    assert read == {"report": made.json()["data"], "runs": []}
+    spec = client.post("/api/report/create", headers=headers, json={**body, "name": "Again"})
+    assert (spec.status_code, spec.json()["code"], "location" in spec.headers) == (200, 200, False)

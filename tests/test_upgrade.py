@@ -19,6 +19,7 @@ from app.access.passwords import hash_password
 from app.demo.seed import DEMO_PASSWORD
 from app.kernel.config import REPO_ROOT, get_settings
 from app.kernel.db import MIGRATION_LOCK, head_revision
+from app.kernel.natural_order import natural_sort_key
 from tests.faults import Server, wait_until
 from tests.scratch_console import scratch_console
 
@@ -71,6 +72,11 @@ def _assert_upgraded(engine) -> None:  # type: ignore[no-untyped-def]
         assert connection.execute(text("SELECT amount_micros, campaign_id FROM ledger_entries")).all() == [
             (LEDGER_MICROS, None)]
         assert connection.execute(text("SELECT name FROM campaigns")).scalars().all() == ["Spring sale"]
+        # 0023 keyed the names written before it, as the application keys new ones (the lists sort on the keys).
+        assert connection.execute(text("SELECT name_key FROM campaigns")).scalars().all() == [
+            natural_sort_key("Spring sale")]
+        assert sorted(connection.execute(text("SELECT name_key FROM users")).scalars()) == [
+            natural_sort_key("Old"), natural_sort_key("Shop")]
 
 
 def _insert_old_rows(engine) -> None:  # type: ignore[no-untyped-def]

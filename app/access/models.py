@@ -8,11 +8,15 @@ API credentials of users with api_access: the secret is shown once and stored on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
+from sqlalchemy import Index
 from sqlmodel import Field, SQLModel
 
 from app.kernel.model_base import created_at_field, json_field, utcnow
+from app.kernel.natural_order import keep_sort_key, sort_key_field
 
 
 class UserStatus:
@@ -22,8 +26,15 @@ class UserStatus:
     ALL = (ACTIVE, PENDING, DISABLED)
 
 
+def shown_name(value: Callable[[str], Any]) -> str:
+    """An account's name as the lists show it (the campaign list's advertiser column): its company, else its
+    person's name."""
+    return str(value("company_name")) or f"{value('first_name')} {value('last_name')}".strip()
+
+
 class User(SQLModel, table=True):
     __tablename__ = "users"
+    __table_args__ = (Index("ix_users_name_key_id", "name_key", "id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     email: str = Field(max_length=254, unique=True, index=True)
@@ -36,11 +47,16 @@ class User(SQLModel, table=True):
     agency_id: int | None = Field(default=None, foreign_key="users.id", index=True)
     created_at: datetime = created_at_field()
     updated_at: datetime = Field(default_factory=utcnow)
+    # shown_name's natural-order key (app/kernel/natural_order.py): the campaign list sorts by advertiser on it.
+    name_key: str | None = sort_key_field(shown_name)
 
     @property
     def display_name(self) -> str:
         full = f"{self.first_name} {self.last_name}".strip()
         return full or self.email
+
+
+keep_sort_key(User, "name_key", shown_name)
 
 
 class UserSettings(SQLModel, table=True):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import and_, or_, true
 from sqlmodel import Session, col, select
 
 from app.access.models import User
@@ -68,6 +69,18 @@ def can_see_user(actor: Actor, user: User) -> bool:
     if actor.role == Role.AGENCY:
         return user.id == actor.id or (user.role == Role.ADVERTISER and user.agency_id == actor.id)
     return user.id == actor.id
+
+
+def user_rows(actor: Actor) -> Any:
+    """The SQL condition for the accounts the actor may see: can_see_user's row scope, for a query (a page of the
+    user list is cut in SQL)."""
+    if actor.role == Role.ADMIN:
+        return true()
+    if actor.role == Role.CO_ADMIN:
+        return or_(col(User.role) != Role.ADMIN, col(User.id) == actor.id)
+    if actor.role == Role.AGENCY:
+        return or_(col(User.id) == actor.id, and_(col(User.role) == Role.ADVERTISER, col(User.agency_id) == actor.id))
+    return col(User.id) == actor.id
 
 
 def advertiser_rows(actor: Actor, advertiser_column: Any) -> Any:

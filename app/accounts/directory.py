@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlmodel import Session, col, func, select
 
 from app.access.models import SecondFactor, User, UserSettings, UserStatus
-from app.access.policy import Actor, can, can_impersonate, can_see_user, require
+from app.access.policy import Actor, can, can_impersonate, can_see_user, require, user_rows
 from app.access.roles import Role
 from app.accounts.schemas import AccountRow, AgencyRow
 from app.accounts.user_config import margin_text
@@ -29,14 +29,16 @@ def _company(user: User | None) -> str:
 
 
 def _visible_users(db: Session, actor: Actor, *, role: str, status: str, agency_id: int | None,
-                   after_id: int | None = None) -> list[User]:
-    """The users the actor may see (an agency: its advertisers), filtered, by id; from `after_id` on."""
+                   after_id: int | None = None, limit: int | None = None) -> list[User]:
+    """The users the actor may see (an agency: its advertisers), filtered, by id; from `after_id` on, at most
+    `limit`. The scope is applied in SQL (user_rows), so a page reads only its own rows; can_see_user checks each
+    row again."""
     require(actor, "user", "view")
     if role and role not in tuple(Role):
         raise Invalid({"role": "Not an allowed value."})
     if status and status not in UserStatus.ALL:
         raise Invalid({"status": "Not an allowed value."})
-    statement = select(User).order_by(col(User.id))
+    statement = select(User).where(user_rows(actor), col(User.id) != actor.id).order_by(col(User.id))
     if actor.role == Role.AGENCY:
         statement = statement.where(User.agency_id == actor.id, User.role == Role.ADVERTISER)
     if role:
@@ -47,7 +49,9 @@ def _visible_users(db: Session, actor: Actor, *, role: str, status: str, agency_
         statement = statement.where(User.agency_id == agency_id)
     if after_id is not None:
         statement = statement.where(col(User.id) > after_id)
-    return [u for u in db.exec(statement) if can_see_user(actor, u) and u.id != actor.id]
+    if limit is not None:
+        statement = statement.limit(limit)
+    return [u for u in db.exec(statement) if can_see_user(actor, u)]
 
 
 def accounts_overview(db: Session, *, actor: Actor, role: str = "", status: str = "",
@@ -58,14 +62,12 @@ def accounts_overview(db: Session, *, actor: Actor, role: str = "", status: str 
 
 def accounts_page(db: Session, *, actor: Actor, role: str = "", status: str = "", limit: int = DEFAULT_LIMIT,
                   cursor: str | None = None) -> Page[AccountRow]:
-    """The API's user list a page at a time, by id (keyset, app/kernel/paging.py). Who may be seen is decided per
-    user in Python (can_see_user), so the page is cut after that check and `total` is left out: counting would
-    read every account."""
+    """The API's user list a page at a time, by id (keyset, app/kernel/paging.py); `total` is left out."""
     check_limit(limit)
     scope = {"list": "users", "role": role, "status": status}
     after = decode_cursor(cursor, scope)
     users = _visible_users(db, actor, role=role, status=status, agency_id=None,
-                           after_id=after.id if after else None)[:limit + 1]
+                           after_id=after.id if after else None, limit=limit + 1)
     return Page[AccountRow](items=_account_rows(db, actor, users[:limit]), total=None, limit=limit,
                             next_cursor=next_cursor(users, limit, scope, lambda u: (None, u.id)))
 

@@ -12,14 +12,16 @@ its advertiser may buy on) when the campaign is saved; staff approve or reject i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from app.kernel.model_base import created_at_field, json_field, utcnow
+from app.kernel.natural_order import keep_sort_key, sort_key_field
 
 
 class CampaignStatus(StrEnum):
@@ -83,12 +85,25 @@ TARGETING_REFERENCE_KEYS: dict[str, str] = {
 }
 
 
+def _campaign_name(value: Callable[[str], Any]) -> str:
+    return str(value("name"))
+
+
+# The campaign list's sortable columns (app/campaigns/service.py's _SORT_KEYS; `advertiser` sorts on the users'
+# name_key): each has an index ending with the id, the keyset's tie-break, so a sorted page of the API's list is an
+# index range whatever the sort (issue 26: <= 100 ms p95 at 10,000 campaigns).
+SORTED_COLUMNS = ("name_key", "status", "objective", "advertiser_id", "starts_at", "ends_at", "total_budget_micros",
+                  "daily_budget_micros", "bid_strategy", "bid_micros", "traffic_type", "updated_at")
+
+
 class Campaign(SQLModel, table=True):
     __tablename__ = "campaigns"
+    __table_args__ = tuple(Index(f"ix_campaigns_{column}_id", column, "id") for column in SORTED_COLUMNS)
 
     id: int | None = Field(default=None, primary_key=True)
     advertiser_id: int = Field(foreign_key="users.id", index=True)
     name: str = Field(max_length=120, index=True)
+    name_key: str | None = sort_key_field(_campaign_name)  # the name's natural-order key: sort=name
     objective: str = Field(default="awareness", max_length=24)
     status: str = Field(default=CampaignStatus.DRAFT, max_length=16, index=True)
     starts_at: datetime
@@ -109,6 +124,9 @@ class Campaign(SQLModel, table=True):
     targeting: dict[str, Any] = json_field(dict)
     created_at: datetime = created_at_field()
     updated_at: datetime = Field(default_factory=utcnow, index=True)  # the list sorts by it (newest change first)
+
+
+keep_sort_key(Campaign, "name_key", _campaign_name)
 
 
 class ApprovalStatus(StrEnum):

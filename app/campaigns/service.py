@@ -9,7 +9,6 @@ and UTC. A bad field raises Invalid naming it, and nothing is saved.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -68,7 +67,6 @@ from app.kernel.model_base import utcnow
 from app.kernel.money import MICROS_PER_DOLLAR
 from app.kernel.paging import (
     DEFAULT_LIMIT,
-    After,
     Page,
     after_condition,
     check_limit,
@@ -217,8 +215,10 @@ LIST_COLUMNS = ("id", "name", "status", "objective", "advertiser_id", "advertise
 # The advertiser column shows the company, or the person's name when there is none: sorting follows that.
 _ADVERTISER_SHOWN = func.coalesce(func.nullif(User.company_name, ""), User.first_name + " " + User.last_name)
 _SORT_KEYS: dict[str, Any] = {
-    "id": Campaign.id, "name": func.lower(Campaign.name), "status": Campaign.status, "objective": Campaign.objective,
-    "advertiser_id": Campaign.advertiser_id, "advertiser": func.lower(_ADVERTISER_SHOWN),
+    # Names sort as people read them ("Wave 2" before "Wave 10"), as the grid's collator did in the browser: by their
+    # stored natural-order keys (app/kernel/natural_order.py), indexed like every column here (models.SORTED_COLUMNS).
+    "id": Campaign.id, "name": Campaign.name_key, "status": Campaign.status, "objective": Campaign.objective,
+    "advertiser_id": Campaign.advertiser_id, "advertiser": User.name_key,
     "starts_at": Campaign.starts_at, "ends_at": Campaign.ends_at, "total_budget": Campaign.total_budget_micros,
     "daily_budget": Campaign.daily_budget_micros, "bid_strategy": Campaign.bid_strategy, "bid": Campaign.bid_micros,
     "traffic_type": Campaign.traffic_type, "updated_at": Campaign.updated_at,
@@ -288,23 +288,6 @@ def _as_list_rows(rows: Sequence[Any], now: datetime) -> list[CampaignListRow]:
         shown_status=shown_status(r[2], r[9], now)) for r in rows]
 
 
-# Names sort as people read them ("Wave 2" before "Wave 10"), as the grid's collator did in the browser; SQL has no
-# portable natural order, so these columns are ordered in Python, by the key below.
-_NATURAL_SORTS = ("name", "advertiser")
-_DIGITS = re.compile(r"(\d+)")
-
-
-def natural_key(text: str) -> tuple[str | int, ...]:
-    """"Wave 10" -> ("wave ", 10, ""): text parts case-folded, digit runs as numbers (the split keeps text at even
-    places and numbers at odd ones, so two keys always compare)."""
-    return tuple(int(part) if i % 2 else part for i, part in enumerate(_DIGITS.split(text.casefold())))
-
-
-def _natural_order(rows: list[Any], sort: str, key: Callable[[Any], str], ident: Callable[[Any], int]) -> list[Any]:
-    """`rows` in the natural order of `key`, ties by id, both descending for a "-" sort."""
-    return sorted(rows, key=lambda row: (natural_key(key(row)), ident(row)), reverse=sort.startswith("-"))
-
-
 def _advertiser_text(company: str | None, first: str, last: str) -> str:
     return company or f"{first} {last}".strip()
 
@@ -317,11 +300,7 @@ def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     order, now = _order(sort), datetime.now(UTC)
     query = _listed(actor, advertiser_id=advertiser_id, status=status, search=search,
                     include_archived=include_archived, now=now)
-    rows = _list_rows(db, query.order_by(*order), now)
-    column = sort.lstrip("-")
-    if column in _NATURAL_SORTS:
-        rows = _natural_order(rows, sort, lambda row: str(getattr(row, column)), lambda row: row.id)
-    return rows
+    return _list_rows(db, query.order_by(*order), now)
 
 
 MAX_PAGE_SIZE = 500
@@ -342,17 +321,7 @@ def list_campaigns_page(db: Session, *, actor: Actor, advertiser_id: int | None 
     query = _listed(actor, advertiser_id=advertiser_id, status=status, search=search,
                     include_archived=include_archived, now=now)
     db.flush()
-    first, column = (page - 1) * page_size, sort.lstrip("-")
-    if column in _NATURAL_SORTS:
-        # Only the ids and the sorted text of every matching campaign (tens of thousands: milliseconds), then the
-        # page's rows by id.
-        keys = db.connection().execute(query.with_only_columns(
-            Campaign.id, Campaign.name, User.company_name, User.first_name, User.last_name)).all()
-        text = (lambda k: k[1]) if column == "name" else (lambda k: _advertiser_text(k[2], k[3], k[4]))
-        chosen = [k[0] for k in _natural_order(list(keys), sort, text, lambda k: k[0])[first:first + page_size]]
-        found = {row.id: row for row in _list_rows(db, query.where(col(Campaign.id).in_(chosen)), now)}
-        return CampaignListPage(rows=[found[i] for i in chosen if i in found], total=len(keys), page=page,
-                                page_size=page_size)
+    first = (page - 1) * page_size
     total = db.connection().execute(select_columns(func.count()).select_from(query.subquery())).scalar_one()
     rows = _list_rows(db, query.order_by(*order).limit(page_size).offset(first), now)
     return CampaignListPage(rows=rows, total=int(total), page=page, page_size=page_size)
@@ -374,8 +343,6 @@ def campaigns_api_page(db: Session, *, actor: Actor, advertiser_id: int | None =
     query = _listed(actor, advertiser_id=advertiser_id, status=status, search=search,
                     include_archived=include_archived, now=now)
     db.flush()
-    if column in _NATURAL_SORTS:
-        return _natural_page(db, query, column, descending, after, limit, scope, now)
     total = db.connection().execute(select_columns(func.count()).select_from(query.subquery())).scalar_one()
     key = None if column == "id" else _SORT_KEYS[column]
     if after is not None:
@@ -387,30 +354,6 @@ def campaigns_api_page(db: Session, *, actor: Actor, advertiser_id: int | None =
     return Page[CampaignListRow](
         items=_as_list_rows(shown, now), total=int(total), limit=limit,
         next_cursor=next_cursor(raw, limit, scope, lambda r: (r[16] if key is not None else None, r[0])))
-
-
-def _natural_page(db: Session, query: Any, column: str, descending: bool, after: After | None, limit: int,
-                  scope: dict[str, Any], now: datetime) -> Page[CampaignListRow]:
-    """A page in natural name order, which SQL cannot express: the ids and texts of every match are sorted here
-    (as list_campaigns_page does), and the cursor's (text, id) is found in that order, so it stays a keyset."""
-    keys = db.connection().execute(query.with_only_columns(
-        Campaign.id, Campaign.name, User.company_name, User.first_name, User.last_name)).all()
-    shown: Callable[[Any], str] = (lambda k: k[1]) if column == "name" else (lambda k: _advertiser_text(k[2], k[3], k[4]))
-    text = {k[0]: shown(k) for k in keys}
-    # Keyed once and sorted ascending; the cursor's place is found by bisection and a descending page read backwards.
-    ordered = sorted((natural_key(t), i) for i, t in text.items())
-    mark = (natural_key(str(after.value)), after.id) if after is not None else None
-    if descending:
-        end = len(ordered) if mark is None else bisect_left(ordered, mark)
-        window = ordered[max(0, end - limit - 1):end][::-1]
-    else:
-        start = 0 if mark is None else bisect_right(ordered, mark)
-        window = ordered[start:start + limit + 1]
-    chosen = [i for _key, i in window[:limit]]
-    found = {row.id: row for row in _list_rows(db, query.where(col(Campaign.id).in_(chosen)), now)}
-    return Page[CampaignListRow](
-        items=[found[i] for i in chosen if i in found], total=len(keys), limit=limit,
-        next_cursor=next_cursor(window, limit, scope, lambda k: (text[k[1]], k[1])))
 
 
 def advertiser_choices(db: Session, *, actor: Actor) -> list[AdvertiserChoice]:

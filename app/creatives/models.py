@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import Column, Text, UniqueConstraint
+from sqlalchemy import Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from app.kernel.model_base import created_at_field, json_field, utcnow
@@ -60,6 +60,8 @@ class CreativeAsset(SQLModel, table=True):
 
 class Creative(SQLModel, table=True):
     __tablename__ = "creatives"
+    # The list's one order, newest change first, ties by id (app/creatives/records.py): a page is an index range.
+    __table_args__ = (Index("ix_creatives_updated_at_id", "updated_at", "id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     advertiser_id: int = Field(foreign_key="users.id", index=True)

@@ -1,5 +1,6 @@
-"""DSP connections over the API (admin only): the same service calls the DSP pages make. REST-style paths under
-/dsp/{id} plus the spec's call names (dsp/list, dsp/createDSP, dsp/activeDspList, newDsp/createNewDsp).
+"""DSP connections over the API (admin only): the same service calls the DSP pages make. REST-style paths (POST
+/dsp creates; /dsp/{id} reads, changes, tests) plus the spec's call names (dsp/list, dsp/createDSP,
+dsp/activeDspList, newDsp/createNewDsp).
 
 No answer ever carries a DSP's credentials: `api_key` goes in, `credentials_set` comes out."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Response
 from sqlmodel import Session
 
 from app.access.policy import Actor
@@ -25,7 +26,7 @@ from app.dsps.schemas import (
     TestedDsp,
 )
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, reply
+from app.web.envelope import LOCATION_HEADER, Envelope, created, reply, spec_call
 
 router = APIRouter(tags=["DSP connections (admin)"])
 
@@ -43,9 +44,17 @@ def active_dsps(actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope
     return reply(dsps.active_dsps(db, actor=actor))
 
 
-@router.post("/dsp/createDSP", description="Add a DSP (the one-page form). " + DSP_HELP)
-def create_dsp(body: DspBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[DspRead]:
-    return reply(dsps.create_dsp(db, actor=actor, data=body), "DSP created")
+@router.post("/dsp", status_code=201, responses=LOCATION_HEADER,
+             description="Add a DSP (the one-page form): 201, its URL in Location. " + DSP_HELP)
+def create_dsp(body: DspBody, response: Response, actor: Actor = Depends(get_actor),
+               db: Session = DB) -> Envelope[DspRead]:
+    dsp = dsps.create_dsp(db, actor=actor, data=body)
+    return created(response, dsp, "DSP created", f"/dsp/{dsp.id}")
+
+
+router.add_api_route("/dsp/createDSP", spec_call(create_dsp), methods=["POST"],
+                     summary="dsp/createDSP: add a DSP (as POST /dsp; answers 200)",
+                     description="Add a DSP (the one-page form). " + DSP_HELP)
 
 
 @router.post("/newDsp/createNewDsp", description="Add a DSP and test its connection at once (New DSP): answers "

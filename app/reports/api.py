@@ -1,4 +1,5 @@
-"""Reports over the API, under the spec's call names (section 7): saved reports, their runs (generated in the
+"""Reports over the API, under the spec's call names (section 7) and REST paths for a report's create and read
+(POST /reports, GET /reports/{id}): saved reports, their runs (generated in the
 background: start one, poll its status, download its CSV) and the running-apps export."""
 
 from __future__ import annotations
@@ -6,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 from typing import get_args
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Response
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
@@ -27,7 +28,7 @@ from app.reports.schemas import (
     RunQueued,
 )
 from app.web.deps import DB, get_actor
-from app.web.envelope import Envelope, reply
+from app.web.envelope import LOCATION_HEADER, Envelope, created, reply, spec_call
 
 router = APIRouter(tags=["reports"])
 
@@ -68,10 +69,16 @@ class RunningAppsBody(BaseModel):
                                                     "may not start with x")
 
 
-@router.post("/report/create")
-def create(body: ReportCreate, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ReportRead]:
-    """Save a report; answers it. Bad settings answer 422 naming each field."""
-    return reply(reports.create_report(db, actor=actor, data=body), "Report saved")
+@router.post("/reports", status_code=201, responses=LOCATION_HEADER)
+def create(body: ReportCreate, response: Response, actor: Actor = Depends(get_actor),
+           db: Session = DB) -> Envelope[ReportRead]:
+    """Save a report; answers it, 201 with its URL in Location. Bad settings answer 422 naming each field."""
+    report = reports.create_report(db, actor=actor, data=body)
+    return created(response, report, "Report saved", f"/reports/{report.id}")
+
+
+router.add_api_route("/report/create", spec_call(create), methods=["POST"],
+                     summary="report/create: save a report (as POST /reports; answers 200)")
 
 
 @router.post("/report/update")
@@ -87,12 +94,18 @@ def delete(report_id: int = Query(...), actor: Actor = Depends(get_actor), db: S
     return reply(None, "Report deleted")
 
 
-@router.get("/report/getSingle")
-def get_single(report_id: int = Query(...), actor: Actor = Depends(get_actor),
-               db: Session = DB) -> Envelope[ReportWithRuns]:
+@router.get("/reports/{report_id}")
+def get_report(report_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ReportWithRuns]:
     """One report with its recent runs ({report, runs})."""
     return reply(ReportWithRuns(report=reports.get_report(db, actor=actor, report_id=report_id),
                                 runs=reports.list_runs(db, actor=actor, report_id=report_id)))
+
+
+@router.get("/report/getSingle")
+def get_single(report_id: int = Query(...), actor: Actor = Depends(get_actor),
+               db: Session = DB) -> Envelope[ReportWithRuns]:
+    """One report with its recent runs ({report, runs}), as GET /reports/{report_id}."""
+    return get_report(report_id, actor, db)
 
 
 @router.get("/report/get")

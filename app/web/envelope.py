@@ -14,7 +14,7 @@ from fastapi import Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import iter_route_contexts
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import get_route_path  # type: ignore[attr-defined]  # re-imported there, not listed as exported
@@ -207,14 +207,26 @@ async def validation_error_handler(request: Request, error: Exception) -> JSONRe
 
 # --- What the OpenAPI document declares (generated clients learn every status an operation can answer) ---
 
+class ErrorDetails(BaseModel):
+    """What an error adds to its message, when it adds anything."""
+
+    model_config = ConfigDict(extra="allow")  # a call may add its own detail (GET /ready: the parts' states)
+
+    fields: dict[str, str] | None = Field(None, description="Each wrong field's name (dotted for a nested one) and "
+                                                            "what is wrong with it: every 422, and a 400 about one field.")
+    verify: bool | None = Field(None, description="401 at sign-in: the e-mail address is not verified yet; a code "
+                                                  "was sent to it.")
+    request_id: str | None = Field(None, description="500: the request's id, to quote to the operator.")
+
+
 class ErrorEnvelope(BaseModel):
-    """A refusal or failure: `code` repeats the HTTP status; a 422's `data.fields` maps each wrong field to its
-    message."""
+    """A refusal or failure: `code` repeats the HTTP status, `message` says what went wrong and `data.fields` names
+    each wrong field (422)."""
 
     success: bool = Field(False, description="Always false for an error.")
     code: int = Field(description="The HTTP status code.")
     message: str = Field(description="What went wrong, in words for a person.")
-    data: Any = Field(None, description="Details; for 422, `{fields: {name: message}}`.")
+    data: ErrorDetails | None = Field(None, description="Details; for 422, `{fields: {name: message}}`.")
 
 
 def error_response(description: str) -> dict[str, Any]:

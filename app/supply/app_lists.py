@@ -136,6 +136,12 @@ def list_entries(db: Session, *, actor: Actor, applist_id: int) -> list[ListEntr
     return LIFECYCLE.list_entries(db, actor=actor, list_id=applist_id)
 
 
+def entries_page(db: Session, *, actor: Actor, applist_id: int, search: str = "", limit: int = DEFAULT_LIMIT,
+                 cursor: str | None = None) -> Page[ListEntry]:
+    """A list's entries a page at a time, by value (the API's and the view page's grid)."""
+    return LIFECYCLE.entries_page(db, actor=actor, list_id=applist_id, search=search, limit=limit, cursor=cursor)
+
+
 def export_entries(db: Session, *, actor: Actor, applist_id: int) -> ExportLink:
     """The list's entries as a CSV (value, kind): {csv_download_url, filename}, a link for the actor, 15 minutes."""
     require(actor, "app_list", "view")

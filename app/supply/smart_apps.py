@@ -135,6 +135,12 @@ def list_entries(db: Session, *, actor: Actor, list_id: int) -> list[ListEntry]:
     return LIFECYCLE.list_entries(db, actor=actor, list_id=list_id)
 
 
+def entries_page(db: Session, *, actor: Actor, list_id: int, search: str = "", limit: int = DEFAULT_LIMIT,
+                 cursor: str | None = None) -> Page[ListEntry]:
+    """A list's entries a page at a time, by value (the API's and the view page's grid)."""
+    return LIFECYCLE.entries_page(db, actor=actor, list_id=list_id, search=search, limit=limit, cursor=cursor)
+
+
 change_log.register("smart_app_list", change_log.ChangeLogSource(
     lambda db, actor, list_id: change_log.about(_find(db, actor, list_id))))
 

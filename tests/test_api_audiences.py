@@ -72,7 +72,7 @@ def test_another_tenants_audience_answers_not_found(client):
                                      {"files": {"file": ("ids.txt", GOOD.encode(), "text/plain")}})):
             reply = getattr(client, method)(path, headers=headers, **extra)
             assert reply.status_code == 404, (email, path, reply.text)
-        assert client.get("/api/audiences", headers=headers).json()["data"] == []
+        assert client.get("/api/audiences", headers=headers).json()["data"]["items"] == []
     # An agency cannot make one for another agency's advertiser (an advertiser's own call always makes its own).
     sneaky = client.post("/api/createAudiance", headers=bearer_headers(client, "agency@demo.example"),
                          json={"name": "Mine", "kind": "device_ids", "advertiser_id": rival_advertiser})

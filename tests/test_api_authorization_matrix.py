@@ -161,7 +161,7 @@ ACCESS: dict[str, frozenset[Role] | str] = {
     "POST /statistics/batches": P("statistics", "ingest"), "POST /statistics/batches/csv": P("statistics", "ingest"),
     "GET /statistics": P("statistics", "view"),
     "GET /postback/{token}": PUBLIC, "POST /postback/{token}": PUBLIC,  # the client's secret token is the credential
-    "GET /dsp/list": P("dsp", "view"), "GET /dsp/activeDspList": P("dsp", "view"),
+    "GET /dsp/list": P("dsp", "view"), "GET /dsp": P("dsp", "view"), "GET /dsp/activeDspList": P("dsp", "view"),
     "POST /dsp/createDSP": P("dsp", "manage"), "POST /dsp": P("dsp", "manage"),
     "POST /newDsp/createNewDsp": P("dsp", "manage"),
     "POST /dsp/testConnection": P("dsp", "manage"), "GET /dsp/associations/{entity}/{local_id}": P("dsp", "view"),

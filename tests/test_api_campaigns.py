@@ -43,7 +43,7 @@ def test_a_clone_over_the_api_takes_the_originals_creatives_or_is_not_made(clien
     assert client.put(f"/api/campaigns/{campaign_id}/creatives", headers=me,
                       json={"creative_ids": [creative_id]}).status_code == 200
     clone = client.post(f"/api/campaigns/{campaign_id}/clone", headers=me).json()["data"]
-    shown = client.get(f"/api/campaigns/{clone['id']}/creatives", headers=me).json()["data"]
+    shown = client.get(f"/api/campaigns/{clone['id']}/creatives", headers=me).json()["data"]["items"]
     assert [row["id"] for row in shown] == [creative_id]
 
     def refused(*_args: object, **_kwargs: object) -> None:

@@ -104,7 +104,7 @@ def test_admin_bulk_status_and_campaign_assignment(client):
     assert client.put(f"/api/creatives/{ids[0]}/campaigns", headers=me,
                       json={"campaign_ids": []}).json()["data"] == []
     assert [row["id"] for row in client.get(f"/api/campaigns/{campaign_id}/creatives",
-                                            headers=me).json()["data"]] == [ids[1]]
+                                            headers=me).json()["data"]["items"]] == [ids[1]]
     admin = bearer_headers(client, "admin@demo.example")
     client.delete(f"/api/creatives/{ids[1]}", headers=me)
     results = client.post("/api/creatives/bulk-status", headers=admin,

@@ -298,7 +298,7 @@ def test_a_list_kind_declared_with_its_routes_gets_them(demo_ids):
             uploaded = client.post("/api/uploads/test-list", headers=me, data={"test_list_id": str(list_id)},
                                    files={"file": ("a.csv", b"com.example.app\n", "text/csv")})
             assert uploaded.json()["data"]["result"]["total"] == 2
-            entries = client.get(f"/api/test-lists/{list_id}/entries", headers=me).json()["data"]
+            entries = client.get(f"/api/test-lists/{list_id}/entries", headers=me).json()["data"]["items"]
             assert entries == [{"value": "com.example.app", "kind": "app"}, {"value": "example.com", "kind": "domain"}]
             assert client.get(f"/api/test-lists/{list_id}", headers=me).json()["data"]["entries"] == 2
             gone = client.delete(f"/api/test-lists/{list_id}", headers=me)

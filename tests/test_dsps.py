@@ -404,13 +404,13 @@ def test_the_api_creates_lists_syncs_and_never_answers_the_key(client, db, fake:
     assert synced.json()["data"]["state"] == "queued"
     assert synced.json()["data"]["association"]["push_state"] == "queued"
     settle_jobs()
-    maps = client.get(f"/api/dsp/associations/campaign/{campaign_id}", headers=headers).json()["data"]
+    maps = client.get(f"/api/dsp/associations/campaign/{campaign_id}", headers=headers).json()["data"]["items"]
     assert (maps[0]["push_state"], maps[0]["campaign_associate_id"]) == ("delivered", "cam-0001")
     fake.mode = "error_500"
     failed = client.post(f"/api/dsp/{dsp['id']}/sync", json={"entity": "campaign", "id": campaign_id}, headers=headers)
     assert failed.status_code == 202 and failed.json()["data"]["state"] == "queued"
     settle_jobs()
-    maps = client.get(f"/api/dsp/associations/campaign/{campaign_id}", headers=headers).json()["data"]
+    maps = client.get(f"/api/dsp/associations/campaign/{campaign_id}", headers=headers).json()["data"]["items"]
     assert (maps[0]["push_state"], maps[0]["last_error"]) == ("failed", "The DSP answered HTTP 503."), "kept"
     answers += [failed.text, json.dumps(maps)]
     assert not [a for a in answers if SECRET in a]

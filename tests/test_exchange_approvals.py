@@ -125,7 +125,7 @@ def test_the_api_decides_in_bulk_and_shows_states(client, db) -> None:
     made = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({**BASE, "targeting": {"exchanges": [ex["Smaato"]]}}))
     db.commit()
     admin = bearer_headers(client, "admin@demo.example")
-    pending = client.get("/api/exchange-approval", params={"campaign_id": made.id}, headers=admin).json()["data"]
+    pending = client.get("/api/exchange-approval", params={"campaign_id": made.id}, headers=admin).json()["data"]["items"]
     refused = client.post("/api/exchange-approval/decide", json={"approval_ids": [pending[0]["id"]],
                                                                  "decision": "rejected"}, headers=admin)
     assert refused.status_code == 422 and "reason" in refused.json()["data"]["fields"]
@@ -133,7 +133,7 @@ def test_the_api_decides_in_bulk_and_shows_states(client, db) -> None:
                        headers=admin).json()
     assert done["data"][0]["ok"] is True
     client_headers = bearer_headers(client, "advertiser@demo.example")
-    states = client.get(f"/api/campaigns/{made.id}/exchanges", headers=client_headers).json()["data"]
+    states = client.get(f"/api/campaigns/{made.id}/exchanges", headers=client_headers).json()["data"]["items"]
     assert [(s["exchange"], s["status"]) for s in states] == [("Smaato", "approved")]
     assert client.get("/api/exchange-approval", headers=client_headers).status_code == 403
     assert db.get(Campaign, made.id) is not None

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlalchemy import or_
+from sqlmodel import Session, col, func, select
 
 from app.access.models import User
 from app.access.policy import Actor, require
@@ -22,7 +23,9 @@ from app.campaigns.schemas import BulkResult, CampaignExchangeRead, ExchangeRequ
 from app.campaigns.scope import campaign_in_scope
 from app.history import audit, change_log
 from app.kernel.errors import Invalid, NotFound
+from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import utcnow
+from app.kernel.paging import DEFAULT_LIMIT, Page
 from app.reference import metadata
 from app.reference.models import ReferenceValue
 
@@ -79,9 +82,9 @@ def _row(approval: ExchangeApproval, campaign: Campaign, advertiser: User, excha
         decided_at=approval.decided_at.isoformat() if approval.decided_at else None, decided_by=decider)
 
 
-def list_requests(db: Session, *, actor: Actor, status: str = "pending", campaign_id: int | None = None
-                  ) -> list[ExchangeRequestRead]:
-    """Staff: the requests of every campaign that is not archived, newest first; `status` narrows (""= all)."""
+def _requests_query(actor: Actor, *, status: str, campaign_id: int | None, search: str) -> Any:
+    """Staff: the requests of every campaign that is not archived, before their order; `search` keeps those whose
+    campaign, advertiser or exchange name contains it."""
     require(actor, ENTITY, "view")
     if status and status not in {s.value for s in ApprovalStatus}:
         raise Invalid({"status": "Choose pending, approved or rejected."})
@@ -94,7 +97,36 @@ def list_requests(db: Session, *, actor: Actor, status: str = "pending", campaig
         query = query.where(ExchangeApproval.status == status)
     if campaign_id is not None:
         query = query.where(ExchangeApproval.campaign_id == campaign_id)
-    rows = db.exec(query.order_by(col(ExchangeApproval.requested_at).desc(), col(ExchangeApproval.id).desc())).all()
+    if text := search.strip():
+        query = query.where(or_(col(Campaign.name).icontains(text, autoescape=True),
+                                col(ReferenceValue.name).icontains(text, autoescape=True),
+                                func.coalesce(User.company_name, "").icontains(text, autoescape=True)))
+    return query
+
+
+# Newest request first, ties by id: the list's one order.
+_NEWEST_FIRST = KeysetOrder(col(ExchangeApproval.requested_at), col(ExchangeApproval.id), descending=True)
+
+
+def list_requests(db: Session, *, actor: Actor, status: str = "pending", campaign_id: int | None = None
+                  ) -> list[ExchangeRequestRead]:
+    """Staff: the requests of every campaign that is not archived, newest first; `status` narrows (""= all)."""
+    query = _requests_query(actor, status=status, campaign_id=campaign_id, search="")
+    return _request_rows(db, db.exec(query.order_by(*_NEWEST_FIRST.order_by())).all())
+
+
+def requests_page(db: Session, *, actor: Actor, status: str = "pending", campaign_id: int | None = None,
+                  search: str = "", limit: int = DEFAULT_LIMIT, cursor: str | None = None) -> Page[ExchangeRequestRead]:
+    """Staff: the requests a page at a time, newest first (keyset on requested_at, id), for the API and the
+    approval page's grid; `total` by a COUNT."""
+    query = _requests_query(actor, status=status, campaign_id=campaign_id, search=search)
+    scope = {"list": "exchange_requests", "status": status, "campaign_id": campaign_id, "search": search.strip()}
+    return read_page(db, query, _NEWEST_FIRST, limit=limit, cursor=cursor, scope=scope,
+                     position=lambda r: (r[0].requested_at, r[0].id), shown=lambda rows: _request_rows(db, rows))
+
+
+def _request_rows(db: Session, rows: Sequence[Any]) -> list[ExchangeRequestRead]:
+    """(request, campaign, advertiser, exchange name) rows as shown, with the deciders' names in one query."""
     deciders = dict(db.exec(select(User.id, User.first_name + " " + User.last_name).where(
         col(User.id).in_({a.decided_by for a, *_ in rows if a.decided_by}))).all())
     return [_row(a, c, u, name, deciders.get(a.decided_by, "") if a.decided_by else "") for a, c, u, name in rows]
@@ -148,16 +180,37 @@ def decide_many(db: Session, *, actor: Actor, approval_ids: Sequence[int], decis
     return results
 
 
+# By exchange name in any case, ties by id.
+_BY_EXCHANGE = KeysetOrder(func.lower(ReferenceValue.name), col(ExchangeApproval.id))
+
+
 def campaign_exchanges(db: Session, *, actor: Actor, campaign_id: int) -> list[CampaignExchangeRead]:
     """The state and reason per exchange of one campaign, for whoever may see the campaign (its view page)."""
+    query = _campaign_exchanges_query(db, actor, campaign_id)
+    return _campaign_exchange_rows(db.exec(query.order_by(*_BY_EXCHANGE.order_by())).all())
+
+
+def campaign_exchanges_page(db: Session, *, actor: Actor, campaign_id: int, limit: int = DEFAULT_LIMIT,
+                            cursor: str | None = None) -> Page[CampaignExchangeRead]:
+    """One campaign's exchanges a page at a time, by exchange name (keyset on its lower case, id)."""
+    query = _campaign_exchanges_query(db, actor, campaign_id)
+    scope = {"list": "campaign_exchanges", "campaign_id": campaign_id}
+    return read_page(db, query, _BY_EXCHANGE, limit=limit, cursor=cursor, scope=scope,
+                     position=lambda r: (r[2], r[0].id), shown=_campaign_exchange_rows)
+
+
+def _campaign_exchanges_query(db: Session, actor: Actor, campaign_id: int) -> Any:
     require(actor, "campaign", "view")
     campaign_in_scope(db, actor, campaign_id)  # row scope: not found otherwise
-    rows = db.exec(select(ExchangeApproval, ReferenceValue.name)
-                   .join(ReferenceValue, col(ReferenceValue.id) == ExchangeApproval.exchange_id)
-                   .where(ExchangeApproval.campaign_id == campaign_id)).all()
-    return sorted((CampaignExchangeRead(id=a.id, exchange=name, status=a.status, reason=a.reason,
-                                        decided_at=a.decided_at.isoformat() if a.decided_at else None)
-                   for a, name in rows if a.id is not None), key=lambda r: r.exchange.casefold())
+    return (select(ExchangeApproval, ReferenceValue.name, _BY_EXCHANGE.key)
+            .join(ReferenceValue, col(ReferenceValue.id) == ExchangeApproval.exchange_id)
+            .where(ExchangeApproval.campaign_id == campaign_id))
+
+
+def _campaign_exchange_rows(rows: Sequence[Any]) -> list[CampaignExchangeRead]:
+    return [CampaignExchangeRead(id=a.id, exchange=name, status=a.status, reason=a.reason,
+                                 decided_at=a.decided_at.isoformat() if a.decided_at else None)
+            for a, name, _key in rows if a.id is not None]
 
 
 def approved_exchange_names(db: Session, campaign_ids: Sequence[int]) -> dict[int, tuple[str, ...]]:

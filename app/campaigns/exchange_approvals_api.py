@@ -12,9 +12,11 @@ from sqlmodel import Session
 from app.access.policy import Actor
 from app.campaigns import exchange_approvals
 from app.campaigns.schemas import BulkResult, CampaignExchangeRead, ExchangeRequestRead
+from app.kernel.paging import Page
 from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
+from app.web.paging import PageQuery, page_query
 
 router = APIRouter(tags=["exchange approvals"])
 
@@ -30,10 +32,15 @@ class DecisionBody(BaseModel):
 
 @router.get("/exchange-approval")
 def list_requests(status: str = Query("pending", description="pending, approved, rejected, or empty for all"),
-                  campaign_id: int | None = None, actor: Actor = Depends(get_actor),
-                  db: Session = DB) -> Envelope[list[ExchangeRequestRead]]:
-    """Staff: the exchange requests of every campaign that is not archived, newest first."""
-    return reply(exchange_approvals.list_requests(db, actor=actor, status=status, campaign_id=campaign_id))
+                  campaign_id: int | None = None,
+                  search: str = Query("", max_length=200, description="Only requests whose campaign, advertiser "
+                                                                      "or exchange name contains this text"),
+                  paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+                  db: Session = DB) -> Envelope[Page[ExchangeRequestRead]]:
+    """Staff: the exchange requests of every campaign that is not archived, a page at a time, newest first;
+    `total` counts what the filters match."""
+    return reply(exchange_approvals.requests_page(db, actor=actor, status=status, campaign_id=campaign_id,
+                                                  search=search, limit=paging.limit, cursor=paging.cursor))
 
 
 @router.post("/exchange-approval/decide")
@@ -47,7 +54,9 @@ def decide(body: DecisionBody, actor: Actor = Depends(get_actor), db: Session = 
 
 
 @router.get("/campaigns/{campaign_id}/exchanges")
-def campaign_exchanges(campaign_id: int, actor: Actor = Depends(get_actor),
-                       db: Session = DB) -> Envelope[list[CampaignExchangeRead]]:
-    """Each exchange a campaign asked for, with its state (pending, approved, rejected) and the reason."""
-    return reply(exchange_approvals.campaign_exchanges(db, actor=actor, campaign_id=campaign_id))
+def campaign_exchanges(campaign_id: int, paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+                       db: Session = DB) -> Envelope[Page[CampaignExchangeRead]]:
+    """Each exchange a campaign asked for, with its state (pending, approved, rejected) and the reason, a page at
+    a time by exchange name."""
+    return reply(exchange_approvals.campaign_exchanges_page(db, actor=actor, campaign_id=campaign_id,
+                                                            limit=paging.limit, cursor=paging.cursor))

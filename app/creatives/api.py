@@ -111,10 +111,11 @@ def assign_to_campaigns(creative_id: int, body: CampaignIds, actor: Actor = Depe
 
 
 @router.get("/campaigns/{campaign_id}/creatives")
-def campaign_creatives(campaign_id: int, actor: Actor = Depends(get_actor),
-                       db: Session = DB) -> Envelope[list[CampaignCreativeRow]]:
-    """The creatives a campaign shows."""
-    return reply(creatives.campaign_creatives(db, actor=actor, campaign_id=campaign_id))
+def campaign_creatives(campaign_id: int, paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+                       db: Session = DB) -> Envelope[Page[CampaignCreativeRow]]:
+    """The creatives a campaign shows, a page at a time by name."""
+    return reply(creatives.campaign_creatives_page(db, actor=actor, campaign_id=campaign_id, limit=paging.limit,
+                                                   cursor=paging.cursor))
 
 
 @router.put("/campaigns/{campaign_id}/creatives")

@@ -4,6 +4,7 @@ change is audited on the creatives and on the campaigns it touched."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -21,6 +22,8 @@ from app.creatives.schemas import CampaignCreativeRow, CampaignRef
 from app.history import audit
 from app.kernel.db import select_columns
 from app.kernel.errors import Invalid, NotFound
+from app.kernel.keyset_pages import KeysetOrder, read_page
+from app.kernel.paging import DEFAULT_LIMIT, Page
 
 Link = tuple[int, int]  # (campaign_id, creative_id)
 
@@ -134,21 +137,44 @@ def set_campaign_creatives(db: Session, *, actor: Actor, campaign_id: int,
     return _campaign_creative_rows(db, campaign_id)
 
 
-def _campaign_creative_rows(db: Session, campaign_id: int) -> list[CampaignCreativeRow]:
-    rows = db.exec(select_columns(Creative.id, Creative.name, Creative.type, Creative.status,
-                                  Creative.width, Creative.height)
-                   .join(CampaignCreative, col(CampaignCreative.creative_id) == Creative.id)
-                   .where(CampaignCreative.campaign_id == campaign_id).order_by(col(Creative.name)))
+def _campaign_creatives_query(campaign_id: int) -> Any:
+    return (select_columns(Creative.id, Creative.name, Creative.type, Creative.status, Creative.width, Creative.height)
+            .join(CampaignCreative, col(CampaignCreative.creative_id) == Creative.id)
+            .where(CampaignCreative.campaign_id == campaign_id))
+
+
+# By name, ties by id: the list's one order.
+_BY_NAME = KeysetOrder(col(Creative.name), col(Creative.id))
+
+
+def _as_rows(rows: Sequence[Any]) -> list[CampaignCreativeRow]:
     return [CampaignCreativeRow(id=r[0], name=r[1], type=r[2], status=r[3], width=r[4], height=r[5]) for r in rows]
 
 
-def campaign_creatives(db: Session, *, actor: Actor, campaign_id: int) -> list[CampaignCreativeRow]:
-    """The creatives a campaign shows (/admin/CampaignList/creative-list/{id} and the agency's list)."""
+def _campaign_creative_rows(db: Session, campaign_id: int) -> list[CampaignCreativeRow]:
+    return _as_rows(db.exec(_campaign_creatives_query(campaign_id).order_by(*_BY_NAME.order_by())).all())
+
+
+def _check_campaign(db: Session, actor: Actor, campaign_id: int) -> None:
     require(actor, "campaign", "view")
     require(actor, "creative", "view")
     if _campaign(db, actor, campaign_id) is None:
         raise NotFound(CAMPAIGN_NOT_FOUND)
+
+
+def campaign_creatives(db: Session, *, actor: Actor, campaign_id: int) -> list[CampaignCreativeRow]:
+    """The creatives a campaign shows (/admin/CampaignList/creative-list/{id} and the agency's list)."""
+    _check_campaign(db, actor, campaign_id)
     return _campaign_creative_rows(db, campaign_id)
+
+
+def campaign_creatives_page(db: Session, *, actor: Actor, campaign_id: int, limit: int = DEFAULT_LIMIT,
+                            cursor: str | None = None) -> Page[CampaignCreativeRow]:
+    """The creatives a campaign shows, a page at a time by name (keyset on name, id); `total` by a COUNT."""
+    _check_campaign(db, actor, campaign_id)
+    return read_page(db, _campaign_creatives_query(campaign_id), _BY_NAME, limit=limit, cursor=cursor,
+                     scope={"list": "campaign_creatives", "campaign_id": campaign_id},
+                     position=lambda r: (r[1], r[0]), shown=_as_rows)
 
 
 def save_campaign(db: Session, *, actor: Actor, data: CampaignUpdate, campaign_id: int | None = None,

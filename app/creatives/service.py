@@ -8,6 +8,7 @@ from app.creatives.bulk import bulk_status, bulk_update
 from app.creatives.links import (
     assign_to_campaigns,
     campaign_creatives,
+    campaign_creatives_page,
     save_campaign,
     set_campaign_creatives,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "bulk_status",
     "bulk_update",
     "campaign_creatives",
+    "campaign_creatives_page",
     "create_creative",
     "get_creative",
     "creatives_page",

@@ -25,8 +25,10 @@ from app.dsps.schemas import (
     SyncResult,
     TestedDsp,
 )
+from app.kernel.paging import Page
 from app.web.deps import DB, get_actor
 from app.web.envelope import LOCATION_HEADER, Envelope, created, reply, spec_call
+from app.web.paging import PageQuery, page_query
 
 router = APIRouter(tags=["DSP connections (admin)"])
 
@@ -36,6 +38,13 @@ DSP_HELP = dsps.DSP_HELP
 @router.get("/dsp/list", description="Every DSP, by name. " + DSP_HELP.replace("Answers the DSP", "Each row"))
 def list_dsps(actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[DspRead]]:
     return reply(dsps.list_dsps(db, actor=actor))
+
+
+@router.get("/dsp", description="The DSPs a page at a time, by name; `total` counts them. (dsp/list, the spec's "
+                                 "name, answers them all at once.) " + DSP_HELP.replace("Answers the DSP", "Each row"))
+def dsps_page(status: Literal["", "active", "inactive"] = "", paging: PageQuery = Depends(page_query),
+              actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[Page[DspRead]]:
+    return reply(dsps.dsps_page(db, actor=actor, status=status, limit=paging.limit, cursor=paging.cursor))
 
 
 @router.get("/dsp/activeDspList", description="The active DSPs (the ones campaigns and creatives can be synced to): "
@@ -76,13 +85,15 @@ def try_connection(body: ConnectionTry, actor: Actor = Depends(get_actor),
 
 
 @router.get("/dsp/associations/{entity}/{local_id}",
-            description="The association map of a campaign or creative: one line per DSP that is active or holds an id "
-                        "for it: {dsp_id, dsp_name, dsp_status, remote_id, campaign_associate_id (campaigns) or "
+            description="The association map of a campaign or creative, a page at a time by DSP name: one line per "
+                        "DSP that is active or holds an id for it: {dsp_id, dsp_name, dsp_status, remote_id, "
+                        "campaign_associate_id (campaigns) or "
                         "creative_associate_id and creative_primary_id (creatives), synced_at, attempted_at, "
                         "last_error}.")
-def associations(entity: Literal["campaign", "creative"], local_id: int, actor: Actor = Depends(get_actor),
-                 db: Session = DB) -> Envelope[list[AnyAssociation]]:
-    return reply(dsps.associations(db, actor=actor, entity=entity, local_id=local_id))
+def associations(entity: Literal["campaign", "creative"], local_id: int, paging: PageQuery = Depends(page_query),
+                 actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[Page[AnyAssociation]]:
+    return reply(dsps.associations_page(db, actor=actor, entity=entity, local_id=local_id, limit=paging.limit,
+                                        cursor=paging.cursor))
 
 
 @router.get("/dsp/{dsp_id}", description="One DSP. " + DSP_HELP)

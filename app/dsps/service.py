@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlparse
 
+from sqlalchemy import or_
 from sqlmodel import Session, col, func, select
 
 from app.access.policy import Actor, require
@@ -43,7 +45,9 @@ from app.history import status as status_machine
 from app.kernel import validation as v
 from app.kernel.config import get_settings
 from app.kernel.errors import Conflict, Invalid, NotFound
+from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import utcnow
+from app.kernel.paging import DEFAULT_LIMIT, Page
 from app.reference import metadata
 from app.reference.models import ReferenceValue
 
@@ -95,16 +99,35 @@ def _synced_counts(db: Session) -> dict[int, int]:
     return {int(dsp_id): int(count) for dsp_id, count in rows}
 
 
-def list_dsps(db: Session, *, actor: Actor, status: str = "") -> list[DspRead]:
-    """/admin/dsplist and dsp/list: every DSP by name, with how many campaigns and creatives it holds ids for."""
-    require(actor, "dsp", "view")
-    query = select(Dsp).order_by(func.lower(Dsp.name))
-    if status:
-        query = query.where(Dsp.status == status)
-    rows = list(db.exec(query))
+# By name in any case, ties by id: the DSP lists' one order.
+_BY_NAME = KeysetOrder(func.lower(Dsp.name), col(Dsp.id))
+
+
+def _dsp_rows(db: Session, rows: Sequence[Dsp]) -> list[DspRead]:
     names = metadata.names_by_id(db, {i for dsp in rows for i in dsp.exchange_ids})
     synced = _synced_counts(db)
     return [public(dsp, names, synced.get(dsp.id or 0, 0)) for dsp in rows]
+
+
+def _dsps_query(actor: Actor, status: str) -> Any:
+    """(DSP, its sort key) rows: the key as SQL computes it, which the cursor carries (SQLite's lower() is not
+    Python's)."""
+    require(actor, "dsp", "view")
+    query = select(Dsp, _BY_NAME.key)
+    return query.where(Dsp.status == status) if status else query
+
+
+def list_dsps(db: Session, *, actor: Actor, status: str = "") -> list[DspRead]:
+    """/admin/dsplist and dsp/list: every DSP by name, with how many campaigns and creatives it holds ids for."""
+    return _dsp_rows(db, [dsp for dsp, _key in db.exec(_dsps_query(actor, status).order_by(*_BY_NAME.order_by()))])
+
+
+def dsps_page(db: Session, *, actor: Actor, status: str = "", limit: int = DEFAULT_LIMIT,
+              cursor: str | None = None) -> Page[DspRead]:
+    """The DSPs a page at a time, by name (keyset on its lower case, id); `total` by a COUNT."""
+    return read_page(db, _dsps_query(actor, status), _BY_NAME, limit=limit, cursor=cursor,
+                     scope={"list": "dsps", "status": status}, position=lambda r: (r[1], r[0].id),
+                     shown=lambda rows: _dsp_rows(db, [dsp for dsp, _key in rows]))
 
 
 def active_dsps(db: Session, *, actor: Actor) -> list[ActiveDsp]:
@@ -352,14 +375,34 @@ def _kind(entity: str) -> AssociationKind:
 
 def associations(db: Session, *, actor: Actor, entity: str, local_id: int) -> list[AnyAssociation]:
     """The association map of one campaign or creative: a line per DSP that is active or has an id for it."""
+    kind, query = _associations_query(db, actor, entity, local_id)
+    return _association_rows(db, kind, local_id, [dsp for dsp, _key in db.exec(query.order_by(*_BY_NAME.order_by()))])
+
+
+def associations_page(db: Session, *, actor: Actor, entity: str, local_id: int, limit: int = DEFAULT_LIMIT,
+                      cursor: str | None = None) -> Page[AnyAssociation]:
+    """The association map a page at a time, by DSP name (keyset on its lower case, id)."""
+    kind, query = _associations_query(db, actor, entity, local_id)
+    return read_page(db, query, _BY_NAME, limit=limit, cursor=cursor,
+                     scope={"list": "dsp_associations", "entity": kind.value, "local_id": local_id},
+                     position=lambda r: (r[1], r[0].id),
+                     shown=lambda rows: _association_rows(db, kind, local_id, [dsp for dsp, _key in rows]))
+
+
+def _associations_query(db: Session, actor: Actor, entity: str, local_id: int) -> tuple[AssociationKind, Any]:
+    """(DSP, sort key) rows of one campaign's or creative's map: the active DSPs, and any holding an id for it."""
     require(actor, "dsp", "view")
     kind = _kind(entity)
     payload(db, actor, kind, local_id)  # scope: the campaign or creative must be the actor's to see
-    rows = {r.dsp_id: r for r in db.exec(select(DspAssociation).where(DspAssociation.entity == kind,
-                                                                      DspAssociation.local_id == local_id))}
-    dsps = db.exec(select(Dsp).order_by(func.lower(Dsp.name))).all()
-    return [_map(kind, local_id, dsp, rows.get(dsp.id or 0)) for dsp in dsps
-            if dsp.status == DspStatus.ACTIVE or (dsp.id or 0) in rows]
+    held = select(DspAssociation.dsp_id).where(DspAssociation.entity == kind, DspAssociation.local_id == local_id)
+    return kind, select(Dsp, _BY_NAME.key).where(or_(col(Dsp.status) == DspStatus.ACTIVE, col(Dsp.id).in_(held)))
+
+
+def _association_rows(db: Session, kind: AssociationKind, local_id: int, dsps: Sequence[Dsp]) -> list[AnyAssociation]:
+    rows = {r.dsp_id: r for r in db.exec(select(DspAssociation).where(
+        DspAssociation.entity == kind, DspAssociation.local_id == local_id,
+        col(DspAssociation.dsp_id).in_([dsp.id for dsp in dsps])))}
+    return [_map(kind, local_id, dsp, rows.get(dsp.id or 0)) for dsp in dsps]
 
 
 def sync(db: Session, *, actor: Actor, dsp_id: int, entity: str, local_id: int) -> SyncResult:

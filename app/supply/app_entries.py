@@ -31,7 +31,9 @@ from sqlalchemy import delete
 from sqlmodel import Session, col, func, select
 
 from app.kernel.errors import Invalid
+from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import table_of
+from app.kernel.paging import DEFAULT_LIMIT, Page
 from app.supply.models import AppListEntry, EntryKind, SmartAppEntry
 from app.supply.schemas import EntryBatchResult, ListEntry, RefusedLine
 
@@ -272,3 +274,16 @@ def counts(db: Session, model: EntryModel, list_ids: list[int]) -> dict[int, dic
 def entries_of(db: Session, model: EntryModel, list_id: int) -> list[ListEntry]:
     rows = db.exec(select(model.value, model.kind).where(model.list_id == list_id).order_by(col(model.value))).all()
     return [ListEntry(value=value, kind=kind) for value, kind in rows]
+
+
+def entries_page(db: Session, model: EntryModel, list_id: int, *, search: str = "", limit: int = DEFAULT_LIMIT,
+                 cursor: str | None = None) -> Page[ListEntry]:
+    """A list's entries a page at a time, by value (unique in a list, then id), keyset on the list's
+    (list_id, value) index; `search` keeps the values containing it. `total` by a COUNT on that index."""
+    query = select(model.value, model.kind, model.id).where(model.list_id == list_id)
+    if search.strip():
+        query = query.where(col(model.value).contains(search.strip().lower(), autoescape=True))
+    scope = {"list": f"{table_of(model).name}", "list_id": list_id, "search": search.strip()}
+    return read_page(db, query, KeysetOrder(col(model.value), col(model.id)), limit=limit, cursor=cursor,
+                     scope=scope, position=lambda row: (row[0], row[2]),
+                     shown=lambda rows: [ListEntry(value=value, kind=kind) for value, kind, _id in rows])

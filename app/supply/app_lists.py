@@ -12,6 +12,7 @@ attached to the campaigns that had it but cannot be newly chosen.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -22,7 +23,9 @@ from app.history import audit, change_log
 from app.kernel import validation as v
 from app.kernel.csv_exports import ExportLink, export_link, write_export
 from app.kernel.errors import Invalid, NotFound
+from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import utcnow
+from app.kernel.paging import DEFAULT_LIMIT, Page
 from app.supply import app_entries
 from app.supply.campaign_usage import campaigns_using
 from app.supply.list_lifecycle import ListLifecycle, ListRoutes, declare, usage
@@ -83,10 +86,8 @@ def get_list(db: Session, *, actor: Actor, applist_id: int) -> InventoryListRead
     return LIFECYCLE.get(db, actor=actor, list_id=applist_id)
 
 
-def list_lists(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "",
-               kind: str = "") -> list[InventoryListRead]:
-    """getApplistAllDataList: the lists in the actor's scope, newest change first, with counts and campaigns."""
-    require(actor, "app_list", "view")
+def _lists_query(actor: Actor, *, advertiser_id: int | None, status: str, kind: str) -> Any:
+    """The inventory list's query in the actor's row scope (advertiser_rows, as can_see_user says), before its order."""
     query = (select(AppList, User).join(User, col(User.id) == AppList.advertiser_id)
              .where(advertiser_rows(actor, AppList.advertiser_id)))
     if advertiser_id is not None:
@@ -95,17 +96,50 @@ def list_lists(db: Session, *, actor: Actor, advertiser_id: int | None = None, s
         query = query.where(AppList.status == status)
     if kind:
         query = query.where(AppList.kind == kind)
-    rows = [(a, u) for a, u in db.exec(query.order_by(col(AppList.updated_at).desc(), col(AppList.id).desc())).all()
-            if can_see_user(actor, u)]
+    return query
+
+
+# Newest change first, ties by id: the list's one order.
+_NEWEST_FIRST = KeysetOrder(col(AppList.updated_at), col(AppList.id), descending=True)
+
+
+def _list_rows(db: Session, rows: Sequence[Any]) -> list[InventoryListRead]:
+    """Lists as shown, their entry counts and campaigns read for all of them at once."""
     ids = [a.id for a, _u in rows if a.id is not None]
     counts = app_entries.counts(db, AppListEntry, ids)
     used = campaigns_using(db, INVENTORY_KEY, ids, advertiser_ids={a.advertiser_id for a, _u in rows})
     return [_row(a, u, counts[a.id], used[a.id]) for a, u in rows if a.id is not None]
 
 
+def list_lists(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "",
+               kind: str = "") -> list[InventoryListRead]:
+    """getApplistAllDataList: the lists in the actor's scope, newest change first, with counts and campaigns."""
+    require(actor, "app_list", "view")
+    query = _lists_query(actor, advertiser_id=advertiser_id, status=status, kind=kind)
+    rows = [(a, u) for a, u in db.exec(query.order_by(*_NEWEST_FIRST.order_by())).all() if can_see_user(actor, u)]
+    return _list_rows(db, rows)
+
+
+def lists_page(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "", kind: str = "",
+               limit: int = DEFAULT_LIMIT, cursor: str | None = None) -> Page[InventoryListRead]:
+    """The API's inventory lists a page at a time, newest change first (keyset on updated_at, id); `total` by a
+    COUNT. Counts and campaigns are read for the page's lists only."""
+    require(actor, "app_list", "view")
+    scope = {"list": "inventory_lists", "advertiser_id": advertiser_id, "status": status, "kind": kind}
+    return read_page(db, _lists_query(actor, advertiser_id=advertiser_id, status=status, kind=kind), _NEWEST_FIRST,
+                     limit=limit, cursor=cursor, scope=scope, position=lambda r: (r[0].updated_at, r[0].id),
+                     shown=lambda rows: _list_rows(db, rows))
+
+
 def list_entries(db: Session, *, actor: Actor, applist_id: int) -> list[ListEntry]:
     """A list's entries ({value, kind}, by value) for the view page's grid."""
     return LIFECYCLE.list_entries(db, actor=actor, list_id=applist_id)
+
+
+def entries_page(db: Session, *, actor: Actor, applist_id: int, search: str = "", limit: int = DEFAULT_LIMIT,
+                 cursor: str | None = None) -> Page[ListEntry]:
+    """A list's entries a page at a time, by value (the API's and the view page's grid)."""
+    return LIFECYCLE.entries_page(db, actor=actor, list_id=applist_id, search=search, limit=limit, cursor=cursor)
 
 
 def export_entries(db: Session, *, actor: Actor, applist_id: int) -> ExportLink:

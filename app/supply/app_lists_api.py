@@ -18,6 +18,7 @@ from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.kernel.csv_exports import ExportLink
+from app.kernel.paging import Page
 from app.supply import app_lists, smart_apps
 from app.supply.list_routes import RESULT_HELP, SPEC_TAG, spec_operation_id
 from app.supply.schemas import (
@@ -35,21 +36,30 @@ from app.supply.schemas import (
 )
 from app.web.deps import DB, get_actor
 from app.web.envelope import LOCATION_HEADER, Envelope, created, reply, spec_call
+from app.web.paging import PageQuery, page_query
 
 router = APIRouter(tags=["inventory lists"])
 smart_router = APIRouter(tags=["smart-app lists"])
 spec_router = APIRouter(tags=[SPEC_TAG])
 
 StatusFilter = Literal["", "active", "archived"]
+KindFilter = Literal["", "allow", "block"]
 
 
 # --- inventory lists ---------------------------------------------------------------------------------------
 
-@router.get("/inventory-lists", description="The inventory lists in your scope, newest change first, with their "
-            "entry counts by kind and the campaigns using each.")
-def list_lists(advertiser_id: int | None = None, status: StatusFilter = "",
-               kind: Literal["", "allow", "block"] = "", actor: Actor = Depends(get_actor),
-               db: Session = DB) -> Envelope[list[InventoryListRead]]:
+@router.get("/inventory-lists", description="The inventory lists in your scope, a page at a time, newest change "
+            "first, with their entry counts by kind and the campaigns using each; `total` counts what the filters match.")
+def list_lists(advertiser_id: int | None = None, status: StatusFilter = "", kind: KindFilter = "",
+               paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+               db: Session = DB) -> Envelope[Page[InventoryListRead]]:
+    return reply(app_lists.lists_page(db, actor=actor, advertiser_id=advertiser_id, status=status, kind=kind,
+                                      limit=paging.limit, cursor=paging.cursor))
+
+
+def all_lists(advertiser_id: int | None = None, status: StatusFilter = "", kind: KindFilter = "",
+              actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[InventoryListRead]]:
+    """getApplistAllDataList answers the whole list, as the spec's client reads it (an array)."""
     return reply(app_lists.list_lists(db, actor=actor, advertiser_id=advertiser_id, status=status, kind=kind))
 
 
@@ -99,10 +109,10 @@ def subgenres(category_id: str, genre_id: str, actor: Actor = Depends(get_actor)
 
 
 @smart_router.get("/smart-apps", description="Smart-app lists: every one for admins and co-admins, the active ones "
-                  "(which campaigns may allow) for everyone else.")
-def list_smart(status: StatusFilter = "", actor: Actor = Depends(get_actor),
-               db: Session = DB) -> Envelope[list[SmartAppListRead]]:
-    return reply(smart_apps.list_lists(db, actor=actor, status=status))
+                  "(which campaigns may allow) for everyone else; a page at a time, newest change first.")
+def list_smart(status: StatusFilter = "", paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+               db: Session = DB) -> Envelope[Page[SmartAppListRead]]:
+    return reply(smart_apps.lists_page(db, actor=actor, status=status, limit=paging.limit, cursor=paging.cursor))
 
 
 @smart_router.post("/smart-apps", status_code=201, responses=LOCATION_HEADER, description="Admin and co-admin: create a smart-app list under a category, genre "
@@ -126,7 +136,8 @@ for path, endpoint, methods, summary in (
     ("/file/addApp", spec_call(create_list), ["POST"], "file/addApp: create an inventory list (as POST /inventory-lists)"),
     ("/updateApplist/{applist_id}", update_list, ["PUT", "POST"],
      "updateApplist: edit a list and its entries (as PUT /inventory-lists/{id})"),
-    ("/getApplistAllDataList", list_lists, ["GET"], "getApplistAllDataList: the lists (as GET /inventory-lists)"),
+    ("/getApplistAllDataList", all_lists, ["GET"],
+     "getApplistAllDataList: the lists, all of them (as GET /inventory-lists, unpaged)"),
     ("/admin/create-smart-app-list", spec_call(create_smart), ["POST"],
      "admin/create-smart-app-list: create a smart-app list (as POST /smart-apps)"),
     ("/get-smart-app-categories", categories, ["GET"],

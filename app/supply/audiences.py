@@ -17,6 +17,7 @@ campaigns domain answers: app/supply/campaign_usage.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import IO, Any
 
@@ -29,7 +30,9 @@ from app.history import audit, change_log
 from app.history import status as status_machine
 from app.kernel import validation as v
 from app.kernel.errors import Conflict, Invalid, NotFound
+from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import utcnow
+from app.kernel.paging import DEFAULT_LIMIT, Page
 from app.kernel.uploads import shown_file_name
 from app.supply import campaign_usage
 from app.supply.audience_devices import UploadSummary, iter_lines, store_devices
@@ -126,10 +129,8 @@ def get_audience(db: Session, *, actor: Actor, audience_id: int) -> AudienceRead
     return public(db, actor, *in_scope(db, actor, audience_id))
 
 
-def list_audiences(db: Session, *, actor: Actor, advertiser_id: int | None = None, kind: str = "",
-                   status: str = "", search: str = "") -> list[AudienceRow]:
-    """The audiences the actor may see, most recently changed first, each with its size and how many campaigns
-    use it."""
+def _audiences_query(actor: Actor, *, advertiser_id: int | None, kind: str, status: str, search: str) -> Any:
+    """The audience list's query in the actor's row scope, before its order."""
     require(actor, "audience", "view")
     query = (select(Audience, User).join(User, col(User.id) == Audience.advertiser_id)
              .where(advertiser_rows(actor, Audience.advertiser_id)))
@@ -141,7 +142,34 @@ def list_audiences(db: Session, *, actor: Actor, advertiser_id: int | None = Non
         query = query.where(Audience.status == status)
     if search.strip():
         query = query.where(col(Audience.name).icontains(search.strip()))
-    rows = db.exec(query.order_by(col(Audience.updated_at).desc(), col(Audience.id).desc())).all()
+    return query
+
+
+# Most recently changed first, ties by id: the list's one order.
+_NEWEST_FIRST = KeysetOrder(col(Audience.updated_at), col(Audience.id), descending=True)
+
+
+def list_audiences(db: Session, *, actor: Actor, advertiser_id: int | None = None, kind: str = "",
+                   status: str = "", search: str = "") -> list[AudienceRow]:
+    """The audiences the actor may see, most recently changed first, each with its size and how many campaigns
+    use it."""
+    query = _audiences_query(actor, advertiser_id=advertiser_id, kind=kind, status=status, search=search)
+    return _audience_rows(db, db.exec(query.order_by(*_NEWEST_FIRST.order_by())).all())
+
+
+def audiences_page(db: Session, *, actor: Actor, advertiser_id: int | None = None, kind: str = "", status: str = "",
+                   search: str = "", limit: int = DEFAULT_LIMIT, cursor: str | None = None) -> Page[AudienceRow]:
+    """The API's audience list a page at a time, most recently changed first (keyset on updated_at, id); `total`
+    by a COUNT. Sizes and campaign counts are read for the page's audiences only."""
+    query = _audiences_query(actor, advertiser_id=advertiser_id, kind=kind, status=status, search=search)
+    scope = {"list": "audiences", "advertiser_id": advertiser_id, "kind": kind, "status": status,
+             "search": search.strip()}
+    return read_page(db, query, _NEWEST_FIRST, limit=limit, cursor=cursor, scope=scope,
+                     position=lambda r: (r[0].updated_at, r[0].id), shown=lambda rows: _audience_rows(db, rows))
+
+
+def _audience_rows(db: Session, rows: Sequence[Any]) -> list[AudienceRow]:
+    """(audience, advertiser) rows as the list shows them, with sizes and live campaign counts."""
     usage = _usage(db, [audience for audience, _user in rows])
     result = []
     for audience, advertiser in rows:

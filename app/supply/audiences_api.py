@@ -11,11 +11,13 @@ from fastapi import APIRouter, Depends, Response, UploadFile
 from sqlmodel import Session
 
 from app.access.policy import Actor
+from app.kernel.paging import Page
 from app.supply import audiences
 from app.supply.audience_devices import MAX_FILE_BYTES
 from app.supply.schemas import AudienceCreate, AudienceDeleted, AudienceRead, AudienceRow, AudienceUploaded
 from app.web.deps import DB, get_actor
 from app.web.envelope import LOCATION_HEADER, Envelope, created, reply, spec_call
+from app.web.paging import PageQuery, page_query
 
 router = APIRouter(tags=["audiences"])
 spec_router = APIRouter(tags=["audiences (spec call names)"])
@@ -26,11 +28,23 @@ AUDIENCE_HELP = ("An audience: {id, name, kind, status, advertiser_id, advertise
                  "in its look-back window (size_unit \"events\": the statistics count events, not people).")
 
 
-@router.get("/audiences", description="The audiences you may see, most recently changed first, each with its size "
-                                      "and `campaign_count` (live campaigns using it).")
-def list_audiences(kind: Literal["", "device_ids", "retargeting"] = "", status: Literal["", "active", "inactive"] = "",
-                   search: str = "", advertiser_id: int | None = None, actor: Actor = Depends(get_actor),
-                   db: Session = DB) -> Envelope[list[AudienceRow]]:
+KindFilter = Literal["", "device_ids", "retargeting"]
+StatusFilter = Literal["", "active", "inactive"]
+
+
+@router.get("/audiences", description="The audiences you may see, a page at a time, most recently changed first, each "
+                                      "with its size and `campaign_count` (live campaigns using it); `total` counts "
+                                      "what the filters match.")
+def list_audiences(kind: KindFilter = "", status: StatusFilter = "", search: str = "", advertiser_id: int | None = None,
+                   paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+                   db: Session = DB) -> Envelope[Page[AudienceRow]]:
+    return reply(audiences.audiences_page(db, actor=actor, advertiser_id=advertiser_id, kind=kind, status=status,
+                                          search=search, limit=paging.limit, cursor=paging.cursor))
+
+
+def all_audiences(kind: KindFilter = "", status: StatusFilter = "", search: str = "", advertiser_id: int | None = None,
+                  actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[AudienceRow]]:
+    """getAudienceList answers the whole list, as the spec's client reads it (an array)."""
     return reply(audiences.list_audiences(db, actor=actor, advertiser_id=advertiser_id, kind=kind, status=status,
                                           search=search))
 
@@ -85,7 +99,7 @@ spec_router.add_api_route("/createAudiance", spec_call(create_audience), methods
                           summary="createAudiance: a new audience (as POST /audiences)")
 spec_router.add_api_route("/getaudienceDataById/{audience_id}", get_audience, methods=["GET"],
                           summary="getaudienceDataById: one audience (as GET /audiences/{id})")
-spec_router.add_api_route("/getAudienceList", list_audiences, methods=["GET"],
-                          summary="getAudienceList: the audience list (as GET /audiences)")
+spec_router.add_api_route("/getAudienceList", all_audiences, methods=["GET"],
+                          summary="getAudienceList: the audience list, all of it (as GET /audiences, unpaged)")
 spec_router.add_api_route("/deleteAudience/{audience_id}", delete_audience, methods=["DELETE"],
                           summary="deleteAudience: delete an unused audience (as DELETE /audiences/{id})")

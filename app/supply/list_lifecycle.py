@@ -19,6 +19,7 @@ from app.history import audit
 from app.history import status as status_machine
 from app.kernel.errors import Conflict, Invalid
 from app.kernel.model_base import utcnow
+from app.kernel.paging import DEFAULT_LIMIT, Page
 from app.supply import app_entries
 from app.supply.models import ListStatus
 from app.supply.schemas import CampaignUse, EntryBatchResult, ListDeleted, ListEntry, ListUsage
@@ -96,6 +97,13 @@ class ListLifecycle(Generic[L, R]):
         require(actor, *self.view)
         row = self.row(self.find(db, actor, list_id))
         return app_entries.entries_of(db, self.entries, row.id)
+
+    def entries_page(self, db: Session, *, actor: Actor, list_id: int, search: str = "", limit: int = DEFAULT_LIMIT,
+                     cursor: str | None = None) -> Page[ListEntry]:
+        """A list's entries a page at a time, by value (the API's entries and the view page's grid)."""
+        require(actor, *self.view)
+        row = self.row(self.find(db, actor, list_id))
+        return app_entries.entries_page(db, self.entries, row.id, search=search, limit=limit, cursor=cursor)
 
     def created(self, db: Session, *, actor: Actor, row: Any, parsed: app_entries.Parsed) -> EntryBatchResult:
         """A new list's entries stored and its creation audited (the row is flushed): the batch's result."""

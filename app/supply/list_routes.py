@@ -9,10 +9,11 @@ parameter (`applist_id`, `list_id`) and its Read schema, which FastAPI must see 
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, Path, UploadFile
+from fastapi import APIRouter, Depends, Form, Path, Query, UploadFile
 from sqlmodel import Session
 
 from app.access.policy import Actor
+from app.kernel.paging import Page
 from app.kernel.uploads import shown_file_name
 from app.supply import app_entries
 from app.supply.list_lifecycle import LIST_LIFECYCLES, ListLifecycle, ListRoutes
@@ -26,8 +27,10 @@ from app.supply.schemas import (
 )
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
+from app.web.paging import PageQuery, page_query
 
 SPEC_TAG = "inventory and smart-app lists (spec call names)"
+ENTRY_SEARCH_HELP = "Only the entries whose value contains this text (any case)."
 RESULT_HELP = ("`data.result` is the batch's result: lines, added, duplicates_in_batch, already_in_list, "
                "refused_count and refused [{line, text, reason}] (the first 1,000).")
 
@@ -57,8 +60,12 @@ def _add_routes(router: APIRouter, lifecycle: ListLifecycle[Any, Any], routes: L
     def delete(list_id: Annotated[int, Path(alias=key)], actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ListDeleted]:
         return reply(lifecycle.delete(db, actor=actor, list_id=list_id), f"{routes.noun} deleted")
 
-    def entries(list_id: Annotated[int, Path(alias=key)], actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[ListEntry]]:
-        return reply(lifecycle.list_entries(db, actor=actor, list_id=list_id))
+    def entries(list_id: Annotated[int, Path(alias=key)],
+                search: Annotated[str, Query(max_length=255, description=ENTRY_SEARCH_HELP)] = "",
+                paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
+                db: Session = DB) -> Envelope[Page[ListEntry]]:
+        return reply(lifecycle.entries_page(db, actor=actor, list_id=list_id, search=search, limit=paging.limit,
+                                            cursor=paging.cursor))
 
     def change_entries(list_id: Annotated[int, Path(alias=key)], body: EntriesChange, actor: Actor = Depends(get_actor),
                        db: Session = DB) -> Envelope[EntriesChanged]:
@@ -75,7 +82,9 @@ def _add_routes(router: APIRouter, lifecycle: ListLifecycle[Any, Any], routes: L
         "delete": (delete, "DELETE", routes.path,
                    f"{routes.who}Delete an unused list. A list that a campaign which is not archived uses "
                    "answers 409 naming the campaigns: archive it instead."),
-        "entries": (entries, "GET", f"{routes.path}/entries", "The list's entries, {value, kind}, by value."),
+        "entries": (entries, "GET", f"{routes.path}/entries",
+                    "The list's entries, {value, kind}, a page at a time by value; `total` counts the entries the "
+                    "search matches."),
         "change_entries": (change_entries, "POST", f"{routes.path}/entries",
                            f"{routes.who}Add, replace or remove typed entries. " + RESULT_HELP),
         "upload": (upload, "POST", routes.upload,

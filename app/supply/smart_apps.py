@@ -8,6 +8,7 @@ a campaign which is not archived allows cannot be deleted, only archived.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -15,7 +16,9 @@ from sqlmodel import Session, col, select
 from app.access.policy import Actor, can, require
 from app.history import audit, change_log
 from app.kernel.errors import Invalid, NotFound
+from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import utcnow
+from app.kernel.paging import DEFAULT_LIMIT, Page
 from app.reference import app_taxonomy
 from app.supply import app_entries, app_lists
 from app.supply.campaign_usage import campaigns_using
@@ -91,15 +94,21 @@ def get_list(db: Session, *, actor: Actor, list_id: int) -> SmartAppListRead:
     return LIFECYCLE.get(db, actor=actor, list_id=list_id)
 
 
-def list_lists(db: Session, *, actor: Actor, status: str = "") -> list[SmartAppListRead]:
-    """Every list for staff (by newest change); the active ones for everyone else."""
+def _lists_query(actor: Actor, status: str) -> Any:
+    """Every list for staff; the active ones for everyone else. Before its order."""
     require(actor, "smart_app_list", "view")
     query = select(SmartAppList)
     if not can(actor, "smart_app_list", "manage"):
         status = ListStatus.ACTIVE
-    if status:
-        query = query.where(SmartAppList.status == status)
-    rows = list(db.exec(query.order_by(col(SmartAppList.updated_at).desc(), col(SmartAppList.id).desc())))
+    return query.where(SmartAppList.status == status) if status else query
+
+
+# Newest change first, ties by id: the list's one order.
+_NEWEST_FIRST = KeysetOrder(col(SmartAppList.updated_at), col(SmartAppList.id), descending=True)
+
+
+def _list_rows(db: Session, actor: Actor, rows: Sequence[SmartAppList]) -> list[SmartAppListRead]:
+    """Lists as shown, their entry counts (and, for staff, campaigns) read for all of them at once."""
     ids = [r.id for r in rows if r.id is not None]
     counts = app_entries.counts(db, SmartAppEntry, ids)
     used = campaigns_using(db, SMART_APP_KEY, ids) if can(actor, "smart_app_list", "manage") \
@@ -107,8 +116,29 @@ def list_lists(db: Session, *, actor: Actor, status: str = "") -> list[SmartAppL
     return [_row(r, counts[r.id], used[r.id]) for r in rows if r.id is not None]
 
 
+def list_lists(db: Session, *, actor: Actor, status: str = "") -> list[SmartAppListRead]:
+    """Every list for staff (by newest change); the active ones for everyone else."""
+    return _list_rows(db, actor, list(db.exec(_lists_query(actor, status).order_by(*_NEWEST_FIRST.order_by()))))
+
+
+def lists_page(db: Session, *, actor: Actor, status: str = "", limit: int = DEFAULT_LIMIT,
+               cursor: str | None = None) -> Page[SmartAppListRead]:
+    """The API's smart-app lists a page at a time, newest change first (keyset on updated_at, id); `total` by a
+    COUNT."""
+    query = _lists_query(actor, status)
+    scope = {"list": "smart_app_lists", "status": status}
+    return read_page(db, query, _NEWEST_FIRST, limit=limit, cursor=cursor, scope=scope,
+                     position=lambda r: (r.updated_at, r.id), shown=lambda rows: _list_rows(db, actor, rows))
+
+
 def list_entries(db: Session, *, actor: Actor, list_id: int) -> list[ListEntry]:
     return LIFECYCLE.list_entries(db, actor=actor, list_id=list_id)
+
+
+def entries_page(db: Session, *, actor: Actor, list_id: int, search: str = "", limit: int = DEFAULT_LIMIT,
+                 cursor: str | None = None) -> Page[ListEntry]:
+    """A list's entries a page at a time, by value (the API's and the view page's grid)."""
+    return LIFECYCLE.entries_page(db, actor=actor, list_id=list_id, search=search, limit=limit, cursor=cursor)
 
 
 change_log.register("smart_app_list", change_log.ChangeLogSource(

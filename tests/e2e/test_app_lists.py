@@ -98,3 +98,29 @@ def test_an_admin_builds_a_smart_app_list(page: Page) -> None:
     _toast(page, "Action games iOS")
     page.click("[data-tab='smartapp.view']")
     expect(page.locator("[data-page=smart-app-view]")).to_contain_text("Apple App Store › Games › Action")
+
+
+def test_a_long_lists_entries_page_on_the_server_and_search_there(page: Page) -> None:
+    from app.kernel.db import run
+    from app.supply import app_lists
+    from tests.helpers import actor_of
+
+    values = [f"site{n:03d}.example.com" for n in range(130)]
+    made = run(lambda db: app_lists.create_list(db, actor=actor_of(db, "advertiser@demo.example"), name="Long list",
+                                                kind="allow", entries="\n".join(values)))
+    login(page, "advertiser@demo.example")
+    page.goto(f"/inventory-list/view/{made.list.id}")
+    grid = page.locator("[data-page=inventory-list-view] .dsp-grid")
+    expect(grid.locator(".dsp-grid-count")).to_have_text("Rows: 130")  # the total, counted on the server
+    expect(grid.locator(".dsp-grid-pager")).to_contain_text("Page 1 of 2")
+    expect(grid.locator("tbody tr[data-row]").first).to_contain_text("site000.example.com")
+    grid.locator("[data-action=next-page]").click()
+    expect(grid.locator(".dsp-grid-pager")).to_contain_text("Page 2 of 2")
+    expect(grid.locator("tbody tr[data-row]").first).to_contain_text("site100.example.com")
+    expect(grid.locator("[data-action=next-page]")).to_be_disabled()
+    screenshot(page, "inventory-list-entries-page-2")
+    grid.locator("[data-action=previous-page]").click()
+    expect(grid.locator("tbody tr[data-row]").first).to_contain_text("site000.example.com")
+    page.fill(".dsp-grid-search input", "site12")  # searched in SQL, from the first page
+    expect(grid.locator(".dsp-grid-count")).to_have_text("Rows: 10")
+    expect(grid.locator(".dsp-grid-pager")).to_have_count(0)

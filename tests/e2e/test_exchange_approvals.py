@@ -66,3 +66,39 @@ def test_an_admin_decides_in_bulk_and_the_advertiser_sees_why(page: Page, browse
 
     page.goto(f"/admin/exchange-approval/change-log/{made.id}")
     expect(page.locator("[data-page=exchange-approval-change-log] tr[data-action=reject]")).to_contain_text("Xandr")
+
+
+def test_the_request_grid_pages_on_the_server(page: Page) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import insert
+
+    from app.campaigns.models import Campaign, ExchangeApproval
+
+    def make(db):  # type: ignore[no-untyped-def]
+        advertiser_id = actor_of(db, "advertiser@demo.example").id
+        exchange = db.exec(select(ReferenceValue).where(ReferenceValue.kind == "exchange")).first()
+        now = datetime.now(UTC)
+        db.execute(insert(Campaign), [{
+            "advertiser_id": advertiser_id, "name": f"Queue {n:02d}", "objective": "traffic", "status": "draft",
+            "starts_at": now, "ends_at": None, "time_zone": "UTC", "total_budget_micros": 1_000_000_000,
+            "daily_budget_micros": None, "pacing": "even", "bid_strategy": "cpm", "bid_micros": 2_000_000,
+            "traffic_type": "app", "goal_metric": "none", "goal_target": "", "targeting": {}, "created_at": now,
+            "updated_at": now} for n in range(1, 61)])
+        ids = dict(db.exec(select(Campaign.name, Campaign.id).where(Campaign.name.startswith("Queue "))).all())  # type: ignore[attr-defined]
+        db.execute(insert(ExchangeApproval), [
+            {"campaign_id": ids[f"Queue {n:02d}"], "exchange_id": exchange.id, "status": "pending", "reason": "",
+             "requested_at": now + timedelta(minutes=n)} for n in range(1, 61)])
+    run(make)
+    login(page, "admin@demo.example")
+    page.goto("/admin/exchange-approval")
+    grid = page.locator("[data-page=exchange-approvals] .dsp-grid")
+    expect(grid.locator(".dsp-grid-pager")).to_contain_text("Page 1 of")  # the demo's own requests may add a page
+    expect(grid.locator("tbody tr[data-row]").first).to_contain_text("Queue 60")  # newest first
+    grid.locator("[data-action=next-page]").click()
+    expect(grid.locator(".dsp-grid-pager")).to_contain_text("Page 2 of")
+    expect(grid.locator("tbody tr[data-row]", has_text="Queue")).to_have_count(10)
+    expect(grid.locator("tbody tr[data-row]", has_text="Queue").first).to_contain_text("Queue 10")
+    screenshot(page, "exchange-approvals-page-2")
+    page.fill(".dsp-grid-search input", "queue 3")  # searched in SQL, from the first page
+    expect(grid.locator(".dsp-grid-count")).to_have_text("Rows: 10")  # Queue 30 to Queue 39

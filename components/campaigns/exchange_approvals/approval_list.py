@@ -12,14 +12,15 @@ from app.campaigns.schemas import ExchangeRequestRead
 from components.campaigns.exchange_approvals.common import request_columns, request_rows
 from components.ui.bulk import SelectionBar
 from components.ui.console import use_console
+from components.ui.cursor_pages import use_cursor_pages
 from components.ui.elements import card, page_header
 from components.ui.forms import selected_value
 from components.ui.grid_host import use_row_actions
-from components.ui.hooks import use_query
 from components.ui.navigation import use_navigation
 from components.widgets.datagrid import GridAction, data_grid
 
 STATUSES = ("pending", "approved", "rejected", "")
+PAGE_SIZE = 50
 BULK_PAGES = (("exchange.bulk_approval", "exchanges.decide_selected", "bi-check2-square"),)
 
 
@@ -43,9 +44,14 @@ def ExchangeApprovalPage() -> Any:
     console = use_console()
     t = console.t
     status, set_status = use_state("pending")
-    rows = use_query(exchange_approvals.list_requests, actor=console.actor, status=status, deps=[status])
+    search, set_search = use_state("")
+    # One page of requests at a time, by the API's page function: at tens of thousands of requests only the page's
+    # rows are read and sent; the search runs in SQL.
+    pages = use_cursor_pages(exchange_approvals.requests_page, filters=[status, search], page_size=PAGE_SIZE,
+                             actor=console.actor, status=status, search=search)
+    rows = pages.items
     selection_host: Ref[Any] = use_ref(None)
-    actions = use_row_actions(_RequestActions, rows.value or [])
+    actions = use_row_actions(_RequestActions, rows)
     grid_actions: list[GridAction] = [
         {"id": "exchange.change_log", "label": t("exchanges.history"), "icon": "bi-clock-history"},
         {"id": "campaign.view", "label": t("exchanges.open_campaign"), "icon": "bi-megaphone"}]
@@ -67,12 +73,13 @@ def ExchangeApprovalPage() -> Any:
         page_header(t("exchanges.title"), t("exchanges.subtitle"), filter_select),
         actions.elements,
         card(SelectionBar(selection_host, BULK_PAGES, "exchanges.select_hint"),
-             data_grid(columns=request_columns(console), rows=request_rows(console, rows.value or []), height=560,
+             data_grid(columns=request_columns(console, sortable=False), rows=request_rows(console, rows), height=560,
                        search_placeholder=t("common.search"), empty_text=t(f"exchanges.empty.{status or 'all'}"),
                        row_count_label=t("grid.rows"), locale=console.language,
-                       loading_text=t("common.loading") if rows.loading else None, actions=grid_actions,
+                       loading_text=t("common.loading") if pages.query.loading else None, actions=grid_actions,
                        on_action=actions.on_action, on_selection_change=selection_changed,
-                       more_label=t("grid.more"),
+                       more_label=t("grid.more"), paging=pages.paging,
+                       on_view_change=lambda view: set_search(view.query.strip()),
                        select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
                        key=f"requests-{status or 'all'}")),
     )

@@ -19,11 +19,13 @@ def request_rows(console: Console, rows: list[ExchangeRequestRead]) -> list[dict
             for row in rows]
 
 
-def request_columns(console: Console) -> list[GridColumn]:
+def request_columns(console: Console, *, sortable: bool = True) -> list[GridColumn]:
+    """The request grid's columns; a grid of one server page at a time (newest first) is not sortable."""
     t = console.t
-    return [{"key": "campaign", "label": t("exchanges.col.campaign"), "type": "text", "width": 220},
+    columns: list[GridColumn] = [{"key": "campaign", "label": t("exchanges.col.campaign"), "type": "text", "width": 220},
             {"key": "advertiser", "label": t("exchanges.col.advertiser"), "type": "text", "width": 170},
             {"key": "exchange", "label": t("exchanges.col.exchange"), "type": "text", "width": 150},
             {"key": "status", "label": t("exchanges.col.status"), "type": "badge", "width": 110},
             {"key": "reason", "label": t("exchanges.col.reason"), "type": "text", "width": 220},
             {"key": "requested_at", "label": t("exchanges.col.requested"), "type": "date", "width": 170}]
+    return columns if sortable else [{**column, "sortable": False} for column in columns]

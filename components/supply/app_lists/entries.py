@@ -13,14 +13,16 @@ from app.supply import app_entries
 from app.supply.schemas import EntryBatchResult, InventoryListRead, SmartAppListRead
 from components.ui import styles
 from components.ui.console import Console, use_console
+from components.ui.cursor_pages import use_cursor_pages
 from components.ui.download import ServiceDownload
 from components.ui.elements import card
 from components.ui.forms import form, select_field
-from components.ui.hooks import use_action, use_query
+from components.ui.hooks import use_action
 from components.widgets.datagrid import data_grid
 from components.widgets.file_upload import file_upload
 
 MODES = ("add", "replace", "remove")
+ENTRIES_PAGE_SIZE = 100  # entries a grid page: the grid's 420 px show ~12 rows, the rest scroll
 REFUSED_SHOWN = 200  # on the page; the API reply lists up to app_entries.REFUSED_SHOWN
 
 
@@ -130,16 +132,22 @@ def EntriesEditor(list_id: int, change: Callable[..., Any], id_kw: str, upload_u
 
 @component
 def EntriesGrid(list_id: int, read: Callable[..., Any], id_kw: str, version: int) -> Any:
-    """Every entry in the JS grid (searchable), kept in its own component so the page's state never resends it."""
+    """The entries in the JS grid a page at a time (`read`: the kind's entries_page), searched on the server: a
+    list holds up to 500,000 entries, which a page must not read or send whole. In its own component so the
+    page's state never resends it."""
     console = use_console()
     t = console.t
-    rows = use_query(read, actor=console.actor, **{id_kw: list_id}, deps=[list_id, version])
-    shown = [{"value": r.value, "kind": t(f"applists.entry_kind.{r.kind}")} for r in rows.value or []]
-    return data_grid(columns=[{"key": "value", "label": t("applists.entry"), "width": 420},
-                              {"key": "kind", "label": t("applists.col.entry_kind"), "width": 140}],
+    search, set_search = use_state("")
+    pages = use_cursor_pages(read, filters=[list_id, version, search], page_size=ENTRIES_PAGE_SIZE,
+                             actor=console.actor, search=search, **{id_kw: list_id})
+    shown = [{"value": r.value, "kind": t(f"applists.entry_kind.{r.kind}")} for r in pages.items]
+    return data_grid(columns=[{"key": "value", "label": t("applists.entry"), "width": 420, "sortable": False},
+                              {"key": "kind", "label": t("applists.col.entry_kind"), "width": 140,
+                               "sortable": False}],
                      rows=shown, row_key="value", height=420, search_placeholder=t("applists.search_entries"),
                      empty_text=t("applists.no_entries"), row_count_label=t("grid.rows"), more_label=t("grid.more"),
-                     locale=console.language, loading_text=t("common.loading") if rows.loading else None)
+                     locale=console.language, loading_text=t("common.loading") if pages.query.loading else None,
+                     on_view_change=lambda view: set_search(view.query.strip()), paging=pages.paging)
 
 
 @component

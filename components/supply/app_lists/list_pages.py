@@ -42,7 +42,7 @@ Created = ListCreated[InventoryListRead] | ListCreated[SmartAppListRead]
 class ListPages:
     """What one list kind's pages differ in; the rest of their frames is this module's."""
     pages: EntityPages
-    service: ModuleType  # list_lists, get_list, create_list, update_list, set_status, delete_list, *_entries
+    service: ModuleType  # list_lists, get_list, create_list, update_list, set_status, delete_list, *_entries, entries_page
     page: str  # its route names' prefix: "<page>.view", "<page>.edit", "<page>.create"
     id_kw: str  # the service functions' name for the list's id
     data_page: str  # data-page of its pages: "<data_page>-view", "-edit", "-create", "-created"
@@ -136,7 +136,7 @@ class ListPages:
             self.pages.record_tabs(console, list_id, current=f"{self.page}.view"),
             html.div({"className": "row g-4"},
                      html.div({"className": "col-xl-8"},
-                              card(EntriesGrid(list_id, self.service.list_entries, self.id_kw, 0),
+                              card(EntriesGrid(list_id, self.service.entries_page, self.id_kw, 0),
                                    title=t("applists.entries"))),
                      html.div({"className": "col-xl-4"}, card(facts(summary), title=t("applists.summary")), *aside)),
         )

@@ -157,3 +157,6 @@ def test_the_api_restores_and_refuses_like_the_service(client):
     rival = bearer_headers(client, "rival-agency@other.example")
     assert client.post(path, headers=rival).status_code == 404
     assert client.post(f"/api/creatives/{campaign['id']}/change-log/{log[0]['id']}/restore", headers=me).status_code == 404
+    assert client.post(path, headers=me, json={"values": "sideways"}).status_code == 422
+    huge = client.post(f"/api/campaigns/{campaign['id']}/change-log/14766569749463814144/restore", headers=me)
+    assert huge.status_code == 422 and "entry_id" in huge.json()["data"]["fields"]

@@ -142,10 +142,11 @@ def restore(db: Session, *, actor: Actor | None, kind: str, record_id: int, entr
         raise Invalid({"entry_id": NOTHING_RESTORABLE})
     entity = change_log.CHANGE_LOGS[kind].entity
     last = db.exec(select(func.max(AuditEntry.id))).one() or 0
-    record = restorer.apply(db, actor, record_id, planned.input, f"{ACTIONS[values]}:{entry_id}")
+    action = f"{ACTIONS[values]}:{entry_id}"
+    record = restorer.apply(db, actor, record_id, planned.input, action)
     db.flush()
-    change_id = db.exec(select(AuditEntry.id).where(
+    change_id = db.exec(select(AuditEntry.id).where(  # the row the update service wrote, if it wrote one
         AuditEntry.entity == entity, AuditEntry.entity_id == str(record_id), col(AuditEntry.id) > last,
-        col(AuditEntry.action).startswith(ACTIONS[values] + ":")).order_by(col(AuditEntry.id))).first()
+        AuditEntry.action == action).order_by(col(AuditEntry.id))).first()
     return Restored[restorer.read].model_validate(  # type: ignore[name-defined]  # the kind's record model
         {**planned.plan.model_dump(), "change_id": change_id, "record": record})

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import event, text
-from sqlmodel import Session, SQLModel
+from sqlmodel import Session, SQLModel, select
 
 from app.access.models import UserSettings
 from app.access.roles import Role
@@ -23,6 +23,7 @@ from app.creatives.schemas import CreativeCreate
 from app.demo.media import banner
 from app.demo.seed import DEMO_PASSWORD, create_user
 from app.funds import service as funds
+from app.history.models import AuditEntry
 from app.reports import service as reports
 from app.reports.schemas import ReportSettings
 from app.settings import api_credentials, postbacks
@@ -229,7 +230,8 @@ def build_tenant(db: Session, *, agency_id: int, advertiser_id: int, advertiser_
                  mark: str) -> Tenant:
     """One of each scoped entity for the advertiser (names carry `mark`, so a reply that shows any of them is
     spotted): campaign, creative, asset, audience, inventory list, report and a run, a deposit, a postback URL,
-    an API key. Both accounts have every switch on, so that only roles and scope refuse a call."""
+    an API key, and the change-log entries that made its campaign and creative. Both accounts have every switch
+    on, so that only roles and scope refuse a call."""
     for user_id in (advertiser_id, agency_id):
         settings = db.get(UserSettings, user_id) or UserSettings(user_id=user_id)
         settings.api_access, settings.postback_enabled, settings.insight_dashboard = True, "ENABLED", True
@@ -253,12 +255,15 @@ def build_tenant(db: Session, *, agency_id: int, advertiser_id: int, advertiser_
                        note=f"{mark} deposit", created_by=admin.id, reference=f"{mark}-deposit")
     postbacks.update_postback(db, actor=actor, url=f"https://{mark.lower()}.example/pb/", events=["install"])
     key = api_credentials.generate(db, actor=actor, user_id=advertiser_id, label=f"{mark} key")
+    entries = [db.exec(select(AuditEntry.id).where(AuditEntry.entity == entity, AuditEntry.entity_id == str(record_id),
+                                                   AuditEntry.action == "create")).one()
+               for entity, record_id in (("campaign", campaign.id), ("creative", creative.id))]
     db.commit()
     return Tenant(agency=agency_id, advertiser=advertiser_id, ids={
         "advertiser": [advertiser_id], "agency": [agency_id], "user": [advertiser_id, agency_id],
         "campaign": [campaign.id], "creative": [creative.id], "asset": [asset.id],
         "audience": [audience.id], "app_list": [app_list.list.id], "report": [report.id],
-        "report_run": [run.id], "api_key": [key.id]})
+        "report_run": [run.id], "api_key": [key.id], "change_entry": entries})
 
 
 def make_rival(db: Session, mark: str) -> tuple[int, int, str]:

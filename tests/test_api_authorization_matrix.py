@@ -23,6 +23,7 @@ from starlette.testclient import TestClient
 
 from app.access.permissions import allowed_roles
 from app.access.roles import Role
+from app.history import restore
 from app.history.change_log import CHANGE_LOGS
 from app.kernel.db import get_engine, session_scope
 from app.main import create_api, create_app
@@ -214,6 +215,9 @@ ACCESS: dict[str, frozenset[Role] | str] = {
     "GET /redirector": PUBLIC,  # a click on an ad: the link is checked, not the caller (app/statistics/click_redirects.py)
     # Every change log, under the permission its declaration names (its pages follow the same declaration).
     **{f"GET {log.api}": P(*log.permission) for log in CHANGE_LOGS.values()},
+    # Restoring an entry of a log is an edit of its record (app/history/restore.py): the record's update permission.
+    **{f"POST {CHANGE_LOGS[kind].api}/{{entry_id}}/restore": P(*restorer.permission)
+       for kind, restorer in restore.restorers().items()},
 }
 
 # The entity an id-like name (path, query or body) refers to; None: not a tenant's row (role checks cover it).
@@ -226,7 +230,7 @@ ID_KINDS: dict[str, str | None] = {
     "creative_id": "creative", "creative_ids": "creative", "filter_creative_id": "creative",
     "asset_id": "asset", "icon_asset_id": "asset", "main_image_asset_id": "asset",
     "applist_id": "app_list", "audience_id": "audience", "report_id": "report", "run_id": "report_run",
-    "credential_id": "api_key",
+    "credential_id": "api_key", "entry_id": "change_entry",
     # Not a tenant's rows: shared reference data, DSPs, smart-app lists, approvals (staff only), the brand,
     # values a client chooses itself (batch ids, tracker click/device ids), the seat a DSP gave the console, and
     # Stripe's own session ids (their owner is checked against Stripe's metadata: tests/test_card_payments.py).

@@ -165,6 +165,21 @@ MESSAGE_KEYS = (
     "Enter the code from your app.",
     "Too many wrong codes for this account. Try again in {n} minutes.",
     "Too many wrong codes from your network. Try again in {n} minutes.",
+    # restore from history (app/history/restore.py, app/campaigns/restore.py, app/creatives/restore.py)
+    "This change is not in the record's change log.",
+    "A new record had no values before: re-apply the values it was created with instead.",
+    "Nothing this change touched can be restored.",
+    "Not a setting a restore can set.",
+    "The status changes through its own actions (activate, pause, archive), which check their own rules.",
+    "A campaign's advertiser never changes.",
+    "The campaign a clone was copied from: not a setting.",
+    "Taken from the creative's file, not set by hand.",
+    "A file: upload it again on the creative's form.",
+    "The change log keeps only the markup's size and fingerprint, not the markup.",
+    "A creative's type cannot change.",
+    "The status changes through its own actions (pause, resume, archive).",
+    "A creative's advertiser never changes.",
+    "Which campaigns show it: change them on the creative's campaigns card.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

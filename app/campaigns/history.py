@@ -67,6 +67,12 @@ def _readable(db: Session, change: dict[str, Any], *, created: bool) -> list[dic
     return rows
 
 
+def readable_change(db: Session, field: str, old: Any, new: Any) -> list[dict[str, Any]]:
+    """A stored column's change ({field: [old, new]} of an audit row) as the change log shows it; a restore's
+    confirmation shows what it would set the same way (app/campaigns/restore.py)."""
+    return _readable(db, {"field": field, "old": old, "new": new}, created=False)
+
+
 def _hours(days: Any) -> Any:
     """Dayparting as a count of hours a week ("" when every hour runs)."""
     return f"{sum(len(day) for day in days)} h/week" if isinstance(days, list) and any(days) else ""

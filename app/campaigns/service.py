@@ -88,7 +88,7 @@ EDITABLE = ("name", "objective", "starts_at", "ends_at", "time_zone", "total_bud
             "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap", "frequency_period", "traffic_type",
             "goal_metric", "goal_target", "targeting")
 _COPY_SUFFIX = re.compile(r" copy(?: \d+)?$", re.IGNORECASE)  # what _copy_name adds
-_MONEY_FIELDS = {"total_budget": "total_budget_micros", "daily_budget": "daily_budget_micros", "bid": "bid_micros",
+MONEY_FIELDS = {"total_budget": "total_budget_micros", "daily_budget": "daily_budget_micros", "bid": "bid_micros",
                  "bid_min": "bid_min_micros", "bid_max": "bid_max_micros"}
 
 
@@ -109,8 +109,8 @@ def _dollars(micros: int | None) -> str | None:
 
 def _shown(campaign: Campaign, advertiser: User) -> dict[str, Any]:
     """public()'s fields, as plain values (an edit merges what it was sent into them)."""
-    row = campaign.model_dump(exclude={"targeting", *_MONEY_FIELDS.values()})
-    row.update({field: _dollars(getattr(campaign, column)) for field, column in _MONEY_FIELDS.items()})
+    row = campaign.model_dump(exclude={"targeting", *MONEY_FIELDS.values()})
+    row.update({field: _dollars(getattr(campaign, column)) for field, column in MONEY_FIELDS.items()})
     row.update(advertiser=advertiser.company_name or advertiser.display_name, targeting=dict(campaign.targeting),
                starts_at=campaign.starts_at.isoformat(), ends_at=campaign.ends_at.isoformat() if campaign.ends_at else None,
                created_at=campaign.created_at.isoformat(), updated_at=campaign.updated_at.isoformat(),
@@ -420,7 +420,7 @@ def _amounts(data: dict[str, Any], errors: dict[str, str], stored: Campaign | No
     changed), yet a changed side of a pair is checked against the other side's stored value, and a new total
     budget against what the campaign has already spent."""
     micros: dict[str, int | None] = {}
-    for field, column in _MONEY_FIELDS.items():
+    for field, column in MONEY_FIELDS.items():
         if stored is not None and field not in changed:
             micros[field] = getattr(stored, column)
             continue
@@ -435,7 +435,7 @@ def _amounts(data: dict[str, Any], errors: dict[str, str], stored: Campaign | No
         spent = spent_micros(stored)
         if total < spent:
             errors["total_budget"] = Message(BELOW_SPENT, spent=money.shown(Decimal(spent) / MICROS_PER_DOLLAR))
-    return {column: micros[field] for field, column in _MONEY_FIELDS.items()}
+    return {column: micros[field] for field, column in MONEY_FIELDS.items()}
 
 
 def _time(value: Any, zone: ZoneInfo) -> datetime | None:
@@ -507,7 +507,7 @@ def _checked(db: Session, advertiser_id: int, data: dict[str, Any], saved: Campa
                                                   or as_utc(saved.ends_at) != values["ends_at"]):
         errors["ends_at"] = FLIGHT_OVER
 
-    values.update(_amounts(data, errors, saved, set(_MONEY_FIELDS) if changed is None else changed))
+    values.update(_amounts(data, errors, saved, set(MONEY_FIELDS) if changed is None else changed))
 
     cap, period = data.get("frequency_cap"), str(data.get("frequency_period") or "").strip()
     if cap in (None, ""):
@@ -538,7 +538,8 @@ def _checked(db: Session, advertiser_id: int, data: dict[str, Any], saved: Campa
     return values
 
 
-def _snapshot(campaign: Campaign) -> dict[str, Any]:
+def snapshot(campaign: Campaign) -> dict[str, Any]:
+    """The audited state of a campaign: its columns as JSON (times ISO 8601, money in micros)."""
     row = campaign.model_dump(exclude={"id", "created_at", "updated_at"})
     return {key: value.isoformat() if isinstance(value, datetime) else value for key, value in row.items()}
 
@@ -559,13 +560,15 @@ def create_campaign(db: Session, *, actor: Actor, data: CampaignUpdate, advertis
                         **_checked(db, advertiser.id, _sent(data)))
     db.add(campaign)
     db.flush()
-    audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="create", after=_snapshot(campaign))
+    audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="create", after=snapshot(campaign))
     exchange_approvals.sync_requests(db, actor=actor, campaign=campaign)
     return public(campaign, advertiser)
 
 
-def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: CampaignUpdate) -> CampaignRead:
-    """Change a campaign's settings; fields not sent keep their values. Archived campaigns are read-only."""
+def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: CampaignUpdate,
+                    action: str = "update") -> CampaignRead:
+    """Change a campaign's settings; fields not sent keep their values. Archived campaigns are read-only. `action`
+    names the change in the log (a restore from history says which entry it restored, app/history/restore.py)."""
     require(actor, "campaign", "update")
     campaign, advertiser = campaign_in_scope(db, actor, campaign_id)
     if campaign.status == CampaignStatus.ARCHIVED:
@@ -573,15 +576,15 @@ def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: Campai
     sent = _sent(data)
     current = {**_shown(campaign, advertiser), "targeting": campaign.targeting}
     merged = {field: sent.get(field, current.get(field)) for field in EDITABLE}
-    changed_money = {field for field in _MONEY_FIELDS if field in sent and sent[field] != current[field]}
-    before = _snapshot(campaign)
+    changed_money = {field for field in MONEY_FIELDS if field in sent and sent[field] != current[field]}
+    before = snapshot(campaign)
     for column, value in _checked(db, campaign.advertiser_id, merged, campaign, changed=changed_money).items():
         setattr(campaign, column, value)
-    after = _snapshot(campaign)
+    after = snapshot(campaign)
     if after != before:
         campaign.updated_at = utcnow()
         db.add(campaign)
-        audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="update",
+        audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action=action,
                      before={k: before[k] for k in before if before[k] != after[k]},
                      after={k: after[k] for k in after if before[k] != after[k]})
         exchange_approvals.sync_requests(db, actor=actor, campaign=campaign)
@@ -701,7 +704,7 @@ def clone_campaign(db: Session, *, actor: Actor, campaign_id: int, starts_at: st
     db.add(campaign)
     db.flush()
     audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="clone",
-                 after={"from": campaign_id, **_snapshot(campaign)})
+                 after={"from": campaign_id, **snapshot(campaign)})
     exchange_approvals.sync_requests(db, actor=actor, campaign=campaign)
     assert campaign.id is not None
     for part in CLONE_PARTS.handlers():

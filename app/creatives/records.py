@@ -194,7 +194,7 @@ def preview(db: Session, *, actor: Actor, creative_id: int) -> AnyPreview:
 
 # --- writing -------------------------------------------------------------------------------------------
 
-def _snapshot(creative: Creative) -> dict[str, Any]:
+def snapshot(creative: Creative) -> dict[str, Any]:
     """The audited state. Markup is recorded by size and fingerprint, so change logs never carry it."""
     row = creative.model_dump(exclude={"id", "created_at", "updated_at", "html"})
     if creative.html:
@@ -231,12 +231,14 @@ def create_creative(db: Session, *, actor: Actor, data: CreativeCreate,
                         **values)
     db.add(creative)
     db.flush()
-    audit.record(db, actor=actor, entity="creative", entity_id=creative.id, action="create", after=_snapshot(creative))
+    audit.record(db, actor=actor, entity="creative", entity_id=creative.id, action="create", after=snapshot(creative))
     return public(db, creative, advertiser)
 
 
-def update_creative(db: Session, *, actor: Actor, creative_id: int, data: CreativeUpdate) -> CreativeRead:
-    """Change a creative; fields not sent keep their values. Archived creatives are read-only."""
+def update_creative(db: Session, *, actor: Actor, creative_id: int, data: CreativeUpdate,
+                    action: str = "update") -> CreativeRead:
+    """Change a creative; fields not sent keep their values. Archived creatives are read-only. `action` names the
+    change in the log (a restore from history says which entry it restored, app/history/restore.py)."""
     require(actor, "creative", "update")
     creative, advertiser = in_scope(db, actor, creative_id)
     if creative.status == CreativeStatus.ARCHIVED:
@@ -246,15 +248,15 @@ def update_creative(db: Session, *, actor: Actor, creative_id: int, data: Creati
     creative_type = CreativeType(creative.type)
     current = {field: getattr(creative, field) for field in ("name", *TYPE_FIELDS[creative_type])}
     merged = current | _sent(data)
-    before = _snapshot(creative)
+    before = snapshot(creative)
     for column, value in checked(db, advertiser_id=creative.advertiser_id, creative_type=creative_type,
                                  data=merged).items():
         setattr(creative, column, value)
-    old, new = _changes(before, _snapshot(creative))
+    old, new = _changes(before, snapshot(creative))
     if new:
         creative.updated_at = utcnow()
         db.add(creative)
-        audit.record(db, actor=actor, entity="creative", entity_id=creative.id, action="update", before=old, after=new)
+        audit.record(db, actor=actor, entity="creative", entity_id=creative.id, action=action, before=old, after=new)
     return public(db, creative, advertiser)
 
 

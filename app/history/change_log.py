@@ -256,11 +256,19 @@ def shown(db: Session, rows: list[AuditEntry]) -> list[dict[str, Any]]:
         user = people.get(user_id) if user_id else None
         return f"{user.display_name} ({user.email})" if user else ""
 
-    return [{"id": r.id, "date": r.created_at.isoformat(), "action": r.action, "actor": who(r.actor_id) or "—",
+    return [{"id": r.id, "date": r.created_at.isoformat(), "action": r.action.partition(":")[0],
+             "restores": restored_entry(r.action), "actor": who(r.actor_id) or "—",
              "entity_id": r.entity_id, "actor_id": r.actor_id,
              "on_behalf": who(r.real_user_id) if r.real_user_id and r.real_user_id != r.actor_id else "",
              "changes": [{"field": field, "old": old, "new": new} for field, (old, new) in r.changes.items()]}
             for r in rows]
+
+
+def restored_entry(action: str) -> int | None:
+    """The entry a restore's action names ("restore:17", app/history/restore.py): the audit row keeps which change
+    it set back in its action, as a status change keeps its status ("set_status_active"), so no column is needed."""
+    _name, _colon, entry = action.partition(":")
+    return int(entry) if entry.isdigit() else None
 
 
 def _day(value: str, field: str) -> date | None:

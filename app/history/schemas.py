@@ -3,8 +3,12 @@ entries (who, when, what changed, field by field) and the people who made them."
 
 from __future__ import annotations
 
+from typing import Generic, Literal, TypeVar
+
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypeAliasType
+
+from app.kernel.schema_examples import example
 
 # A field's value before or after a change, as the audit trail keeps it (JSON) and the kind's domain makes it
 # readable: text (names, dollar amounts such as "12.50", ISO or "YYYY-MM-DD HH:MM UTC" times, codes), whole
@@ -48,6 +52,8 @@ class ChangeLogEntry(BaseModel):
     actor_id: int | None = Field(description="Who, by user id; null when the system did it")
     on_behalf: str = Field(description="Who was really signed in, when the actor was acted as; empty otherwise")
     changes: list[ListChange | FieldChange]
+    restores: int | None = Field(None, description="For a restore (action restore or reapply): the id of the entry "
+                                                   "whose values it set back; null otherwise")
 
 
 class CampaignChangeLogEntry(ChangeLogEntry):
@@ -97,3 +103,48 @@ class ChangeLogPage(BaseModel):
     people: list[ChangeLogPerson]
     next_cursor: str | None = None  # the next page's cursor; None on the last
     total: int | None = None  # the entries the filters match in all
+
+
+# --- restore from history (app/history/restore.py) ------------------------------------------------------
+
+RestoreValues = Literal["before", "after"]
+
+
+class RestoreBody(BaseModel):
+    """Which values of the entry to set back."""
+
+    model_config = example({"values": "before"})
+
+    values: RestoreValues = Field("before", description=(
+        "before: the values the fields had before this change (undo it; the default); after: the values this "
+        "change set (re-apply it, e.g. after a later edit overwrote it)"))
+
+
+class NotRestorable(BaseModel):
+    """A field the change touched that a restore leaves as it is, and why."""
+
+    field: str = Field(description="The field, as the change log names it")
+    reason: str
+
+
+class RestorePlan(BaseModel):
+    """What restoring one change-log entry does: each field it sets, from its value now (`old`) to the value it
+    restores (`new`), the fields already at that value, and the fields it cannot set."""
+
+    entry_id: int
+    values: RestoreValues
+    changes: list[ListChange | FieldChange] = Field(description="What the restore sets: old is the value now, new "
+                                                                "the value restored")
+    unchanged: list[str] = Field(description="Fields the entry touched that already have the value to restore")
+    not_restorable: list[NotRestorable]
+
+
+RecordT = TypeVar("RecordT", bound=BaseModel)
+
+
+class Restored(RestorePlan, Generic[RecordT]):
+    """A restore as made: its plan, the new change-log entry recording it (null when nothing differed, so nothing
+    was saved) and the record as saved."""
+
+    change_id: int | None = Field(description="The new change-log entry (action restore or reapply)")
+    record: RecordT

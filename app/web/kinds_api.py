@@ -1,5 +1,6 @@
 """The API routes every declared record kind gets: the GET of each change log (app/history/change_log.py
-CHANGE_LOGS, with its date and person filters) and one status route per StatusRoute of each status machine
+CHANGE_LOGS, with its date and person filters), the POST restoring one of its entries for each log with a restorer
+(app/history/restore.py) and one status route per StatusRoute of each status machine
 (app/history/status.py), at the paths declared. Built when the API is (app/main.py), after every domain's
 package has declared its kinds, so a kind declared anywhere has its routes without an API module. Their response
 schemas come from the declarations too: a change log's ChangeLogKind.paged_reply (its aliases': reply), a status machine's `read`."""
@@ -15,8 +16,9 @@ from pydantic import BaseModel, Field, create_model
 from sqlmodel import Session
 
 from app.access.policy import Actor
-from app.history import change_log
+from app.history import change_log, restore
 from app.history.change_log import CHANGE_LOGS, ChangeLogKind
+from app.history.schemas import RestoreBody, Restored
 from app.history.status import STATUS_MACHINES, StatusMachine, StatusRoute
 from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
@@ -103,11 +105,36 @@ def _add_change_log_route(router: APIRouter, kind: str, log: ChangeLogKind) -> N
                              operation_id=f"change_log_{kind}_{path.strip('/').split('/')[0]}")
 
 
+def _add_restore_route(router: APIRouter, kind: str, log: ChangeLogKind, restorer: restore.Restorer) -> None:
+    key = path_parameter(log.api)
+
+    def run(*, entry_id: int, body: RestoreBody, actor: Actor, db: Session, **ids: int) -> Envelope[Any]:
+        done = restore.restore(db, actor=actor, kind=kind, record_id=ids[key], entry_id=entry_id, values=body.values)
+        return reply(done, "Values restored" if done.change_id else "Nothing to restore: the fields already have these values")
+
+    answer = Envelope[Restored[restorer.read]]  # type: ignore[name-defined]  # the kind's record model
+    # 200, not 201: like an edit (PUT), it changes the record; the log entry it adds is no resource of its own.
+    router.add_api_route(f"{log.api}/{{entry_id}}/restore", endpoint(f"restore_{kind}", run, answer, **{
+                             key: (int, inspect.Parameter.empty), "entry_id": (int, inspect.Parameter.empty),
+                             "body": (RestoreBody, RestoreBody())}),
+                         methods=["POST"], summary=f"Restore a {log.entity}'s values from its change log",
+                         description=(
+                             f"Sets the fields one change-log entry touched back to their values before it (`before`, "
+                             f"the default) or to the values it set (`after`), as a new change through the {log.entity}'s "
+                             "own edit: today's rules judge the values (422 naming the field, nothing saved), the edit "
+                             "permission and scope are checked (another tenant's record or entry: 404) and the log "
+                             "records it as a restore of that entry. Files, ids and computed values are listed in "
+                             "`not_restorable` and left as they are. When every field already has its value nothing is "
+                             "saved and `change_id` is null."))
+
+
 def router() -> APIRouter:
     """Every declared kind's routes, as they are declared now."""
     built = APIRouter(tags=["records: change logs and status"])
     for kind, log in CHANGE_LOGS.items():
         _add_change_log_route(built, kind, log)
+        if kind in restore.restorers():
+            _add_restore_route(built, kind, log, restore.restorers()[kind])
     for machine in STATUS_MACHINES.values():
         for route in machine.routes:
             _add_status_route(built, machine, route)

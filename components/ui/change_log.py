@@ -6,110 +6,68 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from reactpy import component, html, use_state
 from reactpy_router import use_params
 
-from app.access.roles import ALL_ROLES, Role
-from app.accounts.user_config import margin_text
-from app.history import change_log, schemas
-from app.history.schemas import ChangeLogEntry, ChangeLogPerson, FieldChange, ListChange
+from app.history import change_log, restore, schemas
+from app.history.schemas import ChangeLogEntry, ChangeLogPerson
+from components.ui.change_values import change_item, label, when
 from components.ui.console import Console, use_console
 from components.ui.elements import card, empty_state, loading_page, page_header
 from components.ui.forms import select_field, text_field
 from components.ui.hooks import use_query
-from components.ui.labels import role_label_key
-
-# Field names whose stored values are not in the unit people use: basis points shown as percent.
-_FIELD_FORMATS = {"margin_bps": lambda v: f"{margin_text(v)} %" if isinstance(v, int) else v}
-# Per entity, fields whose values are codes with a label in the catalog: field -> key prefix.
-_CODE_LABELS = {"campaign": {"objective": "campaigns.objective", "pacing": "campaigns.pacing",
-                             "bid_strategy": "campaigns.strategy", "traffic_type": "campaigns.traffic",
-                             "goal_metric": "campaigns.goal", "frequency_period": "campaigns.period",
-                             "status": "campaigns.status"},
-               "audience": {"kind": "audiences.kind", "status": "audiences.status"}}
+from components.ui.restore_dialog import RestoreDialog
 
 
-def _label(console: Console, key: str, fallback: str, *more_keys: str) -> str:
-    """The first of `key`, `more_keys` that the catalog has, else `fallback` made readable."""
-    for candidate in (key, *more_keys):
-        text = console.t(candidate)
-        if text != candidate:
-            return text
-    return fallback.replace("_", " ").capitalize()
-
-
-def _value(console: Console, field: str, value: Any, entity: str = "") -> str:
-    if value is None or value == "" or value == []:
-        return "—"
-    prefix = _CODE_LABELS.get(entity, {}).get(field)
-    if prefix and isinstance(value, str):
-        return _label(console, f"{prefix}.{value}", value)
-    if field == "role" and value in ALL_ROLES:
-        return console.t(role_label_key(Role(value)))
-    if field in _FIELD_FORMATS:
-        return str(_FIELD_FORMATS[field](value))
-    if isinstance(value, bool):
-        return "✓" if value else "✗"
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return str(value)
-
-
-def _when(iso: str) -> str:
-    return datetime.fromisoformat(iso).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def _change(console: Console, entity: str, c: FieldChange | ListChange) -> Any:
-    label = _label(console, f"changelog.{entity}.field.{c.field}", c.field.removeprefix("targeting."),
-                   f"changelog.field.{c.field}")
-    if isinstance(c, ListChange):  # a list: what was added and removed, not two long lists
-        return html.li({"key": c.field},
-                       html.span({"className": "fw-medium"}, label), ": ",
-                       *[html.span({"key": f"+{x}", "className": "badge bg-success-subtle text-success-emphasis border border-success-subtle me-1 fw-normal"},
-                                   f"+ {x}") for x in c.added],
-                       *[html.span({"key": f"-{x}", "className": "badge bg-danger-subtle text-danger-emphasis border border-danger-subtle me-1 "
-                                                                 "fw-normal text-decoration-line-through"}, f"− {x}")
-                         for x in c.removed])
-    return html.li({"key": c.field},
-                   html.span({"className": "fw-medium"}, label), ": ",
-                   html.span({"className": "text-decoration-line-through text-body-secondary"},
-                             _value(console, c.field, c.old, entity)), " → ",
-                   html.span(_value(console, c.field, c.new, entity)))
+def _restored_from(console: Console, entry: ChangeLogEntry, dates: dict[int, str]) -> Any:
+    """Under a restore's badge: which change it set back (its time, when that entry is among those shown)."""
+    if entry.restores is None:
+        return ""
+    shown = when(dates[entry.restores]) if entry.restores in dates else f"#{entry.restores}"
+    return html.div({"className": "small text-body-secondary mt-1"},
+                    console.t(f"changelog.restores_{entry.action}", when=shown))
 
 
 def change_log_table(console: Console, entries: Sequence[ChangeLogEntry], *, entity: str = "",
-                     subject_label: str = "", subject_key: str = "") -> Any:
+                     subject_label: str = "", subject_key: str = "",
+                     restore_button: Callable[[ChangeLogEntry], Any] | None = None) -> Any:
     """`entity` looks labels up under changelog.<entity>. first; `subject_key` adds a column naming what each
-    entry is about (an advertiser's log covers many campaigns): the entry model's field of that name."""
+    entry is about (an advertiser's log covers many campaigns): the entry model's field of that name;
+    `restore_button` adds a last column with each entry's restore button (or nothing)."""
     t = console.t
     if not entries:
         return card(empty_state("bi-clock-history", t("changelog.empty"), "", marker={"data-state": "empty"}))
+    dates = {entry.id: entry.date for entry in entries}
     rows = []
     for entry in entries:
         changes = entry.changes
         rows.append(html.tr(
-            {"key": str(entry.id), "data-action": entry.action},
-            html.td({"className": "text-nowrap small text-body-secondary"}, _when(entry.date)),
+            {"key": str(entry.id), "data-action": entry.action, "data-entry": entry.id},
+            html.td({"className": "text-nowrap small text-body-secondary"}, when(entry.date)),
             html.td({"className": "small fw-medium"}, getattr(entry, subject_key, "")) if subject_key else "",
             html.td(html.span({"className": "badge text-bg-light border"},
-                              _label(console, f"changelog.{entity}.action.{entry.action}", entry.action,
-                                     f"changelog.action.{entry.action}"))),
+                              label(console, f"changelog.{entity}.action.{entry.action}", entry.action,
+                                    f"changelog.action.{entry.action}")),
+                    _restored_from(console, entry, dates)),
             html.td({"className": "small"}, entry.actor,
                     html.div({"className": "text-body-secondary"}, t("changelog.on_behalf", name=entry.on_behalf))
                     if entry.on_behalf else ""),
             html.td({"className": "small"},
-                    html.ul({"className": "list-unstyled mb-0"}, *[_change(console, entity, c) for c in changes])
+                    html.ul({"className": "list-unstyled mb-0"}, *[change_item(console, entity, c) for c in changes])
                     if changes else html.span({"className": "text-body-secondary"}, "—")),
+            html.td({"className": "text-end"}, restore_button(entry)) if restore_button else "",
         ))
     return card(html.div({"className": "table-responsive"},
                          html.table({"className": "table table-hover align-middle mb-0 dsp-change-log"},
                                     html.thead(html.tr(html.th(t("changelog.when")),
                                                        html.th(subject_label) if subject_key else "",
                                                        html.th(t("changelog.what")),
-                                                       html.th(t("changelog.who")), html.th(t("changelog.changes")))),
+                                                       html.th(t("changelog.who")), html.th(t("changelog.changes")),
+                                                       html.th(html.span({"className": "visually-hidden"},
+                                                                         t("restore.button")))
+                                                       if restore_button else "")),
                                     html.tbody(*rows))))
 
 
@@ -219,26 +177,45 @@ def change_log_page(kind: str, frame: ChangeLogFrame) -> Callable[[], Any]:
         record_id = int(use_params().get("id", 0))
         found = use_filtered_log(change_log.page, actor=console.actor, kind=kind, record_id=record_id)
         query, cursors, set_cursors = found.query, found.cursors, found.set_cursors
+        restoring, set_restoring = use_state(cast(ChangeLogEntry | None, None))  # the entry being restored
         if query.value is None:
             return loading_page(t, t(frame.title)) if query.loading or not query.failed else \
                 html.div(page_header(t(frame.title)), frame.not_found(console))
         log: schemas.ChangeLogPage = query.value
-        label, key = frame.column or ("", "")
+        column_label, key = frame.column or ("", "")
         shown_cursor, next_cursor = cursors[-1], log.next_cursor
 
         def older() -> None:  # a second click before the page came is not a page further
             set_cursors(lambda walked: (*walked, next_cursor) if walked[-1] == shown_cursor else walked)
+
+        def restore_button(entry: ChangeLogEntry) -> Any:
+            if not restore.offered(kind, [c.field for c in entry.changes]):
+                return ""
+            return html.button({"type": "button", "className": "btn btn-outline-secondary btn-sm text-nowrap",
+                                "data-action": "restore-entry", "title": t("restore.button_title"),
+                                "onClick": lambda _e: set_restoring(entry)},
+                               html.i({"className": "bi bi-arrow-counterclockwise me-1"}), t("restore.button"))
+
+        def restored() -> None:  # the restore is the newest entry: show the first page, read anew
+            set_restoring(None)
+            if len(cursors) > 1:
+                set_cursors((None,))  # a new cursor is a new read
+            else:
+                query.reload()
 
         return html.div(
             {"data-page": frame.marker},
             page_header(t(frame.title), log.subject.name, frame.back(console)),
             frame.tabs(console, record_id, log.subject.model_dump()) if frame.tabs else "",
             filters(console, log.people, found.values, found.set_values),
-            change_log_table(console, log.entries, entity=entity, subject_label=t(label) if label else "",
-                             subject_key=key),
+            change_log_table(console, log.entries, entity=entity,
+                             subject_label=t(column_label) if column_label else "", subject_key=key,
+                             restore_button=restore_button if restore.can_restore(console.actor, kind) else None),
             pager(console, page=len(cursors), total=log.total or 0, size=PAGE_SIZE,
                   newer=(lambda: set_cursors(lambda walked: walked[:-1] or (None,))) if len(cursors) > 1 else None,
                   older=older if next_cursor and not query.loading else None),
+            RestoreDialog(kind, record_id, restoring, on_done=restored, on_close=lambda: set_restoring(None),
+                          key=f"restore-{restoring.id}") if restoring else "",
         )
 
     ChangeLogPage.__name__ = ChangeLogPage.__qualname__ = f"ChangeLogPage_{kind}"

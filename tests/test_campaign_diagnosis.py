@@ -29,6 +29,8 @@ from app.reference.models import ReferenceValue
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
 from tests.helpers import actor_of, bearer_headers, other_tenant
+from tests.render import text_of
+from tests.test_campaign_pages import _create, attribute_values, page_at
 
 ADVERTISER = "advertiser@demo.example"
 EXCHANGE, OTHER_EXCHANGE = "Magnite", "OpenX"
@@ -241,3 +243,14 @@ def test_the_api_answers_the_owner_and_404s_another_tenant(client, db) -> None:
     assert data["reasons"][0]["fix"] == {"label": "Activate it", "page": "campaign.view", "link": f"/campaign/{ready.id}/"}
     other = client.get(f"/api/campaigns/{ready.id}/diagnosis", headers=bearer_headers(client, rival.email))
     assert other.status_code == 404
+
+
+def test_the_campaign_view_shows_the_reasons_with_their_fixes(demo_ids) -> None:
+    draft = _create()  # a draft of the future, without creatives, its exchanges waiting for approval
+    model = page_at(f"/campaign/{draft.id}/", ADVERTISER)
+    assert attribute_values(model, "data-verdict") == ["blocked"]
+    assert attribute_values(model, "data-reason") == ["status_not_active", "flight_not_started", "exchanges_pending",
+                                                      "no_active_creative"]
+    assert attribute_values(model, "data-severity") == ["blocking"] * 4
+    assert attribute_values(model, "data-fix") == attribute_values(model, "data-reason")  # each links to its fix
+    assert "The campaign is a draft: only an active campaign delivers." in text_of(model)

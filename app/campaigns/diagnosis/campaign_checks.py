@@ -17,7 +17,11 @@ from app.kernel.i18n.catalog import Message
 from app.kernel.money import dollars
 from app.reference.models import ReferenceValue
 
-NOT_ACTIVE = "The campaign is {status}: only an active campaign delivers."
+# One sentence per status and per cap period (not a word put into one), so each language says it whole.
+NOT_ACTIVE = {CampaignStatus.DRAFT: "The campaign is a draft: only an active campaign delivers.",
+              CampaignStatus.PAUSED: "The campaign is paused: only an active campaign delivers.",
+              CampaignStatus.COMPLETED: "The campaign is completed: only an active campaign delivers.",
+              CampaignStatus.ARCHIVED: "The campaign is archived: only an active campaign delivers."}
 ACTIVATE = "Activate it"
 CLONE = "Clone it for a new flight"
 NOT_STARTED = "The flight starts on {starts}: nothing is bought before then."
@@ -31,7 +35,9 @@ REJECTED = "Refused on {exchanges}."
 PENDING = "Waiting for approval on {exchanges}."
 REVIEW_APPROVALS = "Review the exchange approvals"
 CHOOSE_EXCHANGES = "Choose other exchanges"
-CAPPED = "Each user sees the ads at most {count} times a {period}: this caps how much can be bought per user."
+CAPPED = {"hour": "Each user sees the ads at most {count} times an hour: this caps how much can be bought per user.",
+          "day": "Each user sees the ads at most {count} times a day: this caps how much can be bought per user.",
+          "week": "Each user sees the ads at most {count} times a week: this caps how much can be bought per user."}
 EDIT_CAP = "Change the frequency cap"
 
 
@@ -46,7 +52,7 @@ def status(subject: Subject) -> list[Reason]:
     over = campaign.status in (CampaignStatus.COMPLETED, CampaignStatus.ARCHIVED)
     fix = subject.fix(Message(CLONE), "campaign.clone", "campaign.create") if over \
         else subject.fix(Message(ACTIVATE), "campaign.view")
-    return [reason("status_not_active", "blocking", Message(NOT_ACTIVE, status=campaign.status), fix,
+    return [reason("status_not_active", "blocking", Message(NOT_ACTIVE[CampaignStatus(campaign.status)]), fix,
                    status=str(campaign.status))]
 
 
@@ -109,8 +115,8 @@ def frequency_cap(subject: Subject) -> list[Reason]:
     campaign = subject.campaign
     if not campaign.frequency_cap or not campaign.frequency_period:
         return []
-    return [reason("frequency_cap", "info", Message(CAPPED, count=campaign.frequency_cap,
-                                                    period=campaign.frequency_period),
+    return [reason("frequency_cap", "info", Message(CAPPED[campaign.frequency_period],
+                                                    count=campaign.frequency_cap),
                    subject.fix(Message(EDIT_CAP), "campaign.edit"), cap=campaign.frequency_cap,
                    period=campaign.frequency_period)]
 

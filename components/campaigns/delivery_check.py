@@ -16,8 +16,9 @@ from components.ui.elements import card, spinner
 from components.ui.hooks import use_query
 from components.ui.links import app_link
 
-# How each severity looks: (Bootstrap colour, icon).
-LOOK = {"blocking": ("danger", "bi-x-octagon-fill"), "limiting": ("warning", "bi-exclamation-triangle-fill"),
+# How each severity looks: (Bootstrap colour, icon). Icons the console's cut-down icon font already holds
+# (js_modules/icons.mjs keeps only the glyphs the sources name).
+LOOK = {"blocking": ("danger", "bi-x-circle-fill"), "limiting": ("warning", "bi-exclamation-triangle"),
         "info": ("info", "bi-info-circle-fill")}
 
 
@@ -30,7 +31,7 @@ def _summary(console: Console, found: Diagnosis) -> Any:
     t = console.t
     colour, icon, title, text = ("success", "bi-check-circle-fill", t("diagnosis.eligible"),
                                  t("diagnosis.eligible_text")) if found.eligible else \
-        ("danger", "bi-slash-circle-fill", t("diagnosis.blocked"), t("diagnosis.blocked_text"))
+        ("danger", "bi-slash-circle", t("diagnosis.blocked"), t("diagnosis.blocked_text"))
     return html.div({"className": f"d-flex align-items-center gap-3 p-3 rounded-3 bg-{colour}-subtle "
                                   f"border border-{colour}-subtle mb-3", "data-verdict": "eligible" if found.eligible
                      else "blocked"},
@@ -52,8 +53,8 @@ def _reason(console: Console, found: Reason) -> Any:
     fix = found.fix
     action: Any = ""
     if fix is not None and fix.link:
-        action = app_link({"to": fix.link, "className": f"btn btn-sm btn-outline-{'secondary' if colour == 'info' else colour} "
-                                                       "text-nowrap", "data-fix": found.code},
+        action = app_link({"to": fix.link, "className": "btn btn-sm btn-outline-primary text-nowrap",
+                           "data-fix": found.code},
                           t(fix.label), html.i({"className": "bi bi-arrow-right ms-1"}))
     elif fix is not None:
         action = html.span({"className": "small text-body-secondary text-nowrap"}, t("diagnosis.ask_manager"))

@@ -25,6 +25,7 @@ from app.creatives import service as creatives
 from app.creatives.schemas import CreativeCreate
 from app.funds.models import LedgerEntry
 from app.kernel.errors import NotFound
+from app.kernel.i18n.catalog import translator
 from app.reference.models import ReferenceValue
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
@@ -163,6 +164,7 @@ def test_exchanges_waiting_or_refused_block_until_one_is_approved(db, me) -> Non
     pending = _only(diagnose(db, actor=me, campaign_id=ready.id), "exchanges_pending")
     assert pending.severity == "blocking" and pending.details == {"exchanges": [EXCHANGE, OTHER_EXCHANGE], "approved": []}
     assert f"{EXCHANGE}, {OTHER_EXCHANGE}" in pending.message
+    assert translator("gr")(pending.message) == f"Wartet auf Freigabe auf {EXCHANGE}, {OTHER_EXCHANGE}."  # as the page shows it
     assert pending.fix.link == f"/campaignEditForm/{ready.id}"  # the buyer may choose other exchanges
     admin = actor_of(db, "admin@demo.example")
     assert diagnose(db, actor=admin, campaign_id=ready.id).reasons[0].fix.link == "/admin/exchange-approval"

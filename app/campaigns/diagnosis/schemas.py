@@ -4,9 +4,9 @@ fixes it."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PlainValidator, WithJsonSchema
 
 from app.kernel.schema_examples import example
 
@@ -22,13 +22,25 @@ Code = Literal["status_not_active", "flight_not_started", "flight_ended", "balan
                "no_active_creative", "balance_low", "targeting_no_delivery", "bid_below_market", "frequency_cap"]
 CODES: tuple[Code, ...] = Code.__args__  # type: ignore[attr-defined]  # a Literal's values, in declaration order
 
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError("text expected")
+    return value
+
+
+# Text that keeps what it is: a kernel.i18n Message stays one (pydantic's str would copy it into a plain str,
+# losing the template and values the campaign view translates it by); the API sends it as its English text.
+Text = Annotated[str, PlainValidator(_text), WithJsonSchema({"type": "string"})]
+
 # A figure behind a reason: an amount in dollars as decimal text ("12.50"), a date or time in ISO 8601, a count,
 # or names (exchanges, countries).
 Figure = str | int | list[str]
 
 
 class Fix(BaseModel):
-    label: str = Field(description="What to do, as a button or link says it")
+    label: Text = Field(description="What to do, as a button or link says it")
     page: str = Field(description="The console page that fixes it, by name (campaign.edit, funds.add, ...)")
     link: str | None = Field(description="That page's path for you; null when your role has no such page (ask "
                                          "whoever manages your account)")
@@ -37,7 +49,7 @@ class Fix(BaseModel):
 class Reason(BaseModel):
     code: Code
     severity: Severity
-    message: str = Field(description="The reason, as a buyer reads it")
+    message: Text = Field(description="The reason, as a buyer reads it")
     details: dict[str, Figure] = Field(description="The figures behind it (money in dollars as decimal text)")
     fix: Fix | None
 

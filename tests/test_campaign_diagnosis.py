@@ -19,7 +19,7 @@ from app.campaigns import exchange_approvals
 from app.campaigns import service as campaigns
 from app.campaigns.diagnosis.schemas import Diagnosis
 from app.campaigns.diagnosis.service import diagnose
-from app.campaigns.models import Campaign
+from app.campaigns.models import Campaign, ExchangeApproval
 from app.campaigns.schemas import CampaignUpdate
 from app.creatives import service as creatives
 from app.creatives.schemas import CreativeCreate
@@ -177,6 +177,18 @@ def test_exchanges_waiting_or_refused_block_until_one_is_approved(db, me) -> Non
     _decide(db, ready.id, {OTHER_EXCHANGE: "approved"})  # runs on one: the refusal only narrows where
     rejected = _only(diagnose(db, actor=me, campaign_id=ready.id), "exchanges_rejected")
     assert rejected.severity == "limiting" and rejected.details["approved"] == [OTHER_EXCHANGE]
+
+
+def test_no_exchange_to_run_on(db, me) -> None:
+    ready = _ready(db, me, targeting={"countries": ["DE"]})  # no exchange chosen: every one the advertiser may use
+    for approval in db.exec(select(ExchangeApproval).where(ExchangeApproval.campaign_id == ready.id)):
+        db.delete(approval)
+    for exchange in db.exec(select(ReferenceValue).where(ReferenceValue.kind == "exchange")):
+        exchange.retired = True  # the admin retired every exchange: none is left to ask for
+        db.add(exchange)
+    db.flush()
+    reason = _only(diagnose(db, actor=me, campaign_id=ready.id), "no_exchanges")
+    assert reason.severity == "blocking" and reason.fix.page == "campaign.edit"
 
 
 def test_no_active_creative(db, me) -> None:

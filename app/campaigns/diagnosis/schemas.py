@@ -4,7 +4,7 @@ fixes it."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, Field, PlainValidator, WithJsonSchema
 
@@ -20,7 +20,7 @@ SEVERITIES: tuple[Severity, ...] = ("blocking", "limiting", "info")
 Code = Literal["status_not_active", "flight_not_started", "flight_ended", "balance_empty", "total_budget_reached",
                "daily_budget_reached", "no_exchanges", "exchanges_rejected", "exchanges_pending",
                "no_active_creative", "balance_low", "targeting_no_delivery", "bid_below_market", "frequency_cap"]
-CODES: tuple[Code, ...] = Code.__args__  # type: ignore[attr-defined]  # a Literal's values, in declaration order
+CODES: tuple[Code, ...] = get_args(Code)  # in declaration order
 
 
 

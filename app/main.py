@@ -34,6 +34,7 @@ from app.campaigns import api as campaigns_api
 from app.campaigns import audience_targeting_api, exchange_approvals_api, targeting_api
 from app.campaigns import spec_calls_api as spec_campaign_calls_api
 from app.campaigns import tools_api as campaign_tools_api
+from app.campaigns.diagnosis import api as diagnosis_api
 from app.creatives import api as creatives_api
 from app.dsps import api as dsps_api
 from app.funds import api as funds_api
@@ -119,6 +120,7 @@ def create_api() -> FastAPI:
     api.include_router(users_api.router)
     api.include_router(spec_account_calls_api.router)
     api.include_router(campaigns_api.router)
+    api.include_router(diagnosis_api.router)
     api.include_router(creatives_api.router)
     api.include_router(creatives_api.spec_router)
     api.include_router(campaign_tools_api.router)

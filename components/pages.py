@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from app.access.roles import ROLE_PREFIX, Role
 from app.history.change_log import CHANGE_LOGS
+from app.kernel.page_links import PAGE_PATHS
 from components.accounts.agencies.agency_list import AgenciesPage
 from components.accounts.agencies.assign_advertiser import AssignAdvertiserPage
 from components.accounts.agencies.edit_agency import EditAgencyPage
@@ -293,6 +294,8 @@ _check(PAGES)
 
 
 ROUTES = RouteTable(PAGES, MENU_LINKS)
+# Services link to pages by name (a diagnosis's fixes): this table answers for them (app/kernel/page_links.py).
+PAGE_PATHS.register("routes", ROUTES.path)
 # The lookups, as functions of the table (tests and benchmarks ask them directly; pages ask their console).
 pages_for, menu_pages, page_path = ROUTES.pages_for, ROUTES.menu_pages, ROUTES.path
 profile_path, settings_path = ROUTES.profile_path, ROUTES.settings_path

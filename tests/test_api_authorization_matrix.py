@@ -144,6 +144,7 @@ ACCESS: dict[str, frozenset[Role] | str] = {
     "GET /exchange-approval": P("exchange_approval", "view"),
     "POST /exchange-approval/decide": P("exchange_approval", "decide"),
     "GET /campaigns/{campaign_id}/exchanges": P("campaign", "view"),
+    "GET /campaigns/{campaign_id}/diagnosis": P("campaign", "view"),
     "POST /report/create": P("report", "create"), "POST /report/update": P("report", "update"),
     "POST /reports": P("report", "create"), "GET /reports/{report_id}": P("report", "view"),
     "DELETE /report/delete": P("report", "delete"), "GET /report/getSingle": P("report", "view"),

@@ -2,5 +2,5 @@
 
 # Loading the package declares its record kind (the creative status machine and its change log's source) and
 # registers what a campaign's clone takes from creatives: the original's creatives (app/campaigns/service.py
-# CLONE_PARTS).
-from app.creatives import history, links, records, restore  # noqa: E402, F401
+# CLONE_PARTS), and the delivery check's creatives (app/campaigns/diagnosis).
+from app.creatives import diagnosis, history, links, records, restore  # noqa: E402, F401

@@ -1,5 +1,6 @@
 """/campaign/{id}/ (advertiser) and campaign/viewCampaign/{id} (agency, admin, co-admin): one campaign's
-settings as a media buyer reads them, with the status moves it allows (archiving and completing ask first)."""
+settings as a media buyer reads them, with the status moves it allows (archiving and completing ask first), under
+its delivery check (why it is not spending, with the fixes)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from components.campaigns.common import (
     status_badge,
 )
 from components.campaigns.creatives_card import CampaignCreativesCard
+from components.campaigns.delivery_check import DeliveryCheckCard
 from components.campaigns.exchange_approvals.campaign_card import CampaignExchangesCard
 from components.campaigns.targeting import schedule_text
 from components.dsps.sync_card import DspSyncCard, shows_dsps
@@ -130,6 +132,8 @@ def CampaignViewPage() -> Any:
                              t("campaigns.stale_remove"))) if stale and campaign.status != CampaignStatus.ARCHIVED
         else "",
         html.div({"className": "row g-4"},
+                 html.div({"className": "col-12"},
+                          DeliveryCheckCard(campaign.id, f"{campaign.status}:{campaign.updated_at}")),
                  html.div({"className": "col-xl-6"},
                           card(_facts([
                               (t("campaigns.field.objective"), t(f"campaigns.objective.{campaign.objective}")),

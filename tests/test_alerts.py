@@ -260,3 +260,19 @@ def test_the_notifications_dropdown_shows_a_raised_alert(db, demo_ids, email: st
     model, _sent = deliver_and_settle(NotificationsMenu, signed_in_console(email), "/", open_menu)
     assert "Low balance: about 2.5 days of spend left" in text_of(model)
     assert "Balance $5,000.00" in text_of(model) or "Balance $5000.00" in text_of(model)
+
+
+@pytest.mark.parametrize(("email", "push_shown"), [("advertiser@demo.example", False), ("admin@demo.example", True)])
+def test_the_profile_alerts_card_offers_the_kinds_the_user_receives(db, demo_ids, email: str, push_shown: bool) -> None:
+    from components.accounts.alert_settings import AlertSettings
+    from tests.render import render_model
+
+    alerts.update_subscription(db, actor=actor_of(db, email), email_kinds=["no_spend"], low_balance_days=5)
+    db.commit()
+    model = render_model(AlertSettings, signed_in_console(email))
+    switches = {n["attributes"]["name"]: n["attributes"]["checked"] for n in walk(model)
+                if n.get("attributes", {}).get("role") == "switch"}
+    assert switches == {"email_low_balance": False, "email_no_spend": True, "email_under_delivery": False,
+                        "email_report_failed": False, **({"email_push_failed": False} if push_shown else {})}
+    assert next(n for n in walk(model) if n.get("attributes", {}).get("name") == "low_balance_days")[
+        "attributes"]["value"] == "5"

@@ -1,4 +1,4 @@
-"""Profile (/profile, /agency/profile, /admin/profile, /co-admin/profile): details and password."""
+"""Profile (/profile, /agency/profile, /admin/profile, /co-admin/profile): details, password and alert settings."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 from reactpy import component, html, use_state
 
 from app.accounts import service as accounts
+from components.accounts.alert_settings import AlertSettings
 from components.ui.console import use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import changed_values, form, submit_button, text_field
@@ -93,5 +94,5 @@ def ProfilePage() -> Any:
         page_header(t("profile.title"), t("profile.subtitle", role=t(role_label_key(actor.role)), id=actor.id)),
         html.div({"className": "row g-4"},
                  html.div({"className": "col-lg-7"}, ProfileDetails()),
-                 html.div({"className": "col-lg-5"}, ChangePassword())),
+                 html.div({"className": "col-lg-5"}, ChangePassword(), html.div({"className": "mt-4"}, AlertSettings()))),
     )

@@ -93,6 +93,6 @@ def ProfilePage() -> Any:
     return html.div(
         page_header(t("profile.title"), t("profile.subtitle", role=t(role_label_key(actor.role)), id=actor.id)),
         html.div({"className": "row g-4"},
-                 html.div({"className": "col-lg-7"}, ProfileDetails()),
-                 html.div({"className": "col-lg-5"}, ChangePassword(), html.div({"className": "mt-4"}, AlertSettings()))),
+                 html.div({"className": "col-lg-7"}, ProfileDetails(), html.div({"className": "mt-4"}, AlertSettings())),
+                 html.div({"className": "col-lg-5"}, ChangePassword())),
     )

@@ -35,6 +35,7 @@ _log = logging.getLogger("dsp.alerts")
 TASK = "alerts.check"
 KEY = "alerts-check"
 ADVERTISER_KINDS = (AlertKind.LOW_BALANCE, AlertKind.NO_SPEND, AlertKind.UNDER_DELIVERY)
+TICK_SLACK = timedelta(seconds=5)
 LEASE = timedelta(minutes=30)  # a check outlasting this is taken for dead (its process killed): another may run
 
 _lock = threading.Lock()
@@ -82,8 +83,9 @@ def tick(now: datetime | None = None) -> bool:
     now = now or utcnow()
     with session_scope() as db:
         _clock_row(db, now)
+        # The next slot is due a little before the next tick: a clock firing a few ms early still finds it due.
         claimed = db.exec(update(AlertClock).where(col(AlertClock.id) == 1, col(AlertClock.next_due) <= now)
-                          .values(next_due=now + interval() - timedelta(seconds=5))).rowcount
+                          .values(next_due=now + interval() - TICK_SLACK)).rowcount
         if claimed:
             jobs.defer(db, TASK, key=KEY)
         return bool(claimed)

@@ -47,20 +47,24 @@ class AlertRead(BaseModel):
 
 class SubscriptionRead(BaseModel):
     model_config = example({"email_kinds": ["low_balance", "report_failed"], "low_balance_days": 3,
-                            "kinds": ["low_balance", "no_spend", "under_delivery", "report_failed"]})
+                            "kinds": ["low_balance", "no_spend", "under_delivery", "report_failed"],
+                            "has_balance": True})
 
     email_kinds: list[str] = Field(description="The alert kinds also sent to you by e-mail (every alert is in the "
                                                "notifications and in GET /api/alerts)")
-    low_balance_days: int = Field(description="Low balance: alert when fewer days of spend than this are left")
+    low_balance_days: int = Field(description="Low balance: alert when fewer days of spend than this are left in "
+                                              "your balance (an advertiser's own threshold decides its alert)")
     kinds: list[str] = Field(description="The kinds you can choose from: " + KIND_HELP)
+    has_balance: bool = Field(description="Whether you have a balance of your own (an advertiser), so whether "
+                                          "`low_balance_days` applies to you")
 
     @classmethod
     def of(cls, row: AlertSubscription | None, actor: Actor) -> SubscriptionRead:
-        from app.alerts.service import subscribable
+        from app.alerts.service import has_balance, subscribable
 
         return cls(email_kinds=list(row.email_kinds) if row else [],
                    low_balance_days=row.low_balance_days if row else DEFAULT_LOW_BALANCE_DAYS,
-                   kinds=subscribable(actor))
+                   kinds=subscribable(actor), has_balance=has_balance(actor))
 
 
 class SubscriptionUpdate(BaseModel):

@@ -182,6 +182,11 @@ def update_subscription(db: Session, *, actor: Actor, email_kinds: Sequence[str]
     return SubscriptionRead.of(row, actor)
 
 
+def has_balance(actor: Actor) -> bool:
+    """Whether the actor has a balance of their own, so a low-balance threshold that decides their alert."""
+    return actor.role == Role.ADVERTISER
+
+
 def subscribable(actor: Actor) -> list[str]:
     """The kinds the actor can be told of (an admin-only kind only to those who may see it)."""
     return [kind.value for kind, info in KINDS.items() if not info.staff_only or can(actor, "dsp", "view")]

@@ -61,7 +61,8 @@ def AlertSettingsForm(subscription: SubscriptionRead) -> Any:
                  save.errors["email_kinds"]) if save.errors.get("email_kinds") else "",
         text_field(name="low_balance_days", label=t("alerts.low_balance_days"), value=values["low_balance_days"],
                    kind="number", error=save.errors.get("low_balance_days"),
-                   on_change=lambda text: set_values(lambda v: {**v, "low_balance_days": text})),
+                   on_change=lambda text: set_values(lambda v: {**v, "low_balance_days": text}))
+        if subscription.has_balance else "",  # staff and agencies have no balance of their own
         submit_button(t("common.save"), pending=save.pending, class_name="btn btn-primary"),
         name="alerts", values=values,
     )

@@ -30,6 +30,8 @@ from app.access import session_changes, sessions
 from app.access.sessions import SESSION_COOKIE
 from app.accounts import auth_api, second_factor_api, users_api
 from app.accounts import spec_calls_api as spec_account_calls_api
+from app.alerts import api as alerts_api
+from app.alerts import jobs as alert_jobs
 from app.campaigns import api as campaigns_api
 from app.campaigns import audience_targeting_api, exchange_approvals_api, targeting_api
 from app.campaigns import spec_calls_api as spec_campaign_calls_api
@@ -133,6 +135,7 @@ def create_api() -> FastAPI:
     api.include_router(dashboards_api.router)
     api.include_router(exchange_approvals_api.router)
     api.include_router(reports_api.router)
+    api.include_router(alerts_api.router)
     api.include_router(funds_api.router)
     api.include_router(statistics_api.router)
     api.include_router(postbacks_api.router)
@@ -301,13 +304,16 @@ def _boot_spinner() -> Any:
 @contextlib.asynccontextmanager
 async def lifespan(_app: Starlette) -> AsyncIterator[None]:
     """Background work of this process: the job queue's worker (report runs, scheduled reports, e-mail,
-    postback forwards) and the report schedule clock, whose start fails the runs a dead process left running.
+    postback forwards, alert checks), the report schedule clock, whose start fails the runs a dead process left
+    running, and the alert clock.
     Started and stopped off the event loop: both touch the database and join threads."""
     await asyncio.to_thread(jobs.start)
     await asyncio.to_thread(report_jobs.start)
+    await asyncio.to_thread(alert_jobs.start)
     try:
         yield
     finally:
+        await asyncio.to_thread(alert_jobs.shutdown)
         await asyncio.to_thread(report_jobs.shutdown)
         await asyncio.to_thread(jobs.stop)
         metrics.process_exited()

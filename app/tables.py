@@ -17,6 +17,7 @@ from app.access.models import (
     UserSettings,
     UserStatus,
 )
+from app.alerts.models import Alert, AlertClock, AlertSubscription
 from app.campaigns.models import Campaign, ExchangeApproval
 from app.creatives.models import CampaignCreative, Creative, CreativeAsset
 from app.dsps.models import Dsp, DspAssociation
@@ -30,6 +31,9 @@ from app.settings.models import CompanyConfig, PostbackDelivery
 from app.supply.models import AppList, AppListEntry, Audience, AudienceDevice, SmartAppEntry, SmartAppList
 
 __all__ = [
+    "Alert",
+    "AlertClock",
+    "AlertSubscription",
     "ApiCredential",
     "AppList",
     "AppListEntry",

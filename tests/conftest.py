@@ -15,6 +15,8 @@ os.environ.setdefault("DSP_DATA_DIR", _DATA_DIR)
 os.environ["DSP_ENVIRONMENT"] = "test"
 # The fake trackers that receive forwarded postbacks listen on 127.0.0.1 (tests/test_postback_ingest.py).
 os.environ.setdefault("DSP_POSTBACK_ALLOW_PRIVATE_TARGETS", "1")
+# No alert clock: a test's notifications are its own (tests/test_alerts.py runs the checks itself).
+os.environ.setdefault("DSP_ALERT_CHECK_MINUTES", "0")
 
 from sqlalchemy import text  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402

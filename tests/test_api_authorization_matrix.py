@@ -148,6 +148,8 @@ ACCESS: dict[str, frozenset[Role] | str] = {
     "POST /report/create": P("report", "create"), "POST /report/update": P("report", "update"),
     "POST /reports": P("report", "create"), "GET /reports/{report_id}": P("report", "view"),
     "DELETE /report/delete": P("report", "delete"), "GET /report/getSingle": P("report", "view"),
+    "GET /alerts": P("alert", "view"), "GET /alerts/subscription": P("alert", "subscribe"),
+    "PUT /alerts/subscription": P("alert", "subscribe"),
     "GET /report/get": P("report", "view"), "GET /getReportsForAgencyAdmin": P("report", "view"),
     "GET /getAdminReportsByCSV": P("report", "view"), "POST /reports/generate": P("report", "create"),
     "POST /generatebasic": P("report", "create"), "POST /generateCHDB": P("report", "create"),

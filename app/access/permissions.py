@@ -27,6 +27,8 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
     "profile": {"view": EVERYONE, "update": EVERYONE},
     "preferences": {"update": EVERYONE},
     "notification": {"view": EVERYONE, "update": EVERYONE},
+    # Alerts of what the actor may see (app/alerts/service.py: the owner's row scope); each user's own settings.
+    "alert": {"view": EVERYONE, "subscribe": EVERYONE},
     "user": {
         "view": frozenset({A, G}),
         "create_any": frozenset({A}),

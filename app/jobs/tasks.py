@@ -11,10 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-# Modules whose import declares tasks. By name, so app/jobs imports no domain at module level. Alert checks
-# (issue 27, not built yet) belong here too: a task per check, deferred by the schedule clock like scheduled
-# reports (app/reports/jobs.py), so each fires once across processes.
-TASK_MODULES = ("app.reports.jobs", "app.statistics.postback_ingest", "app.messaging.mail", "app.dsps.pushes")
+# Modules whose import declares tasks. By name, so app/jobs imports no domain at module level.
+TASK_MODULES = ("app.reports.jobs", "app.statistics.postback_ingest", "app.messaging.mail", "app.dsps.pushes",
+                "app.alerts.jobs")
 
 
 @dataclass(frozen=True)

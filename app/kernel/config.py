@@ -119,6 +119,9 @@ class Settings(BaseSettings):
     jobs_queue: str = Field(default="default", pattern=r"^[a-z0-9_-]{1,20}$")
     # Scheduled reports go out at this time of day (HH:MM) in each report's own time zone: after the day has closed.
     report_schedule_at: str = Field(default="06:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
+    # The alert checks (app/alerts/jobs.py) run this often, once across every process; 0 turns the clock off (the
+    # test suite, whose tests run the checks themselves).
+    alert_check_minutes: float = Field(default=5.0, ge=0, le=1440)
 
     # Outgoing e-mail: SMTP when smtp_host is set, else the outbox table plus the log.
     smtp_host: str = ""

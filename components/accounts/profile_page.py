@@ -1,4 +1,5 @@
-"""Profile (/profile, /agency/profile, /admin/profile, /co-admin/profile): details, password and two-factor sign-in."""
+"""Profile (/profile, /agency/profile, /admin/profile, /co-admin/profile): details, password, two-factor sign-in
+and alert settings."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 from reactpy import component, html, use_state
 
 from app.accounts import service as accounts
+from components.accounts.alert_settings import AlertSettings
 from components.accounts.second_factor_card import SecondFactorCard
 from components.ui.console import use_console
 from components.ui.elements import card, page_header
@@ -96,5 +98,5 @@ def ProfilePage() -> Any:
                  html.div({"className": "col-lg-7 d-flex flex-column gap-4"}, ProfileDetails(),
                           # Your own sign-in, never the account you entered (app/accounts/second_factor.py).
                           "" if actor.impersonating else SecondFactorCard()),
-                 html.div({"className": "col-lg-5"}, ChangePassword())),
+                 html.div({"className": "col-lg-5 d-flex flex-column gap-4"}, ChangePassword(), AlertSettings())),
     )

@@ -1,0 +1,198 @@
+"""What is wrong right now: each check answers the causes it finds, as Cause values (kind, subject, owner, text).
+The checks only read; app/alerts/service.py turns causes into alerts (raise the new, clear the gone).
+
+An advertiser's checks (low balance, no spend, under-delivery) read its ledger, its active campaigns and two
+queries of the statistics store for that advertiser alone (spend a campaign and day since the oldest flight
+start, and spend a campaign and hour over the last day), so their cost follows one advertiser's delivery, not
+the store's size. Days are UTC days.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from sqlmodel import Session, col, func, select
+
+from app.alerts.kinds import BURN_DAYS, NO_SPEND_HOURS, UNDER_DELIVERY_SHARE, AlertKind
+from app.campaigns.models import Campaign, CampaignStatus
+from app.dsps.pushes import failed_pushes
+from app.funds.models import LedgerEntry
+from app.kernel.money import dollars
+from app.reports.models import Report, ReportRun, RunStatus
+from app.warehouse import get_store
+from app.warehouse.base import StatsQuery, StatsValue, whole
+
+
+@dataclass(frozen=True)
+class Cause:
+    kind: AlertKind
+    subject: str  # unique within the kind: "advertiser:12", "campaign:7", "report:3", "push:1:campaign:7"
+    owner_id: int | None  # the user it belongs to (the advertiser, the report's owner); None: admins'
+    title: str
+    detail: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.subject}"
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One advertiser's spend as the checks need it (micro-dollars): each UTC day's per campaign, and the last
+    NO_SPEND_HOURS hours' per campaign."""
+
+    by_campaign_day: dict[int, dict[date, int]]
+    last_hours: dict[int, int]
+
+    def burn_per_day(self, today: date) -> float:
+        first = today - timedelta(days=BURN_DAYS)
+        spent = sum(micros for days in self.by_campaign_day.values() for day, micros in days.items()
+                    if first <= day < today)
+        return spent / BURN_DAYS
+
+    def since(self, campaign_id: int, first: date) -> int:
+        return sum(micros for day, micros in self.by_campaign_day.get(campaign_id, {}).items() if day >= first)
+
+    def on(self, campaign_id: int, day: date) -> int:
+        return self.by_campaign_day.get(campaign_id, {}).get(day, 0)
+
+
+def _day(value: StatsValue) -> date:
+    if isinstance(value, datetime):
+        return value.date()
+    assert isinstance(value, date), value
+    return value
+
+
+def _hour(value: StatsValue) -> datetime:
+    assert isinstance(value, datetime), value
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def read_delivery(advertiser_id: int, campaigns: Iterable[Campaign], now: datetime) -> Delivery:
+    """The two store queries of one advertiser's checks."""
+    today = now.date()
+    first = min([today - timedelta(days=BURN_DAYS), *(_aware(c.starts_at).date() for c in campaigns)])
+    store = get_store()
+    by_day: dict[int, dict[date, int]] = defaultdict(dict)
+    for row in store.query(StatsQuery(start=first, end=today, dimensions=("campaign_id", "date"), metrics=("spend",),
+                                      advertiser_ids=(advertiser_id,))):
+        by_day[whole(row["campaign_id"])][_day(row["date"])] = whole(row["spend_micros"])
+    since = now - timedelta(hours=NO_SPEND_HOURS)
+    last_hours: dict[int, int] = defaultdict(int)
+    for row in store.query(StatsQuery(start=since.date(), end=today, dimensions=("campaign_id", "hour"),
+                                      metrics=("spend",), advertiser_ids=(advertiser_id,))):
+        if _hour(row["hour"]) >= since:
+            last_hours[whole(row["campaign_id"])] += whole(row["spend_micros"])
+    return Delivery(dict(by_day), dict(last_hours))
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def running_campaigns(db: Session, advertiser_id: int, now: datetime) -> list[Campaign]:
+    """The advertiser's active campaigns whose flight has begun and not ended."""
+    rows = db.exec(select(Campaign).where(Campaign.advertiser_id == advertiser_id,
+                                          Campaign.status == CampaignStatus.ACTIVE))
+    return [c for c in rows if _aware(c.starts_at) <= now and (c.ends_at is None or _aware(c.ends_at) > now)]
+
+
+def balance_micros(db: Session, advertiser_id: int) -> int:
+    return int(db.exec(select(func.coalesce(func.sum(LedgerEntry.amount_micros), 0))
+                       .where(LedgerEntry.advertiser_id == advertiser_id)).one())
+
+
+def low_balance(advertiser_id: int, balance: int, delivery: Delivery, today: date, threshold_days: int) -> list[Cause]:
+    """Days of spend left (the balance over the last BURN_DAYS days' average daily spend) below the threshold.
+    No spend in those days: no burn, so no alert however small the balance."""
+    burn = delivery.burn_per_day(today)
+    if burn <= 0:
+        return []
+    days_left = max(balance, 0) / burn
+    if days_left >= threshold_days:
+        return []
+    return [Cause(AlertKind.LOW_BALANCE, f"advertiser:{advertiser_id}", advertiser_id,
+                  f"Low balance: about {days_left:.1f} days of spend left",
+                  f"Balance ${dollars(balance)}, spending ${dollars(round(burn))} a day over the last {BURN_DAYS} "
+                  f"days; your alert is set at {threshold_days} days. Add funds to keep campaigns delivering.")]
+
+
+def no_spend(campaigns: Iterable[Campaign], delivery: Delivery, now: datetime) -> list[Cause]:
+    """Active campaigns, running for NO_SPEND_HOURS at least, that spent nothing in the last NO_SPEND_HOURS."""
+    since = now - timedelta(hours=NO_SPEND_HOURS)
+    return [Cause(AlertKind.NO_SPEND, f"campaign:{c.id}", c.advertiser_id,
+                  f"No spend for {NO_SPEND_HOURS} hours: {c.name}",
+                  f"Campaign {c.name} (#{c.id}) is active but has spent nothing since "
+                  f"{since:%Y-%m-%d %H:%M} UTC. Its diagnosis says why.")
+            for c in campaigns
+            if c.id is not None and _aware(c.starts_at) <= since and delivery.last_hours.get(c.id, 0) <= 0]
+
+
+def expected_spend(campaign: Campaign, now: datetime) -> int | None:
+    """What even pacing would have spent by `now` (micro-dollars): the total budget spread evenly over the flight,
+    or for an open-ended flight the daily budget for yesterday alone (None when neither applies, or when the
+    campaign has not run one whole day yet)."""
+    start = _aware(campaign.starts_at)
+    if now - start < timedelta(days=1):
+        return None
+    if campaign.ends_at is not None:
+        flight = (_aware(campaign.ends_at) - start).total_seconds()
+        return round(campaign.total_budget_micros * (now - start).total_seconds() / flight) if flight > 0 else None
+    if campaign.daily_budget_micros and start.date() < now.date() - timedelta(days=1):
+        return campaign.daily_budget_micros
+    return None
+
+
+def under_delivery(campaigns: Iterable[Campaign], delivery: Delivery, now: datetime) -> list[Cause]:
+    """Campaigns that spent less than UNDER_DELIVERY_SHARE of what even pacing expects: over the flight so far
+    (a flight with an end), or yesterday against the daily budget (an open-ended one)."""
+    found = []
+    for c in campaigns:
+        expected = expected_spend(c, now)
+        if c.id is None or not expected:
+            continue
+        open_ended = c.ends_at is None
+        spent = (delivery.on(c.id, now.date() - timedelta(days=1)) if open_ended
+                 else delivery.since(c.id, _aware(c.starts_at).date()))
+        if spent >= expected * UNDER_DELIVERY_SHARE:
+            continue
+        behind = round(100 * (1 - spent / expected))
+        period = "yesterday against its daily budget" if open_ended else "so far in its flight"
+        found.append(Cause(AlertKind.UNDER_DELIVERY, f"campaign:{c.id}", c.advertiser_id,
+                           f"Under-delivering: {c.name} is {behind} % behind",
+                           f"Campaign {c.name} (#{c.id}) spent ${dollars(spent)} {period}; even pacing expects "
+                           f"${dollars(expected)}."))
+    return found
+
+
+def advertiser_causes(db: Session, advertiser_id: int, *, now: datetime, threshold_days: int) -> list[Cause]:
+    """Every advertiser-level cause of one advertiser: low balance, no spend, under-delivery."""
+    campaigns = running_campaigns(db, advertiser_id, now)
+    delivery = read_delivery(advertiser_id, campaigns, now)
+    return [*low_balance(advertiser_id, balance_micros(db, advertiser_id), delivery, now.date(), threshold_days),
+            *no_spend(campaigns, delivery, now), *under_delivery(campaigns, delivery, now)]
+
+
+def failed_report_runs(db: Session) -> list[Cause]:
+    """Reports whose latest finished run failed (a later completed run, or the report's deletion, clears it)."""
+    latest = (select(ReportRun.report_id, func.max(ReportRun.id).label("run_id"))
+              .where(col(ReportRun.status).in_((RunStatus.COMPLETED, RunStatus.FAILED)))
+              .group_by(col(ReportRun.report_id)).subquery())
+    rows = db.exec(select(Report, ReportRun).join(latest, col(latest.c.report_id) == Report.id)
+                   .join(ReportRun, col(ReportRun.id) == latest.c.run_id)
+                   .where(ReportRun.status == RunStatus.FAILED))
+    return [Cause(AlertKind.REPORT_FAILED, f"report:{report.id}", report.owner_id,
+                  f"Report failed: {report.name}",
+                  f"The run of {run.finished_at or run.created_at:%Y-%m-%d %H:%M} UTC failed: {run.error}"[:500])
+            for report, run in rows]
+
+
+def failed_dsp_pushes(db: Session) -> list[Cause]:
+    """Pushes to a DSP whose every attempt failed and that no later push delivered (admins')."""
+    return [Cause(AlertKind.PUSH_FAILED, f"push:{p.dsp_id}:{p.entity}:{p.local_id}", None,
+                  f"Push to {p.dsp_name} failed: {p.entity} #{p.local_id}", p.error[:500])
+            for p in failed_pushes(db)]

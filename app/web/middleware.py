@@ -14,9 +14,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from http.cookies import SimpleCookie
 from typing import Any
@@ -43,6 +45,10 @@ ORIGIN_REFUSED = ("refused a {what} from a page at {origin}: the server was aske
                   "that does not pass the browser's Host header on (nginx: proxy_set_header Host $http_host; "
                   "deploy/nginx/dsp-console.conf).")
 _log = logging.getLogger("dsp.web")
+# The per-event session checks run on threads of their own rather than in asyncio's default executor, which the
+# services' to_thread calls share: a click's check never queues behind a slow export or report read there. Two, so
+# one slow answer (a busy database) does not hold every other page's clicks.
+_SESSION_CHECKS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="session-check")
 
 
 def header(scope: Mapping[str, Any], name: bytes) -> str:
@@ -161,7 +167,9 @@ class SessionCheck:
         # The change number is read before the database: a change committed during the check moves it, and the
         # next event asks again.
         checked = time.monotonic()
-        expires = await asyncio.to_thread(self.live_until, self.token)
+        # In a copy of this context, as asyncio.to_thread would: the check names the page's user in its log lines.
+        expires = await asyncio.get_running_loop().run_in_executor(
+            _SESSION_CHECKS, contextvars.copy_context().run, self.live_until, self.token)
         if expires is None:
             return False
         self.checked_at_change = change

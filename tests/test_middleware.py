@@ -169,3 +169,25 @@ def test_an_update_for_a_tab_that_just_closed_is_dropped_not_raised():
     with pytest.raises(ClientDisconnected):  # the close is not an update: its failure is not hidden
         run_async(guard(scope, receive, gone_send))
     assert seen == ["websocket.disconnect"]  # the update's failure did not end the app before the disconnect
+
+
+def test_the_check_names_the_pages_user_for_its_log_lines(demo_ids):
+    """The session check runs on threads of its own; what it binds (the page's user) still reaches the page
+    session's log fields, which the access line at its end reads."""
+    from app.kernel import log_context
+    from app.main import _session_live_until
+    from app.web.middleware import WebsocketGuard
+
+    async def page(scope, receive, send):
+        fields = log_context.start(request_id="page-1", route="websocket")
+        await receive()
+        await send({"type": "websocket.accept"})
+        await receive()  # the event: checked before it gets here
+        await send({"type": "websocket.send", "text": str(fields.get("user_id"))})
+        await send({"type": "websocket.close", "code": 1000})
+
+    guard = WebsocketGuard(page, cookie_name=SESSION_COOKIE, live_until=_session_live_until)
+    client = TestClient(guard, base_url="http://testserver")  # not entered: this app has no lifespan
+    with _signed_in_page(client, _cookie_token()) as ws:
+        ws.send_text("an event")
+        assert ws.receive_text() == str(demo_ids["advertiser@demo.example"])

@@ -105,19 +105,6 @@ def test_json_access_lines_carry_request_user_route_status_and_duration(local: T
     assert line["message"] == "GET /api/campaigns/999999 404"
 
 
-
-def test_a_page_sessions_line_names_its_user(local: TestClient, log_lines: io.StringIO,
-                                              demo_ids: dict[str, int]) -> None:
-    """The websocket guard's session check (on its own threads) names the page's user for the session's line."""
-    from tests.test_middleware import WS_PATH, _cookie_token, _send_event, _signed_in_page
-
-    with _signed_in_page(local, _cookie_token()) as ws:
-        assert ws.receive_json()["type"] == "layout-update"
-        _send_event(ws)
-    lines = [json.loads(line) for line in log_lines.getvalue().splitlines()]
-    ended = [line for line in lines if line["message"].startswith("page session ended")]
-    assert WS_PATH.startswith(ended[-1]["path"]) and ended[-1]["user_id"] == demo_ids["advertiser@demo.example"]
-
 # --- health and readiness ---
 
 def test_health_answers_without_checking_anything(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -39,7 +39,7 @@ from app.dsps import api as dsps_api
 from app.funds import api as funds_api
 from app.kernel import log_context, media, metrics
 from app.kernel.config import REPO_ROOT, get_settings
-from app.kernel.db import get_engine
+from app.kernel.db import read_on_kept_connection
 from app.kernel.errors import ServiceError
 from app.kernel.uploads import MB, BodyLimit, Limit
 from app.reference import geo_api, metadata_api
@@ -251,8 +251,8 @@ def creative_file(request: Request) -> Response:
 
 
 def _session_live_until(token: str) -> datetime | None:
-    with get_engine().connect() as connection:  # a read: closing rolls its transaction back
-        live = sessions.live_until(connection, token=token)
+    # Called on the guard's session-check threads (app/web/middleware.py) at every page event.
+    live = read_on_kept_connection(lambda connection: sessions.live_until(connection, token=token))
     if live is None:
         return None
     user_id, expires_at = live

@@ -42,7 +42,7 @@ from app.dsps import api as dsps_api
 from app.funds import api as funds_api
 from app.kernel import log_context, media, metrics
 from app.kernel.config import REPO_ROOT, get_settings
-from app.kernel.db import session_scope
+from app.kernel.db import read_on_kept_connection
 from app.kernel.errors import ServiceError
 from app.kernel.uploads import MB, BodyLimit, Limit
 from app.reference import geo_api, metadata_api
@@ -258,13 +258,13 @@ def creative_file(request: Request) -> Response:
 
 
 def _session_live_until(token: str) -> datetime | None:
-    with session_scope() as db:
-        row = sessions.find(db, token=token)
-        actor = sessions.actor_for(db, row) if row is not None else None
-        if row is None or actor is None:
-            return None
-        log_context.bind(user_id=actor.id)  # the page session's access line names its user
-        return row.expires_at
+    # Called on the guard's session-check threads (app/web/middleware.py) at every page event.
+    live = read_on_kept_connection(lambda connection: sessions.live_until(connection, token=token))
+    if live is None:
+        return None
+    user_id, expires_at = live
+    log_context.bind(user_id=user_id)  # the page session's access line names its user
+    return expires_at
 
 
 ICON_CSS = "/static/vendor/bootstrap-icons/bootstrap-icons.min.css"

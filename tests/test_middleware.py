@@ -28,9 +28,9 @@ from tests.render import run_async
 WS_PATH = "/reactpy/?path=/dashboard&qs="
 
 
-def _cookie_token() -> str:
+def _cookie_token(email: str = "advertiser@demo.example") -> str:
     def make(db):
-        result = accounts.login(db, email="advertiser@demo.example", password=DEMO_PASSWORD, kind="browser")
+        result = accounts.login(db, email=email, password=DEMO_PASSWORD, kind="browser")
         db.flush()
         return sessions.redeem_ticket(db, ticket=result.new_session.secret)[1]
     return run(make)
@@ -169,3 +169,51 @@ def test_an_update_for_a_tab_that_just_closed_is_dropped_not_raised():
     with pytest.raises(ClientDisconnected):  # the close is not an update: its failure is not hidden
         run_async(guard(scope, receive, gone_send))
     assert seen == ["websocket.disconnect"]  # the update's failure did not end the app before the disconnect
+
+
+def test_the_check_names_the_pages_user_for_its_log_lines(demo_ids):
+    """The session check runs on threads of its own; what it binds (the page's user) still reaches the page
+    session's log fields, which the access line at its end reads."""
+    from app.kernel import log_context
+    from app.main import _session_live_until
+    from app.web.middleware import WebsocketGuard
+
+    async def page(scope, receive, send):
+        fields = log_context.start(request_id="page-1", route="websocket")
+        await receive()
+        await send({"type": "websocket.accept"})
+        await receive()  # the event: checked before it gets here
+        await send({"type": "websocket.send", "text": str(fields.get("user_id"))})
+        await send({"type": "websocket.close", "code": 1000})
+
+    guard = WebsocketGuard(page, cookie_name=SESSION_COOKIE, live_until=_session_live_until)
+    client = TestClient(guard, base_url="http://testserver")  # not entered: this app has no lifespan
+    with _signed_in_page(client, _cookie_token()) as ws:
+        ws.send_text("an event")
+        assert ws.receive_text() == str(demo_ids["advertiser@demo.example"])
+
+
+def test_the_check_replaces_a_connection_the_database_dropped(demo_ids):
+    """The check keeps a connection per thread between events; one the database dropped (a PostgreSQL restart, a
+    connection killed by an idle timeout) is replaced, and the page's event still checked, not failed. An
+    impersonating session is checked on the same kept connection."""
+    from app.accounts import impersonation
+    from app.kernel import db as kernel_db
+    from app.main import _session_live_until
+
+    def impersonating(db):
+        token = _cookie_token("admin@demo.example")
+        staff = sessions.resolve(db, token=token)
+        impersonation.impersonate(db, actor=staff, target_id=demo_ids["agency@demo.example"])
+        return token
+
+    token, staff_token = _cookie_token(), run(impersonating)
+    try:
+        assert _session_live_until(token) is not None
+        kernel_db._kept.connection.connection.dbapi_connection.close()  # dropped under SQLAlchemy's feet
+        assert _session_live_until(token) is not None
+        assert _session_live_until(staff_token) is not None and _session_live_until("no-such-token") is None
+        run(sessions.revoke, token=staff_token)
+        assert _session_live_until(staff_token) is None
+    finally:
+        kernel_db._drop_kept_connection()

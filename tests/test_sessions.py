@@ -188,3 +188,41 @@ def test_change_password_ends_other_sessions(db):
     assert sessions.find_by_id(db, session_id=actor.session_id) is not None
     row = db.get(AuthSession, actor.session_id)
     assert row.revoked_at is None
+
+
+def test_the_pages_per_event_check_answers_as_resolve_does(db, demo_ids):
+    """live_until (a page's check on every event: one narrow query) lets act exactly the sessions resolve() lets
+    act, and names the same acting user: live, expired, revoked, disabled, and an impersonation chain whose
+    impersonated user is then disabled."""
+    def both(token):
+        actor = sessions.resolve(db, token=token)
+        live = sessions.live_until(db.connection(), token=token)
+        assert (live is None) == (actor is None)
+        return live and live[0]
+
+    row, live_token = _browser_cookie(db)
+    assert both(live_token) == demo_ids["advertiser@demo.example"]
+    assert sessions.live_until(db.connection(), token=live_token)[1] == row.expires_at
+    assert both("no-such-token") is None
+    row, expired = _browser_cookie(db)
+    row.expires_at = utcnow() - timedelta(seconds=1)
+    db.add(row)
+    _row, revoked = _browser_cookie(db)
+    sessions.revoke(db, token=revoked)
+    db.flush()
+    assert both(expired) is None and both(revoked) is None
+
+    _row, staff_token = _browser_cookie(db, "admin@demo.example")
+    admin = sessions.resolve(db, token=staff_token)
+    impersonation.impersonate(db, actor=admin, target_id=demo_ids["agency@demo.example"])
+    db.flush()
+    assert both(staff_token) == demo_ids["agency@demo.example"]
+    agency = user_by_email(db, "agency@demo.example")
+    agency.status = UserStatus.DISABLED
+    db.add(agency)
+    advertiser = user_by_email(db, "advertiser@demo.example")
+    advertiser.status = UserStatus.DISABLED
+    db.add(advertiser)
+    db.flush()
+    assert both(staff_token) is None  # the impersonated user can no longer act
+    assert both(live_token) is None  # nor a user who signed in himself

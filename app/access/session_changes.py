@@ -1,8 +1,9 @@
 """An in-process signal that something which decides whether a session may act has changed.
 
 The websocket guard (app/web/middleware.py) re-checks a page's session on its events. Asking the database on
-every event cost about 3 ms a click (a worker thread and its queries: bench/client_events.py), so the guard keeps
-its last answer while this process's `epoch()` is unchanged, for at most `DSP_SESSION_RECHECK_MS`. The epoch moves
+every event costs about 1-2 ms a click (a worker thread and one query: bench/session_check.py), so an operator may
+let the guard keep its last answer while this process's `epoch()` is unchanged, for at most
+`DSP_SESSION_RECHECK_MS` (default 0: every event asks). The epoch moves
 when a unit of work that wrote a session row (sign-in, sign-out, refresh, impersonation) or a user row (disable,
 delete, role or agency change, password change) commits in this process: every open page then asks the database
 again at its next event, so a sign-out here cuts the other tabs at once. Changes made by another process (a

@@ -10,15 +10,17 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 from sqlmodel import Session, select
 
 from app.access.models import AuthSession, User, UserStatus
 from app.access.policy import Actor, can_impersonate
 from app.kernel.config import get_settings
 from app.kernel.errors import NotAuthenticated
-from app.kernel.model_base import utcnow
+from app.kernel.model_base import table_of, utcnow
 
 # The HttpOnly cookie a browser keeps its session token in (the API reads it, pages' websocket checks it).
 SESSION_COOKIE = "dsp_session"
@@ -124,6 +126,34 @@ def actor_for(db: Session, row: AuthSession | None) -> Actor | None:
 
 def resolve(db: Session, *, token: str | None) -> Actor | None:
     return actor_for(db, find(db, token=token))
+
+
+# What decides whether a session may still act, in one narrow Core SELECT: the session joined with the user who signed
+# in. Built once; SQLAlchemy caches its compiled form. A page's websocket asks on every event (app/web/middleware.py),
+# and loading both rows through the ORM (find + actor_for) was most of the ~3 ms a click the check cost on a cold CPU
+# (bench/README.md, client_events.py).
+_SESSIONS, _USERS = table_of(AuthSession), table_of(User)
+_LIVE_SESSION = (
+    sa.select(_SESSIONS.c.user_id, _SESSIONS.c.stack, _SESSIONS.c.expires_at, _SESSIONS.c.revoked_at, _USERS.c.status)
+    .join_from(_SESSIONS, _USERS, _SESSIONS.c.user_id == _USERS.c.id)
+    .where(_SESSIONS.c.token_hash == sa.bindparam("digest"))
+)
+
+
+def live_until(connection: Connection, *, token: str) -> tuple[int, datetime] | None:
+    """(the acting user's id, the session's expiry) while `token`'s session lets its user act, else None: the answer
+    of resolve(), from one query when the session impersonates no one (the ORM path checks an impersonation's
+    chain: every user in it and each step, as actor_for does)."""
+    found = connection.execute(_LIVE_SESSION, {"digest": token_digest(token)}).first()
+    if (found is None or found.revoked_at is not None or found.expires_at <= utcnow()
+            or found.status != UserStatus.ACTIVE):
+        return None
+    expires_at: datetime = found.expires_at
+    if found.stack == [found.user_id]:
+        return found.user_id, expires_at
+    with Session(bind=connection) as db:
+        actor = resolve(db, token=token)
+    return (actor.id, expires_at) if actor is not None else None
 
 
 def refresh(db: Session, *, token: str | None) -> AuthSession:

@@ -14,9 +14,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from http.cookies import SimpleCookie
 from typing import Any
@@ -43,6 +45,10 @@ ORIGIN_REFUSED = ("refused a {what} from a page at {origin}: the server was aske
                   "that does not pass the browser's Host header on (nginx: proxy_set_header Host $http_host; "
                   "deploy/nginx/dsp-console.conf).")
 _log = logging.getLogger("dsp.web")
+# The per-event session checks run on threads of their own rather than in asyncio's default executor, which the
+# services' to_thread calls share: a click's check never queues behind a slow export or report read there. Two, so
+# one slow answer (a busy database) does not hold every other page's clicks.
+_SESSION_CHECKS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="session-check")
 
 
 def header(scope: Mapping[str, Any], name: bytes) -> str:
@@ -143,7 +149,9 @@ class SessionCheck:
     """One page's session check, kept between events. The database is asked at the first event, then again only
     when this process has committed a session or user change since (`changes`: app/access/session_changes.py
     signals sign-outs, disables and role changes at once), after `recheck_seconds` (the bound for changes made by
-    other processes), or when the session's own expiry has come. Asking on every event cost ~3 ms a click."""
+    other processes), or when the session's own expiry has come. With the default bound, 0, it asks at every event:
+    about 1-2 ms a click on a loaded machine (one narrow query on a kept connection, 0.6 ms, and the two thread hops;
+    it was ~3 ms with ORM rows on a pooled connection: bench/session_check.py, bench/README.md)."""
 
     def __init__(self, token: str, *, live_until: Callable[[str], datetime | None], changes: Callable[[], int],
                  recheck_seconds: float) -> None:
@@ -161,7 +169,9 @@ class SessionCheck:
         # The change number is read before the database: a change committed during the check moves it, and the
         # next event asks again.
         checked = time.monotonic()
-        expires = await asyncio.to_thread(self.live_until, self.token)
+        # In a copy of this context, as asyncio.to_thread would: the check names the page's user in its log lines.
+        expires = await asyncio.get_running_loop().run_in_executor(
+            _SESSION_CHECKS, contextvars.copy_context().run, self.live_until, self.token)
         if expires is None:
             return False
         self.checked_at_change = change

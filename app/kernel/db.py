@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -220,7 +221,10 @@ async def run_off_loop(fn: Any, /, **kwargs: Any) -> Any:
     """`run` on a worker thread: the door pages use, so a slow service call (a password hash, a write
     waiting on a lock) never stalls the event loop that serves every other tab."""
     if getattr(fn, "cpu_heavy", False):
-        return await asyncio.get_running_loop().run_in_executor(_cpu_heavy_pool, partial(run, fn, **kwargs))
+        # In the caller's context, as asyncio.to_thread does it: log fields bound in the call reach its log line.
+        context = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(_cpu_heavy_pool,
+                                                                 partial(context.run, run, fn, **kwargs))
     return await asyncio.to_thread(run, fn, **kwargs)
 
 

@@ -143,3 +143,30 @@ def test_the_api_answers_money_as_text_pages_the_rows_and_exports_them(client, d
 
     refused = client.get("/api/statistics/explain", params={"metric": "nope"}, headers=headers)
     assert refused.status_code == 422 and "metric" in refused.text
+
+
+def test_a_report_total_is_explained_in_the_run_scope(db, delivered) -> None:
+    from app.reports import jobs as report_jobs
+    from app.reports import service as reports
+    from app.reports.schemas import ReportSettings
+    from tests.helpers import wait_for_run
+
+    actor = actor_of(db, "agency@demo.example")
+    settings = ReportSettings.model_validate({
+        "name": "Magnite week", "period": "custom", "start_date": FIRST.isoformat(), "end_date": TODAY.isoformat(),
+        "metrics": ["impressions", "spend", "ecpm"], "filters": {"exchange": ["Magnite"]}})
+    report = reports.create_report(db, actor=actor, data=settings, report_type="geo")
+    run = reports.start_run(db, actor=actor, report_id=report.id)
+    db.commit()  # the job starts once the run is committed
+    try:
+        done = wait_for_run(run.id)
+    finally:
+        report_jobs.shutdown()
+    assert done.status == "completed"
+    shown = reports.explain_run_total(db, actor=actor, run_id=run.id, metric="spend")
+    assert as_text(shown.totals["spend"]) == as_text(done.totals["spend"])  # type: ignore[arg-type]
+    assert shown.totals["impressions"] == done.totals["impressions"]
+    assert {r["exchange"] for r in shown.rows} == {"Magnite"} and [b.batch_id for b in shown.batches] == ["magnite:week"]
+    # Another account's user cannot explain it: the run is not found for them.
+    with pytest.raises(NotFound):
+        reports.explain_run_total(db, actor=actor_of(db, "rival-adv@other.example"), run_id=run.id, metric="spend")

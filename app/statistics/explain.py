@@ -9,6 +9,7 @@ rows, the same scope) and the ingestion batches those rows came from. Row scope 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import date
 
 from sqlmodel import Session
@@ -21,7 +22,7 @@ from app.statistics import service as statistics
 from app.statistics.money_replies import Figure
 from app.statistics.schemas import BatchRead, Explanation
 from app.warehouse import get_store
-from app.warehouse.base import StatsRow, StatsValue
+from app.warehouse.base import StatsQuery, StatsRow, StatsValue
 from app.warehouse.schema import MEASURES, METRICS
 
 # The rows behind a figure: one per campaign, day and exchange (the advertiser beside its campaign).
@@ -33,23 +34,31 @@ MAX_BATCHES = 500  # batches one answer lists, oldest first (a batch per hour an
 EXPORT_FILE = "Explanation.csv"
 
 
-def _query_options(metric: str, filters: Mapping[str, Sequence[int | str]] | None) -> dict[str, Sequence[int | str]]:
+def _check(metric: str, offset: int = 0, limit: int = PAGE_ROWS) -> None:
     if metric not in METRICS:
         raise Invalid({"metric": f"Choose one of: {', '.join(METRICS)}."})
-    return dict(filters or {})
+    if offset < 0:
+        raise Invalid({"offset": "Give 0 or more."})
+    if not 1 <= limit <= PAGE_ROWS:
+        raise Invalid({"limit": f"Give 1 to {PAGE_ROWS}."})
 
 
-def _rows_and_total(db: Session, *, actor: Actor, metric: str, start: date, end: date,
-                    filters: Mapping[str, Sequence[int | str]] | None, advertiser_id: int | None,
-                    time_zone: str) -> tuple[list[StatsRow], StatsRow, list[BatchRead]]:
+def figure_query(db: Session, *, actor: Actor, metric: str, start: str | date | None = None,
+                 end: str | date | None = None, filters: Mapping[str, Sequence[int | str]] | None = None,
+                 advertiser_id: int | None = None, time_zone: str = "UTC") -> StatsQuery:
+    """The query of a figure as a page asks for it (its days, filters and the actor's scope, checked)."""
+    _check(metric)
+    first, last = statistics.parse_period(start, end)
+    return statistics.build_query(db, actor=actor, start=first, end=last, metrics=(metric,), filters=filters,
+                                  advertiser_id=advertiser_id, time_zone=time_zone)
+
+
+def _rows_and_total(db: Session, figure: StatsQuery, metric: str) -> tuple[list[StatsRow], StatsRow, list[BatchRead]]:
     """Every row behind the figure (names beside ids), the figure's own total row and the batches."""
-    clean = _query_options(metric, filters)
     metrics = tuple(dict.fromkeys((*ROW_METRICS, metric)))
-    rows_query = statistics.build_query(db, actor=actor, start=start, end=end, dimensions=ROW_DIMENSIONS,
-                                        metrics=metrics, filters=clean, advertiser_id=advertiser_id,
-                                        time_zone=time_zone)
-    total_query = statistics.build_query(db, actor=actor, start=start, end=end, metrics=metrics, filters=clean,
-                                         advertiser_id=advertiser_id, time_zone=time_zone)
+    total_query = replace(figure, dimensions=(), metrics=metrics, events=(), order_by=None, descending=False,
+                          limit=None)
+    rows_query = replace(total_query, dimensions=ROW_DIMENSIONS, limit=statistics.MAX_ROWS)
     rows = statistics.run(db, rows_query)
     total = statistics.run(db, total_query, names=False)[0]
     batches = [BatchRead(batch_id=b.batch_id, source=b.source, received_at=b.received_at.isoformat() + "Z",
@@ -59,6 +68,20 @@ def _rows_and_total(db: Session, *, actor: Actor, metric: str, start: date, end:
     return rows, total, batches
 
 
+def explain_query(db: Session, figure: StatsQuery, *, metric: str, offset: int = 0,
+                  limit: int = PAGE_ROWS) -> Explanation:
+    """The explanation of `metric` over a figure's checked query (figure_query, or a report run's): its
+    dimensions and order are not read, only its days, time zone, scope and filters."""
+    _check(metric, offset, limit)
+    rows, total, batches = _rows_and_total(db, figure, metric)
+    return Explanation(
+        metric=metric, kind=METRICS[metric].kind, start=figure.start.isoformat(), end=figure.end.isoformat(),
+        time_zone=figure.time_zone,
+        totals={key: _number(total.get(key)) for key in (*MEASURES, "spend", metric)},
+        total_rows=len(rows), offset=offset, rows=[_plain(row) for row in rows[offset:offset + limit]],
+        total_batches=len(batches), batches=batches[:MAX_BATCHES])
+
+
 def explain(db: Session, *, actor: Actor, metric: str, start: str | date | None = None, end: str | date | None = None,
             filters: Mapping[str, Sequence[int | str]] | None = None, advertiser_id: int | None = None,
             time_zone: str = "UTC", offset: int = 0, limit: int = PAGE_ROWS) -> Explanation:
@@ -66,18 +89,10 @@ def explain(db: Session, *, actor: Actor, metric: str, start: str | date | None 
     rows (`limit` of them from `offset`, day then campaign then exchange; `total_rows` counts all) and the
     ingestion batches they came from. The rows' measures sum to `totals` exactly; `totals[metric]` is the
     figure the page shows (a ratio: of those sums)."""
-    first, last = statistics.parse_period(start, end)
-    if offset < 0:
-        raise Invalid({"offset": "Give 0 or more."})
-    if not 1 <= limit <= PAGE_ROWS:
-        raise Invalid({"limit": f"Give 1 to {PAGE_ROWS}."})
-    rows, total, batches = _rows_and_total(db, actor=actor, metric=metric, start=first, end=last, filters=filters,
-                                           advertiser_id=advertiser_id, time_zone=time_zone)
-    return Explanation(
-        metric=metric, kind=METRICS[metric].kind, start=first.isoformat(), end=last.isoformat(), time_zone=time_zone,
-        totals={key: _number(total.get(key)) for key in (*MEASURES, "spend", metric)},
-        total_rows=len(rows), offset=offset, rows=[_plain(row) for row in rows[offset:offset + limit]],
-        total_batches=len(batches), batches=batches[:MAX_BATCHES])
+    _check(metric, offset, limit)
+    figure = figure_query(db, actor=actor, metric=metric, start=start, end=end, filters=filters,
+                          advertiser_id=advertiser_id, time_zone=time_zone)
+    return explain_query(db, figure, metric=metric, offset=offset, limit=limit)
 
 
 def _number(value: StatsValue) -> int | float | None:
@@ -92,17 +107,23 @@ EXPORT_COLUMNS = ("date", "advertiser_id", "advertiser_name", "campaign_id", "ca
                   "impressions", "clicks", "spend", "spend_micros", "conversions")
 
 
-def export(db: Session, *, actor: Actor, metric: str, start: str | date | None = None, end: str | date | None = None,
-           filters: Mapping[str, Sequence[int | str]] | None = None, advertiser_id: int | None = None,
-           time_zone: str = "UTC") -> ExportLink:
+def export_query(db: Session, figure: StatsQuery, *, actor: Actor, metric: str) -> ExportLink:
     """Every row behind the figure as a CSV (one line per campaign, day and exchange, with the metric's own
-    column when it is a ratio), linked for 15 minutes to this user only."""
-    first, last = statistics.parse_period(start, end)
-    rows, _total, _batches = _rows_and_total(db, actor=actor, metric=metric, start=first, end=last, filters=filters,
-                                             advertiser_id=advertiser_id, time_zone=time_zone)
+    column when it is a ratio), linked for 15 minutes to `actor` only."""
+    _check(metric)
+    rows, _total, _batches = _rows_and_total(db, figure, metric)
     columns = [*EXPORT_COLUMNS, *([metric] if metric not in EXPORT_COLUMNS else [])]
     stored = csv_exports.write_export(columns, ([_cell(row.get(c)) for c in columns] for row in rows))
     return csv_exports.export_link(actor=actor, stored=stored, filename=EXPORT_FILE)
+
+
+def export(db: Session, *, actor: Actor, metric: str, start: str | date | None = None, end: str | date | None = None,
+           filters: Mapping[str, Sequence[int | str]] | None = None, advertiser_id: int | None = None,
+           time_zone: str = "UTC") -> ExportLink:
+    """explain's rows, every one, as a CSV download link."""
+    figure = figure_query(db, actor=actor, metric=metric, start=start, end=end, filters=filters,
+                          advertiser_id=advertiser_id, time_zone=time_zone)
+    return export_query(db, figure, actor=actor, metric=metric)
 
 
 def _cell(value: object) -> object:

@@ -6,7 +6,7 @@ scope, so they add up to the figure on the card."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from reactpy import component, html
@@ -17,7 +17,7 @@ from app.statistics.schemas import Explanation
 from app.warehouse.schema import METRICS
 from components.statistics.figures import figure
 from components.ui.console import Console, use_console
-from components.ui.download import download_icon, use_service_download
+from components.ui.download import LinkService, download_icon, use_service_download
 from components.ui.elements import skeleton
 from components.ui.hooks import use_query
 from components.widgets.datagrid import ColumnType, GridColumn, data_grid
@@ -69,16 +69,20 @@ def _summary(console: Console, data: Explanation) -> Any:
     return html.div({"className": "mb-3"}, *notes)
 
 
+# What the dialog asks a service: the dashboard's figure (explain.explain, with start, end, filters) or a report
+# run's total (reports.explain_run_total, with run_id); its export service takes the same arguments.
+ExplainService = Callable[..., Explanation]
+
+
 @component
-def ExplainDialog(metric: str, start: str, end: str, campaign_ids: Sequence[int],
-                  on_close: Callable[[], Any]) -> Any:
-    """The explanation of `metric` over start..end for the dashboard's campaign filter, in a modal dialog."""
+def ExplainDialog(metric: str, ask: Mapping[str, Any], on_close: Callable[[], Any],
+                  explain_with: ExplainService = explain.explain, export_with: LinkService = explain.export) -> Any:
+    """The explanation of `metric` (with `ask`: the figure's period and filters, or a report run), in a modal
+    dialog."""
     console = use_console()
     t = console.t
-    filters = {"campaign_id": list(campaign_ids)} if campaign_ids else {}
-    answer = use_query(explain.explain, actor=console.actor, metric=metric, start=start, end=end, filters=filters,
-                       deps=[metric, start, end, tuple(campaign_ids)])
-    download, busy, effects = use_service_download(explain.export)
+    answer = use_query(explain_with, actor=console.actor, metric=metric, **ask, deps=[metric, repr(sorted(ask.items()))])
+    download, busy, effects = use_service_download(export_with)
     data: Explanation | None = answer.value
     title = t("explain.title", metric=t(f"dashboard.kpi.{metric}"))
     if data is None:
@@ -99,8 +103,7 @@ def ExplainDialog(metric: str, start: str, end: str, campaign_ids: Sequence[int]
     export = html.button(
         {"type": "button", "className": "btn btn-light border", "disabled": busy or data is None,
          "data-action": "explain-export",
-         "onClick": lambda _e: download({"metric": metric, "start": start, "end": end, "filters": filters},
-                                        explain.EXPORT_FILE)},
+         "onClick": lambda _e: download({"metric": metric, **ask}, explain.EXPORT_FILE)},
         download_icon(busy), t("explain.export"))
     return html.div(
         html.div({"className": "modal-backdrop fade show"}),

@@ -44,7 +44,7 @@ def kpi_tiles(console: Console, totals: Mapping[str, Figure] | None = None,
         tiles.append(html.div(
             {"className": "col-6 col-md-4 col-xl-2", "key": key},
             html.div({"className": "card dsp-card dsp-kpi shadow-sm border-0 h-100 position-relative"},
-                     _explain_button(console, key, on_explain) if on_explain else "",
+                     explain_button(console, key, on_explain) if on_explain else "",
                      html.div({"className": "card-body d-flex align-items-center gap-3"},
                               html.span({"className": "dsp-kpi-icon"}, html.i({"className": f"bi {icon}", "aria-hidden": "true"})),
                               html.div({"className": "min-w-0"},
@@ -60,7 +60,8 @@ def kpi_tiles(console: Console, totals: Mapping[str, Figure] | None = None,
     return html.div({"className": "row g-3 mb-4"}, *tiles)
 
 
-def _explain_button(console: Console, key: str, on_explain: Callable[[str], Any]) -> Any:
+def explain_button(console: Console, key: str, on_explain: Callable[[str], Any]) -> Any:
+    """The (i) in a figure card's corner (the card is position-relative) that asks what its figure is made of."""
     label = console.t("explain.open", metric=console.t(f"dashboard.kpi.{key}"))
     return html.button({"type": "button", "className": "btn btn-link btn-sm p-0 position-absolute top-0 end-0 me-2 mt-1 "
                                                      "text-body-secondary dsp-kpi-explain",

@@ -49,9 +49,9 @@ def ResultPanel(run: ReportRunRead, report: ReportRead) -> Any:
     console = use_console()
     t = console.t
     result = use_query(reports.run_result, actor=console.actor, run_id=run.id, deps=[run.id, run.has_file])
+    explaining, set_explaining = use_state("")  # the metric whose total is being explained (a hook: before any return)
     if result.loading:
         return card(html.p({"className": "mb-0"}, t("common.loading")))
-    explaining, set_explaining = use_state("")  # the metric whose total is being explained
     data: RunResult | None = result.value
     if data is None or not data.available:
         return card(empty_state("bi-file-earmark-x", t("reports.file_deleted"), t("reports.file_deleted_hint"),

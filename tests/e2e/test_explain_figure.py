@@ -12,6 +12,8 @@ from playwright.sync_api import Page, expect
 from app.campaigns import service as campaigns
 from app.campaigns.schemas import CampaignUpdate
 from app.kernel.db import run
+from app.reports import service as reports
+from app.reports.schemas import ReportSettings
 from tests.e2e.conftest import login, screenshot
 from tests.e2e.test_dashboards import _ingest
 from tests.helpers import actor_of
@@ -38,6 +40,7 @@ def test_a_click_on_a_card_opens_its_rows_and_batches(page: Page, server_url: st
     login(page, "advertiser@demo.example")
     expect(page.locator("[data-dashboard][data-loading=false]")).to_be_visible()
     expect(page.locator("[data-kpi=spend]")).to_have_text("$10.00")  # 3 x 2.500001 + 2 x 1.25
+    screenshot(page, "explain-kpi-cards")
     page.click("[data-explain-open=spend]")
 
     dialog = page.get_by_role("dialog", name="Spend: what the figure is made of")
@@ -57,5 +60,34 @@ def test_a_click_on_a_card_opens_its_rows_and_batches(page: Page, server_url: st
     lines = Path(caught.value.path()).read_text(encoding="utf-8-sig").strip().splitlines()
     assert len(lines) == 1 + 5 and "Explained" in lines[1]
 
-    dialog.locator("[data-action=explain-close]").click()
+    # The header's close button: the download's toasts may cover the footer's, at the bottom right.
+    dialog.locator(".modal-header .btn-close").click()
     expect(dialog).to_have_count(0)
+
+
+def test_a_report_total_opens_its_rows(page: Page, server_url: str, demo: dict[str, int]) -> None:
+    advertiser = demo["advertiser@demo.example"]
+    campaign = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
+                                                        data=CampaignUpdate.model_validate({**SETTINGS, "name": "Reported"})))
+    now = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
+    _ingest(server_url, [{"hour": (now - timedelta(hours=h)).isoformat(), "advertiser_id": advertiser,
+                          "campaign_id": campaign.id, "creative_id": 0, "exchange": "PubMatic", "os": "iOS",
+                          "country": "DE", "app": "com.example.game", "device_type": "phone", "impressions": 700,
+                          "clicks": 7, "spend_micros": 1_500_000, "conversions": 0} for h in range(2)],
+            "e2e-explain-report")
+    report = run(lambda db: reports.create_report(
+        db, actor=actor_of(db, "advertiser@demo.example"), report_type="performance",
+        data=ReportSettings.model_validate({"name": "Explained totals", "period": "last_7_days",
+                                            "metrics": ["impressions", "clicks", "ctr", "spend"]})))
+
+    login(page, "advertiser@demo.example")
+    page.goto(f"/report/view/{report.id}")
+    page.click("[data-action=run-report]")
+    # The run is a background job the page polls: a bound on a hang, not a timing check.
+    expect(page.locator("[data-total=spend]")).to_have_text("$3.00", timeout=60_000)
+    page.click("[data-explain-open=ctr]")
+    dialog = page.get_by_role("dialog", name="CTR: what the figure is made of")
+    expect(dialog.locator("[data-explain=summary]")).to_contain_text("1.00%, summed from 1 rows")
+    expect(dialog.locator("[data-explain=rows]")).to_contain_text("PubMatic")
+    expect(dialog.locator("[data-explain=batches]")).to_contain_text("e2e-explain-report")
+    screenshot(page, "explain-report-total")

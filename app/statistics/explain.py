@@ -60,6 +60,9 @@ def _rows_and_total(db: Session, figure: StatsQuery, metric: str) -> tuple[list[
                           limit=None)
     rows_query = replace(total_query, dimensions=ROW_DIMENSIONS, limit=statistics.MAX_ROWS)
     rows = statistics.run(db, rows_query)
+    if len(rows) >= statistics.MAX_ROWS:  # the store's answer is capped there: rows past it would not add up
+        raise Invalid({"start": f"More than {statistics.MAX_ROWS:,} rows are behind this figure: choose fewer days "
+                                "or one campaign."})
     total = statistics.run(db, total_query, names=False)[0]
     batches = [BatchRead(batch_id=b.batch_id, source=b.source, received_at=b.received_at.isoformat() + "Z",
                          rows=b.rows, impressions=b.impressions, clicks=b.clicks, spend=b.spend_micros / 1e6,

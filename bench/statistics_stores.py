@@ -164,6 +164,11 @@ def sqlite_queries(duck: DuckDBStore, advertiser: int, month: tuple[date, date],
     }
 
 
+def batches(query: StatsQuery) -> Callable[[StatisticsStore], object]:
+    """The batches behind a query (explain a figure), without the received time each store stamped itself."""
+    return lambda store: sorted((b.batch_id, b.rows, b.spend_micros) for b in store.batches_of(query))
+
+
 def queries(advertiser: int, month: tuple[date, date], quarter: tuple[date, date],
             last: datetime) -> list[tuple[str, Callable[[StatisticsStore], object]]]:
     """The store reads to time: (label, read)."""
@@ -189,6 +194,12 @@ def queries(advertiser: int, month: tuple[date, date], quarter: tuple[date, date
                 time_zone="America/New_York")),
         ("(h) advertiser, 30 days by app x country",
          report(start=month[0], end=month[1], dimensions=("app", "country"), advertiser_ids=(advertiser,))),
+        ("(k) explain: advertiser, 30 days by day x campaign x exchange",
+         report(start=month[0], end=month[1], dimensions=("date", "advertiser_id", "campaign_id", "exchange"),
+                advertiser_ids=(advertiser,))),
+        ("(l) explain: advertiser's batches behind 30 days",
+         batches(StatsQuery(start=month[0], end=month[1], advertiser_ids=(advertiser,)))),
+        ("(m) explain: everyone's batches behind 30 days", batches(StatsQuery(start=month[0], end=month[1]))),
         ("(i) event names, advertiser", lambda store: store.event_names([advertiser])),
         ("(j) first and last hour, advertiser", lambda store: store.first_and_last_hour([advertiser])),
     ]

@@ -163,7 +163,7 @@ ACCESS: dict[str, frozenset[Role] | str] = {
     "POST /payment/stripe": P("funds", "card"), "GET /payment/stripe/checkout/{session_id}": P("funds", "card"),
     "POST /payment/stripe/webhook": PUBLIC,  # Stripe's signature is its credential
     "POST /statistics/batches": P("statistics", "ingest"), "POST /statistics/batches/csv": P("statistics", "ingest"),
-    "GET /statistics": P("statistics", "view"),
+    "GET /statistics": P("statistics", "view"), "GET /statistics/explain": P("statistics", "view"),
     "GET /postback/{token}": PUBLIC, "POST /postback/{token}": PUBLIC,  # the client's secret token is the credential
     "GET /dsp/list": P("dsp", "view"), "GET /dsp": P("dsp", "view"), "GET /dsp/activeDspList": P("dsp", "view"),
     "POST /dsp/createDSP": P("dsp", "manage"), "POST /dsp": P("dsp", "manage"),
@@ -243,7 +243,8 @@ ID_KINDS: dict[str, str | None] = {
 }
 # Values of path parameters that are not ids.
 PATH_VALUES = {"kind": "exchange", "entity": "campaign", "token": "not-a-postback-token", "session_id": "cs_test_1",
-               "config_id": 1, "value_id": 1, "list_id": 1, "dsp_id": 1}
+               "config_id": 1, "value_id": 1, "list_id": 1, "dsp_id": 1,
+               "metric": "spend"}  # a figure to explain (GET /statistics/explain)
 # Body fields that make a request valid where the minimal body generated from the schema is not (a bulk edit
 # with nothing to change, a report without a type): without them the call stops at its 422 before the scope
 # check the cross-tenant case is there to try. Ids are filled in as everywhere else.

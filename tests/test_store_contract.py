@@ -157,6 +157,30 @@ def test_a_batch_is_ingested_once(store) -> None:
     assert store.ingest("contract-4", rows, source="test").duplicate is False  # cleared: a new batch again
 
 
+def test_the_batches_behind_a_query_are_the_ones_whose_rows_it_sums(store) -> None:
+    """Explain a figure (issue 27): each batch's rows inside the query's days, scope and filters, summed; a batch
+    with no row inside is not listed; every store answers the same."""
+    first, second, outside = random_rows(21, 200), random_rows(22, 200), random_rows(23, 50)
+    late = [FactRow(**{**{f: getattr(r, f) for f in r.__dataclass_fields__}, "hour": r.hour + timedelta(days=30)})
+            for r in outside]  # after END: counted by no query here
+    for batch_id, rows in (("explain-a", first), ("explain-b", second), ("explain-late", late)):
+        store.ingest(batch_id, rows, source="test")
+    keep = {"advertiser_id": (7, 8), "exchange": ("Magnite",)}
+    query = StatsQuery(start=START, end=END, advertiser_ids=(7, 8), filters={"exchange": ("Magnite",)})
+    shares = store.batches_of(query)
+    assert [s.batch_id for s in shares] == ["explain-a", "explain-b"]
+    for share, rows in zip(shares, (first, second), strict=True):
+        inside = [r for r in rows if START <= r.hour.date() <= END and r.advertiser_id in keep["advertiser_id"]
+                  and r.exchange in keep["exchange"]]
+        assert share.rows == len(inside) and share.source == "test"
+        assert (share.impressions, share.clicks, share.spend_micros, share.conversions) == tuple(
+            sum(getattr(r, m) for r in inside) for m in MEASURES)
+        assert isinstance(share.received_at, datetime) and share.received_at.tzinfo is None
+    total = ask(store, filters={"exchange": ("Magnite",)}, advertiser_ids=(7, 8))[0]
+    assert sum(s.spend_micros for s in shares) == total["spend_micros"]  # the batches add up to the figure
+    assert store.batches_of(StatsQuery(start=START, end=END, advertiser_ids=())) == []
+
+
 def test_the_rollups_answer_what_the_hourly_rows_do(store) -> None:
     """UTC days read the daily rollups; Etc/UTC (the same days) reads the hourly facts. Several batches land in
     the same days and placements."""

@@ -138,7 +138,7 @@ def _actor(db: Session, user_id: int) -> Actor:
     return Actor(user=user, stack=(user_id,))
 
 
-def _intersect(first: tuple[int, ...] | None, second: tuple[int, ...] | None) -> tuple[int, ...] | None:
+def intersect_scopes(first: tuple[int, ...] | None, second: tuple[int, ...] | None) -> tuple[int, ...] | None:
     if first is None:
         return second
     if second is None:
@@ -159,7 +159,7 @@ def build_run_query(db: Session, report: Report, run: ReportRun) -> StatsQuery:
         if not can_see_user(requester, owner.user):
             raise ServiceError(results.REPORT_NOT_FOUND)
         theirs = statistics.build_query(db, actor=requester, **options)
-        query = dataclasses.replace(query, advertiser_ids=_intersect(query.advertiser_ids, theirs.advertiser_ids))
+        query = dataclasses.replace(query, advertiser_ids=intersect_scopes(query.advertiser_ids, theirs.advertiser_ids))
     return query
 
 

@@ -10,6 +10,7 @@ Generation itself is app/reports/jobs.py; this module writes rows and answers pa
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
@@ -28,6 +29,7 @@ from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.kernel.storage import get_storage
 from app.reference import geo, metadata
+from app.reports.jobs import build_run_query, intersect_scopes
 from app.reports.models import FIXED_PERIOD, PERIOD_PRESETS, Report, ReportRun, ReportSchedule, RunStatus
 from app.reports.results import (
     REPORT_NOT_FOUND,
@@ -54,7 +56,10 @@ from app.reports.schemas import (
     ReportSettings,
     RunResult,
 )
+from app.statistics import explain
 from app.statistics import service as statistics
+from app.statistics.schemas import Explanation
+from app.warehouse.base import StatsQuery
 from app.warehouse.schema import DEVICE_TYPES, DIMENSIONS, EVENT_PREFIX, METRICS
 
 # REPORT_TYPES (each type's preset dimensions) and FILTER_KEYS are declared in schemas.py, whose API descriptions
@@ -204,6 +209,30 @@ def run_result(db: Session, *, actor: Actor, run_id: int, limit: int = VIEW_ROWS
         return unavailable
     return RunResult(columns=list(run.columns), rows=rows, row_count=run.row_count or 0, totals=dict(run.totals),
                      truncated=(run.row_count or 0) > len(rows), available=True)
+
+
+def _run_figure(db: Session, actor: Actor, run_id: int) -> StatsQuery:
+    """A run's query as its totals were made (the owner's scope, narrowed to the requester's), narrowed to the
+    viewer's scope too: explaining a total shows no row the viewer may not read."""
+    run, report = _run(db, actor, run_id)
+    if run.period_start is None or run.period_end is None:
+        raise NotFound(RUN_NOT_FOUND)
+    query = build_run_query(db, report, run)
+    mine = statistics.advertiser_scope(db, actor=actor, advertiser_id=report.advertiser_id)
+    return dataclasses.replace(query, advertiser_ids=intersect_scopes(query.advertiser_ids, mine))
+
+
+def explain_run_total(db: Session, *, actor: Actor, run_id: int, metric: str, offset: int = 0,
+                      limit: int = explain.PAGE_ROWS) -> Explanation:
+    """What a run's total of `metric` is made of (statistics/explain.py): the campaign x day x exchange rows and
+    their ingestion batches over the run's days, filters and scope, as the store holds them now (rows that
+    arrived after the run add to them)."""
+    return explain.explain_query(db, _run_figure(db, actor, run_id), metric=metric, offset=offset, limit=limit)
+
+
+def export_run_total(db: Session, *, actor: Actor, run_id: int, metric: str) -> ExportLink:
+    """explain_run_total's rows, every one, as a CSV download link."""
+    return explain.export_query(db, _run_figure(db, actor, run_id), actor=actor, metric=metric)
 
 
 def _first_rows(key: str, columns: list[str], limit: int) -> list[dict[str, Cell]]:

@@ -11,10 +11,12 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
+from app.kernel.csv_exports import ExportLink
+from app.statistics import explain as explain_service
 from app.statistics import ingestion
 from app.statistics import service as statistics
 from app.statistics.money_replies import Figure
-from app.statistics.schemas import BatchStored, FigureRows, RowValue
+from app.statistics.schemas import BatchStored, Explanation, FigureRows, RowValue
 from app.warehouse.base import StatsRow
 from app.warehouse.schema import DEVICE_TYPES, DIMENSIONS, EVENT_PREFIX, METRICS
 from app.web.deps import DB, get_actor
@@ -116,6 +118,12 @@ def _comma_list(value: str | None) -> list[str]:
     return [part.strip() for part in (value or "").split(",") if part.strip()]
 
 
+def _filters_of(request: Request) -> dict[str, list[str]]:
+    """The filter_<dimension>=v1,v2 query parameters as dimension -> values."""
+    return {key.removeprefix("filter_"): _comma_list(value) for key, value in request.query_params.items()
+            if key.startswith("filter_")}
+
+
 def _plain(row: StatsRow) -> dict[str, Figure]:
     return {key: value.isoformat() if isinstance(value, date | datetime) else value for key, value in row.items()}
 
@@ -136,10 +144,54 @@ def read_statistics(request: Request,
                     limit: int | None = Query(None, ge=1),
                     actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[FigureRows]:
     first, last = statistics.parse_period(start, end)
-    filters = {key.removeprefix("filter_"): _comma_list(value) for key, value in request.query_params.items()
-               if key.startswith("filter_")}
+    filters = _filters_of(request)
     rows = statistics.statistics(db, actor=actor, start=first, end=last, dimensions=_comma_list(dimensions),
                                  metrics=_comma_list(metrics) or None, events=_comma_list(events), filters=filters,
                                  advertiser_id=advertiser_id, time_zone=time_zone, order_by=order_by or None,
                                  descending=desc, limit=limit)
     return reply(FigureRows([_plain(row) for row in rows]), f"{len(rows)} rows")
+
+
+EXPLAIN_HELP = f"""What one figure is made of (a dashboard's or report's number: `metric` over `start`..`end` with the
+page's filters and scope): the campaign x day x exchange rows the figure sums, and the ingestion batches those
+rows came from (batch id, source, received time, rows and what they add).
+
+- `metric`: {', '.join(METRICS)}
+- `filter_<dimension>=v1,v2` as in `GET /statistics` (a dashboard's campaign: `filter_campaign_id=12`),
+  `advertiser_id`, `time_zone`
+- `offset`, `limit` (at most {explain_service.PAGE_ROWS}) page the rows; `total_rows` counts them all, and
+  `csv=true` answers `{{csv_download_url, filename}}` for every row instead (the link works 15 minutes, for you)
+
+The rows' `impressions`, `clicks`, `spend_micros` and `conversions` add up to `totals` exactly; `totals[metric]` is
+the figure (a ratio is the ratio of the sums). Your scope applies as everywhere: another account's rows never
+appear.
+
+Example: `GET /api/statistics/explain?metric=spend&start=2026-11-01&end=2026-11-30&filter_campaign_id=12`
+answers `{{"metric": "spend", "totals": {{"spend": "1234.56", "spend_micros": 1234560000, ...}}, "total_rows": 90,
+"rows": [{{"date": "2026-11-01", "campaign_id": 12, "campaign_name": "Autumn", "exchange": "Magnite",
+"spend": "12.30", ...}}], "total_batches": 30, "batches": [{{"batch_id": "exchange-a:2026-11-01T00",
+"received_at": "2026-11-01T01:02:03Z", "rows": 4, ...}}]}}`."""
+
+
+@router.get("/statistics/explain", description=EXPLAIN_HELP, summary="Explain a figure: its rows and batches",
+            response_model=Envelope[Explanation | ExportLink],
+            openapi_extra={"parameters": [
+                {"name": f"filter_{key}", "in": "query", "required": False, "schema": {"type": "string"},
+                 "description": f"Only these {key} values, comma separated"} for key in FILTERABLE]})
+def explain_figure(request: Request,
+                   metric: str = Query(..., description="The figure's metric", examples=["spend"]),
+                   start: str | None = Query(None, description="First day, YYYY-MM-DD (default: 29 days before end)"),
+                   end: str | None = Query(None, description="Last day, YYYY-MM-DD (default: today)"),
+                   advertiser_id: int | None = Query(None, description="One advertiser in your scope"),
+                   time_zone: str = Query("UTC", description="IANA time zone the days are counted in"),
+                   offset: int = Query(0, ge=0), limit: int = Query(explain_service.PAGE_ROWS, ge=1,
+                                                                    le=explain_service.PAGE_ROWS),
+                   csv: bool = Query(False, description="Every row as a CSV download link instead"),
+                   actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[Explanation | ExportLink]:
+    filters = _filters_of(request)
+    if csv:
+        return reply(explain_service.export(db, actor=actor, metric=metric, start=start, end=end, filters=filters,
+                                            advertiser_id=advertiser_id, time_zone=time_zone))
+    answer = explain_service.explain(db, actor=actor, metric=metric, start=start, end=end, filters=filters,
+                                     advertiser_id=advertiser_id, time_zone=time_zone, offset=offset, limit=limit)
+    return reply(answer, f"{answer.total_rows} rows from {answer.total_batches} batches")

@@ -110,8 +110,12 @@ def _period(db: Session, actor: Actor, start: str | date | None, end: str | date
             campaign_ids: Sequence[int], advertiser_id: int | None) -> _Period:
     require(actor, "dashboard", "view")
     first, last = statistics.parse_period(start, end)
-    filters = {"campaign_id": list(campaign_ids)} if campaign_ids else {}
-    return _Period(db, actor, first, last, filters, advertiser_id)
+    return _Period(db, actor, first, last, filters_of(campaign_ids), advertiser_id)
+
+
+def filters_of(campaign_ids: Sequence[int]) -> dict[str, list[int]]:
+    """The statistics filters of a dashboard's campaign choice (its figures' explanation asks with the same)."""
+    return {"campaign_id": list(campaign_ids)} if campaign_ids else {}
 
 
 def overview(db: Session, *, actor: Actor, start: str | date | None = None, end: str | date | None = None,

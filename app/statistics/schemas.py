@@ -122,3 +122,36 @@ class Insight(BaseModel):
 
     pacing: list[PacingRead]
     attention: list[LowBalanceRead | AttentionRead]
+
+
+class BatchRead(BaseModel):
+    """An ingestion batch behind a figure: its rows inside the figure's period, scope and filters, summed."""
+
+    batch_id: str
+    source: str = Field(description="How it came: api, csv, postback, simulator")
+    received_at: str = Field(description="When the statistics store recorded it, ISO-8601 UTC")
+    rows: int = Field(description="Its hourly rows counted in the figure")
+    impressions: int
+    clicks: int
+    spend: DollarFigure = Field(description="Its spend counted in the figure, in dollars")
+    spend_micros: int
+    conversions: int
+
+
+class Explanation(BaseModel):
+    """What a figure is made of (issue 27): the campaign x day x exchange rows it sums, and their batches."""
+
+    metric: str
+    kind: str = Field(description="number, money or percent: how the figure is written")
+    start: str = Field(description="First day, ISO date")
+    end: str = Field(description="Last day (inclusive), ISO date")
+    time_zone: str
+    totals: FigureRow = Field(description="impressions, clicks, spend_micros, conversions and spend summed over every "
+                                          "row (the rows add up to these exactly), and the metric itself: the figure "
+                                          "the page shows (a ratio is of the sums; null when its denominator is 0)")
+    total_rows: int = Field(description="Rows behind the figure (this answer carries `rows` from `offset`)")
+    offset: int
+    rows: list[FigureRow] = Field(description="day, advertiser, campaign (with names) and exchange, with their "
+                                              "impressions, clicks, spend (spend_micros beside) and conversions")
+    total_batches: int = Field(description="Batches the rows came from (at most 500 are listed, oldest first)")
+    batches: list[BatchRead]

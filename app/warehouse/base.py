@@ -76,6 +76,21 @@ class BatchReceipt:
     spend_by_campaign: dict[int, dict[int, int]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class BatchShare:
+    """One ingestion batch's part of a query's figures: the hourly rows it brought that the query counts (its
+    period, scope and filters) and what they add up to."""
+
+    batch_id: str
+    source: str  # api, csv, postback, simulator...
+    received_at: datetime  # UTC, naive: when the store recorded the batch
+    rows: int  # the batch's hourly fact rows inside the query
+    impressions: int
+    clicks: int
+    spend_micros: int
+    conversions: int
+
+
 class StoreInUse(RuntimeError):
     """An embedded store's files are held by another process (or cannot be opened): `path` is what it held."""
 
@@ -92,6 +107,10 @@ class StatisticsStore(Protocol):
     def query(self, query: StatsQuery) -> list[StatsRow]:
         """Rows of the asked dimensions (keys as in DIMENSIONS; date as a date, hour as a datetime) with the
         asked metrics (METRICS keys) and event_<name> columns."""
+
+    def batches_of(self, query: StatsQuery) -> list[BatchShare]:
+        """The batches whose hourly rows the query's figures are summed from (its days, scope and filters; its
+        dimensions, metrics and order are not read), oldest received first, then by batch id."""
 
     def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
         """Custom event names recorded for these advertisers (None: all), alphabetical."""

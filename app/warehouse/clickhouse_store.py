@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from app.kernel.metrics import STATISTICS_QUERY_SECONDS
-from app.warehouse.base import BatchReceipt, FactRow, StatsQuery, StatsRow, StoreInUse
+from app.warehouse.base import BatchReceipt, BatchShare, FactRow, StatsQuery, StatsRow, StoreInUse
 from app.warehouse.rollups import EVENTS_ROLLUP, ROLLUPS, tables_for, utc_bounds
 from app.warehouse.schema import (
     DIMENSIONS,
@@ -434,6 +434,13 @@ class ClickHouseStore:
             names, rows = self._executor.select(sql, params)
         return [dict(zip(names, row, strict=True)) for row in rows]
 
+    def batches_of(self, query: StatsQuery) -> list[BatchShare]:
+        if query.advertiser_ids is not None and not query.advertiser_ids:
+            return []
+        _, rows = self._executor.select(*_batches_sql(query, self.database))
+        return [BatchShare(str(batch_id), str(source), _naive(received_at), *(int(n) for n in counts))
+                for batch_id, source, received_at, *counts in rows]
+
     def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
         if advertiser_ids is not None and not advertiser_ids:
             return []
@@ -470,30 +477,12 @@ def _dimension_sql(key: str, time_zone: str, ts: str = "ts") -> str:
     return f"toDate({zoned})" if key == "date" else zoned
 
 
-def _report_sql(query: StatsQuery, db: str, marked: str) -> tuple[str, dict[str, Any]]:
-    """One aggregation over the facts (and, for custom events, the event facts beside them): the DuckDB store's
-    query in ClickHouse SQL, reading the same table (hourly facts or the smallest daily rollup)."""
-    for key in query.dimensions:
-        if key not in DIMENSIONS:
-            raise ValueError(f"unknown dimension {key!r}")
-    for key in query.metrics:
-        if key not in METRICS:
-            raise ValueError(f"unknown metric {key!r}")
-    for name in query.events:
-        if not re.fullmatch(EVENT_NAME_PATTERN, name):
-            raise ValueError(f"not an event name: {name!r}")
+def _conditions(query: StatsQuery) -> tuple[list[str], dict[str, Any]]:
+    """The conditions on fact rows that a query counts (its UTC hours, scope and filters) and their parameters."""
     first, after = utc_bounds(query.start, query.end, query.time_zone)
     # UTC as text: clickhouse-connect may read a naive datetime as the client machine's local time.
     params: dict[str, Any] = {"first": f"{first:%Y-%m-%d %H:%M:%S}", "after": f"{after:%Y-%m-%d %H:%M:%S}"}
-    if query.time_zone != "UTC":
-        params["tz"] = query.time_zone
-    columns = {DIMENSIONS[k].column for k in (*query.dimensions, *query.filters) if DIMENSIONS[k].kind != "time"}
-    if query.advertiser_ids is not None:
-        columns.add("advertiser_id")
-    facts, events = tables_for(query, columns)
     conditions = ["hour >= {first:DateTime('UTC')}", "hour < {after:DateTime('UTC')}"]
-    if facts == "delivery":  # the hourly facts count marked batches only; a rollup holds nothing else
-        conditions.append(f"tag IN {marked}")
     if query.advertiser_ids is not None:
         conditions.append("advertiser_id IN {advertisers:Array(Int64)}")
         params["advertisers"] = [int(a) for a in query.advertiser_ids]
@@ -507,6 +496,44 @@ def _report_sql(query: StatsQuery, db: str, marked: str) -> tuple[str, dict[str,
         else:
             conditions.append(f"{dimension.column} IN {{filter{index}:Array(String)}}")
             params[f"filter{index}"] = [str(v) for v in values]
+    return conditions, params
+
+
+def _batches_sql(query: StatsQuery, db: str) -> tuple[str, dict[str, Any]]:
+    """Each marked batch's hourly rows inside the query, summed, beside its first marker (the batch: its source
+    and received time). Rows of an unmarked tag (a batch that died half written, a raced duplicate) join nothing."""
+    conditions, params = _conditions(query)
+    sums = ", ".join(f"sum({m}) AS {m}" for m in MEASURES)
+    marker = "(received_at, tag)"
+    # The marker's columns under names of their own: an alias equal to a column would be read inside argMin.
+    return (f"SELECT m.batch_id, m.first_source, m.first_received, f.rows, {', '.join(f'f.{m}' for m in MEASURES)} "
+            f"FROM (SELECT tag, count() AS rows, {sums} FROM {db}.delivery WHERE {' AND '.join(conditions)} "
+            f"GROUP BY tag) AS f INNER JOIN (SELECT batch_id, argMin(tag, {marker}) AS first_tag, "
+            f"argMin(source, {marker}) AS first_source, min(received_at) AS first_received FROM {db}.batches "
+            f"GROUP BY batch_id) AS m ON f.tag = m.first_tag ORDER BY m.first_received, m.batch_id", params)
+
+
+def _report_sql(query: StatsQuery, db: str, marked: str) -> tuple[str, dict[str, Any]]:
+    """One aggregation over the facts (and, for custom events, the event facts beside them): the DuckDB store's
+    query in ClickHouse SQL, reading the same table (hourly facts or the smallest daily rollup)."""
+    for key in query.dimensions:
+        if key not in DIMENSIONS:
+            raise ValueError(f"unknown dimension {key!r}")
+    for key in query.metrics:
+        if key not in METRICS:
+            raise ValueError(f"unknown metric {key!r}")
+    for name in query.events:
+        if not re.fullmatch(EVENT_NAME_PATTERN, name):
+            raise ValueError(f"not an event name: {name!r}")
+    conditions, params = _conditions(query)
+    if query.time_zone != "UTC":
+        params["tz"] = query.time_zone
+    columns = {DIMENSIONS[k].column for k in (*query.dimensions, *query.filters) if DIMENSIONS[k].kind != "time"}
+    if query.advertiser_ids is not None:
+        columns.add("advertiser_id")
+    facts, events = tables_for(query, columns)
+    if facts == "delivery":  # the hourly facts count marked batches only; a rollup holds nothing else
+        conditions.append(f"tag IN {marked}")
     where = " AND ".join(conditions)
     order, limit = _order_and_limit(query)
     # The projections sum every advertiser's rows (_PROJECTIONS); weighing them against one advertiser's few

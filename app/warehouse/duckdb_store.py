@@ -25,7 +25,7 @@ from typing import Any
 import duckdb
 
 from app.kernel.metrics import STATISTICS_QUERY_SECONDS
-from app.warehouse.base import BatchReceipt, FactRow, StatsQuery, StatsRow
+from app.warehouse.base import BatchReceipt, BatchShare, FactRow, StatsQuery, StatsRow
 from app.warehouse.rollups import EVENTS_ROLLUP, ROLLUPS, tables_for, utc_bounds
 from app.warehouse.schema import DIMENSIONS, EVENT_PREFIX, MEASURES, METRICS, PLACEMENT_COLUMNS
 
@@ -165,6 +165,14 @@ class DuckDBStore:
         with STATISTICS_QUERY_SECONDS.time():
             return _fetch(self._cursor(), *_report_sql(query))
 
+    def batches_of(self, query: StatsQuery) -> list[BatchShare]:
+        if query.advertiser_ids is not None and not query.advertiser_ids:
+            return []
+        cursor = self._cursor()
+        cursor.execute(*_batches_sql(query))
+        return [BatchShare(str(batch_id), str(source), received_at, *(int(n) for n in counts))
+                for batch_id, source, received_at, *counts in cursor.fetchall()]
+
     def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
         if advertiser_ids is not None and not advertiser_ids:
             return []
@@ -213,14 +221,8 @@ def _scope(advertiser_ids: Sequence[int] | None) -> tuple[str, dict[str, Any]]:
     return "list_contains($advertisers, advertiser_id)", {"advertisers": list(advertiser_ids)}
 
 
-def _report_sql(query: StatsQuery) -> tuple[str, dict[str, Any]]:
-    """One aggregation over the facts (and, for custom events, the event facts beside them)."""
-    for key in query.dimensions:
-        if key not in DIMENSIONS:
-            raise ValueError(f"unknown dimension {key!r}")
-    for key in query.metrics:
-        if key not in METRICS:
-            raise ValueError(f"unknown metric {key!r}")
+def _where(query: StatsQuery) -> tuple[str, dict[str, Any]]:
+    """The condition on fact rows that a query counts (its UTC hours, scope and filters) and its parameters."""
     first, after = utc_bounds(query.start, query.end, query.time_zone)
     params: dict[str, Any] = {"first": first, "after": after}
     if query.time_zone != "UTC":
@@ -232,7 +234,28 @@ def _report_sql(query: StatsQuery) -> tuple[str, dict[str, Any]]:
     for index, (key, values) in enumerate(sorted(query.filters.items())):
         conditions.append(f"list_contains($filter{index}, {_dimension_sql(key, query.time_zone)})")
         params[f"filter{index}"] = list(values)
-    where = " AND ".join(conditions)
+    return " AND ".join(conditions), params
+
+
+def _batches_sql(query: StatsQuery) -> tuple[str, dict[str, Any]]:
+    """Each batch's hourly rows inside the query, summed, beside its marker (batch id, source, received time)."""
+    where, params = _where(query)
+    params.pop("tz", None)  # only a time filter reads it, and a query filters by none
+    sums = ", ".join(f"sum({m})::BIGINT AS {m}" for m in MEASURES)
+    return (f"SELECT b.batch_id, b.source, b.received_at, f.rows, {', '.join(f'f.{m}' for m in MEASURES)} "
+            f"FROM (SELECT batch, count(*) AS rows, {sums} FROM delivery WHERE {where} GROUP BY batch) AS f "
+            f"JOIN batches AS b ON b.seq = f.batch ORDER BY b.received_at, b.batch_id", params)
+
+
+def _report_sql(query: StatsQuery) -> tuple[str, dict[str, Any]]:
+    """One aggregation over the facts (and, for custom events, the event facts beside them)."""
+    for key in query.dimensions:
+        if key not in DIMENSIONS:
+            raise ValueError(f"unknown dimension {key!r}")
+    for key in query.metrics:
+        if key not in METRICS:
+            raise ValueError(f"unknown metric {key!r}")
+    where, params = _where(query)
 
     # The placement columns the query reads, which decide the table it can read them from.
     columns = {DIMENSIONS[k].column for k in (*query.dimensions, *query.filters) if DIMENSIONS[k].kind != "time"}

@@ -138,11 +138,12 @@ def _allows_null(schema: dict[str, Any]) -> bool:
 
 
 # Values for strings by what their field is called (the first name part that matches wins), so a built example
-# reads like a reply: an `email` holds an address, a `budget` an amount in dollars.
+# reads like a reply: an `email` holds an address, a `budget` an amount in dollars. Name parts are matched whole
+# where a short word hides in longer ones ("end" in "spend").
 _NAMED_TEXT: tuple[tuple[str, str], ...] = (
     (r"email", "ada@example.com"), (r"url|link|href|endpoint", "https://example.com/path"),
     (r"_at$|^date_?time|timestamp|^created$|^updated$", "2026-11-26T09:30:00Z"),
-    (r"date|^day$|start|end|period|_on$", "2026-11-26"), (r"error", ""), (r"_id$|^id$", "c-1042"),
+    (r"date|^day$|(^|_)(start|end)(_|$)|period|_on$", "2026-11-26"), (r"error", ""), (r"_id$|^id$", "c-1042"),
     (r"budget|bid|balance|amount|spend|spent|price|cost|revenue|cpm|cpc|cpa|ecpm|total|fee|expected|deposit|charge",
      "125.00"),
     (r"margin|percent|rate|ctr|vcr", "15.00"), (r"currency", "USD"), (r"country", "US"), (r"language", "en"),

@@ -14,7 +14,10 @@ from app.kernel.i18n.formatters import day_range, grouped, money
 from app.reports import results as report_results
 from app.reports import service as reports
 from app.reports.schemas import ReportRead, ReportRunRead, RunResult
+from app.warehouse.schema import METRICS
 from components.reports.common import TYPE_ICONS, column_text, period_text, status_badge
+from components.statistics.explain_dialog import ExplainDialog
+from components.statistics.widgets import explain_button
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import Console, use_console
 from components.ui.download import ServiceDownload
@@ -46,6 +49,7 @@ def ResultPanel(run: ReportRunRead, report: ReportRead) -> Any:
     console = use_console()
     t = console.t
     result = use_query(reports.run_result, actor=console.actor, run_id=run.id, deps=[run.id, run.has_file])
+    explaining, set_explaining = use_state("")  # the metric whose total is being explained (a hook: before any return)
     if result.loading:
         return card(html.p({"className": "mb-0"}, t("common.loading")))
     data: RunResult | None = result.value
@@ -63,7 +67,9 @@ def ResultPanel(run: ReportRunRead, report: ReportRead) -> Any:
     return html.div(
         html.div({"className": "row g-3 mb-4", "data-totals": "run"},
                  *[html.div({"className": "col-6 col-md-3", "key": key},
-                            html.div({"className": "card dsp-card shadow-sm border-0 h-100"},
+                            html.div({"className": "card dsp-card shadow-sm border-0 h-100 position-relative"},
+                                     # A metric's total can be explained; a custom event's is not a metric.
+                                     explain_button(console, key, set_explaining) if key in METRICS else "",
                                      html.div({"className": "card-body py-3"},
                                               html.div({"className": "small text-body-secondary text-truncate"},
                                                        column_text(console, key)),
@@ -81,6 +87,8 @@ def ResultPanel(run: ReportRunRead, report: ReportRead) -> Any:
                                                            language=console.language)),
             extra=ServiceDownload(reports.download_run, {"run_id": run.id}, filename, t("reports.download_csv"),
                                   "download-csv", class_name="btn btn-outline-primary btn-sm", icon="bi-filetype-csv")),
+        ExplainDialog(explaining, {"run_id": run.id}, lambda: set_explaining(""), explain_with=reports.explain_run_total,
+                      export_with=reports.export_run_total, key=f"explain-{explaining}") if explaining else "",
     )
 
 

@@ -15,6 +15,7 @@ from app.kernel.i18n.formatters import day_range
 from app.statistics import dashboards
 from app.statistics import service as statistics
 from app.statistics.schemas import CampaignChoice, Dashboard
+from components.statistics.explain_dialog import ExplainDialog
 from components.statistics.insight import InsightPanels
 from components.statistics.widgets import breakdown_card, chart_slot, day_table, delivery_chart, kpi_tiles
 from components.ui.console import use_console
@@ -84,6 +85,7 @@ def DashboardPage() -> Any:
                                          console.preferences.get("dashboard_view")) == "new"
     period, set_period = use_state({"days": 30, "start": "", "end": ""})
     campaign, set_campaign = use_state("")
+    explaining, set_explaining = use_state("")  # the metric whose figure is being explained
     start, end = _dates(period)
     campaign_ids = [int(campaign)] if campaign else []
     board = use_query(dashboards.dashboard, actor=actor, start=start, end=end, campaign_ids=campaign_ids,
@@ -112,7 +114,10 @@ def DashboardPage() -> Any:
         {"data-dashboard": "insight360" if insight else "classic", "data-loading": "true" if loading else "false"},
         header,
         filters,
-        kpi_tiles(console, data.totals if data else None, data.trend if data else None, trends=insight),
+        kpi_tiles(console, data.totals if data else None, data.trend if data else None, trends=insight,
+                  on_explain=set_explaining),
+        ExplainDialog(explaining, {"start": start, "end": end, "filters": dashboards.filters_of(campaign_ids)},
+                      lambda: set_explaining(""), key=f"explain-{explaining}") if explaining else "",
         html.div({"className": "mb-4"}, card(chart_body, title=t("dashboard.performance_by_day"))),
         InsightPanels(campaign_ids, key=f"insight-{campaign}") if insight else "",
         tables,

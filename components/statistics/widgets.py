@@ -3,7 +3,7 @@ day-by-day table. Each takes plain rows from services/dashboards and draws them;
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypedDict, cast
 
 from reactpy import html
@@ -30,9 +30,11 @@ ZERO_TOTALS = {"impressions": 0, "clicks": 0, "ctr": None, "spend": 0, "conversi
 
 
 def kpi_tiles(console: Console, totals: Mapping[str, Figure] | None = None,
-              trend: Mapping[str, Figure] | None = None, *, trends: bool = False) -> Any:
+              trend: Mapping[str, Figure] | None = None, *, trends: bool = False,
+              on_explain: Callable[[str], Any] | None = None) -> Any:
     """The headline tiles; with `trends` (Insight360) each has a line for its change against the previous
-    period, kept (empty) where there is none yet, so the tiles are as tall before the figures as after."""
+    period, kept (empty) where there is none yet, so the tiles are as tall before the figures as after.
+    `on_explain(metric)`: each tile gets a small button that asks what its figure is made of."""
     totals = totals or ZERO_TOTALS
     tiles = []
     for key, icon in KPI_KEYS:
@@ -41,7 +43,8 @@ def kpi_tiles(console: Console, totals: Mapping[str, Figure] | None = None,
                  if trends else None)
         tiles.append(html.div(
             {"className": "col-6 col-md-4 col-xl-2", "key": key},
-            html.div({"className": "card dsp-card dsp-kpi shadow-sm border-0 h-100"},
+            html.div({"className": "card dsp-card dsp-kpi shadow-sm border-0 h-100 position-relative"},
+                     explain_button(console, key, on_explain) if on_explain else "",
                      html.div({"className": "card-body d-flex align-items-center gap-3"},
                               html.span({"className": "dsp-kpi-icon"}, html.i({"className": f"bi {icon}", "aria-hidden": "true"})),
                               html.div({"className": "min-w-0"},
@@ -55,6 +58,16 @@ def kpi_tiles(console: Console, totals: Mapping[str, Figure] | None = None,
                                        html.div({"className": "small", "aria-hidden": "true"}, "\u00a0") if trends
                                        else "")))))
     return html.div({"className": "row g-3 mb-4"}, *tiles)
+
+
+def explain_button(console: Console, key: str, on_explain: Callable[[str], Any]) -> Any:
+    """The (i) in a figure card's corner (the card is position-relative) that asks what its figure is made of."""
+    label = console.t("explain.open", metric=console.t(f"dashboard.kpi.{key}"))
+    return html.button({"type": "button", "className": "btn btn-link btn-sm p-0 position-absolute top-0 end-0 me-2 mt-1 "
+                                                     "text-body-secondary dsp-kpi-explain",
+                        "title": label, "aria-label": label, "data-explain-open": key,
+                        "onClick": lambda _e: on_explain(key)},
+                       html.i({"className": "bi bi-info-circle", "aria-hidden": "true"}))
 
 
 # Every widget's final height is reserved before its data and its JS bundle arrive, so nothing below it moves

@@ -1,0 +1,93 @@
+"""Explain a figure in a browser (issue 27): a click on a dashboard card opens what its figure is made of — the
+rows and the batches they came in — and the rows download as a CSV."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from app.campaigns import service as campaigns
+from app.campaigns.schemas import CampaignUpdate
+from app.kernel.db import run
+from app.reports import service as reports
+from app.reports.schemas import ReportSettings
+from tests.e2e.conftest import login, screenshot
+from tests.e2e.test_dashboards import _ingest
+from tests.helpers import actor_of
+from tests.test_campaign_pages import SETTINGS
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_click_on_a_card_opens_its_rows_and_batches(page: Page, server_url: str, demo: dict[str, int]) -> None:
+    advertiser = demo["advertiser@demo.example"]
+    campaign = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
+                                                        data=CampaignUpdate.model_validate({**SETTINGS, "name": "Explained"})))
+    yesterday = datetime.now(UTC).replace(hour=10, minute=0, second=0, microsecond=0) - timedelta(days=1)
+
+    def rows(exchange: str, days: int, spend: int) -> list[dict[str, object]]:
+        return [{"hour": (yesterday - timedelta(days=d)).isoformat(), "advertiser_id": advertiser,
+                 "campaign_id": campaign.id, "creative_id": 0, "exchange": exchange, "os": "iOS", "country": "DE",
+                 "app": "com.example.game", "device_type": "phone", "impressions": 1000, "clicks": 12,
+                 "spend_micros": spend, "conversions": 1} for d in range(days)]
+
+    _ingest(server_url, rows("Magnite", 3, 2_500_001), "e2e-explain-magnite")
+    _ingest(server_url, rows("Google AdX", 2, 1_250_000), "e2e-explain-adx")
+
+    login(page, "advertiser@demo.example")
+    expect(page.locator("[data-dashboard][data-loading=false]")).to_be_visible()
+    expect(page.locator("[data-kpi=spend]")).to_have_text("$10.00")  # 3 x 2.500001 + 2 x 1.25
+    screenshot(page, "explain-kpi-cards")
+    page.click("[data-explain-open=spend]")
+
+    dialog = page.get_by_role("dialog", name="Spend: what the figure is made of")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("[data-explain=summary]")).to_contain_text("$10.00, summed from 5 rows")
+    expect(dialog.locator("[data-explain=summary]")).to_contain_text("2 ingestion batches")
+    expect(dialog.locator("[data-explain=rows]")).to_contain_text("Explained")
+    expect(dialog.locator("[data-explain=rows]")).to_contain_text("Google AdX")
+    batches = dialog.locator("[data-explain=batches]")
+    expect(batches).to_contain_text("e2e-explain-magnite")
+    expect(batches).to_contain_text("e2e-explain-adx")
+    screenshot(page, "explain-figure")
+
+    with page.expect_download() as caught:
+        dialog.locator("[data-action=explain-export]").click()
+    assert caught.value.suggested_filename == "Explanation.csv"
+    lines = Path(caught.value.path()).read_text(encoding="utf-8-sig").strip().splitlines()
+    assert len(lines) == 1 + 5 and "Explained" in lines[1]
+
+    # The header's close button: the download's toasts may cover the footer's, at the bottom right.
+    dialog.locator(".modal-header .btn-close").click()
+    expect(dialog).to_have_count(0)
+
+
+def test_a_report_total_opens_its_rows(page: Page, server_url: str, demo: dict[str, int]) -> None:
+    advertiser = demo["advertiser@demo.example"]
+    campaign = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
+                                                        data=CampaignUpdate.model_validate({**SETTINGS, "name": "Reported"})))
+    now = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
+    _ingest(server_url, [{"hour": (now - timedelta(hours=h)).isoformat(), "advertiser_id": advertiser,
+                          "campaign_id": campaign.id, "creative_id": 0, "exchange": "PubMatic", "os": "iOS",
+                          "country": "DE", "app": "com.example.game", "device_type": "phone", "impressions": 700,
+                          "clicks": 7, "spend_micros": 1_500_000, "conversions": 0} for h in range(2)],
+            "e2e-explain-report")
+    report = run(lambda db: reports.create_report(
+        db, actor=actor_of(db, "advertiser@demo.example"), report_type="performance",
+        data=ReportSettings.model_validate({"name": "Explained totals", "period": "last_7_days",
+                                            "metrics": ["impressions", "clicks", "ctr", "spend"]})))
+
+    login(page, "advertiser@demo.example")
+    page.goto(f"/report/view/{report.id}")
+    page.click("[data-action=run-report]")
+    # The run is a background job the page polls: a bound on a hang, not a timing check.
+    expect(page.locator("[data-total=spend]")).to_have_text("$3.00", timeout=60_000)
+    page.click("[data-explain-open=ctr]")
+    dialog = page.get_by_role("dialog", name="CTR: what the figure is made of")
+    expect(dialog.locator("[data-explain=summary]")).to_contain_text("1.00%, summed from 1 rows")
+    expect(dialog.locator("[data-explain=rows]")).to_contain_text("PubMatic")
+    expect(dialog.locator("[data-explain=batches]")).to_contain_text("e2e-explain-report")
+    screenshot(page, "explain-report-total")

@@ -81,7 +81,7 @@ _SUMMED_METRICS = tuple(m for m in MEASURES if m in METRICS) + ("spend",)
 # rows: a dashboard's month of rollups, an advertiser's hours) in memory instead of reading, checksumming and
 # decompressing them again on every read (chDB at 10M rows, CPU per read: top 10 campaigns 20 -> 15 ms, an
 # advertiser's week by hour 19 -> 15 ms; bench/statistics_stores.py). A server needs its uncompressed_cache_size
-# set for it (README, "Growing past one machine"); chDB's is below.
+# set for it (deploy/clickhouse/uncompressed-cache.xml; README, "Past one machine"); chDB's is below.
 _READ_SETTINGS: dict[str, int] = {"use_uncompressed_cache": 1}
 # chDB's in-process engine, started with these: the cache above, bounded (it fills up to this and stays), and no
 # compiling of expressions to machine code, which chDB does again on every read of the same SQL (1.5-7 ms a read,

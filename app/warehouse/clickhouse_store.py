@@ -84,9 +84,11 @@ _SUMMED_METRICS = tuple(m for m in MEASURES if m in METRICS) + ("spend",)
 # set for it (deploy/clickhouse/uncompressed-cache.xml; README, "Past one machine"); chDB's is below.
 _READ_SETTINGS: dict[str, int] = {"use_uncompressed_cache": 1}
 # chDB's in-process engine, started with these: the cache above, bounded (it fills up to this and stays), and no
-# compiling of expressions to machine code, which chDB does again on every read of the same SQL (1.5-7 ms a read,
-# more than the compiled code saves on these reads: top 10 campaigns 15 -> 12.6 ms CPU, the 90-day report alike).
-_CHDB_STARTUP: dict[str, int] = {**_READ_SETTINGS, "uncompressed_cache_size": 512 * 2**20, "compile_expressions": 0}
+# compiling of expressions and aggregates to machine code, which chDB does again on every read of the same SQL
+# (1-7 ms a read, more than the compiled code saves on these reads: top 10 campaigns 15 -> 12.6 ms CPU, an
+# advertiser's app x country 12 -> 10.4; the 90-day report alike).
+_CHDB_STARTUP: dict[str, int] = {**_READ_SETTINGS, "uncompressed_cache_size": 512 * 2**20, "compile_expressions": 0,
+                                 "compile_aggregate_expressions": 0}
 
 
 def _rollup_parts(rollup: str) -> tuple[str, list[str], list[str]]:
@@ -524,8 +526,14 @@ def _report_sql(query: StatsQuery, db: str, marked: str) -> tuple[str, dict[str,
     where = " AND ".join(conditions)
     order, limit = _order_and_limit(query)
     # The projections sum every advertiser's rows (_PROJECTIONS); weighing them against one advertiser's few
-    # granules cost ClickHouse ~1 ms a read of a tenth of that, and they never win there.
-    settings = " SETTINGS optimize_use_projections = 0" if query.advertiser_ids is not None else ""
+    # granules cost ClickHouse ~1 ms a read of a tenth of that, and they never win there. Those few granules, or
+    # totals from a rollup (a projection's handful of rows a day), are read sooner on one thread than the second
+    # starts: ~10 % less a read (chDB, 10M rows: everyone's 30 days' totals 5.4 -> 4.8 ms CPU). Everyone's hours
+    # (another time zone's totals) are millions of rows: both threads.
+    if query.advertiser_ids is not None:
+        settings = " SETTINGS optimize_use_projections = 0, max_threads = 1"
+    else:
+        settings = " SETTINGS max_threads = 1" if not query.dimensions and facts != "delivery" else ""
     if not query.events and query.time_zone == "UTC" and set(_SUMMED_METRICS) <= set(query.metrics):
         # One SELECT over the table, each ratio over the sums' aliases: the analysis of three nested SELECTs
         # cost ClickHouse about 1 ms a query, a tenth of a dashboard widget's read (bench/statistics_stores.py).

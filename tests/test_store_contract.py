@@ -336,6 +336,9 @@ def test_the_clickhouse_store_reads_the_smallest_table_that_answers_it() -> None
     assert "FROM dsp.delivery_daily " in table(dimensions=("campaign_id",), events=("purchase",))
     assert "FROM dsp.delivery " in table(dimensions=("hour",))
     assert "FROM dsp.delivery " in table(dimensions=("date",), time_zone="Europe/Berlin")
+    # Everyone's totals and days: ClickHouse's own rollup, a row a day (the contract tests hold its figures).
+    assert "FROM dsp.daily_totals " in table() and "FROM dsp.daily_totals " in table(dimensions=("date",))
+    assert "FROM dsp.daily_totals " not in table(filters={"os": ("iOS",)}) + table(events=("purchase",))
 
 
 def test_the_statistics_url_picks_the_store_and_refuses_an_unknown_one(tmp_path, monkeypatch) -> None:

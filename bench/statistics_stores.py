@@ -5,8 +5,8 @@ most, through `store.query` as a page gets them (rows as Python dicts):
 dashboard's own reads (totals, a top 10 by spend), an hourly report, a report in another time zone, the event
 names and the first and last hour; then a whole dashboard (every widget of statistics/dashboards.dashboard) for
 the biggest advertiser and for an admin over everyone. Prints the median of 7 runs after a warm-up (the stores
-in turn), DuckDB beside chDB, their ratio against issue 23's goal (chDB within 2x of DuckDB), and checks both
-answer the same.
+in turn), DuckDB beside chDB, their ratio against issue 23's goal (chDB within 2x of DuckDB) and the ratio of
+their CPU time (steadier when other work loads the machine), and checks both answer the same.
 `--sqlite` adds (a) and (b) on the same rows in SQLite (indexed for each query) as a third column.
 
     .venv/bin/python bench/statistics_stores.py             # 10,000,000 rows (many minutes)
@@ -64,17 +64,22 @@ def median_ms(run: Callable[[], object], times: int = 5) -> tuple[float, object]
     return sorted(samples)[len(samples) // 2], answer  # the median (this file's name hides the statistics module)
 
 
-def side_by_side_ms(runs: list[Callable[[], object]], times: int = 7) -> list[tuple[float, object]]:
-    """median_ms of each run, their samples taken in turn (one of each, then again), so that other work on this
-    shared machine slows each store alike."""
+def side_by_side_ms(runs: list[Callable[[], object]], times: int = 7) -> list[tuple[float, float, object]]:
+    """The median wall and CPU milliseconds of each run, and its answer; their samples taken in turn (one of
+    each, then again), so that other work on this shared machine slows each store alike. CPU is this process's
+    (both engines run in it, on their own threads too): other processes' load moves it far less than the wall
+    time, so its ratio is the steadier one on a busy machine."""
     answers = [run() for run in runs]  # warm-up (and the answers, to check the engines agree)
-    samples: list[list[float]] = [[] for _ in runs]
+    walls: list[list[float]] = [[] for _ in runs]
+    cpus: list[list[float]] = [[] for _ in runs]
     for _ in range(times):
-        for run, taken in zip(runs, samples, strict=True):
-            started = time.perf_counter()
+        for run, wall, cpu in zip(runs, walls, cpus, strict=True):
+            started, used = time.perf_counter(), time.process_time()
             run()
-            taken.append((time.perf_counter() - started) * 1000)
-    return [(sorted(taken)[times // 2], answer) for taken, answer in zip(samples, answers, strict=True)]
+            wall.append((time.perf_counter() - started) * 1000)
+            cpu.append((time.process_time() - used) * 1000)
+    return [(sorted(wall)[times // 2], sorted(cpu)[times // 2], answer)
+            for wall, cpu, answer in zip(walls, cpus, answers, strict=True)]
 
 
 def same(left: object, right: object) -> bool:
@@ -275,17 +280,21 @@ def main() -> None:
         quarter = (last.date() - timedelta(days=89), last.date())
         lite = sqlite_queries(duck, advertiser, month, quarter) if WITH_SQLITE else {}
 
-        print(f"\nmedian of 7 runs after a warm-up (the stores in turn), ms; goal: chDB <= {GOAL:g}x DuckDB")
-        header = f"{'query':<58} {'DuckDB':>9} {'chDB':>9} {'ratio':>6}  {'goal':<4} {'rows':>8}"
+        print(f"\nmedian of 7 runs after a warm-up (the stores in turn); goal: chDB <= {GOAL:g}x DuckDB")
+        print(f"(wall ms; 'cpu' is chDB's CPU time over DuckDB's, this process's: steadier under other load; load "
+              f"average {os.getloadavg()[0]:.1f})")
+        header = f"{'query':<58} {'DuckDB':>9} {'chDB':>9} {'ratio':>6}  {'goal':<4} {'cpu':>6} {'rows':>8}"
         print(header + ("   SQLite (x DuckDB)" if lite else ""))
         failed: list[str] = []
         for label, read in [*queries(advertiser, month, quarter, last), *dashboard_reads(advertiser, month)]:
-            (duck_ms, duck_answer), (chdb_ms, chdb_answer) = side_by_side_ms([lambda: read(duck), lambda: read(chdb)])  # noqa: B023  # called right here
+            (duck_ms, duck_cpu, duck_answer), (chdb_ms, chdb_cpu, chdb_answer) = side_by_side_ms(
+                [lambda: read(duck), lambda: read(chdb)])  # noqa: B023  # called right here
             ratio = chdb_ms / duck_ms
             verdict = "ok" if ratio <= GOAL else "MISS"
             if not same(duck_answer, chdb_answer):
                 verdict, failed = "DIFF", [*failed, label]
-            line = f"{label:<58} {duck_ms:>9,.1f} {chdb_ms:>9,.1f} {ratio:>5.2f}x  {verdict:<4} {rows_in(duck_answer):>8}"
+            line = (f"{label:<58} {duck_ms:>9,.1f} {chdb_ms:>9,.1f} {ratio:>5.2f}x  {verdict:<4} "
+                    f"{chdb_cpu / duck_cpu:>5.2f}x {rows_in(duck_answer):>8}")
             if (sqlite_run := lite.get(label[:3])) is not None:
                 lite_ms, lite_answer = median_ms(sqlite_run, times=3)
                 assert len(lite_answer) == len(duck_answer), (len(lite_answer), len(duck_answer))  # type: ignore[arg-type]

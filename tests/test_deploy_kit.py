@@ -147,6 +147,8 @@ def test_compose_runs_the_app_with_postgresql_and_clickhouse_on_volumes() -> Non
     for service in services.values():
         for volume in service.get("volumes", []):
             assert volume.split(":")[0] in compose["volumes"], f"{volume}: not a named volume"
+    for name, config in compose.get("configs", {}).items():
+        assert (COMPOSE.parent / config["file"]).is_file(), f"config {name}: no {config['file']}"
 
 
 def _unit() -> str:

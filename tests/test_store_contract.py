@@ -234,6 +234,35 @@ def test_the_stores_give_the_same_figures_on_the_same_rows(all_three) -> None:
         assert duck.first_and_last_hour([7]) == other.first_and_last_hour([7])
 
 
+def test_a_top_n_with_ties_is_the_same_on_every_store(all_three) -> None:
+    """The dashboard's top campaigns by spend: campaigns that spent the same, to the micro-dollar, over two days
+    and two batches come in id order on every store, for everyone and within a scope, with custom events asked
+    and without, so a top 3 is the same three campaigns in the same order wherever the figures live."""
+    day = datetime(START.year, START.month, START.day, 10)
+    spend = {70: (2_500_000, 2_500_000), 71: (1_000_000, 4_000_000), 72: (3, 0), 80: (5_000_000, 0),
+             81: (3_500_000, 3_500_000), 90: (0, 5_000_000), 91: (4_999_999, 0)}  # 70, 71, 80, 90 tie at $5
+    batches = [[FactRow(hour=day + timedelta(days=index, hours=campaign % 3), advertiser_id=campaign // 10,
+                        campaign_id=campaign, creative_id=campaign * 10, exchange="Magnite", os="iOS", country="US",
+                        app="com.example.game", device_type="phone", impressions=1000 + campaign, clicks=campaign,
+                        spend_micros=amounts[index], conversions=campaign % 2, events={"install": campaign % 4})
+                for campaign, amounts in spend.items()] for index in (0, 1)]
+    for number, rows in enumerate(batches):
+        for one in all_three:
+            one.ingest(f"ties-{number}", rows, source="test")
+    duck, *clickhouses = all_three
+    for scope, events, top in ((None, EVENTS, [81, 70, 71, 80, 90]), (None, (), [81, 70, 71, 80, 90]),
+                               ((8, 9), EVENTS, [81, 80, 90, 91]), ((7, 9), ("install",), [70, 71, 90, 91, 72])):
+        answer = ask(duck, dimensions=("campaign_id",), order_by="spend", descending=True, limit=5,
+                     advertiser_ids=scope, events=events)
+        assert [r["campaign_id"] for r in answer] == top
+        for other in clickhouses:
+            assert ask(other, dimensions=("campaign_id",), order_by="spend", descending=True, limit=5,
+                       advertiser_ids=scope, events=events) == answer
+    cheapest = ask(duck, dimensions=("campaign_id",), order_by="spend", limit=3)  # ascending: 72's $0.000003 first
+    assert [r["campaign_id"] for r in cheapest] == [72, 91, 70]
+    assert all(ask(other, dimensions=("campaign_id",), order_by="spend", limit=3) == cheapest for other in clickhouses)
+
+
 def fact_tuples(rows: list[FactRow], tag: int) -> list[tuple[object, ...]]:
     return [(r.hour.replace(tzinfo=UTC), r.advertiser_id, r.campaign_id, r.creative_id, r.exchange, r.os, r.country,
              r.app, r.device_type, tag, r.impressions, r.clicks, r.spend_micros, r.conversions) for r in rows]
@@ -331,6 +360,9 @@ def test_the_clickhouse_store_reads_the_smallest_table_that_answers_it() -> None
     assert "FROM dsp.delivery_daily " in table(dimensions=("campaign_id",), events=("purchase",))
     assert "FROM dsp.delivery " in table(dimensions=("hour",))
     assert "FROM dsp.delivery " in table(dimensions=("date",), time_zone="Europe/Berlin")
+    # Everyone's totals and days: ClickHouse's own rollup, a row a day (the contract tests hold its figures).
+    assert "FROM dsp.daily_totals " in table() and "FROM dsp.daily_totals " in table(dimensions=("date",))
+    assert "FROM dsp.daily_totals " not in table(filters={"os": ("iOS",)}) + table(events=("purchase",))
 
 
 def test_the_statistics_url_picks_the_store_and_refuses_an_unknown_one(tmp_path, monkeypatch) -> None:
@@ -408,6 +440,7 @@ def test_a_clickhouse_server_url_reaches_clickhouse_connect(monkeypatch) -> None
     monkeypatch.setattr(clickhouse_connect, "get_client", lambda **options: opened.update(options) or Client())
     store = clickhouse_store.open_server_store("clickhouse://stats:p%40ss@ch.internal:8124/figures?secure=true")
     try:
+        assert opened.pop("settings")["use_uncompressed_cache"] == 1  # small reads from the server's cache
         assert opened == {"host": "ch.internal", "port": 8124, "username": "stats", "password": "p@ss", "secure": True,
                           "autogenerate_session_id": False}  # no HTTP session: threads may query at once
         assert store.database == "figures" and calls[0] == ("command", "CREATE DATABASE IF NOT EXISTS figures")

@@ -5,8 +5,9 @@ One store, two ways to send its SQL (an Executor): chDB, ClickHouse's engine ins
 clickhouse-connect (`clickhouse://user:pass@host:8123/db`), which several processes can share.
 
 Tables. The hourly facts and custom events are MergeTrees partitioned by month and ordered by (advertiser,
-campaign, hour), the dashboards' reads. The daily rollups (the DuckDB store's ROLLUPS, same names and columns)
-are SummingMergeTrees, and every read sums with GROUP BY, so parts not merged yet count right.
+campaign, hour), the dashboards' reads. The daily rollups (the DuckDB store's ROLLUPS, same names and columns,
+and daily_totals, ClickHouse's own) are SummingMergeTrees, and every read sums with GROUP BY, so parts not merged
+yet count right.
 
 A batch whole or not at all. ClickHouse has no transaction over several tables, so every fact row a batch writes
 (facts, events) carries a tag drawn for that attempt, and the batch's marker (batch id -> tag) in `batches` is
@@ -41,6 +42,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlencode
 
 from app.kernel.metrics import STATISTICS_QUERY_SECONDS
 from app.warehouse.base import BatchReceipt, BatchShare, FactRow, StatsQuery, StatsRow, StoreInUse
@@ -76,10 +78,36 @@ _DEDUPLICATION_WINDOW = 10_000
 _SUMMED_METRICS = tuple(m for m in MEASURES if m in METRICS) + ("spend",)
 
 
+# Query settings every read runs with. ClickHouse keeps the decompressed blocks of small reads (up to a million
+# rows: a dashboard's month of rollups, an advertiser's hours) in memory instead of reading, checksumming and
+# decompressing them again on every read (chDB at 10M rows, CPU per read: top 10 campaigns 20 -> 15 ms, an
+# advertiser's week by hour 19 -> 15 ms; bench/statistics_stores.py). A server needs its uncompressed_cache_size
+# set for it (deploy/clickhouse/uncompressed-cache.xml; README, "Past one machine"); chDB's is below. And no
+# weighing of the implicit min/max/count projection, which no read here can use (each filters by a column besides
+# the partition key's), 5-10 % of a small read (chDB: everyone's 30 days' totals, an advertiser's 30 days).
+_READ_SETTINGS: dict[str, int] = {"use_uncompressed_cache": 1, "optimize_use_implicit_projections": 0}
+# chDB's in-process engine, started with these: the cache above, bounded (it fills up to this and stays), and no
+# compiling of expressions and aggregates to machine code, which chDB does again on every read of the same SQL
+# (1-7 ms a read, more than the compiled code saves on these reads: top 10 campaigns 15 -> 12.6 ms CPU, an
+# advertiser's app x country 12 -> 10.4; the 90-day report alike).
+_CHDB_STARTUP: dict[str, int] = {**_READ_SETTINGS, "uncompressed_cache_size": 512 * 2**20, "compile_expressions": 0,
+                                 "compile_aggregate_expressions": 0}
+
+
+# ClickHouse's own rollup beside the shared ones: every advertiser's figures summed per day, with no key. A read of
+# everyone's totals or days (the admin's headline figures and chart) reads its row a day directly; read from
+# daily_by_campaign, ClickHouse first weighed its projections, a third of the read (chDB at 10M rows, everyone's 30
+# days' totals: 5.9 -> 4.1 ms CPU, where DuckDB takes ~3.5).
+_TOTALS_ROLLUP = "daily_totals"
+_ALL_ROLLUPS = (*ROLLUPS, EVENTS_ROLLUP, _TOTALS_ROLLUP)
+
+
 def _rollup_parts(rollup: str) -> tuple[str, list[str], list[str]]:
     """A rollup's source facts table, its key columns and its summed columns."""
     if rollup == EVENTS_ROLLUP:
         return "delivery_events", [*PLACEMENT_COLUMNS, "event"], ["count"]
+    if rollup == _TOTALS_ROLLUP:
+        return "delivery", [], list(MEASURES)
     return "delivery", list(ROLLUPS[rollup]), list(MEASURES)
 
 
@@ -95,7 +123,7 @@ _PROJECTIONS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 # The rollups' layout, named by what makes it: a store whose layout table lacks this name has its rollups made
 # again (_remake_rollups), so a change to the projections reaches stores made before it.
-_ROLLUP_LAYOUT = "untagged rollups; " + "; ".join(
+_ROLLUP_LAYOUT = f"untagged rollups; {_TOTALS_ROLLUP}; " + "; ".join(
     f"{rollup}.{name}({','.join(kept)})" for rollup, named in _PROJECTIONS.items() for name, kept in named.items())
 
 
@@ -111,16 +139,16 @@ def _schema(db: str) -> list[str]:
         f"CREATE TABLE IF NOT EXISTS {db}.delivery_events ({_PLACEMENT_DDL}, event {_TYPES['event']}, "
         f"count {_TYPES['count']}) {_FACTS_LAYOUT}",
     ]
-    for rollup in (*ROLLUPS, EVENTS_ROLLUP):
+    for rollup in _ALL_ROLLUPS:
         _, keys, sums = _rollup_parts(rollup)
         ddl = [f"{c} {_TYPES[c]}" for c in ("hour", *keys, *sums)]
         ddl += [f"PROJECTION {name} (SELECT hour, {', '.join(kept)}, {', '.join(f'sum({s})' for s in sums)} "
                 f"GROUP BY hour, {', '.join(kept)})" for name, kept in _PROJECTIONS.get(rollup, {}).items()]
-        rest = [c for c in keys if c not in ("advertiser_id", "campaign_id")]
+        owners = [c for c in ("advertiser_id", "campaign_id") if c in keys]
+        order = [*owners, "hour", *(c for c in keys if c not in owners)]
         statements.append(
             f"CREATE TABLE IF NOT EXISTS {db}.{rollup} ({', '.join(ddl)}) "
-            f"ENGINE = SummingMergeTree PARTITION BY toYYYYMM(hour) "
-            f"ORDER BY (advertiser_id, campaign_id, hour{''.join(f', {c}' for c in rest)}) "
+            f"ENGINE = SummingMergeTree PARTITION BY toYYYYMM(hour) ORDER BY ({', '.join(order)}) "
             f"SETTINGS non_replicated_deduplication_window = {_DEDUPLICATION_WINDOW}, "
             "deduplicate_merge_projection_mode = 'rebuild'")  # a merge sums rows: their projection is made again
     return statements
@@ -129,10 +157,10 @@ def _schema(db: str) -> list[str]:
 def _roll_up_sql(db: str, rollup: str, token: str, which: str) -> str:
     """The INSERT that adds the facts matching `which`, summed per UTC day, to a rollup."""
     source, keys, sums = _rollup_parts(rollup)
-    return (f"INSERT INTO {db}.{rollup} (hour, {', '.join(keys)}, {', '.join(sums)}) "
+    return (f"INSERT INTO {db}.{rollup} ({', '.join(['hour', *keys, *sums])}) "
             f"SETTINGS insert_deduplication_token = '{token}' "
-            f"SELECT toStartOfDay(hour) AS day, {', '.join(keys)}, {', '.join(f'sum({s})' for s in sums)} "
-            f"FROM {db}.{source} WHERE {which} GROUP BY day, {', '.join(keys)}")
+            f"SELECT {', '.join(['toStartOfDay(hour) AS day', *keys, *(f'sum({s})' for s in sums)])} "
+            f"FROM {db}.{source} WHERE {which} GROUP BY {', '.join(['day', *keys])}")
 
 
 class Executor(Protocol):
@@ -193,7 +221,8 @@ class ChDBExecutor:
         self.path = path
         opener: Any = session.Session  # chdb has no type hints
         try:
-            self._session: Any = opener(str(path))
+            # Startup arguments after the path (chDB: server settings, and query settings for this session).
+            self._session: Any = opener(f"{path}?{urlencode(_CHDB_STARTUP)}")
         except RuntimeError as error:  # chDB's engine allows one process per directory; it says only this
             raise StoreInUse(str(path), str(error)) from error
         self._datetimes: dict[str, dict[int, str]] = {}  # SQL text -> its DateTime columns (select)
@@ -281,7 +310,7 @@ class HTTPExecutor:
         self._client = clickhouse_connect.get_client(
             host=parts.hostname or "localhost", port=parts.port or (8443 if secure else 8123),
             username=unquote(parts.username or "default"), password=unquote(parts.password or ""), secure=secure,
-            autogenerate_session_id=False)
+            autogenerate_session_id=False, settings=_READ_SETTINGS)
 
     def command(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
         self._client.command(sql, parameters=dict(params or {}))
@@ -335,12 +364,12 @@ class ClickHouseStore:
             "SELECT name FROM system.tables WHERE database = {db:String} AND engine = 'MaterializedView'", {"db": db})
         for (view,) in views:
             self._executor.command(f"DROP TABLE IF EXISTS {db}.`{view}`")
-        for rollup in (*ROLLUPS, EVENTS_ROLLUP, "rolled"):
+        for rollup in (*_ALL_ROLLUPS, "rolled"):
             self._executor.command(f"DROP TABLE IF EXISTS {db}.{rollup}")
         for statement in _schema(db):
             self._executor.command(statement)
         token = secrets.token_hex(16)  # fresh tables: nothing to drop a repeat of
-        for rollup in (*ROLLUPS, EVENTS_ROLLUP):
+        for rollup in _ALL_ROLLUPS:
             self._executor.command(_roll_up_sql(db, rollup, token, f"tag IN {self._marked}"))
         self._executor.command(f"INSERT INTO {db}.rolled (tag, rolled_at) SELECT tag, now64(6, 'UTC') "
                                f"FROM {self._marked} AS marked(tag)")
@@ -365,7 +394,7 @@ class ClickHouseStore:
         if hours:
             params |= {"first": f"{hours[0]:%Y-%m-%d %H:%M:%S}", "last": f"{hours[1]:%Y-%m-%d %H:%M:%S}"}
             which = "hour >= {first:DateTime('UTC')} AND hour <= {last:DateTime('UTC')} AND " + which
-        for rollup in (*ROLLUPS, EVENTS_ROLLUP) if hours != () else ():
+        for rollup in _ALL_ROLLUPS if hours != () else ():
             self._executor.command(_roll_up_sql(self.database, rollup, token, which), params)
         self._executor.command(f"INSERT INTO {self.database}.rolled (tag, rolled_at) "
                                "SELECT {tag:UInt64}, now64(6, 'UTC')", {"tag": tag})
@@ -421,7 +450,7 @@ class ClickHouseStore:
 
     def clear(self) -> None:
         with self._write_lock:
-            for table in ("batches", "rolled", "delivery", "delivery_events", *ROLLUPS, EVENTS_ROLLUP):
+            for table in ("batches", "rolled", "delivery", "delivery_events", *_ALL_ROLLUPS):
                 self._executor.command(f"TRUNCATE TABLE IF EXISTS {self.database}.{table}")
 
     def close(self) -> None:
@@ -532,13 +561,22 @@ def _report_sql(query: StatsQuery, db: str, marked: str) -> tuple[str, dict[str,
     if query.advertiser_ids is not None:
         columns.add("advertiser_id")
     facts, events = tables_for(query, columns)
+    if facts != "delivery" and not columns and not query.events:
+        facts = _TOTALS_ROLLUP  # everyone's days, of every placement: ClickHouse's own rollup (above)
     if facts == "delivery":  # the hourly facts count marked batches only; a rollup holds nothing else
         conditions.append(f"tag IN {marked}")
     where = " AND ".join(conditions)
     order, limit = _order_and_limit(query)
     # The projections sum every advertiser's rows (_PROJECTIONS); weighing them against one advertiser's few
-    # granules cost ClickHouse ~1 ms a read of a tenth of that, and they never win there.
-    settings = " SETTINGS optimize_use_projections = 0" if query.advertiser_ids is not None else ""
+    # granules cost ClickHouse ~1 ms a read of a tenth of that, and they never win there. Those few granules, and
+    # everyone's days in a narrow rollup (a campaign's, creative's, exchange's or OS's row a day, or a projection's
+    # handful), are read sooner on one thread than the second starts, and a busy machine holds a read back less
+    # (chDB, 10M rows: ~10 % less CPU; everyone's top 10 campaigns 17 -> 15 ms, the admin's dashboard 109 -> 94).
+    # Everyone's hours, or every placement's days, are millions of rows: as many threads as cores.
+    if query.advertiser_ids is not None:
+        settings = " SETTINGS optimize_use_projections = 0, max_threads = 1"
+    else:
+        settings = "" if facts in ("delivery", "delivery_daily") else " SETTINGS max_threads = 1"
     if not query.events and query.time_zone == "UTC" and set(_SUMMED_METRICS) <= set(query.metrics):
         # One SELECT over the table, each ratio over the sums' aliases: the analysis of three nested SELECTs
         # cost ClickHouse about 1 ms a query, a tenth of a dashboard widget's read (bench/statistics_stores.py).

@@ -137,6 +137,7 @@ AUDITED_ONLY: dict[str, str] = {
     "postback": "a conversion postback's settings (app/settings/postbacks.py)",
     "reference_value": "a value of a reference list (app/reference/metadata.py)",
     "report": "a saved report (app/reports/service.py)",
+    "sign_in_policy": "the staff two-factor sign-in rule (app/accounts/second_factor.py)",
     "statistics_batch": "a delivery batch ingested (app/statistics/ingestion.py)",
 }
 

@@ -69,8 +69,9 @@ def test_a_report_total_opens_its_rows(page: Page, server_url: str, demo: dict[s
     advertiser = demo["advertiser@demo.example"]
     campaign = run(lambda db: campaigns.create_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
                                                         data=CampaignUpdate.model_validate({**SETTINGS, "name": "Reported"})))
-    now = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
-    _ingest(server_url, [{"hour": (now - timedelta(hours=h)).isoformat(), "advertiser_id": advertiser,
+    # Two hours of one day (yesterday's, so the test reads the same at any time of day): one row a day.
+    day = datetime.now(UTC).replace(hour=10, minute=0, second=0, microsecond=0) - timedelta(days=1)
+    _ingest(server_url, [{"hour": (day + timedelta(hours=h)).isoformat(), "advertiser_id": advertiser,
                           "campaign_id": campaign.id, "creative_id": 0, "exchange": "PubMatic", "os": "iOS",
                           "country": "DE", "app": "com.example.game", "device_type": "phone", "impressions": 700,
                           "clicks": 7, "spend_micros": 1_500_000, "conversions": 0} for h in range(2)],

@@ -4,6 +4,7 @@ hash on its own threads) binds reach the request's log line, as they do from an 
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from sqlmodel import Session
@@ -30,5 +31,7 @@ def test_fields_bound_off_the_loop_reach_the_callers_log_line(demo_ids: dict[str
         await run_off_loop(_heavy_binds, value="8")
         return line
 
-    line = asyncio.run(page_event())
+    # A loop of its own on a thread of its own: the browser tests' sync Playwright keeps a loop running here.
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        line = thread.submit(asyncio.run, page_event()).result()
     assert line == {"route": "/profile", "user_id": "8"}

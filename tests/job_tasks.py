@@ -23,14 +23,22 @@ def always_fails(folder: str) -> None:
     raise jobs.Retry(f"refused on attempt {number}")
 
 
+def _mark(path: Path) -> None:
+    """Write this process's id whole before the file appears: the test waits for the file, then reads it (a plain
+    write_text makes the file empty first, and the test once read it so)."""
+    partial = path.with_suffix(".partial")
+    partial.write_text(str(os.getpid()))
+    partial.replace(path)
+
+
 @jobs.task("tests.hangs_once")
 def hangs_once(folder: str) -> None:
     """The first run says so and hangs (its process is killed in the test); a later run finishes at once."""
     started = Path(folder) / "started"
     if not started.exists():
-        started.write_text(str(os.getpid()))
+        _mark(started)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # killed long before
             time.sleep(0.05)
         return
-    (Path(folder) / "finished").write_text(str(os.getpid()))
+    _mark(Path(folder) / "finished")

@@ -6,6 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from app.access.policy import Actor, can
+from app.access.roles import Role
+
 
 class AlertKind(StrEnum):
     LOW_BALANCE = "low_balance"
@@ -34,3 +37,14 @@ MAX_LOW_BALANCE_DAYS = 90
 BURN_DAYS = 7  # the burn rate is the spend of the last this many whole days, a day on average
 NO_SPEND_HOURS = 24
 UNDER_DELIVERY_SHARE = 0.8  # more than 20 % behind even pacing
+
+
+# Who may be told of what: read by the services and by the subscription's reply (app/alerts/schemas.py).
+def has_balance(actor: Actor) -> bool:
+    """Whether the actor has a balance of their own, so a low-balance threshold that decides their alert."""
+    return actor.role == Role.ADVERTISER
+
+
+def subscribable(actor: Actor) -> list[str]:
+    """The kinds the actor can be told of (an admin-only kind only to those who may see it)."""
+    return [kind.value for kind, info in KINDS.items() if not info.staff_only or can(actor, "dsp", "view")]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from app.alerts.kinds import DEFAULT_LOW_BALANCE_DAYS, KINDS, MAX_LOW_BALANCE_DAYS
+from app.alerts.kinds import DEFAULT_LOW_BALANCE_DAYS, KINDS, MAX_LOW_BALANCE_DAYS, has_balance, subscribable
 from app.kernel.schema_examples import example
 
 if TYPE_CHECKING:
@@ -60,8 +60,6 @@ class SubscriptionRead(BaseModel):
 
     @classmethod
     def of(cls, row: AlertSubscription | None, actor: Actor) -> SubscriptionRead:
-        from app.alerts.service import has_balance, subscribable
-
         return cls(email_kinds=list(row.email_kinds) if row else [],
                    low_balance_days=row.low_balance_days if row else DEFAULT_LOW_BALANCE_DAYS,
                    kinds=subscribable(actor), has_balance=has_balance(actor))

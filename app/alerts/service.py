@@ -22,7 +22,7 @@ from app.access.permissions import allowed_roles
 from app.access.policy import Actor, advertiser_rows, can, require
 from app.access.roles import Role
 from app.alerts.checks import Cause
-from app.alerts.kinds import DEFAULT_LOW_BALANCE_DAYS, KINDS, MAX_LOW_BALANCE_DAYS, AlertKind
+from app.alerts.kinds import DEFAULT_LOW_BALANCE_DAYS, KINDS, MAX_LOW_BALANCE_DAYS, AlertKind, subscribable
 from app.alerts.models import Alert, AlertSubscription
 from app.alerts.schemas import AlertRead, SubscriptionRead
 from app.kernel.errors import Invalid
@@ -180,13 +180,3 @@ def update_subscription(db: Session, *, actor: Actor, email_kinds: Sequence[str]
     db.add(row)
     db.flush()
     return SubscriptionRead.of(row, actor)
-
-
-def has_balance(actor: Actor) -> bool:
-    """Whether the actor has a balance of their own, so a low-balance threshold that decides their alert."""
-    return actor.role == Role.ADVERTISER
-
-
-def subscribable(actor: Actor) -> list[str]:
-    """The kinds the actor can be told of (an admin-only kind only to those who may see it)."""
-    return [kind.value for kind, info in KINDS.items() if not info.staff_only or can(actor, "dsp", "view")]

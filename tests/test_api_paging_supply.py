@@ -9,27 +9,15 @@ from typing import Any
 import pytest
 
 from app.kernel.db import run
-from tests.helpers import bearer_headers, other_tenant
+from tests.helpers import bearer_headers, other_tenant, walk_pages
 
 CAMPAIGN = {"objective": "app_installs", "starts_at": "2026-12-01", "time_zone": "UTC", "total_budget": "1200",
             "bid_strategy": "cpc", "bid": "0.40", "targeting": {"countries": ["US"], "device_types": ["phone"]}}
 
 
 def walk(client, headers, path: str, limit: int, **params: Any) -> list[dict]:
-    """Every row of a paged list; each page within its limit, the last page's total the rows seen."""
-    rows: list[dict] = []
-    cursor = None
-    for _ in range(200):
-        reply = client.get(path, headers=headers, params={**params, "limit": limit, **({"cursor": cursor} if cursor else {})})
-        assert reply.status_code == 200, reply.text
-        page = reply.json()["data"]
-        assert page["limit"] == limit and len(page["items"]) <= limit
-        rows += page["items"]
-        cursor = page["next_cursor"]
-        if cursor is None:
-            assert page["total"] == len(rows), (path, page["total"], len(rows))
-            return rows
-    raise AssertionError("the pages never ended")
+    """Every row of a paged list; each page within its limit, the last page's total (always counted) the rows seen."""
+    return walk_pages(client, headers, path, limit, counted=True, **params)
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ import sys
 import uuid
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -179,6 +180,26 @@ def test_the_batches_behind_a_query_are_the_ones_whose_rows_it_sums(store) -> No
     total = ask(store, filters={"exchange": ("Magnite",)}, advertiser_ids=(7, 8))[0]
     assert sum(s.spend_micros for s in shares) == total["spend_micros"]  # the batches add up to the figure
     assert store.batches_of(StatsQuery(start=START, end=END, advertiser_ids=())) == []
+
+
+def test_the_batches_behind_days_are_the_ones_behind_their_hours(store) -> None:
+    """UTC days of everyone, of an advertiser or of a campaign may be answered from a daily summary of each batch
+    (ClickHouse's daily_by_batch); Etc/UTC, the same days, reads the hourly facts: both answer the same batches,
+    rows and sums, with a batch's rows spread over several days and placements, and a raced duplicate ignored."""
+    for seed in (31, 32, 33):
+        store.ingest(f"days-{seed}", random_rows(seed, 300), source="test")
+    store.ingest("days-31", random_rows(34, 40), source="again")  # a duplicate: adds nothing
+    for scope, filters in ((None, {}), ((7,), {}), ((8, 9), {"campaign_id": (71, 81, 90)}),
+                           (None, {"campaign_id": (90,)}), (None, {"exchange": ("Magnite",)})):
+        for start, end in ((START, END), (START + timedelta(days=1), START + timedelta(days=2))):
+            query = StatsQuery(start=start, end=end, advertiser_ids=scope, filters=filters)
+            days = [(s.batch_id, s.source, s.rows, s.impressions, s.clicks, s.spend_micros, s.conversions)
+                    for s in store.batches_of(query)]
+            hours = [(s.batch_id, s.source, s.rows, s.impressions, s.clicks, s.spend_micros, s.conversions)
+                     for s in store.batches_of(replace(query, time_zone="Etc/UTC"))]
+            assert days == hours and days, (scope, filters, start)
+            assert sum(d[5] for d in days) == ask(store, start=start, end=end, advertiser_ids=scope,
+                                                  filters=filters)[0]["spend_micros"]
 
 
 def test_the_rollups_answer_what_the_hourly_rows_do(store) -> None:

@@ -52,7 +52,7 @@ from app.reports import sheet_data_api
 from app.settings import brand_theme, client_settings_api, company, company_api
 from app.settings import spec_calls_api as spec_settings_calls_api
 from app.statistics import api as statistics_api
-from app.statistics import dashboards_api, postbacks_api, redirector_api
+from app.statistics import csv_batches, dashboards_api, postbacks_api, redirector_api
 from app.supply import app_entries, app_lists_api, audience_devices, audiences_api, list_routes
 from app.web import csp, export_files, kinds_api, openapi_document, readiness
 from app.web.bounds import bounded_integers
@@ -328,7 +328,8 @@ def upload_limits() -> tuple[Limit, ...]:
         Limit(re.compile(r"^/api/(company-config/[^/]+/[^/]+|uploadLogo)/?$"), settings.max_image_upload_bytes),
         Limit(re.compile(r"^/api/uploads/(inventory-list|smart-app-list)/?$"), app_entries.MAX_UPLOAD_BYTES),
         Limit(re.compile(r"^/api/audiences/[^/]+/devices/?$"), audience_devices.MAX_FILE_BYTES),
-        Limit(re.compile(r"^/api/statistics/batches(/csv)?/?$"), 64 * MB, field="body"),
+        Limit(re.compile(r"^/api/statistics/batches/csv/?$"), csv_batches.MAX_CSV_BYTES, field="body"),
+        Limit(re.compile(r"^/api/statistics/batches/?$"), 64 * MB, field="body"),
     )
 
 

@@ -15,7 +15,7 @@ from app.demo.advertising import seed_demo_advertising
 from app.funds import ledger
 from app.funds.models import LedgerEntry
 from app.kernel.errors import Forbidden, Invalid
-from app.statistics import ingestion
+from app.statistics import csv_batches, ingestion
 from app.statistics import service as statistics
 from app.warehouse import get_store
 from tests.helpers import actor_of, bearer_headers, other_tenant
@@ -69,10 +69,10 @@ def test_a_json_batch_is_summed_back_and_charged_once(db: Session, setup: dict[s
 
 def test_a_csv_batch_names_lines_and_sums_back(db: Session, setup: dict[str, Any]) -> None:
     adv, camp = setup["advertiser"].id, setup["campaign"]
-    header = ",".join(ingestion.CSV_COLUMNS) + ",event_purchase\n"
+    header = ",".join(csv_batches.CSV_COLUMNS) + ",event_purchase\n"
     line = f"2026-11-10T{{h}}:00:00Z,{adv},{camp},0,Google AdX,iOS,DE,com.example.shop,tablet,500,5,1500000,{{c}},{{p}}\n"
     text = header + line.format(h="08", c=1, p=2) + line.format(h="09", c=0, p="")
-    answer = ingestion.ingest_csv(db, actor=setup["admin"], batch_id="csv-1", text=text)
+    answer = csv_batches.ingest_csv(db, actor=setup["admin"], batch_id="csv-1", text=text)
     assert (answer.rows, answer.duplicate) == (2, False)
     total = day_totals(db, setup, events=["purchase"])[0]
     assert (total["impressions"], total["conversions"], total["spend_micros"], total["event_purchase"]) == (
@@ -80,11 +80,11 @@ def test_a_csv_batch_names_lines_and_sums_back(db: Session, setup: dict[str, Any
 
     bad = header + line.format(h="08", c=1, p=2) + line.format(h="09", c="-1", p=0).replace(",DE,", ",XX,")
     with pytest.raises(Invalid) as caught:
-        ingestion.ingest_csv(db, actor=setup["admin"], batch_id="csv-2", text=bad)
+        csv_batches.ingest_csv(db, actor=setup["admin"], batch_id="csv-2", text=bad)
     assert caught.value.fields == {"line 3.country": "Not an ISO country code.",
                                    "line 3.conversions": "Give a whole number, 0 or more."}
     with pytest.raises(Invalid) as caught:
-        ingestion.ingest_csv(db, actor=setup["admin"], batch_id="csv-3", text="hour,country\n")
+        csv_batches.ingest_csv(db, actor=setup["admin"], batch_id="csv-3", text="hour,country\n")
     assert "line 1" in caught.value.fields
 
 
@@ -164,7 +164,7 @@ def test_the_api_stores_replays_and_refuses(client: Any, setup: dict[str, Any]) 
                           headers=advertiser)
     assert refused.status_code == 403 and refused.json()["success"] is False
 
-    csv_text = ",".join(ingestion.CSV_COLUMNS) + "\n" + ",".join(str(v) for v in row(setup, clicks=7).values()) + "\n"
+    csv_text = ",".join(csv_batches.CSV_COLUMNS) + "\n" + ",".join(str(v) for v in row(setup, clicks=7).values()) + "\n"
     sent = client.post("/api/statistics/batches/csv?batch_id=api-csv", content=csv_text,
                        headers={**admin, "content-type": "text/csv"})
     assert sent.status_code == 200, sent.text
@@ -180,3 +180,51 @@ def test_the_api_stores_replays_and_refuses(client: Any, setup: dict[str, Any]) 
     assert wrong.status_code == 422 and "dimensions" in wrong.json()["data"]["fields"]
     docs = client.get("/api/openapi.json").json()["paths"]
     assert {"/statistics/batches", "/statistics/batches/csv", "/statistics"} <= set(docs)
+
+
+def test_a_csv_is_checked_a_chunk_at_a_time_with_the_same_answers(db: Session, setup: dict[str, Any],
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Large CSV batches (up to MAX_CSV_ROWS lines) are read in chunks, each checked column by column and, where
+    that finds anything, line by line: a bad line in a later chunk is still named by its line, cells a column
+    check does not pass but the rules accept (spaces around numbers, a lower-case country) still store, and the
+    stored figures are the lines' sums."""
+    monkeypatch.setattr(csv_batches, "CHUNK", 3)
+    adv, camp = setup["advertiser"].id, setup["campaign"]
+    header = ",".join(csv_batches.CSV_COLUMNS) + ",event_install\n"
+    line = f"2026-11-10T{{h:02d}}:00:00Z,{adv},{camp},0,Google AdX,iOS,{{country}},com.example.shop,tablet,{{imp}},5,1500000,0,{{ev}}\n"
+    lines = [line.format(h=h, country="DE", imp=100 + h, ev=h % 2 or "") for h in range(8)]
+    lines[4] = line.format(h=4, country=" de", imp=" 104 ", ev="1")  # second chunk: accepted line by line
+    bad = lines.copy()
+    bad[7] = line.format(h=7, country="DE", imp="1.5", ev="")  # line 9 (the header is line 1), third chunk
+    with pytest.raises(Invalid) as caught:
+        csv_batches.ingest_csv(db, actor=setup["admin"], batch_id="chunks-bad", text=header + "".join(bad))
+    assert caught.value.fields == {"line 9.impressions": ingestion.NOT_A_COUNT}
+    assert day_totals(db, setup)[0]["impressions"] == 0  # nothing of the good chunks was stored
+
+    stored = csv_batches.ingest_csv(db, actor=setup["admin"], batch_id="chunks", text=header + "".join(lines))
+    assert stored.rows == 8
+    total = day_totals(db, setup, events=["install"])[0]
+    assert (total["impressions"], total["event_install"]) == (sum(100 + h for h in range(8)), 5)
+    by_country = {r["country"]: r["impressions"] for r in day_totals(db, setup, dimensions=["country"])}
+    assert by_country == {"DE": sum(100 + h for h in range(8))}
+
+    monkeypatch.setattr(csv_batches, "MAX_CSV_ROWS", 7)
+    with pytest.raises(Invalid) as caught:
+        csv_batches.ingest_csv(db, actor=setup["admin"], batch_id="too-many", text=header + "".join(lines))
+    assert caught.value.fields == {"body": "At most 7 rows per batch; split it into several batches."}
+    with pytest.raises(Invalid) as caught:
+        csv_batches.ingest_csv(db, actor=setup["admin"], batch_id="empty", text=header + "\n\n")
+    assert caught.value.fields == {"body": "The batch has no rows."}
+
+
+def test_a_csv_naming_another_advertisers_campaign_is_refused_by_line(db: Session, setup: dict[str, Any]) -> None:
+    """The column check looks ids up a chunk at a time; a campaign of another advertiser still refuses the batch
+    naming its line (the other tenant's campaign is never written to)."""
+    rival_advertiser = other_tenant(db)[1]
+    adv, camp = setup["advertiser"].id, setup["campaign"]
+    header = ",".join(csv_batches.CSV_COLUMNS) + "\n"
+    good = f"2026-11-10T08:00:00Z,{adv},{camp},0,Magnite,iOS,DE,com.example.shop,phone,10,1,20000,0\n"
+    wrong = f"2026-11-10T09:00:00Z,{rival_advertiser.id},{camp},0,Magnite,iOS,DE,com.example.shop,phone,10,1,20000,0\n"
+    with pytest.raises(Invalid) as caught:
+        csv_batches.ingest_csv(db, actor=setup["admin"], batch_id="rival", text=header + good + wrong)
+    assert caught.value.fields == {"line 3.campaign_id": ingestion.NO_CAMPAIGN}

@@ -12,8 +12,8 @@ from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.kernel.csv_exports import ExportLink
+from app.statistics import csv_batches, ingestion
 from app.statistics import explain as explain_service
-from app.statistics import ingestion
 from app.statistics import service as statistics
 from app.statistics.money_replies import Figure
 from app.statistics.schemas import BatchStored, Explanation, FigureRows, RowValue
@@ -61,8 +61,10 @@ CSV_EXAMPLE = ("hour,advertiser_id,campaign_id,creative_id,exchange,os,country,a
                "spend_micros,conversions,event_install\n"
                "2026-11-10T14:00:00Z,4,12,0,Google AdX,Android,DE,com.example.game,phone,18250,141,43800000,6,5\n")
 CSV_HELP = f"""The same as `POST /statistics/batches`, as CSV (`Content-Type: text/csv`) with a header row:
-`{','.join(ingestion.CSV_COLUMNS)}`, then any number of `event_<name>` columns (a custom event's counts).
+`{','.join(csv_batches.CSV_COLUMNS)}`, then any number of `event_<name>` columns (a custom event's counts).
 Problems name the line, counting the header as line 1, e.g. `{{"line 18.country": "Not an ISO country code."}}`.
+At most {csv_batches.MAX_CSV_ROWS:,} lines ({csv_batches.MAX_CSV_BYTES // 2**20} MB) per call: the call for large
+batches (a million lines are stored in seconds; JSON takes {ingestion.MAX_ROWS:,} rows).
 
 ```
 curl -X POST "https://console.example.com/api/statistics/batches/csv?batch_id=exchange-a:2026-11-10T14" \\
@@ -111,7 +113,7 @@ def post_csv_batch(batch_id: str = Query(..., description="The batch's name for 
                    # A str body that is not JSON: FastAPI hands the raw text over (and /docs offers a text box).
                    text: str = Body(..., media_type="text/csv", examples=[CSV_EXAMPLE]),
                    actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[BatchStored]:
-    return _stored(ingestion.ingest_csv(db, actor=actor, batch_id=batch_id, text=text))
+    return _stored(csv_batches.ingest_csv(db, actor=actor, batch_id=batch_id, text=text))
 
 
 def _comma_list(value: str | None) -> list[str]:

@@ -5,18 +5,18 @@ naming the row and the field. A batch id names the batch for good: sending it ag
 answers the first receipt (duplicate), and its spend is charged at most once (the ledger's reference is the
 batch id), so a client whose connection broke may always retry.
 
-Three writers share the checks and the write: the ingestion API (admin), conversion postbacks
-(services/postback_ingest.py: the token is the credential) and the simulator.
+Four writers share the checks and the write: the ingestion API (admin; its CSV call in csv_batches.py),
+conversion postbacks (postback_ingest.py: the token is the credential), counted clicks and the simulator.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from itertools import islice
+from types import MappingProxyType
+from typing import Any, TypeVar
 
 import pycountry
 from sqlmodel import Session, col, select
@@ -33,9 +33,9 @@ from app.kernel.metrics import INGESTED_ROWS
 from app.statistics.schemas import BatchStored, RowValue
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
-from app.warehouse.schema import DEVICE_TYPES, EVENT_NAME_PATTERN, EVENT_PREFIX, MEASURES, PLACEMENT_COLUMNS
+from app.warehouse.schema import DEVICE_TYPES, EVENT_NAME_PATTERN, MEASURES, PLACEMENT_COLUMNS
 
-MAX_ROWS = 50_000
+MAX_ROWS = 50_000  # a JSON batch: every row an object, parsed and held whole before it is checked (CSV: csv_batches)
 MAX_PROBLEMS = 20  # a batch with thousands of bad rows names the first ones, not all of them
 MAX_TEXT = 200  # exchange, os and app names
 MAX_COUNT = 10**12  # far above any hour of one placement; keeps sums inside BIGINT
@@ -43,7 +43,6 @@ MAX_EVENTS_PER_ROW = 50
 BATCH_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
 _EVENT_NAME = re.compile(EVENT_NAME_PATTERN)
 ROW_FIELDS = ("hour", *PLACEMENT_COLUMNS, *MEASURES, "events")
-CSV_COLUMNS = ("hour", *PLACEMENT_COLUMNS, *MEASURES)
 EXTRA_CELLS = "cells"  # the field a CSV line with more cells than the header is refused under
 
 BAD_BATCH_ID = "Use 1 to 100 letters, digits and - _ . : characters."
@@ -56,6 +55,8 @@ NO_ADVERTISER = "No such advertiser."
 NO_CAMPAIGN = "No such campaign of this advertiser."
 NO_CREATIVE = "Use 0 or a creative of this advertiser."
 REQUIRED = "This field is required."
+
+T = TypeVar("T")
 
 
 def parse_hour(value: Any) -> datetime | None:
@@ -82,8 +83,8 @@ def count_of(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         number = value
-    elif isinstance(value, str) and value.strip().isdigit():
-        number = int(value.strip())
+    elif isinstance(value, str) and (text := value.strip()).isascii() and text.isdigit():
+        number = int(text)  # ASCII digits only: "²" is a digit to isdigit() and not to int()
     else:
         return None
     return number if 0 <= number <= MAX_COUNT else None
@@ -106,85 +107,148 @@ class _Problems:
                                        f"{'s' if self.total > 1 else ''}{shown}.")
 
 
-def _ownership(db: Session, rows: list[tuple[str, dict[str, Any]]]) -> tuple[set[int], dict[int, int], dict[int, int]]:
-    """Advertiser ids, campaign -> advertiser and creative -> advertiser for every id the rows name, in one
-    query per kind (chunked: SQLite limits a statement's parameters)."""
-    def ids(key: str) -> list[int]:
-        return sorted({i for _, row in rows if (i := count_of(row.get(key))) is not None})
+class Owners:
+    """Advertiser ids, campaign -> advertiser and creative -> advertiser for the ids rows name, read a chunk of
+    rows at a time (one query per kind and 500 ids: SQLite limits a statement's parameters) and kept for the
+    batch, so a million rows naming a few thousand campaigns ask the database a few times."""
 
-    def chunks(values: list[int]) -> Iterable[list[int]]:
-        for start in range(0, len(values), 500):
-            yield values[start:start + 500]
+    def __init__(self, db: Session) -> None:
+        self.db = db
+        self.advertisers: set[int] = set()
+        self.campaigns: dict[int, int] = {}
+        self.creatives: dict[int, int] = {}
+        self._asked: dict[str, set[int]] = {"advertiser_id": set(), "campaign_id": set(), "creative_id": set()}
 
-    advertisers: set[int] = set()
-    for part in chunks(ids("advertiser_id")):
-        advertisers |= {i for i in db.exec(select(col(User.id)).where(col(User.id).in_(part), User.role == Role.ADVERTISER)) if i}
-    campaigns: dict[int, int] = {}
-    for part in chunks(ids("campaign_id")):
-        campaigns.update((i, a) for i, a in db.exec(select(col(Campaign.id), Campaign.advertiser_id).where(col(Campaign.id).in_(part))) if i)
-    creatives: dict[int, int] = {}
-    for part in chunks([i for i in ids("creative_id") if i]):
-        creatives.update((i, a) for i, a in db.exec(select(col(Creative.id), Creative.advertiser_id).where(col(Creative.id).in_(part))) if i)
-    return advertisers, campaigns, creatives
+    def read(self, rows: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+        """Learn the ids these (label, row) pairs name."""
+        self.learn({key: {i for _, row in rows if isinstance(row, Mapping) and (i := count_of(row.get(key))) is not None}
+                    for key in self._asked})
+
+    def learn(self, ids: Mapping[str, set[int]]) -> None:
+        """Look up the ids not asked about before: {"advertiser_id": {...}, "campaign_id": ..., "creative_id": ...}."""
+        def new(key: str) -> list[int]:
+            found = ids.get(key, set()) - self._asked[key]
+            self._asked[key] |= found
+            return sorted(found)
+
+        db = self.db
+        for part in _chunks(new("advertiser_id"), 500):
+            self.advertisers |= {i for i in db.exec(select(col(User.id)).where(col(User.id).in_(part),
+                                                                               User.role == Role.ADVERTISER)) if i}
+        for part in _chunks(new("campaign_id"), 500):
+            self.campaigns.update((i, a) for i, a in db.exec(
+                select(col(Campaign.id), Campaign.advertiser_id).where(col(Campaign.id).in_(part))) if i)
+        for part in _chunks([i for i in new("creative_id") if i], 500):
+            self.creatives.update((i, a) for i, a in db.exec(
+                select(col(Creative.id), Creative.advertiser_id).where(col(Creative.id).in_(part))) if i)
 
 
-def check_rows(db: Session, rows: Sequence[tuple[str, Mapping[str, RowValue]]],
-               allowed_advertisers: set[int] | None = None) -> list[FactRow]:
-    """FactRows for (label, row) pairs, or Invalid naming "<label>.<field>" for each problem (the first 20;
-    just "<field>" when the label is ""). `allowed_advertisers` narrows whose statistics may be written (a
-    postback token writes only its own)."""
-    problems = _Problems()
-    plain = [(label, dict(row) if isinstance(row, Mapping) else {}) for label, row in rows]
-    advertisers, campaigns, creatives = _ownership(db, plain)
-    facts: list[FactRow] = []
-    for (label, row), (_, original) in zip(plain, rows, strict=True):
+def _chunks(values: Sequence[T], size: int) -> Iterable[Sequence[T]]:
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
+
+
+_FIELDS = frozenset(ROW_FIELDS)
+_REQUIRED = frozenset(ROW_FIELDS) - {"events"}
+_DEVICES = frozenset(DEVICE_TYPES)
+NO_EVENTS: Mapping[str, int] = MappingProxyType({})  # shared by every row without events (most rows)
+_MISSING = object()
+
+
+class RowChecker:
+    """One batch's rows checked one by one into FactRows. The values a batch repeats on most of its rows (its hours,
+    countries, exchanges, apps, ids) are checked once each and the checked value kept, which also makes rows
+    share one object per value: a million rows of CSV hold a few thousand strings, not nine million."""
+
+    def __init__(self, owners: Owners, allowed_advertisers: set[int] | None) -> None:
+        self.owners = owners
+        self.allowed = allowed_advertisers
+        self.problems = _Problems()
+        self.hours: dict[Any, tuple[datetime | None, str | None]] = {}
+        self.texts: dict[Any, str | None] = {}
+        self.countries: dict[Any, str | None] = {}
+
+    def hour(self, value: Any) -> tuple[datetime | None, str | None]:
+        """The hour and the problem with it, if any."""
+        known = self.hours.get(value, _MISSING) if isinstance(value, str) else _MISSING
+        if known is not _MISSING:
+            return known  # type: ignore[return-value]
+        hour = parse_hour(value)
+        checked = (hour, BAD_HOUR if hour is None else
+                   NOT_ON_THE_HOUR if hour.minute or hour.second or hour.microsecond else None)
+        if isinstance(value, str):
+            self.hours[value] = checked
+        return checked
+
+    def text(self, value: Any) -> str | None:
+        """A name stripped, or None when it is no name."""
+        known = self.texts.get(value, _MISSING) if isinstance(value, str) else _MISSING
+        if known is _MISSING:
+            known = value.strip() if isinstance(value, str) and value.strip() and len(value) <= MAX_TEXT else None
+            if isinstance(value, str):
+                self.texts[value] = known
+        return known  # type: ignore[return-value]
+
+    def country(self, value: Any) -> str | None:
+        """The ISO code upper-cased, or None when it is none."""
+        known = self.countries.get(value, _MISSING) if isinstance(value, str) else _MISSING
+        if known is _MISSING:
+            code = value.strip().upper() if isinstance(value, str) else ""
+            known = code if len(code) == 2 and pycountry.countries.get(alpha_2=code) is not None else None
+            if isinstance(value, str):
+                self.countries[value] = known
+        return known  # type: ignore[return-value]
+
+    def check(self, label: str, original: Any) -> FactRow | None:
+        """The row's FactRow, or None with its problems added under "<label>.<field>"."""
+        problems = self.problems
         dot = "." if label else ""
         if not isinstance(original, Mapping):
             problems.add(label, "Give each row as an object.")
-            continue
-        for key in sorted(set(row) - set(ROW_FIELDS)):
-            problems.add(f"{label}{dot}{key}", "More cells than header columns." if key == EXTRA_CELLS else "Unknown field.")
-        values: dict[str, Any] = {}
-        for key in ROW_FIELDS:
-            if key not in row and key != "events":
-                problems.add(f"{label}{dot}{key}", REQUIRED)
-        hour = parse_hour(row.get("hour"))
-        if "hour" in row and hour is None:
-            problems.add(f"{label}{dot}hour", BAD_HOUR)
-        elif hour is not None and (hour.minute or hour.second or hour.microsecond):
-            problems.add(f"{label}{dot}hour", NOT_ON_THE_HOUR)
-        values["hour"] = hour
+            return None
+        row = original
+        keys = row.keys()
+        if not keys <= _FIELDS:
+            for key in sorted(set(keys) - _FIELDS):
+                problems.add(f"{label}{dot}{key}",
+                             "More cells than header columns." if key == EXTRA_CELLS else "Unknown field.")
+        if not keys >= _REQUIRED:
+            for key in ROW_FIELDS:
+                if key not in row and key != "events":
+                    problems.add(f"{label}{dot}{key}", REQUIRED)
+        hour, hour_problem = self.hour(row.get("hour"))
+        if "hour" in row and hour_problem:
+            problems.add(f"{label}{dot}hour", hour_problem)
+        owners = self.owners
         advertiser = count_of(row.get("advertiser_id"))
-        if "advertiser_id" in row and (advertiser not in advertisers
-                                       or (allowed_advertisers is not None and advertiser not in allowed_advertisers)):
+        if "advertiser_id" in row and (advertiser not in owners.advertisers
+                                       or (self.allowed is not None and advertiser not in self.allowed)):
             problems.add(f"{label}{dot}advertiser_id", NO_ADVERTISER)
         campaign = count_of(row.get("campaign_id"))
-        if "campaign_id" in row and (campaign is None or campaigns.get(campaign) != advertiser):
+        if "campaign_id" in row and (campaign is None or owners.campaigns.get(campaign) != advertiser):
             problems.add(f"{label}{dot}campaign_id", NO_CAMPAIGN)
         creative = count_of(row.get("creative_id"))
-        if "creative_id" in row and (creative is None or (creative and creatives.get(creative) != advertiser)):
+        if "creative_id" in row and (creative is None or (creative and owners.creatives.get(creative) != advertiser)):
             problems.add(f"{label}{dot}creative_id", NO_CREATIVE)
-        values.update(advertiser_id=advertiser, campaign_id=campaign, creative_id=creative)
+        names = []
         for key in ("exchange", "os", "app"):
-            text = row.get(key)
-            if key in row and (not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT):
+            name = self.text(row.get(key))
+            if key in row and name is None:
                 problems.add(f"{label}{dot}{key}", f"Give a name of 1 to {MAX_TEXT} characters.")
-            values[key] = text.strip() if isinstance(text, str) else ""
-        country = row.get("country")
-        code = country.strip().upper() if isinstance(country, str) else ""
-        if "country" in row and (len(code) != 2 or pycountry.countries.get(alpha_2=code) is None):
+            names.append(name)
+        country = self.country(row.get("country"))
+        if "country" in row and country is None:
             problems.add(f"{label}{dot}country", NOT_A_COUNTRY)
-        values["country"] = code
         device = row.get("device_type")
-        if "device_type" in row and device not in DEVICE_TYPES:
+        if "device_type" in row and device not in _DEVICES:
             problems.add(f"{label}{dot}device_type", NOT_A_DEVICE)
-        values["device_type"] = device
+        measures = []
         for key in MEASURES:
             number = count_of(row.get(key))
             if key in row and number is None:
                 problems.add(f"{label}{dot}{key}", NOT_A_COUNT)
-            values[key] = number
-        events = row.get("events") or {}
+            measures.append(number)
+        events = row.get("events") or NO_EVENTS
         clean_events: dict[str, int] = {}
         if not isinstance(events, Mapping) or len(events) > MAX_EVENTS_PER_ROW:
             problems.add(f"{label}{dot}events", f"Give an object of at most {MAX_EVENTS_PER_ROW} event names and counts.")
@@ -197,9 +261,29 @@ def check_rows(db: Session, rows: Sequence[tuple[str, Mapping[str, RowValue]]],
                     problems.add(f"{label}{dot}events.{name}", NOT_A_COUNT)
                 elif number:
                     clean_events[name] = number
-        if not problems.total:
-            facts.append(FactRow(**values, events=clean_events))
-    problems.raise_if_any()
+        if problems.total:
+            return None  # once any row is bad nothing is stored: later rows are only checked
+        # Positional: a million rows built by keyword take a second longer.
+        return FactRow(hour, advertiser, campaign, creative, names[0], names[1], country, names[2],  # type: ignore[arg-type]
+                       device, measures[0], measures[1], measures[2], measures[3],  # type: ignore[arg-type]
+                       clean_events or NO_EVENTS)
+
+
+CHECK_CHUNK = 50_000  # rows whose ids are looked up together
+
+
+def check_rows(db: Session, rows: Iterable[tuple[str, Mapping[str, RowValue]]],
+               allowed_advertisers: set[int] | None = None) -> list[FactRow]:
+    """FactRows for (label, row) pairs, or Invalid naming "<label>.<field>" for each problem (the first 20;
+    just "<field>" when the label is ""). `allowed_advertisers` narrows whose statistics may be written (a
+    postback token writes only its own)."""
+    checker = RowChecker(Owners(db), allowed_advertisers)
+    facts: list[FactRow] = []
+    source = iter(rows)
+    while chunk := list(islice(source, CHECK_CHUNK)):
+        checker.owners.read(chunk)
+        facts.extend(fact for label, row in chunk if (fact := checker.check(label, row)) is not None)
+    checker.problems.raise_if_any()
     return facts
 
 
@@ -229,9 +313,11 @@ def store_and_charge(db: Session, *, batch_id: str, facts: list[FactRow], source
                        spend_micros_by_advertiser={str(a): s for a, s in sorted(receipt.spend_by_advertiser.items())})
 
 
-def _too_many(count: int, field: str) -> None:
-    if count > MAX_ROWS:
-        raise Invalid({field: f"At most {MAX_ROWS:,} rows per batch; split it into several batches."})
+def too_many(count: int, field: str, most: int | None = None) -> None:
+    """Refuse an empty batch or one of more than `most` rows (MAX_ROWS, read when called), naming `field`."""
+    most = MAX_ROWS if most is None else most
+    if count > most:
+        raise Invalid({field: f"At most {most:,} rows per batch; split it into several batches."})
     if count == 0:
         raise Invalid({field: "The batch has no rows."})
 
@@ -245,45 +331,8 @@ def ingest_batch(db: Session, *, actor: Actor, batch_id: str, rows: Sequence[Map
     check_batch_id(batch_id)
     if not isinstance(rows, list):
         raise Invalid({"rows": "Give the rows as a list."})
-    _too_many(len(rows), "rows")
-    facts = check_rows(db, [(f"rows[{index}]", row) for index, row in enumerate(rows)])
-    return store_and_charge(db, batch_id=batch_id, facts=facts, source=source, actor=actor)
-
-
-def csv_rows(text: str) -> list[tuple[str, dict[str, RowValue]]]:
-    """("line <n>", row) for each data line of a statistics CSV (the header is line 1); event_<name> columns
-    become the row's events. Raises Invalid for a header that misses or misnames columns."""
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))  # a BOM from spreadsheet exports
-    header = [name.strip() for name in reader.fieldnames or []]
-    reader.fieldnames = header
-    missing = [c for c in CSV_COLUMNS if c not in header]
-    unknown = [c for c in header if c not in CSV_COLUMNS and not c.startswith(EVENT_PREFIX)]
-    if missing or unknown or len(set(header)) != len(header):
-        problems = ([f"missing {', '.join(missing)}"] if missing else []) + (
-            [f"unknown {', '.join(unknown)}"] if unknown else []) + (
-            ["a column named twice"] if len(set(header)) != len(header) else [])
-        raise Invalid({"line 1": f"Header: {'; '.join(problems)}."})
-    rows: list[tuple[str, dict[str, RowValue]]] = []
-    for record in reader:
-        line = f"line {reader.line_num}"
-        if None in record:  # more cells than header columns
-            rows.append((line, {**{k: v for k, v in record.items() if k is not None}, EXTRA_CELLS: ""}))
-            continue
-        row: dict[str, RowValue] = {key: record[key] for key in CSV_COLUMNS}
-        row["events"] = {key.removeprefix(EVENT_PREFIX): (value or "0").strip() for key, value in record.items()
-                         if key.startswith(EVENT_PREFIX)}
-        rows.append((line, row))
-    return rows
-
-
-def ingest_csv(db: Session, *, actor: Actor, batch_id: str, text: str, source: str = "csv") -> BatchStored:
-    """ingest_batch for a CSV with a header row (CSV_COLUMNS, then any event_<name> columns). Problems are named
-    "line <n>.<field>", counting the header as line 1, as a spreadsheet numbers them."""
-    require(actor, "statistics", "ingest")
-    check_batch_id(batch_id)
-    rows = csv_rows(text)
-    _too_many(len(rows), "body")
-    facts = check_rows(db, rows)
+    too_many(len(rows), "rows")
+    facts = check_rows(db, ((f"rows[{index}]", row) for index, row in enumerate(rows)))
     return store_and_charge(db, batch_id=batch_id, facts=facts, source=source, actor=actor)
 
 

@@ -421,12 +421,19 @@ class ClickHouseStore:
             tag = secrets.randbits(63) + 1
             facts: list[tuple[Any, ...]] = []
             events: list[tuple[Any, ...]] = []
+            hours: dict[datetime, datetime] = {}  # each distinct hour made UTC once (a batch has few)
             for row in rows:
-                placement = (row.hour.replace(minute=0, second=0, microsecond=0,
-                                              tzinfo=row.hour.tzinfo or UTC).astimezone(UTC),
-                             *(getattr(row, c) for c in PLACEMENT_COLUMNS), tag)
+                hour = hours.get(row.hour)
+                if hour is None:
+                    hour = hours[row.hour] = row.hour.replace(minute=0, second=0, microsecond=0,
+                                                              tzinfo=row.hour.tzinfo or UTC).astimezone(UTC)
+                # The placement columns (PLACEMENT_COLUMNS, in order) by name: a million rows read through
+                # getattr in a generator took ~2 s.
+                placement = (hour, row.advertiser_id, row.campaign_id, row.creative_id, row.exchange, row.os,
+                             row.country, row.app, row.device_type, tag)
                 facts.append((*placement, row.impressions, row.clicks, row.spend_micros, row.conversions))
-                events.extend((*placement, name, value) for name, value in row.events.items() if value)
+                if row.events:
+                    events.extend((*placement, name, value) for name, value in row.events.items() if value)
             db = self.database
             self._executor.insert(f"{db}.delivery", _FACT_COLUMNS, facts)
             self._executor.insert(f"{db}.delivery_events", _EVENT_COLUMNS, events)

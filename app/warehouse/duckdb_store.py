@@ -128,15 +128,20 @@ class DuckDBStore:
         count = event_count = 0
         with open(facts_file, "w", newline="") as facts_out, open(events_file, "w", newline="") as events_out:
             facts, events = csv.writer(facts_out), csv.writer(events_out)
+            stamps: dict[datetime, str] = {}  # each hour formatted once (a batch has few; strftime is slow)
             for row in rows:
-                placement = (row.hour.strftime("%Y-%m-%d %H:00:00"), row.advertiser_id, row.campaign_id,
-                             row.creative_id, row.exchange, row.os, row.country, row.app, row.device_type, seq)
+                stamp = stamps.get(row.hour)
+                if stamp is None:
+                    stamp = stamps[row.hour] = row.hour.strftime("%Y-%m-%d %H:00:00")
+                placement = (stamp, row.advertiser_id, row.campaign_id, row.creative_id, row.exchange, row.os,
+                             row.country, row.app, row.device_type, seq)
                 facts.writerow((*placement, row.impressions, row.clicks, row.spend_micros, row.conversions))
                 count += 1
-                for name, value in row.events.items():
-                    if value:
-                        events.writerow((*placement, name, value))
-                        event_count += 1
+                if row.events:
+                    for name, value in row.events.items():
+                        if value:
+                            events.writerow((*placement, name, value))
+                            event_count += 1
         return count, event_count
 
     @staticmethod

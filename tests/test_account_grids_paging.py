@@ -108,6 +108,9 @@ def test_sort_search_and_filters_are_sql_within_the_actors_scope(db: Session) ->
     assert page.total == 10
     ordered = [r.company for r in account_grids.accounts_list_page(db, actor=agency, sort="company", page_size=200).rows]
     assert ordered.index("Shop 9") < ordered.index("Shop 10")
+    named = [r.name for r in account_grids.accounts_list_page(db, actor=agency, sort="name", page_size=200).rows]
+    assert named.index("Shop Keeper 9") < named.index("Shop Keeper 10")
+    assert named[:2] == ["Arlo Advertiser", "shop9@demo.example"]  # no name: its e-mail shows, and sorts, instead
     for text in ("rival", "other.example", "Rival Media"):
         found = account_grids.accounts_list_page(db, actor=agency, search=text)
         assert found.rows == [] and found.total == 0

@@ -35,23 +35,19 @@ def _advertisers_only(value: Any) -> Any:
     return case((col(User.role) == Role.ADVERTISER, value), else_=None)
 
 
-# The person's name as the Name column shows it (User.display_name): the full name, else the e-mail. Compared
-# case-insensitively; the stored natural-order key (name_key) is the company's, which the Company column sorts by.
-_SHOWN_NAME = func.lower(func.coalesce(func.nullif(func.trim(User.first_name + " " + User.last_name), ""),
-                                       User.email))
-_SHOWN_AGENCY = func.lower(func.coalesce(func.nullif(_Agency.company_name, ""), _Agency.email))  # directory._company
 _OWNS = (_Owned.agency_id == User.id, _Owned.role == Role.ADVERTISER)  # which accounts are an agency's advertisers
 
 # The sortable columns: column key -> the SQL value its order follows (ties by id, the same way).
 _SORT_KEYS: dict[str, Any] = {
     "id": None,
-    "name": _SHOWN_NAME,
+    # Names in the order people read them ("User 2" before "User 10"), as the grid's collator had them: the stored
+    # natural-order keys (app/kernel/natural_order.py) of the Name column (person_key) and of the company (name_key).
+    "name": User.person_key,
     "email": User.email,
-    # People read companies in natural order ("Brand 2" before "Brand 10"): name_key is that key (the company,
-    # else the person's name); an account without a company sorts last.
+    # name_key is the company's, else the person's name: an account without a company sorts last.
     "company": case((col(User.company_name) == "", None), else_=User.name_key),
     "role": case({role.value: index for index, role in enumerate(ALL_ROLES)}, value=User.role),
-    "agency": _SHOWN_AGENCY,
+    "agency": _Agency.name_key,  # an agency shows its company (directory._company), which is its name_key
     "status": User.status,
     "balance": _advertisers_only(_LEDGER_SUM.where(LedgerEntry.advertiser_id == User.id).scalar_subquery()),
     "margin": _advertisers_only(select(UserSettings.margin_bps).where(UserSettings.user_id == User.id)

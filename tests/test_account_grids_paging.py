@@ -4,6 +4,8 @@ sort reads the first page again, and another agency's accounts never appear."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from typing import Any
 
@@ -18,7 +20,7 @@ from app.kernel.errors import Invalid
 from app.kernel.money import MICROS_PER_DOLLAR
 from components.accounts.agencies.agency_list import AgenciesPage
 from components.accounts.users.user_list import PAGE_SIZE, UsersPage
-from tests.helpers import actor_of, other_tenant, user_by_email
+from tests.helpers import actor_of, bearer_headers, other_tenant, user_by_email
 from tests.render import handler_target, models_after_events, signed_in_console, walk
 
 ADMIN, AGENCY = "admin@demo.example", "agency@demo.example"
@@ -142,3 +144,14 @@ def test_every_column_sorts_both_ways_and_balances_sort_by_their_sums(db: Sessio
     assert by_balance[0].email == "shop07@demo.example" and by_balance[-1].email == "shop08@demo.example"
     richest_agency = account_grids.agencies_list_page(db, actor=admin, sort="-balance").rows[0]
     assert richest_agency.email == AGENCY and richest_agency.advertisers == 56
+
+
+def test_the_users_spreadsheet_holds_every_account_the_filters_match_not_one_grid_page(client: Any, db: Session) -> None:
+    _shops(db)
+    agency = bearer_headers(client, AGENCY)
+    reply = client.post("/api/sheetData", headers=agency, json={"list": "users", "filters": {"status": "active"}})
+    assert reply.status_code == 200, reply.text
+    download = client.get(reply.json()["data"]["csv_download_url"], headers=agency)
+    emails = {row["email"] for row in csv.DictReader(io.StringIO(download.content.decode("utf-8-sig")))}
+    assert len(emails) == 56 > PAGE_SIZE  # the demo's advertiser and the 55 shops, past the grid's first page
+    assert "rival-adv@other.example" not in emails

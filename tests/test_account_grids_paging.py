@@ -119,6 +119,7 @@ def test_sort_search_and_filters_are_sql_within_the_actors_scope(db: Session) ->
     admin = actor_of(db, ADMIN)
     rival = account_grids.accounts_list_page(db, actor=admin, search="rival media")  # its agency, and its advertiser
     assert {row.email for row in rival.rows} == {"rival-agency@other.example", "rival-adv@other.example"}
+    assert account_grids.accounts_list_page(db, actor=actor_of(db, "coadmin@demo.example"), search="admin").rows == []
     agencies = account_grids.accounts_list_page(db, actor=admin, role=Role.AGENCY.value, sort="email")
     assert [row.email for row in agencies.rows] == ["agency@demo.example", "rival-agency@other.example"]
     assert account_grids.accounts_list_page(db, actor=admin, status=UserStatus.DISABLED).total == 0

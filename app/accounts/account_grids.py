@@ -25,8 +25,7 @@ MAX_PAGE_SIZE = 200
 
 _Agency = aliased(User)  # an advertiser's agency: the agency column, its search and its sort
 _Owned = aliased(User)  # an agency's advertisers: the agencies list's count and balance
-
-
+_OWNS = (_Owned.agency_id == User.id, _Owned.role == Role.ADVERTISER)  # which accounts are an agency's advertisers
 _LEDGER_SUM = select(func.coalesce(func.sum(LedgerEntry.amount_micros), 0))
 
 
@@ -34,8 +33,6 @@ def _advertisers_only(value: Any) -> Any:
     """A figure only advertisers have (the others show none): NULL elsewhere, so it sorts last either way."""
     return case((col(User.role) == Role.ADVERTISER, value), else_=None)
 
-
-_OWNS = (_Owned.agency_id == User.id, _Owned.role == Role.ADVERTISER)  # which accounts are an agency's advertisers
 
 # The sortable columns: column key -> the SQL value its order follows (ties by id, the same way).
 _SORT_KEYS: dict[str, Any] = {

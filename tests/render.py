@@ -144,6 +144,25 @@ def deliver_and_settle(page: Callable[[], Any], console: Console, path: str,
     return run_async(exchange())
 
 
+def models_after_events(page: Callable[[], Any], console: Console, path: str,
+                        events: list[Callable[[dict[str, Any]], tuple[str, list[Any]]]]) -> list[dict[str, Any]]:
+    """The settled model after each of `events` in turn (each picks its target from the model before it, as
+    deliver_and_settle's one event does): a user's clicks one after another, each answered before the next."""
+
+    async def exchange() -> list[dict[str, Any]]:
+        models = []
+        async with _layout(page, console, path) as layout:
+            model = await settle(layout, (await layout.render())["model"])
+            for event in events:
+                target, data = event(model)
+                await layout.deliver({"type": "layout-event", "target": target, "data": data})
+                model = await settle(layout, apply_update(model, await asyncio.wait_for(layout.render(), timeout=10)))
+                models.append(model)
+        return models
+
+    return run_async(exchange())
+
+
 def handler_target(model: dict[str, Any], name: str) -> str:
     """The event target of the first element in `model` with an `name` handler (e.g. "onAction")."""
     for node in walk(model):

@@ -77,6 +77,9 @@ def _assert_upgraded(engine) -> None:  # type: ignore[no-untyped-def]
             natural_sort_key("Spring sale")]
         assert sorted(connection.execute(text("SELECT name_key FROM users")).scalars()) == [
             natural_sort_key("Old"), natural_sort_key("Shop")]
+        # 0025 keyed the people's names the users grid sorts its Name column by, as 0023 did the companies.
+        assert sorted(connection.execute(text("SELECT person_key FROM users")).scalars()) == [
+            natural_sort_key("Old"), natural_sort_key("Shop")]
 
 
 def _insert_old_rows(engine) -> None:  # type: ignore[no-untyped-def]

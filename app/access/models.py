@@ -32,9 +32,15 @@ def shown_name(value: Callable[[str], Any]) -> str:
     return str(value("company_name")) or f"{value('first_name')} {value('last_name')}".strip()
 
 
+def person_name(value: Callable[[str], Any]) -> str:
+    """An account's person as the user lists' Name column shows it (User.display_name): the full name, else the
+    e-mail."""
+    return f"{value('first_name') or ''} {value('last_name') or ''}".strip() or str(value("email"))
+
+
 class User(SQLModel, table=True):
     __tablename__ = "users"
-    __table_args__ = (Index("ix_users_name_key_id", "name_key", "id"),)
+    __table_args__ = (Index("ix_users_name_key_id", "name_key", "id"), Index("ix_users_person_key_id", "person_key", "id"))
 
     id: int | None = Field(default=None, primary_key=True)
     email: str = Field(max_length=254, unique=True, index=True)
@@ -49,14 +55,16 @@ class User(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow)
     # shown_name's natural-order key (app/kernel/natural_order.py): the campaign list sorts by advertiser on it.
     name_key: str | None = sort_key_field(shown_name)
+    # person_name's key: the user lists sort their Name column on it.
+    person_key: str | None = sort_key_field(person_name)
 
     @property
     def display_name(self) -> str:
-        full = f"{self.first_name} {self.last_name}".strip()
-        return full or self.email
+        return person_name(lambda name: getattr(self, name))
 
 
 keep_sort_key(User, "name_key", shown_name)
+keep_sort_key(User, "person_key", person_name)
 
 
 class UserSettings(SQLModel, table=True):

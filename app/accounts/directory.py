@@ -3,6 +3,8 @@ and the dashboards' account tables. Each row says which row actions the actor ma
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel import Session, col, func, select
 
 from app.access.models import SecondFactor, User, UserSettings, UserStatus
@@ -28,11 +30,9 @@ def _company(user: User | None) -> str:
     return (user.company_name or user.email) if user else ""
 
 
-def _visible_users(db: Session, actor: Actor, *, role: str, status: str, agency_id: int | None,
-                   after_id: int | None = None, limit: int | None = None) -> list[User]:
-    """The users the actor may see (an agency: its advertisers), filtered, by id; from `after_id` on, at most
-    `limit`. The scope is applied in SQL (user_rows), so a page reads only its own rows; can_see_user checks each
-    row again."""
+def visible_users_query(actor: Actor, *, role: str, status: str, agency_id: int | None) -> Any:
+    """The users the actor may see (an agency: its advertisers), filtered, by id, as a query: the scope is applied
+    in SQL (user_rows), so a page reads only its own rows."""
     require(actor, "user", "view")
     if role and role not in tuple(Role):
         raise Invalid({"role": "Not an allowed value."})
@@ -47,6 +47,13 @@ def _visible_users(db: Session, actor: Actor, *, role: str, status: str, agency_
         statement = statement.where(User.status == status)
     if agency_id is not None:
         statement = statement.where(User.agency_id == agency_id)
+    return statement
+
+
+def _visible_users(db: Session, actor: Actor, *, role: str, status: str, agency_id: int | None,
+                   after_id: int | None = None, limit: int | None = None) -> list[User]:
+    """visible_users_query's users from `after_id` on, at most `limit`; can_see_user checks each row again."""
+    statement = visible_users_query(actor, role=role, status=status, agency_id=agency_id)
     if after_id is not None:
         statement = statement.where(col(User.id) > after_id)
     if limit is not None:
@@ -57,7 +64,7 @@ def _visible_users(db: Session, actor: Actor, *, role: str, status: str, agency_
 def accounts_overview(db: Session, *, actor: Actor, role: str = "", status: str = "",
                       agency_id: int | None = None) -> list[AccountRow]:
     """Users the actor may see (an agency: its advertisers), optionally filtered, with advertisers' balances."""
-    return _account_rows(db, actor, _visible_users(db, actor, role=role, status=status, agency_id=agency_id))
+    return account_rows(db, actor, _visible_users(db, actor, role=role, status=status, agency_id=agency_id))
 
 
 def accounts_page(db: Session, *, actor: Actor, role: str = "", status: str = "", limit: int = DEFAULT_LIMIT,
@@ -68,11 +75,13 @@ def accounts_page(db: Session, *, actor: Actor, role: str = "", status: str = ""
     after = decode_cursor(cursor, scope)
     users = _visible_users(db, actor, role=role, status=status, agency_id=None,
                            after_id=after.id if after else None, limit=limit + 1)
-    return Page[AccountRow](items=_account_rows(db, actor, users[:limit]), total=None, limit=limit,
+    return Page[AccountRow](items=account_rows(db, actor, users[:limit]), total=None, limit=limit,
                             next_cursor=next_cursor(users, limit, scope, lambda u: (None, u.id)))
 
 
-def _account_rows(db: Session, actor: Actor, users: list[User]) -> list[AccountRow]:
+def account_rows(db: Session, actor: Actor, users: list[User]) -> list[AccountRow]:
+    """The users as the lists show them, with the row actions the actor may take: the advertisers' balances,
+    margins and agencies are read for these users only."""
     advertiser_ids = [u.id for u in users if u.role == Role.ADVERTISER and u.id is not None]
     balances = _balances(db, advertiser_ids)
     margins: dict[int | None, int] = {s.user_id: s.margin_bps for s in db.exec(select(UserSettings).where(
@@ -110,7 +119,7 @@ def _account_rows(db: Session, actor: Actor, users: list[User]) -> list[AccountR
 def agencies_overview(db: Session, *, actor: Actor, status: str = "") -> list[AgencyRow]:
     """/admin/agencies: every agency with its advertisers' count and combined balance."""
     require(actor, "agency", "view")
-    return _agency_rows(db, actor, _visible_users(db, actor, role=Role.AGENCY, status=status, agency_id=None))
+    return agency_rows(db, actor, _visible_users(db, actor, role=Role.AGENCY, status=status, agency_id=None))
 
 
 def agencies_page(db: Session, *, actor: Actor, status: str = "", limit: int = DEFAULT_LIMIT,
@@ -123,13 +132,13 @@ def agencies_page(db: Session, *, actor: Actor, status: str = "", limit: int = D
     after = decode_cursor(cursor, scope)
     agencies = _visible_users(db, actor, role=Role.AGENCY, status=status, agency_id=None,
                               after_id=after.id if after else None)[:limit + 1]
-    return Page[AgencyRow](items=_agency_rows(db, actor, agencies[:limit]), total=None, limit=limit,
+    return Page[AgencyRow](items=agency_rows(db, actor, agencies[:limit]), total=None, limit=limit,
                            next_cursor=next_cursor(agencies, limit, scope, lambda u: (None, u.id)))
 
 
-def _agency_rows(db: Session, actor: Actor, users: list[User]) -> list[AgencyRow]:
+def agency_rows(db: Session, actor: Actor, users: list[User]) -> list[AgencyRow]:
     """Agencies as the agency list shows them: with their advertisers' count and combined balance."""
-    agencies = _account_rows(db, actor, users)
+    agencies = account_rows(db, actor, users)
     ids = [a.id for a in agencies]
     advertisers = db.exec(select(col(User.id), User.agency_id).where(col(User.agency_id).in_(ids),
                                                                      User.role == Role.ADVERTISER)).all()

@@ -5,7 +5,7 @@ replies use the services' snake_case, as they always have. Times are ISO-8601 UT
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -116,6 +116,18 @@ class AgencyRow(AccountRow):
 
     advertisers: int = Field(description="How many advertisers it has")
     balance: str = Field(description="Its advertisers' combined balance in dollars (\"5000.00\")")
+
+
+RowT = TypeVar("RowT", bound=AccountRow)
+
+
+class AccountListPage(BaseModel, Generic[RowT]):
+    """One page of an account list's grid (pages count from 1) and how many accounts its filters match in all."""
+
+    rows: list[RowT]
+    total: int
+    page: int = Field(description="Counted from 1")
+    page_size: int
 
 
 class AgencyChoice(BaseModel):

@@ -18,7 +18,7 @@ from components.ui.confirm import ConfirmDialog
 from components.ui.console import Console, use_console
 from components.ui.hooks import use_action
 from components.ui.navigation import use_navigation
-from components.widgets.datagrid import GridAction, data_grid
+from components.widgets.datagrid import GridAction, GridPaging, GridView, data_grid
 
 # Status actions, which ask first: action id -> the status it sets.
 STATUS_ACTIONS = {"disable": UserStatus.DISABLED, "enable": UserStatus.ACTIVE}
@@ -126,11 +126,14 @@ def _ActionHost(host: Ref[Any], rows: Sequence[AccountRow], reload: Callable[[],
 
 def account_grid(console: Console, *, columns: Sequence[Any], rows: Sequence[AccountRow] | None,
                  actions: AccountActions, empty_text: str, height: int = 520, searchable: bool = True,
-                 pages: Sequence[tuple[str, str, str, str]] = USER_PAGES, loading: bool = False) -> Any:
-    """The JS grid of accounts with their row buttons and "more" menu, as every account list shows it."""
+                 pages: Sequence[tuple[str, str, str, str]] = USER_PAGES, loading: bool = False,
+                 paging: GridPaging | None = None, on_view_change: Callable[[GridView], Any] | None = None) -> Any:
+    """The JS grid of accounts with their row buttons and "more" menu, as every account list shows it. With
+    `paging`, `rows` are one page and the search and sort come back through `on_view_change` (data_grid)."""
     t = console.t
     return data_grid(columns=columns, rows=account_rows(console, rows or []), height=height,
                      search_placeholder=t("common.search") if searchable else None, empty_text=empty_text,
                      row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
                      actions=grid_actions(console, pages=pages), on_action=actions.on_action,
-                     on_row_click=actions.on_row_click, loading_text=t("common.loading") if loading else None)
+                     on_row_click=actions.on_row_click, loading_text=t("common.loading") if loading else None,
+                     paging=paging, on_view_change=on_view_change)

@@ -1,5 +1,8 @@
 """/admin/users, /co-admin/users and /agency/advertiser: the accounts an actor may see, filtered by
-role and status, with the row actions the actor may take ("Login as"; the Back buttons return here)."""
+role and status, with the row actions the actor may take ("Login as"; the Back buttons return here).
+
+The grid shows one page (account_grids.accounts_list_page: at 10,000 accounts only the page's rows are read and
+sent); its sort, its search and the filters are SQL, and the total is a COUNT."""
 
 from __future__ import annotations
 
@@ -9,18 +12,19 @@ from reactpy import component, html, use_state
 
 from app.access.models import UserStatus
 from app.access.roles import ALL_ROLES, Role
-from app.accounts import directory
+from app.accounts import account_grids
 from components.accounts.users.accounts_table import account_columns
 from components.accounts.users.row_actions import account_grid, use_account_actions
 from components.ui.console import Console, use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import select_field
-from components.ui.hooks import use_query
 from components.ui.labels import role_label_key
 from components.ui.links import app_link
+from components.ui.offset_pages import use_offset_pages
 
 STAFF_COLUMNS = ("name", "email", "role", "agency", "status", "balance", "created")
 AGENCY_COLUMNS = ("name", "email", "company", "status", "balance", "margin", "created")
+PAGE_SIZE = 50
 
 
 def filters(console: Console, role: str, status: str, set_role: Any, set_status: Any) -> Any:
@@ -43,9 +47,9 @@ def UsersPage() -> Any:
     agency = console.role == Role.AGENCY
     role_filter, set_role_filter = use_state("")
     status_filter, set_status_filter = use_state("")
-    rows = use_query(directory.accounts_overview, actor=console.actor, role=role_filter,
-                     status=status_filter, deps=[role_filter, status_filter])
-    actions = use_account_actions(rows.value, rows.reload)
+    shown = use_offset_pages(account_grids.accounts_list_page, filters=[role_filter, status_filter],
+                             page_size=PAGE_SIZE, actor=console.actor, role=role_filter, status=status_filter)
+    actions = use_account_actions(shown.rows, shown.query.reload)
     columns = account_columns(console, AGENCY_COLUMNS if agency else STAFF_COLUMNS)
     add_path = console.path("user.add")
     add_button = app_link({"to": add_path, "className": "btn btn-primary", "data-action": "add-user"},
@@ -55,7 +59,8 @@ def UsersPage() -> Any:
         page_header(t("users.advertisers_title" if agency else "users.title"),
                     t("users.subtitle_agency" if agency else "users.subtitle"), add_button),
         card(filters(console, role_filter, status_filter, set_role_filter, set_status_filter) if not agency else "",
-             account_grid(console, columns=columns, rows=rows.value, actions=actions,
-                          empty_text=t("dashboard.no_accounts"), loading=rows.loading)),
+             account_grid(console, columns=columns, rows=shown.rows, actions=actions,
+                          empty_text=t("dashboard.no_accounts"), loading=shown.query.loading, paging=shown.paging,
+                          on_view_change=shown.on_view_change)),
         actions.elements,
     )

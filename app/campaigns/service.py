@@ -20,7 +20,7 @@ import pycountry
 from sqlalchemy import DateTime, TypeDecorator, type_coerce
 from sqlmodel import Session, col, func, select
 
-from app.access.models import User, UserStatus
+from app.access.models import SHOWN_NAME_SQL, User, UserStatus
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.access.roles import Role
 from app.campaigns import exchange_approvals
@@ -212,8 +212,8 @@ def _scope_filter(actor: Actor) -> Any:
 # The list's columns (the keys of each list_campaigns row), in the list's order; exports and sorting name them.
 LIST_COLUMNS = ("id", "name", "status", "objective", "advertiser_id", "advertiser", "starts_at", "ends_at",
                 "total_budget", "daily_budget", "bid_strategy", "bid", "traffic_type", "updated_at")
-# The advertiser column shows the company, or the person's name when there is none: sorting follows that.
-_ADVERTISER_SHOWN = func.coalesce(func.nullif(User.company_name, ""), User.first_name + " " + User.last_name)
+# The advertiser column shows the company, or the person's name when there is none (SHOWN_NAME_SQL): sorting
+# follows that.
 _SORT_KEYS: dict[str, Any] = {
     # Names sort as people read them ("Wave 2" before "Wave 10"), as the grid's collator did in the browser: by their
     # stored natural-order keys (app/kernel/natural_order.py), indexed like every column here (models.SORTED_COLUMNS).
@@ -267,7 +267,7 @@ def _listed(actor: Actor, *, advertiser_id: int | None, status: str, search: str
     # As the grid's search box reads: every word occurs in the name or the advertiser shown.
     for term in search.lower().split():
         query = query.where(func.lower(Campaign.name).contains(term, autoescape=True)
-                            | func.lower(_ADVERTISER_SHOWN).contains(term, autoescape=True))
+                            | func.lower(SHOWN_NAME_SQL).contains(term, autoescape=True))
     return query
 
 

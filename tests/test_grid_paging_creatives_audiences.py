@@ -101,7 +101,8 @@ def test_the_audience_grid_pages_sorts_and_searches_on_the_server_within_scope(d
 def test_the_list_pages_keep_scope_filters_and_refuse_bad_pages(db: Session) -> None:
     _seed(db, _creative)
     mine = user_by_email(db, ADVERTISER).id or 0
-    db.add_all([_audience(mine, name, datetime(2026, 2, 1, tzinfo=UTC)) for name in ("Shoppers", "Buyers 9", "Buyers 10")])
+    changed = datetime(2026, 2, 1, tzinfo=UTC)
+    db.add_all([_audience(mine, name, changed) for name in ("Shoppers", "Buyers 9", "Buyers 10")])
     db.commit()
     agency, admin = actor_of(db, AGENCY), actor_of(db, "admin@demo.example")
     assert creatives.list_creatives_page(db, actor=agency, search="banner 99").total == 0
@@ -110,7 +111,8 @@ def test_the_list_pages_keep_scope_filters_and_refuse_bad_pages(db: Session) -> 
     assert creatives.list_creatives_page(db, actor=admin, search="rival shoes").total == 1
     assert creatives.list_creatives_page(db, actor=agency, type="image").total == 0
     def names(page: int) -> list[str]:
-        return [r.name for r in audiences.list_audiences_page(db, actor=agency, sort="-name", page=page, page_size=2).rows]
+        listed = audiences.list_audiences_page(db, actor=agency, sort="-name", page=page, page_size=2)
+        return [r.name for r in listed.rows]
 
     assert (names(1), names(2), names(3)) == (["Shoppers", "Buyers 10"], ["Buyers 9"], [])
     for bad, field in (({"page": 0}, "page"), ({"page_size": 501}, "page_size"), ({"sort": "size_unit"}, "sort")):

@@ -53,11 +53,13 @@ def column_order(sort: str, keys: Mapping[str, Any], tie: Any, *, default: str) 
     return [*(part.asc().nulls_last() for part in parts), tie.asc()]
 
 
-def read_numbered(db: Session, query: Any, order: Sequence[Any], *, page: int, page_size: int) -> tuple[Sequence[Any], int]:
+def read_numbered(db: Session, query: Any, order: Sequence[Any], *, page: int,
+                  page_size: int) -> tuple[Sequence[Any], int]:
     """(the page's raw rows of `query` (filters and row scope applied, no order) in `order`, the rows it matches in
     all). The COUNT goes through the connection, which does not autoflush: this unit of work's changes are flushed
     first, so a row just written is counted."""
     db.flush()
-    total = db.connection().execute(select_columns(func.count()).select_from(query.order_by(None).subquery())).scalar_one()
+    counted = select_columns(func.count()).select_from(query.order_by(None).subquery())
+    total = db.connection().execute(counted).scalar_one()
     rows = db.exec(query.order_by(*order).limit(page_size).offset((page - 1) * page_size)).all()
     return rows, int(total)

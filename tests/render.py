@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -144,21 +144,22 @@ def deliver_and_settle(page: Callable[[], Any], console: Console, path: str,
     return run_async(exchange())
 
 
-def models_after_events(page: Callable[[], Any], console: Console, path: str,
-                        events: list[Callable[[dict[str, Any]], tuple[str, list[Any]]]]) -> list[dict[str, Any]]:
-    """The settled model after each of `events` in turn (each picks its target from the model before it, as
-    deliver_and_settle's one event does): a user's clicks one after another, each answered before the next."""
+def deliver_in_turn(page: Callable[[], Any], console: Console, path: str,
+                    events: Sequence[Callable[[dict[str, Any]], tuple[str, list[Any]]]]) -> list[dict[str, Any]]:
+    """The model once each of `events` in turn, and every read it started, has rendered (one model per event):
+    what a user sees after each step of a walk through the page. Each event picks its handler target and arguments
+    from the model the step before left."""
 
     async def exchange() -> list[dict[str, Any]]:
-        models = []
+        seen = []
         async with _layout(page, console, path) as layout:
             model = await settle(layout, (await layout.render())["model"])
             for event in events:
                 target, data = event(model)
                 await layout.deliver({"type": "layout-event", "target": target, "data": data})
                 model = await settle(layout, apply_update(model, await asyncio.wait_for(layout.render(), timeout=10)))
-                models.append(model)
-        return models
+                seen.append(model)
+        return seen
 
     return run_async(exchange())
 

@@ -21,7 +21,7 @@ from app.kernel.money import MICROS_PER_DOLLAR
 from components.accounts.agencies.agency_list import AgenciesPage
 from components.accounts.users.user_list import PAGE_SIZE, UsersPage
 from tests.helpers import actor_of, bearer_headers, other_tenant, user_by_email
-from tests.render import handler_target, models_after_events, signed_in_console, walk
+from tests.render import deliver_in_turn, handler_target, signed_in_console, walk
 
 ADMIN, AGENCY = "admin@demo.example", "agency@demo.example"
 
@@ -58,7 +58,7 @@ def _shops(db: Session) -> None:
 
 def test_the_agencys_advertisers_page_two_then_a_sort_reads_the_first_page_again(db: Session) -> None:
     _shops(db)
-    second, sorted_ = models_after_events(UsersPage, signed_in_console(AGENCY), "/agency/advertiser",
+    second, sorted_ = deliver_in_turn(UsersPage, signed_in_console(AGENCY), "/agency/advertiser",
                                           [_to_page(2), _view(sort="-company")])
     assert _companies(second) == [f"Shop {n:02d}" for n in range(49, 55)]  # page 1: Acme Outdoor, Shop 00..48
     assert (_grid(second)["page"], _grid(second)["total"]) == (2, 56)  # the rival's advertiser is not counted
@@ -76,7 +76,7 @@ def _choose(name: str, value: str) -> Any:
 
 def test_a_role_filter_chosen_on_page_two_reads_the_first_page_of_that_role(db: Session) -> None:
     _shops(db)
-    second, agencies = models_after_events(UsersPage, signed_in_console(ADMIN), "/admin/users",
+    second, agencies = deliver_in_turn(UsersPage, signed_in_console(ADMIN), "/admin/users",
                                            [_to_page(2), _choose("role_filter", Role.AGENCY.value)])
     assert _grid(second)["page"] == 2 and len(_grid(second)["rows"]) == _grid(second)["total"] - PAGE_SIZE
     assert _grid(agencies)["page"] == 1
@@ -88,7 +88,7 @@ def test_the_agencies_list_pages_and_a_search_goes_back_to_the_first_page(db: Se
         db.add(User(email=f"agency{n:02d}@bench.example", password_hash="-", role=Role.AGENCY,
                     company_name=f"Media House {n:02d}"))
     db.commit()
-    second, searched = models_after_events(AgenciesPage, signed_in_console(ADMIN), "/admin/agencies",
+    second, searched = deliver_in_turn(AgenciesPage, signed_in_console(ADMIN), "/admin/agencies",
                                            [_to_page(2), _view(query="house 5")])
     assert _companies(second) == ["Media House 49", "Media House 50", "Media House 51"]  # after Blue Harbor, 00..48
     # Every word somewhere in the name, e-mail or company: "5" in 05, 15, ... 45 and in 50, 51.

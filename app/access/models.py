@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Index
+from sqlalchemy import Index, func
 from sqlmodel import Field, SQLModel
 
 from app.kernel.model_base import created_at_field, json_field, utcnow
@@ -65,6 +65,8 @@ class User(SQLModel, table=True):
 
 keep_sort_key(User, "name_key", shown_name)
 keep_sort_key(User, "person_key", person_name)
+# shown_name in SQL, for the lists that search an advertiser as they show it (campaigns, creatives, audiences).
+SHOWN_NAME_SQL = func.coalesce(func.nullif(User.company_name, ""), User.first_name + " " + User.last_name)
 
 
 class UserSettings(SQLModel, table=True):

@@ -17,11 +17,9 @@ from app.access.models import User, UserSettings
 from app.access.policy import Actor, require
 from app.access.roles import ALL_ROLES, Role
 from app.accounts import directory
-from app.accounts.schemas import AccountListPage, AccountRow, AgencyRow, RowT
+from app.accounts.schemas import AccountRow, AgencyRow, RowT
 from app.funds.models import LedgerEntry
-from app.kernel.errors import Invalid
-
-MAX_PAGE_SIZE = 200
+from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 
 _Agency = aliased(User)  # an advertiser's agency: the agency column, its search and its sort
 _Owned = aliased(User)  # an agency's advertisers: the agencies list's count and balance
@@ -65,14 +63,14 @@ _SEARCHED = (User.first_name + " " + User.last_name, User.email, User.company_na
 
 
 def accounts_list_page(db: Session, *, actor: Actor, role: str = "", status: str = "", search: str = "",
-                       sort: str = "", page: int = 1, page_size: int = 50) -> AccountListPage[AccountRow]:
+                       sort: str = "", page: int = 1, page_size: int = 50) -> NumberedPage[AccountRow]:
     """One page of the user list (an agency: its advertisers) and how many accounts its filters match."""
     return _page(db, actor, role=role, status=status, search=search, sort=sort, page=page, page_size=page_size,
                  sort_keys=_SORT_KEYS, rows=directory.account_rows)
 
 
 def agencies_list_page(db: Session, *, actor: Actor, status: str = "", search: str = "", sort: str = "",
-                       page: int = 1, page_size: int = 50) -> AccountListPage[AgencyRow]:
+                       page: int = 1, page_size: int = 50) -> NumberedPage[AgencyRow]:
     """One page of the agencies list, each with its advertisers' count and combined balance."""
     require(actor, "agency", "view")
     return _page(db, actor, role=Role.AGENCY, status=status, search=search, sort=sort, page=page,
@@ -80,25 +78,13 @@ def agencies_list_page(db: Session, *, actor: Actor, status: str = "", search: s
 
 
 def _page(db: Session, actor: Actor, *, role: str, status: str, search: str, sort: str, page: int, page_size: int,
-          sort_keys: dict[str, Any], rows: Callable[[Session, Actor, list[User]], list[RowT]]) -> AccountListPage[RowT]:
-    if page < 1:
-        raise Invalid({"page": "Pages count from 1."})
-    if not 1 <= page_size <= MAX_PAGE_SIZE:
-        raise Invalid({"page_size": f"Show between 1 and {MAX_PAGE_SIZE} accounts a page."})
-    descending, column = sort.startswith("-"), sort.lstrip("-")
-    if column and column not in sort_keys:
-        raise Invalid({"sort": f"Sort by one of: {', '.join(sort_keys)} (a leading - for descending)."})
+          sort_keys: dict[str, Any], rows: Callable[[Session, Actor, list[User]], list[RowT]]) -> NumberedPage[RowT]:
+    check_page(page, page_size, things="accounts")
+    order = column_order(sort, sort_keys, col(User.id), default="id")  # by id: the order accounts were made in
     # The scope, the role and status filters (each checked there) as the whole list applies them.
     query = directory.visible_users_query(actor, role=role, status=status, agency_id=None)
     query = query.outerjoin(_Agency, _Agency.id == User.agency_id)
     for term in search.lower().split():
         query = query.where(or_(*(func.lower(value).contains(term, autoescape=True) for value in _SEARCHED)))
-    total = db.exec(select(func.count()).select_from(query.order_by(None).subquery())).one()
-    key, tie = sort_keys.get(column), col(User.id)
-    if key is not None:
-        query = query.order_by(None).order_by(*((key.desc().nulls_last(), tie.desc()) if descending
-                                                else (key.asc().nulls_last(), tie.asc())))
-    elif descending:
-        query = query.order_by(None).order_by(tie.desc())
-    users = list(db.exec(query.limit(page_size).offset((page - 1) * page_size)))
-    return AccountListPage[RowT](rows=rows(db, actor, users), total=int(total), page=page, page_size=page_size)
+    users, total = read_numbered(db, query, order, page=page, page_size=page_size)
+    return NumberedPage[RowT](rows=rows(db, actor, list(users)), total=total, page=page, page_size=page_size)

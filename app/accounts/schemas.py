@@ -5,7 +5,7 @@ replies use the services' snake_case, as they always have. Times are ISO-8601 UT
 
 from __future__ import annotations
 
-from typing import Generic, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -119,15 +119,6 @@ class AgencyRow(AccountRow):
 
 
 RowT = TypeVar("RowT", bound=AccountRow)
-
-
-class AccountListPage(BaseModel, Generic[RowT]):
-    """One page of an account list's grid (pages count from 1) and how many accounts its filters match in all."""
-
-    rows: list[RowT]
-    total: int
-    page: int = Field(description="Counted from 1")
-    page_size: int
 
 
 class AgencyChoice(BaseModel):

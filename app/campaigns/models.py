@@ -12,7 +12,6 @@ its advertiser may buy on) when the campaign is saved; staff approve or reject i
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -21,7 +20,7 @@ from sqlalchemy import BigInteger, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from app.kernel.model_base import created_at_field, json_field, utcnow
-from app.kernel.natural_order import keep_sort_key, sort_key_field
+from app.kernel.natural_order import keep_sort_key, name_column, sort_key_field
 
 
 class CampaignStatus(StrEnum):
@@ -85,10 +84,6 @@ TARGETING_REFERENCE_KEYS: dict[str, str] = {
 }
 
 
-def _campaign_name(value: Callable[[str], Any]) -> str:
-    return str(value("name"))
-
-
 # The campaign list's sortable columns (app/campaigns/service.py's _SORT_KEYS; `advertiser` sorts on the users'
 # name_key): each has an index ending with the id, the keyset's tie-break, so a sorted page of the API's list is an
 # index range whatever the sort (issue 26: <= 100 ms p95 at 10,000 campaigns).
@@ -103,7 +98,7 @@ class Campaign(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     advertiser_id: int = Field(foreign_key="users.id", index=True)
     name: str = Field(max_length=120, index=True)
-    name_key: str | None = sort_key_field(_campaign_name)  # the name's natural-order key: sort=name
+    name_key: str | None = sort_key_field(name_column)  # the name's natural-order key: sort=name
     objective: str = Field(default="awareness", max_length=24)
     status: str = Field(default=CampaignStatus.DRAFT, max_length=16, index=True)
     starts_at: datetime
@@ -126,7 +121,7 @@ class Campaign(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow, index=True)  # the list sorts by it (newest change first)
 
 
-keep_sort_key(Campaign, "name_key", _campaign_name)
+keep_sort_key(Campaign, "name_key", name_column)
 
 
 class ApprovalStatus(StrEnum):

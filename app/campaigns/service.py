@@ -20,7 +20,7 @@ import pycountry
 from sqlalchemy import DateTime, TypeDecorator, type_coerce
 from sqlmodel import Session, col, func, select
 
-from app.access.models import User, UserStatus
+from app.access.models import SHOWN_NAME_SQL, User, UserStatus
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.access.roles import Role
 from app.campaigns import exchange_approvals
@@ -65,6 +65,7 @@ from app.kernel.hooks import Hook
 from app.kernel.i18n.catalog import Message
 from app.kernel.model_base import utcnow
 from app.kernel.money import MICROS_PER_DOLLAR
+from app.kernel.numbered_pages import check_page
 from app.kernel.paging import (
     DEFAULT_LIMIT,
     Page,
@@ -212,8 +213,8 @@ def _scope_filter(actor: Actor) -> Any:
 # The list's columns (the keys of each list_campaigns row), in the list's order; exports and sorting name them.
 LIST_COLUMNS = ("id", "name", "status", "objective", "advertiser_id", "advertiser", "starts_at", "ends_at",
                 "total_budget", "daily_budget", "bid_strategy", "bid", "traffic_type", "updated_at")
-# The advertiser column shows the company, or the person's name when there is none: sorting follows that.
-_ADVERTISER_SHOWN = func.coalesce(func.nullif(User.company_name, ""), User.first_name + " " + User.last_name)
+# The advertiser column shows the company, or the person's name when there is none (SHOWN_NAME_SQL): sorting
+# follows that.
 _SORT_KEYS: dict[str, Any] = {
     # Names sort as people read them ("Wave 2" before "Wave 10"), as the grid's collator did in the browser: by their
     # stored natural-order keys (app/kernel/natural_order.py), indexed like every column here (models.SORTED_COLUMNS).
@@ -267,7 +268,7 @@ def _listed(actor: Actor, *, advertiser_id: int | None, status: str, search: str
     # As the grid's search box reads: every word occurs in the name or the advertiser shown.
     for term in search.lower().split():
         query = query.where(func.lower(Campaign.name).contains(term, autoescape=True)
-                            | func.lower(_ADVERTISER_SHOWN).contains(term, autoescape=True))
+                            | func.lower(SHOWN_NAME_SQL).contains(term, autoescape=True))
     return query
 
 
@@ -303,8 +304,6 @@ def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     return _list_rows(db, query.order_by(*order), now)
 
 
-MAX_PAGE_SIZE = 500
-
 
 def list_campaigns_page(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "",
                         search: str = "", include_archived: bool = False, sort: str = "", page: int = 1,
@@ -313,10 +312,7 @@ def list_campaigns_page(db: Session, *, actor: Actor, advertiser_id: int | None 
     and order as list_campaigns, with only the page's rows read (LIMIT/OFFSET) and the total by a COUNT. A page
     past the last gives no rows and the total."""
     require(actor, "campaign", "view")
-    if page < 1:
-        raise Invalid({"page": "Pages count from 1."})
-    if not 1 <= page_size <= MAX_PAGE_SIZE:
-        raise Invalid({"page_size": f"Show between 1 and {MAX_PAGE_SIZE} campaigns a page."})
+    check_page(page, page_size, things="campaigns")
     order, now = _order(sort), datetime.now(UTC)
     query = _listed(actor, advertiser_id=advertiser_id, status=status, search=search,
                     include_archived=include_archived, now=now)

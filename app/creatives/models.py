@@ -15,6 +15,7 @@ from sqlalchemy import Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from app.kernel.model_base import created_at_field, json_field, utcnow
+from app.kernel.natural_order import keep_sort_key, name_column, sort_key_field
 
 
 class CreativeType(StrEnum):
@@ -60,12 +61,15 @@ class CreativeAsset(SQLModel, table=True):
 
 class Creative(SQLModel, table=True):
     __tablename__ = "creatives"
-    # The list's one order, newest change first, ties by id (app/creatives/records.py): a page is an index range.
-    __table_args__ = (Index("ix_creatives_updated_at_id", "updated_at", "id"),)
+    # The API's order, newest change first, ties by id (app/creatives/records.py): a page is an index range; and the
+    # list's sort by name (its natural-order key), likewise.
+    __table_args__ = (Index("ix_creatives_updated_at_id", "updated_at", "id"),
+                      Index("ix_creatives_name_key_id", "name_key", "id"))
 
     id: int | None = Field(default=None, primary_key=True)
     advertiser_id: int = Field(foreign_key="users.id", index=True)
     name: str = Field(max_length=120, index=True)
+    name_key: str | None = sort_key_field(name_column)  # the name's natural-order key: the list's sort by name
     type: str = Field(max_length=8, index=True)
     status: str = Field(default=CreativeStatus.ACTIVE, max_length=16, index=True)
     click_url: str = Field(default="", max_length=2048)
@@ -83,6 +87,9 @@ class Creative(SQLModel, table=True):
     main_image_asset_id: int | None = Field(default=None, foreign_key="creative_assets.id")
     created_at: datetime = created_at_field()
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+keep_sort_key(Creative, "name_key", name_column)
 
 
 class CampaignCreative(SQLModel, table=True):

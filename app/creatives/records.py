@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from app.access.models import User
+from app.access.models import SHOWN_NAME_SQL, User
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.campaigns.models import Campaign
 from app.creatives.models import (
@@ -45,6 +45,7 @@ from app.kernel import media
 from app.kernel.db import select_columns
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
+from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 from app.kernel.paging import DEFAULT_LIMIT, Page, after_condition, check_limit, decode_cursor, next_cursor
 from app.kernel.uploads import shown_file_name
 
@@ -122,8 +123,9 @@ def _creatives_query(actor: Actor, *, advertiser_id: int | None, type: str, stat
         query = query.where(Creative.status == status)
     elif not include_archived:
         query = query.where(Creative.status != CreativeStatus.ARCHIVED)
-    if search.strip():
-        query = query.where(func.lower(Creative.name).contains(search.strip().lower()))
+    if term := search.strip().lower():  # as the grid's search box reads: in the name or the advertiser shown
+        query = query.where(func.lower(Creative.name).contains(term, autoescape=True)
+                            | func.lower(SHOWN_NAME_SQL).contains(term, autoescape=True))
     if campaign_id is not None:
         query = query.where(col(Creative.id).in_(select(CampaignCreative.creative_id)
                                                  .where(CampaignCreative.campaign_id == campaign_id)))
@@ -150,6 +152,29 @@ def list_creatives(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     query = _creatives_query(actor, advertiser_id=advertiser_id, type=type, status=status, search=search,
                              campaign_id=campaign_id, include_archived=include_archived)
     return _creative_rows(db.exec(query.order_by(*_NEWEST_FIRST)).all())
+
+
+# The grid's sortable columns (CreativeRow keys) and the SQL each sorts by. Names sort as people read them ("Banner 2"
+# before "Banner 10") by their stored natural-order keys, indexed with the id (models.Creative); the size column by
+# what it shows: width, height, then duration.
+LIST_SORTS: dict[str, Any] = {
+    "id": None, "name": Creative.name_key, "type": Creative.type, "advertiser": User.name_key,
+    "status": Creative.status, "size": (Creative.width, Creative.height, Creative.duration_ms),
+    "click_url": Creative.click_url, "updated_at": Creative.updated_at}
+
+
+def list_creatives_page(db: Session, *, actor: Actor, type: str = "", status: str = "", search: str = "",
+                        sort: str = "", page: int = 1, page_size: int = 50) -> NumberedPage[CreativeRow]:
+    """One page of the creative list for its grid (pages count from 1): list_creatives' rows and filters, `search`
+    in the name or the advertiser, `sort` a column ("-" first for descending; default newest change first, ties by
+    id), only the page's rows read and the total by a COUNT. A page past the last gives no rows and the total."""
+    require(actor, "creative", "view")
+    check_page(page, page_size, things="creatives")
+    order = column_order(sort, LIST_SORTS, col(Creative.id), default="-updated_at")
+    query = _creatives_query(actor, advertiser_id=None, type=type, status=status, search=search, campaign_id=None,
+                             include_archived=False)
+    rows, total = read_numbered(db, query, order, page=page, page_size=page_size)
+    return NumberedPage[CreativeRow](rows=_creative_rows(rows), total=total, page=page, page_size=page_size)
 
 
 def creatives_page(db: Session, *, actor: Actor, advertiser_id: int | None = None, type: str = "", status: str = "",

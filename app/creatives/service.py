@@ -13,11 +13,13 @@ from app.creatives.links import (
     set_campaign_creatives,
 )
 from app.creatives.records import (
+    LIST_SORTS,
     archive_creative,
     create_creative,
     creatives_page,
     get_creative,
     list_creatives,
+    list_creatives_page,
     preview,
     set_status,
     update_creative,
@@ -25,6 +27,7 @@ from app.creatives.records import (
 )
 
 __all__ = [
+    "LIST_SORTS",
     "archive_creative",
     "assign_to_campaigns",
     "bulk_status",
@@ -35,6 +38,7 @@ __all__ = [
     "get_creative",
     "creatives_page",
     "list_creatives",
+    "list_creatives_page",
     "preview",
     "save_campaign",
     "set_campaign_creatives",

@@ -38,6 +38,7 @@ from app.kernel.db import select_columns, session_scope
 from app.kernel.errors import Invalid
 from app.kernel.model_base import table_of, utcnow
 from app.kernel.money import dollars
+from app.kernel.numbered_pages import check_page
 from app.kernel.paging import DEFAULT_LIMIT, Page, after_condition, check_limit, decode_cursor, next_cursor
 from app.kernel.validation import too_long
 from app.messaging import notifications
@@ -398,10 +399,7 @@ def funds_list_page(db: Session, *, actor: Actor, agency_id: int | None = None, 
     e-mail or agency (all in SQL), and the figures and agency choices over everything the agency filter keeps.
     Only the page's rows are sent to the browser; the total is a COUNT."""
     require(actor, "funds", "view")
-    if page < 1:
-        raise Invalid({"page": "Pages count from 1."})
-    if not 1 <= page_size <= FUNDS_PAGE_SIZE_MAX:
-        raise Invalid({"page_size": f"Show between 1 and {FUNDS_PAGE_SIZE_MAX} advertisers a page."})
+    check_page(page, page_size, things="advertisers", most=FUNDS_PAGE_SIZE_MAX)
     descending, column = sort.startswith("-"), sort.lstrip("-")
     if column and column not in _FUNDS_SORTS:
         raise Invalid({"sort": f"Sort by one of: {', '.join(_FUNDS_SORTS)} (a leading - for descending)."})

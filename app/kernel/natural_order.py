@@ -47,6 +47,11 @@ def _number(digits: str) -> str:
 TextOf = Callable[[Callable[[str], Any]], str]
 
 
+def name_column(value: Callable[[str], Any]) -> str:
+    """The TextOf of a model whose shown name is its `name` column (campaigns, creatives, audiences)."""
+    return str(value("name"))
+
+
 def sort_key_field(text_of: TextOf) -> Any:
     """The key column of a model (index it with the id, in the model's __table_args__), filled on every INSERT from the row's own values (an ORM add or a bulk
     insert alike: a column default that reads the statement's parameters). keep_sort_key keeps it on updates."""

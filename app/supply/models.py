@@ -21,6 +21,7 @@ from sqlalchemy import Column, ForeignKey, Index, Integer, LargeBinary, UniqueCo
 from sqlmodel import Field, SQLModel
 
 from app.kernel.model_base import created_at_field, json_field, utcnow
+from app.kernel.natural_order import keep_sort_key, name_column, sort_key_field
 
 
 class ListKind(StrEnum):
@@ -98,10 +99,12 @@ class AudienceStatus(StrEnum):
 
 class Audience(SQLModel, table=True):
     __tablename__ = "audiences"
+    __table_args__ = (Index("ix_audiences_name_key_id", "name_key", "id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     advertiser_id: int = Field(foreign_key="users.id", index=True)
     name: str = Field(max_length=120, index=True)
+    name_key: str | None = sort_key_field(name_column)  # the name's natural-order key: the list's sort by name
     kind: str = Field(max_length=16)
     status: str = Field(default=AudienceStatus.ACTIVE, max_length=16, index=True)
     event: str = Field(default="", max_length=40)  # retargeting: "conversion" or a custom event name
@@ -110,6 +113,9 @@ class Audience(SQLModel, table=True):
     last_upload: dict[str, Any] = json_field()  # the latest file's summary: name, lines, added, invalid, samples
     created_at: datetime = created_at_field()
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+keep_sort_key(Audience, "name_key", name_column)
 
 
 class AudienceDevice(SQLModel, table=True):

@@ -9,7 +9,6 @@ open the campaign's pages; archiving asks first. Selected campaigns go to the bu
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from reactpy import Ref, component, html, use_ref, use_state
@@ -32,11 +31,13 @@ from components.ui.grid_host import (
     ColumnSpec,
     StatusRowActions,
     declared_columns,
+    first_page_on,
+    listing_paging,
     use_row_actions,
 )
 from components.ui.hooks import use_query
 from components.ui.links import app_link
-from components.widgets.datagrid import GridAction, GridColumn, GridListing, GridPaging, GridView, data_grid
+from components.widgets.datagrid import GridAction, GridColumn, GridListing, GridView, data_grid
 
 ALL = ""
 ARCHIVED_TOO = "all"
@@ -129,10 +130,6 @@ def CampaignListPage() -> Any:
         view.current = new
         set_listing(lambda old: old.seen(new))
 
-    def status_chosen(new: str) -> None:
-        set_status(new)
-        set_listing(lambda old: replace(old, page=1))
-
     columns = grid_columns(console)
     create_path = console.path("campaign.create")
     subtitle = (t("campaigns.subtitle_advertiser", name=advertiser.value.name)
@@ -149,7 +146,8 @@ def CampaignListPage() -> Any:
         card(
             html.div({"className": "d-flex flex-wrap gap-3 align-items-end mb-1 dsp-filters"},
                      select_field(name="status_filter", label=t("campaigns.filter_status"), value=status,
-                                  options=status_options, on_change=status_chosen, class_name="dsp-filter")),
+                                  options=status_options, on_change=first_page_on(set_status, set_listing),
+                                  class_name="dsp-filter")),
             SelectionBar(selection_host, BULK_PAGES, "campaigns.select_hint") if bulk else "",
             # The grid's final height (its toolbar, 560 px of rows, its footer) is held before its bundle has drawn
             # it, so the footer does not jump down the first screen when it does.
@@ -163,11 +161,8 @@ def CampaignListPage() -> Any:
                           on_selection_change=selection_changed if bulk else None,
                           select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
                           columns_label=t("grid.columns"), storage_key="campaigns", on_view_change=view_changed,
-                          paging=GridPaging(total=shown.value.total if shown.value else 0, page=listing.page,
-                                            page_size=PAGE_SIZE,
-                                            on_page_change=lambda page: set_listing(lambda old: replace(old, page=page)),
-                                            label=t("grid.page"), previous_label=t("grid.previous_page"),
-                                            next_label=t("grid.next_page"))),
+                          paging=listing_paging(console, listing, set_listing, page_size=PAGE_SIZE,
+                                                total=shown.value.total if shown.value else 0)),
                 f"calc({GRID_HEIGHT_PX}px + 5rem)"),
         ),
         actions.elements,

@@ -1,7 +1,12 @@
 """/creatives, /agency/creative, /admin/creative (and co-admin's): every creative the actor may see, with a
 "New creative" dialog (the spec gives creatives no page of their own for creating); and the creatives of one
 campaign at /agency/CampaignList/creativeList/{id} and /admin/CampaignList/creative-list/{id}, where the
-campaign's creatives are also chosen."""
+campaign's creatives are also chosen.
+
+The list's grid shows one page (creatives.list_creatives_page, as the campaign list: at 10,000 creatives only the
+page's rows are read and sent); its sort, search and the type and status filters are SQL, the total a COUNT. The
+selection is the shown page's, as on the campaign list; the bulk pages open with it. One campaign's creatives are
+few, so that grid gets them whole."""
 
 from __future__ import annotations
 
@@ -22,19 +27,24 @@ from components.creatives.common import as_json, size_text, status_cell
 from components.creatives.creative_form import CreativeForm
 from components.ui.bulk import SelectionBar
 from components.ui.console import Console, use_console
-from components.ui.elements import card, loading_page, page_header
+from components.ui.elements import card, loading_page, page_header, slot
 from components.ui.forms import select_field
 from components.ui.grid_host import (
     ARCHIVE,
     ColumnSpec,
     StatusRowActions,
     declared_columns,
+    first_page_on,
+    listing_paging,
+    sortable_only,
     use_row_actions,
 )
 from components.ui.hooks import use_query
-from components.widgets.datagrid import GridAction, GridColumn, data_grid
+from components.widgets.datagrid import GridAction, GridColumn, GridListing, data_grid
 
 ALL = ""
+GRID_HEIGHT_PX = 560
+PAGE_SIZE = 50
 COLUMNS: tuple[ColumnSpec, ...] = (
     ("name", "text", 220, False), ("type", "text", 95, False), ("advertiser", "text", 150, False),
     ("status", "badge", 95, False), ("active", "toggle", 64, False), ("size", "text", 120, False),
@@ -109,18 +119,20 @@ def CreativeListPage() -> Any:
     t = console.t
     type_filter, set_type_filter = use_state(ALL)
     status, set_status = use_state(ALL)
+    listing, set_listing = use_state(GridListing())
     adding, set_adding = use_state(False)
-    rows = use_query(creatives.list_creatives, actor=console.actor, type=type_filter, status=status,
-                     deps=[type_filter, status])
-    shown = [row.model_dump() for row in rows.value or []]
+    listed = use_query(creatives.list_creatives_page, actor=console.actor, type=type_filter, status=status,
+                       search=listing.search, sort=listing.sort, page=listing.page, page_size=PAGE_SIZE,
+                       deps=[type_filter, status, listing])
+    shown = [row.model_dump() for row in listed.value.rows] if listed.value else []
     selection: Ref[Any] = use_ref(None)
-    actions = use_row_actions(StatusRowActions, shown, rows.reload, SET_STATUS, "creative_id", "creatives")
+    actions = use_row_actions(StatusRowActions, shown, listed.reload, SET_STATUS, "creative_id", "creatives")
     bulk = any(console.path(name) for name, _l, _i in BULK_PAGES)
 
     def created(creative: CreativeRead) -> None:
         set_adding(False)
         console.toast("success", t("creatives.created", name=creative.name))
-        rows.reload()
+        listed.reload()
 
     return html.div(
         {"data-page": "creatives"},
@@ -133,21 +145,28 @@ def CreativeListPage() -> Any:
                      select_field(name="type_filter", label=t("creatives.field.type"), value=type_filter,
                                   options=[(ALL, t("creatives.all_types"))]
                                   + [(k.value, t(f"creatives.type.{k.value}")) for k in CreativeType],
-                                  on_change=set_type_filter, class_name="dsp-filter"),
+                                  on_change=first_page_on(set_type_filter, set_listing), class_name="dsp-filter"),
                      select_field(name="status_filter", label=t("campaigns.filter_status"), value=status,
                                   options=[(ALL, t("campaigns.all_but_archived"))]
                                   + [(s.value, t(f"creatives.status.{s.value}")) for s in CreativeStatus],
-                                  on_change=set_status, class_name="dsp-filter")),
+                                  on_change=first_page_on(set_status, set_listing), class_name="dsp-filter")),
             SelectionBar(selection, BULK_PAGES, "creatives.select_hint") if bulk else "",
-            data_grid(columns=grid_columns(console, advertiser_column=_advertiser_column(console)),
-                      rows=grid_rows(console, shown), height=560, search_placeholder=t("common.search"),
-                      empty_text=t("creatives.empty"), row_count_label=t("grid.rows"), more_label=t("grid.more"),
-                      locale=console.language, actions=grid_actions(console), on_action=actions.on_action,
-                      on_row_click=lambda key: actions.on_action("creative.view", key),
-                      loading_text=t("common.loading") if rows.loading else None,
-                      on_selection_change=(lambda ids: selection.current and selection.current(ids)) if bulk else None,
-                      select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
-                      columns_label=t("grid.columns"), storage_key="creatives"),
+            # The grid's final height is held before its bundle has drawn it (as on the campaign list).
+            slot(
+                data_grid(columns=sortable_only(grid_columns(console, advertiser_column=_advertiser_column(console)),
+                                                creatives.LIST_SORTS),
+                          rows=grid_rows(console, shown), height=GRID_HEIGHT_PX, search_placeholder=t("common.search"),
+                          empty_text=t("creatives.empty"), row_count_label=t("grid.rows"), more_label=t("grid.more"),
+                          locale=console.language, actions=grid_actions(console), on_action=actions.on_action,
+                          on_row_click=lambda key: actions.on_action("creative.view", key),
+                          loading_text=t("common.loading") if listed.loading else None,
+                          on_selection_change=(lambda ids: selection.current and selection.current(ids)) if bulk else None,
+                          select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
+                          columns_label=t("grid.columns"), storage_key="creatives",
+                          on_view_change=lambda view: set_listing(lambda old: old.seen(view)),
+                          paging=listing_paging(console, listing, set_listing, page_size=PAGE_SIZE,
+                                                total=listed.value.total if listed.value else 0)),
+                f"calc({GRID_HEIGHT_PX}px + 5rem)"),
         ),
         actions.elements,
         _NewCreativeDialog(lambda: set_adding(False), created) if adding else "",

@@ -7,7 +7,6 @@ filter keeps."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from reactpy import component, html, use_state
@@ -18,10 +17,11 @@ from components.funds.common import grid_height, kpi_card, kpi_row
 from components.ui.console import Console, use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.forms import select_field
+from components.ui.grid_host import first_page_on, listing_paging
 from components.ui.hooks import use_query
 from components.ui.links import app_link
 from components.ui.navigation import use_navigation
-from components.widgets.datagrid import GridAction, GridColumn, GridListing, GridPaging, data_grid
+from components.widgets.datagrid import GridAction, GridColumn, GridListing, data_grid
 
 ALL, DIRECT = "all", "direct"
 PAGE_SIZE = 50
@@ -97,10 +97,6 @@ def FundsOverviewPage() -> Any:
         if path:
             go(path)
 
-    def agency_chosen(choice: str) -> None:
-        set_agency(choice)
-        set_listing(lambda old: replace(old, page=1))
-
     return html.div(
         {"data-page": "funds-overview"},
         navigation,
@@ -111,7 +107,8 @@ def FundsOverviewPage() -> Any:
         card(
             html.div({"className": "d-flex flex-wrap gap-3 align-items-end mb-1 dsp-filters"},
                      select_field(name="agency_filter", label=t("funds.filter_agency"), value=agency,
-                                  options=agency_options(console, listed), on_change=agency_chosen,
+                                  options=agency_options(console, listed),
+                                  on_change=first_page_on(set_agency, set_listing),
                                   class_name="dsp-filter")) if staff else "",
             data_grid(columns=columns(console, staff), rows=[row.model_dump() for row in listed.rows],
                       height=grid_height(len(listed.rows)), empty_text=t("funds.empty"),
@@ -120,9 +117,7 @@ def FundsOverviewPage() -> Any:
                       actions=actions, on_action=on_action, on_row_click=lambda key: on_action("payments", key),
                       columns_label=t("grid.columns"), storage_key="funds-overview", more_label=t("grid.more"),
                       on_view_change=lambda view: set_listing(lambda old: old.seen(view)),
-                      paging=GridPaging(total=listed.total, page=listing.page, page_size=PAGE_SIZE,
-                                        on_page_change=lambda page: set_listing(lambda old: replace(old, page=page)),
-                                        label=t("grid.page"), previous_label=t("grid.previous_page"),
-                                        next_label=t("grid.next_page"))),
+                      paging=listing_paging(console, listing, set_listing, total=listed.total,
+                                            page_size=PAGE_SIZE)),
             title=t("funds.balances")),
     )

@@ -1,5 +1,9 @@
 """/audience, /agency/audience, /admin/audience (and co-admin's): every audience the actor may see, with its kind,
-size, status switch and how many campaigns use it; "New audience" opens the create page."""
+size, status switch and how many campaigns use it; "New audience" opens the create page.
+
+The grid shows one page (audiences.list_audiences_page, as the campaign list): sort, search and the kind and status
+filters are SQL, and sizes and campaign counts are figured for the page's audiences only (which is why those two
+columns do not sort)."""
 
 from __future__ import annotations
 
@@ -13,16 +17,26 @@ from app.supply.schemas import AudienceRow
 from components.supply.audiences.common import definition_text, size_text, status_cell
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import Console, use_console
-from components.ui.elements import card, page_header
+from components.ui.elements import card, page_header, slot
 from components.ui.forms import select_field
-from components.ui.grid_host import TOGGLE, ColumnSpec, declared_columns, use_row_actions
+from components.ui.grid_host import (
+    TOGGLE,
+    ColumnSpec,
+    declared_columns,
+    first_page_on,
+    listing_paging,
+    sortable_only,
+    use_row_actions,
+)
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
 from components.ui.navigation import use_navigation
-from components.widgets.datagrid import GridAction, GridColumn, data_grid
+from components.widgets.datagrid import GridAction, GridColumn, GridListing, data_grid
 
 ALL = ""
 DELETE = "delete"
+GRID_HEIGHT_PX = 520
+PAGE_SIZE = 50
 COLUMNS: tuple[ColumnSpec, ...] = (
     ("name", "text", 220, False), ("definition", "text", 200, False), ("advertiser", "text", 150, False),
     ("size", "text", 170, False), ("status", "badge", 95, False), ("active", "toggle", 64, False),
@@ -31,8 +45,9 @@ COLUMNS: tuple[ColumnSpec, ...] = (
 
 def _columns(console: Console) -> list[GridColumn]:
     staff_or_agency = console.role is not None and console.role.value != "ADVERTISER"
-    return declared_columns(lambda key: console.t(f"audiences.col.{key}"),
-                            (c for c in COLUMNS if staff_or_agency or c[0] != "advertiser"))
+    return sortable_only(declared_columns(lambda key: console.t(f"audiences.col.{key}"),
+                                          (c for c in COLUMNS if staff_or_agency or c[0] != "advertiser")),
+                         audiences.LIST_SORTS)
 
 
 def _rows(console: Console, rows: list[AudienceRow]) -> list[dict[str, Any]]:
@@ -98,9 +113,14 @@ def AudienceListPage() -> Any:
     t = console.t
     kind, set_kind = use_state(ALL)
     status, set_status = use_state(ALL)
-    rows = use_query(audiences.list_audiences, actor=console.actor, kind=kind, status=status, deps=[kind, status])
-    actions = use_row_actions(_RowActions, rows.value or [], rows.reload)
+    listing, set_listing = use_state(GridListing())
+    listed = use_query(audiences.list_audiences_page, actor=console.actor, kind=kind, status=status,
+                       search=listing.search, sort=listing.sort, page=listing.page, page_size=PAGE_SIZE,
+                       deps=[kind, status, listing])
+    rows = listed.value.rows if listed.value else []
+    actions = use_row_actions(_RowActions, rows, listed.reload)
     create = console.path("audience.create")
+
     return html.div(
         {"data-page": "audiences"},
         page_header(t("audiences.title"), t("audiences.subtitle"),
@@ -111,18 +131,23 @@ def AudienceListPage() -> Any:
                      select_field(name="kind_filter", label=t("audiences.field.kind"), value=kind,
                                   options=[(ALL, t("audiences.all_kinds"))]
                                   + [(k.value, t(f"audiences.kind.{k.value}")) for k in AudienceKind],
-                                  on_change=set_kind, class_name="dsp-filter"),
+                                  on_change=first_page_on(set_kind, set_listing), class_name="dsp-filter"),
                      select_field(name="status_filter", label=t("audiences.field.status"), value=status,
                                   options=[(ALL, t("audiences.all_statuses"))]
                                   + [(s.value, t(f"audiences.status.{s.value}")) for s in AudienceStatus],
-                                  on_change=set_status, class_name="dsp-filter")),
-            data_grid(columns=_columns(console), rows=_rows(console, rows.value or []), height=520,
-                      search_placeholder=t("common.search"), empty_text=t("audiences.empty"),
-                      row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
-                      actions=_actions(console), on_action=actions.on_action,
-                      on_row_click=lambda key: actions.on_action("audience.view", key),
-                      loading_text=t("common.loading") if rows.loading else None,
-                      columns_label=t("grid.columns"), storage_key="audiences"),
+                                  on_change=first_page_on(set_status, set_listing), class_name="dsp-filter")),
+            slot(
+                data_grid(columns=_columns(console), rows=_rows(console, rows), height=GRID_HEIGHT_PX,
+                          search_placeholder=t("common.search"), empty_text=t("audiences.empty"),
+                          row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
+                          actions=_actions(console), on_action=actions.on_action,
+                          on_row_click=lambda key: actions.on_action("audience.view", key),
+                          loading_text=t("common.loading") if listed.loading else None,
+                          columns_label=t("grid.columns"), storage_key="audiences",
+                          on_view_change=lambda view: set_listing(lambda old: old.seen(view)),
+                          paging=listing_paging(console, listing, set_listing, page_size=PAGE_SIZE,
+                                                total=listed.value.total if listed.value else 0)),
+                f"calc({GRID_HEIGHT_PX}px + 5rem)"),
             html.p({"className": "small text-body-secondary mt-2 mb-0"}, t("audiences.size_note")),
         ),
         actions.elements,

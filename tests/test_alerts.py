@@ -14,10 +14,11 @@ from app import jobs
 from app.alerts import jobs as alert_jobs
 from app.alerts import service as alerts
 from app.alerts.kinds import AlertKind
-from app.alerts.models import Alert, AlertClock
+from app.alerts.models import Alert
 from app.campaigns.models import Campaign, CampaignStatus
 from app.dsps.models import Dsp, DspAssociation, PushState
 from app.funds.models import LedgerEntry
+from app.jobs.models import ClockSlot
 from app.kernel.db import session_scope
 from app.kernel.money import MICROS_PER_DOLLAR
 from app.messaging.models import EmailOutbox, Notification
@@ -239,10 +240,10 @@ def test_a_check_does_not_run_while_another_holds_the_lease(db, demo_ids) -> Non
     alert_jobs.tick()  # makes the clock row
     settle_jobs()
     with session_scope() as write:
-        clock = write.get(AlertClock, 1)
-        assert clock is not None
-        clock.lease_until = NOW + timedelta(minutes=5)
-        write.add(clock)
+        slot = write.get(ClockSlot, alert_jobs.KEY)
+        assert slot is not None
+        slot.lease_until = NOW + timedelta(minutes=5)
+        write.add(slot)
     assert alert_jobs.run_checks(NOW) is None
     assert alert_jobs.run_checks(NOW + timedelta(minutes=6)) == 0  # a lease left by a dead process runs out
 

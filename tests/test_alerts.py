@@ -20,6 +20,7 @@ from app.campaigns.models import Campaign, CampaignStatus
 from app.demo.seed import DEMO_PASSWORD, create_user
 from app.dsps.models import Dsp, DspAssociation, PushState
 from app.funds.models import LedgerEntry
+from app.jobs import clock
 from app.jobs.models import ClockSlot
 from app.kernel.db import session_scope
 from app.kernel.money import MICROS_PER_DOLLAR
@@ -28,6 +29,7 @@ from app.reports.models import Report, ReportRun, RunStatus
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
 from components.shell.notifications_menu import NotificationsMenu
+from tests.faults import wait_until
 from tests.helpers import actor_of, bearer_headers, other_tenant, settle_jobs, user_by_email, walk_pages
 from tests.render import deliver_and_settle, signed_in_console, text_of, walk
 
@@ -273,6 +275,21 @@ def test_the_clock_queues_one_check_a_slot_and_the_job_runs_the_checks(db, demo_
     assert jobs.keys(alert_jobs.KEY) == {alert_jobs.KEY}
     settle_jobs()
     assert len(_open(AlertKind.LOW_BALANCE)) == 1
+
+
+def test_the_process_clock_queues_a_check_when_it_starts_unless_the_checks_are_off(db, demo_ids, settings,
+                                                                                  monkeypatch) -> None:
+    monkeypatch.setattr(settings, "alert_check_minutes", 0)  # DSP_ALERT_CHECK_MINUTES=0: no checks
+    try:
+        assert clock.start().get_job(f"every-{alert_jobs.KEY}") is None
+        clock.shutdown()
+        monkeypatch.setattr(settings, "alert_check_minutes", 5.0)
+        clock.start()  # its first tick is due at once: the check is queued (this process claims the slot)
+        wait_until(lambda: jobs.keys(alert_jobs.KEY) == {alert_jobs.KEY}, "the clock to queue the check")
+    finally:
+        clock.shutdown()
+    settle_jobs()
+    assert not jobs.keys(alert_jobs.KEY)
 
 
 def test_a_check_does_not_run_while_another_holds_the_lease(db, demo_ids) -> None:

@@ -13,7 +13,7 @@ its job exists iff the claim committed (a crash after the claim loses nothing: t
 Features register at import (app/jobs/tasks.TASK_MODULES, which start() loads):
 - every(key, task, interval): queue `task` (job key `key`) once an interval across every process;
 - on_start(fn): run once the clock is up (reports: fail the runs a dead process left, register the schedules);
-- cron(job_id, trigger, fn, *args) / remove(job_id) / job(job_id): this process's own timed calls (report
+- cron(job_id, trigger, fn, *args) / remove(job_id): this process's own timed calls (report
   schedules; each firing claims its slot with claim()).
 lease(key, now, length) lets periodic work run only while it holds its key's lease, so two runs never overlap even
 when one outlasts its interval.
@@ -29,7 +29,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from apscheduler.executors.pool import ThreadPoolExecutor
-from apscheduler.job import Job
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.base import BaseTrigger
 from sqlalchemy.exc import IntegrityError
@@ -121,11 +120,6 @@ def remove(job_id: str) -> None:
     scheduler = _scheduler
     if scheduler is not None and scheduler.get_job(job_id):
         scheduler.remove_job(job_id)
-
-
-def job(job_id: str) -> Job | None:
-    scheduler = _scheduler
-    return scheduler.get_job(job_id) if scheduler is not None else None
 
 
 # --- one slot a key, across processes -------------------------------------------------------------------------

@@ -31,7 +31,6 @@ from app.access.sessions import SESSION_COOKIE
 from app.accounts import auth_api, second_factor_api, users_api
 from app.accounts import spec_calls_api as spec_account_calls_api
 from app.alerts import api as alerts_api
-from app.alerts import jobs as alert_jobs
 from app.campaigns import api as campaigns_api
 from app.campaigns import audience_targeting_api, exchange_approvals_api, targeting_api
 from app.campaigns import spec_calls_api as spec_campaign_calls_api
@@ -40,6 +39,7 @@ from app.campaigns.diagnosis import api as diagnosis_api
 from app.creatives import api as creatives_api
 from app.dsps import api as dsps_api
 from app.funds import api as funds_api
+from app.jobs import clock
 from app.kernel import log_context, media, metrics
 from app.kernel.config import REPO_ROOT, get_settings
 from app.kernel.db import read_on_kept_connection
@@ -47,7 +47,6 @@ from app.kernel.errors import ServiceError
 from app.kernel.uploads import MB, BodyLimit, Limit
 from app.reference import geo_api, metadata_api
 from app.reports import api as reports_api
-from app.reports import jobs as report_jobs
 from app.reports import sheet_data_api
 from app.settings import brand_theme, client_settings_api, company, company_api
 from app.settings import spec_calls_api as spec_settings_calls_api
@@ -304,17 +303,15 @@ def _boot_spinner() -> Any:
 @contextlib.asynccontextmanager
 async def lifespan(_app: Starlette) -> AsyncIterator[None]:
     """Background work of this process: the job queue's worker (report runs, scheduled reports, e-mail,
-    postback forwards, alert checks), the report schedule clock, whose start fails the runs a dead process left
-    running, and the alert clock.
+    postback forwards, alert checks) and the process clock that queues the periodic ones (report schedules, alert
+    checks), whose start fails the report runs a dead process left running.
     Started and stopped off the event loop: both touch the database and join threads."""
     await asyncio.to_thread(jobs.start)
-    await asyncio.to_thread(report_jobs.start)
-    await asyncio.to_thread(alert_jobs.start)
+    await asyncio.to_thread(clock.start)
     try:
         yield
     finally:
-        await asyncio.to_thread(alert_jobs.shutdown)
-        await asyncio.to_thread(report_jobs.shutdown)
+        await asyncio.to_thread(clock.shutdown)
         await asyncio.to_thread(jobs.stop)
         metrics.process_exited()
 

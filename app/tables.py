@@ -17,13 +17,13 @@ from app.access.models import (
     UserSettings,
     UserStatus,
 )
-from app.alerts.models import Alert, AlertClock, AlertSubscription
+from app.alerts.models import Alert, AlertSubscription
 from app.campaigns.models import Campaign, ExchangeApproval
 from app.creatives.models import CampaignCreative, Creative, CreativeAsset
 from app.dsps.models import Dsp, DspAssociation
 from app.funds.models import LedgerEntry
 from app.history.models import AuditEntry
-from app.jobs.models import JobRow
+from app.jobs.models import ClockSlot, JobRow
 from app.messaging.models import EmailOutbox, Notification
 from app.reference.models import ReferenceValue
 from app.reports.models import Report, ReportRun
@@ -32,7 +32,6 @@ from app.supply.models import AppList, AppListEntry, Audience, AudienceDevice, S
 
 __all__ = [
     "Alert",
-    "AlertClock",
     "AlertSubscription",
     "ApiCredential",
     "AppList",
@@ -43,6 +42,7 @@ __all__ = [
     "AuthSession",
     "Campaign",
     "CampaignCreative",
+    "ClockSlot",
     "CompanyConfig",
     "Creative",
     "CreativeAsset",

@@ -1,11 +1,14 @@
-"""How long one advertiser's alert checks take at 10M rows of statistics (issue 27: <= 200 ms).
+"""How long the alert checks take at 10M rows of statistics (issue 27: <= 200 ms an advertiser; a whole pass well
+inside DSP_ALERT_CHECK_MINUTES).
 
 Reads the rows kept by `bench/statistics_stores.py 10000000 --keep /tmp/stats10m` (a copy of its DuckDB file, so
 the kept one is never written), gives the biggest advertisers (most rows) accounts, active campaigns over the
-whole period and a ledger in a throwaway SQLite database, then times, at the hour after the last row:
-(a) the checks' reads for one advertiser (app/alerts/checks.advertiser_causes: ledger, campaigns, two store
-queries), (b) a whole advertiser's check as the job runs it (reads, raise or clear, notifications, one
-transaction), medians of 7 after a warm-up, and (c) one whole run of every check for those advertisers.
+whole period and a ledger in a throwaway SQLite database (asked for more advertisers than the store has, the rest
+get an account and a campaign without delivery), then times, at the hour after the last row:
+(a) the checks' reads for one advertiser (app/alerts/checks.read_facts: campaigns, ledger, two store queries, and
+its causes), (b) one advertiser's check as the job runs it (reads, raise or clear, notifications), medians of 7
+after a warm-up, (c) a first whole pass of every check for those advertisers (raising their alerts), and (d) a
+second pass (nothing changed: the steady state of a clock ticking every few minutes).
     .venv/bin/python bench/alerts.py [/tmp/stats10m] [advertisers=5]
 """
 
@@ -51,6 +54,19 @@ def median_ms(run: Callable[[], object], times: int = 7) -> float:
     return sorted(samples)[times // 2]
 
 
+def timed_ms(run: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    run()
+    return (time.perf_counter() - started) * 1000
+
+
+def without_delivery(biggest: list[tuple[int, int, list[int]]], wanted: int) -> list[tuple[int, int, list[int]]]:
+    """Advertisers beyond the store's, each with one campaign of its own and no rows, up to `wanted` in all."""
+    next_advertiser = max(a for a, _n, _c in biggest) + 1
+    next_campaign = max(c for _a, _n, campaigns in biggest for c in campaigns) + 1
+    return [(next_advertiser + i, 0, [next_campaign + i]) for i in range(wanted - len(biggest))]
+
+
 def populate(biggest: list[tuple[int, int, list[int]]], first: datetime, last: datetime) -> None:
     """Accounts, campaigns (active over the whole period, so every check has work) and a deposit."""
     with session_scope() as db:
@@ -76,24 +92,26 @@ def main() -> None:
     first, last = first.replace(tzinfo=UTC), last.replace(tzinfo=UTC)
     now = last + timedelta(hours=1)
     migrate()
+    stored = len(biggest)
+    biggest += without_delivery(biggest, ADVERTISERS)
     populate(biggest, first, last)
-    print(f"{total:,} rows, {first:%Y-%m-%d} to {last:%Y-%m-%d %H:%M}; checks at {now:%Y-%m-%d %H:%M} UTC")
+    print(f"{total:,} rows, {first:%Y-%m-%d} to {last:%Y-%m-%d %H:%M}; checks at {now:%Y-%m-%d %H:%M} UTC; "
+          f"{len(biggest)} advertisers ({stored} with rows)")
     advertiser_id, rows, campaign_ids = biggest[0]
     print(f"advertiser {advertiser_id}: {rows:,} rows, {len(campaign_ids)} active campaigns")
 
     def reads() -> list[checks.Cause]:
         with session_scope() as db:
-            return checks.advertiser_causes(db, advertiser_id, now=now, threshold_days=DEFAULT_LOW_BALANCE_DAYS)
+            facts = checks.read_facts(db, [advertiser_id], now)
+        return checks.advertiser_causes(advertiser_id, facts, now=now, threshold_days=DEFAULT_LOW_BALANCE_DAYS)
 
     causes = reads()
     print(f"  causes found: {sorted({c.kind.value for c in causes})} ({len(causes)})")
     print(f"(a) the checks' reads, one advertiser:      {median_ms(reads):8.1f} ms  (goal <= 200 ms)")
-    whole = median_ms(lambda: alert_jobs.check_advertiser(advertiser_id, now=now,
-                                                          threshold_days=DEFAULT_LOW_BALANCE_DAYS))
+    whole = median_ms(lambda: alert_jobs.check_advertisers([advertiser_id], now=now))
     print(f"(b) one advertiser's check, as the job runs: {whole:8.1f} ms  (goal <= 200 ms)")
-    started = time.perf_counter()
-    alert_jobs.run_checks(now)
-    print(f"(c) every check, {len(biggest)} advertisers:          {(time.perf_counter() - started) * 1000:8.1f} ms")
+    print(f"(c) every check, {len(biggest)} advertisers, first pass: {timed_ms(lambda: alert_jobs.run_checks(now)):8.1f} ms")
+    print(f"(d) every check, {len(biggest)} advertisers, again:      {timed_ms(lambda: alert_jobs.run_checks(now)):8.1f} ms")
     shutil.rmtree(DATA_DIR, ignore_errors=True)
 
 

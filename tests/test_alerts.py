@@ -11,13 +11,17 @@ import pytest
 from sqlmodel import Session, col, select
 
 from app import jobs
+from app.access.roles import Role
 from app.alerts import jobs as alert_jobs
 from app.alerts import service as alerts
 from app.alerts.kinds import AlertKind
-from app.alerts.models import Alert, AlertClock
+from app.alerts.models import Alert
 from app.campaigns.models import Campaign, CampaignStatus
+from app.demo.seed import DEMO_PASSWORD, create_user
 from app.dsps.models import Dsp, DspAssociation, PushState
 from app.funds.models import LedgerEntry
+from app.jobs import clock
+from app.jobs.models import ClockSlot
 from app.kernel.db import session_scope
 from app.kernel.money import MICROS_PER_DOLLAR
 from app.messaging.models import EmailOutbox, Notification
@@ -25,6 +29,7 @@ from app.reports.models import Report, ReportRun, RunStatus
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
 from components.shell.notifications_menu import NotificationsMenu
+from tests.faults import wait_until
 from tests.helpers import actor_of, bearer_headers, other_tenant, settle_jobs, user_by_email, walk_pages
 from tests.render import deliver_and_settle, signed_in_console, text_of, walk
 
@@ -58,6 +63,11 @@ def _check() -> None:
 def _open(kind: AlertKind) -> list[Alert]:
     with session_scope() as db:
         return list(db.exec(select(Alert).where(Alert.kind == kind, col(Alert.open_key).is_not(None))))
+
+
+def _open_all() -> list[Alert]:
+    with session_scope() as db:
+        return list(db.exec(select(Alert).where(col(Alert.open_key).is_not(None))))
 
 
 def _all(kind: AlertKind) -> list[Alert]:
@@ -126,6 +136,38 @@ def test_an_open_ended_campaign_is_paced_on_its_daily_budget(db, demo_ids) -> No
     _check()
     [behind] = _open(AlertKind.UNDER_DELIVERY)
     assert "30 % behind" in behind.title and not _open(AlertKind.NO_SPEND)
+
+
+def test_one_pass_raises_for_some_advertisers_and_clears_for_others(db, demo_ids, monkeypatch) -> None:
+    """A pass reads every advertiser's facts together (here two at a time, so it spans several reads): each
+    advertiser's alerts still follow its own causes only, raised once and cleared once, in the same pass."""
+    monkeypatch.setattr(alert_jobs, "CHUNK", 2)
+    spender = demo_ids["advertiser@demo.example"]
+    rival_agency, rival = other_tenant(db)
+    newcomer = create_user(db, email="newcomer@other.example", role=Role.ADVERTISER, password=DEMO_PASSWORD,
+                           first_name="New", last_name="Comer", company_name="Newcomer", agency_id=rival_agency.id)
+    db.add(LedgerEntry(advertiser_id=rival.id, amount_micros=1000 * USD, kind="deposit"))
+    db.add(LedgerEntry(advertiser_id=newcomer.id, amount_micros=100 * USD, kind="deposit"))
+    db.commit()
+    for days_ago in range(1, 8):  # $5,000 at $2,000 a day: 2.5 days left
+        _spend(spender, 0, NOW - timedelta(days=days_ago), 2000)
+    silent = _campaign(db, rival.id or 0, days_in=3, days_left=7)  # $300 expected by now, nothing spent
+    _check()
+    assert {(a.kind, a.owner_id) for a in _open_all()} == {
+        (AlertKind.LOW_BALANCE, spender), (AlertKind.NO_SPEND, rival.id), (AlertKind.UNDER_DELIVERY, rival.id)}
+
+    db.add(LedgerEntry(advertiser_id=spender, amount_micros=20_000 * USD, kind="deposit"))  # clears its low balance
+    db.commit()
+    _spend(rival.id or 0, silent.id or 0, NOW - timedelta(hours=2), 150)  # spends again: no more no-spend, still behind
+    for days_ago in range(1, 8):  # $100 at $50 a day: 2 days left
+        _spend(newcomer.id or 0, 0, NOW - timedelta(days=days_ago), 50)
+    _check()
+    assert {(a.kind, a.owner_id) for a in _open_all()} == {
+        (AlertKind.UNDER_DELIVERY, rival.id), (AlertKind.LOW_BALANCE, newcomer.id)}
+    cleared = {(a.kind, a.owner_id) for kind in AlertKind for a in _all(kind) if a.cleared_at is not None}
+    assert cleared == {(AlertKind.LOW_BALANCE, spender), (AlertKind.NO_SPEND, rival.id)}
+    assert len(_all(AlertKind.UNDER_DELIVERY)) == 1 and _notified(rival.id or 0, "Under-delivering") == 1
+    assert _notified(newcomer.id or 0, "Low balance") == 1 and _notified(rival_agency.id or 0, "Low balance") == 1
 
 
 def test_a_failed_report_run_alerts_its_owner_until_a_run_completes(db, demo_ids) -> None:
@@ -235,14 +277,29 @@ def test_the_clock_queues_one_check_a_slot_and_the_job_runs_the_checks(db, demo_
     assert len(_open(AlertKind.LOW_BALANCE)) == 1
 
 
+def test_the_process_clock_queues_a_check_when_it_starts_unless_the_checks_are_off(db, demo_ids, settings,
+                                                                                  monkeypatch) -> None:
+    monkeypatch.setattr(settings, "alert_check_minutes", 0)  # DSP_ALERT_CHECK_MINUTES=0: no checks
+    try:
+        assert clock.start().get_job(f"every-{alert_jobs.KEY}") is None
+        clock.shutdown()
+        monkeypatch.setattr(settings, "alert_check_minutes", 5.0)
+        clock.start()  # its first tick is due at once: the check is queued (this process claims the slot)
+        wait_until(lambda: jobs.keys(alert_jobs.KEY) == {alert_jobs.KEY}, "the clock to queue the check")
+    finally:
+        clock.shutdown()
+    settle_jobs()
+    assert not jobs.keys(alert_jobs.KEY)
+
+
 def test_a_check_does_not_run_while_another_holds_the_lease(db, demo_ids) -> None:
     alert_jobs.tick()  # makes the clock row
     settle_jobs()
     with session_scope() as write:
-        clock = write.get(AlertClock, 1)
-        assert clock is not None
-        clock.lease_until = NOW + timedelta(minutes=5)
-        write.add(clock)
+        slot = write.get(ClockSlot, alert_jobs.KEY)
+        assert slot is not None
+        slot.lease_until = NOW + timedelta(minutes=5)
+        write.add(slot)
     assert alert_jobs.run_checks(NOW) is None
     assert alert_jobs.run_checks(NOW + timedelta(minutes=6)) == 0  # a lease left by a dead process runs out
 

@@ -16,9 +16,9 @@ from sqlmodel import Session
 from app.campaigns import export as campaign_export
 from app.campaigns import service as campaigns
 from app.campaigns.schemas import CampaignUpdate
+from app.jobs import clock
 from app.kernel import csv_exports
 from app.kernel.config import REPO_ROOT
-from app.reports import jobs as report_jobs
 from app.reports import results as report_results
 from app.reports import service as reports
 from app.reports.schemas import ReportSettings
@@ -80,7 +80,7 @@ def test_every_export_neutralises_formulas(db: Session, demo_ids: dict[str, int]
     try:
         run = wait_for_run(run_id)
     finally:
-        report_jobs.shutdown()
+        clock.shutdown()
     assert run.status == "completed", run.error
     report_cells = _cells(report_results.result_key(run.result_file))
     assert report_cells, "the report has rows"

@@ -146,7 +146,7 @@ def test_the_api_answers_money_as_text_pages_the_rows_and_exports_them(client, d
 
 
 def test_a_report_total_is_explained_in_the_run_scope(db, delivered) -> None:
-    from app.reports import jobs as report_jobs
+    from app.jobs import clock
     from app.reports import service as reports
     from app.reports.schemas import ReportSettings
     from tests.helpers import wait_for_run
@@ -161,7 +161,7 @@ def test_a_report_total_is_explained_in_the_run_scope(db, delivered) -> None:
     try:
         done = wait_for_run(run.id)
     finally:
-        report_jobs.shutdown()
+        clock.shutdown()
     assert done.status == "completed"
     shown = reports.explain_run_total(db, actor=actor, run_id=run.id, metric="spend")
     assert as_text(shown.totals["spend"]) == as_text(done.totals["spend"])  # type: ignore[arg-type]

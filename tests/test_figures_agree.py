@@ -14,7 +14,7 @@ from app.access.models import UserSettings
 from app.campaigns.models import Campaign, CampaignStatus
 from app.funds import service as funds
 from app.funds.models import LedgerEntry
-from app.reports import jobs as report_jobs
+from app.jobs import clock
 from app.reports import results as report_results
 from app.reports import service as reports
 from app.reports.schemas import ReportSettings
@@ -69,7 +69,7 @@ def test_dashboard_report_csv_api_and_ledger_agree_with_the_ingested_rows(client
         db.commit()  # the job starts once the run is committed
         run = wait_for_run(run_id)
     finally:
-        report_jobs.shutdown()
+        clock.shutdown()
     assert run.status == "completed", run.error
     assert run.totals["impressions"] == expected["impressions"]
     assert round(run.totals["spend"] * 1_000_000) == expected["spend_micros"]

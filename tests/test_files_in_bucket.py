@@ -12,11 +12,11 @@ from sqlmodel import select
 from starlette.testclient import TestClient
 
 from app.creatives.models import CreativeAsset
+from app.jobs import clock
 from app.kernel import csv_exports
 from app.kernel.config import get_settings
 from app.kernel.db import run, session_scope
 from app.kernel.faults import FILES_DOWN, FILES_REFUSED, infrastructure_error
-from app.reports import jobs as report_jobs
 from app.reports import service as reports
 from app.settings import company
 from app.warehouse import get_store
@@ -33,7 +33,7 @@ DAY = date.today() - timedelta(days=2)
 @pytest.fixture(autouse=True)
 def stop_scheduler():  # type: ignore[no-untyped-def]
     yield
-    report_jobs.shutdown()  # no scheduler thread outlives a test
+    clock.shutdown()  # no scheduler thread outlives a test
 
 
 def test_a_creative_file_is_kept_in_the_bucket_and_served_from_it(client: TestClient,

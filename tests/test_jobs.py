@@ -27,7 +27,7 @@ from sqlmodel import Session, select
 
 import tests.job_tasks  # noqa: F401  (declares the tests' tasks)
 from app import jobs
-from app.jobs import tasks
+from app.jobs import clock, tasks
 from app.kernel import pinned_http
 from app.kernel.config import REPO_ROOT, get_settings
 from app.kernel.db import session_scope
@@ -47,7 +47,7 @@ LEASE_S = 1.0  # a dead worker's job is handed on after about this long (30 s in
 @pytest.fixture(autouse=True)
 def stopped_workers() -> Iterator[None]:
     yield
-    report_jobs.shutdown()
+    clock.shutdown()
     jobs.stop()
 
 

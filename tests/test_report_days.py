@@ -10,8 +10,8 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from app.jobs import clock
 from app.kernel.i18n.formatters import day_range
-from app.reports import jobs as report_jobs
 from app.reports import results as report_results
 from app.reports import service as reports
 from app.reports.models import ReportRun
@@ -26,7 +26,7 @@ from tests.helpers import actor_of, stored_csv_text, wait_for_run
 @pytest.fixture(autouse=True)
 def stop_scheduler():
     yield
-    report_jobs.shutdown()  # no scheduler thread outlives a test
+    clock.shutdown()  # no scheduler thread outlives a test
 
 
 def _delivery(advertiser: int, day: date, impressions: int, spend_micros: int) -> FactRow:

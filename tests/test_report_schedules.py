@@ -14,6 +14,7 @@ from sqlmodel import select
 
 from app import jobs
 from app.access.models import UserStatus
+from app.jobs import clock
 from app.kernel.config import Settings, get_settings
 from app.kernel.db import session_scope
 from app.reports import jobs as report_jobs
@@ -29,7 +30,7 @@ NOON_TUESDAY = datetime(2030, 1, 1, 12, tzinfo=UTC)  # 1 January 2030 is a Tuesd
 @pytest.fixture(autouse=True)
 def stop_scheduler():
     yield
-    report_jobs.shutdown()  # no scheduler thread outlives a test
+    clock.shutdown()  # no scheduler thread outlives a test
 
 
 def _scheduled(db, schedule: str, time_zone: str = "UTC") -> dict[str, Any]:
@@ -42,7 +43,7 @@ def _scheduled(db, schedule: str, time_zone: str = "UTC") -> dict[str, Any]:
 
 
 def _next_run(report_id: int, after: datetime) -> datetime | None:
-    job = report_jobs.start().get_job(f"schedule-{report_id}")
+    job = clock.start().get_job(f"schedule-{report_id}")
     return job.trigger.get_next_fire_time(None, after) if job else None
 
 

@@ -13,6 +13,7 @@ import pytest
 from sqlmodel import select
 
 from app import jobs
+from app.jobs import clock
 from app.kernel.db import session_scope
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.storage import get_storage
@@ -32,7 +33,7 @@ DAY = date.today() - timedelta(days=2)
 @pytest.fixture(autouse=True)
 def stop_scheduler():
     yield
-    report_jobs.shutdown()  # no scheduler thread outlives a test
+    clock.shutdown()  # no scheduler thread outlives a test
 
 
 def _row(advertiser: int, **values: object) -> FactRow:
@@ -151,7 +152,7 @@ def test_restart_fails_a_run_a_dead_process_left_running_and_starts_a_pending_on
     queued = ReportRun(status="pending", attempts=0, **common)  # written before its job was (an older version)
     db.add_all([interrupted, queued])
     db.commit()
-    report_jobs.start()  # start-up: recovery runs here
+    clock.start()  # start-up: recovery runs here
     assert wait_for_run(queued.id).status == "completed"
     # The owner reads why on the reports page (its runs list).
     db.expire_all()
@@ -167,7 +168,7 @@ def test_a_daily_report_mails_its_csv(db, demo_ids, smtp_server) -> None:  # noq
         "name": "Daily digest", "period": "last_7_days", "schedule": "daily",
         "recipients": ["boss@example.com", "ops@example.com"], "metrics": ["impressions", "clicks"]}))
     db.commit()
-    scheduler = report_jobs.start()
+    scheduler = clock.start()
     assert scheduler.get_job(f"schedule-{report.id}") is not None  # registered from the row at start-up
     run_id = report_jobs.run_scheduled(report.id, slot=datetime(2030, 1, 1, 6, tzinfo=UTC))
     assert report_jobs.run_scheduled(report.id, slot=datetime(2030, 1, 1, 6, tzinfo=UTC)) is None  # a slot runs once

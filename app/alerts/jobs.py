@@ -1,32 +1,29 @@
 """The alert checks as a scheduled job of the app's queue (app/jobs), never on a page load.
 
-Every process runs a clock (APScheduler, as the report schedules do) that ticks each DSP_ALERT_CHECK_MINUTES.
-A tick claims the slot by moving alert_clock.next_due on in one conditional UPDATE, and queues "alerts.check" in
-the same transaction: of all processes ticking, one gets the slot, and its job exists iff the claim committed
-(so a crash after the claim loses nothing: the job is durable, a live worker runs it). A check runs only while
-it holds the clock's lease, so two never overlap even when one outlasts its interval (the next tick's job finds
-the lease held and leaves the work to the running one).
+The process clock (app/jobs/clock.py) queues "alerts.check" once each DSP_ALERT_CHECK_MINUTES across every
+process (0: never). A check runs only while it holds the key's lease, so two never overlap even when one
+outlasts its interval (the next slot's job finds the lease held and leaves the work to the running one).
 
-A check: each active advertiser in a transaction of its own (an advertiser whose check fails is logged and
-retried at the next tick, the others go on), then the failed report runs and failed DSP pushes.
+A check: the active advertisers a chunk at a time, each chunk's facts read in a few set-based reads
+(app/alerts/checks.read_facts); each advertiser whose alerts change is written in a transaction of its own (an
+advertiser, or a chunk, whose check fails is logged and retried at the next slot, the others go on); then the
+failed report runs and failed DSP pushes.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from apscheduler.schedulers.background import BackgroundScheduler
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select, update
+from sqlmodel import select
 
 from app import jobs
 from app.access.models import User, UserStatus
 from app.access.roles import Role
 from app.alerts import checks, service
 from app.alerts.kinds import AlertKind
-from app.alerts.models import AlertClock
+from app.jobs import clock
 from app.kernel.config import get_settings
 from app.kernel.db import session_scope
 from app.kernel.model_base import utcnow
@@ -35,76 +32,23 @@ _log = logging.getLogger("dsp.alerts")
 TASK = "alerts.check"
 KEY = "alerts-check"
 ADVERTISER_KINDS = (AlertKind.LOW_BALANCE, AlertKind.NO_SPEND, AlertKind.UNDER_DELIVERY)
-TICK_SLACK = timedelta(seconds=5)
 LEASE = timedelta(minutes=30)  # a check outlasting this is taken for dead (its process killed): another may run
-
-_lock = threading.Lock()
-_scheduler: BackgroundScheduler | None = None
+CHUNK = 2000  # advertisers read together: bounds a pass's memory and its IN lists, not its number of reads
 
 
 def interval() -> timedelta:
     return timedelta(minutes=get_settings().alert_check_minutes)
 
 
-# --- the clock ----------------------------------------------------------------------------------------------
-
-def start() -> None:
-    """Start this process's alert clock (idempotent; the app's lifespan). DSP_ALERT_CHECK_MINUTES=0: none."""
-    global _scheduler
-    with _lock:
-        if _scheduler is not None or not get_settings().alert_check_minutes:
-            return
-        _scheduler = BackgroundScheduler(timezone="UTC", job_defaults={"coalesce": True, "max_instances": 1})
-        _scheduler.add_job(tick, "interval", seconds=interval().total_seconds(), id="alerts-tick",
-                           next_run_time=utcnow())
-        _scheduler.start()
-
-
-def shutdown(*, wait: bool = True) -> None:
-    global _scheduler
-    with _lock:
-        scheduler, _scheduler = _scheduler, None
-    if scheduler is not None:
-        scheduler.shutdown(wait=wait)
-
-
-def _clock_row(db: Session, now: datetime) -> None:
-    """The clock's one row, made on first need (by whichever process gets there first), due at once."""
-    if db.get(AlertClock, 1) is None:
-        try:
-            with db.begin_nested():
-                db.add(AlertClock(id=1, next_due=now))
-        except IntegrityError:
-            pass
+clock.every(KEY, TASK, interval)
 
 
 def tick(now: datetime | None = None) -> bool:
     """Claim this slot and queue its check, if no process has yet. Answers whether this call queued it."""
-    now = now or utcnow()
-    with session_scope() as db:
-        _clock_row(db, now)
-        # The next slot is due a little before the next tick: a clock firing a few ms early still finds it due.
-        claimed = db.exec(update(AlertClock).where(col(AlertClock.id) == 1, col(AlertClock.next_due) <= now)
-                          .values(next_due=now + interval() - TICK_SLACK)).rowcount
-        if claimed:
-            jobs.defer(db, TASK, key=KEY)
-        return bool(claimed)
+    return clock.tick(KEY, now)
 
 
 # --- the check ----------------------------------------------------------------------------------------------
-
-def _take_lease(now: datetime) -> bool:
-    with session_scope() as db:
-        _clock_row(db, now)
-        free = (col(AlertClock.lease_until).is_(None)) | (col(AlertClock.lease_until) < now)
-        return bool(db.exec(update(AlertClock).where(col(AlertClock.id) == 1, free)
-                            .values(lease_until=now + LEASE)).rowcount)
-
-
-def _release_lease() -> None:
-    with session_scope() as db:
-        db.exec(update(AlertClock).where(col(AlertClock.id) == 1).values(lease_until=None))
-
 
 @jobs.task(TASK)
 def check_job() -> None:
@@ -114,26 +58,24 @@ def check_job() -> None:
 def run_checks(now: datetime | None = None) -> int | None:
     """Run every check once, unless another is running (None). Answers how many alerts were raised."""
     now = now or utcnow()
-    if not _take_lease(now):
-        _log.info("alert check skipped: another is running")
-        return None
-    try:
+    with clock.lease(KEY, now, LEASE) as held:
+        if not held:
+            _log.info("alert check skipped: another is running")
+            return None
         return _check_everything(now)
-    finally:
-        _release_lease()
 
 
 def _check_everything(now: datetime) -> int:
     with session_scope() as db:
         advertisers = [i for i in db.exec(select(User.id).where(User.role == Role.ADVERTISER,
                                                                 User.status == UserStatus.ACTIVE)) if i]
-        thresholds = service.low_balance_days(db, advertisers)
     raised = 0
-    for advertiser_id in advertisers:
+    for first in range(0, len(advertisers), CHUNK):
+        chunk = advertisers[first:first + CHUNK]
         try:
-            raised += check_advertiser(advertiser_id, now=now, threshold_days=thresholds[advertiser_id])
-        except Exception:  # one advertiser's failure must not stop the others' alerts
-            _log.exception("alert check of advertiser %s failed", advertiser_id)
+            raised += check_advertisers(chunk, now=now)
+        except Exception:  # one chunk's failure must not stop the others' alerts
+            _log.exception("alert check of advertisers %s to %s failed", chunk[0], chunk[-1])
     with session_scope() as db:
         service.clear_unchecked(db, kinds=ADVERTISER_KINDS, checked_owner_ids=advertisers, now=now)
         raised += len(service.reconcile(db, checks.failed_report_runs(db), kinds=(AlertKind.REPORT_FAILED,),
@@ -142,8 +84,22 @@ def _check_everything(now: datetime) -> int:
     return raised
 
 
-def check_advertiser(advertiser_id: int, *, now: datetime, threshold_days: int) -> int:
-    """One advertiser's checks and their alerts, in one transaction. Answers how many were raised."""
+def check_advertisers(advertiser_ids: Sequence[int], *, now: datetime) -> int:
+    """These advertisers' checks: their facts in a few reads, then a transaction for each advertiser whose open
+    alerts are not what its causes say (an unchanged one writes nothing). Answers how many alerts were raised."""
     with session_scope() as db:
-        causes = checks.advertiser_causes(db, advertiser_id, now=now, threshold_days=threshold_days)
-        return len(service.reconcile(db, causes, kinds=ADVERTISER_KINDS, owner_ids=[advertiser_id], now=now)[0])
+        facts = checks.read_facts(db, advertiser_ids, now)
+        thresholds = service.low_balance_days(db, advertiser_ids)
+        open_keys = service.open_keys(db, kinds=ADVERTISER_KINDS, owner_ids=advertiser_ids)
+    raised = 0
+    for advertiser_id in advertiser_ids:
+        try:
+            causes = checks.advertiser_causes(advertiser_id, facts, now=now, threshold_days=thresholds[advertiser_id])
+            if {cause.key for cause in causes} == open_keys.get(advertiser_id, set()):
+                continue
+            with session_scope() as db:
+                raised += len(service.reconcile(db, causes, kinds=ADVERTISER_KINDS, owner_ids=[advertiser_id],
+                                                now=now)[0])
+        except Exception:  # one advertiser's failure must not stop the others' alerts
+            _log.exception("alert check of advertiser %s failed", advertiser_id)
+    return raised

@@ -1,4 +1,4 @@
-"""Alert rows, each user's alert subscription, and the check clock's one row."""
+"""Alert rows and each user's alert subscription (the checks' clock is app/jobs/clock.py's)."""
 
 from __future__ import annotations
 
@@ -38,14 +38,3 @@ class AlertSubscription(SQLModel, table=True):
     email_kinds: list[str] = json_field(list)
     low_balance_days: int = DEFAULT_LOW_BALANCE_DAYS
 
-
-class AlertClock(SQLModel, table=True):
-    """The check's schedule across processes, one row (id 1): a process's clock queues a check only when it moves
-    `next_due` on (one UPDATE, so one process a slot), and a check runs only while it holds `lease_until`, so two
-    never run at once even when one outlasts its interval."""
-
-    __tablename__ = "alert_clock"
-
-    id: int = Field(default=1, primary_key=True)
-    next_due: datetime = Field(default_factory=utcnow, nullable=False)
-    lease_until: datetime | None = None

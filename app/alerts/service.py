@@ -54,6 +54,18 @@ def reconcile(db: Session, causes: Sequence[Cause], *, kinds: Iterable[AlertKind
     return raised, len(gone)
 
 
+def open_keys(db: Session, *, kinds: Iterable[AlertKind], owner_ids: Sequence[int]) -> dict[int, set[str]]:
+    """The open alerts' keys of `kinds` for each of these owners (one read; an owner without any: no entry)."""
+    rows = db.exec(select(Alert.owner_id, Alert.open_key).where(col(Alert.kind).in_([str(k) for k in kinds]),
+                                                                col(Alert.owner_id).in_(owner_ids),
+                                                                col(Alert.open_key).is_not(None)))
+    found: dict[int, set[str]] = {}
+    for owner_id, key in rows:
+        if owner_id is not None and key is not None:
+            found.setdefault(owner_id, set()).add(key)
+    return found
+
+
 def clear_unchecked(db: Session, *, kinds: Iterable[AlertKind], checked_owner_ids: Sequence[int],
                     now: datetime) -> None:
     """Clear the open alerts of `kinds` whose owner was not checked (an advertiser disabled or gone): no check

@@ -1,4 +1,5 @@
-"""The jobs table: the queue on SQLite (app/jobs/table_queue.py). PostgreSQL uses procrastinate's own tables."""
+"""The jobs table: the queue on SQLite (app/jobs/table_queue.py). PostgreSQL uses procrastinate's own tables.
+The clock's slots (app/jobs/clock.py), on both."""
 
 from __future__ import annotations
 
@@ -34,3 +35,15 @@ class JobRow(SQLModel, table=True):
     worker: str = Field(default="", max_length=80)
     error: str = Field(default="", sa_column=Column(Text, nullable=False, server_default=""))
     created_at: datetime = created_at_field()
+
+
+class ClockSlot(SQLModel, table=True):
+    """One periodic key's schedule across processes (app/jobs/clock.py): a process takes a slot only when it moves
+    `next_due` on (one UPDATE, so one process a slot), and work runs only while it holds `lease_until`, so two runs
+    of a key never overlap even when one outlasts its interval."""
+
+    __tablename__ = "clock_slots"
+
+    key: str = Field(primary_key=True, max_length=80)  # "alerts-check", "report-schedule:7"
+    next_due: datetime = Field(nullable=False)
+    lease_until: datetime | None = None

@@ -3,10 +3,9 @@
 A run is a ReportRun row plus a job ("reports.run", key "report-run:<id>") written in the same transaction, so
 a committed run always has its job and a rolled-back one never runs. Any process's worker may run it.
 
-Schedules: APScheduler 3 stays as the clock in each process (cron triggers in each report's own time zone,
-rebuilt from the Report rows at start-up and whenever a report is saved; procrastinate's periodic tasks are
-static, declared in code, and the SQLite queue has none). A firing only inserts the slot's run -- unique on
-(report_id, scheduled_for), so of every process firing the same slot exactly one gets it -- and its job
+Schedules: cron calls of the process clock (app/jobs/clock.py), in each report's own time zone, rebuilt from the
+Report rows when the clock starts and whenever a report is saved. A firing claims its slot (the clock's one rule:
+of every process firing it, one gets it), and in the same transaction inserts the slot's run and its job
 ("reports.scheduled": generate, then queue "reports.mail"). The clock's own thread does nothing slow.
 
 What a dead process left behind (recover_interrupted, at start-up): a run left running whose job no live worker
@@ -24,19 +23,16 @@ from __future__ import annotations
 import dataclasses
 import logging
 import secrets
-import threading
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from apscheduler.executors.pool import ThreadPoolExecutor
-from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.cron import CronTrigger
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select, update
 
 from app import jobs
 from app.access.models import User, UserStatus
 from app.access.policy import Actor, can_see_user
+from app.jobs import clock
 from app.kernel import csv_exports
 from app.kernel.config import get_settings
 from app.kernel.db import session_scope
@@ -69,40 +65,7 @@ DAY_ROWS = ("date",)
 UNEXPECTED = "The report could not be generated. Please try again."
 RUN_KEY = "report-run:"
 
-_lock = threading.Lock()
-_scheduler: BackgroundScheduler | None = None
-
-
-# --- the clock ----------------------------------------------------------------------------------------------
-
-def start() -> BackgroundScheduler:
-    """Start this process's schedule clock (idempotent): recover interrupted runs, register the schedules."""
-    global _scheduler
-    with _lock:
-        if _scheduler is not None:
-            return _scheduler
-        scheduler = BackgroundScheduler(
-            timezone="UTC", executors={"default": ThreadPoolExecutor(1)},  # a firing is one short INSERT
-            # A cron slot missed while the process was busy is fired once, not once per missed slot.
-            job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 3600})
-        scheduler.start()
-        _scheduler = scheduler
-    recover_interrupted()
-    register_all_schedules()
-    return scheduler
-
-
-def shutdown(*, wait: bool = True) -> None:
-    """Stop the clock (the app's lifespan end, and tests)."""
-    global _scheduler
-    with _lock:
-        scheduler, _scheduler = _scheduler, None
-    if scheduler is not None:
-        scheduler.shutdown(wait=wait)
-
-
-def running() -> bool:
-    return _scheduler is not None
+SLOT = timedelta(minutes=1)  # a schedule's slot: the minute it fires in, however often processes fire it
 
 
 def submit(db: Session, run_id: int) -> None:
@@ -234,6 +197,13 @@ def execute_run(run_id: int) -> str:
         return RunStatus.FAILED
 
 
+@clock.on_start
+def _on_clock_start() -> None:
+    """This process's clock started: fail the runs a dead process left running, register the schedules."""
+    recover_interrupted()
+    register_all_schedules()
+
+
 def recover_interrupted() -> list[tuple[int, str]]:
     """At start-up: a run left running whose job no live worker holds is failed ("interrupted by a restart");
     a pending run without a job to run gets one. A run a live worker is generating is left alone. Answers
@@ -268,20 +238,17 @@ def _job_id(report_id: int) -> str:
 
 
 def sync_schedule(report_id: int) -> None:
-    """(Re-)register one report's cron job from its row, or remove it (no schedule, or deleted)."""
-    scheduler = _scheduler
-    if scheduler is None:
-        return  # the scheduler registers every schedule when it starts
+    """(Re-)register one report's cron call from its row, or remove it (no schedule, or deleted)."""
+    if not clock.running():
+        return  # the clock registers every schedule when it starts
     with session_scope() as db:
         report = db.get(Report, report_id)
         spec = schedule_trigger(report.schedule) if report is not None else None
         zone = report.time_zone if report is not None else "UTC"
     if spec is None:
-        if scheduler.get_job(_job_id(report_id)):
-            scheduler.remove_job(_job_id(report_id))
+        clock.remove(_job_id(report_id))
         return
-    scheduler.add_job(run_scheduled, CronTrigger(timezone=zone, **spec), args=[report_id], id=_job_id(report_id),
-                      replace_existing=True)
+    clock.cron(_job_id(report_id), CronTrigger(timezone=zone, **spec), run_scheduled, report_id)
 
 
 def register_all_schedules() -> int:
@@ -297,22 +264,21 @@ def run_scheduled(report_id: int, slot: datetime | None = None) -> int | None:
     """A cron firing: claim the slot (once across processes) and queue its job in the same transaction.
     Answers the run id, or None when another process had claimed the slot."""
     slot = slot or utcnow().replace(second=0, microsecond=0)
-    try:
-        with session_scope() as db:
-            report = db.get(Report, report_id)
-            if report is None or report.schedule == ReportSchedule.NONE:
-                return None
-            start, end = results.resolve_period(report.period, report.start_date, report.end_date,
-                                                time_zone=report.time_zone)
-            run = ReportRun(report_id=report_id, requested_by=report.owner_id, scheduled_for=slot,
-                            period_start=start, period_end=end, columns=results.result_columns(report))
-            db.add(run)
-            db.flush()
-            run_id = run.id
-            assert run_id is not None
-            jobs.defer(db, "reports.scheduled", key=f"{RUN_KEY}{run_id}", run_id=run_id)
-    except IntegrityError:
-        return None
+    with session_scope() as db:
+        report = db.get(Report, report_id)
+        if report is None or report.schedule == ReportSchedule.NONE:
+            return None
+        if not clock.claim(db, f"report-schedule:{report_id}", slot, next_due=slot + SLOT):
+            return None
+        start, end = results.resolve_period(report.period, report.start_date, report.end_date,
+                                            time_zone=report.time_zone)
+        run = ReportRun(report_id=report_id, requested_by=report.owner_id, scheduled_for=slot,
+                        period_start=start, period_end=end, columns=results.result_columns(report))
+        db.add(run)
+        db.flush()
+        run_id = run.id
+        assert run_id is not None
+        jobs.defer(db, "reports.scheduled", key=f"{RUN_KEY}{run_id}", run_id=run_id)
     return run_id
 
 

@@ -129,3 +129,22 @@ def client(demo_ids: dict[str, int]) -> Iterator[TestClient]:
 
     with TestClient(create_app(), base_url="http://testserver") as http:
         yield http
+
+
+@pytest.fixture
+def empty_database(tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """A URL of an empty database of the suite's kind, for migrations: a SQLite file, or a PostgreSQL schema of its
+    own (dropped after)."""
+    import sqlalchemy as sa
+
+    url = get_settings().sqlalchemy_url
+    if not url.startswith("postgresql"):
+        yield f"sqlite:///{tmp_path / 'migration.db'}"
+        return
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(sa.text("DROP SCHEMA IF EXISTS empty_migration CASCADE; CREATE SCHEMA empty_migration"))
+    yield f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3Dempty_migration"
+    with engine.begin() as connection:
+        connection.execute(sa.text("DROP SCHEMA empty_migration CASCADE"))
+    engine.dispose()

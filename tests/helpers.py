@@ -122,3 +122,16 @@ def walk_pages(client: Any, headers: dict[str, str], path: str, limit: int, *, c
             assert page["total"] in ((len(rows),) if counted else (None, len(rows))), (path, page["total"], len(rows))
             return rows
     raise AssertionError("the pages never ended")
+
+
+def run_alembic(url: str, verb: str, revision: str) -> None:
+    """alembic `verb` (upgrade, downgrade) to `revision` on the database at `url`, with the app's migrations."""
+    from alembic import command
+    from alembic.config import Config
+
+    from app.kernel.db import REPO_ROOT
+
+    config = Config(str(REPO_ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(REPO_ROOT / "app" / "migrations"))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    getattr(command, verb)(config, revision)

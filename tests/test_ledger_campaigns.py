@@ -5,7 +5,6 @@ campaign and day whose balances add up; the migration adds the column on SQLite 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -23,7 +22,7 @@ from app.kernel.errors import NotFound
 from app.messaging.models import Notification
 from app.statistics import ingestion
 from app.warehouse.base import FactRow
-from tests.helpers import actor_of, bearer_headers, other_tenant, user_by_email
+from tests.helpers import actor_of, bearer_headers, other_tenant, run_alembic, user_by_email
 
 ADMIN, AGENCY, ADVERTISER = "admin@demo.example", "agency@demo.example", "advertiser@demo.example"
 OPENING = 5_000_000_000  # the demo seed's $5,000 deposit
@@ -219,38 +218,8 @@ def test_the_api_answers_the_campaign_rows_and_keeps_other_tenants_out(client, d
 
 # -- the migration --------------------------------------------------------------------------------------------
 
-@pytest.fixture
-def empty_database(tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
-    """A URL of an empty database of the suite's kind: a SQLite file, or a PostgreSQL schema of its own."""
-    from app.kernel.config import get_settings
-
-    url = get_settings().sqlalchemy_url
-    if not url.startswith("postgresql"):
-        yield f"sqlite:///{tmp_path / 'migration.db'}"
-        return
-    engine = sa.create_engine(url)
-    with engine.begin() as connection:
-        connection.execute(sa.text("DROP SCHEMA IF EXISTS ledger_migration CASCADE; CREATE SCHEMA ledger_migration"))
-    yield f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3Dledger_migration"
-    with engine.begin() as connection:
-        connection.execute(sa.text("DROP SCHEMA ledger_migration CASCADE"))
-    engine.dispose()
-
-
-def _alembic(url: str, verb: str, revision: str) -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    from app.kernel.db import REPO_ROOT
-
-    config = Config(str(REPO_ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(REPO_ROOT / "app" / "migrations"))
-    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
-    getattr(command, verb)(config, revision)
-
-
 def test_the_migration_adds_the_campaign_and_keeps_the_entries(empty_database: str) -> None:
-    _alembic(empty_database, "upgrade", "0016")
+    run_alembic(empty_database, "upgrade", "0016")
     engine = sa.create_engine(empty_database)
     with engine.begin() as connection:
         connection.execute(sa.text("INSERT INTO users (email, password_hash, role, status, first_name, last_name, "
@@ -258,7 +227,7 @@ def test_the_migration_adds_the_campaign_and_keeps_the_entries(empty_database: s
                                    "'active', 'A', 'B', 'C', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"))
         connection.execute(sa.text("INSERT INTO ledger_entries (advertiser_id, amount_micros, kind, note, created_at, "
                                    "reference) SELECT id, -5, 'spend', '', CURRENT_TIMESTAMP, 'stats:x:1:spend' FROM users"))
-    _alembic(empty_database, "upgrade", "head")
+    run_alembic(empty_database, "upgrade", "head")
     inspector = sa.inspect(engine)
     assert {c["name"]: c["nullable"] for c in inspector.get_columns("ledger_entries")}["campaign_id"] is True
     assert any(fk["referred_table"] == "campaigns" and fk["constrained_columns"] == ["campaign_id"]
@@ -266,7 +235,7 @@ def test_the_migration_adds_the_campaign_and_keeps_the_entries(empty_database: s
     with engine.connect() as connection:
         assert connection.execute(sa.text("SELECT reference, campaign_id FROM ledger_entries")).all() == [
             ("stats:x:1:spend", None)]
-    _alembic(empty_database, "downgrade", "0016")
+    run_alembic(empty_database, "downgrade", "0016")
     assert "campaign_id" not in {c["name"] for c in sa.inspect(engine).get_columns("ledger_entries")}
     with engine.connect() as connection:
         assert connection.execute(sa.text("SELECT count(*) FROM ledger_entries")).scalar_one() == 1

@@ -31,13 +31,12 @@ from components.ui.grid_host import (
     ColumnSpec,
     StatusRowActions,
     declared_columns,
-    first_page_on,
-    listing_paging,
     use_row_actions,
 )
 from components.ui.hooks import use_query
 from components.ui.links import app_link
-from components.widgets.datagrid import GridAction, GridColumn, GridListing, GridView, data_grid
+from components.ui.offset_pages import use_offset_pages
+from components.widgets.datagrid import GridAction, GridColumn, GridView, data_grid
 
 ALL = ""
 ARCHIVED_TOO = "all"
@@ -109,12 +108,12 @@ def CampaignListPage() -> Any:
     t = console.t
     advertiser_id = int(use_params().get("id", 0)) or None
     status, set_status = use_state(ALL)
-    listing, set_listing = use_state(GridListing())
-    shown = use_query(campaigns.list_campaigns_page, actor=console.actor, advertiser_id=advertiser_id,
-                      status="" if status in (ALL, ARCHIVED_TOO) else status, include_archived=status == ARCHIVED_TOO,
-                      search=listing.search, sort=listing.sort, page=listing.page, page_size=PAGE_SIZE,
-                      deps=[status, advertiser_id, listing])
-    rows = shown.value.rows if shown.value else []
+    pages = use_offset_pages(campaigns.list_campaigns_page, filters=[status, advertiser_id], page_size=PAGE_SIZE,
+                             actor=console.actor, advertiser_id=advertiser_id,
+                             status="" if status in (ALL, ARCHIVED_TOO) else status,
+                             include_archived=status == ARCHIVED_TOO)
+    shown = pages.query
+    rows = pages.rows
     advertiser = use_query(users.get_user, actor=console.actor, user_id=advertiser_id or 0,
                            deps=[advertiser_id]) if advertiser_id else None
     view: Ref[GridView] = use_ref(GridView())
@@ -128,7 +127,7 @@ def CampaignListPage() -> Any:
 
     def view_changed(new: GridView) -> None:
         view.current = new
-        set_listing(lambda old: old.seen(new))
+        pages.on_view_change(new)
 
     columns = grid_columns(console)
     create_path = console.path("campaign.create")
@@ -146,7 +145,7 @@ def CampaignListPage() -> Any:
         card(
             html.div({"className": "d-flex flex-wrap gap-3 align-items-end mb-1 dsp-filters"},
                      select_field(name="status_filter", label=t("campaigns.filter_status"), value=status,
-                                  options=status_options, on_change=first_page_on(set_status, set_listing),
+                                  options=status_options, on_change=set_status,
                                   class_name="dsp-filter")),
             SelectionBar(selection_host, BULK_PAGES, "campaigns.select_hint") if bulk else "",
             # The grid's final height (its toolbar, 560 px of rows, its footer) is held before its bundle has drawn
@@ -161,8 +160,7 @@ def CampaignListPage() -> Any:
                           on_selection_change=selection_changed if bulk else None,
                           select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
                           columns_label=t("grid.columns"), storage_key="campaigns", on_view_change=view_changed,
-                          paging=listing_paging(console, listing, set_listing, page_size=PAGE_SIZE,
-                                                total=shown.value.total if shown.value else 0)),
+                          paging=pages.paging),
                 f"calc({GRID_HEIGHT_PX}px + 5rem)"),
         ),
         actions.elements,

@@ -34,13 +34,12 @@ from components.ui.grid_host import (
     ColumnSpec,
     StatusRowActions,
     declared_columns,
-    first_page_on,
-    listing_paging,
     sortable_only,
     use_row_actions,
 )
 from components.ui.hooks import use_query
-from components.widgets.datagrid import GridAction, GridColumn, GridListing, data_grid
+from components.ui.offset_pages import use_offset_pages
+from components.widgets.datagrid import GridAction, GridColumn, data_grid
 
 ALL = ""
 GRID_HEIGHT_PX = 560
@@ -119,12 +118,11 @@ def CreativeListPage() -> Any:
     t = console.t
     type_filter, set_type_filter = use_state(ALL)
     status, set_status = use_state(ALL)
-    listing, set_listing = use_state(GridListing())
     adding, set_adding = use_state(False)
-    listed = use_query(creatives.list_creatives_page, actor=console.actor, type=type_filter, status=status,
-                       search=listing.search, sort=listing.sort, page=listing.page, page_size=PAGE_SIZE,
-                       deps=[type_filter, status, listing])
-    shown = [row.model_dump() for row in listed.value.rows] if listed.value else []
+    pages = use_offset_pages(creatives.list_creatives_page, filters=[type_filter, status], page_size=PAGE_SIZE,
+                             actor=console.actor, type=type_filter, status=status)
+    listed = pages.query
+    shown = [row.model_dump() for row in pages.rows]
     selection: Ref[Any] = use_ref(None)
     actions = use_row_actions(StatusRowActions, shown, listed.reload, SET_STATUS, "creative_id", "creatives")
     bulk = any(console.path(name) for name, _l, _i in BULK_PAGES)
@@ -145,11 +143,11 @@ def CreativeListPage() -> Any:
                      select_field(name="type_filter", label=t("creatives.field.type"), value=type_filter,
                                   options=[(ALL, t("creatives.all_types"))]
                                   + [(k.value, t(f"creatives.type.{k.value}")) for k in CreativeType],
-                                  on_change=first_page_on(set_type_filter, set_listing), class_name="dsp-filter"),
+                                  on_change=set_type_filter, class_name="dsp-filter"),
                      select_field(name="status_filter", label=t("campaigns.filter_status"), value=status,
                                   options=[(ALL, t("campaigns.all_but_archived"))]
                                   + [(s.value, t(f"creatives.status.{s.value}")) for s in CreativeStatus],
-                                  on_change=first_page_on(set_status, set_listing), class_name="dsp-filter")),
+                                  on_change=set_status, class_name="dsp-filter")),
             SelectionBar(selection, BULK_PAGES, "creatives.select_hint") if bulk else "",
             # The grid's final height is held before its bundle has drawn it (as on the campaign list).
             slot(
@@ -163,9 +161,7 @@ def CreativeListPage() -> Any:
                           on_selection_change=(lambda ids: selection.current and selection.current(ids)) if bulk else None,
                           select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
                           columns_label=t("grid.columns"), storage_key="creatives",
-                          on_view_change=lambda view: set_listing(lambda old: old.seen(view)),
-                          paging=listing_paging(console, listing, set_listing, page_size=PAGE_SIZE,
-                                                total=listed.value.total if listed.value else 0)),
+                          on_view_change=pages.on_view_change, paging=pages.paging),
                 f"calc({GRID_HEIGHT_PX}px + 5rem)"),
         ),
         actions.elements,

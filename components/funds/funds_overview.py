@@ -17,11 +17,10 @@ from components.funds.common import grid_height, kpi_card, kpi_row
 from components.ui.console import Console, use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.forms import select_field
-from components.ui.grid_host import first_page_on, listing_paging
-from components.ui.hooks import use_query
 from components.ui.links import app_link
 from components.ui.navigation import use_navigation
-from components.widgets.datagrid import GridAction, GridColumn, GridListing, data_grid
+from components.ui.offset_pages import use_offset_pages
+from components.widgets.datagrid import GridAction, GridColumn, data_grid
 
 ALL, DIRECT = "all", "direct"
 PAGE_SIZE = 50
@@ -77,10 +76,9 @@ def FundsOverviewPage() -> Any:
     console = use_console()
     t = console.t
     agency, set_agency = use_state(ALL)
-    listing, set_listing = use_state(GridListing())
-    overview = use_query(funds.funds_list_page, actor=console.actor, agency_id=agency_filter(agency),
-                         search=listing.search, sort=listing.sort, page=listing.page, page_size=PAGE_SIZE,
-                         deps=[agency, listing])
+    pages = use_offset_pages(funds.funds_list_page, filters=[agency], page_size=PAGE_SIZE, actor=console.actor,
+                             agency_id=agency_filter(agency))
+    overview = pages.query
     navigation, go = use_navigation()
     if overview.value is None:
         return loading_page(t, t("funds.title"))
@@ -108,7 +106,7 @@ def FundsOverviewPage() -> Any:
             html.div({"className": "d-flex flex-wrap gap-3 align-items-end mb-1 dsp-filters"},
                      select_field(name="agency_filter", label=t("funds.filter_agency"), value=agency,
                                   options=agency_options(console, listed),
-                                  on_change=first_page_on(set_agency, set_listing),
+                                  on_change=set_agency,
                                   class_name="dsp-filter")) if staff else "",
             data_grid(columns=columns(console, staff), rows=[row.model_dump() for row in listed.rows],
                       height=grid_height(len(listed.rows)), empty_text=t("funds.empty"),
@@ -116,8 +114,6 @@ def FundsOverviewPage() -> Any:
                       row_count_label=t("grid.rows"), locale=console.language, search_placeholder=t("common.search"),
                       actions=actions, on_action=on_action, on_row_click=lambda key: on_action("payments", key),
                       columns_label=t("grid.columns"), storage_key="funds-overview", more_label=t("grid.more"),
-                      on_view_change=lambda view: set_listing(lambda old: old.seen(view)),
-                      paging=listing_paging(console, listing, set_listing, total=listed.total,
-                                            page_size=PAGE_SIZE)),
+                      on_view_change=pages.on_view_change, paging=pages.paging),
             title=t("funds.balances")),
     )

@@ -5,16 +5,16 @@ re-renders the host, not the page that holds the grid and all its rows (ARCHITEC
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from reactpy import Ref, component, html, use_ref, use_state
 
 from components.ui.confirm import ConfirmDialog
-from components.ui.console import Console, use_console
+from components.ui.console import use_console
 from components.ui.hooks import use_action
 from components.ui.navigation import use_navigation
-from components.widgets.datagrid import ColumnType, GridColumn, GridListing, GridPaging
+from components.widgets.datagrid import ColumnType, GridColumn
 
 
 @dataclass(frozen=True)
@@ -60,25 +60,6 @@ def sortable_only(columns: list[GridColumn], sorts: Iterable[str]) -> list[GridC
     keys = set(sorts)
     return [column if column["key"] in keys or column.get("type") == "toggle" else {**column, "sortable": False}
             for column in columns]
-
-
-def listing_paging(console: Console, listing: GridListing, set_listing: Callable[..., Any], *, total: int,
-                   page_size: int) -> GridPaging:
-    """The pager of a grid whose GridListing state is (`listing`, `set_listing`): another page keeps the search and
-    sort."""
-    t = console.t
-    return GridPaging(total=total, page=listing.page, page_size=page_size,
-                      on_page_change=lambda page: set_listing(lambda old: replace(old, page=page)),
-                      label=t("grid.page"), previous_label=t("grid.previous_page"), next_label=t("grid.next_page"))
-
-
-def first_page_on(set_filter: Callable[[str], Any], set_listing: Callable[..., Any]) -> Callable[[str], None]:
-    """A paged grid's filter's on_change: a new filter value starts the listing again from its first page."""
-    def chosen(value: str) -> None:
-        set_filter(value)
-        set_listing(lambda old: replace(old, page=1))
-
-    return chosen
 
 
 @component

@@ -23,15 +23,14 @@ from components.ui.grid_host import (
     TOGGLE,
     ColumnSpec,
     declared_columns,
-    first_page_on,
-    listing_paging,
     sortable_only,
     use_row_actions,
 )
-from components.ui.hooks import use_action, use_query
+from components.ui.hooks import use_action
 from components.ui.links import app_link
 from components.ui.navigation import use_navigation
-from components.widgets.datagrid import GridAction, GridColumn, GridListing, data_grid
+from components.ui.offset_pages import use_offset_pages
+from components.widgets.datagrid import GridAction, GridColumn, data_grid
 
 ALL = ""
 DELETE = "delete"
@@ -113,11 +112,10 @@ def AudienceListPage() -> Any:
     t = console.t
     kind, set_kind = use_state(ALL)
     status, set_status = use_state(ALL)
-    listing, set_listing = use_state(GridListing())
-    listed = use_query(audiences.list_audiences_page, actor=console.actor, kind=kind, status=status,
-                       search=listing.search, sort=listing.sort, page=listing.page, page_size=PAGE_SIZE,
-                       deps=[kind, status, listing])
-    rows = listed.value.rows if listed.value else []
+    pages = use_offset_pages(audiences.list_audiences_page, filters=[kind, status], page_size=PAGE_SIZE,
+                             actor=console.actor, kind=kind, status=status)
+    listed = pages.query
+    rows = pages.rows
     actions = use_row_actions(_RowActions, rows, listed.reload)
     create = console.path("audience.create")
 
@@ -131,11 +129,11 @@ def AudienceListPage() -> Any:
                      select_field(name="kind_filter", label=t("audiences.field.kind"), value=kind,
                                   options=[(ALL, t("audiences.all_kinds"))]
                                   + [(k.value, t(f"audiences.kind.{k.value}")) for k in AudienceKind],
-                                  on_change=first_page_on(set_kind, set_listing), class_name="dsp-filter"),
+                                  on_change=set_kind, class_name="dsp-filter"),
                      select_field(name="status_filter", label=t("audiences.field.status"), value=status,
                                   options=[(ALL, t("audiences.all_statuses"))]
                                   + [(s.value, t(f"audiences.status.{s.value}")) for s in AudienceStatus],
-                                  on_change=first_page_on(set_status, set_listing), class_name="dsp-filter")),
+                                  on_change=set_status, class_name="dsp-filter")),
             slot(
                 data_grid(columns=_columns(console), rows=_rows(console, rows), height=GRID_HEIGHT_PX,
                           search_placeholder=t("common.search"), empty_text=t("audiences.empty"),
@@ -144,9 +142,7 @@ def AudienceListPage() -> Any:
                           on_row_click=lambda key: actions.on_action("audience.view", key),
                           loading_text=t("common.loading") if listed.loading else None,
                           columns_label=t("grid.columns"), storage_key="audiences",
-                          on_view_change=lambda view: set_listing(lambda old: old.seen(view)),
-                          paging=listing_paging(console, listing, set_listing, page_size=PAGE_SIZE,
-                                                total=listed.value.total if listed.value else 0)),
+                          on_view_change=pages.on_view_change, paging=pages.paging),
                 f"calc({GRID_HEIGHT_PX}px + 5rem)"),
             html.p({"className": "small text-body-secondary mt-2 mb-0"}, t("audiences.size_note")),
         ),

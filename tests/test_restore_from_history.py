@@ -134,12 +134,17 @@ def test_a_creative_restores_its_texts_and_lists_its_file_as_not_restorable(db):
     assert plan.changes == [] and set(plan.unchanged) == {"name", "click_url"}
 
 
-def test_the_api_restores_and_refuses_like_the_service(client):
+def _bid_edited_over_the_api(client):
+    """(headers, a campaign whose bid went from 1.75 to 2.50 over the API, its log, the restore path of that edit)."""
     me = bearer_headers(client, ADVERTISER)
     campaign = client.post("/api/campaigns", headers=me, json={**SETTINGS, "total_budget": "500"}).json()["data"]
     assert client.put(f"/api/campaigns/{campaign['id']}", headers=me, json={"bid": "2.50"}).status_code == 200
     log = client.get(f"/api/campaigns/{campaign['id']}/change-log", headers=me).json()["data"]["items"]
-    path = f"/api/campaigns/{campaign['id']}/change-log/{log[0]['id']}/restore"
+    return me, campaign, log, f"/api/campaigns/{campaign['id']}/change-log/{log[0]['id']}/restore"
+
+
+def test_the_api_restores_and_refuses_like_the_service(client):
+    me, campaign, log, path = _bid_edited_over_the_api(client)
     reply = client.post(path, headers=me)
     assert reply.status_code == 200, reply.text
     body = reply.json()["data"]
@@ -191,11 +196,7 @@ def test_a_preview_answers_what_the_restore_would_change_judged_by_today_s_rules
 
 
 def test_the_api_previews_a_restore_with_dry_run(client):
-    me = bearer_headers(client, ADVERTISER)
-    campaign = client.post("/api/campaigns", headers=me, json={**SETTINGS, "total_budget": "500"}).json()["data"]
-    assert client.put(f"/api/campaigns/{campaign['id']}", headers=me, json={"bid": "2.50"}).status_code == 200
-    log = client.get(f"/api/campaigns/{campaign['id']}/change-log", headers=me).json()["data"]["items"]
-    path = f"/api/campaigns/{campaign['id']}/change-log/{log[0]['id']}/restore"
+    me, campaign, log, path = _bid_edited_over_the_api(client)
     previewed = client.post(path, headers=me, params={"dry_run": "true"})
     assert previewed.status_code == 200, previewed.text
     body = previewed.json()["data"]

@@ -44,13 +44,16 @@ def RenewRecoveryCodes(on_renewed: Callable[[list[str]], Any]) -> Any:
         proof = str(values.get("password" if with_password else "code", ""))
         renew.submit(actor=console.actor, **({"password": proof} if with_password else {"code": proof}))
 
+    # Either proof's refusal shows under the field in use (none given at all is the code's).
+    error = renew.errors.get("password") or renew.errors.get("code")
     field = text_field(name="password", label=t("field.password"), value=value, on_change=set_value, kind="password",
-                       autocomplete="current-password", error=renew.errors.get("password"), autofocus=True) \
-        if with_password else code_field(t, value, set_value, renew.errors.get("code"))
+                       autocomplete="current-password", error=error, autofocus=True) \
+        if with_password else code_field(t, value, set_value, error)
     return html.div(
         {"className": "border rounded p-3 mt-2", "data-panel": "renew-recovery-codes"},
         html.p({"className": "small mb-3"}, t("twofactor.renew_help")),
-        form(submit, field,
+        # Keyed by the proof asked for: switching makes a new input, not the other one's element retyped.
+        form(submit, html.div({"key": "password" if with_password else "code"}, field),
              html.div({"className": "d-flex flex-wrap align-items-center gap-2"},
                       submit_button(t("twofactor.renew_submit"), pending=renew.pending, class_name="btn btn-primary"),
                       html.button({"type": "button", "className": "btn btn-link btn-sm", "data-action": "renew-proof",

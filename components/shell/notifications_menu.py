@@ -34,7 +34,7 @@ def _item(console: Console, n: Notification, read: Callable[[int | None], Any], 
                     html.div({"className": "small text-body-secondary text-wrap"}, n.body)),
         html.div({"className": "mt-1", "onClick": follow},
                  app_link({"to": n.link, "className": "small fw-medium", "data-notification-fix": n.link},
-                          console.t("notifications.fix"), html.i({"className": "bi bi-arrow-right ms-1"})))
+                          console.t("notifications.open"), html.i({"className": "bi bi-arrow-right ms-1"})))
         if in_app(n.link) else "")
 
 

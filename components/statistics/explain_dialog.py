@@ -97,7 +97,7 @@ def ExplainDialog(metric: str, ask: Mapping[str, Any], on_close: Callable[[], An
                      data_grid(columns=_row_columns(console, metric, console.role != Role.ADVERTISER), rows=rows,
                                row_key="key", height=ROWS_HEIGHT_PX, locale=console.language,
                                empty_text=t("dashboard.no_rows"),
-                               row_count_label=t("explain.row_count", count="{count}"))),
+                               row_count_label=t("grid.rows"))),  # "Rows: 1": a label reads right at any count
             html.h3({"className": "h6"}, t("explain.batches")),
             html.div(_batch_table(console, data)),
         )

@@ -14,7 +14,7 @@ from app import jobs
 from app.access.roles import Role
 from app.alerts import jobs as alert_jobs
 from app.alerts import service as alerts
-from app.alerts.kinds import AlertKind
+from app.alerts.kinds import AlertKind, fix_link
 from app.alerts.models import Alert
 from app.campaigns.models import Campaign, CampaignStatus
 from app.demo.seed import DEMO_PASSWORD, create_user
@@ -251,6 +251,23 @@ def test_the_list_shows_only_alerts_in_scope_open_first_a_page_at_a_time(client,
     everything = walk_pages(client, bearer_headers(client, "admin@demo.example"), "/api/alerts", 2, state="open")
     assert len(everything) == 2 and all(a["open"] and a["kind"] == "low_balance" for a in everything)
     assert rival_agency.id not in {a["owner_id"] for a in mine}
+    # Each carries its fix for the reader's role: the agency's funds page, the admin's add-funds page.
+    assert mine[0]["fix"] == {"label": "Add funds", "page": "funds", "link": "/agency/funds"}
+    assert {a["fix"]["link"] for a in everything} == {"/admin/addfund"}
+
+
+@pytest.mark.parametrize(("kind", "subject", "role", "page", "link"), [
+    (AlertKind.LOW_BALANCE, "advertiser:12", Role.ADVERTISER, "funds", "/funds"),
+    (AlertKind.NO_SPEND, "campaign:7", Role.ADVERTISER, "campaign.view", "/campaign/7/"),
+    (AlertKind.UNDER_DELIVERY, "campaign:7", Role.ADMIN, "campaign.view", "/admin/campaign/viewCampaign/7"),
+    (AlertKind.REPORT_FAILED, "report:3", Role.AGENCY, "report.view", "/agency/report/view/3"),
+    (AlertKind.PUSH_FAILED, "push:4:campaign:7", Role.ADMIN, "dsp.view", "/admin/viewdsp/4"),
+    (AlertKind.PUSH_FAILED, "push:4:campaign:7", Role.ADVERTISER, "dsp.view", None),  # no such page: no link
+])
+def test_each_alert_links_to_its_fix_for_the_readers_role(kind: AlertKind, subject: str, role: Role, page: str,
+                                                          link: str | None) -> None:
+    found = fix_link(kind, subject, role)
+    assert (found.page, found.link) == (page, link) and found.label
 
 
 def test_the_subscription_api_reads_updates_and_names_a_wrong_field(client, demo_ids) -> None:
@@ -316,6 +333,9 @@ def test_the_notifications_dropdown_shows_a_raised_alert(db, demo_ids, email: st
 
     model, _sent = deliver_and_settle(NotificationsMenu, signed_in_console(email), "/", open_menu)
     assert "Low balance: about 2.5 days of spend left" in text_of(model)
+    fixes = [n["attributes"]["data-notification-fix"] for n in walk(model)
+             if "data-notification-fix" in n.get("attributes", {})]
+    assert "/funds" in fixes  # where this reader adds funds (the demo seed's note links the documentation)
     assert "Balance $5,000.00" in text_of(model) or "Balance $5000.00" in text_of(model)
 
 

@@ -77,6 +77,7 @@ ACCESS: dict[str, frozenset[Role] | str] = {
     "POST /auth/login/second-factor": PUBLIC, "POST /auth/login/second-factor/enrolment": PUBLIC,
     "GET /auth/second-factor": P("profile", "view"), "POST /auth/second-factor/enrolment": P("profile", "update"),
     "POST /auth/second-factor/confirm": P("profile", "update"), "POST /auth/second-factor/disable": P("profile", "update"),
+    "POST /auth/second-factor/recovery-codes": P("profile", "update"),
     "POST /users/{user_id}/second-factor/reset": P("user", "reset_second_factor"),
     "GET /sign-in-policy": P("company_config", "manage"), "PUT /sign-in-policy": P("company_config", "manage"),
     "GET /users/{user_id}/config": P("user", "config"), "PUT /users/{user_id}/config": P("user", "config"),

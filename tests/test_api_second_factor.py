@@ -62,3 +62,14 @@ def test_the_policy_is_the_admins(client):
     refused = client.put("/api/sign-in-policy", json={"staff_second_factor": True}, headers=admin)
     assert refused.status_code == 422 and "staff_second_factor" in refused.json()["data"]["fields"]
     assert client.get("/api/sign-in-policy", headers=bearer_headers(client, "coadmin@demo.example")).status_code == 403
+
+
+def test_new_recovery_codes_over_the_api(client):
+    headers = bearer_headers(client, ADVERTISER)
+    _enrol(client, headers)
+    wrong = client.post("/api/auth/second-factor/recovery-codes", json={"password": "wrong-password1"}, headers=headers)
+    assert wrong.status_code == 422 and set(wrong.json()["data"]["fields"]) == {"password"}
+    done = client.post("/api/auth/second-factor/recovery-codes", json={"password": DEMO_PASSWORD}, headers=headers)
+    assert done.status_code == 200, done.text
+    assert len(set(done.json()["data"]["recovery_codes"])) == 10
+    assert client.get("/api/auth/second-factor", headers=headers).json()["data"]["recovery_codes_left"] == 10

@@ -212,6 +212,10 @@ MESSAGE_KEYS = (
     "No creative is attached: there is no ad to show.",
     "None of the {count} attached creatives is active ({creatives}).",
     "Attach an active creative",
+    # new recovery codes (app/accounts/second_factor.py renew_recovery_codes)
+    "Enter the current code from your app, or your password.",
+    "The password is wrong.",
+    "Two-factor sign-in is off: there are no recovery codes to replace.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.
@@ -407,3 +411,14 @@ def test_the_length_messages_show_translated_on_the_page(language: str, demo_ids
     if language != "en":
         assert shown["password"] != "Password must be at least 8 characters."
         assert shown["first_name"] != "At most 25 characters."
+
+
+def test_a_count_picks_its_languages_plural_form() -> None:
+    assert translator("en")("explain.rows_n", count=1) == "1 row"
+    assert translator("en")("explain.rows_n", count=0) == "0 rows"
+    assert translator("gr")("explain.batches_n", count=1) == "1 Lieferung"
+    assert translator("gr")("explain.batches_n", count=2) == "2 Lieferungen"
+    # Russian has three forms: one (1, 21), few (2-4, 22-24), many (0, 5-20, 11-14, 25).
+    left = translator("rs")
+    assert [left("twofactor.codes_left", count=n).split()[2] for n in (1, 21, 3, 24, 5, 11, 12, 0)] == \
+        ["код", "код", "кода", "кода", "кодов", "кодов", "кодов", "кодов"]

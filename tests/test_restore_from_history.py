@@ -19,6 +19,7 @@ from app.history import change_log, restore
 from app.kernel.db import run
 from app.kernel.errors import Forbidden, Invalid, NotFound
 from tests.helpers import actor_of, bearer_headers, other_tenant
+from tests.render import run_async, text_of
 from tests.test_campaign_amounts import _spend
 from tests.test_campaign_pages import SETTINGS
 from tests.test_campaign_rules import end_flight
@@ -133,12 +134,17 @@ def test_a_creative_restores_its_texts_and_lists_its_file_as_not_restorable(db):
     assert plan.changes == [] and set(plan.unchanged) == {"name", "click_url"}
 
 
-def test_the_api_restores_and_refuses_like_the_service(client):
+def _bid_edited_over_the_api(client):
+    """(headers, a campaign whose bid went from 1.75 to 2.50 over the API, its log, the restore path of that edit)."""
     me = bearer_headers(client, ADVERTISER)
     campaign = client.post("/api/campaigns", headers=me, json={**SETTINGS, "total_budget": "500"}).json()["data"]
     assert client.put(f"/api/campaigns/{campaign['id']}", headers=me, json={"bid": "2.50"}).status_code == 200
     log = client.get(f"/api/campaigns/{campaign['id']}/change-log", headers=me).json()["data"]["items"]
-    path = f"/api/campaigns/{campaign['id']}/change-log/{log[0]['id']}/restore"
+    return me, campaign, log, f"/api/campaigns/{campaign['id']}/change-log/{log[0]['id']}/restore"
+
+
+def test_the_api_restores_and_refuses_like_the_service(client):
+    me, campaign, log, path = _bid_edited_over_the_api(client)
     reply = client.post(path, headers=me)
     assert reply.status_code == 200, reply.text
     body = reply.json()["data"]
@@ -160,3 +166,77 @@ def test_the_api_restores_and_refuses_like_the_service(client):
     assert client.post(path, headers=me, json={"values": "sideways"}).status_code == 422
     huge = client.post(f"/api/campaigns/{campaign['id']}/change-log/14766569749463814144/restore", headers=me)
     assert huge.status_code == 422 and "entry_id" in huge.json()["data"]["fields"]
+
+
+def test_a_preview_answers_what_the_restore_would_change_judged_by_today_s_rules_and_saves_nothing(db):
+    me = actor_of(db, ADVERTISER)
+    campaign = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate(
+        {**SETTINGS, "total_budget": "500", "daily_budget": ""}))
+    edit = _edit(db, me, campaign.id, bid="2.50", total_budget="2000")
+    db.commit()
+    entries = len(_log(db, me, "campaign", campaign.id))
+    shown = restore.preview(db, actor=me, kind="campaign", record_id=campaign.id, entry_id=edit)
+    assert shown.change_id is None and shown.record.bid == "1.75" and shown.record.total_budget == "500.00"
+    assert {c.field: (c.old, c.new) for c in shown.changes} == {"bid": ("2.50", "1.75"),
+                                                                "total_budget": ("2000.00", "500.00")}
+    db.commit()  # what the door does after a preview: nothing of it is saved
+    db.expire_all()
+    assert db.get(Campaign, campaign.id).bid_micros == 2_500_000
+    assert len(_log(db, me, "campaign", campaign.id)) == entries
+
+    # Refused as the restore would be, naming the field: $700 spent since.
+    _spend(campaign.advertiser_id, campaign.id, 700_000_000, "preview-spent")
+    with pytest.raises(Invalid) as refused:
+        restore.preview(db, actor=me, kind="campaign", record_id=campaign.id, entry_id=edit)
+    assert refused.value.fields == {"total_budget": "The total budget cannot be below the $700.00 already spent."}
+    other_tenant(db)
+    with pytest.raises(NotFound):  # another tenant's record, as for the restore
+        restore.preview(db, actor=actor_of(db, "rival-agency@other.example"), kind="campaign",
+                        record_id=campaign.id, entry_id=edit)
+
+
+def test_the_api_previews_a_restore_with_dry_run(client):
+    me, campaign, log, path = _bid_edited_over_the_api(client)
+    previewed = client.post(path, headers=me, params={"dry_run": "true"})
+    assert previewed.status_code == 200, previewed.text
+    body = previewed.json()["data"]
+    assert body["change_id"] is None and body["record"]["bid"] == "1.75"
+    assert body["changes"] == [{"field": "bid", "old": "2.50", "new": "1.75"}]
+    assert client.get(f"/api/campaigns/{campaign['id']}", headers=me).json()["data"]["bid"] == "2.50"
+    assert len(client.get(f"/api/campaigns/{campaign['id']}/change-log", headers=me).json()["data"]["items"]) == len(log)
+    assert client.post(path, headers=me, params={"dry_run": "true"}, json={"values": "sideways"}).status_code == 422
+
+
+def test_the_admins_log_of_every_campaign_of_an_advertiser_restores_an_entry_in_its_dialog(db, demo_ids):
+    from reactpy.core.hooks import ConnectionContext
+    from reactpy.core.layout import Layout
+    from reactpy.types import Connection, Location
+
+    from app.access.sessions import SESSION_COOKIE
+    from components.root import Root
+    from tests.helpers import browser_session
+    from tests.render import apply_update, settle, walk
+
+    me = actor_of(db, ADVERTISER)
+    campaign = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate(SETTINGS))
+    edit = _edit(db, me, campaign.id, bid="2.50")
+    db.commit()
+    cookie = f"{SESSION_COOKIE}={browser_session('admin@demo.example')[0]}"
+    connection = Connection(scope={"type": "websocket", "headers": [(b"cookie", cookie.encode())]},
+                            location=Location(f"/admin/CampaignList/changeLog/{demo_ids[ADVERTISER]}", ""), carrier=None)
+
+    async def open_restore() -> dict:
+        async with Layout(ConnectionContext(Root(), value=connection)) as layout:
+            model = await settle(layout, (await layout.render())["model"])
+            row = next(n for n in walk(model) if n.get("attributes", {}).get("data-entry") == edit)
+            button = next(n for n in walk(row) if n.get("attributes", {}).get("data-action") == "restore-entry")
+            await layout.deliver({"type": "layout-event", "target": button["eventHandlers"]["onClick"]["target"],
+                                  "data": [{}]})
+            sent: list[dict] = []
+            return await settle(layout, apply_update(model, await layout.render()), sent)
+
+    model = run_async(open_restore())
+    [dialog] = [n for n in walk(model) if n.get("attributes", {}).get("data-dialog") == "restore"]
+    fields = {n["attributes"]["data-restore-field"]: n for n in walk(dialog)
+              if "data-restore-field" in n.get("attributes", {})}
+    assert list(fields) == ["bid"] and "1.75" in text_of(fields["bid"])  # the campaign's own plan, in the same dialog

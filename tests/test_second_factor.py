@@ -195,3 +195,35 @@ def test_a_reset_outside_the_actors_reach_is_refused(db):
     with pytest.raises(NotFound):
         second_factor.reset(db, actor=_actor(db, "coadmin@demo.example"), user_id=user_by_email(db, ADMIN).id)
     assert second_factor.is_enabled(db, user_by_email(db, ADMIN).id)
+
+
+def test_new_recovery_codes_need_the_app_code_or_the_password_and_the_old_ones_stop_working(db):
+    totp, old = _enrol(db, ADVERTISER)
+    actor = _actor(db, ADVERTISER)
+    assert accounts.finish_login(db, challenge=_challenge(db, ADVERTISER).challenge, code=old[0], kind="api")
+    db.commit()
+    for proof, field in (({"code": "000000"}, "code"), ({"password": "not-the-password"}, "password"),
+                         ({}, "code"), ({"code": old[1]}, "code")):  # a recovery code is what is replaced
+        with pytest.raises(Invalid) as refused:
+            second_factor.renew_recovery_codes(db, actor=actor, **proof)
+        assert set(refused.value.fields) == {field}
+    codes = second_factor.renew_recovery_codes(db, actor=actor, code=_next_code(totp))
+    db.commit()
+    assert len(set(codes)) == 10 and not set(codes) & set(old)
+    assert second_factor.status(db, actor=actor).recovery_codes_left == 10
+    with pytest.raises(Invalid):  # an old code no longer signs in
+        accounts.finish_login(db, challenge=_challenge(db, ADVERTISER).challenge, code=old[2], kind="api")
+    db.commit()
+    assert accounts.finish_login(db, challenge=_challenge(db, ADVERTISER).challenge, code=codes[0], kind="api")
+    entry = db.exec(select(AuditEntry).where(AuditEntry.action == "renew_recovery_codes")).one()
+    assert (entry.entity, entry.entity_id, entry.actor_id) == ("user", str(actor.id), actor.id)
+    assert entry.changes == {"recovery_codes_left": [9, 10]}  # the count, never the codes
+    # The password works as well when the phone is not at hand.
+    again = second_factor.renew_recovery_codes(db, actor=actor, password=DEMO_PASSWORD)
+    assert not set(again) & set(codes)
+
+
+def test_new_recovery_codes_need_two_factor_sign_in_on(db):
+    with pytest.raises(Invalid) as refused:
+        second_factor.renew_recovery_codes(db, actor=_actor(db, ADVERTISER), password=DEMO_PASSWORD)
+    assert refused.value.fields == {"code": second_factor.NOT_ON}

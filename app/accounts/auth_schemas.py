@@ -181,6 +181,14 @@ class CodeBody(BaseModel):
                                   "recovery code)")
 
 
+class RenewCodesBody(BaseModel):
+    model_config = example({"code": "492039"}, extra="forbid")
+
+    code: str = Field("", description="The current 6-digit code of the authenticator app")
+    password: str = Field("", description="Or your password, when the app is not at hand (a recovery code is not "
+                                          "accepted: those are what is replaced)")
+
+
 class SecondFactorTokenRead(TokenRead):
     recovery_codes: list[str] = Field(default=[], description="Set only when this sign-in finished a required "
                                       "enrolment: the ten recovery codes, shown this once")

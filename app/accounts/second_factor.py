@@ -31,10 +31,12 @@ from sqlmodel import Session, col, delete, select
 
 from app.access import sessions
 from app.access.models import OneTimeCode, RecoveryCode, SecondFactor, SignInPolicy, User
+from app.access.passwords import verify_password
 from app.access.policy import Actor, require, require_user_in_scope
 from app.access.roles import STAFF_ROLES, Role
 from app.history import audit
 from app.kernel import sealed
+from app.kernel.db import cpu_heavy
 from app.kernel.errors import Conflict, Invalid, NotAuthenticated
 from app.kernel.model_base import utcnow
 from app.settings import company
@@ -51,6 +53,9 @@ WRONG_CODE = "The code is wrong or was already used. Enter the current code from
 NOT_ENROLLING = "Start the set-up again: this code was for no set-up in progress."
 CHALLENGE_ENDED = "Your sign-in has expired. Please enter your password again."
 REQUIRED_FOR_ROLE = "Your role must use two-factor sign-in: it cannot be turned off."
+PROOF_NEEDED = "Enter the current code from your app, or your password."
+WRONG_PASSWORD = "The password is wrong."
+NOT_ON = "Two-factor sign-in is off: there are no recovery codes to replace."
 OWN_FIRST = "Turn on two-factor sign-in for your own account first (your profile), so you are not locked out."
 
 Step = Literal["code", "enrol"]
@@ -256,6 +261,34 @@ def check_code(db: Session, user_id: int, code: str) -> bool:
         db.add(row)
         return True
     return _use_recovery_code(db, user_id, code)
+
+
+@cpu_heavy  # a password, when given, is checked against its argon2 hash
+def renew_recovery_codes(db: Session, *, actor: Actor, code: str = "", password: str = "") -> list[str]:
+    """Ten new recovery codes for the signed-in (real) user, shown this once; the old ones stop working. Proof that
+    it is the owner: a current app code, or the password (a recovery code is not enough: it is what is replaced).
+    Recorded in the change log (never the codes)."""
+    require(actor, "profile", "update")
+    user = db.get(User, actor.real_user_id)
+    assert user is not None and user.id is not None
+    row = _confirmed(db, user.id)
+    if row is None:
+        raise Invalid({"code": NOT_ON})
+    if code.strip():
+        if not _accept_code(row, code):
+            raise Invalid({"code": WRONG_CODE})
+        db.add(row)
+    elif password:
+        if not verify_password(user.password_hash, password):
+            raise Invalid({"password": WRONG_PASSWORD})
+    else:
+        raise Invalid({"code": PROOF_NEEDED})
+    left = len(db.exec(select(RecoveryCode.id).where(RecoveryCode.user_id == user.id,
+                                                     RecoveryCode.used_at == None)).all())  # noqa: E711
+    codes = _new_recovery_codes(db, user.id)
+    audit.record(db, actor=actor, entity="user", entity_id=user.id, action="renew_recovery_codes",
+                 before={"recovery_codes_left": left}, after={"recovery_codes_left": len(codes)})
+    return codes
 
 
 def _remove(db: Session, user_id: int) -> None:

@@ -15,6 +15,7 @@ from app.accounts.auth_schemas import (
     CodeBody,
     EnrolmentRead,
     RecoveryCodesRead,
+    RenewCodesBody,
     SecondFactorBody,
     SecondFactorStatusRead,
     SecondFactorTokenRead,
@@ -81,6 +82,15 @@ def disable(body: CodeBody, actor: Actor = Depends(get_actor), db: Session = DB)
     """Turn it off, with a current code or a recovery code (refused when your role must use it)."""
     second_factor.turn_off(db, actor=actor, code=body.code)
     return reply(None, "Two-factor sign-in is off")
+
+
+@router.post("/auth/second-factor/recovery-codes")
+def renew_recovery_codes(body: RenewCodesBody, actor: Actor = Depends(get_actor),
+                         db: Session = DB) -> Envelope[RecoveryCodesRead]:
+    """Ten new recovery codes, shown only in this reply; the old ones stop working. Give the app's current `code`
+    or your `password` (422 naming the field when it is wrong). The change log records it."""
+    codes = second_factor.renew_recovery_codes(db, actor=actor, code=body.code, password=body.password)
+    return reply(RecoveryCodesRead(recovery_codes=codes), "New recovery codes made: the old ones no longer work")
 
 
 @router.post("/users/{user_id}/second-factor/reset", tags=["users"])

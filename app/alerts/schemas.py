@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from app.alerts.kinds import DEFAULT_LOW_BALANCE_DAYS, KINDS, MAX_LOW_BALANCE_DAYS, has_balance, subscribable
+from app.access.roles import Role
+from app.alerts.kinds import (
+    DEFAULT_LOW_BALANCE_DAYS,
+    KINDS,
+    MAX_LOW_BALANCE_DAYS,
+    fix_link,
+    has_balance,
+    subscribable,
+)
 from app.kernel.schema_examples import example
 
 if TYPE_CHECKING:
@@ -17,13 +25,22 @@ if TYPE_CHECKING:
 KIND_HELP = "; ".join(f"`{kind}`: {info.label}" + (" (admins)" if info.staff_only else "") for kind, info in KINDS.items())
 
 
+class AlertFix(BaseModel):
+    label: str = Field(description="What to do, as its link says it")
+    page: str = Field(description="The console page that fixes it, by name (funds.add, campaign.view, report.view, "
+                                  "dsp.view)")
+    link: str | None = Field(description="That page's path for you; null when your role has no such page (ask "
+                                         "whoever manages your account)")
+
+
 class AlertRead(BaseModel):
     model_config = example({
         "id": 41, "kind": "low_balance", "subject": "advertiser:12", "owner_id": 12, "open": True,
         "title": "Low balance: about 1.6 days of spend left",
         "detail": "Balance $480.00, spending $300.00 a day over the last 7 days; your alert is set at 3 days. "
                   "Add funds to keep campaigns delivering.",
-        "raised_at": "2026-11-26T06:05:00+00:00", "cleared_at": None})
+        "raised_at": "2026-11-26T06:05:00+00:00", "cleared_at": None,
+        "fix": {"label": "Add funds", "page": "funds", "link": "/funds"}})
 
     id: int
     kind: str = Field(description=KIND_HELP)
@@ -36,13 +53,19 @@ class AlertRead(BaseModel):
     detail: str
     raised_at: str
     cleared_at: str | None = Field(description="When a check found its cause gone; null while open")
+    fix: AlertFix = Field(description="Where to fix it, for your role: low balance, the funds; no spend and "
+                                      "under-delivery, the campaign's delivery check; a failed report run, the report; "
+                                      "a failed DSP push, the DSP connection")
 
     @classmethod
-    def of(cls, row: Alert) -> AlertRead:
+    def of(cls, row: Alert, role: Role) -> AlertRead:
+        """The alert as a reader of `role` gets it (the fix's link is that role's page)."""
         assert row.id is not None
+        found = fix_link(row.kind, row.subject, role)
         return cls(id=row.id, kind=row.kind, subject=row.subject, owner_id=row.owner_id, open=row.open_key is not None,
                    title=row.title, detail=row.detail, raised_at=row.raised_at.isoformat(),
-                   cleared_at=row.cleared_at.isoformat() if row.cleared_at else None)
+                   cleared_at=row.cleared_at.isoformat() if row.cleared_at else None,
+                   fix=AlertFix(label=found.label, page=found.page, link=found.link))
 
 
 class SubscriptionRead(BaseModel):

@@ -22,7 +22,14 @@ from app.access.permissions import allowed_roles
 from app.access.policy import Actor, advertiser_rows, can, require
 from app.access.roles import Role
 from app.alerts.checks import Cause
-from app.alerts.kinds import DEFAULT_LOW_BALANCE_DAYS, KINDS, MAX_LOW_BALANCE_DAYS, AlertKind, subscribable
+from app.alerts.kinds import (
+    DEFAULT_LOW_BALANCE_DAYS,
+    KINDS,
+    MAX_LOW_BALANCE_DAYS,
+    AlertKind,
+    fix_link,
+    subscribable,
+)
 from app.alerts.models import Alert, AlertSubscription
 from app.alerts.schemas import AlertRead, SubscriptionRead
 from app.kernel.errors import Invalid
@@ -88,7 +95,8 @@ def _raise(db: Session, cause: Cause, now: datetime) -> Alert | None:
     subscriptions = _subscriptions(db, [u.id for u in people if u.id is not None])
     for user in people:
         assert user.id is not None
-        notify(db, user_id=user.id, title=alert.title, body=alert.detail)
+        notify(db, user_id=user.id, title=alert.title, body=alert.detail,
+               link=fix_link(cause.kind, cause.subject, Role(user.role)).link or "")
         if cause.kind in subscriptions.get(user.id, ()):
             mail.send_mail(db, to=user.email, subject=f"Alert: {alert.title}",
                            body=f"{alert.detail}\n\n{KINDS[cause.kind].label}: you receive these by e-mail because "
@@ -159,7 +167,7 @@ def list_alerts(db: Session, *, actor: Actor, state: str = "all", limit: int = D
     if after is not None:
         statement = statement.where(after_condition(is_open, col(Alert.id), after, descending=True))
     rows = list(db.exec(statement.order_by(is_open.desc(), col(Alert.id).desc()).limit(limit + 1)))
-    return Page[AlertRead](items=[AlertRead.of(row) for row in rows[:limit]], total=int(total), limit=limit,
+    return Page[AlertRead](items=[AlertRead.of(row, actor.role) for row in rows[:limit]], total=int(total), limit=limit,
                            next_cursor=next_cursor(rows, limit, scope,
                                                    lambda r: (1 if r.open_key else 0, r.id)))
 

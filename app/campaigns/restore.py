@@ -96,3 +96,5 @@ def restorable(field: str) -> bool:
 
 
 restore.register("campaign", restore.Restorer(("campaign", "update"), CampaignRead, _plan, _apply, restorable))
+# The admin's log of every campaign of an advertiser: each entry restores as its campaign's.
+restore.register_through("advertiser_campaigns", "campaign")

@@ -6,9 +6,10 @@ scope-checked exactly like an edit, and its log entry says which entry it restor
 "reapply:<id>", read back by change_log.restored_entry). Only the fields that entry touched are set; those a
 restore cannot set (files, ids, computed values, the status with its own rules) are listed, with why.
 
-Each domain registers a Restorer for its change-log kind (app/campaigns/restore.py, app/creatives/restore.py);
-the API routes (app/web/kinds_api.py) and the change-log page's button (components/ui/restore_dialog.py) follow
-the registry."""
+Each domain registers a Restorer for its change-log kind (app/campaigns/restore.py, app/creatives/restore.py),
+and the logs that show many of its records (every campaign of an advertiser) as restoring through it; the API
+routes (app/web/kinds_api.py) and the change-log page's button (components/ui/restore_dialog.py) follow the
+registry. `preview` answers what a restore would do, judged by today's rules, without saving it."""
 
 from __future__ import annotations
 
@@ -57,6 +58,9 @@ class Restorer:
 
 
 _RESTORERS: dict[str, Restorer] = {}
+# Logs of many records (every campaign of an advertiser) -> the log of one record their entries restore through,
+# by the entry's record id.
+_THROUGH: dict[str, str] = {}
 Input = TypeVar("Input", bound=BaseModel)
 NOT_ALLOWED_NOW = "Not an allowed value."
 
@@ -83,6 +87,18 @@ def register(kind: str, restorer: Restorer) -> None:
     _RESTORERS[kind] = restorer
 
 
+def register_through(kind: str, record_kind: str) -> None:
+    """The entries of log `kind` are restored as entries of `record_kind`'s log (their record's own)."""
+    if kind not in change_log.CHANGE_LOGS or record_kind not in _RESTORERS:
+        raise KeyError(f"{kind!r} or a restorer for {record_kind!r} is not declared")
+    _THROUGH[kind] = record_kind
+
+
+def record_kind(kind: str) -> str | None:
+    """The log whose restorer restores entries shown in log `kind`: itself, the one it restores through, or None."""
+    return kind if kind in _RESTORERS else _THROUGH.get(kind)
+
+
 def restorers() -> dict[str, Restorer]:
     """The change-log kinds whose entries can be restored, and how."""
     return dict(_RESTORERS)
@@ -91,13 +107,13 @@ def restorers() -> dict[str, Restorer]:
 def can_restore(actor: Actor | None, kind: str) -> bool:
     """Whether the actor's role may restore entries of this kind's log (the page shows its buttons then; the
     services check again, with the row scope)."""
-    found = _RESTORERS.get(kind)
+    found = _RESTORERS.get(record_kind(kind) or "")
     return found is not None and can(actor, *found.permission)
 
 
 def offered(kind: str, fields: list[str]) -> bool:
     """Whether an entry touching these fields (as the change log shows them) has one a restore can set."""
-    found = _RESTORERS.get(kind)
+    found = _RESTORERS.get(record_kind(kind) or "")
     return found is not None and any(found.restorable(field) for field in fields)
 
 
@@ -150,3 +166,16 @@ def restore(db: Session, *, actor: Actor | None, kind: str, record_id: int, entr
         AuditEntry.action == action).order_by(col(AuditEntry.id))).first()
     return Restored[restorer.read].model_validate(  # type: ignore[name-defined]  # the kind's record model
         {**planned.plan.model_dump(), "change_id": change_id, "record": record})
+
+
+def preview(db: Session, *, actor: Actor | None, kind: str, record_id: int, entry_id: int,
+            values: RestoreValues = "before") -> Restored[Any]:
+    """What `restore` would do, checked and judged exactly as it is (the same refusals, naming the field), without
+    saving anything: the restore runs inside a savepoint that is then rolled back. `record` is the record as the
+    restore would leave it; `change_id` is null."""
+    savepoint = db.begin_nested()
+    try:
+        done = restore(db, actor=actor, kind=kind, record_id=record_id, entry_id=entry_id, values=values)
+    finally:
+        savepoint.rollback()
+    return done.model_copy(update={"change_id": None})

@@ -108,15 +108,22 @@ def _add_change_log_route(router: APIRouter, kind: str, log: ChangeLogKind) -> N
 def _add_restore_route(router: APIRouter, kind: str, log: ChangeLogKind, restorer: restore.Restorer) -> None:
     key = path_parameter(log.api)
 
-    def run(*, entry_id: int, body: RestoreBody, actor: Actor, db: Session, **ids: int) -> Envelope[Any]:
-        done = restore.restore(db, actor=actor, kind=kind, record_id=ids[key], entry_id=entry_id, values=body.values)
+    def run(*, entry_id: int, body: RestoreBody, dry_run: bool, actor: Actor, db: Session, **ids: int) -> Envelope[Any]:
+        service = restore.preview if dry_run else restore.restore
+        done = service(db, actor=actor, kind=kind, record_id=ids[key], entry_id=entry_id, values=body.values)
+        if dry_run:
+            return reply(done, "Preview: nothing was saved")
         return reply(done, "Values restored" if done.change_id else "Nothing to restore: the fields already have these values")
 
     answer = Envelope[Restored[restorer.read]]  # type: ignore[name-defined]  # the kind's record model
     # 200, not 201: like an edit (PUT), it changes the record; the log entry it adds is no resource of its own.
     router.add_api_route(f"{log.api}/{{entry_id}}/restore", endpoint(f"restore_{kind}", run, answer, **{
                              key: (int, inspect.Parameter.empty), "entry_id": (int, inspect.Parameter.empty),
-                             "body": (RestoreBody, RestoreBody())}),
+                             "body": (RestoreBody, RestoreBody()),
+                             "dry_run": (bool, Query(False, description=(
+                                 "true: only check and show what the restore would change (`changes`, `unchanged`, "
+                                 "`not_restorable`, the `record` as it would be), refused as the restore would be; "
+                                 "nothing is saved and `change_id` is null")))}),
                          methods=["POST"], summary=f"Restore a {log.entity}'s values from its change log",
                          description=(
                              f"Sets the fields one change-log entry touched back to their values before it (`before`, "
@@ -125,7 +132,7 @@ def _add_restore_route(router: APIRouter, kind: str, log: ChangeLogKind, restore
                              "permission and scope are checked (another tenant's record or entry: 404) and the log "
                              "records it as a restore of that entry. Files, ids and computed values are listed in "
                              "`not_restorable` and left as they are. When every field already has its value nothing is "
-                             "saved and `change_id` is null."))
+                             "saved and `change_id` is null. `dry_run=true` previews it: the same checks and answer, nothing saved."))
 
 
 def router() -> APIRouter:

@@ -1,5 +1,6 @@
 """The profile's "Two-factor sign-in" card: set up an authenticator app (takes effect once a code confirms it),
-see the recovery codes once, turn it off with a code (app/accounts/second_factor.py)."""
+see the recovery codes once, how many are left and make new ones, turn it off with a code
+(app/accounts/second_factor.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ from reactpy import component, html, use_scope, use_state
 
 from app.accounts import second_factor
 from app.web.middleware import header
+from components.accounts.recovery_codes_renewal import RenewRecoveryCodes
 from components.accounts.second_factor_parts import code_field, enrolment_panel, recovery_codes_panel
 from components.ui.console import use_console
 from components.ui.elements import card, spinner
 from components.ui.forms import form, submit_button
 from components.ui.hooks import use_action, use_query
+
+LOW_CODES = 2  # so few codes left that the count shows in red: time to make new ones
 
 
 @component
@@ -30,6 +34,9 @@ def SecondFactorCard() -> Any:
     def confirmed(new_codes: list[str]) -> None:
         set_enrolment(None)
         set_code("")
+        show_codes(new_codes)
+
+    def show_codes(new_codes: list[str]) -> None:
         set_codes(new_codes)
         status.reload()
 
@@ -63,7 +70,11 @@ def SecondFactorCard() -> Any:
     elif on:
         body = html.div(
             html.p({"className": "small mb-2"}, t("twofactor.on_help")),
-            html.p({"className": "small text-body-secondary"}, t("twofactor.codes_left", n=found.recovery_codes_left)),
+            html.div({"className": "mb-3", "data-recovery-codes-left": found.recovery_codes_left},
+                     html.span({"className": "small " + ("text-danger" if found.recovery_codes_left <= LOW_CODES
+                                                         else "text-body-secondary")},
+                               t("twofactor.codes_left", count=found.recovery_codes_left)),
+                     html.div(RenewRecoveryCodes(show_codes))),
             html.p({"className": "small text-body-secondary mb-0"}, t("twofactor.required_help")) if found.required else
             form(lambda values: turn_off.submit(actor=console.actor, code=values["code"]),
                  code_field(t, code, set_code, turn_off.errors.get("code"), recovery=True),

@@ -1,4 +1,5 @@
-"""Notifications dropdown: unread count badge, latest items, mark read."""
+"""Notifications dropdown: unread count badge, latest items, mark read, and an item's link to where its cause is
+fixed (an alert's fix for the reader's role, app/alerts/kinds.py fix_link)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,33 @@ from typing import Any
 from reactpy import component, html
 
 from app.messaging import notifications
-from components.ui.console import use_console
+from app.messaging.models import Notification
+from components.ui.console import Console, use_console
 from components.ui.dropdown import Dropdown
 from components.ui.hooks import use_action, use_query
+from components.ui.links import app_link
+
+
+def in_app(link: str) -> bool:
+    """Only a path of this console is followed (a stored link could be anything: javascript:, another site)."""
+    return link.startswith("/") and not link.startswith("//") and "\\" not in link
+
+
+def _item(console: Console, n: Notification, read: Callable[[int | None], Any], close: Callable[[], None]) -> Any:
+    def follow(_e: Any) -> None:
+        read(n.id)
+        close()
+
+    return html.div(
+        {"key": str(n.id), "className": "dsp-notification" + ("" if n.read_at else " unread")},
+        html.button({"type": "button", "className": "dropdown-item p-0 bg-transparent text-wrap",
+                     "onClick": lambda _e: read(n.id)},
+                    html.div({"className": "fw-medium small"}, n.title),
+                    html.div({"className": "small text-body-secondary text-wrap"}, n.body)),
+        html.div({"className": "mt-1", "onClick": follow},
+                 app_link({"to": n.link, "className": "small fw-medium", "data-notification-fix": n.link},
+                          console.t("notifications.open"), html.i({"className": "bi bi-arrow-right ms-1"})))
+        if in_app(n.link) else "")
 
 
 @component
@@ -27,7 +52,10 @@ def NotificationsMenu() -> Any:
 
     mark = use_action(notifications.mark_read, on_done=after_change)
 
-    def render_menu(_close: Callable[[], None]) -> Any:
+    def read(notification_id: int | None) -> None:
+        mark.submit(actor=console.actor, notification_id=notification_id)
+
+    def render_menu(close: Callable[[], None]) -> Any:
         rows = items or []
         return html.div(
             html.div({"className": "d-flex justify-content-between align-items-center px-3 py-2 border-bottom"},
@@ -36,12 +64,7 @@ def NotificationsMenu() -> Any:
                                   "onClick": lambda _e: mark.submit(actor=console.actor)}, t("notifications.mark_all"))
                      if unread else ""),
             html.div({"className": "dsp-notification-list"},
-                     *[html.button({"type": "button", "key": str(n.id),
-                                    "className": "dropdown-item dsp-notification" + ("" if n.read_at else " unread"),
-                                    "onClick": lambda _e, nid=n.id: mark.submit(actor=console.actor, notification_id=nid)},
-                                   html.div({"className": "fw-medium small"}, n.title),
-                                   html.div({"className": "small text-body-secondary text-wrap"}, n.body))
-                       for n in rows]
+                     *[_item(console, n, read, close) for n in rows]
                      if rows else [html.div({"className": "text-center small text-body-secondary py-4"},
                                             t("notifications.empty"))]),
         )

@@ -21,6 +21,7 @@ from components.ui.download import LinkService, download_icon, use_service_downl
 from components.ui.elements import skeleton
 from components.ui.hooks import use_query
 from components.widgets.datagrid import ColumnType, GridColumn, data_grid
+from components.widgets.document_effects import document_effects
 from components.widgets.figure_table import figure_table
 
 ROWS_HEIGHT_PX = 320
@@ -59,7 +60,7 @@ def _batch_table(console: Console, data: Explanation) -> Any:
 def _summary(console: Console, data: Explanation) -> Any:
     t = console.t
     text = t("explain.summary", figure=figure(data.metric, data.totals.get(data.metric), console.language),
-             rows=data.total_rows, batches=data.total_batches)
+             rows=t("explain.rows_n", count=data.total_rows), batches=t("explain.batches_n", count=data.total_batches))
     notes = [html.p({"className": "mb-1", "data-explain": "summary"}, text)]
     if data.metric not in explain.ROW_METRICS:  # a ratio: no column adds up to it
         notes.append(html.p({"className": "small text-body-secondary mb-1"}, t("explain.ratio")))
@@ -96,7 +97,7 @@ def ExplainDialog(metric: str, ask: Mapping[str, Any], on_close: Callable[[], An
                      data_grid(columns=_row_columns(console, metric, console.role != Role.ADVERTISER), rows=rows,
                                row_key="key", height=ROWS_HEIGHT_PX, locale=console.language,
                                empty_text=t("dashboard.no_rows"),
-                               row_count_label=t("explain.row_count", count="{count}"))),
+                               row_count_label=t("grid.rows"))),  # "Rows: 1": a label reads right at any count
             html.h3({"className": "h6"}, t("explain.batches")),
             html.div(_batch_table(console, data)),
         )
@@ -106,6 +107,7 @@ def ExplainDialog(metric: str, ask: Mapping[str, Any], on_close: Callable[[], An
          "onClick": lambda _e: download({"metric": metric, **ask}, explain.EXPORT_FILE)},
         download_icon(busy), t("explain.export"))
     return html.div(
+        document_effects(on_escape=on_close),  # Escape closes it, wherever the focus is
         html.div({"className": "modal-backdrop fade show"}),
         html.div(
             {"className": "modal fade show d-block", "role": "dialog", "aria-modal": "true", "aria-label": title,

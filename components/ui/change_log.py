@@ -174,6 +174,7 @@ def change_log_page(kind: str, frame: ChangeLogFrame) -> Callable[[], Any]:
     def ChangeLogPage() -> Any:
         console = use_console()
         t = console.t
+        restores_as = restore.record_kind(kind)  # whose restorer its entries' restore buttons use, if any
         record_id = int(use_params().get("id", 0))
         found = use_filtered_log(change_log.page, actor=console.actor, kind=kind, record_id=record_id)
         query, cursors, set_cursors = found.query, found.cursors, found.set_cursors
@@ -214,8 +215,10 @@ def change_log_page(kind: str, frame: ChangeLogFrame) -> Callable[[], Any]:
             pager(console, page=len(cursors), total=log.total or 0, size=PAGE_SIZE,
                   newer=(lambda: set_cursors(lambda walked: walked[:-1] or (None,))) if len(cursors) > 1 else None,
                   older=older if next_cursor and not query.loading else None),
-            RestoreDialog(kind, record_id, restoring, on_done=restored, on_close=lambda: set_restoring(None),
-                          key=f"restore-{restoring.id}") if restoring else "",
+            # A log of many records (every campaign of an advertiser) restores each entry as its record's own.
+            RestoreDialog(restores_as, record_id if restores_as == kind else int(restoring.entity_id), restoring,
+                          on_done=restored, on_close=lambda: set_restoring(None),
+                          key=f"restore-{restoring.id}") if restoring and restores_as else "",
         )
 
     ChangeLogPage.__name__ = ChangeLogPage.__qualname__ = f"ChangeLogPage_{kind}"

@@ -35,6 +35,7 @@ def document_effects(
     dashboard_view: str | None = None,
     scroll_top_key: str | int | None = None,
     navigate_to: dict[str, Any] | None = None,
+    on_escape: Callable[[], Any] | None = None,
     key: str | None = None,
 ) -> VdomDict:
     """Apply document-level effects.
@@ -43,7 +44,8 @@ def document_effects(
     click, so set it from a click handler; None leaves fullscreen alone);
     `on_fullscreen_change(bool)` reports the browser's real state (e.g. after Esc). A changed `dashboard_view` dispatches window "viewChanged" with
     {detail: {view}}; a changed `scroll_top_key` scrolls the window to the top; a new
-    `navigate_to` {"id", "url"} makes a full page load of that same-origin path.
+    `navigate_to` {"id", "url"} makes a full page load of that same-origin path; `on_escape()` is called when
+    Escape is pressed anywhere in the page (a dialog closes on it).
     """
     props: dict[str, Any] = {"download": dict(download) if download is not None else None}
     optional = {
@@ -54,6 +56,7 @@ def document_effects(
         "dashboardView": dashboard_view,
         "scrollTopKey": scroll_top_key,
         "navigateTo": navigate_to,
+        "onEscape": (lambda _event=None: on_escape()) if on_escape is not None else None,
         "key": key,
     }
     props.update({name: value for name, value in optional.items() if value is not None})

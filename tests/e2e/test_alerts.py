@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+import components.pages  # noqa: F401  (the route table answers the alert's fix link here, as in the running console)
 from app.alerts import service as alerts
 from app.alerts.checks import Cause
 from app.alerts.kinds import AlertKind
 from app.alerts.models import AlertSubscription
 from app.kernel.db import session_scope
-from tests.e2e.conftest import login, screenshot
+from tests.e2e.conftest import at_path, login, screenshot
 
 TITLE = "Low balance: about 1.6 days of spend left"
 
@@ -24,8 +25,13 @@ def test_a_raised_alert_is_in_the_dropdown_and_the_profile_saves_alert_settings(
                          kinds=(AlertKind.LOW_BALANCE,), owner_ids=[advertiser])
     login(page, "advertiser@demo.example")
     page.click("[data-dropdown=notifications] > button")
-    expect(page.locator(".dsp-notification", has_text=TITLE)).to_be_visible()
+    alert = page.locator(".dsp-notification", has_text=TITLE)
+    expect(alert).to_be_visible()
     screenshot(page, "alerts-dropdown")
+    # Its fix: where this advertiser adds funds.
+    alert.locator("[data-notification-fix]").click()
+    page.wait_for_url(at_path("/funds"))
+    expect(page.locator("[data-dropdown=notifications] .dsp-notification")).to_have_count(0)  # the menu closed
 
     page.goto("/profile")
     page.check("#field-email_low_balance")

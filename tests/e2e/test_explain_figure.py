@@ -88,7 +88,11 @@ def test_a_report_total_opens_its_rows(page: Page, server_url: str, demo: dict[s
     expect(page.locator("[data-total=spend]")).to_have_text("$3.00", timeout=60_000)
     page.click("[data-explain-open=ctr]")
     dialog = page.get_by_role("dialog", name="CTR: what the figure is made of")
-    expect(dialog.locator("[data-explain=summary]")).to_contain_text("1.00%, summed from 1 rows")
+    expect(dialog.locator("[data-explain=summary]")).to_contain_text("1.00%, summed from 1 row (")
     expect(dialog.locator("[data-explain=rows]")).to_contain_text("PubMatic")
     expect(dialog.locator("[data-explain=batches]")).to_contain_text("e2e-explain-report")
     screenshot(page, "explain-report-total")
+
+    # Escape closes it, though the focus is still on the card's button behind the dialog.
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)

@@ -34,6 +34,7 @@ def test_enrol_on_the_profile_then_sign_in_with_a_code(page: Page) -> None:
     page.click("form[name=second-factor-confirm] button[type=submit]")
     codes = page.locator(".dsp-recovery-codes li")
     expect(codes).to_have_count(10)
+    first_codes = codes.all_inner_texts()
     screenshot(page, "second-factor-recovery-codes")
     page.get_by_role("button", name="I have saved them").click()
     expect(page.locator(".dsp-2fa-badge")).to_have_text("On")
@@ -55,6 +56,21 @@ def test_enrol_on_the_profile_then_sign_in_with_a_code(page: Page) -> None:
     page.click("form[name=second-factor] button[type=submit]")
     page.wait_for_url(at_path("/agency/dashboard"), timeout=15_000)
     page.wait_for_selector(".dsp-shell")
+
+    # New recovery codes, with the password (the phone put away): ten new ones, shown once.
+    page.goto("/agency/profile")
+    expect(page.locator("[data-recovery-codes-left]")).to_contain_text("10 recovery codes left")
+    page.click("[data-action=renew-recovery-codes]")
+    page.click("[data-action=renew-proof]")
+    page.fill("form[name=renew-recovery-codes] #field-password", DEMO_PASSWORD)
+    screenshot(page, "second-factor-renew-codes")
+    page.click("form[name=renew-recovery-codes] button[type=submit]")
+    renewed = page.locator(".dsp-recovery-codes li")
+    expect(renewed).to_have_count(10)
+    assert not set(renewed.all_inner_texts()) & set(first_codes)
+    page.get_by_role("button", name="I have saved them").click()
+    expect(page.locator("[data-recovery-codes-left]")).to_contain_text("10 recovery codes left")
+    screenshot(page, "second-factor-card")
 
 
 def test_a_co_admin_without_a_factor_is_taken_to_set_one_up_when_the_policy_requires_it(page: Page) -> None:

@@ -43,16 +43,38 @@ def normalise_language(language: str | None) -> str:
     return language if language in LANGUAGES else DEFAULT_LANGUAGE
 
 
+PLURAL_SEPARATOR = "|"
+
+
+def plural_form(language: str, n: int) -> int:
+    """Which of a text's forms ("{count} row|{count} rows") a count takes, in gettext's order for the language:
+    English, Spanish, German and Italian have one and other; Russian one (1, 21, 101), few (2-4, 22-24) and
+    many (0, 5-20, 25-30, 111). Written out (CLDR's cardinal rules for integers) because five languages do not
+    warrant a locale library's data."""
+    if language == "rs":
+        if n % 10 == 1 and n % 100 != 11:
+            return 0
+        return 1 if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else 2
+    return 0 if n == 1 else 1
+
+
 def translator(language: str | None) -> Translator:
     """t(key, **values): the language's text, else English, else the key itself. A Message is looked up by its
-    template and filled with its values."""
-    own, fallback = catalog(normalise_language(language)), catalog(DEFAULT_LANGUAGE)
+    template and filled with its values. A text of forms separated by "|" is a count's: an int `count` value
+    picks the form (plural_form; a language's missing form is its last)."""
+    code = normalise_language(language)
+    own, fallback = catalog(code), catalog(DEFAULT_LANGUAGE)
 
     def t(key: str, **values: object) -> str:
         if isinstance(key, Message):
             values = {**key.values, **values}
             key = key.template
         text = own.get(key) or fallback.get(key) or key
+        count = values.get("count")
+        if isinstance(count, int) and PLURAL_SEPARATOR in text:
+            forms = text.split(PLURAL_SEPARATOR)
+            in_own = key in own
+            text = forms[min(plural_form(code if in_own else DEFAULT_LANGUAGE, count), len(forms) - 1)]
         return text.format(**values) if values else text
 
     return t

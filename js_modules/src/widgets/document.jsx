@@ -1,5 +1,5 @@
 // <DocumentEffects title favicon fullscreen onFullscreenChange download dashboardView
-// scrollTopKey navigateTo />: document-level effects that only the browser can perform, driven by props
+// scrollTopKey navigateTo onEscape />: document-level effects that only the browser can perform, driven by props
 // from Python. Renders nothing.
 import { useEffect, useRef } from 'react';
 import { useChangeEffect, useLatest } from '../lib/hooks.js';
@@ -48,8 +48,22 @@ export function DocumentEffects({
   dashboardView,
   scrollTopKey,
   navigateTo = null,
+  onEscape = null,
 }) {
   const onFullscreenChangeRef = useLatest(onFullscreenChange);
+
+  // Escape anywhere in the page (a dialog open): wherever the focus is, even on the button behind the dialog that
+  // opened it, or nowhere after a click on the dialog's text.
+  const onEscapeRef = useLatest(onEscape);
+  const listensForEscape = Boolean(onEscape);
+  useEffect(() => {
+    if (!listensForEscape) return undefined;
+    const listener = (event) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) onEscapeRef.current?.();
+    };
+    document.addEventListener('keydown', listener);
+    return () => document.removeEventListener('keydown', listener);
+  }, [listensForEscape, onEscapeRef]);
 
   useEffect(() => {
     if (title) document.title = title;

@@ -33,7 +33,15 @@ from app.kernel.metrics import INGESTED_ROWS
 from app.statistics.schemas import BatchStored, RowValue
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
-from app.warehouse.schema import DEVICE_TYPES, EVENT_NAME_PATTERN, EVENT_PREFIX, MEASURES, PLACEMENT_COLUMNS
+from app.warehouse.schema import (
+    DEVICE_COLUMN,
+    DEVICE_ID_PATTERN,
+    DEVICE_TYPES,
+    EVENT_NAME_PATTERN,
+    EVENT_PREFIX,
+    MEASURES,
+    PLACEMENT_COLUMNS,
+)
 
 MAX_ROWS = 50_000
 MAX_PROBLEMS = 20  # a batch with thousands of bad rows names the first ones, not all of them
@@ -42,8 +50,10 @@ MAX_COUNT = 10**12  # far above any hour of one placement; keeps sums inside BIG
 MAX_EVENTS_PER_ROW = 50
 BATCH_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
 _EVENT_NAME = re.compile(EVENT_NAME_PATTERN)
-ROW_FIELDS = ("hour", *PLACEMENT_COLUMNS, *MEASURES, "events")
-CSV_COLUMNS = ("hour", *PLACEMENT_COLUMNS, *MEASURES)
+ROW_FIELDS = ("hour", *PLACEMENT_COLUMNS, *MEASURES, "events", DEVICE_COLUMN)
+OPTIONAL_FIELDS = ("events", DEVICE_COLUMN)
+CSV_COLUMNS = ("hour", *PLACEMENT_COLUMNS, *MEASURES)  # required; `device` and event_<name> columns may follow
+_DEVICE_ID = re.compile(DEVICE_ID_PATTERN)
 EXTRA_CELLS = "cells"  # the field a CSV line with more cells than the header is refused under
 
 BAD_BATCH_ID = "Use 1 to 100 letters, digits and - _ . : characters."
@@ -56,6 +66,8 @@ NO_ADVERTISER = "No such advertiser."
 NO_CAMPAIGN = "No such campaign of this advertiser."
 NO_CREATIVE = "Use 0 or a creative of this advertiser."
 REQUIRED = "This field is required."
+NOT_A_DEVICE_ID = ("Give the device id hashed (e.g. the SHA-256 of the advertising id) as 16 to 64 hex digits, "
+                   "or leave it out.")
 
 
 def parse_hour(value: Any) -> datetime | None:
@@ -146,7 +158,7 @@ def check_rows(db: Session, rows: Sequence[tuple[str, Mapping[str, RowValue]]],
             problems.add(f"{label}{dot}{key}", "More cells than header columns." if key == EXTRA_CELLS else "Unknown field.")
         values: dict[str, Any] = {}
         for key in ROW_FIELDS:
-            if key not in row and key != "events":
+            if key not in row and key not in OPTIONAL_FIELDS:
                 problems.add(f"{label}{dot}{key}", REQUIRED)
         hour = parse_hour(row.get("hour"))
         if "hour" in row and hour is None:
@@ -179,6 +191,11 @@ def check_rows(db: Session, rows: Sequence[tuple[str, Mapping[str, RowValue]]],
         if "device_type" in row and device not in DEVICE_TYPES:
             problems.add(f"{label}{dot}device_type", NOT_A_DEVICE)
         values["device_type"] = device
+        device_id = row.get(DEVICE_COLUMN) or ""
+        device_id = device_id.strip().lower() if isinstance(device_id, str) else device_id
+        if device_id and (not isinstance(device_id, str) or not _DEVICE_ID.match(device_id)):
+            problems.add(f"{label}{dot}{DEVICE_COLUMN}", NOT_A_DEVICE_ID)
+        values[DEVICE_COLUMN] = device_id if isinstance(device_id, str) else ""
         for key in MEASURES:
             number = count_of(row.get(key))
             if key in row and number is None:
@@ -257,7 +274,7 @@ def csv_rows(text: str) -> list[tuple[str, dict[str, RowValue]]]:
     header = [name.strip() for name in reader.fieldnames or []]
     reader.fieldnames = header
     missing = [c for c in CSV_COLUMNS if c not in header]
-    unknown = [c for c in header if c not in CSV_COLUMNS and not c.startswith(EVENT_PREFIX)]
+    unknown = [c for c in header if c not in (*CSV_COLUMNS, DEVICE_COLUMN) and not c.startswith(EVENT_PREFIX)]
     if missing or unknown or len(set(header)) != len(header):
         problems = ([f"missing {', '.join(missing)}"] if missing else []) + (
             [f"unknown {', '.join(unknown)}"] if unknown else []) + (
@@ -270,6 +287,8 @@ def csv_rows(text: str) -> list[tuple[str, dict[str, RowValue]]]:
             rows.append((line, {**{k: v for k, v in record.items() if k is not None}, EXTRA_CELLS: ""}))
             continue
         row: dict[str, RowValue] = {key: record[key] for key in CSV_COLUMNS}
+        if record.get(DEVICE_COLUMN):
+            row[DEVICE_COLUMN] = record[DEVICE_COLUMN]
         row["events"] = {key.removeprefix(EVENT_PREFIX): (value or "0").strip() for key, value in record.items()
                          if key.startswith(EVENT_PREFIX)}
         rows.append((line, row))

@@ -108,6 +108,39 @@ def use_query(fn: Callable[..., Any], /, *, deps: Sequence[Any] = (), **kwargs: 
                  loading=answer.request < newest_deps_request.current, failed=answer.failed)
 
 
+def use_debounced_query(fn: Callable[..., Any], /, *, key: str, delay_s: float = 0.3, **kwargs: Any) -> Query:
+    """use_query for values that change as the user types (a form's live preview): the read starts `delay_s`
+    after `key` (a text made of every value it reads) last changed, so a burst of keystrokes reads once; it runs
+    off the event loop; an answer for a key that a newer one overtook is dropped, never shown over a later one.
+    `loading` is true from a change until its answer; `value` keeps the last answer meanwhile."""
+    console = use_console()
+    answer, set_answer = use_state(_Answer(request=0))
+    requests = use_ref(0)
+    task: Ref[asyncio.Task[Any] | None] = use_ref(None)
+
+    async def load(request: int, arguments: dict[str, Any]) -> None:
+        await asyncio.sleep(delay_s)  # the debounce: a newer key cancels this task before it reads anything
+        try:
+            value = await run_off_loop(fn, **arguments)
+        except Exception as error:  # noqa: BLE001 - every failure must reach the user, see _report
+            if request == requests.current:
+                _report(console, error)
+                set_answer(_Answer(request, None, failed=True))
+            return
+        if request == requests.current:  # a read for older values finished last: dropped
+            set_answer(_Answer(request, value))
+
+    def start() -> None:
+        requests.current += 1
+        if task.current is not None:
+            task.current.cancel()
+        task.current = background(load(requests.current, dict(kwargs)))
+
+    use_memo(start, dependencies=[key])
+    use_effect(lambda: _cancel_on_unmount(task), dependencies=[])
+    return Query(value=answer.value, reload=start, loading=answer.request < requests.current, failed=answer.failed)
+
+
 def _cancel_on_unmount(task: Any) -> Callable[[], None]:
     def cancel() -> None:
         if task.current is not None:

@@ -160,7 +160,9 @@ def _spread(values: list[int]) -> tuple[float, float, float]:
 
 
 def _points(values: list[float]) -> dict[str, int]:
-    return dict(zip(("low", "expected", "high"), (round(v) for v in values), strict=True))
+    """Low, expected and high, in order: a budget cap cuts a busier day more than a quieter one, so a figure
+    that does not follow spend (devices) can come out of the caps the other way round."""
+    return dict(zip(("low", "expected", "high"), sorted(round(v) for v in values), strict=True))
 
 
 def _reach_exponent(daily: float, whole: int, days: int) -> float:

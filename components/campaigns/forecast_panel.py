@@ -47,8 +47,13 @@ def forecast_or_problems(db: Session, *, actor: Actor, draft: dict[str, Any]) ->
         return {".".join(str(p) for p in e["loc"]): e["msg"] for e in error.errors()}
 
 
-def _range(figures: CountRange) -> str:
-    return f"{short_number(figures.low)}–{short_number(figures.high)}"
+def _range(low: str, high: str) -> str:
+    """"12K–18K"; one figure when the range is none (a budget caps every day alike)."""
+    return low if low == high else f"{low}–{high}"
+
+
+def _counts(figures: CountRange) -> str:
+    return _range(short_number(figures.low), short_number(figures.high))
 
 
 def _row(key: str, label: str, value: str, detail: str = "") -> Any:
@@ -62,16 +67,16 @@ def _shown(console: Console, answer: Forecast) -> list[Any]:
     t, lang = console.t, console.language
     if answer.no_history or answer.impressions_per_day is None or answer.spend_per_day is None:
         return [html.p({"className": "mb-0 text-body-secondary", "data-forecast": "no-history"},
-                       html.i({"className": "bi bi-info-circle me-1"}), t("campaigns.forecast_no_history"))]
+                       html.i({"className": "bi bi-info-circle-fill me-1"}), t("campaigns.forecast_no_history"))]
     impressions, spend = answer.impressions_per_day, answer.spend_per_day
     rows = [
-        _row("impressions", t("campaigns.forecast_impressions"), _range(impressions),
+        _row("impressions", t("campaigns.forecast_impressions"), _counts(impressions),
              t("campaigns.forecast_expected", value=short_number(impressions.expected))),
         _row("spend", t("campaigns.forecast_spend"),
-             f"{money(spend.low, language=lang)}–{money(spend.high, language=lang)}",
+             _range(money(spend.low, language=lang), money(spend.high, language=lang)),
              t("campaigns.forecast_expected", value=money(spend.expected, language=lang))),
         _row("reach", t("campaigns.forecast_reach", days=answer.reach_days or 0),
-             _range(answer.reach) + " " + t("campaigns.forecast_devices")) if answer.reach is not None else
+             _counts(answer.reach) + " " + t("campaigns.forecast_devices")) if answer.reach is not None else
         _row("reach", t("campaigns.forecast_reach_title"), t("campaigns.forecast_no_reach")),
     ]
     notes = []
@@ -112,7 +117,7 @@ def ForecastPanel(store: FieldStore, *, advertiser_id: int | None) -> Any:
     return html.section(
         {"className": "border-top pt-3 mt-2", "data-forecast-panel": "", "aria-busy": "true" if query.loading else "false"},
         html.h3({"className": "small text-uppercase text-body-secondary fw-semibold mb-2 d-flex align-items-center"},
-                html.i({"className": "bi bi-graph-up-arrow me-1"}), t("campaigns.forecast_title"),
+                html.i({"className": "bi bi-graph-up me-1"}), t("campaigns.forecast_title"),
                 html.span({"className": "spinner-border spinner-border-sm ms-2", "role": "status"})
                 if query.loading else ""),
         *body,

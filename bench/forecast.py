@@ -19,12 +19,12 @@ import time
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import TypeVar
+from typing import cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # The statistics bench chooses the data directory (--keep DIR) and makes the rows; importing it sets DSP_DATA_DIR.
-from bench.statistics_stores import DATA_DIR, ingest, wait_for_merges  # noqa: E402, I001  # first: it sets the data directory
+from bench.statistics_stores import DATA_DIR, ingest, median_ms, wait_for_merges  # noqa: E402, I001  # first: it sets the data directory
 
 from app.campaigns.forecast import HISTORY_DAYS, _Draft, _figures  # noqa: E402
 from app.campaigns.forecast_schemas import Forecast  # noqa: E402
@@ -33,7 +33,6 @@ from app.warehouse.base import DeliveryHistory, HistoryQuery, StatisticsStore  #
 from app.warehouse.clickhouse_store import ClickHouseStore, open_chdb_store  # noqa: E402
 from app.warehouse.duckdb_store import DuckDBStore, open_store  # noqa: E402
 
-T = TypeVar("T")
 # A device number per row from its own columns, the same in both SQL dialects (for rows stored before devices).
 _NUMBER = "(CAST(campaign_id AS BIGINT) * 7919 + CAST(creative_id AS BIGINT) * 104729 + {hours} * 31 + impressions) % 50000"
 
@@ -55,16 +54,6 @@ def give_devices(duck: DuckDBStore, chdb: ClickHouseStore) -> None:
             "ALTER TABLE dsp.delivery UPDATE device = concat(leftPad(lower(hex(toUInt32(advertiser_id))), 8, '0'), "
             f"leftPad(lower(hex(toUInt32({number}))), 8, '0')) WHERE device = '' SETTINGS mutations_sync = 1")
         print(f"  chDB: device ids given to {rows[0][0]:,} rows in {time.perf_counter() - started:.0f} s")
-
-
-def timed(run: Callable[[], T], times: int = 5) -> tuple[float, T]:
-    answer = run()  # warm-up, and the answer to compare
-    samples = []
-    for _ in range(times):
-        started = time.perf_counter()
-        run()
-        samples.append((time.perf_counter() - started) * 1000)
-    return sorted(samples)[len(samples) // 2], answer
 
 
 def main() -> None:
@@ -118,9 +107,10 @@ def main() -> None:
     print("forecast (the store's two reads + figures), median of 5 after a warm-up; goal <= 1000 ms")
     print(f"{'targeting':<42} {'DuckDB ms':>10} {'chDB ms':>10}  {'reach (DuckDB / chDB)':>24}")
     for label, query in shapes.items():
-        duck_ms, duck_answer = timed(forecast_of(duck, query))
-        chdb_ms, chdb_answer = timed(forecast_of(chdb, query))
-        (duck_history, duck_figures), (chdb_history, _) = duck_answer, chdb_answer
+        duck_ms, duck_answer = median_ms(forecast_of(duck, query), times=5)
+        chdb_ms, chdb_answer = median_ms(forecast_of(chdb, query), times=5)
+        (duck_history, duck_figures), (chdb_history, _) = (cast(tuple[DeliveryHistory, Forecast | None], answer)
+                                                           for answer in (duck_answer, chdb_answer))
         same = [(d.day, d.impressions, d.won_spend_micros) for d in duck_history.days] == \
             [(d.day, d.impressions, d.won_spend_micros) for d in chdb_history.days]
         close = abs(duck_history.won_devices - chdb_history.won_devices) <= max(2, 0.08 * chdb_history.won_devices)

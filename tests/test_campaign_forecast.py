@@ -121,3 +121,15 @@ def test_the_api_answers_the_forecast_and_names_bad_fields(client: Any) -> None:
     rival = run(lambda db: other_tenant(db)[1].id)
     assert client.post("/api/campaigns/forecast", headers=me, json={"bid": "1", "advertiser_id": rival}).status_code == 404
     assert client.post("/api/campaigns/forecast", json={"bid": "1"}).status_code == 401
+
+
+def test_days_before_the_targeting_first_delivered_do_not_count(db: Session, advertiser: Any) -> None:
+    """A targeting the advertiser bought only lately (GB, the last 3 days) is judged by those days, not by 28 days
+    mostly without it."""
+    late = [FactRow(hour=datetime.combine(TODAY - timedelta(days=day), datetime.min.time()), advertiser_id=advertiser.id,
+                    campaign_id=2, creative_id=0, exchange="Magnite", os="iOS", country="GB", app="com.example.game",
+                    device_type="phone", impressions=3000, spend_micros=3000 * 1000) for day in (1, 2, 3)]
+    get_store().ingest("late", late, source="test")
+    answer = ask(db, advertiser, targeting={"countries": ["GB"]})
+    assert (answer.history_days, answer.history_start) == (3, TODAY - timedelta(days=3))
+    assert answer.impressions_per_day.model_dump() == {"low": 3000, "expected": 3000, "high": 3000}

@@ -4,7 +4,9 @@ It reads the last HISTORY_DAYS days of the advertiser's delivery in the statisti
 targeting (one grouped read, base.HistoryQuery: per UTC day, all of it and what the bid would have won, with
 distinct devices counted approximately in the store), then:
 
-- per day: the won impressions and spend of each day of the history (days without any count as 0), as a range:
+- per day: the won impressions and spend of each day of the history, from the first day the targeting delivered
+  (days before it say nothing about the targeting: no campaign bought it yet; days after it without any count
+  as 0), as a range:
   low = the 10th percentile of the days, expected = their mean, high = the 90th percentile. The spread of real
   days is the uncertainty; nothing is smoothed or invented. A history of one day has one value for all three;
 - the bid: a row of delivery (one hour of one placement, and device when known) is won when its price (eCPM, or
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -102,7 +104,10 @@ def forecast(db: Session, *, actor: Actor, draft: ForecastDraft, today: date | N
 
 
 def _figures(base: dict[str, Any], history: DeliveryHistory, draft: _Draft) -> Forecast:
-    days = base["history_days"]
+    first = min(d.day for d in history.days if d.impressions)
+    days = (base["history_end"] - first).days + 1
+    base = {**base, "history_start": first, "history_days": days}
+    history = replace(history, days=[d for d in history.days if d.day >= first])
     padding = [0] * (days - len(history.days))  # days without matching delivery
     impressions = [d.won_impressions for d in history.days] + padding
     spend = [d.won_spend_micros for d in history.days] + padding

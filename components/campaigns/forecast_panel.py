@@ -82,7 +82,7 @@ def _shown(console: Console, answer: Forecast) -> list[Any]:
     notes = []
     if impressions.high == 0:
         notes.append(t("campaigns.forecast_bid_too_low"))
-    elif answer.bid_share is not None and answer.bid_share < 1:
+    elif answer.bid_share is not None and round(answer.bid_share * 100) < 100:
         notes.append(t("campaigns.forecast_bid_share", share=round(answer.bid_share * 100)))
     if answer.capped_by:
         notes.append(t("campaigns.forecast_capped"))

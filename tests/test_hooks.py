@@ -157,7 +157,7 @@ def test_a_debounced_query_reads_once_after_a_burst_of_changes_and_drops_older_a
     @component
     def Typing() -> Any:
         typed, set_typed = use_state("")
-        query = use_debounced_query(read, key=typed, delay_s=1.0, value=typed)
+        query = use_debounced_query(read, key=typed, delay_s=2.0, value=typed)
         return html.div(html.button({"onClick": lambda _e: set_typed(lambda t: t + "x")}, "type"),
                         html.p({"id": "answer"}, "loading" if query.loading else str(query.value)))
 
@@ -171,7 +171,7 @@ def test_a_debounced_query_reads_once_after_a_burst_of_changes_and_drops_older_a
     async def typing() -> str:
         async with _layout(Typing, logged_out_console(), "/") as layout:
             model = (await layout.render())["model"]
-            for _ in range(3):  # well inside the 1 s pause: each keystroke restarts it
+            for _ in range(3):  # well inside the 2 s pause: each keystroke restarts it
                 await layout.deliver({"type": "layout-event", "target": handler_target(model, "onClick"), "data": [{}]})
                 model = apply_update(model, await layout.render())
             return text_of(await settle(layout, model))

@@ -50,13 +50,12 @@ from app.warehouse.base import (
     BatchShare,
     DeliveryHistory,
     FactRow,
-    HistoryDay,
     HistoryQuery,
     StatsQuery,
     StatsRow,
     StoreInUse,
 )
-from app.warehouse.history import checked_keys, utc_days, won_condition
+from app.warehouse.history import checked_keys, history_of, utc_days, won_condition
 from app.warehouse.rollups import EVENTS_ROLLUP, ROLLUPS, tables_for, utc_bounds
 from app.warehouse.schema import (
     DEVICE_COLUMN,
@@ -487,11 +486,9 @@ class ClickHouseStore:
                 for batch_id, source, received_at, *counts in rows]
 
     def delivery_history(self, query: HistoryQuery) -> DeliveryHistory:
-        _, rows = self._executor.select(*_history_sql(query, self.database, self._marked, by_day=True))
-        days = [HistoryDay(day, *(int(n or 0) for n in figures[:6])) for day, *figures in rows]
+        _, days = self._executor.select(*_history_sql(query, self.database, self._marked, by_day=True))
         _, totals = self._executor.select(*_history_sql(query, self.database, self._marked, by_day=False))
-        _, _, _, devices, _, _, won_devices, identified = totals[0]
-        return DeliveryHistory(days, int(devices or 0), int(won_devices or 0), int(identified or 0))
+        return history_of(days, totals[0])
 
     def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
         if advertiser_ids is not None and not advertiser_ids:

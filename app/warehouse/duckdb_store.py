@@ -30,12 +30,11 @@ from app.warehouse.base import (
     BatchShare,
     DeliveryHistory,
     FactRow,
-    HistoryDay,
     HistoryQuery,
     StatsQuery,
     StatsRow,
 )
-from app.warehouse.history import checked_keys, utc_days, won_condition
+from app.warehouse.history import checked_keys, history_of, utc_days, won_condition
 from app.warehouse.rollups import EVENTS_ROLLUP, ROLLUPS, tables_for, utc_bounds
 from app.warehouse.schema import DEVICE_COLUMN, DIMENSIONS, EVENT_PREFIX, MEASURES, METRICS, PLACEMENT_COLUMNS
 
@@ -189,11 +188,10 @@ class DuckDBStore:
 
     def delivery_history(self, query: HistoryQuery) -> DeliveryHistory:
         cursor = self._cursor()
-        sql, params = _history_sql(query, by_day=True)
-        days = [HistoryDay(day, *(int(n or 0) for n in figures[:6])) for day, *figures in cursor.execute(sql, params).fetchall()]
-        sql, params = _history_sql(query, by_day=False)
-        _, _, _, devices, _, _, won_devices, identified = cursor.execute(sql, params).fetchone()  # type: ignore[misc]  # an aggregate answers one row
-        return DeliveryHistory(days, int(devices or 0), int(won_devices or 0), int(identified or 0))
+        days = cursor.execute(*_history_sql(query, by_day=True)).fetchall()
+        totals = cursor.execute(*_history_sql(query, by_day=False)).fetchone()
+        assert totals is not None  # an aggregate answers one row
+        return history_of(days, totals)
 
     def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
         if advertiser_ids is not None and not advertiser_ids:

@@ -4,9 +4,11 @@ ClickHouse: clickhouse_store._history_sql), counting distinct devices with its o
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from datetime import datetime, time, timedelta
+from typing import Any
 
-from app.warehouse.base import HistoryQuery
+from app.warehouse.base import DeliveryHistory, HistoryDay, HistoryQuery
 from app.warehouse.schema import DIMENSIONS
 
 # What a bid is a price of, and the measure it is paid per (1000 impressions for CPM, 1 click for CPC).
@@ -33,3 +35,11 @@ def checked_keys(query: HistoryQuery) -> None:
     for key in (*query.filters, *query.excluded):
         if key not in DIMENSIONS or DIMENSIONS[key].kind == "time":
             raise ValueError(f"cannot filter a history by {key!r}")
+
+
+def history_of(days: Iterable[Sequence[Any]], totals: Sequence[Any]) -> DeliveryHistory:
+    """The answer from a store's two reads, which select the same columns: (day, impressions, spend, devices, won
+    impressions, won spend, won devices, identified impressions) per day, then over all the days."""
+    _, _, _, devices, _, _, won_devices, identified = totals
+    return DeliveryHistory([HistoryDay(day, *(int(n or 0) for n in figures[:6])) for day, *figures in days],
+                           int(devices or 0), int(won_devices or 0), int(identified or 0))

@@ -486,9 +486,8 @@ class ClickHouseStore:
                 for batch_id, source, received_at, *counts in rows]
 
     def delivery_history(self, query: HistoryQuery) -> DeliveryHistory:
-        _, days = self._executor.select(*_history_sql(query, self.database, self._marked, by_day=True))
-        _, totals = self._executor.select(*_history_sql(query, self.database, self._marked, by_day=False))
-        return history_of(days, totals[0])
+        _, rows = self._executor.select(*_history_sql(query, self.database, self._marked))
+        return history_of(rows)
 
     def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
         if advertiser_ids is not None and not advertiser_ids:
@@ -548,7 +547,7 @@ def _conditions(query: StatsQuery) -> tuple[list[str], dict[str, Any]]:
     return conditions, params
 
 
-def _history_sql(query: HistoryQuery, db: str, marked: str, *, by_day: bool) -> tuple[str, dict[str, Any]]:
+def _history_sql(query: HistoryQuery, db: str, marked: str) -> tuple[str, dict[str, Any]]:
     """The DuckDB store's history read (duckdb_store._history_sql) in ClickHouse SQL; distinct devices by
     uniqCombined (exact up to a few thousand, HyperLogLog past that), so the two stores agree within their
     estimators' error."""
@@ -568,12 +567,12 @@ def _history_sql(query: HistoryQuery, db: str, marked: str, *, by_day: bool) -> 
         params["bid"] = query.bid_micros
     won = won_condition(query, "{bid:Int64}")
     known = f"{DEVICE_COLUMN} != ''"
-    day = "toDate(hour) AS day" if by_day else "NULL AS day"
-    figures = (f"{day}, sum(impressions), sum(spend_micros), uniqCombinedIf({DEVICE_COLUMN}, {known}), "
+    figures = ("toDate(hour) AS day, grouping(day), sum(impressions), sum(spend_micros), "
+               f"uniqCombinedIf({DEVICE_COLUMN}, {known}), "
                f"sumIf(impressions, {won}), sumIf(spend_micros, {won}), "
                f"uniqCombinedIf({DEVICE_COLUMN}, {known} AND {won}), sumIf(impressions, {known})")
-    tail = " GROUP BY day ORDER BY day" if by_day else ""
-    return f"SELECT {figures} FROM {db}.delivery WHERE {' AND '.join(conditions)}{tail}", params
+    return (f"SELECT {figures} FROM {db}.delivery WHERE {' AND '.join(conditions)} GROUP BY GROUPING SETS ((day), ())",
+            params)
 
 
 def _batches_sql(query: StatsQuery, db: str) -> tuple[str, dict[str, Any]]:

@@ -37,9 +37,17 @@ def checked_keys(query: HistoryQuery) -> None:
             raise ValueError(f"cannot filter a history by {key!r}")
 
 
-def history_of(days: Iterable[Sequence[Any]], totals: Sequence[Any]) -> DeliveryHistory:
-    """The answer from a store's two reads, which select the same columns: (day, impressions, spend, devices, won
-    impressions, won spend, won devices, identified impressions) per day, then over all the days."""
-    _, _, _, devices, _, _, won_devices, identified = totals
-    return DeliveryHistory([HistoryDay(day, *(int(n or 0) for n in figures[:6])) for day, *figures in days],
-                           int(devices or 0), int(won_devices or 0), int(identified or 0))
+def history_of(rows: Iterable[Sequence[Any]]) -> DeliveryHistory:
+    """The answer from a store's one read, grouped by day and over all the days (GROUPING SETS, one scan): rows of
+    (day, whether it is the total, impressions, spend, devices, won impressions, won spend, won devices,
+    identified impressions)."""
+    days, totals = [], None
+    for day, whole, *figures in rows:
+        if whole:
+            totals = figures
+        else:
+            days.append(HistoryDay(day, *(int(n or 0) for n in figures[:6])))
+    # The empty grouping set's row (over no rows an engine may answer none at all).
+    _, _, devices, _, _, won_devices, identified = totals or (0,) * 7
+    return DeliveryHistory(sorted(days, key=lambda d: d.day), int(devices or 0), int(won_devices or 0),
+                           int(identified or 0))

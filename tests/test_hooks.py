@@ -11,8 +11,16 @@ from typing import Any
 from reactpy import component, html, use_state
 
 from app.kernel.errors import Forbidden, Invalid
-from components.ui.hooks import use_action, use_query
-from tests.render import _layout, handler_target, logged_out_console, run_async, settle, text_of
+from components.ui.hooks import use_action, use_debounced_query, use_query
+from tests.render import (
+    _layout,
+    apply_update,
+    handler_target,
+    logged_out_console,
+    run_async,
+    settle,
+    text_of,
+)
 
 
 def _recording_console() -> tuple[Any, list[tuple[str, str]]]:
@@ -134,3 +142,49 @@ def test_an_answer_overtaken_by_a_newer_request_never_shows() -> None:
             return text_of(await settle(layout, model))
 
     assert run_async(scenario()).endswith("fast")
+
+
+def test_a_debounced_query_reads_once_after_a_burst_of_changes_and_drops_older_answers() -> None:
+    """The campaign form's forecast: keystrokes in quick succession start one read, of the last values; a read of
+    older values that finishes after a newer one's is never shown."""
+    calls: list[str] = []
+
+    def read(_db: Any, *, value: str) -> str:
+        calls.append(value)
+        time.sleep(0.5 if value == "slow" else 0.0)
+        return value
+
+    @component
+    def Typing() -> Any:
+        typed, set_typed = use_state("")
+        query = use_debounced_query(read, key=typed, delay_s=2.0, value=typed)
+        return html.div(html.button({"onClick": lambda _e: set_typed(lambda t: t + "x")}, "type"),
+                        html.p({"id": "answer"}, "loading" if query.loading else str(query.value)))
+
+    @component
+    def Overtaken() -> Any:
+        term, set_term = use_state("slow")
+        query = use_debounced_query(read, key=term, delay_s=0.0, value=term)
+        return html.div(html.button({"onClick": lambda _e: set_term("fast")}, "go"),
+                        html.p({"id": "answer"}, str(query.value)))
+
+    async def typing() -> str:
+        async with _layout(Typing, logged_out_console(), "/") as layout:
+            model = (await layout.render())["model"]
+            for _ in range(3):  # well inside the 2 s pause: each keystroke restarts it
+                await layout.deliver({"type": "layout-event", "target": handler_target(model, "onClick"), "data": [{}]})
+                model = apply_update(model, await layout.render())
+            return text_of(await settle(layout, model))
+
+    assert run_async(typing()).endswith("xxx") and calls == ["xxx"]
+
+    async def overtaken() -> str:
+        async with _layout(Overtaken, logged_out_console(), "/") as layout:
+            model = (await layout.render())["model"]
+            while "slow" not in calls:  # the slow read has started
+                await asyncio.sleep(0.01)
+            await layout.deliver({"type": "layout-event", "target": handler_target(model, "onClick"), "data": [{}]})
+            model = await settle(layout, model)
+            return text_of(await settle(layout, model))
+
+    assert run_async(overtaken()).endswith("fast")

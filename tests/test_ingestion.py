@@ -18,6 +18,7 @@ from app.kernel.errors import Forbidden, Invalid
 from app.statistics import csv_batches, ingestion
 from app.statistics import service as statistics
 from app.warehouse import get_store
+from app.warehouse.base import HistoryQuery
 from tests.helpers import actor_of, bearer_headers, other_tenant
 
 DAY = {"start": date(2026, 11, 10), "end": date(2026, 11, 10)}
@@ -228,3 +229,37 @@ def test_a_csv_naming_another_advertisers_campaign_is_refused_by_line(db: Sessio
     with pytest.raises(Invalid) as caught:
         csv_batches.ingest_csv(db, actor=setup["admin"], batch_id="rival", text=header + good + wrong)
     assert caught.value.fields == {"line 3.campaign_id": ingestion.NO_CAMPAIGN}
+
+
+def test_a_hashed_device_id_is_optional_and_checked(db: Session, setup: dict[str, Any]) -> None:
+    """Rows may name the device they were delivered to, hashed (reach in forecasts counts them); a raw advertising
+    id or a bad hash refuses the batch naming the row; figures are the same with or without device ids."""
+    device = "9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08"  # a SHA-256, upper case
+    with pytest.raises(Invalid) as caught:
+        ingestion.ingest_batch(db, actor=setup["admin"], batch_id="devices", rows=[
+            row(setup, device=device), row(setup, device="6D92078A-8246-4BA4-AE5B-76104861E7DC"), row(setup, device=7)])
+    assert caught.value.fields == {"rows[1].device": ingestion.NOT_A_DEVICE_ID, "rows[2].device": ingestion.NOT_A_DEVICE_ID}
+    ingestion.ingest_batch(db, actor=setup["admin"], batch_id="devices", rows=[row(setup, device=device), row(setup)])
+    header = ",".join(csv_batches.CSV_COLUMNS) + ",device\n"
+    line = ",".join(str(v) for v in row(setup).values()) + ",{}\n"
+    csv_batches.ingest_csv(db, actor=setup["admin"], batch_id="devices-csv", text=header + line.format("00ff00ff00ff00ff")
+                         + line.format(""))
+    assert day_totals(db, setup)[0]["impressions"] == 4000
+    seen = get_store().delivery_history(HistoryQuery(start=DAY["start"], end=DAY["end"],
+                                                     advertiser_ids=(setup["advertiser"].id,)))
+    assert (seen.devices, seen.identified_impressions) == (2, 2000)
+
+
+def test_a_csv_device_column_is_checked_by_line(db: Session, setup: dict[str, Any]) -> None:
+    """The optional device column of a CSV: hashed ids (any case) store, a raw advertising id is named by line."""
+    header = ",".join(csv_batches.CSV_COLUMNS) + ",device\n"
+    line = ",".join(str(v) for v in row(setup).values()) + ",{}\n"
+    with pytest.raises(Invalid) as caught:
+        csv_batches.ingest_csv(db, actor=setup["admin"], batch_id="devices-bad", text=header + line.format(
+            "ABCDEF0123456789") + line.format("6D92078A-8246-4BA4-AE5B-76104861E7DC"))
+    assert caught.value.fields == {"line 3.device": ingestion.NOT_A_DEVICE_ID}
+    csv_batches.ingest_csv(db, actor=setup["admin"], batch_id="devices-ok", text=header + line.format(
+        "ABCDEF0123456789") + line.format("abcdef0123456789") + line.format(""))
+    seen = get_store().delivery_history(HistoryQuery(start=DAY["start"], end=DAY["end"],
+                                                     advertiser_ids=(setup["advertiser"].id,)))
+    assert (seen.devices, seen.identified_impressions) == (1, 2000)

@@ -8,7 +8,9 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
+from app.campaigns import forecast as forecasts
 from app.campaigns import service as campaigns
+from app.campaigns.forecast_schemas import Forecast, ForecastDraft
 from app.campaigns.schemas import (
     CampaignBody,
     CampaignClone,
@@ -58,6 +60,15 @@ def create_campaign(body: CampaignCreate, response: Response, actor: Actor = Dep
     """A new campaign, as a draft."""
     campaign = campaigns.create_campaign(db, actor=actor, data=body, advertiser_id=body.advertiser_id)
     return created(response, campaign, "Campaign created", f"/campaigns/{campaign.id}")
+
+
+@router.post("/campaigns/forecast")
+def forecast_campaign(body: ForecastDraft, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[Forecast]:
+    """What a campaign draft would deliver per day (impressions, spend) and reach over its flight, as ranges from
+    the advertiser's own delivery of the last 28 days that matches its targeting, at its bid, within its budgets.
+    `no_history` (and `message`) when nothing matched: no figures are made up. Another tenant's advertiser
+    answers 404."""
+    return reply(forecasts.forecast(db, actor=actor, draft=body))
 
 
 @router.get("/campaigns/{campaign_id}")

@@ -12,6 +12,7 @@ Every hour is one batch named `sim:<hour>`, and each campaign-hour draws from a 
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 import random
@@ -55,6 +56,10 @@ OS_BY_DEVICE = {"phone": ("Android", "iOS"), "tablet": ("iPadOS", "Android"), "d
                 "ctv": ("tvOS", "Android")}
 APPS = ("com.king.candycrush", "com.spotify.music", "com.weather.forecast", "com.zhiliaoapp.musically",
         "com.example.puzzle", "com.news.reader", "com.duolingo", "com.fitness.tracker")
+# Devices the demo's delivery reaches: each simulated row is one device's delivery, drawn from the advertiser's
+# pool, so forecasts have distinct devices (reach) to count. Drawn from a generator of their own: the demo's
+# other figures are the same as before rows carried devices.
+DEVICE_POOL = 2_000
 SITES = ("news.example.com", "weather.example.org", "recipes.example.net", "sports.example.com",
          "tech.example.io", "travel.example.com")
 
@@ -169,6 +174,7 @@ def _campaign_hour(plan: _Plan, hour: datetime, budget_left: int, seed: int) -> 
     if spend < 10_000:  # less than a cent: no auction won this hour
         return []
     placements = rng.randint(3, 8)
+    devices = random.Random(f"{seed}:{campaign.id}:{hour.isoformat()}:devices")
     rows = []
     for spend_part in _split(spend, [rng.random() + 0.2 for _ in range(placements)]):
         device = rng.choice(plan.devices)
@@ -187,8 +193,14 @@ def _campaign_hour(plan: _Plan, hour: datetime, budget_left: int, seed: int) -> 
                      "creative_id": rng.choice(plan.creatives), "exchange": rng.choice(plan.exchanges), "os": system,
                      "country": rng.choice(plan.countries), "app": rng.choice(plan.apps), "device_type": device,
                      "impressions": impressions, "clicks": clicks, "spend_micros": spend_part,
-                     "conversions": conversions, "events": {k: v for k, v in events.items() if v}})
+                     "conversions": conversions, "events": {k: v for k, v in events.items() if v},
+                     "device": device_id(campaign.advertiser_id, devices.randrange(DEVICE_POOL))})
     return rows
+
+
+def device_id(advertiser_id: int, number: int) -> str:
+    """A simulated device's hashed id (as a real one arrives: a SHA-256 of its advertising id, here made up)."""
+    return hashlib.sha256(f"demo-device:{advertiser_id}:{number}".encode()).hexdigest()[:32]
 
 
 def _spent_so_far(plans: dict[int, _Plan]) -> None:
@@ -262,6 +274,7 @@ def simulate(db: Session, *, days: int = 30, seed: int = 1, now: datetime | None
 
 
 # -- benchmark volume -------------------------------------------------------------------------------------
+SYNTHETIC_DEVICE_POOL = 50_000  # devices per synthetic advertiser (each row one of them: reach to count)
 def synthetic_rows(count: int, *, seed: int = 1, days: int = 90, advertisers: int = 500,
                    end: datetime | None = None) -> Iterator[FactRow]:
     """`count` hourly rows for synthetic advertisers (ids from 1,000,001) over the last `days` days, in time
@@ -288,12 +301,14 @@ def synthetic_rows(count: int, *, seed: int = 1, days: int = 90, advertisers: in
     hour = last - timedelta(days=days)
     written = 0
     draw = rng.random
+    device_draws = random.Random(seed + 1)  # its own generator: the rows' other values are those of before devices
     while written < count:
         for placement in rng.choices(placements, cum_weights=cumulative, k=min(per_hour, count - written)):
             impressions = 50 + int(draw() * 20_000)
             clicks = int(impressions * (0.001 + draw() * 0.019))
             yield FactRow(hour, *placement, impressions, clicks, int(impressions * (500 + draw() * 7_500)),
-                          int(clicks * draw() * 0.1))
+                          int(clicks * draw() * 0.1),
+                          device=f"{placement[0]:08x}{device_draws.randrange(SYNTHETIC_DEVICE_POOL):08x}")
             written += 1
         hour += timedelta(hours=1)
 

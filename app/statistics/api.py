@@ -35,7 +35,9 @@ Each row: `hour` (ISO 8601 with `Z` or an offset, on the hour), `advertiser_id`,
 advertiser), `creative_id` (0 or a creative of that advertiser), `exchange`, `os`, `app` (names), `country`
 (ISO 3166-1 alpha-2), `device_type` ({', '.join(DEVICE_TYPES)}), `impressions`, `clicks`, `spend_micros`
 (micro-dollars: $1.00 = 1000000), `conversions` (whole numbers, 0 or more; clicks may exceed impressions, they
-can arrive late) and optionally `events` (custom event name, a-z 0-9 _, -> count).
+can arrive late) and optionally `events` (custom event name, a-z 0-9 _, -> count) and `device` (when the row is
+one device's delivery: its advertising id hashed, 16 to 64 hex digits, never the raw id; reach in forecasts counts
+these).
 
 `batch_id` (1-100 letters, digits, `- _ . :`) names the batch for good: send a batch again with the same id and
 nothing is written or charged a second time; the reply then says `duplicate: true`. So after a timeout, retry
@@ -61,7 +63,8 @@ CSV_EXAMPLE = ("hour,advertiser_id,campaign_id,creative_id,exchange,os,country,a
                "spend_micros,conversions,event_install\n"
                "2026-11-10T14:00:00Z,4,12,0,Google AdX,Android,DE,com.example.game,phone,18250,141,43800000,6,5\n")
 CSV_HELP = f"""The same as `POST /statistics/batches`, as CSV (`Content-Type: text/csv`) with a header row:
-`{','.join(csv_batches.CSV_COLUMNS)}`, then any number of `event_<name>` columns (a custom event's counts).
+`{','.join(csv_batches.CSV_COLUMNS)}`, then optionally `device` (a hashed device id, as in the JSON rows) and any
+number of `event_<name>` columns (a custom event's counts).
 Problems name the line, counting the header as line 1, e.g. `{{"line 18.country": "Not an ISO country code."}}`.
 At most {csv_batches.MAX_CSV_ROWS:,} lines ({csv_batches.MAX_CSV_BYTES // 2**20} MB) per call: the call for large
 batches (a million lines are stored in seconds; JSON takes {ingestion.MAX_ROWS:,} rows).

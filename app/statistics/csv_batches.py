@@ -29,7 +29,7 @@ from app.statistics import ingestion
 from app.statistics.ingestion import EXTRA_CELLS, NO_EVENTS, RowChecker, count_of
 from app.statistics.schemas import BatchStored, RowValue
 from app.warehouse.base import FactRow
-from app.warehouse.schema import DEVICE_TYPES, EVENT_PREFIX, MEASURES, PLACEMENT_COLUMNS
+from app.warehouse.schema import DEVICE_COLUMN, DEVICE_TYPES, EVENT_PREFIX, MEASURES, PLACEMENT_COLUMNS
 
 CSV_COLUMNS = ("hour", *PLACEMENT_COLUMNS, *MEASURES)
 MAX_CSV_ROWS = 1_000_000
@@ -47,12 +47,13 @@ class _Header:
     names: list[str]
     columns: dict[str, int]  # CSV_COLUMNS -> position
     events: list[tuple[str, int]]  # event name -> position
+    device: int | None  # the optional hashed device id's position
 
 
 def _header(reader: Any) -> _Header:
     names = [name.strip() for name in next(reader, [])]
     missing = [c for c in CSV_COLUMNS if c not in names]
-    unknown = [c for c in names if c not in CSV_COLUMNS and not c.startswith(EVENT_PREFIX)]
+    unknown = [c for c in names if c not in (*CSV_COLUMNS, DEVICE_COLUMN) and not c.startswith(EVENT_PREFIX)]
     if missing or unknown or len(set(names)) != len(names):
         problems = ([f"missing {', '.join(missing)}"] if missing else []) + (
             [f"unknown {', '.join(unknown)}"] if unknown else []) + (
@@ -60,7 +61,7 @@ def _header(reader: Any) -> _Header:
         raise Invalid({"line 1": f"Header: {'; '.join(problems)}."})
     return _Header(len(names), names, {key: names.index(key) for key in CSV_COLUMNS},
                    [(name.removeprefix(EVENT_PREFIX), index) for index, name in enumerate(names)
-                    if name.startswith(EVENT_PREFIX)])
+                    if name.startswith(EVENT_PREFIX)], names.index(DEVICE_COLUMN) if DEVICE_COLUMN in names else None)
 
 
 def _as_row(header: _Header, record: list[str]) -> dict[str, RowValue]:
@@ -69,6 +70,8 @@ def _as_row(header: _Header, record: list[str]) -> dict[str, RowValue]:
         return {**dict(zip(header.names, record, strict=False)), EXTRA_CELLS: ""}
     record = record + [""] * (header.width - len(record))  # missing cells read as empty, as a spreadsheet shows
     row: dict[str, RowValue] = {key: record[index] for key, index in header.columns.items()}
+    if header.device is not None and record[header.device]:
+        row[DEVICE_COLUMN] = record[header.device]
     if header.events:
         row["events"] = {name: (record[index] or "0").strip() for name, index in header.events}
     return row
@@ -139,6 +142,9 @@ class _ColumnChecker:
         if not set(column["device_type"]) <= _DEVICES:
             raise _NotPlain
         impressions, clicks, spend, conversions = (_counts(column[key]) for key in MEASURES)
+        # Device ids are mostly distinct: checked each, as the row checker does.
+        devices = (self._mapped(cells[self.header.device], rows.device_id) if self.header.device is not None
+                   else [""] * len(records))
         owners = rows.owners
         owners.learn({"advertiser_id": set(advertisers), "campaign_id": set(campaigns),
                       "creative_id": set(creatives) - {0}})
@@ -149,7 +155,7 @@ class _ColumnChecker:
             raise _NotPlain
         return list(map(FactRow, hours, advertisers, campaigns, creatives, exchanges, systems, countries, apps,
                         column["device_type"], impressions, clicks, spend, conversions,
-                        self._events(cells, len(records))))
+                        self._events(cells, len(records)), devices))
 
     def _events(self, cells: list[tuple[str, ...]], count: int) -> list[Mapping[str, int]]:
         """Each line's events (the shared empty mapping where it has none)."""
@@ -200,8 +206,8 @@ def check_csv(db: Session, text: str, allowed_advertisers: set[int] | None = Non
 
 
 def ingest_csv(db: Session, *, actor: Actor, batch_id: str, text: str, source: str = "csv") -> BatchStored:
-    """ingestion.ingest_batch for a CSV with a header row (CSV_COLUMNS, then any event_<name> columns) of up to
-    MAX_CSV_ROWS lines."""
+    """ingestion.ingest_batch for a CSV with a header row (CSV_COLUMNS, then optionally `device` and any
+    event_<name> columns) of up to MAX_CSV_ROWS lines."""
     require(actor, "statistics", "ingest")
     ingestion.check_batch_id(batch_id)
     with gc_paused():  # a million rows are millions of objects that no cycle joins (app/kernel/gc_pause.py)

@@ -33,7 +33,14 @@ from app.kernel.metrics import INGESTED_ROWS
 from app.statistics.schemas import BatchStored, RowValue
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
-from app.warehouse.schema import DEVICE_TYPES, EVENT_NAME_PATTERN, MEASURES, PLACEMENT_COLUMNS
+from app.warehouse.schema import (
+    DEVICE_COLUMN,
+    DEVICE_ID_PATTERN,
+    DEVICE_TYPES,
+    EVENT_NAME_PATTERN,
+    MEASURES,
+    PLACEMENT_COLUMNS,
+)
 
 MAX_ROWS = 50_000  # a JSON batch: every row an object, parsed and held whole before it is checked (CSV: csv_batches)
 MAX_PROBLEMS = 20  # a batch with thousands of bad rows names the first ones, not all of them
@@ -42,7 +49,9 @@ MAX_COUNT = 10**12  # far above any hour of one placement; keeps sums inside BIG
 MAX_EVENTS_PER_ROW = 50
 BATCH_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
 _EVENT_NAME = re.compile(EVENT_NAME_PATTERN)
-ROW_FIELDS = ("hour", *PLACEMENT_COLUMNS, *MEASURES, "events")
+ROW_FIELDS = ("hour", *PLACEMENT_COLUMNS, *MEASURES, "events", DEVICE_COLUMN)
+OPTIONAL_FIELDS = ("events", DEVICE_COLUMN)
+_DEVICE_ID = re.compile(DEVICE_ID_PATTERN)
 EXTRA_CELLS = "cells"  # the field a CSV line with more cells than the header is refused under
 
 BAD_BATCH_ID = "Use 1 to 100 letters, digits and - _ . : characters."
@@ -55,6 +64,8 @@ NO_ADVERTISER = "No such advertiser."
 NO_CAMPAIGN = "No such campaign of this advertiser."
 NO_CREATIVE = "Use 0 or a creative of this advertiser."
 REQUIRED = "This field is required."
+NOT_A_DEVICE_ID = ("Give the device id hashed (e.g. the SHA-256 of the advertising id) as 16 to 64 hex digits, "
+                   "or leave it out.")
 
 T = TypeVar("T")
 
@@ -149,7 +160,7 @@ def _chunks(values: Sequence[T], size: int) -> Iterable[Sequence[T]]:
 
 
 _FIELDS = frozenset(ROW_FIELDS)
-_REQUIRED = frozenset(ROW_FIELDS) - {"events"}
+_REQUIRED = frozenset(ROW_FIELDS) - set(OPTIONAL_FIELDS)
 _DEVICES = frozenset(DEVICE_TYPES)
 NO_EVENTS: Mapping[str, int] = MappingProxyType({})  # shared by every row without events (most rows)
 _MISSING = object()
@@ -199,6 +210,14 @@ class RowChecker:
                 self.countries[value] = known
         return known  # type: ignore[return-value]
 
+    @staticmethod
+    def device_id(value: Any) -> str | None:
+        """A hashed device id lower-cased ("" for none given), or None when it is not one."""
+        if value is None or value == "":
+            return ""
+        text = value.strip().lower() if isinstance(value, str) else None
+        return text if text is not None and (not text or _DEVICE_ID.match(text)) else None
+
     def check(self, label: str, original: Any) -> FactRow | None:
         """The row's FactRow, or None with its problems added under "<label>.<field>"."""
         problems = self.problems
@@ -214,7 +233,7 @@ class RowChecker:
                              "More cells than header columns." if key == EXTRA_CELLS else "Unknown field.")
         if not keys >= _REQUIRED:
             for key in ROW_FIELDS:
-                if key not in row and key != "events":
+                if key not in row and key not in OPTIONAL_FIELDS:
                     problems.add(f"{label}{dot}{key}", REQUIRED)
         hour, hour_problem = self.hour(row.get("hour"))
         if "hour" in row and hour_problem:
@@ -242,6 +261,9 @@ class RowChecker:
         device = row.get("device_type")
         if "device_type" in row and device not in _DEVICES:
             problems.add(f"{label}{dot}device_type", NOT_A_DEVICE)
+        device_id = self.device_id(row.get(DEVICE_COLUMN))
+        if device_id is None:
+            problems.add(f"{label}{dot}{DEVICE_COLUMN}", NOT_A_DEVICE_ID)
         measures = []
         for key in MEASURES:
             number = count_of(row.get(key))
@@ -266,7 +288,7 @@ class RowChecker:
         # Positional: a million rows built by keyword take a second longer.
         return FactRow(hour, advertiser, campaign, creative, names[0], names[1], country, names[2],  # type: ignore[arg-type]
                        device, measures[0], measures[1], measures[2], measures[3],  # type: ignore[arg-type]
-                       clean_events or NO_EVENTS)
+                       clean_events or NO_EVENTS, device_id or "")
 
 
 CHECK_CHUNK = 50_000  # rows whose ids are looked up together

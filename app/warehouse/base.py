@@ -48,6 +48,9 @@ class FactRow:
     spend_micros: int = 0
     conversions: int = 0
     events: Mapping[str, int] = field(default_factory=dict)  # custom event name -> count
+    # The hashed device id (IFA hash, lowercase hex; schema.DEVICE_ID_PATTERN) when the row is one device's
+    # delivery; "" when unknown (a row summed over devices). Only reach (distinct devices) reads it.
+    device: str = ""
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,42 @@ class BatchShare:
     conversions: int
 
 
+@dataclass(frozen=True)
+class HistoryQuery:
+    """What a forecast reads: one scope's hourly delivery over UTC days, by day, split by what a bid would
+    have won. A row is won when its price (spend per thousand impressions, or per click) is at most the bid."""
+
+    start: date  # first UTC day
+    end: date  # last UTC day (inclusive)
+    advertiser_ids: tuple[int, ...]  # row scope (a forecast is always for someone's own delivery)
+    filters: Mapping[str, tuple[int | str, ...]] = field(default_factory=dict)  # dimension key -> allowed values
+    excluded: Mapping[str, tuple[int | str, ...]] = field(default_factory=dict)  # dimension key -> values left out
+    bid_micros: int | None = None  # None: every row is won
+    priced_by: str = "impressions"  # "impressions" (a CPM bid) or "clicks" (a CPC bid)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryDay:
+    """One UTC day of a HistoryQuery's delivery. Devices are distinct device ids, counted approximately by the
+    store (DuckDB approx_count_distinct, ClickHouse uniqCombined); rows without one count none."""
+
+    day: date
+    impressions: int
+    spend_micros: int
+    devices: int
+    won_impressions: int
+    won_spend_micros: int
+    won_devices: int
+
+
+@dataclass(frozen=True)
+class DeliveryHistory:
+    days: list[HistoryDay]  # the days with delivery, in order (a day without any has no row)
+    devices: int  # distinct devices over all the days (not the sum of the days': a device seen twice is one)
+    won_devices: int
+    identified_impressions: int  # impressions of rows that carry a device id (0: reach cannot be told)
+
+
 class StoreInUse(RuntimeError):
     """An embedded store's files are held by another process (or cannot be opened): `path` is what it held."""
 
@@ -111,6 +150,9 @@ class StatisticsStore(Protocol):
     def batches_of(self, query: StatsQuery) -> list[BatchShare]:
         """The batches whose hourly rows the query's figures are summed from (its days, scope and filters; its
         dimensions, metrics and order are not read), oldest received first, then by batch id."""
+
+    def delivery_history(self, query: HistoryQuery) -> DeliveryHistory:
+        """The query's delivery by UTC day, all of it and what the bid would have won (the forecast's input)."""
 
     def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
         """Custom event names recorded for these advertisers (None: all), alphabetical."""

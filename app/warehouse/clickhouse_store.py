@@ -46,9 +46,20 @@ from typing import Any, Protocol
 from urllib.parse import urlencode
 
 from app.kernel.metrics import STATISTICS_QUERY_SECONDS
-from app.warehouse.base import BatchReceipt, BatchShare, FactRow, StatsQuery, StatsRow, StoreInUse
+from app.warehouse.base import (
+    BatchReceipt,
+    BatchShare,
+    DeliveryHistory,
+    FactRow,
+    HistoryQuery,
+    StatsQuery,
+    StatsRow,
+    StoreInUse,
+)
+from app.warehouse.history import checked_keys, history_of, utc_days, won_condition
 from app.warehouse.rollups import EVENTS_ROLLUP, ROLLUPS, reads_days, tables_for, utc_bounds
 from app.warehouse.schema import (
+    DEVICE_COLUMN,
     DIMENSIONS,
     EVENT_NAME_PATTERN,
     EVENT_PREFIX,
@@ -64,11 +75,11 @@ _TYPES: dict[str, str] = {
     "hour": "DateTime('UTC')", "advertiser_id": "Int64", "campaign_id": "Int64", "creative_id": "Int64",
     "exchange": "LowCardinality(String)", "os": "LowCardinality(String)", "country": "LowCardinality(String)",
     "app": "String", "device_type": "LowCardinality(String)", "tag": "UInt64", "event": "LowCardinality(String)",
-    **{m: "Int64" for m in MEASURES}, "count": "Int64", "rows": "Int64"}
+    **{m: "Int64" for m in MEASURES}, "count": "Int64", "rows": "Int64", DEVICE_COLUMN: "String"}
 _PLACEMENT_DDL = ", ".join(f"{c} {_TYPES[c]}" for c in ("hour", *PLACEMENT_COLUMNS, "tag"))
 _MEASURES_DDL = ", ".join(f"{m} {_TYPES[m]}" for m in MEASURES)
 _FACTS_LAYOUT = "ENGINE = MergeTree PARTITION BY toYYYYMM(hour) ORDER BY (advertiser_id, campaign_id, hour)"
-_FACT_COLUMNS = ("hour", *PLACEMENT_COLUMNS, "tag", *MEASURES)
+_FACT_COLUMNS = ("hour", *PLACEMENT_COLUMNS, "tag", *MEASURES, DEVICE_COLUMN)
 _EVENT_COLUMNS = ("hour", *PLACEMENT_COLUMNS, "tag", "event", "count")
 
 
@@ -147,7 +158,11 @@ def _schema(db: str) -> list[str]:
         f"CREATE TABLE IF NOT EXISTS {db}.rolled (tag UInt64, rolled_at DateTime64(6, 'UTC')) "
         "ENGINE = MergeTree ORDER BY tag",
         f"CREATE TABLE IF NOT EXISTS {db}.layout (name String) ENGINE = MergeTree ORDER BY name",
-        f"CREATE TABLE IF NOT EXISTS {db}.delivery ({_PLACEMENT_DDL}, {_MEASURES_DDL}) {_FACTS_LAYOUT}",
+        f"CREATE TABLE IF NOT EXISTS {db}.delivery ({_PLACEMENT_DDL}, {_MEASURES_DDL}, "
+        f"{DEVICE_COLUMN} {_TYPES[DEVICE_COLUMN]} DEFAULT '') {_FACTS_LAYOUT}",
+        # A store from before rows carried a device id: the column is added, empty (metadata only: old parts
+        # read the default).
+        f"ALTER TABLE {db}.delivery ADD COLUMN IF NOT EXISTS {DEVICE_COLUMN} {_TYPES[DEVICE_COLUMN]} DEFAULT ''",
         f"CREATE TABLE IF NOT EXISTS {db}.delivery_events ({_PLACEMENT_DDL}, event {_TYPES['event']}, "
         f"count {_TYPES['count']}) {_FACTS_LAYOUT}",
     ]
@@ -431,7 +446,8 @@ class ClickHouseStore:
                 # getattr in a generator took ~2 s.
                 placement = (hour, row.advertiser_id, row.campaign_id, row.creative_id, row.exchange, row.os,
                              row.country, row.app, row.device_type, tag)
-                facts.append((*placement, row.impressions, row.clicks, row.spend_micros, row.conversions))
+                facts.append((*placement, row.impressions, row.clicks, row.spend_micros, row.conversions,
+                              row.device))
                 if row.events:
                     events.extend((*placement, name, value) for name, value in row.events.items() if value)
             db = self.database
@@ -489,6 +505,10 @@ class ClickHouseStore:
         return [BatchShare(str(batch_id), str(source), _naive(received_at), *(int(n) for n in counts))
                 for batch_id, source, received_at, *counts in rows]
 
+    def delivery_history(self, query: HistoryQuery) -> DeliveryHistory:
+        _, rows = self._executor.select(*_history_sql(query, self.database, self._marked))
+        return history_of(rows)
+
     def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
         if advertiser_ids is not None and not advertiser_ids:
             return []
@@ -545,6 +565,34 @@ def _conditions(query: StatsQuery) -> tuple[list[str], dict[str, Any]]:
             conditions.append(f"{dimension.column} IN {{filter{index}:Array(String)}}")
             params[f"filter{index}"] = [str(v) for v in values]
     return conditions, params
+
+
+def _history_sql(query: HistoryQuery, db: str, marked: str) -> tuple[str, dict[str, Any]]:
+    """The DuckDB store's history read (duckdb_store._history_sql) in ClickHouse SQL; distinct devices by
+    uniqCombined (exact up to a few thousand, HyperLogLog past that), so the two stores agree within their
+    estimators' error."""
+    checked_keys(query)
+    first, after = utc_days(query)
+    params: dict[str, Any] = {"first": f"{first:%Y-%m-%d %H:%M:%S}", "after": f"{after:%Y-%m-%d %H:%M:%S}",
+                              "advertisers": [int(a) for a in query.advertiser_ids]}
+    conditions = ["hour >= {first:DateTime('UTC')}", "hour < {after:DateTime('UTC')}",
+                  "advertiser_id IN {advertisers:Array(Int64)}", f"tag IN {marked}"]
+    for prefix, wanted, chosen in (("filter", "IN", query.filters), ("excluded", "NOT IN", query.excluded)):
+        for index, (key, values) in enumerate(sorted(chosen.items())):
+            dimension = DIMENSIONS[key]
+            kind = "Int64" if dimension.kind == "int" else "String"
+            conditions.append(f"{dimension.column} {wanted} {{{prefix}{index}:Array({kind})}}")
+            params[f"{prefix}{index}"] = [int(v) if kind == "Int64" else str(v) for v in values]
+    if query.bid_micros is not None:
+        params["bid"] = query.bid_micros
+    won = won_condition(query, "{bid:Int64}")
+    known = f"{DEVICE_COLUMN} != ''"
+    figures = ("toDate(hour) AS day, grouping(day), sum(impressions), sum(spend_micros), "
+               f"uniqCombinedIf({DEVICE_COLUMN}, {known}), "
+               f"sumIf(impressions, {won}), sumIf(spend_micros, {won}), "
+               f"uniqCombinedIf({DEVICE_COLUMN}, {known} AND {won}), sumIf(impressions, {known})")
+    return (f"SELECT {figures} FROM {db}.delivery WHERE {' AND '.join(conditions)} GROUP BY GROUPING SETS ((day), ())",
+            params)
 
 
 def _batches_sql(query: StatsQuery, db: str) -> tuple[str, dict[str, Any]]:

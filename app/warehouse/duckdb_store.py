@@ -25,9 +25,18 @@ from typing import Any
 import duckdb
 
 from app.kernel.metrics import STATISTICS_QUERY_SECONDS
-from app.warehouse.base import BatchReceipt, BatchShare, FactRow, StatsQuery, StatsRow
+from app.warehouse.base import (
+    BatchReceipt,
+    BatchShare,
+    DeliveryHistory,
+    FactRow,
+    HistoryQuery,
+    StatsQuery,
+    StatsRow,
+)
+from app.warehouse.history import checked_keys, history_of, utc_days, won_condition
 from app.warehouse.rollups import EVENTS_ROLLUP, ROLLUPS, tables_for, utc_bounds
-from app.warehouse.schema import DIMENSIONS, EVENT_PREFIX, MEASURES, METRICS, PLACEMENT_COLUMNS
+from app.warehouse.schema import DEVICE_COLUMN, DIMENSIONS, EVENT_PREFIX, MEASURES, METRICS, PLACEMENT_COLUMNS
 
 _PLACEMENT_DDL = """
     hour TIMESTAMP NOT NULL,
@@ -41,7 +50,8 @@ CREATE TABLE IF NOT EXISTS batches (
     seq INTEGER PRIMARY KEY, batch_id VARCHAR NOT NULL UNIQUE, source VARCHAR NOT NULL,
     received_at TIMESTAMP NOT NULL, rows BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS delivery ({_PLACEMENT_DDL},
-    impressions BIGINT NOT NULL, clicks BIGINT NOT NULL, spend_micros BIGINT NOT NULL, conversions BIGINT NOT NULL);
+    impressions BIGINT NOT NULL, clicks BIGINT NOT NULL, spend_micros BIGINT NOT NULL, conversions BIGINT NOT NULL,
+    {DEVICE_COLUMN} VARCHAR DEFAULT '');
 CREATE TABLE IF NOT EXISTS delivery_events ({_PLACEMENT_DDL}, event VARCHAR NOT NULL, count BIGINT NOT NULL);
 """
 _FACT_COLUMNS = ("hour", *PLACEMENT_COLUMNS, "batch")
@@ -63,6 +73,8 @@ class DuckDBStore:
         for stale in path.parent.glob("ingest-*"):
             shutil.rmtree(stale, ignore_errors=True)
         self._connection.execute(SCHEMA)
+        # A file from before rows carried a device id: the column is added, last (as a new file has it), empty.
+        self._connection.execute(f"ALTER TABLE delivery ADD COLUMN IF NOT EXISTS {DEVICE_COLUMN} VARCHAR DEFAULT ''")
         for rollup in (*ROLLUPS, EVENTS_ROLLUP):
             if not self._connection.execute("SELECT 1 FROM information_schema.tables WHERE table_name = ?",
                                             [rollup]).fetchone():
@@ -135,7 +147,7 @@ class DuckDBStore:
                     stamp = stamps[row.hour] = row.hour.strftime("%Y-%m-%d %H:00:00")
                 placement = (stamp, row.advertiser_id, row.campaign_id, row.creative_id, row.exchange, row.os,
                              row.country, row.app, row.device_type, seq)
-                facts.writerow((*placement, row.impressions, row.clicks, row.spend_micros, row.conversions))
+                facts.writerow((*placement, row.impressions, row.clicks, row.spend_micros, row.conversions, row.device))
                 count += 1
                 if row.events:
                     for name, value in row.events.items():
@@ -178,6 +190,9 @@ class DuckDBStore:
         return [BatchShare(str(batch_id), str(source), received_at, *(int(n) for n in counts))
                 for batch_id, source, received_at, *counts in cursor.fetchall()]
 
+    def delivery_history(self, query: HistoryQuery) -> DeliveryHistory:
+        return history_of(self._cursor().execute(*_history_sql(query)).fetchall())
+
     def event_names(self, advertiser_ids: Sequence[int] | None) -> list[str]:
         if advertiser_ids is not None and not advertiser_ids:
             return []
@@ -205,7 +220,8 @@ def _csv_columns(with_measures: bool) -> str:
     types = {"hour": "TIMESTAMP", "exchange": "VARCHAR", "os": "VARCHAR", "country": "VARCHAR", "app": "VARCHAR",
              "device_type": "VARCHAR"}
     columns = [f"'{c}': '{types.get(c, 'INTEGER')}'" for c in _FACT_COLUMNS]
-    tail = [f"'{m}': 'BIGINT'" for m in MEASURES] if with_measures else ["'event': 'VARCHAR'", "'count': 'BIGINT'"]
+    tail = [*(f"'{m}': 'BIGINT'" for m in MEASURES), f"'{DEVICE_COLUMN}': 'VARCHAR'"] if with_measures \
+        else ["'event': 'VARCHAR'", "'count': 'BIGINT'"]
     return ", ".join(columns + tail)
 
 
@@ -240,6 +256,33 @@ def _where(query: StatsQuery) -> tuple[str, dict[str, Any]]:
         conditions.append(f"list_contains($filter{index}, {_dimension_sql(key, query.time_zone)})")
         params[f"filter{index}"] = list(values)
     return " AND ".join(conditions), params
+
+
+def _history_sql(query: HistoryQuery) -> tuple[str, dict[str, Any]]:
+    """A forecast's history: per UTC day and over all the days (one scan: GROUPING SETS) impressions, spend and
+    distinct devices (approx_count_distinct: HyperLogLog, a few % off), all of them and those the bid won, and
+    the impressions of rows that carry a device id."""
+    checked_keys(query)
+    first, after = utc_days(query)
+    params: dict[str, Any] = {"first": first, "after": after, "advertisers": list(query.advertiser_ids)}
+    conditions = ["hour >= $first", "hour < $after", "list_contains($advertisers, advertiser_id)"]
+    for index, (key, values) in enumerate(sorted(query.filters.items())):
+        conditions.append(f"list_contains($filter{index}, {DIMENSIONS[key].column})")
+        params[f"filter{index}"] = list(values)
+    for index, (key, values) in enumerate(sorted(query.excluded.items())):
+        conditions.append(f"NOT list_contains($excluded{index}, {DIMENSIONS[key].column})")
+        params[f"excluded{index}"] = list(values)
+    if query.bid_micros is not None:
+        params["bid"] = query.bid_micros
+    won = won_condition(query, "$bid")
+    device = f"nullif({DEVICE_COLUMN}, '')"
+    figures = ("CAST(hour AS DATE) AS day, grouping(day), sum(impressions)::BIGINT, sum(spend_micros)::BIGINT, "
+               f"approx_count_distinct({device}), "
+               f"sum(impressions) FILTER (WHERE {won})::BIGINT, sum(spend_micros) FILTER (WHERE {won})::BIGINT, "
+               f"approx_count_distinct({device}) FILTER (WHERE {won}), "
+               f"sum(impressions) FILTER (WHERE {DEVICE_COLUMN} <> '')::BIGINT")
+    return (f"SELECT {figures} FROM delivery WHERE {' AND '.join(conditions)} GROUP BY GROUPING SETS ((day), ())",
+            params)
 
 
 def _batches_sql(query: StatsQuery) -> tuple[str, dict[str, Any]]:

@@ -33,6 +33,10 @@ DIMENSIONS: dict[str, Dimension] = {d.key: d for d in (
 PLACEMENT_COLUMNS: tuple[str, ...] = ("advertiser_id", "campaign_id", "creative_id", "exchange", "os", "country",
                                       "app", "device_type")
 DEVICE_TYPES: tuple[str, ...] = ("phone", "tablet", "desktop", "ctv", "other")
+# A fact row's optional device id: a hash of the device's advertising id (never the id itself), as lowercase hex
+# (16 to 64 digits: a 64-bit hash up to SHA-256). Reach is the distinct count of these.
+DEVICE_COLUMN = "device"
+DEVICE_ID_PATTERN = r"^[0-9a-f]{16,64}$"
 
 # Counted measures: summed as they are. Spend is integer micro-dollars (never float).
 MEASURES: tuple[str, ...] = ("impressions", "clicks", "spend_micros", "conversions")

@@ -1,5 +1,6 @@
 """The campaign form's "what will run" card: the settings as a media buyer reads them back before saving
-(flight and its length, budgets, bid, cap, and targeting in counts). It re-renders alone as fields change."""
+(flight and its length, budgets, bid, cap, and targeting in counts), and below it the forecast of what those
+settings would deliver (forecast_panel.py). It re-renders alone as fields change."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from app.campaigns.schemas import CampaignOptions
 from app.kernel import money as amounts
 from app.kernel.i18n.formatters import money
 from components.campaigns.common import bare_label, goal_text
+from components.campaigns.forecast_panel import ForecastPanel
 from components.ui.console import use_console
 from components.ui.field_store import FieldStore, use_watch
 
@@ -30,7 +32,7 @@ def _days(start: str, end: str) -> int | None:
 
 
 @component
-def CampaignSummary(store: FieldStore, *, options: CampaignOptions, advertiser: str) -> Any:
+def CampaignSummary(store: FieldStore, *, options: CampaignOptions, advertiser: str, advertiser_id: int | None = None) -> Any:
     console = use_console()
     t = console.t
     values = use_watch(store, "summary")
@@ -98,5 +100,6 @@ def CampaignSummary(store: FieldStore, *, options: CampaignOptions, advertiser: 
                          *[html.div({"key": key, "className": "mb-2", "data-summary-row": key},
                                     html.dt({"className": "text-body-secondary fw-normal"}, bare_label(label)),
                                     html.dd({"className": "mb-0 fw-medium"}, value))
-                           for key, label, value in rows])),
+                           for key, label, value in rows]),
+                 ForecastPanel(store, advertiser_id=advertiser_id, key=f"forecast-{advertiser_id}")),
     )

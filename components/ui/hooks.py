@@ -69,6 +69,24 @@ class _Answer:
     failed: bool = False
 
 
+async def _load(console: Console, fn: Callable[..., Any], kwargs: dict[str, Any], request: int, requests: Ref[int],
+                set_answer: Callable[[_Answer], None], delay_s: float = 0.0) -> None:
+    """One read of a query hook, off the event loop; its answer (or failure) is kept only while `request` is the
+    newest (`requests`): an answer a newer request overtook is dropped. `delay_s` first: a debounce, during which a
+    newer request cancels the read before it starts."""
+    if delay_s:
+        await asyncio.sleep(delay_s)
+    try:
+        value = await run_off_loop(fn, **kwargs)
+    except Exception as error:  # noqa: BLE001 - every failure must reach the user, see _report
+        if request == requests.current:
+            _report(console, error)
+            set_answer(_Answer(request, None, failed=True))
+        return
+    if request == requests.current:
+        set_answer(_Answer(request, value))
+
+
 def use_query(fn: Callable[..., Any], /, *, deps: Sequence[Any] = (), **kwargs: Any) -> Query:
     """Read through a service, off the event loop. The load starts when the component first renders and
     again when `deps` change or `reload()` is called; an answer that a newer request overtook is dropped."""
@@ -80,17 +98,6 @@ def use_query(fn: Callable[..., Any], /, *, deps: Sequence[Any] = (), **kwargs: 
     last_deps: Ref[list[Any] | None] = use_ref(None)
     task: Ref[asyncio.Task[Any] | None] = use_ref(None)
 
-    async def load(request: int) -> None:
-        try:
-            value = await run_off_loop(fn, **kwargs)
-        except Exception as error:  # noqa: BLE001 - every failure must reach the user, see _report
-            if request == requests.current:
-                _report(console, error)
-                set_answer(_Answer(request, None, failed=True))
-            return
-        if request == requests.current:
-            set_answer(_Answer(request, value))
-
     def start() -> None:
         # Started during render, not in an effect, so the load begins before the first update is
         # even sent, and headless tests can see it in flight as soon as render returns.
@@ -100,12 +107,33 @@ def use_query(fn: Callable[..., Any], /, *, deps: Sequence[Any] = (), **kwargs: 
             newest_deps_request.current = requests.current
         if task.current is not None:
             task.current.cancel()
-        task.current = background(load(requests.current))
+        task.current = background(_load(console, fn, kwargs, requests.current, requests, set_answer))
 
     use_memo(start, dependencies=[version, *deps])
     use_effect(lambda: _cancel_on_unmount(task), dependencies=[])
     return Query(value=answer.value, reload=lambda: set_version(lambda v: v + 1),
                  loading=answer.request < newest_deps_request.current, failed=answer.failed)
+
+
+def use_debounced_query(fn: Callable[..., Any], /, *, key: str, delay_s: float = 0.3, **kwargs: Any) -> Query:
+    """use_query for values that change as the user types (a form's live preview): the read starts `delay_s`
+    after `key` (a text made of every value it reads) last changed, so a burst of keystrokes reads once; it runs
+    off the event loop; an answer for a key that a newer one overtook is dropped, never shown over a later one.
+    `loading` is true from a change until its answer; `value` keeps the last answer meanwhile."""
+    console = use_console()
+    answer, set_answer = use_state(_Answer(request=0))
+    requests = use_ref(0)
+    task: Ref[asyncio.Task[Any] | None] = use_ref(None)
+
+    def start() -> None:
+        requests.current += 1
+        if task.current is not None:
+            task.current.cancel()  # a read still waiting out the pause never starts
+        task.current = background(_load(console, fn, dict(kwargs), requests.current, requests, set_answer, delay_s))
+
+    use_memo(start, dependencies=[key])
+    use_effect(lambda: _cancel_on_unmount(task), dependencies=[])
+    return Query(value=answer.value, reload=start, loading=answer.request < requests.current, failed=answer.failed)
 
 
 def _cancel_on_unmount(task: Any) -> Callable[[], None]:

@@ -46,7 +46,9 @@ def signed_in_console(email: str, language: str = "en") -> Console:
 
 
 def _layout(page: Callable[[], Any], console: Console, path: str) -> Layout:
-    """`page()` at `path` inside `console`, under a router as in the app, ready to render."""
+    """`page()` at `path` inside `console`, under a router as in the app, ready to render ("/page?ids=1,2": the
+    query is the location's, for use_search_params)."""
+    path, _, query = path.partition("?")
 
     @component
     def Page() -> Any:
@@ -56,7 +58,8 @@ def _layout(page: Callable[[], Any], console: Console, path: str) -> Layout:
     def Provided() -> Any:
         return ConsoleContext(browser_router(route(path, Page())), value=console)
 
-    connection = Connection(scope={"type": "websocket", "headers": []}, location=Location(path, ""), carrier=None)
+    connection = Connection(scope={"type": "websocket", "headers": []},
+                            location=Location(path, f"?{query}" if query else ""), carrier=None)
     return Layout(ConnectionContext(Provided(), value=connection))
 
 

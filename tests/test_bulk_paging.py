@@ -16,7 +16,16 @@ from app.creatives.models import Creative
 from components.campaigns.bulk_edit import BulkCampaignEditPage
 from components.creatives.bulk_edit import BulkCreativeStatusPage
 from tests.helpers import actor_of, other_tenant, user_by_email
-from tests.render import deliver_in_turn, handler_target, signed_in_console, walk
+from tests.render import (
+    attribute_of,
+    deliver_in_turn,
+    element_event,
+    grid_choice,
+    handler_target,
+    paged_grid,
+    signed_in_console,
+    to_page,
+)
 
 ADVERTISER = "advertiser@demo.example"
 ADMIN = "admin@demo.example"
@@ -26,39 +35,19 @@ SETTINGS: dict[str, Any] = {"objective": "traffic", "starts_at": "2026-12-01T09:
                             "bid_strategy": "cpc"}
 
 
-def _grid(model: dict[str, Any]) -> dict[str, Any]:
-    grids = [node["attributes"] for node in walk(model) if "pageSize" in node.get("attributes", {})]
-    assert len(grids) == 1
-    return grids[0]
-
-
 def _names(model: dict[str, Any]) -> list[str]:
-    return [row["name"] for row in _grid(model)["rows"]]
-
-
-def _page(number: int) -> Event:
-    return lambda model: (handler_target(model, "onPageChange"), [str(number)])
+    return [row["name"] for row in paged_grid(model)["rows"]]
 
 
 def _by_name(model: dict[str, Any]) -> tuple[str, list[Any]]:
     return handler_target(model, "onViewChange"), [json.dumps({"columns": [], "query": "", "sort": "name"})]
 
 
-def _choose(*ids: int) -> Event:
-    """The grid reports every chosen row, on any page (its selection_across_pages)."""
-    return lambda model: (handler_target(model, "onSelectionChange"), [",".join(str(i) for i in ids)])
+def _switch(element_id: str, on: bool) -> Event:
+    return element_event("id", element_id, "onChange", {"target": {"checked": on}})
 
 
-def _input(element_id: str, **target: Any) -> Event:
-    def event(model: dict[str, Any]) -> tuple[str, list[Any]]:
-        node = next(n for n in walk(model) if n.get("attributes", {}).get("id") == element_id)
-        return node["eventHandlers"]["onChange"]["target"], [{"target": target}]
-    return event
-
-
-def _apply(model: dict[str, Any]) -> tuple[str, list[Any]]:
-    button = next(n for n in walk(model) if n.get("attributes", {}).get("data-action") == "apply-bulk")
-    return button["eventHandlers"]["onClick"]["target"], [{}]
+_APPLY = element_event("data-action", "apply-bulk", "onClick", {})
 
 
 def _campaigns(db: Session) -> dict[str, int]:
@@ -83,13 +72,12 @@ def test_a_status_change_reaches_the_campaigns_chosen_on_two_pages(db: Session) 
     chosen = (made["Wave 02"], made["Wave 54"])
     by_name, _chosen, page_2, *_rest, applied = deliver_in_turn(
         BulkCampaignEditPage, signed_in_console(ADVERTISER), "/bulk-campaign-edit",
-        (_by_name, _choose(chosen[0]), _page(2), _choose(*chosen),
-         _input("field-change-status", checked=True), _apply))
+        (_by_name, grid_choice(chosen[0]), to_page(2), grid_choice(*chosen),
+         _switch("field-change-status", True), _APPLY))
     assert _names(by_name) == [f"Wave {n:02d}" for n in range(1, 51)]  # the rival's campaign is not listed
-    assert (_grid(by_name)["total"], _grid(by_name)["keepSelection"]) == (55, True)
+    assert (paged_grid(by_name)["total"], paged_grid(by_name)["keepSelection"]) == (55, True)
     assert _names(page_2) == [f"Wave {n:02d}" for n in range(51, 56)]
-    results = next(n for n in walk(applied) if "data-results" in n.get("attributes", {}))
-    assert results["attributes"]["data-results"] == "2/2"
+    assert attribute_of(applied, "data-results") == "2/2"
     statuses = {row.name: row.status for row in campaigns.list_campaigns(db, actor=actor_of(db, ADVERTISER))}
     assert (statuses["Wave 02"], statuses["Wave 54"], statuses["Wave 30"]) == ("paused", "paused", "active")
 
@@ -99,10 +87,10 @@ def test_the_list_pages_ids_are_shown_alone_first_and_the_switch_browses_every_r
     ids = f"{made['Wave 54']},{made['Wave 03']}"
     selected_only, everything = deliver_in_turn(
         BulkCampaignEditPage, signed_in_console(ADVERTISER), f"/bulk-campaign-edit?ids={ids}",
-        (_by_name, _input("field-selected-only", checked=False)))
+        (_by_name, _switch("field-selected-only", False)))
     assert _names(selected_only) == ["Wave 03", "Wave 54"]
-    assert sorted(_grid(selected_only)["initialSelection"]) == sorted(ids.split(","))
-    assert (_grid(everything)["total"], _names(everything)[:2]) == (55, ["Wave 01", "Wave 02"])
+    assert sorted(paged_grid(selected_only)["initialSelection"]) == sorted(ids.split(","))
+    assert (paged_grid(everything)["total"], _names(everything)[:2]) == (55, ["Wave 01", "Wave 02"])
 
 
 def test_the_creative_bulk_page_pages_with_the_selection(db: Session) -> None:
@@ -113,16 +101,15 @@ def test_the_creative_bulk_page_pages_with_the_selection(db: Session) -> None:
     db.commit()
     ids = {c.name: c.id or 0 for c in db.exec(select(Creative)).all()}
     page_1, page_2 = deliver_in_turn(BulkCreativeStatusPage, signed_in_console(ADMIN), "/admin/bulk-creative-status",
-                                     (_by_name, _page(2)))
+                                     (_by_name, to_page(2)))
     shown = _names(page_1) + _names(page_2)
     assert [name for name in shown if name.startswith("Banner")] == [f"Banner {n:02d}" for n in range(1, 53)]
-    assert len(shown) == _grid(page_2)["total"]
+    assert len(shown) == paged_grid(page_2)["total"]
     chosen = (ids["Banner 01"], ids["Banner 52"])
     *_walk, applied = deliver_in_turn(
         BulkCreativeStatusPage, signed_in_console(ADMIN), "/admin/bulk-creative-status",
-        (_by_name, _choose(chosen[0]), _page(2), _choose(*chosen), _apply))
-    results = next(n for n in walk(applied) if "data-results" in n.get("attributes", {}))
-    assert results["attributes"]["data-results"] == "2/2"
+        (_by_name, grid_choice(chosen[0]), to_page(2), grid_choice(*chosen), _APPLY))
+    assert attribute_of(applied, "data-results") == "2/2"
     db.expire_all()
     statuses = {c.name: c.status for c in db.exec(select(Creative)).all()}
     assert (statuses["Banner 01"], statuses["Banner 52"]) == ("paused", "paused")

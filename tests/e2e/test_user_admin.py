@@ -117,9 +117,8 @@ def test_admin_moves_an_advertiser_to_another_agency(page: Page) -> None:
     screenshot(page, "admin-edit-agency")
     page.get_by_role("link", name="Move advertisers").click()
     page.wait_for_url("**/admin/assignAdvertiser?from=*")
-    box = page.locator("tr[data-advertiser='advertiser@demo.example'] input[type=checkbox]")
-    box.click()  # the server owns the box: click, then wait for the render that says so
-    expect(box).to_be_checked()
+    box = page.locator(".dsp-grid tr", has_text="advertiser@demo.example").locator("input[data-select]")
+    box.check()
     page.select_option("#field-agency_id", label="Summit Digital")
     expect(page.locator("[data-selected-count]")).to_have_text("1 selected")
     screenshot(page, "admin-assign-advertiser")
@@ -127,7 +126,7 @@ def test_admin_moves_an_advertiser_to_another_agency(page: Page) -> None:
     page.click("[data-confirm=yes]")
     _toast(page, "Moved 1 advertiser(s) to Summit Digital.")
     page.select_option("#field-from", label="All agencies")
-    expect(page.locator("tr[data-advertiser='advertiser@demo.example']")).to_contain_text("Summit Digital")
+    expect(page.locator(".dsp-grid tr", has_text="advertiser@demo.example")).to_contain_text("Summit Digital")
 
     page.goto("/admin/agencies")
     expect(_row(page, "Summit Digital")).to_contain_text("$5,000.00")

@@ -61,12 +61,12 @@ def test_advertisers_chosen_on_two_pages_move_together(db: Session) -> None:
     assert _companies(by_company) == ["Acme Outdoor", *SHOPS[:49]]
     assert (paged_grid(by_company)["total"], paged_grid(by_company)["keepSelection"]) == (56, True)
     assert _companies(page_2) == SHOPS[49:]
-    assert [attribute_of(model, "data-selected-count") for model in (chosen, both)] == [1, 2]
+    assert [attribute_of(model, "data-move-count") for model in (chosen, both)] == [1, 2]
     db.expire_all()
     agencies = {u.company_name: u.agency_id for u in db.exec(select(User)).all()}
     assert (agencies["Shop 00"], agencies["Shop 53"], agencies["Shop 01"]) == (rival.id, rival.id, agency.id)
     # The grid read again (the moved ones left the "from" agency) and the choice is over.
-    assert (paged_grid(moved)["total"], attribute_of(moved, "data-selected-count")) == (54, 0)
+    assert (paged_grid(moved)["total"], attribute_of(moved, "data-move-count")) == (54, 0)
 
 
 def test_an_agencys_page_lists_its_advertisers_a_page_at_a_time(db: Session) -> None:

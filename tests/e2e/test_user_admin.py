@@ -120,7 +120,7 @@ def test_admin_moves_an_advertiser_to_another_agency(page: Page) -> None:
     box = page.locator(".dsp-grid tr", has_text="advertiser@demo.example").locator("input[data-select]")
     box.check()
     page.select_option("#field-agency_id", label="Summit Digital")
-    expect(page.locator("[data-selected-count]")).to_have_text("1 selected")
+    expect(page.locator("[data-move-count]")).to_have_text("1 selected")
     screenshot(page, "admin-assign-advertiser")
     page.click("[data-action=move]")
     page.click("[data-confirm=yes]")

@@ -67,7 +67,7 @@ def _MoveCard(host: Ref[Any], agencies: list[AgencyChoice], on_moved: Callable[[
         card(select_field(name="agency_id", label=t("assign.move_to"), value=target,
                           options=[(DIRECT, t("assign.direct"))] + [(str(a.id), a.name) for a in agencies],
                           on_change=set_target, error=assign.errors.get("agency_id")),
-             html.p({"className": "small text-body-secondary", "data-selected-count": len(selected)},
+             html.p({"className": "small text-body-secondary", "data-move-count": len(selected)},
                     t("assign.selected", count=len(selected))),
              html.div({"className": "invalid-feedback d-block mb-2"},
                       assign.errors["advertiser_ids"]) if assign.errors.get("advertiser_ids") else "",

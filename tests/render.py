@@ -46,7 +46,9 @@ def signed_in_console(email: str, language: str = "en") -> Console:
 
 
 def _layout(page: Callable[[], Any], console: Console, path: str) -> Layout:
-    """`page()` at `path` inside `console`, under a router as in the app, ready to render."""
+    """`page()` at `path` inside `console`, under a router as in the app, ready to render ("/page?ids=1,2": the
+    query is the location's, for use_search_params)."""
+    path, _, query = path.partition("?")
 
     @component
     def Page() -> Any:
@@ -56,7 +58,8 @@ def _layout(page: Callable[[], Any], console: Console, path: str) -> Layout:
     def Provided() -> Any:
         return ConsoleContext(browser_router(route(path, Page())), value=console)
 
-    connection = Connection(scope={"type": "websocket", "headers": []}, location=Location(path, ""), carrier=None)
+    connection = Connection(scope={"type": "websocket", "headers": []},
+                            location=Location(path, f"?{query}" if query else ""), carrier=None)
     return Layout(ConnectionContext(Provided(), value=connection))
 
 
@@ -193,3 +196,33 @@ def text_of(node: Any) -> str:
     if isinstance(node, dict):
         return "".join(text_of(child) for child in node.get("children", []))
     return ""
+
+
+def paged_grid(model: dict[str, Any]) -> dict[str, Any]:
+    """The props of the one server-paged data grid in `model` (rows, page, total, ...)."""
+    grids = [node["attributes"] for node in walk(model) if "pageSize" in node.get("attributes", {})]
+    assert len(grids) == 1
+    return grids[0]
+
+
+def attribute_of(model: dict[str, Any], name: str) -> Any:
+    """The value of attribute `name` on the first element of `model` that has it."""
+    return next(node["attributes"][name] for node in walk(model) if name in node.get("attributes", {}))
+
+
+def to_page(number: int) -> Callable[[dict[str, Any]], tuple[str, list[Any]]]:
+    """The event of a paged grid's pager asking for page `number`."""
+    return lambda model: (handler_target(model, "onPageChange"), [str(number)])
+
+
+def grid_choice(*ids: int) -> Callable[[dict[str, Any]], tuple[str, list[Any]]]:
+    """The event of a grid reporting its chosen rows (a grid with selection_across_pages names them on every page)."""
+    return lambda model: (handler_target(model, "onSelectionChange"), [",".join(str(i) for i in ids)])
+
+
+def element_event(name: str, value: str, handler: str, data: Any) -> Callable[[dict[str, Any]], tuple[str, list[Any]]]:
+    """The event `handler` ("onClick", "onChange") of the first element whose attribute `name` is `value`."""
+    def event(model: dict[str, Any]) -> tuple[str, list[Any]]:
+        node = next(n for n in walk(model) if n.get("attributes", {}).get(name) == value)
+        return node["eventHandlers"][handler]["target"], [data]
+    return event

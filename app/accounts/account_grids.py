@@ -63,10 +63,13 @@ _SEARCHED = (User.first_name + " " + User.last_name, User.email, User.company_na
 
 
 def accounts_list_page(db: Session, *, actor: Actor, role: str = "", status: str = "", search: str = "",
-                       sort: str = "", page: int = 1, page_size: int = 50) -> NumberedPage[AccountRow]:
-    """One page of the user list (an agency: its advertisers) and how many accounts its filters match."""
+                       sort: str = "", page: int = 1, page_size: int = 50, agency_id: int | None = None,
+                       without_agency: bool = False) -> NumberedPage[AccountRow]:
+    """One page of the user list (an agency: its advertisers) and how many accounts its filters match; `agency_id`:
+    one agency's accounts only, `without_agency`: only those of no agency (the assignment page's source filter)."""
     return _page(db, actor, role=role, status=status, search=search, sort=sort, page=page, page_size=page_size,
-                 sort_keys=_SORT_KEYS, rows=directory.account_rows)
+                 sort_keys=_SORT_KEYS, rows=directory.account_rows, agency_id=agency_id,
+                 without_agency=without_agency)
 
 
 def agencies_list_page(db: Session, *, actor: Actor, status: str = "", search: str = "", sort: str = "",
@@ -78,11 +81,14 @@ def agencies_list_page(db: Session, *, actor: Actor, status: str = "", search: s
 
 
 def _page(db: Session, actor: Actor, *, role: str, status: str, search: str, sort: str, page: int, page_size: int,
-          sort_keys: dict[str, Any], rows: Callable[[Session, Actor, list[User]], list[RowT]]) -> NumberedPage[RowT]:
+          sort_keys: dict[str, Any], rows: Callable[[Session, Actor, list[User]], list[RowT]],
+          agency_id: int | None = None, without_agency: bool = False) -> NumberedPage[RowT]:
     check_page(page, page_size, things="accounts")
     order = column_order(sort, sort_keys, col(User.id), default="id")  # by id: the order accounts were made in
-    # The scope, the role and status filters (each checked there) as the whole list applies them.
-    query = directory.visible_users_query(actor, role=role, status=status, agency_id=None)
+    # The scope, the role, status and agency filters (each checked there) as the whole list applies them.
+    query = directory.visible_users_query(actor, role=role, status=status, agency_id=agency_id)
+    if without_agency:
+        query = query.where(col(User.agency_id).is_(None))
     query = query.outerjoin(_Agency, _Agency.id == User.agency_id)
     for term in search.lower().split():
         query = query.where(or_(*(func.lower(value).contains(term, autoescape=True) for value in _SEARCHED)))

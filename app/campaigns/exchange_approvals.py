@@ -25,6 +25,7 @@ from app.history import audit, change_log
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import utcnow
+from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 from app.kernel.paging import DEFAULT_LIMIT, Page
 from app.reference import metadata
 from app.reference.models import ReferenceValue
@@ -123,6 +124,26 @@ def requests_page(db: Session, *, actor: Actor, status: str = "pending", campaig
     scope = {"list": "exchange_requests", "status": status, "campaign_id": campaign_id, "search": search.strip()}
     return read_page(db, query, _NEWEST_FIRST, limit=limit, cursor=cursor, scope=scope,
                      position=lambda r: (r[0].requested_at, r[0].id), shown=lambda rows: _request_rows(db, rows))
+
+
+# The bulk page's sortable columns (ExchangeRequestRead keys) and the SQL each sorts by.
+LIST_SORTS: dict[str, Any] = {"id": None, "campaign": Campaign.name, "advertiser": User.company_name,
+                              "exchange": ReferenceValue.name, "status": ExchangeApproval.status,
+                              "requested_at": ExchangeApproval.requested_at}
+
+
+def list_requests_page(db: Session, *, actor: Actor, status: str = "pending", search: str = "", sort: str = "",
+                       page: int = 1, page_size: int = 50,
+                       ids: Sequence[int] | None = None) -> NumberedPage[ExchangeRequestRead]:
+    """Staff: one numbered page of the requests for the bulk page's grid (newest first unless `sort` says), the
+    total by a COUNT; `ids`: only these requests (the bulk page's "selected only")."""
+    check_page(page, page_size, things="requests")
+    query = _requests_query(actor, status=status, campaign_id=None, search=search)
+    if ids is not None:
+        query = query.where(col(ExchangeApproval.id).in_(ids))
+    order = column_order(sort, LIST_SORTS, col(ExchangeApproval.id), default="-requested_at")
+    rows, total = read_numbered(db, query, order, page=page, page_size=page_size)
+    return NumberedPage[ExchangeRequestRead](rows=_request_rows(db, rows), total=total, page=page, page_size=page_size)
 
 
 def _request_rows(db: Session, rows: Sequence[Any]) -> list[ExchangeRequestRead]:

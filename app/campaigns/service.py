@@ -307,15 +307,17 @@ def list_campaigns(db: Session, *, actor: Actor, advertiser_id: int | None = Non
 
 def list_campaigns_page(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "",
                         search: str = "", include_archived: bool = False, sort: str = "", page: int = 1,
-                        page_size: int = 50) -> CampaignListPage:
+                        page_size: int = 50, ids: Sequence[int] | None = None) -> CampaignListPage:
     """One page of the campaign list (pages count from 1) and the total its filters match: the same rows, filters
     and order as list_campaigns, with only the page's rows read (LIMIT/OFFSET) and the total by a COUNT. A page
-    past the last gives no rows and the total."""
+    past the last gives no rows and the total. `ids`: only these campaigns (a bulk page's "selected only")."""
     require(actor, "campaign", "view")
     check_page(page, page_size, things="campaigns")
     order, now = _order(sort), datetime.now(UTC)
     query = _listed(actor, advertiser_id=advertiser_id, status=status, search=search,
                     include_archived=include_archived, now=now)
+    if ids is not None:
+        query = query.where(col(Campaign.id).in_(ids))
     db.flush()
     first = (page - 1) * page_size
     total = db.connection().execute(select_columns(func.count()).select_from(query.subquery())).scalar_one()

@@ -164,15 +164,19 @@ LIST_SORTS: dict[str, Any] = {
 
 
 def list_creatives_page(db: Session, *, actor: Actor, type: str = "", status: str = "", search: str = "",
-                        sort: str = "", page: int = 1, page_size: int = 50) -> NumberedPage[CreativeRow]:
+                        sort: str = "", page: int = 1, page_size: int = 50,
+                        ids: Sequence[int] | None = None) -> NumberedPage[CreativeRow]:
     """One page of the creative list for its grid (pages count from 1): list_creatives' rows and filters, `search`
     in the name or the advertiser, `sort` a column ("-" first for descending; default newest change first, ties by
-    id), only the page's rows read and the total by a COUNT. A page past the last gives no rows and the total."""
+    id), only the page's rows read and the total by a COUNT. A page past the last gives no rows and the total.
+    `ids`: only these creatives (a bulk page's "selected only")."""
     require(actor, "creative", "view")
     check_page(page, page_size, things="creatives")
     order = column_order(sort, LIST_SORTS, col(Creative.id), default="-updated_at")
     query = _creatives_query(actor, advertiser_id=None, type=type, status=status, search=search, campaign_id=None,
                              include_archived=False)
+    if ids is not None:
+        query = query.where(col(Creative.id).in_(ids))
     rows, total = read_numbered(db, query, order, page=page, page_size=page_size)
     return NumberedPage[CreativeRow](rows=_creative_rows(rows), total=total, page=page, page_size=page_size)
 

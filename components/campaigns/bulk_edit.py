@@ -46,7 +46,8 @@ def _campaign_bulk_page(title_key: str, subtitle_key: str, panel_title_key: str,
                         action_fn: Callable[..., list[BulkResult]], initial: dict[str, Any]) -> Any:
     console = use_console()
     return bulk_page(title_key, subtitle_key, panel_title_key, fields, apply, results_of(action_fn), initial,
-                     rows_fn=campaigns.list_campaigns, columns=_columns(console), to_rows=grid_rows,
+                     read=campaigns.list_campaigns_page, sorts=campaigns.LIST_COLUMNS, columns=_columns(console),
+                     to_rows=grid_rows,
                      back=back_to_list(console))
 
 

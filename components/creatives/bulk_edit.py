@@ -9,7 +9,7 @@ from reactpy import component, html
 
 from app.creatives import service as creatives
 from app.creatives.models import CreativeStatus
-from app.creatives.schemas import BulkChanges
+from app.creatives.schemas import BulkChanges, CreativeRow
 from components.creatives.common import as_json, back_to_list
 from components.creatives.creative_list import grid_rows
 from components.ui.bulk import bulk_page
@@ -21,9 +21,8 @@ from components.widgets.datagrid import GridColumn
 # The URL fields a bulk edit may set (the service refuses a field the creative's type does not have).
 URL_FIELDS = (("click_url", "creatives.field.click_url"), ("pixel_urls", "creatives.field.pixel_urls"),
               ("impression_urls", "creatives.field.impression_urls"))
-# The shared bulk page (components/ui/bulk.py) reads the rows and the results as JSON, like its grid.
-LIST_ROWS, BULK_UPDATE, BULK_STATUS = (as_json(service) for service in (creatives.list_creatives, creatives.bulk_update,
-                                                                        creatives.bulk_status))
+# The shared bulk page (components/ui/bulk.py) reads the results as JSON, like its grid.
+BULK_UPDATE, BULK_STATUS = (as_json(service) for service in (creatives.bulk_update, creatives.bulk_status))
 
 
 def _columns(console: Console) -> list[GridColumn]:
@@ -32,6 +31,10 @@ def _columns(console: Console) -> list[GridColumn]:
                                     ("status", "badge", 95, False), ("size", "text", 120, False),
                                     ("click_url", "text", 220, False))
     return declared_columns(lambda key: t(f"creatives.col.{key}"), keys)
+
+
+def _grid_rows(console: Console, rows: list[CreativeRow]) -> list[dict[str, Any]]:
+    return grid_rows(console, [row.model_dump() for row in rows])
 
 
 def _url_fields(store: FieldStore, errors: dict[str, str]) -> Any:
@@ -66,7 +69,8 @@ def _creative_bulk_page(title_key: str, subtitle_key: str, fields: Any, apply: A
                         initial: dict[str, Any]) -> Any:
     console = use_console()
     return bulk_page(title_key, subtitle_key, "campaigns.bulk_changes", fields, apply, action_fn, initial,
-                     rows_fn=LIST_ROWS, columns=_columns(console), to_rows=grid_rows,
+                     read=creatives.list_creatives_page, sorts=creatives.LIST_SORTS, columns=_columns(console),
+                     to_rows=_grid_rows,
                      back=back_to_list(console))
 
 

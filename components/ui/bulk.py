@@ -4,7 +4,7 @@ field. The list page's selection arrives in ?ids=."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
@@ -12,10 +12,13 @@ from reactpy import Ref, component, html, use_ref, use_state
 from reactpy_router import use_search_params
 
 from components.ui.console import Console, use_console
-from components.ui.elements import card, loading_page, page_header
+from components.ui.elements import card, page_header
 from components.ui.field_store import FieldStore, use_field_store
-from components.ui.hooks import use_action, use_query
+from components.ui.forms import switch_field
+from components.ui.grid_host import sortable_only
+from components.ui.hooks import use_action
 from components.ui.links import app_link
+from components.ui.offset_pages import use_offset_pages
 from components.widgets.datagrid import GridColumn, data_grid
 
 
@@ -77,43 +80,65 @@ def ApplyPanel(selection: Ref[Any], title: str, fields: Callable[[FieldStore, di
     )
 
 
-Row = TypeVar("Row")  # what rows_fn answers: a service's row (a dict, or its schema) that to_rows makes a grid row
+Row = TypeVar("Row")  # what the page reader's rows are (a service's schema) that to_rows makes grid rows
+PAGE_SIZE = 50
 
 
 def bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: Any, apply: Any, action_fn: Any,
-              initial: dict[str, Any], *, rows_fn: Callable[..., Sequence[Row]],
+              initial: dict[str, Any], *, read: Callable[..., Any], sorts: Iterable[str],
               columns: Sequence[GridColumn], to_rows: Callable[[Console, list[Row]], list[dict[str, Any]]],
               back: Any) -> Any:
-    """A bulk page: `rows_fn(actor=...)` reads the rows, `to_rows` makes them grid rows, `fields(store, errors)`
-    draws what changes and `apply(console, store, ids, submit)` calls `action_fn` through use_action."""
+    """A bulk page: `read(actor=, search=, sort=, page=, page_size=, ids=)` answers one numbered page
+    (app/kernel/numbered_pages.NumberedPage; `ids`: only those rows, or None), `to_rows` makes its rows grid rows,
+    `fields(store, errors)` draws what changes and `apply(console, store, ids, submit)` calls `action_fn` through
+    use_action.
+
+    At 10,000 campaigns the grid shows one page. The selection is kept across pages (the JS grid keeps every chosen
+    row, data_grid's selection_across_pages), and Apply acts on all of it. Opened with ?ids= (the list page's
+    selection), the grid starts on those rows alone ("selected only", as an ads manager's "view selected"), so the
+    user sees what Apply will change whatever page or sort they sit on; switching it off browses every row to add
+    more."""
     console = use_console()
     t = console.t
-    rows = use_query(rows_fn, actor=console.actor)
-    selection: Ref[Any] = use_ref(None)
     first_ids = use_ref(_initial_ids()).current
-    if rows.loading:
-        return loading_page(t, t(title_key))
+    chosen: Ref[list[str]] = use_ref(first_ids)  # the latest selection, for "selected only"
+    only, set_only = use_state(_ids_of(first_ids) if first_ids else None)
+    pages = use_offset_pages(read, filters=[only], page_size=PAGE_SIZE, actor=console.actor, ids=only)
+    selection: Ref[Any] = use_ref(None)
 
     def selected(ids: list[str]) -> None:
+        chosen.current = ids
         if selection.current:
             selection.current(ids)
+
+    def show_only_selected(on: bool) -> None:
+        set_only(_ids_of(chosen.current) if on else None)
 
     return html.div(
         {"data-page": "bulk"},
         page_header(t(title_key), t(subtitle_key), back),
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-8"},
-                          card(data_grid(columns=columns, rows=to_rows(console, rows.value or []),
-                                         height=520, search_placeholder=t("common.search"),
-                                         empty_text=t("bulk.empty"), row_count_label=t("grid.rows"),
-                                         locale=console.language, on_selection_change=selected,
-                                         initial_selection=first_ids,
-                                         select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected"))))),
+                          card(switch_field(name="selected-only", label=t("bulk.selected_only"),
+                                            checked=only is not None, on_change=show_only_selected),
+                               data_grid(columns=sortable_only(list(columns), sorts),
+                                         rows=to_rows(console, pages.rows), height=520,
+                                         search_placeholder=t("common.search"), empty_text=t("bulk.empty"),
+                                         row_count_label=t("grid.rows"), locale=console.language,
+                                         loading_text=t("common.loading") if pages.query.loading else None,
+                                         on_selection_change=selected, initial_selection=first_ids,
+                                         selection_across_pages=True,
+                                         select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
+                                         on_view_change=pages.on_view_change, paging=pages.paging))),
                  html.div({"className": "col-xl-4"},
                           html.div({"className": "dsp-sticky"},
-                                   ApplyPanel(selection, t(panel_title_key), fields, apply, action_fn, rows.reload,
-                                              initial)))),
+                                   ApplyPanel(selection, t(panel_title_key), fields, apply, action_fn,
+                                              pages.query.reload, initial)))),
     )
+
+
+def _ids_of(keys: Sequence[str]) -> tuple[int, ...]:
+    return tuple(sorted({int(key) for key in keys if key.isdigit()}))
 
 
 @component

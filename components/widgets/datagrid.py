@@ -116,6 +116,7 @@ def data_grid(
     key: str | None = None,
     on_selection_change: Callable[[list[str]], Any] | None = None,
     initial_selection: Sequence[str] = (),
+    selection_across_pages: bool = False,
     select_labels: tuple[str, str, str] = ("Select all", "Select", "{count} selected"),
     columns_label: str | None = None,
     storage_key: str | None = None,
@@ -132,7 +133,9 @@ def data_grid(
     text would, so an empty grid never claims "no records" before the answer is in.
 
     `on_selection_change(row keys as strings)` adds a checkbox column (select one, or all rows the search
-    shows), starting with `initial_selection` checked (reported once the grid is up). `columns_label` adds a column chooser; the choice is kept in the browser under `storage_key`.
+    shows), starting with `initial_selection` checked (reported once the grid is up). With `paging` and
+    `selection_across_pages`, rows chosen on one page stay chosen on the others (and initial ones the page does not
+    show stay chosen): the report names every chosen row, as a bulk page needs; otherwise only the shown page's. `columns_label` adds a column chooser; the choice is kept in the browser under `storage_key`.
     `on_view_change(GridView)` reports what the user sees (visible columns, search, sort) whenever it
     changes, so an export can match it. Keep selection and view in a ref or a sibling component's state:
     setting the grid's own component state would resend every row. With `paging`, `rows` are one page
@@ -178,6 +181,6 @@ def data_grid(
             except ValueError:
                 return None
 
-        props.update(total=paging.total, page=paging.page, pageSize=paging.page_size, onPageChange=page_changed,
+        props.update(keepSelection=selection_across_pages, total=paging.total, page=paging.page, pageSize=paging.page_size, onPageChange=page_changed,
                      pageLabel=paging.label, previousLabel=paging.previous_label, nextLabel=paging.next_label)
     return _DataGrid(props)

@@ -1,25 +1,33 @@
 """/admin/assignAdvertiser and the co-admin copy: move advertisers between agencies (their campaigns,
-funds and lists go with them; every move is in both agencies' and the advertiser's change log)."""
+funds and lists go with them; every move is in both agencies' and the advertiser's change log).
+
+The advertisers grid shows one page (account_grids.accounts_list_page: the "from" agency, the search and the sort
+in SQL); advertisers chosen on one page stay chosen on the others and Move takes them all, as the bulk pages do."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from reactpy import component, html, use_state
+from reactpy import Ref, component, html, use_ref, use_state
 from reactpy_router import use_search_params
 
 from app.access.roles import Role
-from app.accounts import directory, users
-from app.accounts.schemas import AccountRow, AgencyChoice
-from app.kernel.i18n.formatters import money
+from app.accounts import account_grids, users
+from app.accounts.schemas import AgencyChoice
+from components.accounts.users.accounts_table import account_columns, account_rows
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import use_console
-from components.ui.elements import card, page_header, spinner
+from components.ui.elements import card, page_header
 from components.ui.forms import select_field
 from components.ui.hooks import use_action, use_query
 from components.ui.links import back_link
+from components.ui.offset_pages import use_offset_pages
+from components.widgets.datagrid import data_grid
 
 ALL, DIRECT = "", "direct"  # filter values besides agency ids
+PAGE_SIZE = 50
+COLUMNS = ("name", "email", "company", "agency", "balance")
 
 
 def _from_query(params: dict[str, list[str]]) -> str:
@@ -28,87 +36,92 @@ def _from_query(params: dict[str, list[str]]) -> str:
 
 
 @component
-def AssignAdvertiserPage() -> Any:
+def _MoveCard(host: Ref[Any], agencies: list[AgencyChoice], on_moved: Callable[[], None]) -> Any:
+    """Where the chosen advertisers go, how many are chosen (on every page) and the Move button; re-renders alone as
+    the grid's selection changes (the grid calls `host.current(ids)`)."""
     console = use_console()
     t = console.t
-    source, set_source = use_state(_from_query(use_search_params()))
+    selected, set_selected = use_state(list[int]())
     target, set_target = use_state(DIRECT)
-    selected, set_selected = use_state(frozenset[int]())
     confirming, set_confirming = use_state(False)
-    advertisers_query = use_query(directory.accounts_overview, actor=console.actor, role=Role.ADVERTISER.value)
-    advertisers: list[AccountRow] | None = advertisers_query.value
-    reload = advertisers_query.reload
-    agencies: list[AgencyChoice] | None = use_query(users.agency_choices, actor=console.actor).value
-    agency_names = {str(a.id): a.name for a in agencies or []}
+    agency_names = {str(a.id): a.name for a in agencies}
+
+    def chosen(ids: list[str]) -> None:
+        set_selected([int(i) for i in ids if i.isdigit()])
+
+    host.current = chosen
 
     def moved(count: int) -> None:
         console.toast("success", t("assign.moved", count=count, agency=agency_names.get(target, t("assign.direct"))))
-        set_selected(frozenset())
-        reload()
+        set_selected([])
+        on_moved()
 
     assign = use_action(users.assign_advertisers, on_done=moved)
-    shown = [a for a in advertisers or []
-             if source == ALL or (source == DIRECT and not a.agency_id) or str(a.agency_id) == source]
-
-    def toggle(user_id: int, checked: bool) -> None:
-        set_selected(lambda s: s | {user_id} if checked else s - {user_id})
-
-    def toggle_all(checked: bool) -> None:
-        ids = {a.id for a in shown}
-        set_selected(lambda s: s | ids if checked else s - ids)
 
     def confirm() -> None:
         set_confirming(False)
         assign.submit(actor=console.actor, advertiser_ids=sorted(selected),
                       agency_id=int(target) if target != DIRECT else None)
 
-    agency_options = [(str(a.id), a.name) for a in agencies or []]
-    all_checked = bool(shown) and all(a.id in selected for a in shown)
-    table = html.table(
-        {"className": "table table-hover align-middle mb-0", "data-table": "advertisers"},
-        html.thead(html.tr(
-            html.th({"style": {"width": "2.5rem"}},
-                    html.input({"type": "checkbox", "className": "form-check-input", "aria-label": t("assign.select_all"),
-                                "checked": all_checked, "onChange": lambda e: toggle_all(bool(e["target"]["checked"]))})),
-            html.th(t("dashboard.col.name")), html.th(t("dashboard.col.company")), html.th(t("assign.current_agency")),
-            html.th({"className": "text-end"}, t("dashboard.col.balance")))),
-        html.tbody(*[html.tr(
-            {"key": str(a.id), "data-advertiser": a.email},
-            html.td(html.input({"type": "checkbox", "className": "form-check-input", "id": f"adv-{a.id}",
-                                "checked": a.id in selected, "aria-label": a.name,
-                                "onChange": lambda e, i=a.id: toggle(i, bool(e["target"]["checked"]))})),
-            html.td(html.label({"htmlFor": f"adv-{a.id}", "className": "fw-medium"}, a.name),
-                    html.div({"className": "small text-body-secondary"}, a.email)),
-            html.td(a.company), html.td(a.agency or html.span({"className": "text-body-secondary"},
-                                                             t("assign.direct"))),
-            html.td({"className": "text-end"}, money(a.balance or 0, language=console.language))) for a in shown]),
-    ) if shown else spinner(t("common.loading")) if advertisers_query.loading \
-        else html.p({"className": "text-body-secondary text-center py-4 mb-0"}, t("assign.none"))
-    source_options = [(ALL, t("assign.all_agencies")), (DIRECT, t("assign.direct"))] + agency_options
     return html.div(
+        card(select_field(name="agency_id", label=t("assign.move_to"), value=target,
+                          options=[(DIRECT, t("assign.direct"))] + [(str(a.id), a.name) for a in agencies],
+                          on_change=set_target, error=assign.errors.get("agency_id")),
+             html.p({"className": "small text-body-secondary", "data-move-count": len(selected)},
+                    t("assign.selected", count=len(selected))),
+             html.div({"className": "invalid-feedback d-block mb-2"},
+                      assign.errors["advertiser_ids"]) if assign.errors.get("advertiser_ids") else "",
+             html.button({"type": "button", "className": "btn btn-primary w-100",
+                          "disabled": not selected or assign.pending, "data-action": "move",
+                          "onClick": lambda _e: set_confirming(True)},
+                         html.i({"className": "bi bi-arrow-left-right me-1"}), t("assign.move")),
+             html.p({"className": "small text-body-secondary mt-3 mb-0"}, t("assign.explain")),
+             title=t("assign.move_to")),
+        ConfirmDialog(t("assign.confirm_title"),
+                      t("assign.confirm", count=len(selected), agency=agency_names.get(target, t("assign.direct"))),
+                      t("assign.move"), t("common.cancel"), confirm, lambda: set_confirming(False), danger=False)
+        if confirming else "",
+    )
+
+
+@component
+def AssignAdvertiserPage() -> Any:
+    console = use_console()
+    t = console.t
+    source, set_source = use_state(_from_query(use_search_params()))
+    pages = use_offset_pages(account_grids.accounts_list_page, filters=[source], page_size=PAGE_SIZE,
+                             actor=console.actor, role=Role.ADVERTISER.value,
+                             agency_id=int(source) if source.isdigit() else None, without_agency=source == DIRECT)
+    agencies: list[AgencyChoice] = use_query(users.agency_choices, actor=console.actor).value or []
+    # A move ends the choice: a new grid (its key) starts with nothing chosen, as the move card does.
+    moves, set_moves = use_state(0)
+    host: Ref[Any] = use_ref(None)
+
+    def moved() -> None:
+        set_moves(lambda n: n + 1)
+        pages.query.reload()
+
+    # The account lists' columns, narrower: with the checkboxes they fit the card beside the move card at 1440 px.
+    columns: list[Any] = account_columns(console, COLUMNS, name=130, email=175, company=120, agency=120, balance=105)
+    source_options = [(ALL, t("assign.all_agencies")), (DIRECT, t("assign.direct"))] + \
+        [(str(a.id), a.name) for a in agencies]
+    return html.div(
+        {"data-page": "assign-advertisers"},
         page_header(t("assign.title"), t("assign.subtitle"), back_link(console, "agencies", "agencies.back")),
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-8"},
                           card(select_field(name="from", label=t("assign.current_agency"), value=source,
                                             options=source_options, on_change=set_source, class_name="mb-3 dsp-filter"),
-                               html.div({"className": "table-responsive dsp-scroll-table"}, table),
+                               data_grid(columns=columns, rows=account_rows(console, pages.rows),
+                                         height=480, search_placeholder=t("common.search"),
+                                         empty_text=t("assign.none"), row_count_label=t("grid.rows"),
+                                         locale=console.language, key=f"advertisers-{moves}",
+                                         loading_text=t("common.loading") if pages.query.loading else None,
+                                         on_selection_change=lambda ids: host.current and host.current(ids),
+                                         selection_across_pages=True,
+                                         select_labels=(t("assign.select_all"), t("grid.select_row"),
+                                                        t("grid.selected")),
+                                         on_view_change=pages.on_view_change, paging=pages.paging),
                                title=t("assign.advertisers"))),
-                 html.div({"className": "col-xl-4"},
-                          card(select_field(name="agency_id", label=t("assign.move_to"), value=target,
-                                            options=[(DIRECT, t("assign.direct"))] + agency_options,
-                                            on_change=set_target, error=assign.errors.get("agency_id")),
-                               html.p({"className": "small text-body-secondary", "data-selected-count": len(selected)},
-                                      t("assign.selected", count=len(selected))),
-                               html.div({"className": "invalid-feedback d-block mb-2"},
-                                        assign.errors["advertiser_ids"]) if assign.errors.get("advertiser_ids") else "",
-                               html.button({"type": "button", "className": "btn btn-primary w-100",
-                                            "disabled": not selected or assign.pending, "data-action": "move",
-                                            "onClick": lambda _e: set_confirming(True)},
-                                           html.i({"className": "bi bi-arrow-left-right me-1"}), t("assign.move")),
-                               html.p({"className": "small text-body-secondary mt-3 mb-0"}, t("assign.explain")),
-                               title=t("assign.move_to")))),
-        ConfirmDialog(t("assign.confirm_title"),
-                      t("assign.confirm", count=len(selected), agency=agency_names.get(target, t("assign.direct"))),
-                      t("assign.move"), t("common.cancel"), confirm, lambda: set_confirming(False), danger=False)
-        if confirming else "",
+                 html.div({"className": "col-xl-4"}, _MoveCard(host, agencies, moved))),
     )

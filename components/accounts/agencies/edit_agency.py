@@ -1,4 +1,5 @@
-"""/admin/editAgency/{id} and the co-admin copy: an agency's details and its advertisers."""
+"""/admin/editAgency/{id} and the co-admin copy: an agency's details and its advertisers (a grid of one page at a
+time, account_grids.accounts_list_page, as the user list)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from typing import Any
 from reactpy import component, html
 
 from app.access.roles import Role
-from app.accounts import directory, users
-from app.accounts.schemas import AccountRow, UserRead
+from app.accounts import account_grids, users
+from app.accounts.schemas import UserRead
 from components.accounts.users.accounts_table import account_columns
 from components.accounts.users.common import not_found
 from components.accounts.users.row_actions import account_grid, use_account_actions
@@ -17,26 +18,27 @@ from components.ui.console import use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.hooks import use_query
 from components.ui.links import app_link, back_link
+from components.ui.offset_pages import use_offset_pages
 from components.ui.routes import use_subject_id
 
 ADVERTISER_COLUMNS = ("name", "email", "company", "status", "balance", "margin")
+PAGE_SIZE = 50
 
 
 @component
 def AgencyAdvertisers(agency_id: int) -> Any:
     console = use_console()
     t = console.t
-    query = use_query(directory.accounts_overview, actor=console.actor, role=Role.ADVERTISER.value,
-                      agency_id=agency_id, deps=[agency_id])
-    rows: list[AccountRow] | None = query.value
-    actions = use_account_actions(rows, query.reload)
+    pages = use_offset_pages(account_grids.accounts_list_page, filters=[agency_id], page_size=PAGE_SIZE,
+                             actor=console.actor, role=Role.ADVERTISER.value, agency_id=agency_id)
+    actions = use_account_actions(pages.rows, pages.query.reload)
     assign_path = console.path("agency.assign")
     move = app_link({"to": f"{assign_path}?from={agency_id}", "className": "btn btn-sm btn-outline-primary"},
                     html.i({"className": "bi bi-arrow-left-right me-1"}), t("agencies.move_advertisers")) \
-        if assign_path and rows else ""
-    return card(account_grid(console, columns=account_columns(console, ADVERTISER_COLUMNS), rows=rows,
-                             actions=actions, empty_text=t("agencies.no_advertisers"), height=360, searchable=False,
-                             loading=query.loading),
+        if assign_path and pages.paging.total else ""
+    return card(account_grid(console, columns=account_columns(console, ADVERTISER_COLUMNS), rows=pages.rows,
+                             actions=actions, empty_text=t("agencies.no_advertisers"), height=360,
+                             loading=pages.query.loading, paging=pages.paging, on_view_change=pages.on_view_change),
                 actions.elements, title=t("agencies.advertisers"), extra=move, class_name="mt-4")
 
 

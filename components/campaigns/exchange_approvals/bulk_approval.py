@@ -8,7 +8,6 @@ from typing import Any
 from reactpy import component, html
 
 from app.campaigns import exchange_approvals
-from app.campaigns.schemas import ExchangeRequestRead
 from components.campaigns.common import results_of
 from components.campaigns.exchange_approvals.common import APPROVALS, request_columns, request_rows
 from components.ui.bulk import bulk_page
@@ -32,13 +31,10 @@ def _apply(console: Console, store: FieldStore, ids: list[int], submit: Any) -> 
            reason=str(store.get("reason") or ""))
 
 
-def _pending(db: Any, *, actor: Any) -> list[ExchangeRequestRead]:
-    return exchange_approvals.list_requests(db, actor=actor, status="pending")
-
-
 @component
 def BulkExchangeApprovalPage() -> Any:
     console = use_console()
     return bulk_page("exchanges.bulk_title", "exchanges.bulk_subtitle", "exchanges.decision_title", _fields, _apply,
-                     results_of(exchange_approvals.decide_many), {"decision": "approved", "reason": ""}, rows_fn=_pending,
+                     results_of(exchange_approvals.decide_many), {"decision": "approved", "reason": ""}, read=exchange_approvals.list_requests_page,
+                     sorts=exchange_approvals.LIST_SORTS,
                      columns=request_columns(console), to_rows=request_rows, back=APPROVALS.back_to_list(console))

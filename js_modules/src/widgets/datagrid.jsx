@@ -1,6 +1,6 @@
 // <DataGrid columns rows rowKey height searchPlaceholder actions onAction onRowClick emptyText
 // locale rowCountLabel moreLabel selectable onSelectionChange columnsLabel storageKey onViewChange
-// total page pageSize onPageChange pageLabel previousLabel nextLabel />:
+// total page pageSize onPageChange pageLabel previousLabel nextLabel keepSelection />:
 // a sortable, searchable, virtualized Bootstrap table. Python sends the rows once; sorting, searching,
 // choosing columns, selecting and scrolling 10,000 rows then stay in the browser, and only what Python
 // must know (the selection, the view for an export) goes back, as plain strings.
@@ -8,6 +8,8 @@
 // the search from onViewChange); the footer pages with onPageChange(page number as text). Until Python's answer
 // to a page, sort or search arrives the table is marked busy (aria-busy, dimmed after a moment, a bar on top), so
 // a slow query never looks like a click that did nothing.
+// keepSelection (paged): rows chosen on one page stay chosen on the others, and an initial selection holds rows the
+// page does not show; onSelectionChange then reports every chosen row, on any page (a bulk page acts on them all).
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import {
   columnFilteringFeature,
@@ -390,6 +392,7 @@ export function DataGrid({
   pageLabel = '{page} / {pages}',
   previousLabel = 'Previous page',
   nextLabel = 'Next page',
+  keepSelection = false,
 }) {
   const paged = typeof pagedTotal === 'number';
   const onPageRef = useLatest(onPageChange);
@@ -508,7 +511,7 @@ export function DataGrid({
   const total = paged ? pagedTotal : Array.isArray(rows) ? rows.length : 0;
   const pages = paged ? Math.max(1, Math.ceil(pagedTotal / (Number(pageSize) || 50))) : 1;
 
-  // Selection: row ids (strings). Rows that left (a reload) leave the selection too.
+  // Selection: row ids (strings). Rows that left (a reload, another page) leave the selection too, unless kept.
   const [selected, setSelected] = useState(() => new Set((initialSelection || []).map(String)));
   const rowIds = useMemo(
     () => new Set((Array.isArray(rows) ? rows : EMPTY_ROWS).map((row, index) => (row[rowKey] == null ? `#${index}` : String(row[rowKey])))),
@@ -516,7 +519,7 @@ export function DataGrid({
   );
   useEffect(() => {
     // No rows yet (still loading) keeps an initial selection for when they come.
-    if (rowIds.size && [...selected].some((id) => !rowIds.has(id))) {
+    if (!keepSelection && rowIds.size && [...selected].some((id) => !rowIds.has(id))) {
       setSelected(new Set([...selected].filter((id) => rowIds.has(id))));
     }
   }, [rowIds]); // eslint-disable-line react-hooks/exhaustive-deps

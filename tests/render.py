@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -213,6 +214,12 @@ def attribute_of(model: dict[str, Any], name: str) -> Any:
 def to_page(number: int) -> Callable[[dict[str, Any]], tuple[str, list[Any]]]:
     """The event of a paged grid's pager asking for page `number`."""
     return lambda model: (handler_target(model, "onPageChange"), [str(number)])
+
+
+def grid_view(*, query: str = "", sort: str = "") -> Callable[[dict[str, Any]], tuple[str, list[Any]]]:
+    """The event of a grid reporting a search typed or a column header clicked ("-key": descending)."""
+    return lambda model: (handler_target(model, "onViewChange"),
+                          [json.dumps({"columns": [], "query": query, "sort": sort})])
 
 
 def grid_choice(*ids: int) -> Callable[[dict[str, Any]], tuple[str, list[Any]]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from typing import Any
 
 import pytest
@@ -21,29 +20,20 @@ from app.kernel.money import MICROS_PER_DOLLAR
 from components.accounts.agencies.agency_list import AgenciesPage
 from components.accounts.users.user_list import PAGE_SIZE, UsersPage
 from tests.helpers import actor_of, bearer_headers, other_tenant, user_by_email
-from tests.render import deliver_in_turn, handler_target, signed_in_console, walk
+from tests.render import (
+    deliver_in_turn,
+    grid_view,
+    paged_grid,
+    signed_in_console,
+    to_page,
+    walk,
+)
 
 ADMIN, AGENCY = "admin@demo.example", "agency@demo.example"
 
 
-def _grid(model: dict[str, Any]) -> dict[str, Any]:
-    grids = [node["attributes"] for node in walk(model) if "pageSize" in node.get("attributes", {})]
-    assert len(grids) == 1
-    return grids[0]
-
-
 def _companies(model: dict[str, Any]) -> list[str]:
-    return [row["company"] for row in _grid(model)["rows"]]
-
-
-def _to_page(number: int) -> Any:
-    return lambda model: (handler_target(model, "onPageChange"), [str(number)])
-
-
-def _view(query: str = "", sort: str = "") -> Any:
-    """The grid reporting a search typed or a column header clicked."""
-    return lambda model: (handler_target(model, "onViewChange"), [json.dumps({"columns": [], "query": query,
-                                                                              "sort": sort})])
+    return [row["company"] for row in paged_grid(model)["rows"]]
 
 
 def _shops(db: Session) -> None:
@@ -59,10 +49,10 @@ def _shops(db: Session) -> None:
 def test_the_agencys_advertisers_page_two_then_a_sort_reads_the_first_page_again(db: Session) -> None:
     _shops(db)
     second, sorted_ = deliver_in_turn(UsersPage, signed_in_console(AGENCY), "/agency/advertiser",
-                                          [_to_page(2), _view(sort="-company")])
+                                          [to_page(2), grid_view(sort="-company")])
     assert _companies(second) == [f"Shop {n:02d}" for n in range(49, 55)]  # page 1: Acme Outdoor, Shop 00..48
-    assert (_grid(second)["page"], _grid(second)["total"]) == (2, 56)  # the rival's advertiser is not counted
-    assert _grid(sorted_)["page"] == 1
+    assert (paged_grid(second)["page"], paged_grid(second)["total"]) == (2, 56)  # the rival's advertiser is not counted
+    assert paged_grid(sorted_)["page"] == 1
     assert _companies(sorted_) == [f"Shop {n:02d}" for n in range(54, 4, -1)]  # a full first page, sorted
 
 
@@ -77,9 +67,9 @@ def _choose(name: str, value: str) -> Any:
 def test_a_role_filter_chosen_on_page_two_reads_the_first_page_of_that_role(db: Session) -> None:
     _shops(db)
     second, agencies = deliver_in_turn(UsersPage, signed_in_console(ADMIN), "/admin/users",
-                                           [_to_page(2), _choose("role_filter", Role.AGENCY.value)])
-    assert _grid(second)["page"] == 2 and len(_grid(second)["rows"]) == _grid(second)["total"] - PAGE_SIZE
-    assert _grid(agencies)["page"] == 1
+                                           [to_page(2), _choose("role_filter", Role.AGENCY.value)])
+    assert paged_grid(second)["page"] == 2 and len(paged_grid(second)["rows"]) == paged_grid(second)["total"] - PAGE_SIZE
+    assert paged_grid(agencies)["page"] == 1
     assert _companies(agencies) == ["Blue Harbor Agency", "Rival Media"]
 
 
@@ -89,10 +79,10 @@ def test_the_agencies_list_pages_and_a_search_goes_back_to_the_first_page(db: Se
                     company_name=f"Media House {n:02d}"))
     db.commit()
     second, searched = deliver_in_turn(AgenciesPage, signed_in_console(ADMIN), "/admin/agencies",
-                                           [_to_page(2), _view(query="house 5")])
+                                           [to_page(2), grid_view(query="house 5")])
     assert _companies(second) == ["Media House 49", "Media House 50", "Media House 51"]  # after Blue Harbor, 00..48
     # Every word somewhere in the name, e-mail or company: "5" in 05, 15, ... 45 and in 50, 51.
-    assert (_grid(searched)["page"], _grid(searched)["total"]) == (1, 7)
+    assert (paged_grid(searched)["page"], paged_grid(searched)["total"]) == (1, 7)
     assert _companies(searched) == [f"Media House {n}" for n in ("05", "15", "25", "35", "45", "50", "51")]
 
 

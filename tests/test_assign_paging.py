@@ -4,7 +4,6 @@ page 2 together; an agency's own page lists its advertisers the same way; anothe
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sqlmodel import Session, select
@@ -19,7 +18,7 @@ from tests.render import (
     deliver_in_turn,
     element_event,
     grid_choice,
-    handler_target,
+    grid_view,
     paged_grid,
     signed_in_console,
     to_page,
@@ -34,7 +33,7 @@ def _companies(model: dict[str, Any]) -> list[str]:
 
 
 def _by_company(model: dict[str, Any]) -> tuple[str, list[Any]]:
-    return handler_target(model, "onViewChange"), [json.dumps({"columns": [], "query": "", "sort": "company"})]
+    return grid_view(sort="company")(model)
 
 
 def _shops(db: Session) -> tuple[User, User]:

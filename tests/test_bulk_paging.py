@@ -4,7 +4,6 @@ rows shown ("selected only") even when they sort onto another page; another tena
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +20,7 @@ from tests.render import (
     deliver_in_turn,
     element_event,
     grid_choice,
-    handler_target,
+    grid_view,
     paged_grid,
     signed_in_console,
     to_page,
@@ -40,7 +39,7 @@ def _names(model: dict[str, Any]) -> list[str]:
 
 
 def _by_name(model: dict[str, Any]) -> tuple[str, list[Any]]:
-    return handler_target(model, "onViewChange"), [json.dumps({"columns": [], "query": "", "sort": "name"})]
+    return grid_view(sort="name")(model)
 
 
 def _switch(element_id: str, on: bool) -> Event:

@@ -4,7 +4,6 @@ the server again and starts from the first page, and another tenant's rows never
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -20,32 +19,23 @@ from app.supply.models import Audience, AudienceKind
 from components.creatives.creative_list import CreativeListPage
 from components.supply.audiences.audience_list import AudienceListPage
 from tests.helpers import actor_of, other_tenant, user_by_email
-from tests.render import deliver_in_turn, handler_target, signed_in_console, walk
+from tests.render import (
+    deliver_in_turn,
+    grid_view,
+    paged_grid,
+    signed_in_console,
+    to_page,
+)
 
 AGENCY = "agency@demo.example"
 ADVERTISER = "advertiser@demo.example"
 Event = Callable[[dict[str, Any]], tuple[str, list[Any]]]
 
 
-def _grid(model: dict[str, Any]) -> dict[str, Any]:
-    grids = [node["attributes"] for node in walk(model) if "pageSize" in node.get("attributes", {})]
-    assert len(grids) == 1
-    return grids[0]
-
-
 def _shown(model: dict[str, Any]) -> tuple[list[str], int, int]:
     """(the names the grid shows, its page, the total it pages through)."""
-    grid = _grid(model)
+    grid = paged_grid(model)
     return [row["name"] for row in grid["rows"]], grid["page"], grid["total"]
-
-
-def _page(number: int) -> Event:
-    return lambda model: (handler_target(model, "onPageChange"), [str(number)])
-
-
-def _view(*, query: str = "", sort: str = "") -> Event:
-    return lambda model: (handler_target(model, "onViewChange"),
-                          [json.dumps({"columns": [], "query": query, "sort": sort})])
 
 
 def _named(count: int) -> list[str]:
@@ -72,7 +62,7 @@ def _audience(advertiser_id: int, name: str, changed: datetime) -> Audience:
 
 
 # One walk through either grid: page 2, a sort (back to page 1), page 2 of that sort, a search (back to page 1).
-WALK = (_page(2), _view(sort="name"), _page(2), _view(query="banner 5", sort="name"))
+WALK = (to_page(2), grid_view(sort="name"), to_page(2), grid_view(query="banner 5", sort="name"))
 
 
 def _walked(seen: list[dict[str, Any]]) -> None:
@@ -94,7 +84,7 @@ def test_the_audience_grid_pages_sorts_and_searches_on_the_server_within_scope(d
     seen = deliver_in_turn(AudienceListPage, signed_in_console(AGENCY), "/agency/audience", WALK)
     _walked(seen)
     # Sizes and campaign counts are figured for the page's rows only: the grid offers no sort by them.
-    unsorted = {c["key"] for c in _grid(seen[0])["columns"] if c.get("sortable") is False}
+    unsorted = {c["key"] for c in paged_grid(seen[0])["columns"] if c.get("sortable") is False}
     assert unsorted == {"size", "campaign_count"}
 
 

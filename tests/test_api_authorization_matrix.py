@@ -112,6 +112,7 @@ ACCESS: dict[str, frozenset[Role] | str] = {
     "POST /withOutRole/upload": P("creative", "create"),
     "POST /campaigns/bulk": P("campaign", "update"), "POST /campaigns/bulk/status": P("campaign", "bulk_status"),
     "POST /campaigns/bulk/exchanges": P("campaign", "update"), "POST /campaigns/export": P("campaign", "view"),
+    "POST /campaigns/forecast": P("campaign", "view"),
     "GET /advertisers/{advertiser_id}/balance": P("funds", "view"),
     "GET /campaning/campaignData": P("campaign", "view"), "POST /campaning/changeStatus": P("campaign", "status"),
     "GET /campaning/editTable": P("campaign", "view"), "POST /campaning/update/editTable": P("campaign", "update"),

@@ -7,15 +7,17 @@ from __future__ import annotations
 from datetime import date
 from typing import get_args
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.kernel.csv_exports import ExportLink
+from app.kernel.errors import Invalid
 from app.kernel.schema_examples import example
 from app.reports import service as reports
 from app.reports.models import FIXED_PERIOD, PERIOD_PRESETS
+from app.reports.row_figure import FIELD_PREFIX
 from app.reports.schemas import (
     Period,
     ReportCreate,
@@ -27,6 +29,9 @@ from app.reports.schemas import (
     ReportWithRuns,
     RunQueued,
 )
+from app.statistics import explain
+from app.statistics.schemas import Explanation
+from app.warehouse.schema import DIMENSIONS, METRICS
 from app.web.deps import DB, get_actor
 from app.web.envelope import LOCATION_HEADER, Envelope, created, reply, spec_call
 
@@ -153,6 +158,51 @@ def generate_chdb(body: GenerateBody, actor: Actor = Depends(get_actor), db: Ses
 def run_status(run_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ReportRunRead]:
     """A run's status (pending, running, completed, failed), progress 0-100, error, row count."""
     return reply(reports.get_run(db, actor=actor, run_id=run_id))
+
+
+# A row value's query parameter, typed as the dimension is (row_<dimension>), declared from the one table.
+ROW_SCHEMAS = {"int": {"type": "integer"}, "text": {"type": "string"}}
+ROW_PARAMETERS = [{"name": FIELD_PREFIX + key, "in": "query", "required": False,
+                   "schema": ROW_SCHEMAS.get(d.kind, {"type": "string", "format": "date-time" if key == "hour"
+                                                      else "date"}),
+                   "description": f"The row's {key}" + (" (explained by its whole day)" if key == "hour" else "")}
+                  for key, d in DIMENSIONS.items()]
+EXPLAIN_ROW_HELP = f"""What one figure of a completed run is made of: the campaign x day x exchange rows the store sums
+into it and the ingestion batches they came from (as `GET /statistics/explain` answers).
+
+- `metric`: {', '.join(METRICS)}
+- With no `row_<dimension>`: the run's total of `metric`. With the row's value for each dimension of the run
+  (`row_date=2026-11-03&row_campaign_id=12&row_exchange=Magnite`): that row's figure. The day becomes the period
+  (in the report's time zone), the other values filters; an hour's row is explained by its whole day (the store's
+  rows are by day). A value that is missing, malformed, outside the run's days or its filters, or a dimension the
+  run is not broken down by, answers 422 naming the parameter.
+- `offset`, `limit` page the rows; `csv=true` answers `{{csv_download_url, filename}}` for every row instead.
+
+The rows add up to `totals` exactly, the row's figure as the run wrote it (rows that arrived since the run add to
+both). The run's scope applies: a run you cannot see answers 404."""
+
+
+@router.get("/report/run/{run_id}/explain", description=EXPLAIN_ROW_HELP,
+            summary="Explain a run's total or one row's figure", response_model=Envelope[Explanation | ExportLink],
+            openapi_extra={"parameters": ROW_PARAMETERS})
+def explain_run(request: Request, run_id: int,
+                metric: str = Query(..., description="The figure's metric", examples=["spend"]),
+                offset: int = Query(0, ge=0), limit: int = Query(explain.PAGE_ROWS, ge=1, le=explain.PAGE_ROWS),
+                csv: bool = Query(False, description="Every row as a CSV download link instead"),
+                actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[Explanation | ExportLink]:
+    row = {key.removeprefix(FIELD_PREFIX): value for key, value in request.query_params.items()
+           if key.startswith(FIELD_PREFIX)}
+    if unknown := [key for key in row if key not in DIMENSIONS]:
+        raise Invalid({FIELD_PREFIX + key: "Not a dimension." for key in unknown})
+    if csv:
+        link = (reports.export_run_row(db, actor=actor, run_id=run_id, row=row, metric=metric) if row
+                else reports.export_run_total(db, actor=actor, run_id=run_id, metric=metric))
+        return reply(link, "Export ready")
+    answer = (reports.explain_run_row(db, actor=actor, run_id=run_id, row=row, metric=metric, offset=offset,
+                                      limit=limit) if row
+              else reports.explain_run_total(db, actor=actor, run_id=run_id, metric=metric, offset=offset,
+                                             limit=limit))
+    return reply(answer, f"{answer.total_rows} rows from {answer.total_batches} batches")
 
 
 @router.get("/report/download")

@@ -29,6 +29,7 @@ from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.kernel.storage import get_storage
 from app.reference import geo, metadata
+from app.reports import row_figure
 from app.reports.jobs import build_run_query, intersect_scopes
 from app.reports.models import FIXED_PERIOD, PERIOD_PRESETS, Report, ReportRun, ReportSchedule, RunStatus
 from app.reports.results import (
@@ -211,15 +212,25 @@ def run_result(db: Session, *, actor: Actor, run_id: int, limit: int = VIEW_ROWS
                      truncated=(run.row_count or 0) > len(rows), available=True)
 
 
-def _run_figure(db: Session, actor: Actor, run_id: int) -> StatsQuery:
-    """A run's query as its totals were made (the owner's scope, narrowed to the requester's), narrowed to the
-    viewer's scope too: explaining a total shows no row the viewer may not read."""
+def _run_and_figure(db: Session, actor: Actor, run_id: int) -> tuple[ReportRun, StatsQuery]:
+    """A run and its query as its totals were made (the owner's scope, narrowed to the requester's), narrowed to
+    the viewer's scope too: explaining a figure shows no row the viewer may not read."""
     run, report = _run(db, actor, run_id)
     if run.period_start is None or run.period_end is None:
         raise NotFound(RUN_NOT_FOUND)
     query = build_run_query(db, report, run)
     mine = statistics.advertiser_scope(db, actor=actor, advertiser_id=report.advertiser_id)
-    return dataclasses.replace(query, advertiser_ids=intersect_scopes(query.advertiser_ids, mine))
+    return run, dataclasses.replace(query, advertiser_ids=intersect_scopes(query.advertiser_ids, mine))
+
+
+def _run_figure(db: Session, actor: Actor, run_id: int) -> StatsQuery:
+    return _run_and_figure(db, actor, run_id)[1]
+
+
+def _run_row_figure(db: Session, actor: Actor, run_id: int, row: Mapping[str, object]) -> StatsQuery:
+    """The run's query narrowed to one row of its result, by the dimensions the run was made with."""
+    run, query = _run_and_figure(db, actor, run_id)
+    return row_figure.narrow(query, row_figure.row_dimensions(run.columns), row)
 
 
 def explain_run_total(db: Session, *, actor: Actor, run_id: int, metric: str, offset: int = 0,
@@ -233,6 +244,20 @@ def explain_run_total(db: Session, *, actor: Actor, run_id: int, metric: str, of
 def export_run_total(db: Session, *, actor: Actor, run_id: int, metric: str) -> ExportLink:
     """explain_run_total's rows, every one, as a CSV download link."""
     return explain.export_query(db, _run_figure(db, actor, run_id), actor=actor, metric=metric)
+
+
+def explain_run_row(db: Session, *, actor: Actor, run_id: int, row: Mapping[str, object], metric: str,
+                    offset: int = 0, limit: int = explain.PAGE_ROWS) -> Explanation:
+    """What one figure of a run's result row is made of: explain_run_total narrowed to the row's dimension
+    values (`row`: the result row, or just its dimensions; its day as the period, its campaign, exchange,
+    country... as filters; an hour's row by its day). Scope and permission are the run's own."""
+    return explain.explain_query(db, _run_row_figure(db, actor, run_id, row), metric=metric, offset=offset,
+                                 limit=limit)
+
+
+def export_run_row(db: Session, *, actor: Actor, run_id: int, row: Mapping[str, object], metric: str) -> ExportLink:
+    """explain_run_row's rows, every one, as a CSV download link."""
+    return explain.export_query(db, _run_row_figure(db, actor, run_id, row), actor=actor, metric=metric)
 
 
 def _first_rows(key: str, columns: list[str], limit: int) -> list[dict[str, Cell]]:

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from reactpy import component, html, use_effect, use_ref, use_state
+from reactpy import Ref, component, html, use_effect, use_ref, use_state
 from reactpy_router import use_params
 
 from app.kernel.i18n.formatters import day_range, grouped, money
@@ -16,6 +16,7 @@ from app.reports import service as reports
 from app.reports.schemas import ReportRead, ReportRunRead, RunResult
 from app.warehouse.schema import METRICS
 from components.reports.common import TYPE_ICONS, column_text, period_text, status_badge
+from components.reports.row_explain import RowExplainer, row_actions
 from components.statistics.explain_dialog import ExplainDialog
 from components.statistics.widgets import explain_button
 from components.ui.confirm import ConfirmDialog
@@ -50,6 +51,11 @@ def ResultPanel(run: ReportRunRead, report: ReportRead) -> Any:
     t = console.t
     result = use_query(reports.run_result, actor=console.actor, run_id=run.id, deps=[run.id, run.has_file])
     explaining, set_explaining = use_state("")  # the metric whose total is being explained (a hook: before any return)
+    row_opener: Ref[Any] = use_ref(None)  # RowExplainer's setter: a row's dialog opens without re-rendering the grid
+
+    def explain_row(_action: str, key: Any) -> None:
+        if row_opener.current is not None:
+            row_opener.current(int(key))
     if result.loading:
         return card(html.p({"className": "mb-0"}, t("common.loading")))
     data: RunResult | None = result.value
@@ -80,6 +86,7 @@ def ResultPanel(run: ReportRunRead, report: ReportRead) -> Any:
             html.p({"className": "small text-body-secondary"}, t("reports.truncated", shown=len(data.rows),
                                                                  total=data.row_count)) if data.truncated else "",
             data_grid(columns=columns, rows=data.rows, row_key="_row", height=460,
+                      actions=row_actions(console, data.columns), on_action=explain_row,
                       search_placeholder=t("common.search"), empty_text=t("reports.no_rows"),
                       row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
                       key=f"result-{run.id}"),
@@ -87,6 +94,7 @@ def ResultPanel(run: ReportRunRead, report: ReportRead) -> Any:
                                                            language=console.language)),
             extra=ServiceDownload(reports.download_run, {"run_id": run.id}, filename, t("reports.download_csv"),
                                   "download-csv", class_name="btn btn-outline-primary btn-sm", icon="bi-filetype-csv")),
+        RowExplainer(run.id, data.columns, data.rows, row_opener),
         ExplainDialog(explaining, {"run_id": run.id}, lambda: set_explaining(""), explain_with=reports.explain_run_total,
                       export_with=reports.export_run_total, key=f"explain-{explaining}") if explaining else "",
     )

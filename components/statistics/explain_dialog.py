@@ -6,10 +6,10 @@ scope, so they add up to the figure on the card."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
-from reactpy import component, html
+from reactpy import component, html, use_state
 
 from app.access.roles import Role
 from app.statistics import explain
@@ -19,6 +19,7 @@ from components.statistics.figures import figure
 from components.ui.console import Console, use_console
 from components.ui.download import LinkService, download_icon, use_service_download
 from components.ui.elements import skeleton
+from components.ui.forms import selected_value
 from components.ui.hooks import use_query
 from components.widgets.datagrid import ColumnType, GridColumn, data_grid
 from components.widgets.document_effects import document_effects
@@ -70,22 +71,26 @@ def _summary(console: Console, data: Explanation) -> Any:
     return html.div({"className": "mb-3"}, *notes)
 
 
-# What the dialog asks a service: the dashboard's figure (explain.explain, with start, end, filters) or a report
-# run's total (reports.explain_run_total, with run_id); its export service takes the same arguments.
+# What the dialog asks a service: the dashboard's figure (explain.explain, with start, end, filters), a report
+# run's total (reports.explain_run_total, with run_id) or one row of it (reports.explain_run_row, with run_id and
+# row); its export service takes the same arguments.
 ExplainService = Callable[..., Explanation]
 
 
 @component
 def ExplainDialog(metric: str, ask: Mapping[str, Any], on_close: Callable[[], Any],
-                  explain_with: ExplainService = explain.explain, export_with: LinkService = explain.export) -> Any:
-    """The explanation of `metric` (with `ask`: the figure's period and filters, or a report run), in a modal
-    dialog."""
+                  explain_with: ExplainService = explain.explain, export_with: LinkService = explain.export,
+                  metrics: Sequence[str] = (), note: str = "") -> Any:
+    """The explanation of `metric` (with `ask`: the figure's period and filters, or a report run or row), in a
+    modal dialog. `metrics` (a row's figures) adds a chooser of which one to explain, starting at `metric`;
+    `note` is a line above the summary (what the figure was narrowed to)."""
     console = use_console()
     t = console.t
-    answer = use_query(explain_with, actor=console.actor, metric=metric, **ask, deps=[metric, repr(sorted(ask.items()))])
+    chosen, choose = use_state(metric)  # the figure shown: `metric` until another is chosen
+    answer = use_query(explain_with, actor=console.actor, metric=chosen, **ask, deps=[chosen, repr(sorted(ask.items()))])
     download, busy, effects = use_service_download(export_with)
     data: Explanation | None = answer.value
-    title = t("explain.title", metric=t(f"dashboard.kpi.{metric}"))
+    title = t("explain.title", metric=t(f"dashboard.kpi.{chosen}"))
     if data is None:
         body: Any = skeleton("table")
     else:
@@ -94,7 +99,7 @@ def ExplainDialog(metric: str, ask: Mapping[str, Any], on_close: Callable[[], An
             _summary(console, data),
             html.h3({"className": "h6"}, t("explain.rows_title")),
             html.div({"className": "mb-3", "data-explain": "rows"},
-                     data_grid(columns=_row_columns(console, metric, console.role != Role.ADVERTISER), rows=rows,
+                     data_grid(columns=_row_columns(console, chosen, console.role != Role.ADVERTISER), rows=rows,
                                row_key="key", height=ROWS_HEIGHT_PX, locale=console.language,
                                empty_text=t("dashboard.no_rows"),
                                row_count_label=t("grid.rows"))),  # "Rows: 1": a label reads right at any count
@@ -104,14 +109,19 @@ def ExplainDialog(metric: str, ask: Mapping[str, Any], on_close: Callable[[], An
     export = html.button(
         {"type": "button", "className": "btn btn-light border", "disabled": busy or data is None,
          "data-action": "explain-export",
-         "onClick": lambda _e: download({"metric": metric, **ask}, explain.EXPORT_FILE)},
+         "onClick": lambda _e: download({"metric": chosen, **ask}, explain.EXPORT_FILE)},
         download_icon(busy), t("explain.export"))
+    chooser = html.label(
+        {"className": "d-flex align-items-center gap-2 small mb-0"}, t("explain.metric"),
+        html.select({"className": "form-select form-select-sm w-auto", "value": chosen, "data-explain": "metric",
+                     "onChange": lambda event: choose(selected_value(event) or chosen)},
+                    *[html.option({"value": key, "key": key}, t(f"dashboard.kpi.{key}")) for key in metrics]))
     return html.div(
         document_effects(on_escape=on_close),  # Escape closes it, wherever the focus is
         html.div({"className": "modal-backdrop fade show"}),
         html.div(
             {"className": "modal fade show d-block", "role": "dialog", "aria-modal": "true", "aria-label": title,
-             "tabIndex": -1, "data-explain": metric},
+             "tabIndex": -1, "data-explain": chosen},
             html.div({"className": "modal-dialog modal-xl modal-dialog-centered modal-dialog-scrollable"},
                      html.div({"className": "modal-content border-0 shadow"},
                               html.div({"className": "modal-header"},
@@ -119,7 +129,13 @@ def ExplainDialog(metric: str, ask: Mapping[str, Any], on_close: Callable[[], An
                                        html.button({"type": "button", "className": "btn-close",
                                                     "aria-label": t("explain.close"),
                                                     "onClick": lambda _e: on_close()})),
-                              html.div({"className": "modal-body"}, body),
+                              html.div({"className": "modal-body"},
+                                       html.div({"className": "d-flex flex-wrap align-items-center gap-3 mb-3"},
+                                                chooser if len(metrics) > 1 else "",
+                                                html.span({"className": "small text-body-secondary",
+                                                           "data-explain": "narrowed"}, note) if note else "")
+                                       if note or len(metrics) > 1 else "",
+                                       body),
                               html.div({"className": "modal-footer"}, export, effects,
                                        html.button({"type": "button", "className": "btn btn-primary",
                                                     "data-action": "explain-close",

@@ -15,6 +15,7 @@ from sqlmodel import select
 from app import jobs
 from app.access.models import UserStatus
 from app.jobs import clock
+from app.jobs.models import ClockSlot
 from app.kernel.config import Settings, get_settings
 from app.kernel.db import session_scope
 from app.reports import jobs as report_jobs
@@ -125,3 +126,17 @@ def test_a_time_of_day_that_is_not_hh_mm_refuses_to_start() -> None:
     for wrong in ("7:30", "24:00", "06:60", "noon"):
         with pytest.raises(ValueError, match="report_schedule_at"):
             Settings(report_schedule_at=wrong)
+
+
+def test_a_deleted_reports_schedule_leaves_no_slot_behind(db, demo_ids) -> None:
+    """The clock keeps a row per scheduled report to claim its slots across processes; deleting the report drops
+    it (it would otherwise stay for good, one per report ever scheduled)."""
+    report = _scheduled(db, "daily")
+    assert report_jobs.run_scheduled(report.id, slot=NOON_TUESDAY) is not None
+    key = report_jobs.schedule_slot_key(report.id)
+    with session_scope() as check:
+        assert check.get(ClockSlot, key) is not None
+    reports.delete_report(db, actor=actor_of(db, "advertiser@demo.example"), report_id=report.id)
+    db.commit()
+    with session_scope() as check:
+        assert check.get(ClockSlot, key) is None

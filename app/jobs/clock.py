@@ -32,7 +32,7 @@ from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.base import BaseTrigger
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, update
+from sqlmodel import Session, col, delete, update
 
 from app import jobs
 from app.jobs import tasks
@@ -132,6 +132,12 @@ def _slot_row(db: Session, key: str, due: datetime) -> None:
                 db.add(ClockSlot(key=key, next_due=due))
         except IntegrityError:
             pass
+
+
+def forget(db: Session, key: str) -> None:
+    """Drop the key's row, in `db`'s transaction: its thing is gone (a deleted report's schedule), so no slot of it
+    will be claimed again. A process that still fires it makes the row anew and claims nothing to run."""
+    db.exec(delete(ClockSlot).where(col(ClockSlot.key) == key))
 
 
 def claim(db: Session, key: str, slot: datetime, *, next_due: datetime) -> bool:

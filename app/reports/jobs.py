@@ -233,6 +233,11 @@ def recover_interrupted() -> list[tuple[int, str]]:
 
 # --- schedules --------------------------------------------------------------------------------------------
 
+def schedule_slot_key(report_id: int) -> str:
+    """The clock's key for a report's scheduled slots (app/jobs/clock.py claim)."""
+    return f"report-schedule:{report_id}"
+
+
 def _job_id(report_id: int) -> str:
     return f"schedule-{report_id}"
 
@@ -268,7 +273,7 @@ def run_scheduled(report_id: int, slot: datetime | None = None) -> int | None:
         report = db.get(Report, report_id)
         if report is None or report.schedule == ReportSchedule.NONE:
             return None
-        if not clock.claim(db, f"report-schedule:{report_id}", slot, next_due=slot + SLOT):
+        if not clock.claim(db, schedule_slot_key(report_id), slot, next_due=slot + SLOT):
             return None
         start, end = results.resolve_period(report.period, report.start_date, report.end_date,
                                             time_zone=report.time_zone)

@@ -23,12 +23,14 @@ from app.access.policy import Actor, can_see_user, require
 from app.access.roles import STAFF_ROLES, Role
 from app.campaigns import service as campaigns
 from app.history import audit
+from app.jobs import clock
 from app.kernel import csv_exports, validation
 from app.kernel.csv_exports import ExportLink
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
 from app.kernel.storage import get_storage
 from app.reference import geo, metadata
+from app.reports import jobs as report_jobs
 from app.reports import row_figure
 from app.reports.jobs import build_run_query, intersect_scopes
 from app.reports.models import FIXED_PERIOD, PERIOD_PRESETS, Report, ReportRun, ReportSchedule, RunStatus
@@ -429,7 +431,6 @@ def _after_commit(db: Session, key: str, value: Any, action: Callable[[list[Any]
 
 
 def _reschedule_after_commit(db: Session, report_id: int) -> None:
-    from app.reports import jobs as report_jobs
 
     def sync(ids: list[int]) -> None:
         for i in dict.fromkeys(ids):
@@ -488,6 +489,7 @@ def delete_report(db: Session, *, actor: Actor, report_id: int) -> None:
         db.delete(run)
     db.flush()
     db.delete(report)
+    clock.forget(db, report_jobs.schedule_slot_key(report_id))  # its schedule's slot row goes with it
     audit.record(db, actor=actor, entity="report", entity_id=report_id, action="delete", before=before)
     _after_commit(db, "report_files_to_remove", files, _remove_files)
     if before["schedule"] != ReportSchedule.NONE:
@@ -520,7 +522,6 @@ def start_run(db: Session, *, actor: Actor, report_id: int) -> ReportRunRead:
     db.add(run)
     db.flush()
     audit.record(db, actor=actor, entity="report", entity_id=report_id, action="run", after={"run": run.id})
-    from app.reports import jobs as report_jobs
 
     assert run.id is not None
     report_jobs.submit(db, run.id)  # the job is written in this transaction: it exists iff the run commits

@@ -15,6 +15,7 @@ from app.kernel.i18n.formatters import day_range
 from app.statistics import dashboards
 from app.statistics import service as statistics
 from app.statistics.schemas import CampaignChoice, Dashboard
+from app.warehouse.schema import DIMENSIONS
 from components.statistics.explain_dialog import ExplainDialog
 from components.statistics.insight import InsightPanels
 from components.statistics.widgets import breakdown_card, chart_slot, day_table, delivery_chart, kpi_tiles
@@ -85,7 +86,8 @@ def DashboardPage() -> Any:
                                          console.preferences.get("dashboard_view")) == "new"
     period, set_period = use_state({"days": 30, "start": "", "end": ""})
     campaign, set_campaign = use_state("")
-    explaining, set_explaining = use_state("")  # the metric whose figure is being explained
+    # The figure being explained: (dimension, value, metric, the row's label); dimension "" for a headline figure.
+    explaining, set_explaining = use_state(_NOTHING_EXPLAINED)
     start, end = _dates(period)
     campaign_ids = [int(campaign)] if campaign else []
     board = use_query(dashboards.dashboard, actor=actor, start=start, end=end, campaign_ids=campaign_ids,
@@ -100,13 +102,18 @@ def DashboardPage() -> Any:
     header = page_header(title, subtitle, html.span({"className": "small text-body-secondary", "data-period": "shown"},
                                                     period_text))
     filters = _filters(console, period, set_period, campaign, set_campaign, choices.value or [])
+
+    def explain_cell(dimension: str, value: str, metric: str, label: str) -> None:
+        set_explaining((dimension, value, metric, label))
+
+    dimension, value, metric, label = explaining
     # The same frame before and after the figures arrive: skeletons at each widget's final size, so the first
     # paint does not jump when they draw (bench/lighthouse.py, tests/e2e/test_first_paint.py).
     names = list(data.breakdowns) if data else dashboards.breakdowns_for(actor, None)
     tables = html.div({"className": "row g-4 mb-4"}, *[
         html.div({"className": "col-xl-6", "key": f"by-{name}"},
                  breakdown_card(console, name, data.breakdowns[name] if data else None,
-                                data.labels[name] if data else ""))
+                                data.labels[name] if data else "", on_explain=explain_cell))
         for name in names])
     chart_body = chart_slot(delivery_chart(console, data.by_day) if data else skeleton("chart"))
     loading = data is None or board.loading
@@ -115,14 +122,30 @@ def DashboardPage() -> Any:
         header,
         filters,
         kpi_tiles(console, data.totals if data else None, data.trend if data else None, trends=insight,
-                  on_explain=set_explaining),
-        ExplainDialog(explaining, {"start": start, "end": end, "filters": dashboards.filters_of(campaign_ids)},
-                      lambda: set_explaining(""), key=f"explain-{explaining}") if explaining else "",
+                  on_explain=lambda key: set_explaining(("", "", key, ""))),
+        ExplainDialog(metric, _narrowed(start, end, campaign_ids, dimension, value),
+                      lambda: set_explaining(_NOTHING_EXPLAINED),
+                      note=t("explain.row_note", row=label) if dimension else "",
+                      key=f"explain-{dimension}-{value}-{metric}") if metric else "",
         html.div({"className": "mb-4"}, card(chart_body, title=t("dashboard.performance_by_day"))),
         InsightPanels(campaign_ids, key=f"insight-{campaign}") if insight else "",
         tables,
-        day_table(console, data.by_day if data else None, _day_count(start, end)),
+        day_table(console, data.by_day if data else None, _day_count(start, end), on_explain=explain_cell),
     )
+
+
+_NOTHING_EXPLAINED = ("", "", "", "")
+
+
+def _narrowed(start: str, end: str, campaign_ids: list[int], dimension: str, value: str) -> dict[str, Any]:
+    """What the explanation asks for: the dashboard's period and campaign choice, narrowed to a table row's day or
+    breakdown value (a campaign row of a dashboard filtered to campaigns is that campaign alone)."""
+    filters: dict[str, list[Any]] = dict(dashboards.filters_of(campaign_ids))
+    if dimension == "date":
+        return {"start": value, "end": value, "filters": filters}
+    if dimension:
+        filters[dimension] = [int(value) if DIMENSIONS[dimension].kind == "int" else value]
+    return {"start": start, "end": end, "filters": filters}
 
 
 def _day_count(start: str, end: str) -> int:

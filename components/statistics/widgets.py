@@ -8,6 +8,8 @@ from typing import Any, TypedDict, cast
 
 from reactpy import html
 
+from app.kernel.i18n.formatters import day
+from app.statistics.dashboards import BREAKDOWNS
 from app.statistics.money_replies import Figure
 from app.warehouse.schema import METRICS
 from components.statistics.figures import figure, trend_badge
@@ -129,31 +131,59 @@ def _table_texts(console: Console) -> _TableTexts:
             "empty_text": t("dashboard.no_rows")}
 
 
-def breakdown_card(console: Console, name: str, rows: list[dict[str, Figure]] | None, label_key: str) -> Any:
+# Explain a table's figure (issue 27): on_explain(dimension key, its value in the row, metric, the row's label).
+ExplainCell = Callable[[str, str, str, str], Any]
+
+
+def _explained(console: Console, on_explain: ExplainCell | None, dimension: str, labels: dict[str, str],
+               key: str = "explain") -> dict[str, Any]:
+    """figure_table's explain options for a table whose rows hold a `dimension` value under `key` (their labels
+    by value)."""
+    if on_explain is None:
+        return {}
+    explain = on_explain
+
+    def explained(value: str, metric: str) -> None:
+        explain(dimension, value, metric, labels.get(value, value))
+
+    return {"on_explain": explained, "explain_key": key,
+            "explain_label": console.t("explain.open", metric="{column}")}
+
+
+def breakdown_card(console: Console, name: str, rows: list[dict[str, Figure]] | None, label_key: str,
+                   on_explain: ExplainCell | None = None) -> Any:
     """The top rows of one "performance by" breakdown, each labelled (and linked to its campaign, creative or
-    advertiser where there is one) with a bar of its share of the top spend; a skeleton while `rows` is None."""
+    advertiser where there is one) with a bar of its share of the top spend; a skeleton while `rows` is None.
+    With `on_explain`, each figure opens what it is made of."""
     t = console.t
     title = t(f"dashboard.performance_by.{name}")
     if rows is None:
         return card(slot(skeleton("table"), table_height(BREAKDOWN_MIN_ROWS, BREAKDOWN_ROW_REM)), title=title,
                     class_name="h-100")
     link = _ROW_LINKS.get(name)
+    dimension = BREAKDOWNS[name][0]
     shown = []
+    labels: dict[str, str] = {}
     for index, row in enumerate(rows):
         item: dict[str, Figure] = {"row": index, "label": str(row.get(label_key) or t("dashboard.unknown")),
                 **{k: row.get(k) for k in BREAKDOWN_FIGURES}}
         if link and row.get(link[0]):
             item["href"] = console.path(link[1], id=row[link[0]])
+        if row.get(dimension) not in (None, ""):  # an unknown placement's row has no value to narrow by
+            item["explain"] = labels_key = str(row[dimension])
+            labels[labels_key] = str(item["label"])
         shown.append(item)
     table = figure_table(columns=[{"key": "label", "label": t(f"dashboard.by.{name}")},
                                   *_figure_columns(console, BREAKDOWN_FIGURES)],
                          rows=shown, row_key="row", link_key="href", share_key="spend", sort="-spend",
-                         table_data={"breakdown": name}, **_table_texts(console))
+                         table_data={"breakdown": name}, **_table_texts(console),
+                         **_explained(console, on_explain, dimension, labels))
     height = table_height(max(len(shown), BREAKDOWN_MIN_ROWS), BREAKDOWN_ROW_REM)
     return card(slot(table, height, centred=not shown), title=title, class_name="h-100")
 
 
-def day_table(console: Console, days: list[dict[str, Figure]] | None, day_count: int) -> Any:
+def day_table(console: Console, days: list[dict[str, Figure]] | None, day_count: int,
+              on_explain: ExplainCell | None = None) -> Any:
     """Every day of the period, newest first, in a box that scrolls; a skeleton of `day_count` rows while `days`
     is None."""
     t = console.t
@@ -164,5 +194,8 @@ def day_table(console: Console, days: list[dict[str, Figure]] | None, day_count:
                                   *_figure_columns(console, DAY_FIGURES)],
                          rows=[{k: d.get(k) for k in ("date", *DAY_FIGURES)} for d in days], row_key="date",
                          sort="-date", max_height=DAY_TABLE_HEIGHT_PX, label=title, table_data={"table": "by-day"},
-                         **_table_texts(console))
+                         **_table_texts(console),
+                         **_explained(console, on_explain, "date",
+                                      {str(d.get("date")): day(str(d.get("date")), language=console.language) for d in days},
+                                      key="date"))
     return card(slot(table, table_height(len(days), DAY_ROW_REM, DAY_TABLE_HEIGHT_PX), centred=not days), title=title)

@@ -9,7 +9,7 @@ or pages through belong in `data_grid` instead.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from reactpy.types import VdomDict
@@ -35,6 +35,10 @@ def figure_table(
     sort: str = "",
     table_data: Mapping[str, str] | None = None,
     key: str | None = None,
+    on_explain: Callable[[str, str], Any] | None = None,
+    explain_key: str | None = None,
+    explain_columns: Sequence[str] | None = None,
+    explain_label: str | None = None,
 ) -> VdomDict:
     """A table of `rows` (dicts keyed by column key; the first column is each row's label), sortable by its
     headers from `sort` ("-key" descending). Figures are formatted in the browser by column type, as the
@@ -44,6 +48,8 @@ def figure_table(
     under the label, relative to the largest. `max_height` (px): the body scrolls under a sticky header, in a
     keyboard-focusable region named `label`. `table_data`: data attributes of the <table> ({"breakdown":
     "campaign"} gives data-breakdown="campaign"). `sort_label` titles a header's button ("{column}" replaced).
+    `on_explain(row's explain_key value, column key)`: the figures of `explain_columns` (default: every figure) are
+    buttons that call it, titled `explain_label` ("{column}" replaced): explain a figure (issue 27).
     """
     props: dict[str, Any] = {
         "columns": [dict(column) for column in columns],
@@ -56,6 +62,8 @@ def figure_table(
         "sort": sort,
     }
     optional = {"linkKey": link_key, "shareKey": share_key, "maxHeight": max_height,
-                "tableData": dict(table_data) if table_data else None, "key": key}
+                "tableData": dict(table_data) if table_data else None, "key": key, "onExplain": on_explain,
+                "explainKey": explain_key, "explainColumns": list(explain_columns) if explain_columns else None,
+                "explainLabel": explain_label}
     props.update({name: value for name, value in optional.items() if value is not None})
     return _FigureTable(props)

@@ -82,6 +82,36 @@ def test_a_click_on_a_card_opens_its_rows_and_batches(page: Page, server_url: st
     expect(dialog).to_have_count(0)
 
 
+def test_a_figure_in_a_dashboard_table_opens_the_rows_of_its_row(page: Page, server_url: str,
+                                                                   demo: dict[str, int]) -> None:
+    """Any number on the dashboard, not only the cards: a day's spend in the day table opens that day's rows and
+    batches; an exchange's spend in its breakdown opens that exchange's rows."""
+    advertiser, campaign, yesterday = demo["advertiser@demo.example"], _campaign("Tabled"), _yesterday()
+    _ingest(server_url, [_fact(advertiser, campaign, yesterday - timedelta(days=d), "Magnite", impressions=1000,
+                               clicks=12, spend_micros=2_500_001) for d in range(3)], "e2e-table-magnite")
+    _ingest(server_url, [_fact(advertiser, campaign, yesterday - timedelta(days=d), "Google AdX", impressions=500,
+                               clicks=5, spend_micros=1_250_000) for d in range(2)], "e2e-table-adx")
+    login(page, "advertiser@demo.example")
+    expect(page.locator("[data-dashboard][data-loading=false]")).to_be_visible()
+
+    page.click(f"[data-table=by-day] [data-explain-cell=spend][data-explain-row='{yesterday.date().isoformat()}']")
+    dialog = page.get_by_role("dialog", name="Spend: what the figure is made of")
+    expect(dialog.locator("[data-explain=summary]")).to_contain_text("$3.75, summed from 2 rows")
+    expect(dialog).to_contain_text(f"This row: {formatted_day(yesterday.date())}")
+    expect(dialog.locator("[data-explain=batches]")).to_contain_text("e2e-table-adx")
+    screenshot(page, "explain-day-row")
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+
+    page.locator("[data-breakdown=exchange] tr", has_text="Magnite").locator("[data-explain-cell=impressions]").click()
+    dialog = page.get_by_role("dialog", name="Impressions: what the figure is made of")
+    expect(dialog.locator("[data-explain=summary]")).to_contain_text("3,000, summed from 3 rows")
+    expect(dialog).to_contain_text("This row: Magnite")
+    batches = dialog.locator("[data-explain=batches]")
+    expect(batches).to_contain_text("e2e-table-magnite")
+    expect(batches).not_to_contain_text("e2e-table-adx")
+
+
 def test_a_report_total_opens_its_rows(page: Page, server_url: str, demo: dict[str, int]) -> None:
     advertiser, campaign, day = demo["advertiser@demo.example"], _campaign("Reported"), _yesterday()
     # Two hours of one day: one row a day.

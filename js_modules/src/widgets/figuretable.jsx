@@ -57,6 +57,10 @@ export function FigureTable({
   emptyText = 'No records',
   nullText = '–',
   sort: initialSort = '',
+  onExplain = null,
+  explainKey = null,
+  explainColumns = null,
+  explainLabel = 'What is {column} made of?',
   sortLabel = 'Sort by {column}',
   tableData = null,
 }) {
@@ -92,7 +96,22 @@ export function FigureTable({
     const value = row[column.key];
     const type = column.type || 'text';
     const text = value == null || value === '' ? nullText : format.cell(type, value);
-    if (index > 0) return <td key={column.key} className="text-end text-nowrap">{text}</td>;
+    if (index > 0) {
+      // A figure that can be explained (issue 27: any number opens what it is made of) is a button: Python hears
+      // onExplain(the row's explainKey value, the column's key) and opens the explanation.
+      const explained = onExplain && explainKey && row[explainKey] != null && value != null && value !== ''
+        && (!explainColumns || explainColumns.includes(column.key));
+      return (
+        <td key={column.key} className="text-end text-nowrap">
+          {explained
+            ? <button type="button" className="dsp-cell-explain" data-explain-cell={column.key}
+                      data-explain-row={String(row[explainKey])}
+                      title={explainLabel.replace('{column}', column.label)}
+                      onClick={() => onExplain(String(row[explainKey]), column.key)}>{text}</button>
+            : text}
+        </td>
+      );
+    }
     const href = linkKey ? row[linkKey] : null;
     const share = shareKey && topShare > 0 ? ((toNumber(row[shareKey]) || 0) * 100) / topShare : null;
     return (

@@ -45,10 +45,11 @@ def free_port() -> int:
 
 
 def start_server(app_dir: Path, port: int, *, simulate_days: int = 0, log: Path | None = None,
-                 ) -> subprocess.Popen[bytes]:
+                 settings: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     """`make run`'s steps (migrate, seed-demo, and `simulate --days N` when asked), then `python -m app serve`
-    on `port` as a process of its own, its output in `log` (or BENCH_SERVER_LOG, or nowhere)."""
-    env = {**os.environ, "PORT": str(port), "DSP_ENVIRONMENT": "development"}
+    on `port` as a process of its own, its output in `log` (or BENCH_SERVER_LOG, or nowhere); `settings` are
+    environment variables over this process's (DATABASE_URL, DSP_WORKERS, ...) for every step."""
+    env = {**os.environ, "PORT": str(port), "DSP_ENVIRONMENT": "development", **(settings or {})}
     python = sys.executable
     steps = [["migrate"], ["seed-demo"]] + ([["simulate", "--days", str(simulate_days), "--if-empty"]]
                                             if simulate_days else [])
@@ -73,6 +74,19 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def child_pids(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (a `serve` supervisor's workers), from /proc, oldest first."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()  # after the command name, which may hold spaces
+        except OSError:  # it ended while we looked
+            continue
+        if int(fields[1]) == pid:
+            children.append((int(fields[19]), int(stat.parent.name)))  # (start time, pid)
+    return [child for _started, child in sorted(children)]
 
 
 def percentile(ordered: list[float], share: float) -> float:

@@ -14,10 +14,21 @@ it to the first layout update it causes. Errors: a websocket the server closed, 
 cycles: `--cycles` (1,000) tabs each open a page's websocket with a signed-in cookie, wait for the first
 render and close, `--parallel` (10) at a time; RSS after a warm-up of 100 cycles and after all of them.
 
+Rungs (issue 23), each in its own data directory under DSP_DATA_DIR: `embedded` (the default: SQLite and the DuckDB
+file, one process, as `make run` starts it); `workers`: a throwaway PostgreSQL cluster (tests/pg_cluster.py, made as
+tests/run_all.sh makes the suite's, stopped at the end), statistics shared by the `--workers` (2) server processes
+through the test-only ClickHouse HTTP front over chDB (tests/clickhouse_http.py), the same make-run steps with
+DATABASE_URL, DSP_STATISTICS_URL=clickhouse://... and DSP_WORKERS set. That front answers one request at a time (a
+fixture, not a server), so the workers rung's statistics reads are pessimistic. RSS is each serving process's: with
+workers, the supervisor's and each worker's (its children, from /proc) and their sum. `--rungs embedded,workers` runs
+them in turn and ends with one table, a column a rung.
+
     .venv/bin/python bench/load_soak.py [--minutes 10] [--sessions 200] [--api-clients 20] [--warmup 60]
+    .venv/bin/python bench/load_soak.py --rungs embedded,workers [--workers 2]
     .venv/bin/python bench/load_soak.py --mode cycles [--cycles 1000] [--parallel 10]
 
-Goals (issue 12): no errors, and RSS at the end within 10 % of RSS once warm, in both modes.
+Goals (issue 12): no errors, and RSS at the end within 10 % of RSS once warm, in both modes (with workers: the sum
+and each worker). Issue 23: with two workers, p95 <= 500 ms for page events and for API calls.
 """
 
 from __future__ import annotations
@@ -29,6 +40,8 @@ import os
 import random
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +56,7 @@ from bench.console_client import (  # noqa: E402
     ROOT,
     Tab,
     browser_cookie,
+    child_pids,
     find_target,
     free_port,
     has_attributes,
@@ -53,9 +67,16 @@ from bench.console_client import (  # noqa: E402
     start_server,
     ws_url,
 )
+from tests import clickhouse_http  # noqa: E402
+from tests.pg_cluster import Cluster  # noqa: E402
 from tests.render import walk  # noqa: E402
 
 GROWTH_GOAL = 10.0  # percent
+P95_GOAL_MS = 500.0  # issue 23, for two workers: page events and API calls
+RUNGS = ("embedded", "workers")
+SERIALIZED_FRONT = ("note: the workers share statistics through tests/clickhouse_http.py, a test-only ClickHouse HTTP "
+                    "front over chDB that answers one request at a time (a fixture, not a server): this rung's "
+                    "statistics reads are pessimistic")
 PAGE_KINDS = ("dashboard", "campaigns", "creatives", "reports", "funds")
 PREFIXES = {"advertiser@demo.example": "", "agency@demo.example": "/agency", "admin@demo.example": "/admin",
             "coadmin@demo.example": "/co-admin"}
@@ -100,6 +121,7 @@ class Figures:
     round_trips: list[float] = field(default_factory=list)
     by_kind: dict[str, list[float]] = field(default_factory=dict)
     api_times: list[float] = field(default_factory=list)
+    api_by_call: dict[str, list[float]] = field(default_factory=dict)  # "GET statistics", "PUT campaigns", ...
     errors: list[str] = field(default_factory=list)
 
     def error(self, text: str) -> None:
@@ -220,6 +242,10 @@ async def api_client(origin: str, token: str, prefix: str, campaign: dict[str, A
                               f"{reply.text[:200]}")
             elif measuring.is_set():
                 figures.api_times.append((time.perf_counter() - started) * 1000)
+                # By what it reads: the statistics ones go to the statistics store, the others only to the database.
+                call = f"{reply.request.method} {reply.request.url.path.rstrip('/').rpartition('/')[2]}"
+                figures.api_by_call.setdefault("PUT campaign" if call.startswith("PUT") else call, []).append(
+                    figures.api_times[-1])
 
 
 async def cookies_for(url: str, origin: str, emails: list[str], parallel: int = 4) -> list[str]:
@@ -246,7 +272,83 @@ def log_tracebacks(log: Path) -> list[str]:
     return [block.splitlines()[-1] if block.splitlines() else "" for block in text.split("Traceback (most recent")[1:]]
 
 
-async def soak(args: argparse.Namespace, server_pid: int, url: str, origin: str, log: Path) -> bool:
+@dataclass
+class Served:
+    """One rung's running server: `serve`'s process (with workers, their supervisor), its log, and the worker
+    processes it started, found once every one of them has said it is up."""
+
+    rung: str
+    pid: int
+    log: Path
+    workers: list[int] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return f"{len(self.workers)} workers" if self.workers else self.rung
+
+    def rss(self) -> dict[str, float]:
+        """MB resident, by process: the one server; or the supervisor and each worker."""
+        if not self.workers:
+            return {"server": rss_mb(self.pid)}
+        return {"supervisor": rss_mb(self.pid)} | {f"worker {n}": rss_mb(pid)
+                                                   for n, pid in enumerate(self.workers, 1)}
+
+    def restarted(self) -> bool:
+        """Whether the supervisor has replaced a worker (one died): its RSS would start again from nothing."""
+        return bool(self.workers) and [pid for pid in child_pids(self.pid) if pid in self.workers] != self.workers
+
+
+def total(rss: dict[str, float]) -> float:
+    return sum(rss.values())
+
+
+def rss_detail(rss: dict[str, float]) -> str:
+    """', worker 1 123.4 MB, ...' when there is more than the one process, else nothing (the embedded rung's lines
+    stay as they were)."""
+    return "" if len(rss) == 1 else "".join(f", {name} {mb:.1f} MB" for name, mb in rss.items())
+
+
+async def ready(served: Served, workers: int, timeout: float = 180) -> None:
+    """Until each of `workers` processes has logged that its app is up (the supervisor's socket accepts before
+    they have: the first tabs would otherwise wait out their first render on a busy machine)."""
+    deadline = time.monotonic() + timeout
+    while served.log.read_text(errors="replace").count("Application startup complete.") < workers:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"{workers} workers did not start in {timeout:.0f} s: see {served.log}")
+        await asyncio.sleep(0.5)
+    if workers > 1:
+        served.workers = [pid for pid in child_pids(served.pid)
+                          if "resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]
+
+
+@contextmanager
+def serving(rung: str, args: argparse.Namespace, port: int) -> Iterator[Served]:
+    """A rung's server, set up as `make run` sets it up, in a data directory of its own; everything it started is
+    stopped and removed after."""
+    data = Path(os.environ["DSP_DATA_DIR"]) / rung
+    data.mkdir(parents=True, exist_ok=True)
+    settings = {"DSP_DATA_DIR": str(data)}
+    with ExitStack() as stack:
+        if rung == "workers":
+            cluster = Cluster("dsp_soak")
+            stack.callback(cluster.remove)
+            cluster.create()
+            front = stack.enter_context(clickhouse_http.start(data / "clickhouse"))
+            settings |= {"DATABASE_URL": cluster.url, "DSP_STATISTICS_URL": f"{front}/dsp_soak",
+                         "DSP_WORKERS": str(args.workers)}
+        server = start_server(args.app_dir.resolve(), port, simulate_days=30, log=data / "server.log",
+                              settings=settings)
+        try:
+            yield Served(rung, server.pid, data / "server.log")
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+Rows = list[tuple[str, str]]  # one rung's column of the side-by-side table: (what, figure)
+
+
+async def soak(args: argparse.Namespace, served: Served, url: str, origin: str) -> tuple[bool, Rows]:
     emails = [EMAILS[i % len(EMAILS)] for i in range(args.sessions)]
     kinds = [PAGE_KINDS[(i // len(EMAILS)) % len(PAGE_KINDS)] for i in range(args.sessions)]
     started = time.monotonic()
@@ -280,29 +382,33 @@ async def soak(args: argparse.Namespace, server_pid: int, url: str, origin: str,
     print(f"{figures.connected} of {args.sessions} sessions connected and settled; "
           f"{args.api_clients} API clients running; warming up {args.warmup:.0f} s", flush=True)
     await asyncio.sleep(args.warmup)
-    rss_start = rss_mb(server_pid)
+    rss_start = served.rss()
+    load_start = os.getloadavg()[0]
     errors_before = len(figures.errors)
     measuring.set()
-    print(f"RSS at start (warm): {rss_start:.1f} MB", flush=True)
+    print(f"RSS at start (warm): {total(rss_start):.1f} MB{rss_detail(rss_start)}", flush=True)
     begun = time.monotonic()
     for minute in range(1, int(args.minutes) + 1):
         await asyncio.sleep(max(0.0, begun + minute * 60 - time.monotonic()))
-        events, api = figures.events, len(figures.api_times)
-        print(f"  minute {minute:2d}: RSS {rss_mb(server_pid):7.1f} MB, {events} events, {api} API calls, "
-              f"{len(figures.errors)} errors", flush=True)
+        events, calls, now = figures.events, len(figures.api_times), served.rss()
+        print(f"  minute {minute:2d}: RSS {total(now):7.1f} MB, {events} events, {calls} API calls, "
+              f"{len(figures.errors)} errors{rss_detail(now)}", flush=True)
     if args.minutes % 1:
         await asyncio.sleep(args.minutes % 1 * 60)
     elapsed = time.monotonic() - begun
-    rss_end = rss_mb(server_pid)
+    rss_end = served.rss()
+    load_end = os.getloadavg()[0]
     measuring.clear()
     stop.set()
     await asyncio.gather(*tasks)
     await asyncio.sleep(5)
-    rss_closed = rss_mb(server_pid)
+    rss_closed = served.rss()
 
-    tracebacks = log_tracebacks(log)
+    tracebacks = log_tracebacks(served.log)
     for line in tracebacks[:5]:
         figures.error(f"server log traceback: {line}")
+    if served.restarted():
+        figures.error("a worker process died and was replaced")
     trips, api = sorted(figures.round_trips), sorted(figures.api_times)
     print(f"\n{args.sessions} sessions ({figures.connected} connected), {args.api_clients} API clients, "
           f"{elapsed / 60:.1f} min measured after {args.warmup:.0f} s warm-up")
@@ -315,14 +421,46 @@ async def soak(args: argparse.Namespace, server_pid: int, url: str, origin: str,
               f"p95 {percentile(times, 0.95):7.1f} ms")
     print(f"API calls: {len(api)} ({len(api) / elapsed:.1f}/s); p50 {percentile(api, 0.5):.1f} ms, "
           f"p95 {percentile(api, 0.95):.1f} ms")
+    for call, times in sorted(figures.api_by_call.items()):
+        times.sort()
+        print(f"  {call:<30} {len(times):6d} calls, p50 {percentile(times, 0.5):7.1f} ms, "
+              f"p95 {percentile(times, 0.95):7.1f} ms")
     print(f"errors: {len(figures.errors)} ({errors_before} before measuring; {len(tracebacks)} server tracebacks)")
-    print(f"RSS: start {rss_start:.1f} MB, end {rss_end:.1f} MB, after every session closed {rss_closed:.1f} MB")
+    print(f"RSS: start {total(rss_start):.1f} MB, end {total(rss_end):.1f} MB, after every session closed "
+          f"{total(rss_closed):.1f} MB")
     no_errors = not figures.errors and figures.connected == args.sessions
     print(f"{'PASS' if no_errors else 'FAIL'}  errors: {len(figures.errors)} (goal: 0)")
-    return growth_line("memory under load", rss_start, rss_end) and no_errors
+    flat = [growth_line(f"memory under load, {name}", rss_start[name], rss_end[name])
+            for name in rss_start if name != "supervisor" and len(rss_start) > 1]
+    flat.append(growth_line("memory under load" + (", every process" if len(rss_start) > 1 else ""),
+                            total(rss_start), total(rss_end)))
+    passed = all(flat) and no_errors
+    if served.workers:  # issue 23's goal is for the workers rung
+        for what, times in (("page events", trips), ("API calls", api)):
+            fast = percentile(times, 0.95) <= P95_GOAL_MS
+            print(f"{'PASS' if fast else 'FAIL'}  {what} p95: {percentile(times, 0.95):.0f} ms "
+                  f"(goal: at most {P95_GOAL_MS:.0f} ms)")
+            passed = passed and fast
+
+    rows: Rows = [("load average (1 min) start / end", f"{load_start:.1f} / {load_end:.1f}"),
+                  ("tabs connected", f"{figures.connected} of {args.sessions}"),
+                  ("events/s", f"{figures.events / elapsed:.1f}"),
+                  ("round trip p50 / p95 / p99 ms", " / ".join(f"{percentile(trips, share):.0f}"
+                                                               for share in (0.5, 0.95, 0.99)))]
+    rows += [(f"  {kind} p50 / p95 ms", f"{percentile(times, 0.5):.0f} / {percentile(times, 0.95):.0f}")
+             for kind, times in sorted(figures.by_kind.items())]
+    rows += [("API calls/s", f"{len(api) / elapsed:.1f}"),
+             ("API p50 / p95 ms", f"{percentile(api, 0.5):.0f} / {percentile(api, 0.95):.0f}")]
+    rows += [(f"  {call} p50 / p95 ms", f"{percentile(times, 0.5):.0f} / {percentile(times, 0.95):.0f}")
+             for call, times in sorted(figures.api_by_call.items())]
+    rows += [("errors (server tracebacks)", f"{len(figures.errors)} ({len(tracebacks)})"),
+             ("RSS MB start -> end, all", f"{total(rss_start):.1f} -> {total(rss_end):.1f}")]
+    rows += [(f"  {name}", f"{rss_start[name]:.1f} -> {rss_end[name]:.1f}") for name in rss_start
+             if len(rss_start) > 1]
+    return passed, rows
 
 
-async def cycles(args: argparse.Namespace, server_pid: int, url: str, origin: str, log: Path) -> bool:
+async def cycles(args: argparse.Namespace, served: Served, url: str, origin: str) -> tuple[bool, Rows]:
     cookies = dict(zip(EMAILS, await cookies_for(url, origin, list(EMAILS)), strict=True))
     plan = [(email, kind) for kind in PAGE_KINDS for email in EMAILS]
     figures = Figures()
@@ -348,29 +486,51 @@ async def cycles(args: argparse.Namespace, server_pid: int, url: str, origin: st
 
     await run(100)
     await asyncio.sleep(5)  # the warm-up's queries finish
-    rss_before = rss_mb(server_pid)
+    rss_before = served.rss()
     figures.round_trips.clear()
-    print(f"RSS after 100 warm-up cycles: {rss_before:.1f} MB", flush=True)
+    print(f"RSS after 100 warm-up cycles: {total(rss_before):.1f} MB{rss_detail(rss_before)}", flush=True)
     started = time.monotonic()
     await run(args.cycles)
     elapsed = time.monotonic() - started
     await asyncio.sleep(5)  # page queries still running for closed tabs finish
-    rss_after = rss_mb(server_pid)
-    tracebacks = log_tracebacks(log)
+    rss_after = served.rss()
+    tracebacks = log_tracebacks(served.log)
     for line in tracebacks[:5]:
         figures.error(f"server log traceback: {line}")
+    if served.restarted():
+        figures.error("a worker process died and was replaced")
     firsts = sorted(figures.round_trips)
     print(f"{args.cycles} connect/first render/close cycles, {args.parallel} at a time, in {elapsed:.0f} s "
           f"({args.cycles / elapsed:.1f}/s); first render p50 {percentile(firsts, 0.5):.0f} ms, "
           f"p95 {percentile(firsts, 0.95):.0f} ms")
     print(f"errors: {len(figures.errors)}")
     print(f"{'PASS' if not figures.errors else 'FAIL'}  errors: {len(figures.errors)} (goal: 0)")
-    return growth_line("memory after the cycles", rss_before, rss_after) and not figures.errors
+    flat = growth_line("memory after the cycles", total(rss_before), total(rss_after))
+    rows: Rows = [("cycles/s", f"{args.cycles / elapsed:.1f}"),
+                  ("first render p50 / p95 ms", f"{percentile(firsts, 0.5):.0f} / {percentile(firsts, 0.95):.0f}"),
+                  ("errors", str(len(figures.errors))),
+                  ("RSS MB before -> after, all", f"{total(rss_before):.1f} -> {total(rss_after):.1f}")]
+    return flat and not figures.errors, rows
+
+
+def side_by_side(columns: dict[str, Rows]) -> None:
+    """One table, a column a rung; a row only one rung has (a worker's RSS) is blank in the others."""
+    labels = list(dict.fromkeys(label for rows in columns.values() for label, _ in rows))
+    width = max(map(len, labels))
+    cells = {rung: dict(rows) for rung, rows in columns.items()}
+    wide = {rung: max(len(rung), *(len(value) for value in cells[rung].values())) for rung in columns}
+    print("\n" + " " * width + "  " + "  ".join(rung.rjust(wide[rung]) for rung in columns))
+    for label in labels:
+        print(label.ljust(width) + "  " + "  ".join(cells[rung].get(label, "").rjust(wide[rung])
+                                                   for rung in columns))
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=("soak", "cycles"), default="soak")
+    parser.add_argument("--rung", choices=RUNGS, default="embedded")
+    parser.add_argument("--rungs", help="several rungs in turn, comma-separated (embedded,workers): one table after")
+    parser.add_argument("--workers", type=int, default=2, help="server processes of the workers rung")
     parser.add_argument("--minutes", type=float, default=10)
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--api-clients", type=int, default=20)
@@ -381,19 +541,31 @@ async def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="serve on this port (default: a free one)")
     parser.add_argument("--app-dir", type=Path, default=ROOT)
     args = parser.parse_args()
-    port = args.port or free_port()
-    log = Path(os.environ["DSP_DATA_DIR"]) / "server.log"
-    prepared = time.monotonic()
-    server = start_server(args.app_dir.resolve(), port, simulate_days=30, log=log)
-    print(f"server pid {server.pid} on port {port} (data {os.environ['DSP_DATA_DIR']}, ready in "
-          f"{time.monotonic() - prepared:.0f} s); load average {os.getloadavg()[0]:.1f}", flush=True)
-    try:
-        url, origin = ws_url(port)
-        passed = await (soak if args.mode == "soak" else cycles)(args, server.pid, url, origin, log)
-        print(f"load average at the end {os.getloadavg()[0]:.1f}")
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
+    rungs = args.rungs.split(",") if args.rungs else [args.rung]
+    if unknown := set(rungs) - set(RUNGS):
+        parser.error(f"--rungs: unknown {', '.join(sorted(unknown))} (known: {', '.join(RUNGS)})")
+    columns: dict[str, Rows] = {}
+    passed = True
+    for rung in rungs:
+        port = args.port or free_port()
+        print(f"\n== {rung} == load average {os.getloadavg()[0]:.1f}", flush=True)
+        if rung == "workers":
+            print(SERIALIZED_FRONT, flush=True)
+        prepared = time.monotonic()
+        with serving(rung, args, port) as served:
+            await ready(served, args.workers if rung == "workers" else 1)
+            url, origin = ws_url(port)
+            print(f"server pid {served.pid}{''.join(f', worker {pid}' for pid in served.workers)} on port {port} "
+                  f"(data {served.log.parent}, ready in {time.monotonic() - prepared:.0f} s); load average "
+                  f"{os.getloadavg()[0]:.1f}", flush=True)
+            rung_passed, columns[served.label] = await (soak if args.mode == "soak" else cycles)(
+                args, served, url, origin)
+            passed = passed and rung_passed
+            print(f"load average at the end {os.getloadavg()[0]:.1f}")
+    if len(columns) > 1:
+        side_by_side(columns)
+        if "workers" in rungs:
+            print(SERIALIZED_FRONT)
     sys.exit(0 if passed else 1)
 
 

@@ -5,6 +5,8 @@ errors, named."""
 
 from __future__ import annotations
 
+import logging
+import threading
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit, urlunsplit
@@ -54,6 +56,28 @@ def test_threads_write_and_read_through_one_client_at_once(clickhouse_server: st
         assert not any(r.duplicate for r in receipts)
         everything = [row for rows in batches.values() for row in rows]
         assert _totals(store) == expected(everything, lambda _: ())[()][:len(MEASURES)]
+    finally:
+        store.close()
+
+
+def test_a_peak_of_reads_reuses_its_connections_instead_of_opening_one_a_read(
+        clickhouse_server: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Sixteen threads read at once (pages and API calls of one busy server process; the front answers one at a
+    time, so they all wait on their connections together): each connection goes back to the pool to be used again,
+    none is dropped with urllib3's "Connection pool is full" (clickhouse-connect's default pool keeps 8)."""
+    store = ClickHouseStore(HTTPExecutor(clickhouse_server, connections=16), f"peak_{uuid.uuid4().hex}")
+    together = threading.Barrier(16)
+
+    def read(_: int) -> list[dict[str, object]]:
+        together.wait(timeout=60)
+        return store.query(StatsQuery(start=START, end=END, dimensions=("date",)))
+
+    try:
+        store.ingest("peak", random_rows(37, 50), source="test")
+        with caplog.at_level(logging.WARNING, logger="urllib3.connectionpool"), ThreadPoolExecutor(16) as pool:
+            answers = list(pool.map(read, range(16)))
+        assert all(answer == answers[0] for answer in answers)
+        assert not [r.message for r in caplog.records if "pool is full" in r.message]
     finally:
         store.close()
 

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from app.kernel.config import REPO_ROOT, Settings
+from app.kernel.config import REPO_ROOT, Settings, get_settings
 from app.warehouse import clickhouse_store, get_store
 from app.warehouse.base import DeliveryHistory, FactRow, HistoryQuery, StatisticsStore, StatsQuery
 from app.warehouse.clickhouse_store import ChDBExecutor, ClickHouseStore
@@ -478,8 +478,6 @@ def test_the_statistics_url_picks_the_store_and_refuses_an_unknown_one(tmp_path,
     assert "DSP_STATISTICS_URL" in said and all(s in said for s in ("duckdb:///", "chdb:///", "clickhouse://"))
     with pytest.raises(ValueError):
         Settings(statistics_url="statistics.duckdb")  # a path is not a URL
-    from app.kernel.config import get_settings
-
     settings = get_settings()
     default = get_store()
     assert isinstance(default, DuckDBStore) and default.path == settings.analytics_path  # empty: as before
@@ -547,6 +545,8 @@ def test_a_clickhouse_server_url_reaches_clickhouse_connect(monkeypatch) -> None
     store = clickhouse_store.open_server_store("clickhouse://stats:p%40ss@ch.internal:8124/figures?secure=true")
     try:
         assert opened.pop("settings")["use_uncompressed_cache"] == 1  # small reads from the server's cache
+        settings = get_settings()  # as many connections kept as to the database, not clickhouse-connect's 8
+        assert opened.pop("pool_mgr").connection_pool_kw["maxsize"] == settings.db_pool_size + settings.db_max_overflow
         assert opened == {"host": "ch.internal", "port": 8124, "username": "stats", "password": "p@ss", "secure": True,
                           "autogenerate_session_id": False}  # no HTTP session: threads may query at once
         assert store.database == "figures" and calls[0] == ("command", "CREATE DATABASE IF NOT EXISTS figures")

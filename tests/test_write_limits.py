@@ -4,7 +4,10 @@ count; and the counts are in the database, so every server process counts the sa
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from sqlmodel import select
@@ -89,3 +92,36 @@ def test_limits_of_zero_count_nothing(db, limits) -> None:
         assert write_limits.count_write(write_limits.DatabaseCounts(db), credential="dsp_key", address="10.0.0.1") is None
         assert write_limits.count_write(counts, credential="dsp_key", address="10.0.0.1") is None
     assert db.exec(select(RateCount)).all() == [] and counts._counts == {}
+
+
+@pytest.mark.skipif(get_settings().is_sqlite, reason="SQLite's one process counts in memory, without a thread")
+def test_a_write_is_counted_while_every_thread_the_pages_share_is_busy(db, limits) -> None:  # type: ignore[no-untyped-def]
+    """The shared count is a database write on a thread: one that waited for asyncio's default executor queued
+    behind every page's slow reads there. Here each of those threads is held until the write has gone through."""
+    from app.web.write_limits import WriteLimits
+
+    limits(100, 100)
+    reached: list[str] = []
+
+    async def route(scope: dict[str, Any], _receive: Any, _send: Any) -> None:
+        reached.append(scope["method"])
+
+    async def nothing() -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    async def ignored(_message: dict[str, Any]) -> None:
+        return None
+
+    async def write_while_busy() -> None:
+        loop, release = asyncio.get_running_loop(), threading.Event()
+        busy = [loop.run_in_executor(None, release.wait) for _ in range(64)]  # more than the executor's threads
+        try:
+            scope = {"type": "http", "method": "PUT", "path": "/api/campaigns/1", "query_string": b"",
+                     "headers": [(b"authorization", b"Bearer a-token")], "client": ("10.0.0.9", 5000)}
+            await asyncio.wait_for(WriteLimits(route)(scope, nothing, ignored), 60)  # a bound on a hang, not a timing
+        finally:
+            release.set()
+            await asyncio.gather(*busy)
+
+    asyncio.run(write_while_busy())
+    assert reached == ["PUT"]

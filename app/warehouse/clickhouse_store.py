@@ -325,19 +325,33 @@ class HTTPExecutor:
     The client names no database: the URL's may not exist until the store creates it, and the store's SQL names
     its tables in full (db.table). It keeps no HTTP session (a server runs one query at a time in a session, and
     clickhouse-connect refuses a second in it), so threads query at once on the client's connection pool.
+
+    That pool keeps `connections` open: by default as many as the process may hold to the database
+    (DSP_DB_POOL_SIZE + DSP_DB_MAX_OVERFLOW), since a request's thread holds at most one of each. clickhouse-connect's
+    own default pool keeps 8 and opens, then drops, one more for every query beyond them ("Connection pool is full,
+    discarding connection" in the log): a connection set up per read at a peak (a TLS handshake on a real network),
+    seen with two workers serving 100 tabs and 10 API clients (bench/load_soak.py).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, connections: int | None = None) -> None:
         from urllib.parse import parse_qs, unquote, urlsplit
 
         import clickhouse_connect
+        from clickhouse_connect.driver import httputil
 
+        from app.kernel.config import get_settings
+
+        if connections is None:
+            settings = get_settings()
+            connections = settings.db_pool_size + settings.db_max_overflow
         parts = urlsplit(url)
         secure = parse_qs(parts.query).get("secure", ["false"])[0].lower() in ("1", "true", "yes")
+        self._pool = httputil.get_pool_manager(maxsize=connections)  # this client's own: close() ends it
         self._client = clickhouse_connect.get_client(
             host=parts.hostname or "localhost", port=parts.port or (8443 if secure else 8123),
             username=unquote(parts.username or "default"), password=unquote(parts.password or ""), secure=secure,
-            autogenerate_session_id=False, settings=_READ_SETTINGS)
+            autogenerate_session_id=False, settings=_READ_SETTINGS,
+            pool_mgr=self._pool)
 
     def command(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
         self._client.command(sql, parameters=dict(params or {}))
@@ -355,6 +369,7 @@ class HTTPExecutor:
 
     def close(self) -> None:
         self._client.close()
+        self._pool.clear()  # a pool handed to the client is the caller's to close
 
 
 def _naive(value: Any) -> Any:

@@ -4,6 +4,8 @@ a limit answers 429 with Retry-After before any route runs, so it changes nothin
 from __future__ import annotations
 
 import asyncio
+import contextvars
+from concurrent.futures import ThreadPoolExecutor
 
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -22,6 +24,11 @@ def _credential(request: Request) -> str | None:
 
 
 PROCESS_COUNTS = write_limits.MemoryCounts()  # SQLite's one server process (app/access/write_limits.py)
+# The shared counts are written on threads of their own, not in asyncio's default executor, which every page's
+# service calls share (as the session checks, app/web/middleware.py): there a write queued behind slow page reads
+# (bench/load_soak.py, two workers on PostgreSQL: a campaign rename's p50 1.25 s, most of it waiting for a thread).
+# Two, so one slow answer does not hold every other write.
+_SHARED_COUNTS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="write-limit")
 
 
 def _count_shared(credential: str | None, address: str) -> write_limits.Refusal | None:
@@ -41,8 +48,9 @@ class WriteLimits:
         credential, address = _credential(request), client_address(request)
         if get_settings().is_sqlite:
             refusal = write_limits.count_write(PROCESS_COUNTS, credential=credential, address=address)
-        else:  # a database write: off the loop
-            refusal = await asyncio.to_thread(_count_shared, credential, address)
+        else:  # a database write: off the loop (in the caller's context, as asyncio.to_thread would)
+            refusal = await asyncio.get_running_loop().run_in_executor(
+                _SHARED_COUNTS, contextvars.copy_context().run, _count_shared, credential, address)
         if refusal is None:
             await self.app(scope, receive, send)
             return

@@ -2,16 +2,14 @@
 database is not answering (not a 500, not a hang), a page says so too, and both recover by themselves once it is
 back, without a restart of the server (pool_pre_ping, app/kernel/faults.py).
 
-It stops a cluster of its own (never the suite's shared one), made like tests/run_all.sh makes it."""
+It stops a cluster of its own (never the suite's shared one), made like tests/run_all.sh makes it
+(tests/pg_cluster.py)."""
 
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,52 +20,16 @@ from playwright.sync_api import Browser, expect
 from app.kernel.config import REPO_ROOT, get_settings
 from app.kernel.faults import DATABASE_DOWN
 from tests.faults import Server, wait_until
+from tests.pg_cluster import Cluster
 
 pytestmark = pytest.mark.skipif(
     not get_settings().sqlalchemy_url.startswith("postgresql"),
     reason="SQLite is a file, with no server that could stop; this runs in the PostgreSQL pass (DATABASE_URL)")
 
 
-class Cluster:
-    def __init__(self) -> None:
-        self.bin = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name))[-1]
-        self.dir = Path(tempfile.mkdtemp(prefix="dsp-faults-pg-"))
-        self.run_as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-        if self.run_as:
-            shutil.chown(self.dir, "postgres")
-        with socket.socket() as probe:  # a free port for it (it cannot be handed a bound socket)
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.url = f"postgresql://dsp@127.0.0.1:{self.port}/dsp_faults"
-
-    def _ctl(self, *args: str) -> None:
-        subprocess.run([*self.run_as, str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), *args], check=True,
-                       stdout=subprocess.DEVNULL)
-
-    def create(self) -> None:
-        subprocess.run([*self.run_as, str(self.bin / "initdb"), "-D", str(self.dir / "data"), "-U", "dsp",
-                        "--auth=trust", "-E", "UTF8"], check=True, stdout=subprocess.DEVNULL)
-        self.start()
-        subprocess.run([str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "dsp",
-                        "dsp_faults"], check=True)
-
-    def start(self) -> None:
-        self._ctl("-l", str(self.dir / "log"), "-w", "-o",
-                  f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir} -c fsync=off -c full_page_writes=off",
-                  "start")
-
-    def stop(self, mode: str = "fast") -> None:
-        self._ctl("-m", mode, "-w", "stop")
-
-    def remove(self) -> None:
-        subprocess.run([*self.run_as, str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-m", "immediate",
-                        "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-
 @pytest.fixture
 def cluster() -> Iterator[Cluster]:
-    made = Cluster()
+    made = Cluster("dsp_faults")
     try:
         made.create()
         env = {**os.environ, "DATABASE_URL": made.url}

@@ -1,0 +1,59 @@
+"""The report, DSP and app-list grids page on the server (each through components/ui/offset_pages.py, as the creative
+list): the next page shows the rows that follow, a new sort or search starts from the first page, and another
+tenant's rows never appear."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session
+
+from app.reports import service as reports
+from app.reports.models import Report
+from components.reports.report_list import ReportListPage
+from tests.helpers import actor_of, other_tenant, user_by_email
+from tests.render import deliver_in_turn, grid_view, paged_grid, signed_in_console, to_page
+
+AGENCY = "agency@demo.example"
+ADVERTISER = "advertiser@demo.example"
+START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def _shown(model: dict[str, Any]) -> tuple[list[str], int, int]:
+    """(the names the grid shows, its page, the total it pages through)."""
+    grid = paged_grid(model)
+    return [row["name"] for row in grid["rows"]], grid["page"], grid["total"]
+
+
+def _named(count: int) -> list[str]:
+    return [f"Report {n:02}" for n in range(1, count + 1)]
+
+
+# One walk through a grid: page 2, a sort (back to page 1), page 2 of that sort, a search (back to page 1).
+WALK = (to_page(2), grid_view(sort="name"), to_page(2), grid_view(query="report 5", sort="name"))
+
+
+def _walked(seen: list[dict[str, Any]]) -> None:
+    """55 rows "Report 01" (changed first) .. "Report 55" walked through WALK."""
+    newest_first, by_name, by_name_2, searched = (_shown(model) for model in seen)
+    assert newest_first == (["Report 05", "Report 04", "Report 03", "Report 02", "Report 01"], 2, 55)
+    assert by_name == (_named(50), 1, 55)
+    assert by_name_2 == (_named(55)[50:], 2, 55)
+    assert searched == ([f"Report {n}" for n in range(50, 56)], 1, 6)
+
+
+def test_the_report_grid_pages_sorts_and_searches_on_the_server_within_scope(db: Session) -> None:
+    mine = user_by_email(db, ADVERTISER)
+    _agency, rival = other_tenant(db)
+    for n, name in enumerate(_named(55), start=1):
+        db.add(Report(owner_id=mine.id or 0, advertiser_id=mine.id, name=name, report_type="campaign",
+                      updated_at=START + timedelta(minutes=n)))
+    db.add(Report(owner_id=rival.id or 0, advertiser_id=rival.id, name="Report 99", report_type="campaign",
+                  updated_at=START + timedelta(days=1)))
+    db.commit()
+    _walked(deliver_in_turn(ReportListPage, signed_in_console(AGENCY), "/agency/report", WALK))
+    agency, admin = actor_of(db, AGENCY), actor_of(db, "admin@demo.example")
+    assert reports.list_reports_page(db, actor=agency, search="report 99").total == 0
+    # The search reads the advertiser as the grid shows it, too.
+    assert [r.name for r in reports.list_reports_page(db, actor=admin, search="rival shoes").rows] == ["Report 99"]

@@ -7,10 +7,15 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from sqlmodel import Session
 
+from app.dsps import service as dsps
+from app.dsps.models import Dsp
+from app.kernel.errors import Forbidden
 from app.reports import service as reports
 from app.reports.models import Report
+from components.dsps.dsp_list import DspListPage
 from components.reports.report_list import ReportListPage
 from tests.helpers import actor_of, other_tenant, user_by_email
 from tests.render import deliver_in_turn, grid_view, paged_grid, signed_in_console, to_page
@@ -57,3 +62,20 @@ def test_the_report_grid_pages_sorts_and_searches_on_the_server_within_scope(db:
     assert reports.list_reports_page(db, actor=agency, search="report 99").total == 0
     # The search reads the advertiser as the grid shows it, too.
     assert [r.name for r in reports.list_reports_page(db, actor=admin, search="rival shoes").rows] == ["Report 99"]
+
+
+def test_the_dsp_grid_pages_sorts_and_searches_on_the_server_for_admin_only(db: Session) -> None:
+    # Changed in reverse: the newest-first order is not the name order the grid starts in.
+    for n, name in enumerate(_named(55), start=1):
+        db.add(Dsp(name=name, endpoint_url=f"https://dsp{n}.example/rtb", updated_at=START - timedelta(minutes=n)))
+    db.commit()
+    walk = (to_page(2), grid_view(sort="-updated_at"), to_page(2), grid_view(query="report 5", sort="name"))
+    by_name_2, oldest_last, oldest_last_2, searched = (_shown(m) for m in deliver_in_turn(
+        DspListPage, signed_in_console("admin@demo.example"), "/admin/dsplist", walk))
+    assert by_name_2 == (_named(55)[50:], 2, 55)
+    assert oldest_last == (_named(50), 1, 55)
+    assert oldest_last_2 == (_named(55)[50:], 2, 55)
+    assert searched == ([f"Report {n}" for n in range(50, 56)], 1, 6)
+    assert dsps.list_dsps_page(db, actor=actor_of(db, "admin@demo.example"), search="dsp7.example").total == 1
+    with pytest.raises(Forbidden):
+        dsps.list_dsps_page(db, actor=actor_of(db, AGENCY))

@@ -47,6 +47,7 @@ from app.kernel.config import get_settings
 from app.kernel.errors import Conflict, Invalid, NotFound
 from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import utcnow
+from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 from app.kernel.paging import DEFAULT_LIMIT, Page
 from app.reference import metadata
 from app.reference.models import ReferenceValue
@@ -93,8 +94,9 @@ def public(dsp: Dsp, names: dict[int, str], synced: int = 0) -> DspRead:
                    synced=synced, created_at=dsp.created_at.isoformat(), updated_at=dsp.updated_at.isoformat())
 
 
-def _synced_counts(db: Session) -> dict[int, int]:
-    rows = db.exec(select(DspAssociation.dsp_id, func.count()).where(DspAssociation.remote_id != "")
+def _synced_counts(db: Session, ids: Sequence[int]) -> dict[int, int]:
+    rows = db.exec(select(DspAssociation.dsp_id, func.count())
+                   .where(DspAssociation.remote_id != "", col(DspAssociation.dsp_id).in_(ids))
                    .group_by(col(DspAssociation.dsp_id)))
     return {int(dsp_id): int(count) for dsp_id, count in rows}
 
@@ -105,7 +107,7 @@ _BY_NAME = KeysetOrder(func.lower(Dsp.name), col(Dsp.id))
 
 def _dsp_rows(db: Session, rows: Sequence[Dsp]) -> list[DspRead]:
     names = metadata.names_by_id(db, {i for dsp in rows for i in dsp.exchange_ids})
-    synced = _synced_counts(db)
+    synced = _synced_counts(db, [dsp.id for dsp in rows if dsp.id is not None])
     return [public(dsp, names, synced.get(dsp.id or 0, 0)) for dsp in rows]
 
 
@@ -120,6 +122,27 @@ def _dsps_query(actor: Actor, status: str) -> Any:
 def list_dsps(db: Session, *, actor: Actor, status: str = "") -> list[DspRead]:
     """/admin/dsplist and dsp/list: every DSP by name, with how many campaigns and creatives it holds ids for."""
     return _dsp_rows(db, [dsp for dsp, _key in db.exec(_dsps_query(actor, status).order_by(*_BY_NAME.order_by()))])
+
+
+# The DSP grid's sorts (numbered_pages.column_order): a column shown, or None for the id alone. The exchanges' names
+# and the synced counts are figured for the page's rows only and do not sort on the server.
+LIST_SORTS: dict[str, Any] = {"id": None, "name": _BY_NAME.key, "status": Dsp.status, "endpoint_url": Dsp.endpoint_url,
+                              "connection": Dsp.last_test_ok, "updated_at": Dsp.updated_at}
+
+
+def list_dsps_page(db: Session, *, actor: Actor, search: str = "", sort: str = "", page: int = 1,
+                   page_size: int = 50) -> NumberedPage[DspRead]:
+    """One page of /admin/dsplist's grid (pages count from 1): `search` in the name or the address, `sort` one of
+    LIST_SORTS ("-" first for descending; default by name), only the page's rows read and the total by a COUNT."""
+    check_page(page, page_size, things="DSPs")
+    order = column_order(sort, LIST_SORTS, col(Dsp.id), default="name")
+    query = _dsps_query(actor, "")
+    if term := search.strip().lower():
+        query = query.where(func.lower(Dsp.name).contains(term, autoescape=True)
+                            | func.lower(Dsp.endpoint_url).contains(term, autoescape=True))
+    rows, total = read_numbered(db, query, order, page=page, page_size=page_size)
+    return NumberedPage[DspRead](rows=_dsp_rows(db, [dsp for dsp, _key in rows]), total=total, page=page,
+                                 page_size=page_size)
 
 
 def dsps_page(db: Session, *, actor: Actor, status: str = "", limit: int = DEFAULT_LIMIT,

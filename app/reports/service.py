@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlalchemy.orm import aliased
+from sqlmodel import Session, col, func, select
 
 from app.access.models import User
 from app.access.policy import Actor, can_see_user, require
@@ -28,6 +29,7 @@ from app.kernel import csv_exports, validation
 from app.kernel.csv_exports import ExportLink
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.model_base import utcnow
+from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 from app.kernel.storage import get_storage
 from app.reference import geo, metadata
 from app.reports import jobs as report_jobs
@@ -153,7 +155,39 @@ def list_reports(db: Session, *, actor: Actor, advertiser_id: int | None = None)
              .order_by(col(Report.updated_at).desc(), col(Report.id).desc()))
     if advertiser_id is not None:
         query = query.where(Report.advertiser_id == advertiser_id)
-    found = list(db.exec(query).all())
+    return _list_items(db, list(db.exec(query).all()))
+
+
+# The report grid's sorts (numbered_pages.column_order): a column shown, or None for the id alone. The last run's
+# status and time, the period and the schedule's text are made in Python and do not sort on the server.
+_ADVERTISER = aliased(User)
+LIST_SORTS: dict[str, Any] = {"id": None, "name": func.lower(Report.name), "type": Report.report_type,
+                              "advertiser": _ADVERTISER.name_key, "updated_at": Report.updated_at}
+# The advertiser's shown name (access.models.SHOWN_NAME_SQL) over the aliased join, for the grid's search.
+_ADVERTISER_NAME = func.coalesce(func.nullif(_ADVERTISER.company_name, ""),
+                                 _ADVERTISER.first_name + " " + _ADVERTISER.last_name)
+
+
+def list_reports_page(db: Session, *, actor: Actor, search: str = "", sort: str = "", page: int = 1,
+                      page_size: int = 50) -> NumberedPage[ReportListItem]:
+    """One page of the report list for its grid (pages count from 1): list_reports' rows, `search` in the name or
+    the advertiser, `sort` one of LIST_SORTS ("-" first for descending; default newest change first, ties by id),
+    only the page's rows read and the total by a COUNT."""
+    require(actor, "report", "view")
+    check_page(page, page_size, things="reports")
+    order = column_order(sort, LIST_SORTS, col(Report.id), default="-updated_at")
+    query = (select(Report, User).join(User, col(User.id) == Report.owner_id)
+             .outerjoin(_ADVERTISER, col(_ADVERTISER.id) == Report.advertiser_id).where(_scope_condition(actor)))
+    if term := search.strip().lower():
+        query = query.where(func.lower(Report.name).contains(term, autoescape=True)
+                            | func.lower(_ADVERTISER_NAME).contains(term, autoescape=True))
+    found, total = read_numbered(db, query, order, page=page, page_size=page_size)
+    return NumberedPage[ReportListItem](rows=_list_items(db, [(r, u) for r, u in found]), total=total, page=page,
+                                        page_size=page_size)
+
+
+def _list_items(db: Session, found: Sequence[tuple[Report, User]]) -> list[ReportListItem]:
+    """The list's items for these (report, owner) rows: each with its advertiser and its last run."""
     ids = [r.id for r, _ in found]
     last: dict[int | None, ReportRun] = {}
     if ids:

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
-from app.access.models import User
+from app.access.models import SHOWN_NAME_SQL, User
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.history import audit, change_log
 from app.kernel import validation as v
@@ -25,6 +25,7 @@ from app.kernel.csv_exports import ExportLink, export_link, write_export
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import utcnow
+from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 from app.kernel.paging import DEFAULT_LIMIT, Page
 from app.supply import app_entries
 from app.supply.campaign_usage import campaigns_using
@@ -118,6 +119,29 @@ def list_lists(db: Session, *, actor: Actor, advertiser_id: int | None = None, s
     query = _lists_query(actor, advertiser_id=advertiser_id, status=status, kind=kind)
     rows = [(a, u) for a, u in db.exec(query.order_by(*_NEWEST_FIRST.order_by())).all() if can_see_user(actor, u)]
     return _list_rows(db, rows)
+
+
+# The inventory grid's sorts (numbered_pages.column_order): a column shown, or None for the id alone. The counts and
+# the campaigns using a list are figured for the page's lists only and do not sort on the server.
+LIST_SORTS: dict[str, Any] = {"id": None, "name": func.lower(AppList.name), "kind": AppList.kind,
+                              "advertiser": User.name_key, "status": AppList.status, "updated_at": AppList.updated_at}
+
+
+def list_lists_page(db: Session, *, actor: Actor, status: str = "", kind: str = "", search: str = "", sort: str = "",
+                    page: int = 1, page_size: int = 50) -> NumberedPage[InventoryListRead]:
+    """One page of the inventory lists' grid (pages count from 1): list_lists' rows and filters, `search` in the
+    name or the advertiser shown, `sort` one of LIST_SORTS ("-" first for descending; default newest change first),
+    only the page's rows read (and their counts and campaigns) and the total by a COUNT."""
+    require(actor, "app_list", "view")
+    check_page(page, page_size, things="lists")
+    order = column_order(sort, LIST_SORTS, col(AppList.id), default="-updated_at")
+    query = _lists_query(actor, advertiser_id=None, status=status, kind=kind)
+    if term := search.strip().lower():
+        query = query.where(func.lower(AppList.name).contains(term, autoescape=True)
+                            | func.lower(SHOWN_NAME_SQL).contains(term, autoescape=True))
+    rows, total = read_numbered(db, query, order, page=page, page_size=page_size)
+    return NumberedPage[InventoryListRead](rows=_list_rows(db, [(a, u) for a, u in rows]), total=total, page=page,
+                                           page_size=page_size)
 
 
 def lists_page(db: Session, *, actor: Actor, advertiser_id: int | None = None, status: str = "", kind: str = "",

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from app.access.policy import Actor, can, require
 from app.history import audit, change_log
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import utcnow
+from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 from app.kernel.paging import DEFAULT_LIMIT, Page
 from app.reference import app_taxonomy
 from app.supply import app_entries, app_lists
@@ -119,6 +120,28 @@ def _list_rows(db: Session, actor: Actor, rows: Sequence[SmartAppList]) -> list[
 def list_lists(db: Session, *, actor: Actor, status: str = "") -> list[SmartAppListRead]:
     """Every list for staff (by newest change); the active ones for everyone else."""
     return _list_rows(db, actor, list(db.exec(_lists_query(actor, status).order_by(*_NEWEST_FIRST.order_by()))))
+
+
+# The smart-app grid's sorts (numbered_pages.column_order): a column shown, or None for the id alone. The taxonomy's
+# names come from app_taxonomy (the table holds its ids), and the counts are figured for the page's lists only: they
+# do not sort on the server.
+LIST_SORTS: dict[str, Any] = {"id": None, "name": func.lower(SmartAppList.name), "status": SmartAppList.status,
+                              "updated_at": SmartAppList.updated_at}
+
+
+def list_lists_page(db: Session, *, actor: Actor, status: str = "", search: str = "", sort: str = "", page: int = 1,
+                    page_size: int = 50) -> NumberedPage[SmartAppListRead]:
+    """One page of the smart-app lists' grid (pages count from 1): list_lists' rows, `search` in the name, `sort`
+    one of LIST_SORTS ("-" first for descending; default newest change first), only the page's rows read (and their
+    counts) and the total by a COUNT."""
+    check_page(page, page_size, things="lists")
+    order = column_order(sort, LIST_SORTS, col(SmartAppList.id), default="-updated_at")
+    query = _lists_query(actor, status)
+    if term := search.strip().lower():
+        query = query.where(func.lower(SmartAppList.name).contains(term, autoescape=True))
+    rows, total = read_numbered(db, query, order, page=page, page_size=page_size)
+    return NumberedPage[SmartAppListRead](rows=_list_rows(db, actor, rows), total=total, page=page,
+                                          page_size=page_size)
 
 
 def lists_page(db: Session, *, actor: Actor, status: str = "", limit: int = DEFAULT_LIMIT,

@@ -1,5 +1,6 @@
 """/admin/dsplist: every DSP in the data grid, with its status switch, its last connection test and how many
-campaigns and creatives it holds ids for; links to New DSP (the guided way) and the one-page form."""
+campaigns and creatives it holds ids for; links to New DSP (the guided way) and the one-page form. The grid shows
+one page (dsps.list_dsps_page, as the creative list): its search and sort are SQL, the total a COUNT."""
 
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ from app.dsps.schemas import DspRead
 from components.dsps.common import status_cell
 from components.ui.console import Console, use_console
 from components.ui.elements import card, page_header
-from components.ui.grid_host import TOGGLE, ColumnSpec, declared_columns, use_row_actions
-from components.ui.hooks import use_action, use_query
+from components.ui.grid_host import TOGGLE, ColumnSpec, declared_columns, sortable_only, use_row_actions
+from components.ui.hooks import use_action
 from components.ui.links import app_link
 from components.ui.navigation import use_navigation
+from components.ui.offset_pages import use_offset_pages
 from components.widgets.datagrid import GridAction, GridColumn, data_grid
 
+PAGE_SIZE = 50
 COLUMNS: tuple[ColumnSpec, ...] = (
     ("name", "text", 180, False), ("status", "badge", 90, False), ("active", "toggle", 56, False),
     ("endpoint_url", "text", 220, False), ("exchanges", "text", 170, False), ("connection", "badge", 120, False),
@@ -81,8 +84,9 @@ def _DspRowActions(host: Ref[Any], rows: list[DspRead], reload: Callable[[], Non
 def DspListPage() -> Any:
     console = use_console()
     t = console.t
-    rows = use_query(dsps.list_dsps, actor=console.actor)
-    actions = use_row_actions(_DspRowActions, rows.value or [], rows.reload)
+    pages = use_offset_pages(dsps.list_dsps_page, filters=[], page_size=PAGE_SIZE, actor=console.actor)
+    rows = pages.query
+    actions = use_row_actions(_DspRowActions, pages.rows, rows.reload)
     wizard, form = console.path("dsp.new"), console.path("dsp.create")
     return html.div(
         {"data-page": "dsps"},
@@ -92,11 +96,12 @@ def DspListPage() -> Any:
                     if form else "",
                     app_link({"to": wizard, "className": "btn btn-primary", "data-action": "new-dsp"},
                              html.i({"className": "bi bi-plus-lg me-1"}), t("dsps.new")) if wizard else ""),
-        card(data_grid(columns=grid_columns(console), rows=grid_rows(console, rows.value or []), height=520,
+        card(data_grid(columns=sortable_only(grid_columns(console), dsps.LIST_SORTS), rows=grid_rows(console, pages.rows),
+                       height=520,
                        search_placeholder=t("common.search"), empty_text=t("dsps.empty"), row_count_label=t("grid.rows"),
                        more_label=t("grid.more"), locale=console.language, actions=grid_actions(console),
                        on_action=actions.on_action, on_row_click=lambda key: actions.on_action("dsp.view", key),
                        loading_text=t("common.loading") if rows.loading else None, columns_label=t("grid.columns"),
-                       storage_key="dsps")),
+                       storage_key="dsps", on_view_change=pages.on_view_change, paging=pages.paging)),
         actions.elements,
     )

@@ -1,5 +1,8 @@
 """/report, /agency/report, /admin/report (and co-admin's): the reports the user may see, with a "New report"
-menu of types and the running-apps CSV export."""
+menu of types and the running-apps CSV export.
+
+The grid shows one page (reports.list_reports_page, as the creative list): its search and sort are SQL, the total a
+COUNT, and only the page's reports get their last runs read."""
 
 from __future__ import annotations
 
@@ -17,12 +20,14 @@ from components.ui.console import use_console
 from components.ui.download import download_icon, use_service_download
 from components.ui.elements import card, page_header
 from components.ui.forms import form
-from components.ui.grid_host import use_row_actions
-from components.ui.hooks import use_action, use_query
+from components.ui.grid_host import sortable_only, use_row_actions
+from components.ui.hooks import use_action
 from components.ui.navigation import use_navigation
+from components.ui.offset_pages import use_offset_pages
 from components.widgets.datagrid import GridAction, GridColumn, data_grid
 
 DELETE = "delete"
+PAGE_SIZE = 50
 RUNNING_APPS_DAYS = 30
 
 
@@ -93,8 +98,9 @@ def _ReportRowActions(host: Ref[Any], rows: list[ReportListItem], reload: Any) -
 def ReportListPage() -> Any:
     console = use_console()
     t = console.t
-    rows = use_query(reports.list_reports, actor=console.actor)
-    actions = use_row_actions(_ReportRowActions, rows.value or [], rows.reload)
+    pages = use_offset_pages(reports.list_reports_page, filters=[], page_size=PAGE_SIZE, actor=console.actor)
+    rows = pages.query
+    actions = use_row_actions(_ReportRowActions, pages.rows, rows.reload)
     cross = console.role is not None and console.role.value != "ADVERTISER"
     columns: list[GridColumn] = [
         {"key": "name", "label": t("reports.field.name"), "width": 160},
@@ -108,7 +114,7 @@ def ReportListPage() -> Any:
     grid_rows = [{**r.model_dump(), "type": t(f"reports.type.{r.report_type}"), "period_text": period_text(console, r),
                   "advertiser": r.advertiser or t("reports.all_advertisers"),
                   "schedule_text": t(f"reports.schedule.{r.schedule}"),
-                  "last_status": status_cell(console, r.last_status)} for r in rows.value or []]
+                  "last_status": status_cell(console, r.last_status)} for r in pages.rows]
     grid_actions: list[GridAction] = [
         {"id": "report.view", "label": t("reports.view"), "icon": "bi-eye"},
         {"id": "report.edit", "label": t("reports.edit"), "icon": "bi-pencil"},
@@ -116,10 +122,11 @@ def ReportListPage() -> Any:
     return html.div(
         {"data-page": "reports"},
         page_header(t("reports.title"), t("reports.subtitle"), RunningAppsExport(), NewReportMenu()),
-        card(data_grid(columns=columns, rows=grid_rows, height=520, search_placeholder=t("common.search"),
+        card(data_grid(columns=sortable_only(columns, reports.LIST_SORTS), rows=grid_rows, height=520, search_placeholder=t("common.search"),
                        empty_text=t("reports.empty"), row_count_label=t("grid.rows"), more_label=t("grid.more"),
                        locale=console.language, actions=grid_actions, on_action=actions.on_action,
                        on_row_click=lambda key: actions.on_action("report.view", key),
-                       loading_text=t("common.loading") if rows.loading else None)),
+                       loading_text=t("common.loading") if rows.loading else None,
+                       on_view_change=pages.on_view_change, paging=pages.paging)),
         actions.elements,
     )

@@ -21,12 +21,14 @@ from components.ui.forms import form, select_field, text_field
 from components.ui.grid_host import ColumnSpec, declared_columns
 from components.ui.hooks import use_query
 from components.ui.links import app_link
+from components.ui.offset_pages import use_offset_pages
 
 APP_LISTS = list_entity_pages("applists", "applist", "bi-list-check")
 INVENTORY = ListPages(
     pages=APP_LISTS, service=app_lists, page="applist", id_kw="applist_id", data_page="inventory-list",
     upload="/api/uploads/inventory-list", badges=lambda console, row: [kind_badge(console, row.kind)],
     described=lambda row: row.advertiser)
+PAGE_SIZE = 50
 COLUMNS: tuple[ColumnSpec, ...] = (
     ("name", "text", 220, False), ("kind", "badge", 90, False), ("advertiser", "text", 160, False),
     ("status", "badge", 95, False), ("apps", "number", 90, False), ("domains", "number", 90, False),
@@ -53,13 +55,14 @@ def InventoryListsPage() -> Any:
     t = console.t
     status, set_status = use_state("")
     kind, set_kind = use_state("")
-    rows = use_query(app_lists.list_lists, actor=console.actor, status=status, kind=kind, deps=[status, kind])
-    actions = INVENTORY.use_row_actions(rows)
+    pages = use_offset_pages(app_lists.list_lists_page, filters=[status, kind], page_size=PAGE_SIZE,
+                             actor=console.actor, status=status, kind=kind)
+    actions = INVENTORY.use_row_actions(pages)
     return INVENTORY.lists_page(
-        console, data_page="inventory-lists", new_action="new-list", query=rows, actions=actions,
+        console, data_page="inventory-lists", new_action="new-list", pages=pages, actions=actions,
         columns=declared_columns(lambda key: t(f"applists.col.{key}"),
                                  (c for c in COLUMNS if c[0] != "advertiser" or _advertiser_column(console))),
-        rows=_grid_rows(console, rows.value or []),
+        rows=_grid_rows(console, pages.rows),
         filters=html.div({"className": "d-flex flex-wrap gap-3 align-items-end mb-1 dsp-filters"},
                          select_field(name="status_filter", label=t("applists.filter_status"), value=status,
                                       options=[("", t("applists.all_statuses"))]

@@ -20,9 +20,10 @@ from components.ui import styles
 from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, loading_page, page_header
 from components.ui.entity_pages import EntityPages
-from components.ui.grid_host import use_row_actions
+from components.ui.grid_host import sortable_only, use_row_actions
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
+from components.ui.offset_pages import OffsetPages
 from components.ui.routes import use_subject_id
 from components.widgets.datagrid import GridColumn, data_grid
 
@@ -42,7 +43,7 @@ Created = ListCreated[InventoryListRead] | ListCreated[SmartAppListRead]
 class ListPages:
     """What one list kind's pages differ in; the rest of their frames is this module's."""
     pages: EntityPages
-    service: ModuleType  # list_lists, get_list, create_list, update_list, set_status, delete_list, *_entries, entries_page
+    service: ModuleType  # list_lists_page, LIST_SORTS, get_list, create_list, update_list, set_status, delete_list, *_entries, entries_page
     page: str  # its route names' prefix: "<page>.view", "<page>.edit", "<page>.create"
     id_kw: str  # the service functions' name for the list's id
     data_page: str  # data-page of its pages: "<data_page>-view", "-edit", "-create", "-created"
@@ -61,9 +62,10 @@ class ListPages:
                                      self.pages.status_badge(console, row.status)),
                            f"{self.described(row)} · #{row.id}", *actions, self.pages.back_to_list(console))
 
-    def lists_page(self, console: Console, *, data_page: str, new_action: str, query: Any, actions: Any,
+    def lists_page(self, console: Console, *, data_page: str, new_action: str, pages: OffsetPages, actions: Any,
                    columns: list[GridColumn], rows: list[dict[str, Any]], filters: Any = "") -> Any:
-        """The list page: a header with its "new" button, the grid with the lifecycle's row actions."""
+        """The list page: a header with its "new" button, the grid of one page (the service's list_lists_page, its
+        search and sort on the server) with the lifecycle's row actions."""
         t = console.t
         create = console.path(f"{self.page}.create")
         return html.div(
@@ -72,18 +74,19 @@ class ListPages:
                         app_link({"to": create, "className": "btn btn-primary", "data-action": new_action},
                                  html.i({"className": "bi bi-plus-lg me-1"}), t(f"{self.text}.new")) if create else ""),
             card(filters,
-                 data_grid(columns=columns, rows=rows, height=520,
+                 data_grid(columns=sortable_only(columns, self.service.LIST_SORTS), rows=rows, height=520,
                            search_placeholder=t("common.search"), empty_text=t(f"{self.text}.empty"),
                            row_count_label=t("grid.rows"), more_label=t("grid.more"), locale=console.language,
                            actions=grid_actions(console, self.page), on_action=actions.on_action,
                            on_row_click=lambda key: actions.on_action(f"{self.page}.view", key),
-                           loading_text=t("common.loading") if query.loading else None, storage_key=data_page)),
+                           loading_text=t("common.loading") if pages.query.loading else None, storage_key=data_page,
+                           on_view_change=pages.on_view_change, paging=pages.paging)),
             actions.elements,
         )
 
-    def use_row_actions(self, query: Any) -> Any:
+    def use_row_actions(self, pages: OffsetPages) -> Any:
         """The list grid's row actions: its pages, and archive, restore and delete after asking."""
-        return use_row_actions(ListLifecycle, query.value or [], query.reload, self.service.set_status,
+        return use_row_actions(ListLifecycle, pages.rows, pages.query.reload, self.service.set_status,
                                self.service.delete_list, self.id_kw)
 
     def use_create_list(self) -> tuple[Created | None, Any]:

@@ -19,6 +19,7 @@ from components.ui.elements import card, facts, page_header
 from components.ui.forms import form, select_field, text_field
 from components.ui.grid_host import ColumnSpec, declared_columns
 from components.ui.hooks import use_query
+from components.ui.offset_pages import use_offset_pages
 
 SMART_APPS = list_entity_pages("smartapps", "smartapp", "bi-stars")
 
@@ -30,6 +31,7 @@ def _taxonomy_text(row: SmartAppListRead) -> str:
 SMART = ListPages(
     pages=SMART_APPS, service=smart_apps, page="smartapp", id_kw="list_id", data_page="smart-app",
     upload="/api/uploads/smart-app-list", badges=lambda console, row: [], described=_taxonomy_text)
+PAGE_SIZE = 50
 COLUMNS: tuple[ColumnSpec, ...] = (
     ("name", "text", 220, False), ("category", "text", 150, False), ("genre", "text", 150, False),
     ("subgenre", "text", 130, False), ("status", "badge", 95, False), ("entries", "number", 100, False),
@@ -83,11 +85,11 @@ def _grid_rows(console: Console, rows: list[SmartAppListRead]) -> list[dict[str,
 def SmartAppListsPage() -> Any:
     console = use_console()
     t = console.t
-    rows = use_query(smart_apps.list_lists, actor=console.actor)
-    actions = SMART.use_row_actions(rows)
-    return SMART.lists_page(console, data_page="smart-apps", new_action="new-smart-list", query=rows, actions=actions,
+    pages = use_offset_pages(smart_apps.list_lists_page, filters=[], page_size=PAGE_SIZE, actor=console.actor)
+    actions = SMART.use_row_actions(pages)
+    return SMART.lists_page(console, data_page="smart-apps", new_action="new-smart-list", pages=pages, actions=actions,
                             columns=declared_columns(lambda key: t(f"smartapps.col.{key}"), COLUMNS),
-                            rows=_grid_rows(console, rows.value or []))
+                            rows=_grid_rows(console, pages.rows))
 
 
 @component

@@ -45,6 +45,15 @@ def balance_micros(db: Session, *, actor: Actor, advertiser_id: int) -> int:
     return int(total)
 
 
+def statement_figures(db: Session, *, actor: Actor, advertiser_id: int) -> tuple[int, int]:
+    """(balance in micro-dollars, how many entries) of an advertiser's ledger: the payment list's figures beside
+    its statement, which it shows a page at a time (grouped_ledger_page)."""
+    _advertiser(db, actor, advertiser_id)
+    balance, count = db.exec(select(func.coalesce(func.sum(LedgerEntry.amount_micros), 0), func.count())
+                             .where(LedgerEntry.advertiser_id == advertiser_id)).one()
+    return int(balance), int(count)
+
+
 def _advertiser(db: Session, actor: Actor, advertiser_id: int) -> User:
     """The advertiser whose ledger is read, in the actor's scope: another tenant's advertiser, or an account that
     is no advertiser, answers not found."""

@@ -8,12 +8,11 @@ from typing import Any
 from reactpy import component, html, use_connection, use_effect, use_state
 from reactpy_router import use_search_params
 
-from app.funds import card_payments, ledger
+from app.funds import card_payments
 from app.funds import service as funds
-from app.funds.ledger import LedgerRow
 from app.funds.schemas import CheckoutStarted, FundsRow
 from components.funds.common import kpi_card, kpi_row
-from components.funds.ledger import LedgerCard
+from components.funds.ledger import LedgerCard, use_ledger_pages
 from components.ui.console import Console, use_console
 from components.ui.elements import loading_page, page_header
 from components.ui.forms import alert, form, submit_button, text_field
@@ -79,12 +78,11 @@ def FundsPage() -> Any:
     assert actor is not None
     outcome = (use_search_params().get("payment") or [""])[0]
     summary = use_query(funds.funds_summary, actor=actor, advertiser_id=actor.id)
-    history = use_query(ledger.grouped_ledger, actor=actor, advertiser_id=actor.id)
+    history = use_ledger_pages(actor.id)
     use_effect(lambda: _payment_return_toast(console, outcome), dependencies=[outcome])
-    if summary.loading or history.loading:
+    if summary.loading or history.query.value is None:
         return loading_page(t, t("funds.title"))
     figures: FundsRow | None = summary.value
-    rows: list[LedgerRow] = history.value or []
     return html.div(
         {"data-page": "funds"},
         page_header(t("funds.title"), t("funds.subtitle_advertiser"),
@@ -99,5 +97,5 @@ def FundsPage() -> Any:
             kpi_card(console, key="spent", label=t("funds.spent_total"),
                      micros=figures.spend_micros + figures.margin_micros if figures else 0, icon="bi-cart-check"),
         ),
-        LedgerCard(rows, title=t("funds.ledger")),
+        LedgerCard(history, title=t("funds.ledger")),
     )

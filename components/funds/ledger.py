@@ -13,14 +13,16 @@ from typing import Any
 
 from reactpy import component, html, use_ref, use_state
 
+from app.funds import ledger
 from app.funds.ledger import LedgerRow
 from app.funds.schemas import LedgerDeliveryRow
 from app.kernel.i18n.formatters import money
 from components.funds.common import grid_height
 from components.ui.console import Console, use_console
+from components.ui.cursor_pages import CursorPages, use_cursor_pages
 from components.ui.elements import card
 from components.ui.links import app_link
-from components.widgets.datagrid import GridAction, GridColumn, data_grid
+from components.widgets.datagrid import GridAction, GridColumn, GridPaging, data_grid
 
 # Credits green, charges muted, adjustments by their sign.
 KIND_VARIANTS = {"deposit": "success", "refund": "info", "delivery": "secondary", "spend": "secondary",
@@ -132,21 +134,32 @@ def HoursDialog(days: dict[str, LedgerDeliveryRow], opener: Any) -> Any:
 
 
 @component
-def LedgerGrid(rows: list[LedgerRow], show_by: bool, open_day: Callable[[str], None]) -> Any:
+def LedgerGrid(rows: list[LedgerRow], show_by: bool, open_day: Callable[[str], None], paging: GridPaging) -> Any:
     console = use_console()
     t = console.t
     actions: list[GridAction] = [{"id": SHOW_HOURS, "label": t("ledger.show_hours"), "icon": "bi-clock-history",
                                   "when": SHOW_HOURS}]
     return data_grid(columns=ledger_columns(console, show_by=show_by), rows=grid_rows(console, rows),
-                     height=grid_height(len(rows)), actions=actions,
+                     height=grid_height(len(rows)), actions=actions, paging=paging,
                      on_action=lambda _action, key: open_day(str(key)), on_row_click=lambda key: open_day(str(key)),
                      empty_text=t("payments.empty"), row_count_label=t("grid.rows"), locale=console.language,
                      search_placeholder=t("common.search"))
 
 
+PAGE_SIZE = 50
+
+
+def use_ledger_pages(advertiser_id: int) -> CursorPages:
+    """An advertiser's statement a page at a time (ledger.grouped_ledger_page), newest first."""
+    actor = use_console().actor
+    return use_cursor_pages(ledger.grouped_ledger_page, filters=[advertiser_id], page_size=PAGE_SIZE, actor=actor,
+                            advertiser_id=advertiser_id)
+
+
 @component
-def LedgerCard(rows: list[LedgerRow], title: str = "", show_by: bool = False) -> Any:
-    """`rows`: grouped_ledger's answer."""
+def LedgerCard(pages: CursorPages, title: str = "", show_by: bool = False) -> Any:
+    """The statement's shown page (use_ledger_pages), its days' hours a click away."""
+    rows: list[LedgerRow] = pages.items
     opener = use_ref(None)
 
     def open_day(key: str) -> None:
@@ -154,4 +167,4 @@ def LedgerCard(rows: list[LedgerRow], title: str = "", show_by: bool = False) ->
             opener.current(key)
 
     days = {row.id: row for row in rows if isinstance(row, LedgerDeliveryRow) and row.hours}
-    return card(LedgerGrid(rows, show_by, open_day), HoursDialog(days, opener), title=title)
+    return card(LedgerGrid(rows, show_by, open_day, pages.paging), HoursDialog(days, opener), title=title)

@@ -10,10 +10,10 @@ from reactpy import component, html
 from app.accounts import users
 from app.accounts.schemas import UserRead
 from app.funds import ledger
-from app.funds.ledger import LedgerRow
 from app.kernel.i18n.formatters import money
+from app.kernel.money import dollars
 from components.accounts.users.common import back_link, not_found, user_page_links
-from components.funds.ledger import LedgerCard
+from components.funds.ledger import LedgerCard, use_ledger_pages
 from components.ui.console import use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.hooks import use_query
@@ -26,14 +26,15 @@ def PaymentListPage() -> Any:
     t = console.t
     user_id = use_subject_id()
     user_query = use_query(users.get_user, actor=console.actor, user_id=user_id, deps=[user_id])
-    history_query = use_query(ledger.grouped_ledger, actor=console.actor, advertiser_id=user_id, deps=[user_id])
+    history = use_ledger_pages(user_id)
+    figures = use_query(ledger.statement_figures, actor=console.actor, advertiser_id=user_id, deps=[user_id])
     user: UserRead | None = user_query.value
-    history: list[LedgerRow] | None = history_query.value
-    if user_query.loading or history_query.loading:
+    if user_query.loading or figures.loading:
         return loading_page(t, t("payments.title"))
-    if user is None or history is None:
+    if user is None or figures.value is None:
         return html.div(page_header(t("payments.title")), not_found(console))
-    balance = history[0].balance if history else "0.00"
+    balance_micros, entries = figures.value
+    balance = dollars(balance_micros)
     return html.div(
         page_header(t("payments.title"), f"{user.name} · {user.email}", back_link(console)),
         user_page_links(console, user.id, user.role, current="user.payments"),
@@ -44,7 +45,7 @@ def PaymentListPage() -> Any:
                                         money(balance, language=console.language)))),
                  html.div({"className": "col-sm-6 col-xl-3"},
                           card(html.div({"className": "small text-body-secondary"}, t("payments.entries")),
-                               html.div({"className": "fs-4 fw-semibold"},
-                                        str(sum(row.entries for row in history)))))),
+                               html.div({"className": "fs-4 fw-semibold", "data-payment-entries": entries},
+                                        str(entries))))),
         LedgerCard(history, show_by=True),
     )

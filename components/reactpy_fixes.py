@@ -12,11 +12,25 @@ ReactPy's client (its JS) gets two fixes of its own in static/shell/lean-events.
 (app/web/html_shell.py, static/shell/boot.js): events carry only what the console's handlers read (ReactPy's
 serializer sent ~41 KB per keystroke, 1 MB on the brand settings page), and a checkbox the user ticks (or a radio it
 chooses, with its group) keeps its state through renders the server computed before the click reached it.
+
+A render acknowledges only the events it has seen. ReactPy writes on each input the highest event number the server
+has received for it (`_reactpy_ack_seq`), read from the live table while the render walks the page; but the walk
+gives the event loop a turn at each component it meets (the hook's render lock), and an event handled in that turn
+(its number recorded, its handler run) is then "acknowledged" by a render whose state was read before it. The
+client trusts the number: a radio's hold ended on such a render and the group showed the old choice until the next
+render (one frame unticked in tests/e2e/test_page_events.py under load; tests/test_reactpy_fixes.py has the
+ordering). Each layout update now acknowledges what the server had recorded when the update began: a handler runs
+in the same turn its number is recorded, so every render started later has read its state. Upstream has no issue
+for this yet.
 """
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+from typing import Any
+
 from reactpy.core._life_cycle_hook import LifeCycleHook
+from reactpy.core.layout import Layout
 
 _did_render = LifeCycleHook.affect_layout_did_render
 
@@ -27,3 +41,36 @@ async def _did_render_keeping_no_idle_stop(self: LifeCycleHook) -> None:
 
 
 LifeCycleHook.affect_layout_did_render = _did_render_keeping_no_idle_stop  # type: ignore[method-assign]
+
+
+# The acknowledgements the layout update being rendered began with (each render task runs in its own context).
+_ACKS_AT_START: ContextVar[dict[str, int] | None] = ContextVar("acknowledgements at the update's start", default=None)
+_create_layout_update = Layout._create_layout_update
+_inject_event_ack_seq = Layout._inject_event_ack_seq
+
+
+async def _update_acknowledging_what_it_began_with(self: Layout, old_state: Any) -> Any:
+    token = _ACKS_AT_START.set(dict(self._last_event_seq_by_target))  # noqa: SLF001 - the table this fix is about
+    try:
+        return await _create_layout_update(self, old_state)
+    finally:
+        _ACKS_AT_START.reset(token)
+
+
+def _inject_acknowledgement_from_the_start(self: Layout, new_state: Any, tag_name: str | None) -> None:
+    # Upstream's own injection, reading the table as it was when the update began: swapped in and back without
+    # an await in between, so no event is recorded meanwhile (and none lost: the live table is put back as is).
+    at_start = _ACKS_AT_START.get()
+    if at_start is None:
+        _inject_event_ack_seq(self, new_state, tag_name)
+        return
+    live = self._last_event_seq_by_target  # noqa: SLF001
+    self._last_event_seq_by_target = at_start  # noqa: SLF001
+    try:
+        _inject_event_ack_seq(self, new_state, tag_name)
+    finally:
+        self._last_event_seq_by_target = live  # noqa: SLF001
+
+
+Layout._create_layout_update = _update_acknowledging_what_it_began_with  # type: ignore[method-assign]
+Layout._inject_event_ack_seq = _inject_acknowledgement_from_the_start  # type: ignore[method-assign]

@@ -29,7 +29,9 @@
 //    the server computed before the click reached it: the tick disappears, and a form submitted then saves it
 //    unticked. Here a checkbox or radio the user changed keeps the user's state through every render whose
 //    acknowledgement is older than the change (`options.diffed` puts it back within the same commit, so nothing is
-//    painted in between); the first render that has seen the change decides again.
+//    painted in between); the first render that has seen the change decides again. (ReactPy's server used to
+//    acknowledge an event handled while a render was half done, in a render that had read the state before it:
+//    components/reactpy_fixes.py makes a render acknowledge only the events recorded before it began.)
 //    A radio is held with its group: the user's choice unticks its mates without an event of theirs, and a stale
 //    render that ticks one of them (Preact compares `checked` with the DOM, so it does) would untick the choice
 //    again. A mate diffed after the choice would win, so every radio's diff puts a held mate back, and when the

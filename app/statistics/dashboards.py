@@ -226,7 +226,7 @@ def insight(db: Session, *, actor: Actor, campaign_ids: Sequence[int] = (), adve
         item = PacingRead(campaign_id=c.id, campaign_name=c.name, advertiser_id=c.advertiser_id,
                           advertiser_name=names.get(c.advertiser_id) or "", starts_on=begin.isoformat(),
                           ends_on=finish.isoformat() if finish else None, budget=c.total_budget_micros / 1e6,
-                          spent=spent / 1e6, expected=expected / 1e6 if expected is not None else None,
+                          spent=spent / 1e6, spent_since=min(earliest, today).isoformat(), expected=expected / 1e6 if expected is not None else None,
                           pacing=round(ratio * 100, 1) if ratio is not None else None,
                           budget_used=round(spent * 100 / c.total_budget_micros, 1) if c.total_budget_micros else None)
         pacing.append(item)

@@ -97,6 +97,8 @@ class PacingRead(BaseModel):
     ends_on: str | None = Field(description="Last day of the flight; null: open-ended")
     budget: DollarFigure = Field(description="The total budget, in dollars")
     spent: DollarFigure = Field(description="Spent over the flight so far, in dollars")
+    spent_since: str = Field(description="The first day `spent` sums (ISO date, UTC): the flight's first day, or the "
+                                         "oldest day statistics are read for")
     expected: DollarFigure | None = Field(description="What an even pace would have spent by now (null: no daily "
                                                       "budget to pace an open-ended campaign by)")
     pacing: float | None = Field(description="spent against expected, in percent")

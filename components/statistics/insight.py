@@ -3,13 +3,15 @@ linking to the campaign."""
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, cast
 
-from reactpy import component, html
+from reactpy import component, html, use_state
 
 from app.kernel.i18n.formatters import day
 from app.statistics import dashboards
 from app.statistics.schemas import AttentionRead, Insight, LowBalanceRead, PacingRead
+from components.statistics.explain_dialog import ExplainDialog
 from components.statistics.figures import figure
 from components.ui.console import use_console
 from components.ui.elements import card, skeleton, slot
@@ -29,7 +31,15 @@ def _campaign_link(console: Any, item: PacingRead) -> Any:
                      if path else name)
 
 
-def _pacing_row(console: Any, item: PacingRead) -> Any:
+_SPENT = "\u0000"  # where a translated sentence puts the spend
+
+
+def _around(sentence: str, spent: Any) -> list[Any]:
+    before, _, after = sentence.partition(_SPENT)
+    return [part for part in (before, spent, after) if part != ""]
+
+
+def _pacing_row(console: Any, item: PacingRead, on_explain: Any) -> Any:
     t, language = console.t, console.language
     used = min(100.0, item.budget_used or 0)
     pace = item.pacing
@@ -45,8 +55,14 @@ def _pacing_row(console: Any, item: PacingRead) -> Any:
                   "aria-valuenow": round(used), "aria-valuemin": 0, "aria-valuemax": 100, "style": {"height": "6px"}},
                  html.div({"className": f"progress-bar bg-{tone}", "style": {"width": f"{used:.0f}%"}})),
         html.div({"className": "d-flex justify-content-between small text-body-secondary"},
-                 html.span(t("insight.spent_of", spent=figure("spend", item.spent, language),
-                             budget=figure("spend", item.budget, language))),
+                 # "{spent} of {budget}" in the reader's language, the spend a button that opens what it is made
+                 # of (explain a figure, issue 27): the sentence is cut where the spend goes.
+                 html.span(*_around(t("insight.spent_of", spent=_SPENT, budget=figure("spend", item.budget, language)),
+                                    html.button({"type": "button", "className": "dsp-cell-explain",
+                                                 "data-explain-pacing": item.campaign_id,
+                                                 "title": t("explain.open", metric=t("dashboard.kpi.spend")),
+                                                 "onClick": lambda _e: on_explain(item)},
+                                                figure("spend", item.spent, language)))),
                  html.span(t("insight.ends", date=day(item.ends_on, language=language)) if item.ends_on
                            else t("insight.open_ended"))))
 
@@ -66,11 +82,22 @@ def _attention_row(console: Any, item: AttentionRead) -> Any:
                  html.div({"className": "small text-body-secondary"}, detail)))
 
 
+def _pacing_explanation(console: Any, item: PacingRead | None, on_close: Any) -> Any:
+    """What a campaign's pacing spend is made of: its rows from the day the figure sums from to today."""
+    if item is None:
+        return ""
+    today = datetime.now(UTC).date().isoformat()
+    return ExplainDialog("spend", {"start": item.spent_since, "end": today, "filters": {"campaign_id": [item.campaign_id]}},
+                         on_close, note=console.t("explain.row_note", row=item.campaign_name),
+                         key=f"explain-pacing-{item.campaign_id}")
+
+
 @component
 def InsightPanels(campaign_ids: list[int]) -> Any:
     console = use_console()
     t = console.t
     query = use_query(dashboards.insight, actor=console.actor, campaign_ids=campaign_ids, deps=[tuple(campaign_ids)])
+    explaining, set_explaining = use_state(cast(PacingRead | None, None))  # the campaign whose spend is explained
     found: Insight | None = query.value
     if found is None:  # both cards with their titles, their bodies held open until the figures arrive
         return html.div({"className": "row g-4 mb-4"},
@@ -79,12 +106,13 @@ def InsightPanels(campaign_ids: list[int]) -> Any:
                         html.div({"className": "col-xl-5"}, card(slot(skeleton("table"), INSIGHT_SKELETON_HEIGHT),
                                                                   title=t("insight.attention"), class_name="h-100")))
     pacing, attention = found.pacing, found.attention
-    pacing_body = (html.div(*[_pacing_row(console, item) for item in pacing]) if pacing else
+    pacing_body = (html.div(*[_pacing_row(console, item, set_explaining) for item in pacing]) if pacing else
                    html.p({"className": "text-body-secondary small mb-0"}, t("insight.no_active")))
     attention_body = (html.ul({"className": "list-group list-group-flush"}, *[_attention_row(console, a) for a in attention])
                       if attention else
                       html.p({"className": "text-success small mb-0", "data-attention": "none"},
                              html.i({"className": "bi bi-check-circle me-1", "aria-hidden": "true"}), t("insight.all_well")))
     return html.div({"className": "row g-4 mb-4"},
+                    _pacing_explanation(console, explaining, lambda: set_explaining(None)),
                     html.div({"className": "col-xl-7"}, card(pacing_body, title=t("insight.pacing"), class_name="h-100")),
                     html.div({"className": "col-xl-5"}, card(attention_body, title=t("insight.attention"), class_name="h-100")))

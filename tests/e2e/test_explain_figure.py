@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from sqlmodel import Session
 
 from app.campaigns import service as campaigns
+from app.campaigns.models import Campaign, CampaignStatus
 from app.campaigns.schemas import CampaignUpdate
 from app.kernel.db import run
 from app.kernel.i18n.formatters import day as formatted_day
@@ -110,6 +112,31 @@ def test_a_figure_in_a_dashboard_table_opens_the_rows_of_its_row(page: Page, ser
     batches = dialog.locator("[data-explain=batches]")
     expect(batches).to_contain_text("e2e-table-magnite")
     expect(batches).not_to_contain_text("e2e-table-adx")
+
+
+def test_a_campaigns_pacing_spend_on_insight360_opens_its_rows(page: Page, server_url: str,
+                                                                 demo: dict[str, int]) -> None:
+    """Insight360's pacing rows: a campaign's spend over its flight opens the rows it sums."""
+    advertiser, campaign, yesterday = demo["advertiser@demo.example"], _campaign("Paced"), _yesterday()
+
+    def running(db: Session) -> None:  # live since last week (the form's settings start it in December)
+        made = db.get(Campaign, campaign)
+        assert made is not None
+        made.status, made.starts_at, made.ends_at = CampaignStatus.ACTIVE, yesterday - timedelta(days=7), None
+        db.add(made)
+
+    run(running)
+    _ingest(server_url, [_fact(advertiser, campaign, yesterday - timedelta(hours=h), "Magnite", impressions=800,
+                               clicks=4, spend_micros=2_500_000) for h in range(2)], "e2e-pacing")
+    login(page, "advertiser@demo.example")
+    page.get_by_role("button", name="Insight360").click()
+    expect(page.locator("[data-dashboard=insight360][data-loading=false]")).to_be_visible()
+    page.click(f"[data-explain-pacing='{campaign}']")
+    dialog = page.get_by_role("dialog", name="Spend: what the figure is made of")
+    expect(dialog.locator("[data-explain=summary]")).to_contain_text("$5.00, summed from 1 row ")  # two hours, one day
+    expect(dialog).to_contain_text("This row: Paced")
+    expect(dialog.locator("[data-explain=batches]")).to_contain_text("e2e-pacing")
+    screenshot(page, "explain-pacing")
 
 
 def test_a_report_total_opens_its_rows(page: Page, server_url: str, demo: dict[str, int]) -> None:

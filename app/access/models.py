@@ -66,7 +66,12 @@ class User(SQLModel, table=True):
 keep_sort_key(User, "name_key", shown_name)
 keep_sort_key(User, "person_key", person_name)
 # shown_name in SQL, for the lists that search an advertiser as they show it (campaigns, creatives, audiences).
-SHOWN_NAME_SQL = func.coalesce(func.nullif(User.company_name, ""), User.first_name + " " + User.last_name)
+def shown_name_sql(user: Any = User) -> Any:
+    """shown_name in SQL over `user` (the User table, or an alias of it joined under another name)."""
+    return func.coalesce(func.nullif(user.company_name, ""), user.first_name + " " + user.last_name)
+
+
+SHOWN_NAME_SQL = shown_name_sql()
 
 
 class UserSettings(SQLModel, table=True):

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, func, select
 
-from app.access.models import User
+from app.access.models import User, shown_name_sql
 from app.access.policy import Actor, can_see_user, require
 from app.access.roles import STAFF_ROLES, Role
 from app.campaigns import service as campaigns
@@ -163,9 +163,8 @@ def list_reports(db: Session, *, actor: Actor, advertiser_id: int | None = None)
 _ADVERTISER = aliased(User)
 LIST_SORTS: dict[str, Any] = {"id": None, "name": func.lower(Report.name), "type": Report.report_type,
                               "advertiser": _ADVERTISER.name_key, "updated_at": Report.updated_at}
-# The advertiser's shown name (access.models.SHOWN_NAME_SQL) over the aliased join, for the grid's search.
-_ADVERTISER_NAME = func.coalesce(func.nullif(_ADVERTISER.company_name, ""),
-                                 _ADVERTISER.first_name + " " + _ADVERTISER.last_name)
+# The advertiser's shown name over the aliased join, for the grid's search.
+_ADVERTISER_NAME = shown_name_sql(_ADVERTISER)
 
 
 def list_reports_page(db: Session, *, actor: Actor, search: str = "", sort: str = "", page: int = 1,

@@ -29,5 +29,5 @@ def test_insight360s_pacing_says_when_a_campaign_ends_as_the_dashboard_writes_it
     for language, shown in (("en", "Ends 3 Jan 2027"), ("sp", "3 ene 2027")):
         console = SimpleNamespace(t=translator(language), language=language, role=Role.ADVERTISER,
                                   path=partial(ROUTES.path, role=Role.ADVERTISER))
-        text = text_of(_pacing_row(console, item))
+        text = text_of(_pacing_row(console, item, on_explain=lambda _item: None))
         assert shown in text, text  # was "Ends 2027-01-03", ISO text beside "26 Oct 2026 – 24 Nov 2026"

@@ -62,7 +62,8 @@ def _audience(advertiser_id: int, name: str, changed: datetime) -> Audience:
 
 
 # One walk through either grid: page 2, a sort (back to page 1), page 2 of that sort, a search (back to page 1).
-WALK = (to_page(2), grid_view(sort="name"), to_page(2), grid_view(query="banner 5", sort="name"))
+# The search's words in any order, each somewhere in the row (app/kernel/grid_search.py): every name with a 5.
+WALK = (to_page(2), grid_view(sort="name"), to_page(2), grid_view(query="5 banner", sort="name"))
 
 
 def _walked(seen: list[dict[str, Any]]) -> None:
@@ -71,7 +72,8 @@ def _walked(seen: list[dict[str, Any]]) -> None:
     # Names as people read them, on the server's pages: "Banner 9" before "Banner 10".
     assert by_name == (_named(50), 1, 55)
     assert by_name_2 == (_named(55)[50:], 2, 55)
-    assert searched == (["Banner 5", *(f"Banner {n}" for n in range(50, 56))], 1, 7)
+    fives = [name for name in _named(55) if "5" in name]
+    assert searched == (fives, 1, len(fives))
 
 
 def test_the_creative_grid_pages_sorts_and_searches_on_the_server_within_scope(db: Session) -> None:

@@ -18,7 +18,7 @@ from app.kernel.money import MICROS_PER_DOLLAR
 from components.funds.advertiser_funds import FundsPage
 from components.funds.ledger import PAGE_SIZE
 from tests.helpers import actor_of, other_tenant, user_by_email
-from tests.render import deliver_in_turn, paged_grid, render_model, signed_in_console, to_page
+from tests.render import deliver_in_turn, grid_view, paged_grid, render_model, signed_in_console, to_page
 
 ADVERTISER = "advertiser@demo.example"
 START = datetime(2026, 1, 1, 12, tzinfo=UTC)
@@ -59,3 +59,21 @@ def test_the_payment_lists_figures_cover_every_entry_not_the_page(db: Session) -
     _deposits(db, rival.id or 0, 3)
     with pytest.raises(NotFound):
         statement_figures(db, actor=actor_of(db, "agency@demo.example"), advertiser_id=rival.id or 0)
+
+
+def test_the_statement_searches_the_whole_ledger_on_the_server_and_keeps_its_balances(db: Session) -> None:
+    """The search box finds rows on every page, not only the shown one (a word in any order, each somewhere in
+    the row), starts again from the first page, and each row keeps the balance the whole statement gives it."""
+    advertiser = user_by_email(db, ADVERTISER)
+    _deposits(db, advertiser.id or 0, 55)
+    walk = [to_page(2), grid_view(query="5 DEPOSIT")]
+    _second, searched = deliver_in_turn(FundsPage, signed_in_console(ADVERTISER), "/funds", walk)
+    grid = paged_grid(searched)
+    fives = [n for n in range(55, 0, -1) if "5" in str(n)]  # newest first: 55, 54, ... 50, 45, 35, 25, 15, 5
+    assert (grid["page"], grid["total"]) == (1, len(fives))
+    assert [row["note"] for row in grid["rows"]] == [f"Deposit {n}" for n in fives]
+    balances = {row["note"]: Decimal(str(row["balance"]).replace("$", "").replace(",", "")) for row in grid["rows"]}
+    assert balances["Deposit 5"] == sum(range(1, 6)) and balances["Deposit 55"] == sum(range(1, 56))
+    nothing = paged_grid(deliver_in_turn(FundsPage, signed_in_console(ADVERTISER), "/funds",
+                                         [grid_view(query="refund")])[0])
+    assert (nothing["rows"], nothing["total"]) == ([], 0)

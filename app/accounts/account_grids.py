@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import case
 from sqlalchemy.orm import aliased
-from sqlmodel import Session, col, func, or_, select
+from sqlmodel import Session, col, func, select
 
 from app.access.models import User, UserSettings
 from app.access.policy import Actor, require
@@ -19,6 +19,7 @@ from app.access.roles import ALL_ROLES, Role
 from app.accounts import directory
 from app.accounts.schemas import AccountRow, AgencyRow, RowT
 from app.funds.models import LedgerEntry
+from app.kernel.grid_search import every_word
 from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 
 _Agency = aliased(User)  # an advertiser's agency: the agency column, its search and its sort
@@ -90,7 +91,6 @@ def _page(db: Session, actor: Actor, *, role: str, status: str, search: str, sor
     if without_agency:
         query = query.where(col(User.agency_id).is_(None))
     query = query.outerjoin(_Agency, _Agency.id == User.agency_id)
-    for term in search.lower().split():
-        query = query.where(or_(*(func.lower(value).contains(term, autoescape=True) for value in _SEARCHED)))
+    query = query.where(*every_word(search, *_SEARCHED))
     users, total = read_numbered(db, query, order, page=page, page_size=page_size)
     return NumberedPage[RowT](rows=rows(db, actor, list(users)), total=total, page=page, page_size=page_size)

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import or_
 from sqlmodel import Session, col, func, select
 
 from app.access.models import User
@@ -23,6 +22,7 @@ from app.campaigns.schemas import BulkResult, CampaignExchangeRead, ExchangeRequ
 from app.campaigns.scope import campaign_in_scope
 from app.history import audit, change_log
 from app.kernel.errors import Invalid, NotFound
+from app.kernel.grid_search import every_word
 from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import utcnow
 from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
@@ -98,11 +98,7 @@ def _requests_query(actor: Actor, *, status: str, campaign_id: int | None, searc
         query = query.where(ExchangeApproval.status == status)
     if campaign_id is not None:
         query = query.where(ExchangeApproval.campaign_id == campaign_id)
-    if text := search.strip():
-        query = query.where(or_(col(Campaign.name).icontains(text, autoescape=True),
-                                col(ReferenceValue.name).icontains(text, autoescape=True),
-                                func.coalesce(User.company_name, "").icontains(text, autoescape=True)))
-    return query
+    return query.where(*every_word(search, Campaign.name, ReferenceValue.name, User.company_name))
 
 
 # Newest request first, ties by id: the list's one order.

@@ -61,6 +61,7 @@ from app.kernel import money
 from app.kernel import validation as v
 from app.kernel.db import select_columns
 from app.kernel.errors import Invalid
+from app.kernel.grid_search import every_word
 from app.kernel.hooks import Hook
 from app.kernel.i18n.catalog import Message
 from app.kernel.model_base import utcnow
@@ -265,11 +266,7 @@ def _listed(actor: Actor, *, advertiser_id: int | None, status: str, search: str
             query = query.where(~over)
     elif not include_archived:
         query = query.where(Campaign.status != CampaignStatus.ARCHIVED)
-    # As the grid's search box reads: every word occurs in the name or the advertiser shown.
-    for term in search.lower().split():
-        query = query.where(func.lower(Campaign.name).contains(term, autoescape=True)
-                            | func.lower(SHOWN_NAME_SQL).contains(term, autoescape=True))
-    return query
+    return query.where(*every_word(search, Campaign.name, SHOWN_NAME_SQL))
 
 
 def _list_rows(db: Session, query: Any, now: datetime) -> list[CampaignListRow]:

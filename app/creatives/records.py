@@ -44,6 +44,7 @@ from app.history import status as status_machine
 from app.kernel import media
 from app.kernel.db import select_columns
 from app.kernel.errors import Invalid, NotFound
+from app.kernel.grid_search import every_word
 from app.kernel.model_base import utcnow
 from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 from app.kernel.paging import DEFAULT_LIMIT, Page, after_condition, check_limit, decode_cursor, next_cursor
@@ -123,9 +124,7 @@ def _creatives_query(actor: Actor, *, advertiser_id: int | None, type: str, stat
         query = query.where(Creative.status == status)
     elif not include_archived:
         query = query.where(Creative.status != CreativeStatus.ARCHIVED)
-    if term := search.strip().lower():  # as the grid's search box reads: in the name or the advertiser shown
-        query = query.where(func.lower(Creative.name).contains(term, autoescape=True)
-                            | func.lower(SHOWN_NAME_SQL).contains(term, autoescape=True))
+    query = query.where(*every_word(search, Creative.name, SHOWN_NAME_SQL))
     if campaign_id is not None:
         query = query.where(col(Creative.id).in_(select(CampaignCreative.creative_id)
                                                  .where(CampaignCreative.campaign_id == campaign_id)))

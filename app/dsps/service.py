@@ -45,6 +45,7 @@ from app.history import status as status_machine
 from app.kernel import validation as v
 from app.kernel.config import get_settings
 from app.kernel.errors import Conflict, Invalid, NotFound
+from app.kernel.grid_search import every_word
 from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import utcnow
 from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
@@ -137,9 +138,7 @@ def list_dsps_page(db: Session, *, actor: Actor, search: str = "", sort: str = "
     check_page(page, page_size, things="DSPs")
     order = column_order(sort, LIST_SORTS, col(Dsp.id), default="name")
     query = _dsps_query(actor, "")
-    if term := search.strip().lower():
-        query = query.where(func.lower(Dsp.name).contains(term, autoescape=True)
-                            | func.lower(Dsp.endpoint_url).contains(term, autoescape=True))
+    query = query.where(*every_word(search, Dsp.name, Dsp.endpoint_url))
     rows, total = read_numbered(db, query, order, page=page, page_size=page_size)
     return NumberedPage[DspRead](rows=_dsp_rows(db, [dsp for dsp, _key in rows]), total=total, page=page,
                                  page_size=page_size)

@@ -21,6 +21,7 @@ from app.campaigns.models import Campaign
 from app.funds.models import LedgerEntry
 from app.funds.schemas import BalanceRead, LedgerDeliveryRow, LedgerEntryRead, LedgerEntryRow, LedgerHour
 from app.kernel.errors import NotFound
+from app.kernel.grid_search import words_in_text
 from app.kernel.money import dollars
 from app.kernel.paging import (
     DEFAULT_LIMIT,
@@ -198,15 +199,22 @@ def grouped_ledger(db: Session, *, actor: Actor, advertiser_id: int) -> list[Led
     return [row for _key, _first, row in _grouped(db, actor, advertiser_id)]
 
 
-def grouped_ledger_page(db: Session, *, actor: Actor, advertiser_id: int, limit: int = DEFAULT_LIMIT,
-                        cursor: str | None = None) -> Page[LedgerRow]:
+def grouped_ledger_page(db: Session, *, actor: Actor, advertiser_id: int, search: str = "",
+                        limit: int = DEFAULT_LIMIT, cursor: str | None = None) -> Page[LedgerRow]:
     """grouped_ledger a page at a time. Its rows are figured from the whole ledger (a row's balance is the one
-    below it plus its amount), so it is read whole and cut in Python, on each row's place in the statement."""
-    scope = {"list": "ledger", "advertiser_id": advertiser_id, "group": "day"}
-    found = page_of_list(_grouped(db, actor, advertiser_id), limit=limit, cursor=cursor, scope=scope,
-                         key=lambda r: r[0], ident=lambda r: r[1])
+    below it plus its amount), so it is read whole and cut in Python, on each row's place in the statement.
+    `search`: only the rows where every word occurs in the kind, campaign, note or who entered it (the grids'
+    rule, app/kernel/grid_search.py); balances stay those of the whole statement."""
+    scope = {"list": "ledger", "advertiser_id": advertiser_id, "group": "day", "search": search.strip()}
+    rows = [found for found in _grouped(db, actor, advertiser_id) if words_in_text(search, *_searched(found[2]))]
+    found = page_of_list(rows, limit=limit, cursor=cursor, scope=scope, key=lambda r: r[0], ident=lambda r: r[1])
     return Page[LedgerRow](items=[row for _key, _first, row in found.items], total=found.total, limit=limit,
                            next_cursor=found.next_cursor)
+
+
+def _searched(row: LedgerRow) -> tuple[str, ...]:
+    """The texts of a statement row its search looks in."""
+    return row.kind, row.campaign or "", row.note, row.by
 
 
 def _newest_first(entry: LedgerEntry) -> list[Any]:

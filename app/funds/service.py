@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from sqlalchemy import and_, case, or_
+from sqlalchemy import and_, case
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, func, select
@@ -36,6 +36,7 @@ from app.history import audit
 from app.kernel import money
 from app.kernel.db import select_columns, session_scope
 from app.kernel.errors import Invalid
+from app.kernel.grid_search import every_word
 from app.kernel.model_base import table_of, utcnow
 from app.kernel.money import dollars
 from app.kernel.numbered_pages import check_page
@@ -414,10 +415,7 @@ def funds_list_page(db: Session, *, actor: Actor, agency_id: int | None = None, 
     ).select_from(figures)).one()
     shown = scoped
     columns = list(scoped.selected_columns)
-    if search.strip():
-        term = search.strip().lower()
-        shown = shown.where(or_(*(func.lower(func.coalesce(columns[i], "")).contains(term, autoescape=True)
-                                  for i in (1, 2, 3, 4, 7))))
+    shown = shown.where(*every_word(search, *(columns[i] for i in (1, 2, 3, 4, 7))))
     total = db.connection().execute(select_columns(func.count()).select_from(shown.order_by(None).subquery())).scalar_one()
     if column:
         key, tie = _FUNDS_SORTS[column](columns), col(User.id)

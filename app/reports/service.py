@@ -28,6 +28,7 @@ from app.jobs import clock
 from app.kernel import csv_exports, validation
 from app.kernel.csv_exports import ExportLink
 from app.kernel.errors import Invalid, NotFound
+from app.kernel.grid_search import every_word
 from app.kernel.model_base import utcnow
 from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 from app.kernel.storage import get_storage
@@ -177,9 +178,7 @@ def list_reports_page(db: Session, *, actor: Actor, search: str = "", sort: str 
     order = column_order(sort, LIST_SORTS, col(Report.id), default="-updated_at")
     query = (select(Report, User).join(User, col(User.id) == Report.owner_id)
              .outerjoin(_ADVERTISER, col(_ADVERTISER.id) == Report.advertiser_id).where(_scope_condition(actor)))
-    if term := search.strip().lower():
-        query = query.where(func.lower(Report.name).contains(term, autoescape=True)
-                            | func.lower(_ADVERTISER_NAME).contains(term, autoescape=True))
+    query = query.where(*every_word(search, Report.name, _ADVERTISER_NAME))
     found, total = read_numbered(db, query, order, page=page, page_size=page_size)
     return NumberedPage[ReportListItem](rows=_list_items(db, [(r, u) for r, u in found]), total=total, page=page,
                                         page_size=page_size)

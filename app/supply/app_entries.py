@@ -31,6 +31,7 @@ from sqlalchemy import delete
 from sqlmodel import Session, col, func, select
 
 from app.kernel.errors import Invalid
+from app.kernel.grid_search import every_word
 from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import table_of
 from app.kernel.paging import DEFAULT_LIMIT, Page
@@ -279,10 +280,10 @@ def entries_of(db: Session, model: EntryModel, list_id: int) -> list[ListEntry]:
 def entries_page(db: Session, model: EntryModel, list_id: int, *, search: str = "", limit: int = DEFAULT_LIMIT,
                  cursor: str | None = None) -> Page[ListEntry]:
     """A list's entries a page at a time, by value (unique in a list, then id), keyset on the list's
-    (list_id, value) index; `search` keeps the values containing it. `total` by a COUNT on that index."""
+    (list_id, value) index; `search` keeps the values holding each of its words (app/kernel/grid_search.py). `total`
+    by a COUNT on that index."""
     query = select(model.value, model.kind, model.id).where(model.list_id == list_id)
-    if search.strip():
-        query = query.where(col(model.value).contains(search.strip().lower(), autoescape=True))
+    query = query.where(*every_word(search, model.value))
     scope = {"list": f"{table_of(model).name}", "list_id": list_id, "search": search.strip()}
     return read_page(db, query, KeysetOrder(col(model.value), col(model.id)), limit=limit, cursor=cursor,
                      scope=scope, position=lambda row: (row[0], row[2]),

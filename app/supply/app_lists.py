@@ -23,6 +23,7 @@ from app.history import audit, change_log
 from app.kernel import validation as v
 from app.kernel.csv_exports import ExportLink, export_link, write_export
 from app.kernel.errors import Invalid, NotFound
+from app.kernel.grid_search import every_word
 from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import utcnow
 from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
@@ -136,9 +137,7 @@ def list_lists_page(db: Session, *, actor: Actor, status: str = "", kind: str = 
     check_page(page, page_size, things="lists")
     order = column_order(sort, LIST_SORTS, col(AppList.id), default="-updated_at")
     query = _lists_query(actor, advertiser_id=None, status=status, kind=kind)
-    if term := search.strip().lower():
-        query = query.where(func.lower(AppList.name).contains(term, autoescape=True)
-                            | func.lower(SHOWN_NAME_SQL).contains(term, autoescape=True))
+    query = query.where(*every_word(search, AppList.name, SHOWN_NAME_SQL))
     rows, total = read_numbered(db, query, order, page=page, page_size=page_size)
     return NumberedPage[InventoryListRead](rows=_list_rows(db, [(a, u) for a, u in rows]), total=total, page=page,
                                            page_size=page_size)

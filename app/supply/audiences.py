@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from typing import IO, Any
 
 from sqlalchemy import delete
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from app.access.models import SHOWN_NAME_SQL, User
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
@@ -30,6 +30,7 @@ from app.history import audit, change_log
 from app.history import status as status_machine
 from app.kernel import validation as v
 from app.kernel.errors import Conflict, Invalid, NotFound
+from app.kernel.grid_search import every_word
 from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import utcnow
 from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
@@ -141,9 +142,7 @@ def _audiences_query(actor: Actor, *, advertiser_id: int | None, kind: str, stat
         query = query.where(Audience.kind == kind)
     if status:
         query = query.where(Audience.status == status)
-    if term := search.strip().lower():  # as the grid's search box reads: in the name or the advertiser shown
-        query = query.where(func.lower(Audience.name).contains(term, autoescape=True)
-                            | func.lower(SHOWN_NAME_SQL).contains(term, autoescape=True))
+    query = query.where(*every_word(search, Audience.name, SHOWN_NAME_SQL))
     return query
 
 

@@ -16,6 +16,7 @@ from sqlmodel import Session, col, func, select
 from app.access.policy import Actor, can, require
 from app.history import audit, change_log
 from app.kernel.errors import Invalid, NotFound
+from app.kernel.grid_search import every_word
 from app.kernel.keyset_pages import KeysetOrder, read_page
 from app.kernel.model_base import utcnow
 from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
@@ -137,8 +138,7 @@ def list_lists_page(db: Session, *, actor: Actor, status: str = "", search: str 
     check_page(page, page_size, things="lists")
     order = column_order(sort, LIST_SORTS, col(SmartAppList.id), default="-updated_at")
     query = _lists_query(actor, status)
-    if term := search.strip().lower():
-        query = query.where(func.lower(SmartAppList.name).contains(term, autoescape=True))
+    query = query.where(*every_word(search, SmartAppList.name))
     rows, total = read_numbered(db, query, order, page=page, page_size=page_size)
     return NumberedPage[SmartAppListRead](rows=_list_rows(db, actor, rows), total=total, page=page,
                                           page_size=page_size)

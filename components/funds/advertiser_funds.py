@@ -12,7 +12,7 @@ from app.funds import card_payments
 from app.funds import service as funds
 from app.funds.schemas import CheckoutStarted, FundsRow
 from components.funds.common import kpi_card, kpi_row
-from components.funds.ledger import LedgerCard, use_ledger_pages
+from components.funds.ledger import LedgerCard
 from components.ui.console import Console, use_console
 from components.ui.elements import loading_page, page_header
 from components.ui.forms import alert, form, submit_button, text_field
@@ -78,9 +78,8 @@ def FundsPage() -> Any:
     assert actor is not None
     outcome = (use_search_params().get("payment") or [""])[0]
     summary = use_query(funds.funds_summary, actor=actor, advertiser_id=actor.id)
-    history = use_ledger_pages(actor.id)
     use_effect(lambda: _payment_return_toast(console, outcome), dependencies=[outcome])
-    if summary.loading or history.query.value is None:
+    if summary.loading:
         return loading_page(t, t("funds.title"))
     figures: FundsRow | None = summary.value
     return html.div(
@@ -97,5 +96,5 @@ def FundsPage() -> Any:
             kpi_card(console, key="spent", label=t("funds.spent_total"),
                      micros=figures.spend_micros + figures.margin_micros if figures else 0, icon="bi-cart-check"),
         ),
-        LedgerCard(history, title=t("funds.ledger")),
+        LedgerCard(actor.id, title=t("funds.ledger")),
     )

@@ -19,7 +19,7 @@ from app.funds.schemas import LedgerDeliveryRow
 from app.kernel.i18n.formatters import money
 from components.funds.common import grid_height
 from components.ui.console import Console, use_console
-from components.ui.cursor_pages import CursorPages, use_cursor_pages
+from components.ui.cursor_pages import use_cursor_pages
 from components.ui.elements import card
 from components.ui.links import app_link
 from components.widgets.datagrid import GridAction, GridColumn, GridPaging, data_grid
@@ -34,14 +34,15 @@ def ledger_columns(console: Console, *, show_by: bool) -> list[GridColumn]:
     t = console.t
     # Widths fit the grid and its hours button in a 1440-pixel window, with the "entered by" column too (the
     # payment lists): about 1,010 pixels of columns.
-    by: list[GridColumn] = [{"key": "by", "label": t("payments.by"), "width": 130}] if show_by else []
-    return [{"key": "date", "label": t("payments.date"), "type": "date", "width": 185},
-            {"key": "kind", "label": t("payments.kind"), "type": "badge", "width": 105},
-            {"key": "campaign", "label": t("ledger.campaign"), "width": 160 if show_by else 180},
-            {"key": "note", "label": t("payments.note"), "width": 170 if show_by else 280},
+    # Not sortable: a statement reads newest first, each balance the one below it plus its amount.
+    by: list[GridColumn] = [{"key": "by", "label": t("payments.by"), "width": 130, "sortable": False}] if show_by else []
+    return [{"key": "date", "label": t("payments.date"), "type": "date", "width": 185, "sortable": False},
+            {"key": "kind", "label": t("payments.kind"), "type": "badge", "width": 105, "sortable": False},
+            {"key": "campaign", "label": t("ledger.campaign"), "width": 160 if show_by else 180, "sortable": False},
+            {"key": "note", "label": t("payments.note"), "width": 170 if show_by else 280, "sortable": False},
             *by,
-            {"key": "amount", "label": t("payments.amount"), "type": "money", "width": 120},
-            {"key": "balance", "label": t("payments.balance"), "type": "money", "width": 140}]
+            {"key": "amount", "label": t("payments.amount"), "type": "money", "width": 120, "sortable": False},
+            {"key": "balance", "label": t("payments.balance"), "type": "money", "width": 140, "sortable": False}]
 
 
 def _note(console: Console, row: LedgerRow) -> str:
@@ -134,7 +135,8 @@ def HoursDialog(days: dict[str, LedgerDeliveryRow], opener: Any) -> Any:
 
 
 @component
-def LedgerGrid(rows: list[LedgerRow], show_by: bool, open_day: Callable[[str], None], paging: GridPaging) -> Any:
+def LedgerGrid(rows: list[LedgerRow], show_by: bool, open_day: Callable[[str], None], paging: GridPaging,
+               loading: bool, set_search: Callable[[str], None]) -> Any:
     console = use_console()
     t = console.t
     actions: list[GridAction] = [{"id": SHOW_HOURS, "label": t("ledger.show_hours"), "icon": "bi-clock-history",
@@ -143,22 +145,22 @@ def LedgerGrid(rows: list[LedgerRow], show_by: bool, open_day: Callable[[str], N
                      height=grid_height(len(rows)), actions=actions, paging=paging,
                      on_action=lambda _action, key: open_day(str(key)), on_row_click=lambda key: open_day(str(key)),
                      empty_text=t("payments.empty"), row_count_label=t("grid.rows"), locale=console.language,
-                     search_placeholder=t("common.search"))
+                     loading_text=t("common.loading") if loading else None, search_placeholder=t("common.search"),
+                     on_view_change=lambda view: set_search(view.query.strip()))
 
 
 PAGE_SIZE = 50
 
 
-def use_ledger_pages(advertiser_id: int) -> CursorPages:
-    """An advertiser's statement a page at a time (ledger.grouped_ledger_page), newest first."""
-    actor = use_console().actor
-    return use_cursor_pages(ledger.grouped_ledger_page, filters=[advertiser_id], page_size=PAGE_SIZE, actor=actor,
-                            advertiser_id=advertiser_id)
-
-
 @component
-def LedgerCard(pages: CursorPages, title: str = "", show_by: bool = False) -> Any:
-    """The statement's shown page (use_ledger_pages), its days' hours a click away."""
+def LedgerCard(advertiser_id: int, title: str = "", show_by: bool = False) -> Any:
+    """An advertiser's statement a page at a time (ledger.grouped_ledger_page, newest first; searched on the
+    server, as the whole statement is not in the browser), its days' hours a click away. In its own component so
+    a search or a page never renders the page around it again."""
+    console = use_console()
+    search, set_search = use_state("")
+    pages = use_cursor_pages(ledger.grouped_ledger_page, filters=[advertiser_id, search], page_size=PAGE_SIZE,
+                             actor=console.actor, advertiser_id=advertiser_id, search=search)
     rows: list[LedgerRow] = pages.items
     opener = use_ref(None)
 
@@ -167,4 +169,5 @@ def LedgerCard(pages: CursorPages, title: str = "", show_by: bool = False) -> An
             opener.current(key)
 
     days = {row.id: row for row in rows if isinstance(row, LedgerDeliveryRow) and row.hours}
-    return card(LedgerGrid(rows, show_by, open_day, pages.paging), HoursDialog(days, opener), title=title)
+    return card(LedgerGrid(rows, show_by, open_day, pages.paging, pages.query.value is None, set_search),
+                HoursDialog(days, opener), title=title)

@@ -100,5 +100,6 @@ def test_the_request_grid_pages_on_the_server(page: Page) -> None:
     expect(grid.locator("tbody tr[data-row]", has_text="Queue")).to_have_count(10)
     expect(grid.locator("tbody tr[data-row]", has_text="Queue").first).to_contain_text("Queue 10")
     screenshot(page, "exchange-approvals-page-2")
-    page.fill(".dsp-grid-search input", "queue 3")  # searched in SQL, from the first page
-    expect(grid.locator(".dsp-grid-count")).to_have_text("Rows: 10")  # Queue 30 to Queue 39
+    # Searched in SQL, from the first page, each word anywhere: Queue 03, 13, 23, 30 to 39, 43 and 53.
+    page.fill(".dsp-grid-search input", "3 queue")
+    expect(grid.locator(".dsp-grid-count")).to_have_text("Rows: 15")

@@ -76,3 +76,11 @@ def test_the_agencys_payment_list_reads_the_same(page: Page, demo: dict[str, int
     page.goto(f"/agency/advertiser/payment-list/{advertiser}")
     expect(page.locator("[data-payment-balance]")).to_have_text("$4,892.00")
     _open_the_middle_days_alpha(page, first + timedelta(days=1))
+    page.get_by_role("button", name="Close").click()
+    # The statement's search runs over the whole ledger on the server: one campaign's days, balances unchanged.
+    page.fill(".dsp-grid-search input", "beta")
+    expect(page.get_by_text(f"Rows: {DAYS}")).to_be_visible()
+    expect(page.get_by_role("row").filter(has_text="Alpha")).to_have_count(0)
+    # Yesterday's Beta row keeps its place in the whole statement: counted before Alpha's, $4,928.00 - $12.00.
+    expect(page.get_by_role("row").filter(has_text="Beta").first).to_contain_text("$4,916.00")
+    screenshot(page, "payment-list-searched")

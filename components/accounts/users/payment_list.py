@@ -13,7 +13,7 @@ from app.funds import ledger
 from app.kernel.i18n.formatters import money
 from app.kernel.money import dollars
 from components.accounts.users.common import back_link, not_found, user_page_links
-from components.funds.ledger import LedgerCard, use_ledger_pages
+from components.funds.ledger import LedgerCard
 from components.ui.console import use_console
 from components.ui.elements import card, loading_page, page_header
 from components.ui.hooks import use_query
@@ -26,7 +26,6 @@ def PaymentListPage() -> Any:
     t = console.t
     user_id = use_subject_id()
     user_query = use_query(users.get_user, actor=console.actor, user_id=user_id, deps=[user_id])
-    history = use_ledger_pages(user_id)
     figures = use_query(ledger.statement_figures, actor=console.actor, advertiser_id=user_id, deps=[user_id])
     user: UserRead | None = user_query.value
     if user_query.loading or figures.loading:
@@ -47,5 +46,5 @@ def PaymentListPage() -> Any:
                           card(html.div({"className": "small text-body-secondary"}, t("payments.entries")),
                                html.div({"className": "fs-4 fw-semibold", "data-payment-entries": entries},
                                         str(entries))))),
-        LedgerCard(history, show_by=True),
+        LedgerCard(user_id, show_by=True),
     )

@@ -15,6 +15,7 @@ from sqlalchemy import Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from app.kernel.model_base import created_at_field, json_field, utcnow
+from app.kernel.natural_order import keep_sort_key, name_column, sort_key_field
 
 
 class DspStatus(StrEnum):
@@ -37,9 +38,11 @@ class AssociationKind(StrEnum):
 
 class Dsp(SQLModel, table=True):
     __tablename__ = "dsps"
+    __table_args__ = (Index("ix_dsps_name_key_id", "name_key", "id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=120, unique=True)
+    name_key: str | None = sort_key_field(name_column)  # the name's natural-order key: the DSP lists' one order
     connector: str = Field(default="http_json", max_length=24)  # a key of app.dsps.connectors.CONNECTORS
     endpoint_url: str = Field(max_length=2048)
     # The buyer seat (account) the DSP gave this console, sent with every push; empty for a DSP without seats.
@@ -52,6 +55,9 @@ class Dsp(SQLModel, table=True):
     last_test_message: str = Field(default="", max_length=255)
     created_at: datetime = created_at_field()
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+keep_sort_key(Dsp, "name_key", name_column)
 
 
 class DspAssociation(SQLModel, table=True):

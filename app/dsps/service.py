@@ -102,8 +102,8 @@ def _synced_counts(db: Session, ids: Sequence[int]) -> dict[int, int]:
     return {int(dsp_id): int(count) for dsp_id, count in rows}
 
 
-# By name in any case, ties by id: the DSP lists' one order.
-_BY_NAME = KeysetOrder(func.lower(Dsp.name), col(Dsp.id))
+# By name in natural order ("DSP 2" before "DSP 10", any case: its stored key), ties by id: the DSP lists' one order.
+_BY_NAME = KeysetOrder(col(Dsp.name_key), col(Dsp.id))
 
 
 def _dsp_rows(db: Session, rows: Sequence[Dsp]) -> list[DspRead]:
@@ -113,16 +113,14 @@ def _dsp_rows(db: Session, rows: Sequence[Dsp]) -> list[DspRead]:
 
 
 def _dsps_query(actor: Actor, status: str) -> Any:
-    """(DSP, its sort key) rows: the key as SQL computes it, which the cursor carries (SQLite's lower() is not
-    Python's)."""
     require(actor, "dsp", "view")
-    query = select(Dsp, _BY_NAME.key)
+    query = select(Dsp)
     return query.where(Dsp.status == status) if status else query
 
 
 def list_dsps(db: Session, *, actor: Actor, status: str = "") -> list[DspRead]:
     """/admin/dsplist and dsp/list: every DSP by name, with how many campaigns and creatives it holds ids for."""
-    return _dsp_rows(db, [dsp for dsp, _key in db.exec(_dsps_query(actor, status).order_by(*_BY_NAME.order_by()))])
+    return _dsp_rows(db, list(db.exec(_dsps_query(actor, status).order_by(*_BY_NAME.order_by()))))
 
 
 # The DSP grid's sorts (numbered_pages.column_order): a column shown, or None for the id alone. The exchanges' names
@@ -140,16 +138,16 @@ def list_dsps_page(db: Session, *, actor: Actor, search: str = "", sort: str = "
     query = _dsps_query(actor, "")
     query = query.where(*every_word(search, Dsp.name, Dsp.endpoint_url))
     rows, total = read_numbered(db, query, order, page=page, page_size=page_size)
-    return NumberedPage[DspRead](rows=_dsp_rows(db, [dsp for dsp, _key in rows]), total=total, page=page,
+    return NumberedPage[DspRead](rows=_dsp_rows(db, rows), total=total, page=page,
                                  page_size=page_size)
 
 
 def dsps_page(db: Session, *, actor: Actor, status: str = "", limit: int = DEFAULT_LIMIT,
               cursor: str | None = None) -> Page[DspRead]:
-    """The DSPs a page at a time, by name (keyset on its lower case, id); `total` by a COUNT."""
+    """The DSPs a page at a time, by name (keyset on its natural-order key, id); `total` by a COUNT."""
     return read_page(db, _dsps_query(actor, status), _BY_NAME, limit=limit, cursor=cursor,
-                     scope={"list": "dsps", "status": status}, position=lambda r: (r[1], r[0].id),
-                     shown=lambda rows: _dsp_rows(db, [dsp for dsp, _key in rows]))
+                     scope={"list": "dsps", "status": status}, position=lambda r: (r.name_key, r.id),
+                     shown=lambda rows: _dsp_rows(db, rows))
 
 
 def active_dsps(db: Session, *, actor: Actor) -> list[ActiveDsp]:
@@ -398,26 +396,26 @@ def _kind(entity: str) -> AssociationKind:
 def associations(db: Session, *, actor: Actor, entity: str, local_id: int) -> list[AnyAssociation]:
     """The association map of one campaign or creative: a line per DSP that is active or has an id for it."""
     kind, query = _associations_query(db, actor, entity, local_id)
-    return _association_rows(db, kind, local_id, [dsp for dsp, _key in db.exec(query.order_by(*_BY_NAME.order_by()))])
+    return _association_rows(db, kind, local_id, list(db.exec(query.order_by(*_BY_NAME.order_by()))))
 
 
 def associations_page(db: Session, *, actor: Actor, entity: str, local_id: int, limit: int = DEFAULT_LIMIT,
                       cursor: str | None = None) -> Page[AnyAssociation]:
-    """The association map a page at a time, by DSP name (keyset on its lower case, id)."""
+    """The association map a page at a time, by DSP name (keyset on its natural-order key, id)."""
     kind, query = _associations_query(db, actor, entity, local_id)
     return read_page(db, query, _BY_NAME, limit=limit, cursor=cursor,
                      scope={"list": "dsp_associations", "entity": kind.value, "local_id": local_id},
-                     position=lambda r: (r[1], r[0].id),
-                     shown=lambda rows: _association_rows(db, kind, local_id, [dsp for dsp, _key in rows]))
+                     position=lambda r: (r.name_key, r.id),
+                     shown=lambda rows: _association_rows(db, kind, local_id, rows))
 
 
 def _associations_query(db: Session, actor: Actor, entity: str, local_id: int) -> tuple[AssociationKind, Any]:
-    """(DSP, sort key) rows of one campaign's or creative's map: the active DSPs, and any holding an id for it."""
+    """The DSPs of one campaign's or creative's map: the active ones, and any holding an id for it."""
     require(actor, "dsp", "view")
     kind = _kind(entity)
     payload(db, actor, kind, local_id)  # scope: the campaign or creative must be the actor's to see
     held = select(DspAssociation.dsp_id).where(DspAssociation.entity == kind, DspAssociation.local_id == local_id)
-    return kind, select(Dsp, _BY_NAME.key).where(or_(col(Dsp.status) == DspStatus.ACTIVE, col(Dsp.id).in_(held)))
+    return kind, select(Dsp).where(or_(col(Dsp.status) == DspStatus.ACTIVE, col(Dsp.id).in_(held)))
 
 
 def _association_rows(db: Session, kind: AssociationKind, local_id: int, dsps: Sequence[Dsp]) -> list[AnyAssociation]:

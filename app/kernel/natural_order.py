@@ -48,7 +48,7 @@ TextOf = Callable[[Callable[[str], Any]], str]
 
 
 def name_column(value: Callable[[str], Any]) -> str:
-    """The TextOf of a model whose shown name is its `name` column (campaigns, creatives, audiences)."""
+    """The TextOf of a model whose shown name is its `name` column (campaigns, creatives, audiences, ...)."""
     return str(value("name"))
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 from datetime import date, datetime
 from enum import StrEnum
 
-from sqlalchemy import Column, Text, UniqueConstraint
+from sqlalchemy import Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from app.kernel.model_base import created_at_field, json_field, utcnow
+from app.kernel.natural_order import keep_sort_key, name_column, sort_key_field
 
 
 class ReportSchedule(StrEnum):
@@ -37,11 +38,13 @@ FIXED_PERIOD = "custom"  # the period is start_date .. end_date
 
 class Report(SQLModel, table=True):
     __tablename__ = "reports"
+    __table_args__ = (Index("ix_reports_name_key_id", "name_key", "id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     owner_id: int = Field(foreign_key="users.id", index=True)
     advertiser_id: int | None = Field(default=None, foreign_key="users.id", index=True)
     name: str = Field(max_length=120)
+    name_key: str | None = sort_key_field(name_column)  # the name's natural-order key: the grid's sort by name
     report_type: str = Field(max_length=32)
     dimensions: list[str] = json_field(list)
     metrics: list[str] = json_field(list)
@@ -55,6 +58,9 @@ class Report(SQLModel, table=True):
     recipients: list[str] = json_field(list)
     created_at: datetime = created_at_field()
     updated_at: datetime = Field(default_factory=utcnow, nullable=False)
+
+
+keep_sort_key(Report, "name_key", name_column)
 
 
 class ReportRun(SQLModel, table=True):

@@ -162,7 +162,7 @@ def list_reports(db: Session, *, actor: Actor, advertiser_id: int | None = None)
 # The report grid's sorts (numbered_pages.column_order): a column shown, or None for the id alone. The last run's
 # status and time, the period and the schedule's text are made in Python and do not sort on the server.
 _ADVERTISER = aliased(User)
-LIST_SORTS: dict[str, Any] = {"id": None, "name": func.lower(Report.name), "type": Report.report_type,
+LIST_SORTS: dict[str, Any] = {"id": None, "name": Report.name_key, "type": Report.report_type,
                               "advertiser": _ADVERTISER.name_key, "updated_at": Report.updated_at}
 # The advertiser's shown name over the aliased join, for the grid's search.
 _ADVERTISER_NAME = shown_name_sql(_ADVERTISER)

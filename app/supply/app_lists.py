@@ -124,7 +124,7 @@ def list_lists(db: Session, *, actor: Actor, advertiser_id: int | None = None, s
 
 # The inventory grid's sorts (numbered_pages.column_order): a column shown, or None for the id alone. The counts and
 # the campaigns using a list are figured for the page's lists only and do not sort on the server.
-LIST_SORTS: dict[str, Any] = {"id": None, "name": func.lower(AppList.name), "kind": AppList.kind,
+LIST_SORTS: dict[str, Any] = {"id": None, "name": AppList.name_key, "kind": AppList.kind,
                               "advertiser": User.name_key, "status": AppList.status, "updated_at": AppList.updated_at}
 
 

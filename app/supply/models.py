@@ -41,14 +41,19 @@ class EntryKind(StrEnum):
 
 class AppList(SQLModel, table=True):
     __tablename__ = "app_lists"
+    __table_args__ = (Index("ix_app_lists_name_key_id", "name_key", "id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     advertiser_id: int = Field(foreign_key="users.id", index=True)
     name: str = Field(max_length=120, index=True)
+    name_key: str | None = sort_key_field(name_column)  # the name's natural-order key: the grid's sort by name
     kind: str = Field(default=ListKind.ALLOW, max_length=8)
     status: str = Field(default=ListStatus.ACTIVE, max_length=16, index=True)
     created_at: datetime = created_at_field()
     updated_at: datetime = Field(default_factory=utcnow, nullable=False)
+
+
+keep_sort_key(AppList, "name_key", name_column)
 
 
 class AppListEntry(SQLModel, table=True):
@@ -64,9 +69,11 @@ class AppListEntry(SQLModel, table=True):
 
 class SmartAppList(SQLModel, table=True):
     __tablename__ = "smart_app_lists"
+    __table_args__ = (Index("ix_smart_app_lists_name_key_id", "name_key", "id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=120, index=True)
+    name_key: str | None = sort_key_field(name_column)  # the name's natural-order key: the grid's sort by name
     category_id: str = Field(max_length=40)
     genre_id: str = Field(max_length=40)
     subgenre_id: str = Field(default="", max_length=40)
@@ -74,6 +81,9 @@ class SmartAppList(SQLModel, table=True):
     created_by: int | None = Field(default=None, foreign_key="users.id")
     created_at: datetime = created_at_field()
     updated_at: datetime = Field(default_factory=utcnow, nullable=False)
+
+
+keep_sort_key(SmartAppList, "name_key", name_column)
 
 
 class SmartAppEntry(SQLModel, table=True):

@@ -126,7 +126,7 @@ def list_lists(db: Session, *, actor: Actor, status: str = "") -> list[SmartAppL
 # The smart-app grid's sorts (numbered_pages.column_order): a column shown, or None for the id alone. The taxonomy's
 # names come from app_taxonomy (the table holds its ids), and the counts are figured for the page's lists only: they
 # do not sort on the server.
-LIST_SORTS: dict[str, Any] = {"id": None, "name": func.lower(SmartAppList.name), "status": SmartAppList.status,
+LIST_SORTS: dict[str, Any] = {"id": None, "name": SmartAppList.name_key, "status": SmartAppList.status,
                               "updated_at": SmartAppList.updated_at}
 
 

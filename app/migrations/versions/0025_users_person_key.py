@@ -11,29 +11,21 @@ As 0023, the keys come from the application's own function, so they compare with
 
 from __future__ import annotations
 
-import sqlalchemy as sa
 from alembic import op
 
-from app.kernel.natural_order import SORT_KEY_TYPE, natural_sort_key
+from app.kernel.sort_key_migrations import add_key_column, fill_keys
 
 revision = '0025_users_person_key'
 down_revision = '0024_alerts'
 branch_labels = None
 depends_on = None
 
-BATCH = 1000
-
 
 def upgrade() -> None:
-    with op.batch_alter_table("users") as batch:
-        batch.add_column(sa.Column('person_key', SORT_KEY_TYPE, server_default='', nullable=False))
-    connection = op.get_bind()
-    rows = connection.execute(sa.text("SELECT id, first_name, last_name, email FROM users")).all()
-    update = sa.text("UPDATE users SET person_key = :key WHERE id = :id")
+    add_key_column("users", "person_key")
     # As app/access/models.py's person_name: the full name, else the e-mail.
-    for start in range(0, len(rows), BATCH):
-        connection.execute(update, [{"id": row[0], "key": natural_sort_key(
-            f"{row[1] or ''} {row[2] or ''}".strip() or row[3])} for row in rows[start:start + BATCH]])
+    fill_keys("users", "person_key", ("first_name", "last_name", "email"),
+              lambda row: f"{row[0] or ''} {row[1] or ''}".strip() or row[2])
     op.create_index("ix_users_person_key_id", "users", ["person_key", "id"])
 
 

@@ -5,17 +5,11 @@ as the campaign list does (0023).
 Revision ID: 0026_grid_sort_keys
 Revises: 0025_users_person_key
 Create Date: 2026-11-27
-
-The keys are computed by the application's own function, not a copy frozen here: a key must compare with the keys
-the application writes from now on.
 """
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-from alembic import op
-
-from app.kernel.natural_order import SORT_KEY_TYPE, natural_sort_key
+from app.kernel.sort_key_migrations import add_name_keys, drop_name_keys
 
 revision = '0026_grid_sort_keys'
 down_revision = '0025_users_person_key'
@@ -23,24 +17,11 @@ branch_labels = None
 depends_on = None
 
 TABLES = ("creatives", "audiences")
-BATCH = 1000
 
 
 def upgrade() -> None:
-    connection = op.get_bind()
-    for table in TABLES:
-        with op.batch_alter_table(table) as batch:
-            batch.add_column(sa.Column('name_key', SORT_KEY_TYPE, server_default='', nullable=False))
-        rows = connection.execute(sa.text(f"SELECT id, name FROM {table}")).all()
-        update = sa.text(f"UPDATE {table} SET name_key = :key WHERE id = :id")
-        for start in range(0, len(rows), BATCH):
-            connection.execute(update, [{"id": row[0], "key": natural_sort_key(row[1] or "")}
-                                        for row in rows[start:start + BATCH]])
-        op.create_index(f"ix_{table}_name_key_id", table, ["name_key", "id"])
+    add_name_keys(TABLES)
 
 
 def downgrade() -> None:
-    for table in TABLES:
-        op.drop_index(f"ix_{table}_name_key_id", table)
-        with op.batch_alter_table(table) as batch:
-            batch.drop_column('name_key')
+    drop_name_keys(TABLES)

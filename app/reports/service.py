@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any
 
 from sqlalchemy.orm import aliased
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from app.access.models import User, shown_name_sql
 from app.access.policy import Actor, can_see_user, require

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from app.access.models import SHOWN_NAME_SQL, User
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require

@@ -31,6 +31,7 @@ from components.ui.grid_host import (
     ColumnSpec,
     StatusRowActions,
     declared_columns,
+    selection_labels,
     use_row_actions,
 )
 from components.ui.hooks import use_query
@@ -158,7 +159,7 @@ def CampaignListPage() -> Any:
                           on_row_click=lambda key: actions.on_action("campaign.view", key),
                           loading_text=t("common.loading") if shown.loading else None,
                           on_selection_change=selection_changed if bulk else None,
-                          select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
+                          select_labels=selection_labels(t),
                           columns_label=t("grid.columns"), storage_key="campaigns", on_view_change=view_changed,
                           paging=pages.paging),
                 f"calc({GRID_HEIGHT_PX}px + 5rem)"),

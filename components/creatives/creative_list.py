@@ -34,6 +34,7 @@ from components.ui.grid_host import (
     ColumnSpec,
     StatusRowActions,
     declared_columns,
+    selection_labels,
     sortable_only,
     use_row_actions,
 )
@@ -159,7 +160,7 @@ def CreativeListPage() -> Any:
                           on_row_click=lambda key: actions.on_action("creative.view", key),
                           loading_text=t("common.loading") if listed.loading else None,
                           on_selection_change=(lambda ids: selection.current and selection.current(ids)) if bulk else None,
-                          select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
+                          select_labels=selection_labels(t),
                           columns_label=t("grid.columns"), storage_key="creatives",
                           on_view_change=pages.on_view_change, paging=pages.paging),
                 f"calc({GRID_HEIGHT_PX}px + 5rem)"),

@@ -1,6 +1,7 @@
 """The layout every bulk page shares (campaigns and creatives): the selectable grid of rows beside a panel
 saying what changes, and after Apply one result per row: applied, or refused with the reason naming the
-field. The list page's selection arrives in ?ids=."""
+field. The list page's selection arrives in ?ids=. After Apply, rows the change took out of the list (archived,
+decided) leave the selection too: the next Apply acts only on rows the user can still find in the grid."""
 
 from __future__ import annotations
 
@@ -11,15 +12,16 @@ from urllib.parse import urlencode
 from reactpy import Ref, component, html, use_ref, use_state
 from reactpy_router import use_search_params
 
+from app.kernel.numbered_pages import MAX_PAGE_SIZE
 from components.ui.console import Console, use_console
 from components.ui.elements import card, page_header
 from components.ui.field_store import FieldStore, use_field_store
 from components.ui.forms import switch_field
-from components.ui.grid_host import sortable_only
+from components.ui.grid_host import selection_labels, sortable_only
 from components.ui.hooks import use_action
 from components.ui.links import app_link
 from components.ui.offset_pages import use_offset_pages
-from components.widgets.datagrid import GridColumn, data_grid
+from components.widgets.datagrid import GridColumn, SelectionDrop, data_grid
 
 
 def _initial_ids() -> list[str]:
@@ -27,12 +29,16 @@ def _initial_ids() -> list[str]:
     return [part for value in params.get("ids", []) for part in value.split(",") if part.isdigit()]
 
 
-def results_table(console: Console, results: list[dict[str, Any]]) -> Any:
+def results_table(console: Console, results: list[dict[str, Any]], unselected: int = 0) -> Any:
+    """One line per row Apply acted on; `unselected`: how many of them left the list, and so the selection."""
     t = console.t
     applied = sum(1 for r in results if r["ok"])
     return card(
         html.p({"className": "small mb-2", "data-results": f"{applied}/{len(results)}"},
                t("bulk.applied", applied=applied, total=len(results))),
+        html.p({"className": "small mb-2 text-body-secondary", "data-unselected": unselected},
+               html.i({"className": "bi bi-info-circle me-1"}), t("bulk.unselected", count=unselected))
+        if unselected else "",
         html.div({"className": "table-responsive"},
                  html.table({"className": "table table-sm align-middle mb-0"},
                             html.tbody(*[html.tr({"key": str(r["id"]), "data-result": "ok" if r["ok"] else "refused"},
@@ -46,11 +52,24 @@ def results_table(console: Console, results: list[dict[str, Any]]) -> Any:
         title=t("bulk.results"))
 
 
+def left_the_list(db: Any, *, read: Callable[..., Any], actor: Any, ids: tuple[int, ...],
+              revision: int) -> SelectionDrop:
+    """Which of `ids` the list (`read`, without the grid's search) no longer shows, as the grid's drop: the list's
+    own reader decides, so what "still listed" means (not archived, still pending) is declared once, there."""
+    listed: set[int] = set()
+    for start in range(0, len(ids), MAX_PAGE_SIZE):
+        chunk = ids[start:start + MAX_PAGE_SIZE]
+        listed.update(row.id for row in read(db, actor=actor, ids=chunk, page=1, page_size=MAX_PAGE_SIZE).rows)
+    return SelectionDrop(revision, tuple(str(i) for i in ids if i not in listed))
+
+
 @component
 def ApplyPanel(selection: Ref[Any], title: str, fields: Callable[[FieldStore, dict[str, str]], Any],
                apply: Callable[[Console, FieldStore, list[int], Any], None], action_fn: Any,
-               on_applied: Callable[[], None], initial: dict[str, Any]) -> Any:
-    """What changes and the Apply button; re-renders alone as the selection changes."""
+               on_applied: Callable[[], None], initial: dict[str, Any], read: Callable[..., Any],
+               on_unlisted: Callable[[SelectionDrop], None]) -> Any:
+    """What changes and the Apply button; re-renders alone as the selection changes. After Apply, it asks the list
+    which applied rows it no longer shows and hands them to `on_unlisted` (for the grid to drop)."""
     console = use_console()
     t = console.t
     chosen, set_chosen = use_state(list[int]())
@@ -58,10 +77,22 @@ def ApplyPanel(selection: Ref[Any], title: str, fields: Callable[[FieldStore, di
     store = use_field_store(initial)
     no_results: list[dict[str, Any]] | None = None
     results, set_results = use_state(no_results)
+    dropped, set_dropped = use_state(SelectionDrop())
+    applies = use_ref(0)
+
+    def unlisted(drop: SelectionDrop) -> None:
+        set_dropped(drop)
+        if drop.keys:  # nothing left the list: the grid (and its rows) need not hear of it
+            on_unlisted(drop)
+
+    # use_action, not use_query, for this read: it runs after an Apply (off the event loop), never on a render.
+    check = use_action(left_the_list, on_done=unlisted)
 
     def done(rows: list[dict[str, Any]]) -> None:
+        applies.current += 1
         set_results(rows)
         on_applied()
+        check.submit(read=read, actor=console.actor, ids=tuple(int(r["id"]) for r in rows), revision=applies.current)
 
     action = use_action(action_fn, on_done=done)
     ids = [int(i) for i in chosen]
@@ -76,7 +107,8 @@ def ApplyPanel(selection: Ref[Any], title: str, fields: Callable[[FieldStore, di
                          html.span({"className": "spinner-border spinner-border-sm me-2"}) if action.pending else "",
                          t("bulk.apply", count=len(ids)) if ids else t("bulk.pick")),
              title=title),
-        results_table(console, results) if results is not None else "",
+        results_table(console, results, len(dropped.keys or ()) if dropped.revision == applies.current else 0)
+        if results is not None else "",
     )
 
 
@@ -97,7 +129,8 @@ def bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: A
     row, data_grid's selection_across_pages), and Apply acts on all of it. Opened with ?ids= (the list page's
     selection), the grid starts on those rows alone ("selected only", as an ads manager's "view selected"), so the
     user sees what Apply will change whatever page or sort they sit on; switching it off browses every row to add
-    more."""
+    more. After Apply the rows that left the list (the change archived or decided them) leave the selection, and the
+    results say how many; the grid's "Clear selection" drops the rest."""
     console = use_console()
     t = console.t
     first_ids = use_ref(_initial_ids()).current
@@ -105,6 +138,7 @@ def bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: A
     only, set_only = use_state(_ids_of(first_ids) if first_ids else None)
     pages = use_offset_pages(read, filters=[only], page_size=PAGE_SIZE, actor=console.actor, ids=only)
     selection: Ref[Any] = use_ref(None)
+    drop, set_drop = use_state(SelectionDrop())
 
     def selected(ids: list[str]) -> None:
         chosen.current = ids
@@ -127,13 +161,13 @@ def bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: A
                                          row_count_label=t("grid.rows"), locale=console.language,
                                          loading_text=t("common.loading") if pages.query.loading else None,
                                          on_selection_change=selected, initial_selection=first_ids,
-                                         selection_across_pages=True,
-                                         select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
+                                         selection_across_pages=True, drop_selection=drop,
+                                         select_labels=selection_labels(t),
                                          on_view_change=pages.on_view_change, paging=pages.paging))),
                  html.div({"className": "col-xl-4"},
                           html.div({"className": "dsp-sticky"},
                                    ApplyPanel(selection, t(panel_title_key), fields, apply, action_fn,
-                                              pages.query.reload, initial)))),
+                                              pages.query.reload, initial, read, set_drop)))),
     )
 
 

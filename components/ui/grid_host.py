@@ -10,6 +10,7 @@ from typing import Any
 
 from reactpy import Ref, component, html, use_ref, use_state
 
+from app.kernel.i18n.catalog import Translator
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import use_console
 from components.ui.hooks import use_action
@@ -60,6 +61,12 @@ def sortable_only(columns: list[GridColumn], sorts: Iterable[str]) -> list[GridC
     keys = set(sorts)
     return [column if column["key"] in keys or column.get("type") == "toggle" else {**column, "sortable": False}
             for column in columns]
+
+
+def selection_labels(t: Translator, select_all: str = "grid.select_all") -> tuple[str, str, str, str]:
+    """data_grid's select_labels, translated: select all (`select_all`: a page's own wording), select a row,
+    "{count} selected" and the button that clears the selection."""
+    return t(select_all), t("grid.select_row"), t("grid.selected"), t("grid.clear_selection")
 
 
 @component

@@ -95,6 +95,16 @@ class GridPaging:
     next_label: str = "Next page"
 
 
+@dataclass(frozen=True)
+class SelectionDrop:
+    """Rows Python takes out of a grid's selection: `keys` (row keys as strings), or every chosen row when None (a
+    filter changed, a move ended the choice). The grid acts when `revision` changes, so the same keys can be
+    dropped again by a later revision; the first one it is given does nothing (the initial selection holds)."""
+
+    revision: int = 0
+    keys: tuple[str, ...] | None = ()
+
+
 _DataGrid = widget_component("datagrid", "DataGrid")
 
 
@@ -117,7 +127,8 @@ def data_grid(
     on_selection_change: Callable[[list[str]], Any] | None = None,
     initial_selection: Sequence[str] = (),
     selection_across_pages: bool = False,
-    select_labels: tuple[str, str, str] = ("Select all", "Select", "{count} selected"),
+    select_labels: tuple[str, str, str, str] = ("Select all", "Select", "{count} selected", "Clear selection"),
+    drop_selection: SelectionDrop | None = None,
     columns_label: str | None = None,
     storage_key: str | None = None,
     on_view_change: Callable[[GridView], Any] | None = None,
@@ -133,9 +144,13 @@ def data_grid(
     text would, so an empty grid never claims "no records" before the answer is in.
 
     `on_selection_change(row keys as strings)` adds a checkbox column (select one, or all rows the search
-    shows), starting with `initial_selection` checked (reported once the grid is up). With `paging` and
-    `selection_across_pages`, rows chosen on one page stay chosen on the others (and initial ones the page does not
-    show stay chosen): the report names every chosen row, as a bulk page needs; otherwise only the shown page's. `columns_label` adds a column chooser; the choice is kept in the browser under `storage_key`.
+    shows), starting with `initial_selection` checked (reported once the grid is up); `select_labels` are the
+    select-all and row checkboxes' labels, the footer's "{count} selected" and its button that clears the selection.
+    With `paging` and `selection_across_pages`, rows chosen on one page stay chosen on the others (and initial ones
+    the page does not show stay chosen): the report names every chosen row, as a bulk page needs; otherwise only the
+    shown page's. `drop_selection` takes rows out of the selection from Python (rows that left the list after a bulk
+    change, or all of them when a filter changes); the change is reported like the user's own.
+    `columns_label` adds a column chooser; the choice is kept in the browser under `storage_key`.
     `on_view_change(GridView)` reports what the user sees (visible columns, search, sort) whenever it
     changes, so an export can match it. Keep selection and view in a ref or a sibling component's state:
     setting the grid's own component state would resend every row. With `paging`, `rows` are one page
@@ -153,7 +168,11 @@ def data_grid(
     }
     if on_selection_change is not None:
         props.update(selectable=True, selectAllLabel=select_labels[0], selectRowLabel=select_labels[1],
-                     selectedLabel=select_labels[2], initialSelection=[str(key) for key in initial_selection])
+                     selectedLabel=select_labels[2], clearSelectionLabel=select_labels[3],
+                     initialSelection=[str(key) for key in initial_selection])
+        if drop_selection is not None:
+            keys = None if drop_selection.keys is None else list(drop_selection.keys)
+            props["dropSelection"] = {"revision": drop_selection.revision, "keys": keys}
 
         def selection_changed(text: str) -> Any:
             return on_selection_change([part for part in str(text or "").split(",") if part])

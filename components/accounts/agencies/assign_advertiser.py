@@ -2,7 +2,9 @@
 funds and lists go with them; every move is in both agencies' and the advertiser's change log).
 
 The advertisers grid shows one page (account_grids.accounts_list_page: the "from" agency, the search and the sort
-in SQL); advertisers chosen on one page stay chosen on the others and Move takes them all, as the bulk pages do."""
+in SQL); advertisers chosen on one page stay chosen on the others and Move takes them all, as the bulk pages do.
+Another "from" agency ends the choice (the page says so under the filter): one move never takes advertisers of two
+agencies chosen under two filters."""
 
 from __future__ import annotations
 
@@ -20,10 +22,11 @@ from components.ui.confirm import ConfirmDialog
 from components.ui.console import use_console
 from components.ui.elements import card, page_header
 from components.ui.forms import select_field
+from components.ui.grid_host import selection_labels
 from components.ui.hooks import use_action, use_query
 from components.ui.links import back_link
 from components.ui.offset_pages import use_offset_pages
-from components.widgets.datagrid import data_grid
+from components.widgets.datagrid import SelectionDrop, data_grid
 
 ALL, DIRECT = "", "direct"  # filter values besides agency ids
 PAGE_SIZE = 50
@@ -93,13 +96,23 @@ def AssignAdvertiserPage() -> Any:
                              actor=console.actor, role=Role.ADVERTISER.value,
                              agency_id=int(source) if source.isdigit() else None, without_agency=source == DIRECT)
     agencies: list[AgencyChoice] = use_query(users.agency_choices, actor=console.actor).value or []
-    # A move ends the choice: a new grid (its key) starts with nothing chosen, as the move card does.
-    moves, set_moves = use_state(0)
+    # A move, or another "from" agency, ends the choice: the grid drops every chosen row (keeping its search and
+    # sort), and the move card, told at once, offers no Move for the old choice meanwhile.
+    clears, set_clears = use_state(0)
     host: Ref[Any] = use_ref(None)
 
+    def clear_choice() -> None:
+        set_clears(lambda n: n + 1)
+        if host.current:
+            host.current([])
+
     def moved() -> None:
-        set_moves(lambda n: n + 1)
+        clear_choice()
         pages.query.reload()
+
+    def source_changed(value: str) -> None:
+        clear_choice()
+        set_source(value)
 
     # The account lists' columns, narrower: with the checkboxes they fit the card beside the move card at 1440 px.
     columns: list[Any] = account_columns(console, COLUMNS, name=130, email=175, company=120, agency=120, balance=105)
@@ -111,16 +124,16 @@ def AssignAdvertiserPage() -> Any:
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-8"},
                           card(select_field(name="from", label=t("assign.current_agency"), value=source,
-                                            options=source_options, on_change=set_source, class_name="mb-3 dsp-filter"),
+                                            options=source_options, on_change=source_changed,
+                                            help_text=t("assign.filter_clears"), class_name="mb-3 dsp-filter"),
                                data_grid(columns=columns, rows=account_rows(console, pages.rows),
                                          height=480, search_placeholder=t("common.search"),
                                          empty_text=t("assign.none"), row_count_label=t("grid.rows"),
-                                         locale=console.language, key=f"advertisers-{moves}",
+                                         locale=console.language, drop_selection=SelectionDrop(clears, None),
                                          loading_text=t("common.loading") if pages.query.loading else None,
                                          on_selection_change=lambda ids: host.current and host.current(ids),
                                          selection_across_pages=True,
-                                         select_labels=(t("assign.select_all"), t("grid.select_row"),
-                                                        t("grid.selected")),
+                                         select_labels=selection_labels(t, "assign.select_all"),
                                          on_view_change=pages.on_view_change, paging=pages.paging),
                                title=t("assign.advertisers"))),
                  html.div({"className": "col-xl-4"}, _MoveCard(host, agencies, moved))),

@@ -15,7 +15,7 @@ from components.ui.console import use_console
 from components.ui.cursor_pages import use_cursor_pages
 from components.ui.elements import card, page_header
 from components.ui.forms import selected_value
-from components.ui.grid_host import use_row_actions
+from components.ui.grid_host import selection_labels, use_row_actions
 from components.ui.navigation import use_navigation
 from components.widgets.datagrid import GridAction, data_grid
 
@@ -80,6 +80,6 @@ def ExchangeApprovalPage() -> Any:
                        on_action=actions.on_action, on_selection_change=selection_changed,
                        more_label=t("grid.more"), paging=pages.paging,
                        on_view_change=lambda view: set_search(view.query.strip()),
-                       select_labels=(t("grid.select_all"), t("grid.select_row"), t("grid.selected")),
+                       select_labels=selection_labels(t),
                        key=f"requests-{status or 'all'}")),
     )

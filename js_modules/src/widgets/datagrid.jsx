@@ -1,6 +1,7 @@
 // <DataGrid columns rows rowKey height searchPlaceholder actions onAction onRowClick emptyText
 // locale rowCountLabel moreLabel selectable onSelectionChange columnsLabel storageKey onViewChange
-// total page pageSize onPageChange pageLabel previousLabel nextLabel keepSelection />:
+// total page pageSize onPageChange pageLabel previousLabel nextLabel keepSelection clearSelectionLabel
+// dropSelection />:
 // a sortable, searchable, virtualized Bootstrap table. Python sends the rows once; sorting, searching,
 // choosing columns, selecting and scrolling 10,000 rows then stay in the browser, and only what Python
 // must know (the selection, the view for an export) goes back, as plain strings.
@@ -10,6 +11,8 @@
 // a slow query never looks like a click that did nothing.
 // keepSelection (paged): rows chosen on one page stay chosen on the others, and an initial selection holds rows the
 // page does not show; onSelectionChange then reports every chosen row, on any page (a bulk page acts on them all).
+// The footer's "Clear selection" (clearSelectionLabel) drops every chosen row, seen or not; dropSelection
+// ({revision, keys}) lets Python drop rows (keys null: all of them) each time its revision changes.
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import {
   columnFilteringFeature,
@@ -100,6 +103,8 @@ adoptCss('dsp-datagrid', `
 .dsp-grid-pager { display: inline-flex; align-items: center; gap: .5rem; }
 .dsp-grid-pager .btn { --bs-btn-padding-y: 0; --bs-btn-padding-x: .55rem; --bs-btn-font-size: 1rem;
   line-height: 1.2; }
+.dsp-grid .dsp-grid-clear-selection { --bs-btn-padding-y: 0; --bs-btn-padding-x: .25rem; --bs-btn-font-size: .8125rem;
+  margin-left: .5rem; vertical-align: baseline; text-decoration: none; }
 .dsp-grid-footer { display: flex; align-items: center; justify-content: space-between; gap: .5rem;
   padding: .4rem .75rem; border-top: 1px solid var(--bs-border-color); background: var(--bs-tertiary-bg);
   font-size: .8125rem; color: var(--bs-secondary-color); }
@@ -393,6 +398,8 @@ export function DataGrid({
   previousLabel = 'Previous page',
   nextLabel = 'Next page',
   keepSelection = false,
+  clearSelectionLabel,
+  dropSelection,
 }) {
   const paged = typeof pagedTotal === 'number';
   const onPageRef = useLatest(onPageChange);
@@ -523,6 +530,14 @@ export function DataGrid({
       setSelected(new Set([...selected].filter((id) => rowIds.has(id))));
     }
   }, [rowIds]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Python's drops: rows that left the list after a bulk change, or all when a filter changed. Functional, so a row
+  // the user chose meanwhile stays chosen.
+  const dropRef = useLatest(dropSelection);
+  useChangeEffect(() => {
+    const keys = dropRef.current?.keys;
+    const gone = Array.isArray(keys) ? new Set(keys.map(String)) : null;
+    setSelected((old) => (gone ? new Set([...old].filter((id) => !gone.has(id))) : new Set()));
+  }, Number(dropSelection?.revision) || 0);
   const selectionText = [...selected].join(',');
   useChangeEffect((text) => onSelectionRef.current?.(text), selectionText);
   useEffect(() => {
@@ -732,10 +747,19 @@ export function DataGrid({
         </table>
       </div>
       <div className="dsp-grid-footer">
-        <span className="dsp-grid-count" role="status">
-          {rowCountLabel.replace('{count}', format.count(paged ? total : tableRows.length))}
-          {selectable && selected.size > 0 && (
-            <span className="ms-2 fw-semibold text-body" data-selected-count={selected.size}>{`· ${selectedLabel.replace('{count}', format.count(selected.size))}`}</span>
+        <span>
+          <span className="dsp-grid-count" role="status">
+            {rowCountLabel.replace('{count}', format.count(paged ? total : tableRows.length))}
+            {selectable && selected.size > 0 && (
+              <span className="ms-2 fw-semibold text-body" data-selected-count={selected.size}>{`· ${selectedLabel.replace('{count}', format.count(selected.size))}`}</span>
+            )}
+          </span>
+          {selectable && selected.size > 0 && clearSelectionLabel && (
+            <button type="button" className="btn btn-link btn-sm dsp-grid-clear-selection" data-action="clear-selection"
+              onClick={() => setSelected(new Set())}>
+              <i className="bi bi-x-circle me-1" aria-hidden="true" />
+              {clearSelectionLabel}
+            </button>
           )}
         </span>
         {paged ? (

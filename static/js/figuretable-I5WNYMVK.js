@@ -1,4 +1,4 @@
-import{b as M,d as x,f as A,g as B}from"./chunks/chunk-MIE2DWBF.js";import{a as D}from"./chunks/chunk-UH4BMFWW.js";import"./chunks/chunk-UBKU3VD4.js";import{a as E}from"./chunks/chunk-D7YZ66SP.js";import{b as N,c as L,e as Q}from"./chunks/chunk-KTSSVIQ2.js";var d=N(L(),1);var e=N(E(),1);D("figuretable",`
+import{b as M,d as x,f as A,g as B}from"./chunks/chunk-MIE2DWBF.js";import{a as D}from"./chunks/chunk-UH4BMFWW.js";import"./chunks/chunk-UBKU3VD4.js";import{a as E}from"./chunks/chunk-7WBAGPGJ.js";import{b as N,c as L,e as Q}from"./chunks/chunk-3KLSZHPU.js";var d=N(L(),1);var e=N(E(),1);D("figuretable",`
 .dsp-figure-table thead th { background: var(--bs-body-bg); white-space: nowrap; }
 .dsp-figure-table .dsp-sort { border: 0; background: none; padding: 0; font: inherit; color: inherit; }
 .dsp-figure-table .dsp-sort:hover { color: var(--bs-emphasis-color); }

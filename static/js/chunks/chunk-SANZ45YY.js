@@ -1,0 +1,1 @@
+import{b as c,c as f}from"./chunk-3KLSZHPU.js";var r=c(f(),1);function o(e){let t=(0,r.useRef)(e);return t.current=e,t}function s(e,t){let n=(0,r.useRef)(t);(0,r.useEffect)(()=>{Object.is(n.current,t)||(n.current=t,e(t))},[t])}export{o as a,s as b};

@@ -110,7 +110,7 @@ def test_admin_bulk_status_and_campaign_assignment(client):
     results = client.post("/api/creatives/bulk-status", headers=admin,
                           json={"creative_ids": ids, "status": "paused"}).json()["data"]
     assert [(row["ok"], row["message"]) for row in results] == [
-        (True, "Status changed"), (False, "status: A archived creative cannot become paused.")]
+        (True, "Status changed"), (False, "Status: an archived creative cannot become paused.")]
 
 
 def test_another_tenants_creative_answers_404(client):

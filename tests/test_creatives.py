@@ -156,7 +156,7 @@ def test_status_moves_only_as_declared_and_delete_archives(db):
     assert creatives.archive_creative(db, actor=me, creative_id=creative_id).status == "archived"
     with pytest.raises(Invalid) as error:
         creatives.set_status(db, actor=me, creative_id=creative_id, status="active")
-    assert error.value.fields == {"status": "A archived creative cannot become active."}
+    assert error.value.fields == {"status": "An archived creative cannot become active."}
     with pytest.raises(Invalid):
         creatives.update_creative(db, actor=me, creative_id=creative_id, data=CreativeUpdate(**{"name": "Revived"}))
     assert creatives.list_creatives(db, actor=me) == []
@@ -287,7 +287,7 @@ def test_bulk_status_is_for_staff_row_by_row(db):
     results = creatives.bulk_status(db, actor=actor_of(db, "coadmin@demo.example"), creative_ids=[live, archived],
                                     status="paused")
     assert [(r.ok, r.message) for r in results] == [(True, "Status changed"),
-                                                          (False, "status: A archived creative cannot become paused.")]
+                                                          (False, "Status: an archived creative cannot become paused.")]
 
 
 def test_another_tenants_creatives_are_out_of_reach(db):

@@ -233,6 +233,15 @@ MESSAGE_KEYS = (
     "Choose active smart-app lists: {ids} cannot be chosen.",
     "Not audiences of this advertiser: {ids}.",
     "Inactive audiences (activate them or take them out): {names}.",
+    # what a bulk page's Apply asks for (app/campaigns/bulk.py, app/creatives/bulk.py)
+    "Choose something to change.",
+    "Choose at least one field to change.",
+    "Choose exchanges to add or remove.",
+    "An exchange cannot be both added and removed.",
+    "Choose at least one campaign.",
+    "Choose at least one creative.",
+    "At most {limit} campaigns at a time.",
+    "At most {limit} creatives at a time.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

@@ -19,6 +19,7 @@ from app.campaigns import service as campaigns
 from app.campaigns.schemas import BulkResult, CampaignRead, CampaignUpdate
 from app.kernel import money
 from app.kernel.errors import Invalid, ServiceError
+from app.kernel.i18n.catalog import Message
 from app.kernel.i18n.refusals import refusal_text
 from app.reference.models import ReferenceValue
 
@@ -58,7 +59,7 @@ def _ids(value: Any, field: str, *, at_least_one: bool) -> list[int]:
 def _campaign_ids(value: Any) -> list[int]:
     ids = _ids(value, "campaign_ids", at_least_one=True)
     if len(ids) > MAX_CAMPAIGNS:
-        raise Invalid({"campaign_ids": f"At most {MAX_CAMPAIGNS:,} campaigns at a time."})
+        raise Invalid({"campaign_ids": Message("At most {limit} campaigns at a time.", limit=f"{MAX_CAMPAIGNS:,}")})
     return ids
 
 

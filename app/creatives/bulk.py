@@ -12,7 +12,7 @@ from app.access.policy import Actor, require
 from app.creatives.records import in_scope, set_status, update_creative
 from app.creatives.schemas import BulkChanges, BulkResult, CreativeRead, CreativeUpdate
 from app.kernel.errors import Invalid, NotFound, ServiceError
-from app.kernel.i18n.catalog import translator
+from app.kernel.i18n.catalog import Message, translator
 from app.kernel.i18n.refusals import refusal_text
 
 # What the bulk edit page changes: the tracking of many creatives at once (names and files are per creative).
@@ -31,7 +31,7 @@ def _row_ids(creative_ids: list[int]) -> list[int]:
     if not ids:
         raise Invalid({"creative_ids": "Choose at least one creative."})
     if len(ids) > BULK_MAX_ROWS:
-        raise Invalid({"creative_ids": f"At most {BULK_MAX_ROWS} creatives at a time."})
+        raise Invalid({"creative_ids": Message("At most {limit} creatives at a time.", limit=BULK_MAX_ROWS)})
     return ids
 
 

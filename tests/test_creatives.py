@@ -269,7 +269,7 @@ def test_bulk_edits_save_the_good_rows_and_say_why_others_were_refused(db):
                                     changes=BulkChanges(**{"click_url": "https://shop.example/new", "pixel_urls": "https://px.example/"}))
     assert [(r.id, r.name, r.ok) for r in results] == [
         (first, "Banner 300x250", True), (video, "Spot", False), (second, "Banner 2", True), (999_999, "", False)]
-    assert results[1].message == "pixel_urls: Video creatives do not have this field."
+    assert results[1].message == "Pixel URLs: video creatives do not have this field."
     assert results[3].message == "Creative not found."
     db.commit()
     assert creatives.get_creative(db, actor=me, creative_id=second).click_url == "https://shop.example/new"

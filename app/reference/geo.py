@@ -118,7 +118,9 @@ def search_cities(_db: Any = None, /, *, actor: Actor, query: str, country: str 
 
 
 def cities_by_id(ids: list[int]) -> dict[int, CityRead]:
-    """The known cities among `ids` (a campaign's targeting shows their names)."""
+    """The known cities among `ids` (a campaign's targeting shows their names); none asked, no index built."""
+    if not ids:
+        return {}
     cities = _index().cities
     return {city_id: cities[city_id].public() for city_id in ids if city_id in cities}
 

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.access.roles import Role  # noqa: E402
+from app.kernel.i18n.collation import fold  # noqa: E402
 from app.reference import geo  # noqa: E402
 
 QUERIES = ("s", "san", "ber", "münch", "new y", "paris", "rio de j", "zz")
@@ -32,8 +33,8 @@ def median_ms(run: object) -> float:
 
 
 def scan(query: str, cities: list[geo.City]) -> list[geo.City]:
-    prefix = geo.fold(query)
-    return sorted((c for c in cities if geo.fold(c.name).startswith(prefix)), key=lambda c: -c.population)[:20]
+    prefix = fold(query)
+    return sorted((c for c in cities if fold(c.name).startswith(prefix)), key=lambda c: -c.population)[:20]
 
 
 def main() -> None:

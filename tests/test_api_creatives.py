@@ -83,7 +83,7 @@ def test_html_markup_comes_only_with_the_preview_and_spec_names_reach_the_same_c
     results = client.post("/api/creative/bulk-creative-update", headers=me,
                           json={"creative_ids": [creative_id], "changes": {"click_url": CLICK}}).json()["data"]
     assert results == [{"id": creative_id, "name": "Tag 2", "ok": False,
-                        "message": "click_url: Html creatives do not have this field."}]
+                        "message": "Click URL: html creatives do not have this field."}]
     uploaded = client.post("/api/withOutRole/upload", headers=me, files={"file": ("a.gif", image_bytes(fmt="GIF"))},
                            data={"purpose": "icon"})
     assert uploaded.json()["data"]["content_type"] == "image/gif"
@@ -110,7 +110,7 @@ def test_admin_bulk_status_and_campaign_assignment(client):
     results = client.post("/api/creatives/bulk-status", headers=admin,
                           json={"creative_ids": ids, "status": "paused"}).json()["data"]
     assert [(row["ok"], row["message"]) for row in results] == [
-        (True, "Status changed"), (False, "status: A archived creative cannot become paused.")]
+        (True, "Status changed"), (False, "Status: an archived creative cannot become paused.")]
 
 
 def test_another_tenants_creative_answers_404(client):

@@ -156,7 +156,7 @@ def test_status_moves_only_as_declared_and_delete_archives(db):
     assert creatives.archive_creative(db, actor=me, creative_id=creative_id).status == "archived"
     with pytest.raises(Invalid) as error:
         creatives.set_status(db, actor=me, creative_id=creative_id, status="active")
-    assert error.value.fields == {"status": "A archived creative cannot become active."}
+    assert error.value.fields == {"status": "An archived creative cannot become active."}
     with pytest.raises(Invalid):
         creatives.update_creative(db, actor=me, creative_id=creative_id, data=CreativeUpdate(**{"name": "Revived"}))
     assert creatives.list_creatives(db, actor=me) == []
@@ -269,7 +269,7 @@ def test_bulk_edits_save_the_good_rows_and_say_why_others_were_refused(db):
                                     changes=BulkChanges(**{"click_url": "https://shop.example/new", "pixel_urls": "https://px.example/"}))
     assert [(r.id, r.name, r.ok) for r in results] == [
         (first, "Banner 300x250", True), (video, "Spot", False), (second, "Banner 2", True), (999_999, "", False)]
-    assert results[1].message == "pixel_urls: Video creatives do not have this field."
+    assert results[1].message == "Pixel URLs: video creatives do not have this field."
     assert results[3].message == "Creative not found."
     db.commit()
     assert creatives.get_creative(db, actor=me, creative_id=second).click_url == "https://shop.example/new"
@@ -287,7 +287,7 @@ def test_bulk_status_is_for_staff_row_by_row(db):
     results = creatives.bulk_status(db, actor=actor_of(db, "coadmin@demo.example"), creative_ids=[live, archived],
                                     status="paused")
     assert [(r.ok, r.message) for r in results] == [(True, "Status changed"),
-                                                          (False, "status: A archived creative cannot become paused.")]
+                                                          (False, "Status: an archived creative cannot become paused.")]
 
 
 def test_another_tenants_creatives_are_out_of_reach(db):

@@ -11,7 +11,7 @@ import pytest
 
 from app.kernel.config import REPO_ROOT
 from app.kernel.i18n.catalog import LANGUAGES
-from app.kernel.i18n.formatters import file_size, money, short_number
+from app.kernel.i18n.formatters import day, file_size, money, short_number
 
 
 def test_money():
@@ -60,14 +60,16 @@ MONEY_INPUTS = [1234.5, -5, 0, 12345678.9, "0.50", 999.999, "-1234.56", 1.25, 10
                 1.005, 2.675, "1.005", "-2.675", 0.005, -0.005, -0.004, 999.995, 1234567.891, 1e15]
 BYTE_INPUTS = [0, 512, 1536, 1_048_575, -1536, -1_048_575, 1_073_741_823, 1_234_567, 1023, 5 * 1024**4,
                1023.999, 1024, -1, 1, 1_048_576 * 1023.996, 1024**8 * 2000]
+DAY_INPUTS = [f"2026-{month:02d}-{month + 2:02d}" for month in range(1, 13)] + ["2027-01-01", "2026-11-26"]
 
 _NODE_SCRIPT = """
 import { makeFormatters } from %s;
-const [languages, money, bytes] = JSON.parse(process.argv[1]);
+const [languages, money, bytes, days] = JSON.parse(process.argv[1]);
 const out = {};
 for (const language of languages) {
   const f = makeFormatters(language);
-  out[language] = { money: money.map((v) => f.cell('money', v)), bytes: bytes.map((v) => f.cell('bytes', v)) };
+  out[language] = { money: money.map((v) => f.cell('money', v)), bytes: bytes.map((v) => f.cell('bytes', v)),
+                     days: days.map((v) => f.cell('date', v)) };
 }
 console.log(JSON.stringify(out));
 """
@@ -78,12 +80,14 @@ def test_python_and_the_js_grid_format_alike():
     if node is None:
         pytest.fail("node is needed to run the grid's formatters (it builds the widgets too)")
     module = json.dumps((REPO_ROOT / "js_modules/src/lib/format.js").as_uri())
-    argument = json.dumps([list(LANGUAGES), MONEY_INPUTS, BYTE_INPUTS])
+    argument = json.dumps([list(LANGUAGES), MONEY_INPUTS, BYTE_INPUTS, DAY_INPUTS])
     result = subprocess.run([node, "--input-type=module", "-e", _NODE_SCRIPT % module, argument],
                             capture_output=True, text=True, check=True, timeout=60)
     js = json.loads(result.stdout)
     for language in LANGUAGES:
         assert js[language]["money"] == [money(Decimal(str(v)), language=language) for v in MONEY_INPUTS], language
+        # A day in a dialog's note reads as the grid's 'date' cells beside it (explain dialog, report rows).
+        assert js[language]["days"] == [day(v, language=language) for v in DAY_INPUTS], language
     # The grid groups bytes by locale too; Python's file sizes are English, so compare in English.
     assert js["en"]["bytes"] == [file_size(v) for v in BYTE_INPUTS]
 

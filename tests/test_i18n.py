@@ -216,6 +216,32 @@ MESSAGE_KEYS = (
     "Enter the current code from your app, or your password.",
     "The password is wrong.",
     "Two-factor sign-in is off: there are no recovery codes to replace.",
+    # bulk edits' row results (app/kernel/i18n/refusals.py): status moves (app/history/status.py), the rows' own
+    # refusals, and the targeting checks a row can fail (app/supply/list_targeting.py, audience_rules.py)
+    "{An} {current} campaign cannot become {wanted}.",
+    "{An} {current} creative cannot become {wanted}.",
+    "Campaign not found.",
+    "Creative not found.",
+    "Saved",
+    "Status changed",
+    "An archived campaign cannot be changed; clone it instead.",
+    "This advertiser may not buy on some of these exchanges.",
+    "Not inventory lists of this campaign's advertiser: {ids}.",
+    "Archived lists cannot be chosen: {names}.",
+    "Block lists cannot be allowed: {names}.",
+    "Allow lists cannot be blocked: {names}.",
+    "Choose active smart-app lists: {ids} cannot be chosen.",
+    "Not audiences of this advertiser: {ids}.",
+    "Inactive audiences (activate them or take them out): {names}.",
+    # what a bulk page's Apply asks for (app/campaigns/bulk.py, app/creatives/bulk.py)
+    "Choose something to change.",
+    "Choose at least one field to change.",
+    "Choose exchanges to add or remove.",
+    "An exchange cannot be both added and removed.",
+    "Choose at least one campaign.",
+    "Choose at least one creative.",
+    "At most {limit} campaigns at a time.",
+    "At most {limit} creatives at a time.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.
@@ -226,7 +252,7 @@ ALLOWED_SAME: dict[str, frozenset[str]] = {
                      "changelog.field.postback_enabled", "changelog.field.status", "config.postback_enabled", "users.filter_status", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
                      "menu.dashboard", "topbar.view_old", "role.admin", "role.co_admin", "theme.layout",
                      "theme.layout.horizontal", "field.code", "dashboard.kpi.conversions",
-                     "dashboard.col.name", "dashboard.col.status"}),
+                     "dashboard.col.name", "dashboard.col.status", "bulk.field.status"}),
     "it": frozenset({"changelog.exchange_approval.field.exchange", "exchanges.card_title", "exchanges.col.exchange", "menu.exchanges", "dashboard.kpi.cpa", "dashboard.kpi.ecpm", "dashboard.by.exchange", "changelog.creative.field.asset_id", "campaigns.device.tablet", "campaigns.col.total_budget", "changelog.field.email", "changelog.field.password_hash", "users.account", "topbar.view_new", "dashboard.kpi.ctr", "settings.favicon", "settings.logo",
                      "menu.dashboard", "topbar.view_old", "usermenu.title", "theme.layout",
                      "field.password", "profile.password"}),
@@ -257,10 +283,15 @@ def test_catalog_follows_the_english_key_order(language: str) -> None:
     assert list(_load(language)) == [*ENGLISH, *MESSAGE_KEYS]
 
 
+# Values only English grammar uses (app/history/status.py: "An archived campaign", "A paused creative").
+ENGLISH_ONLY_PLACEHOLDERS = frozenset({"{An}"})
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_placeholders_match_english(language: str) -> None:
     wrong = {key: text for key, text in _load(language).items()
-             if key in REFERENCE and set(_PLACEHOLDER.findall(text)) != set(_PLACEHOLDER.findall(REFERENCE[key]))}
+             if key in REFERENCE and set(_PLACEHOLDER.findall(text))
+             != set(_PLACEHOLDER.findall(REFERENCE[key])) - ENGLISH_ONLY_PLACEHOLDERS}
     assert not wrong
 
 

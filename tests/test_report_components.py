@@ -26,8 +26,8 @@ def test_insight360s_pacing_says_when_a_campaign_ends_as_the_dashboard_writes_it
 
     item = SimpleNamespace(campaign_id=1, campaign_name="Spring Sale", budget_used=40.0, pacing=100.0, spent=400.0,
                            budget=1000.0, ends_on="2027-01-03")
-    for language, shown in (("en", "Ends 3 Jan 2027"), ("sp", "3 ene 2027")):
+    for language, shown in (("en", "Ends Jan 3, 2027"), ("sp", "3 ene 2027")):
         console = SimpleNamespace(t=translator(language), language=language, role=Role.ADVERTISER,
                                   path=partial(ROUTES.path, role=Role.ADVERTISER))
         text = text_of(_pacing_row(console, item, on_explain=lambda _item: None))
-        assert shown in text, text  # was "Ends 2027-01-03", ISO text beside "26 Oct 2026 – 24 Nov 2026"
+        assert shown in text, text  # was "Ends 2027-01-03", ISO text beside "Oct 26, 2026 – Nov 24, 2026"

@@ -80,5 +80,5 @@ def test_every_report_preset_reads_its_days_in_the_reports_time_zone() -> None:
 
 
 def test_a_period_reads_as_days_in_the_users_language() -> None:
-    assert day_range(date(2026, 11, 1), "2026-11-30") == "1 Nov 2026 – 30 Nov 2026"
+    assert day_range(date(2026, 11, 1), "2026-11-30") == "Nov 1, 2026 – Nov 30, 2026"
     assert day_range("2026-01-05", "2026-02-01", language="sp") == "5 ene 2026 – 1 feb 2026"

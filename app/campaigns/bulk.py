@@ -19,6 +19,8 @@ from app.campaigns import service as campaigns
 from app.campaigns.schemas import BulkResult, CampaignRead, CampaignUpdate
 from app.kernel import money
 from app.kernel.errors import Invalid, ServiceError
+from app.kernel.i18n.catalog import Message
+from app.kernel.i18n.refusals import refusal_text
 from app.reference.models import ReferenceValue
 
 MAX_CAMPAIGNS = 1_000
@@ -26,12 +28,13 @@ LIST_KEYS = ("inventory_lists", "audiences")
 LIST_MODES = ("add", "remove", "replace")
 CHANGES = ("bid", "bid_min", "bid_max", "total_budget", "daily_budget", "status", "goal_metric", "goal_target", *LIST_KEYS)
 MONEY_CHANGES = tuple(key for key in CHANGES if key in money.FIELDS)
-# How a refused field is named in a row's message.
+# How a refused field is named in a row's message: its catalog key (app/kernel/i18n/refusals.py).
 LABELS: dict[str, str] = {
-    "bid": "Bid", "bid_min": "Lowest bid", "bid_max": "Highest bid", "total_budget": "Total budget",
-    "daily_budget": "Daily budget", "status": "Status", "goal_metric": "Goal", "goal_target": "Goal target",
-    "targeting.inventory_lists": "Inventory lists", "targeting.audiences": "Audiences",
-    "targeting.exchanges": "Exchanges",
+    "bid": "bulk.field.bid", "bid_min": "bulk.field.bid_min", "bid_max": "bulk.field.bid_max",
+    "total_budget": "bulk.field.total_budget", "daily_budget": "bulk.field.daily_budget", "status": "bulk.field.status",
+    "goal_metric": "bulk.field.goal_metric", "goal_target": "bulk.field.goal_target",
+    "targeting.inventory_lists": "bulk.field.inventory_lists", "targeting.audiences": "bulk.field.audiences",
+    "targeting.exchanges": "bulk.field.exchanges", "ends_at": "bulk.field.ends_at", "balance": "bulk.field.balance",
 }
 
 # A bulk edit's changes, by name (CHANGES): money as dollar text, status and goal as codes, and the list changes as
@@ -56,7 +59,7 @@ def _ids(value: Any, field: str, *, at_least_one: bool) -> list[int]:
 def _campaign_ids(value: Any) -> list[int]:
     ids = _ids(value, "campaign_ids", at_least_one=True)
     if len(ids) > MAX_CAMPAIGNS:
-        raise Invalid({"campaign_ids": f"At most {MAX_CAMPAIGNS:,} campaigns at a time."})
+        raise Invalid({"campaign_ids": Message("At most {limit} campaigns at a time.", limit=f"{MAX_CAMPAIGNS:,}")})
     return ids
 
 
@@ -101,26 +104,10 @@ def _status(value: Any) -> str:
 
 # --- running the rows ----------------------------------------------------------------------------------
 
-def _label(field: str) -> str:
-    return LABELS.get(field) or field.removeprefix("targeting.").replace("_", " ").capitalize()
-
-
-def _sentence(message: str) -> str:
-    """The message as the second half of "Field: message." (its first word lower-cased unless an acronym)."""
-    return message[0].lower() + message[1:] if message[1:2].islower() or message[1:2] == " " else message
-
-
-def reason(refusal: ServiceError) -> str:
-    """A refused row's message in plain words, each bad field named: "Bid: the bid cannot exceed the highest
-    bid." A missing or out-of-scope campaign gives "Campaign not found."."""
-    if isinstance(refusal, Invalid) and refusal.fields:
-        return " ".join(f"{_label(field)}: {_sentence(message)}" for field, message in refusal.fields.items())
-    return refusal.message
-
-
 def _each(db: Session, actor: Actor, campaign_ids: list[int],
-          apply: Callable[[int, CampaignRead], CampaignRead]) -> list[BulkResult]:
-    """apply(id, the campaign as it is) for every id, each in its own savepoint; one result per id, in order."""
+          apply: Callable[[int, CampaignRead], CampaignRead], language: str | None) -> list[BulkResult]:
+    """apply(id, the campaign as it is) for every id, each in its own savepoint; one result per id, in order,
+    refusals worded in `language`."""
     results: list[BulkResult] = []
     for campaign_id in campaign_ids:
         name = ""
@@ -130,18 +117,21 @@ def _each(db: Session, actor: Actor, campaign_ids: list[int],
             with db.begin_nested():  # rolled back to here, and only here, when the row is refused
                 saved = apply(campaign_id, current)
         except ServiceError as refusal:
-            results.append(BulkResult(id=campaign_id, name=name, ok=False, message=reason(refusal)))
+            results.append(BulkResult(id=campaign_id, name=name, ok=False,
+                                      message=refusal_text(refusal, LABELS, language=language)))
         else:
             results.append(BulkResult(id=campaign_id, name=saved.name, ok=True, message=""))
     return results
 
 
-def bulk_update(db: Session, *, actor: Actor, campaign_ids: list[int], changes: ChangeSet) -> list[BulkResult]:
+def bulk_update(db: Session, *, actor: Actor, campaign_ids: list[int], changes: ChangeSet,
+                language: str | None = None) -> list[BulkResult]:
     """Apply `changes` to each campaign: any of bid, bid_min, bid_max, total_budget, daily_budget (dollar text,
     read by the money parser; each row checked by the amount rules against its own stored values),
     status, goal_metric with goal_target, and inventory_lists / audiences as {mode: add|remove|replace,
     allow: [ids], block: [ids]}. Settings are saved before the status moves. Returns one {id, name, ok,
-    message} per requested id, in request order."""
+    message} per requested id, in request order; a refused row's message in `language` (English by default: the
+    API's), as in every bulk edit here."""
     require(actor, "campaign", "update")
     ids = _campaign_ids(campaign_ids)
     if not isinstance(changes, Mapping) or not changes:
@@ -169,21 +159,22 @@ def bulk_update(db: Session, *, actor: Actor, campaign_ids: list[int], changes: 
             saved = campaigns.set_status(db, actor=actor, campaign_id=campaign_id, status=status)
         return saved
 
-    return _each(db, actor, ids, apply)
+    return _each(db, actor, ids, apply, language)
 
 
-def bulk_status(db: Session, *, actor: Actor, campaign_ids: list[int], status: str) -> list[BulkResult]:
+def bulk_status(db: Session, *, actor: Actor, campaign_ids: list[int], status: str,
+                language: str | None = None) -> list[BulkResult]:
     """/admin/bulk-campaign-status (admin and co-admin): move each campaign to `status` along the declared
     transitions. One {id, name, ok, message} per requested id, in request order."""
     require(actor, "campaign", "bulk_status")
     ids = _campaign_ids(campaign_ids)
     wanted = _status(status)
     return _each(db, actor, ids, lambda campaign_id, _current: campaigns.set_status(
-        db, actor=actor, campaign_id=campaign_id, status=wanted))
+        db, actor=actor, campaign_id=campaign_id, status=wanted), language)
 
 
 def bulk_exchanges(db: Session, *, actor: Actor, campaign_ids: list[int], add: list[int],
-                   remove: list[int]) -> list[BulkResult]:
+                   remove: list[int], language: str | None = None) -> list[BulkResult]:
     """/bulk-edit-exchanges: add exchanges to, and remove exchanges from, each campaign's targeting. A row is
     refused when its advertiser may not buy on an added exchange (its user configuration). One {id, name, ok,
     message} per requested id, in request order."""
@@ -205,4 +196,4 @@ def bulk_exchanges(db: Session, *, actor: Actor, campaign_ids: list[int], add: l
         return campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id,
                                          data=CampaignUpdate(targeting=targeting))
 
-    return _each(db, actor, ids, apply)
+    return _each(db, actor, ids, apply, language)

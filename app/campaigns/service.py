@@ -16,7 +16,6 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import pycountry
 from sqlalchemy import DateTime, TypeDecorator, type_coerce
 from sqlmodel import Session, col, func, select
 
@@ -150,12 +149,14 @@ def get_campaign(db: Session, *, actor: Actor, campaign_id: int) -> CampaignRead
     return public(*campaign_in_scope(db, actor, campaign_id))
 
 
-def describe_campaign(db: Session, *, actor: Actor, campaign_id: int) -> CampaignDescription:
+def describe_campaign(db: Session, *, actor: Actor, campaign_id: int,
+                      language: str | None = None) -> CampaignDescription:
     """A campaign with the names behind its targeting codes and ids (the view page): its names per targeting key
-    (countries, regions, cities, languages, <reference keys>), and per reference key the values it could not
-    choose today, with why (retired / not_allowed)."""
+    (countries, regions, cities, languages, <reference keys>; countries, regions and languages in `language`), and
+    per reference key the values it could not choose today, with why (retired / not_allowed)."""
     campaign = get_campaign(db, actor=actor, campaign_id=campaign_id)
-    return CampaignDescription(campaign=campaign, names=targeting_names(db, campaign.targeting.model_dump()),
+    names = targeting_names(db, campaign.targeting.model_dump(), language)
+    return CampaignDescription(campaign=campaign, names=names,
                                stale=stale_targeting(db, campaign))
 
 
@@ -177,29 +178,22 @@ def remove_stale_targeting(db: Session, *, actor: Actor, campaign_id: int) -> Ca
     return update_campaign(db, actor=actor, campaign_id=campaign_id, data=CampaignUpdate(targeting=targeting))
 
 
-def targeting_names(db: Session, targeting: dict[str, Any]) -> dict[str, list[str]]:
-    """Readable names for a targeting document's codes and ids (unknown ones keep their code)."""
-    def country(code: str) -> str:
-        found = pycountry.countries.get(alpha_2=code)
-        return str(getattr(found, "common_name", None) or getattr(found, "name", code)) if found else code
-
+def targeting_names(db: Session, targeting: dict[str, Any], language: str | None = None) -> dict[str, list[str]]:
+    """Readable names for a targeting document's codes and ids (unknown ones keep their code); countries, regions
+    and languages named in `language` (English by default)."""
     def region(code: str) -> str:
-        found = pycountry.subdivisions.get(code=code)
-        return f"{found.name} ({code.split('-')[0]})" if found else code
-
-    def language(code: str) -> str:
-        found = pycountry.languages.get(alpha_2=code)
-        return found.name if found else code
+        name = geo.region_name(code, language)
+        return f"{name} ({code.split('-')[0]})" if name != code else code
 
     cities = geo.cities_by_id(list(targeting.get("cities") or []))
     ids = [i for key in TARGETING_REFERENCE_KEYS for i in targeting.get(key) or []]
     reference = {r.id: r.name for r in db.exec(select(ReferenceValue).where(col(ReferenceValue.id).in_(ids)))} \
         if ids else {}
-    names = {"countries": [country(c) for c in targeting.get("countries") or []],
+    names = {"countries": [geo.country_name(c, language) for c in targeting.get("countries") or []],
              "regions": [region(c) for c in targeting.get("regions") or []],
              "cities": [f"{cities[i].name} ({cities[i].country})" if i in cities else f"#{i}"
                         for i in targeting.get("cities") or []],
-             "languages": [language(c) for c in targeting.get("languages") or []]}
+             "languages": [geo.language_name(c, language) for c in targeting.get("languages") or []]}
     for key in TARGETING_REFERENCE_KEYS:
         names[key] = [reference.get(i, f"#{i}") for i in targeting.get(key) or []]
     names.update(list_targeting.names(db, targeting))  # inventory_allow, inventory_block, smart_apps

@@ -62,9 +62,9 @@ def supported_exchanges(db: Session, *, actor: Actor, advertiser_id: int | None)
     return [row for row in exchanges if not allowed or row.id in allowed]
 
 
-def options(db: Session, *, actor: Actor, advertiser_id: int | None) -> CampaignOptions:
-    """Everything the campaign form's pickers need (CampaignOptions). Cities are searched (/api/meta/city), never
-    listed."""
+def options(db: Session, *, actor: Actor, advertiser_id: int | None, language: str | None = None) -> CampaignOptions:
+    """Everything the campaign form's pickers need (CampaignOptions), countries and languages named in `language`
+    (English by default: the API's). Cities are searched (/api/meta/city), never listed."""
     require(actor, "campaign", "view")
     exchanges = supported_exchanges(db, actor=actor, advertiser_id=advertiser_id)
 
@@ -76,7 +76,8 @@ def options(db: Session, *, actor: Actor, advertiser_id: int | None) -> Campaign
         exchanges=exchanges, operating_systems=active("operating_system"),
         os_versions=of_kind(active("os_version"), OsVersionOption), browsers=active("browser"),
         manufacturers=active("manufacturer"), carriers=of_kind(active("carrier"), CarrierOption),
-        traffic_type_values=traffic_types, countries=geo.countries(actor=actor), languages=geo.languages(actor=actor),
+        traffic_type_values=traffic_types, countries=geo.countries(actor=actor, language=language),
+        languages=geo.languages(actor=actor, language=language),
         device_types=list(DEVICE_TYPES), objectives=list(OBJECTIVES), pacing=list(PACING),
         bid_strategies=list(BID_STRATEGIES), frequency_periods=list(FREQUENCY_PERIODS),
         traffic_types=[row.code for row in traffic_types],  # the admin's list, as the codes campaigns keep

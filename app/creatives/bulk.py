@@ -12,10 +12,15 @@ from app.access.policy import Actor, require
 from app.creatives.records import in_scope, set_status, update_creative
 from app.creatives.schemas import BulkChanges, BulkResult, CreativeRead, CreativeUpdate
 from app.kernel.errors import Invalid, NotFound, ServiceError
+from app.kernel.i18n.catalog import Message, translator
+from app.kernel.i18n.refusals import refusal_text
 
 # What the bulk edit page changes: the tracking of many creatives at once (names and files are per creative).
 BULK_EDITABLE = ("click_url", "pixel_urls", "impression_urls")
 BULK_MAX_ROWS = 500
+# How a refused field is named in a row's message: its catalog key (app/kernel/i18n/refusals.py).
+LABELS = {"click_url": "creatives.field.click_url", "pixel_urls": "creatives.field.pixel_urls",
+          "impression_urls": "creatives.field.impression_urls", "status": "bulk.field.status"}
 
 
 def _row_ids(creative_ids: list[int]) -> list[int]:
@@ -26,41 +31,48 @@ def _row_ids(creative_ids: list[int]) -> list[int]:
     if not ids:
         raise Invalid({"creative_ids": "Choose at least one creative."})
     if len(ids) > BULK_MAX_ROWS:
-        raise Invalid({"creative_ids": f"At most {BULK_MAX_ROWS} creatives at a time."})
+        raise Invalid({"creative_ids": Message("At most {limit} creatives at a time.", limit=BULK_MAX_ROWS)})
     return ids
 
 
-def _each(db: Session, actor: Actor, ids: list[int], change: Callable[[int], CreativeRead],
-          done: str) -> list[BulkResult]:
+def _each(db: Session, actor: Actor, ids: list[int], change: Callable[[int], CreativeRead], done: str,
+          language: str | None) -> list[BulkResult]:
+    """change(id) for every id, each in its own savepoint; one result per id, in order, worded in `language`."""
+    t = translator(language)
     results: list[BulkResult] = []
     for creative_id in ids:
         try:
             with db.begin_nested():
                 row = change(creative_id)
-            results.append(BulkResult(id=creative_id, name=row.name, ok=True, message=done))
+            results.append(BulkResult(id=creative_id, name=row.name, ok=True, message=t(done)))
         except ServiceError as refused:
             try:
                 name = in_scope(db, actor, creative_id)[0].name
             except NotFound:
                 name = ""  # missing or another tenant's: nothing about it is told
-            results.append(BulkResult(id=creative_id, name=name, ok=False, message=refused.message))
+            results.append(BulkResult(id=creative_id, name=name, ok=False,
+                                      message=refusal_text(refused, LABELS, language=language)))
     return results
 
 
-def bulk_update(db: Session, *, actor: Actor, creative_ids: list[int], changes: BulkChanges) -> list[BulkResult]:
-    """Apply `changes` (click_url, pixel_urls, impression_urls: the ones given) to each creative."""
+def bulk_update(db: Session, *, actor: Actor, creative_ids: list[int], changes: BulkChanges,
+                language: str | None = None) -> list[BulkResult]:
+    """Apply `changes` (click_url, pixel_urls, impression_urls: the ones given) to each creative. Each row's
+    message is in `language` (English by default: the API's), a refusal naming the field: "Status: ..."."""
     require(actor, "creative", "update")
     sent = changes.model_dump(include=set(BULK_EDITABLE), exclude_unset=True)
     if not sent:
         raise Invalid({"changes": "Choose at least one field to change."})
     edit = CreativeUpdate.model_validate(sent)
     return _each(db, actor, _row_ids(creative_ids),
-                 lambda creative_id: update_creative(db, actor=actor, creative_id=creative_id, data=edit), "Saved")
+                 lambda creative_id: update_creative(db, actor=actor, creative_id=creative_id, data=edit), "Saved",
+                 language)
 
 
-def bulk_status(db: Session, *, actor: Actor, creative_ids: list[int], status: str) -> list[BulkResult]:
+def bulk_status(db: Session, *, actor: Actor, creative_ids: list[int], status: str,
+                language: str | None = None) -> list[BulkResult]:
     """Admin and co-admin: move each creative to `status`, each saved or refused on its own."""
     require(actor, "creative", "bulk_status")
     return _each(db, actor, _row_ids(creative_ids),
                  lambda creative_id: set_status(db, actor=actor, creative_id=creative_id, status=status),
-                 "Status changed")
+                 "Status changed", language)

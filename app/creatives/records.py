@@ -299,6 +299,7 @@ CREATIVE_STATUS = status_machine.declare(status_machine.StatusMachine(
     "creative", Creative, tuple(CreativeStatus), ("creative", "status"), in_scope,
     lambda db, _actor, loaded: public(db, *loaded), read=CreativeRead,
     transitions={str(k): frozenset(map(str, moves)) for k, moves in STATUS_TRANSITIONS.items()},
+    refused="{An} {current} creative cannot become {wanted}.",
     routes=(status_machine.StatusRoute("/creatives/{creative_id}/status", message="Status changed",
                                        description="active ⇄ paused; either → archived (final)."),
             status_machine.StatusRoute("/creative/updateCreativeStatusUser/{creative_id}", message="Status changed",

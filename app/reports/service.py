@@ -309,9 +309,11 @@ def _first_rows(key: str, columns: list[str], limit: int) -> list[dict[str, Cell
     return rows
 
 
-def builder_options(db: Session, *, actor: Actor, advertiser_id: int | None = None) -> BuilderOptions:
+def builder_options(db: Session, *, actor: Actor, advertiser_id: int | None = None,
+                    language: str | None = None) -> BuilderOptions:
     """What the builder offers: types, dimensions, metrics, the events recorded in scope, the advertisers (for
-    agencies and staff) and the filter values (campaigns in scope, countries, exchanges, OS, device types)."""
+    agencies and staff) and the filter values (campaigns in scope, countries named in `language`, exchanges, OS,
+    device types)."""
     require(actor, "report", "view")
     advertisers = [a.model_dump() for a in campaigns.advertiser_choices(db, actor=actor)] \
         if actor.role != Role.ADVERTISER else []
@@ -325,7 +327,7 @@ def builder_options(db: Session, *, actor: Actor, advertiser_id: int | None = No
         events=statistics.event_names(db, actor=actor, advertiser_id=advertiser_id),
         advertisers=[Choice.model_validate(a) for a in advertisers],
         campaigns=[CampaignChoice.model_validate(c) for c in campaign_rows],
-        countries=geo.countries(actor=actor),
+        countries=geo.countries(actor=actor, language=language),
         exchanges=[row.name for row in metadata.active_values(db, actor=actor, kind="exchange")],
         os=[row.name for row in metadata.active_values(db, actor=actor, kind="operating_system")],
         device_types=list(DEVICE_TYPES),

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from sqlmodel import Session, col, select
 
+from app.kernel.i18n.catalog import Message
 from app.supply.models import Audience, AudienceStatus
 
 
@@ -21,11 +22,14 @@ def audience_problem(db: Session, *, advertiser_id: int, ids: Iterable[int], kep
     rows = db.exec(select(Audience.id, Audience.name, Audience.status, Audience.advertiser_id)
                    .where(col(Audience.id).in_(wanted))).all()
     own = {audience_id: (name, status) for audience_id, name, status, owner in rows if owner == advertiser_id}
-    problems = []
+    problems: list[Message] = []
     if missing := [i for i in wanted if i not in own]:
-        problems.append("Not audiences of this advertiser: " + ", ".join(f"#{i}" for i in missing) + ".")
+        problems.append(Message("Not audiences of this advertiser: {ids}.", ids=", ".join(f"#{i}" for i in missing)))
     kept_ids = set(kept)
     if inactive := [name for audience_id, (name, status) in own.items()
                     if status != AudienceStatus.ACTIVE and audience_id not in kept_ids]:
-        problems.append("Inactive audiences (activate them or take them out): " + ", ".join(sorted(inactive)) + ".")
-    return " ".join(problems) or None
+        problems.append(Message("Inactive audiences (activate them or take them out): {names}.",
+                                names=", ".join(sorted(inactive))))
+    # Both problems are one message whose parts a translator translates each (catalog.translator).
+    return Message("{first} {second}", first=problems[0], second=problems[1]) if len(problems) == 2 \
+        else problems[0] if problems else None

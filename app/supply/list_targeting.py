@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from app.kernel.i18n.catalog import Message
 from app.supply.models import AppList, Audience, AudienceStatus, ListKind, ListStatus, SmartAppList
 
 # Where a campaign's targeting names supply: {allow: [ids], block: [ids]} lists, and allowed smart-app lists.
@@ -31,16 +32,17 @@ def check_inventory_lists(db: Session, *, advertiser_id: int, allow: list[int], 
     lists = {a.id: a for a in db.exec(select(AppList).where(col(AppList.id).in_(wanted)))}
     foreign = sorted(i for i in wanted if i not in lists or lists[i].advertiser_id != advertiser_id)
     if foreign:
-        return f"Not inventory lists of this campaign's advertiser: {', '.join(f'#{i}' for i in foreign)}."
+        return Message("Not inventory lists of this campaign's advertiser: {ids}.",
+                       ids=", ".join(f"#{i}" for i in foreign))
     archived = sorted(lists[i].name for i in wanted - set(kept) if lists[i].status != ListStatus.ACTIVE)
     if archived:
-        return f"Archived lists cannot be chosen: {', '.join(archived)}."
+        return Message("Archived lists cannot be chosen: {names}.", names=", ".join(archived))
     wrong_allow = sorted(lists[i].name for i in allow if lists[i].kind != ListKind.ALLOW)
     if wrong_allow:
-        return f"Block lists cannot be allowed: {', '.join(wrong_allow)}."
+        return Message("Block lists cannot be allowed: {names}.", names=", ".join(wrong_allow))
     wrong_block = sorted(lists[i].name for i in block if lists[i].kind != ListKind.BLOCK)
     if wrong_block:
-        return f"Allow lists cannot be blocked: {', '.join(wrong_block)}."
+        return Message("Allow lists cannot be blocked: {names}.", names=", ".join(wrong_block))
     return None
 
 
@@ -51,7 +53,8 @@ def check_smart_app_lists(db: Session, *, ids: list[int], kept: Collection[int] 
                                                        SmartAppList.status == ListStatus.ACTIVE)).all())
     missing = sorted(set(ids) - active - set(kept))
     if missing:
-        return f"Choose active smart-app lists: {', '.join(f'#{i}' for i in missing)} cannot be chosen."
+        return Message("Choose active smart-app lists: {ids} cannot be chosen.",
+                       ids=", ".join(f"#{i}" for i in missing))
     return None
 
 

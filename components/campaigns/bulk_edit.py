@@ -106,7 +106,7 @@ def _apply_edit(console: Console, store: FieldStore, ids: list[int], submit: Any
     values = store.snapshot()
     changes = {field: values.get(field, "") for group, fields in GROUPS if values.get(f"change.{group}")
                for field in fields if group not in KEEP_WHEN_EMPTY or str(values.get(field) or "").strip()}
-    submit(actor=console.actor, campaign_ids=ids, changes=changes)
+    submit(actor=console.actor, campaign_ids=ids, changes=changes, language=console.language)
 
 
 @component
@@ -141,7 +141,7 @@ def _exchange_fields(store: FieldStore, errors: dict[str, str]) -> Any:
 
 def _apply_exchanges(console: Console, store: FieldStore, ids: list[int], submit: Any) -> None:
     submit(actor=console.actor, campaign_ids=ids, add=list(store.get("add") or []),
-           remove=list(store.get("remove") or []))
+           remove=list(store.get("remove") or []), language=console.language)
 
 
 @component
@@ -161,7 +161,7 @@ def _status_fields(store: FieldStore, errors: dict[str, str]) -> Any:
 
 
 def _apply_status(console: Console, store: FieldStore, ids: list[int], submit: Any) -> None:
-    submit(actor=console.actor, campaign_ids=ids, status=str(store.get("status") or ""))
+    submit(actor=console.actor, campaign_ids=ids, status=str(store.get("status") or ""), language=console.language)
 
 
 @component

@@ -175,7 +175,8 @@ def CampaignForm(*, campaign: CampaignRead | None, mode: str, advertisers: list[
     advertiser_name = campaign.advertiser if campaign else next(
         (a.name for a in advertisers or [] if a.id == advertiser), "")
     choose_advertiser = mode == "create" and advertisers is not None and console.role != Role.ADVERTISER
-    options_query = use_query(targeting_options.options, actor=console.actor, advertiser_id=advertiser, deps=[advertiser])
+    options_query = use_query(targeting_options.options, actor=console.actor, advertiser_id=advertiser,
+                              language=console.language, deps=[advertiser, console.language])
     navigation, go = use_navigation()
 
     def finished(result: CampaignRead) -> None:

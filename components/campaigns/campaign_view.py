@@ -84,7 +84,8 @@ def CampaignViewPage() -> Any:
     console = use_console()
     t = console.t
     campaign_id = use_subject_id()
-    query = use_query(campaigns.describe_campaign, actor=console.actor, campaign_id=campaign_id, deps=[campaign_id])
+    query = use_query(campaigns.describe_campaign, actor=console.actor, campaign_id=campaign_id,
+                      language=console.language, deps=[campaign_id, console.language])
     asking, set_asking = use_state(None)
     move = use_action(campaigns.set_status, success=lambda c: t(f"campaigns.now_{c.status}", name=c.name),
                       on_done=lambda _c: query.reload())

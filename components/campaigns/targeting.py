@@ -12,6 +12,7 @@ from reactpy import component, html, use_state
 
 from app.campaigns.targeting import geo_fence_from_csv
 from app.creatives import service as creatives
+from app.kernel.i18n.collation import fold
 from app.reference import geo
 from app.supply import app_lists, smart_apps
 from components.ui import styles
@@ -60,12 +61,12 @@ def _chip(label: str, remove_label: str, on_remove: Any, value: str) -> Any:
 
 
 def _matches(options: Sequence[tuple[str, str]], query: str, chosen: set[str]) -> list[tuple[str, str]]:
-    folded = geo.fold(query.strip())
+    folded = fold(query.strip())
     if not folded:
         return []
-    starts = [o for o in options if o[0] not in chosen and geo.fold(o[1]).startswith(folded)]
+    starts = [o for o in options if o[0] not in chosen and fold(o[1]).startswith(folded)]
     inside = [o for o in options if o[0] not in chosen and o not in starts
-              and (folded in geo.fold(o[1]) or folded == o[0].lower())]
+              and (folded in fold(o[1]) or folded == o[0].lower())]
     return (starts + inside)[:MAX_MATCHES]
 
 
@@ -122,7 +123,8 @@ def RegionPicker(store: FieldStore, error: str | None = None) -> Any:
     console = use_console()
     t = console.t
     countries = list(use_watch(store, "regions", ["targeting.countries"]).get("targeting.countries") or [])
-    regions = use_query(geo.regions_of_countries, actor=console.actor, countries=countries, deps=[",".join(countries)])
+    regions = use_query(geo.regions_of_countries, actor=console.actor, countries=countries, language=console.language,
+                        deps=[",".join(countries), console.language])
     chosen, set_chosen = use_field(store, "targeting.regions")
     query, set_query = use_state("")
     chosen = [code for code in chosen or [] if code.split("-")[0] in countries] if countries else []

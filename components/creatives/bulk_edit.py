@@ -51,7 +51,7 @@ def _url_fields(store: FieldStore, errors: dict[str, str]) -> Any:
 def _apply_urls(console: Console, store: FieldStore, ids: list[int], submit: Any) -> None:
     values = store.snapshot()
     changes = {name: values[name] for name, _label in URL_FIELDS if str(values.get(name) or "").strip()}
-    submit(actor=console.actor, creative_ids=ids, changes=BulkChanges(**changes))
+    submit(actor=console.actor, creative_ids=ids, changes=BulkChanges(**changes), language=console.language)
 
 
 def _status_fields(store: FieldStore, errors: dict[str, str]) -> Any:
@@ -62,7 +62,7 @@ def _status_fields(store: FieldStore, errors: dict[str, str]) -> Any:
 
 
 def _apply_status(console: Console, store: FieldStore, ids: list[int], submit: Any) -> None:
-    submit(actor=console.actor, creative_ids=ids, status=str(store.get("status") or ""))
+    submit(actor=console.actor, creative_ids=ids, status=str(store.get("status") or ""), language=console.language)
 
 
 def _creative_bulk_page(title_key: str, subtitle_key: str, fields: Any, apply: Any, action_fn: Any,

@@ -119,7 +119,7 @@ def NewDspPage() -> Any:
         problems = {k: m for k, m in (("name", REQUIRED if not str(new["name"]).strip() else None),
                                       ("endpoint_url", dsps.endpoint_problem(str(new["endpoint_url"]).strip())))
                     if m}
-        set_local_errors(problems)
+        set_local_errors({k: t(m) for k, m in problems.items()})  # the reader's language, as in every step
         if not problems:
             set_tried(None)
             set_step(2)

@@ -43,8 +43,8 @@ def use_detail_options(kind: str) -> list[tuple[str, str]]:
     console = use_console()
     detail = DETAILS.get(kind)
     systems = use_query(metadata.active_values, actor=console.actor, kind="operating_system", deps=[kind])
-    countries = use_memo(lambda: geo.countries(actor=console.actor)
-                         if detail == "country" and console.actor is not None else [], [detail])
+    countries = use_memo(lambda: geo.countries(actor=console.actor, language=console.language)
+                         if detail == "country" and console.actor is not None else [], [detail, console.language])
     if detail == "parent_id":
         return [(str(r.id), r.name) for r in systems.value or []]
     return [(c.code, c.name) for c in countries]
@@ -280,8 +280,10 @@ def KindPanel(kind: str, version: int, on_changed: Callable[[], None]) -> Any:
 
     ordered = rows or []  # by name: a row stays in place when it is retired or restored
     detail = DETAILS.get(kind)
-    country_names = use_memo(lambda: {c.code: c.name for c in geo.countries(actor=console.actor)}
-                             if detail == "country" and console.actor is not None else {}, [detail])
+    country_names = use_memo(lambda: {c.code: c.name for c in geo.countries(actor=console.actor,
+                                                                            language=console.language)}
+                             if detail == "country" and console.actor is not None else {},
+                             [detail, console.language])
     active = sum(1 for r in ordered if not r["retired"])
     header = html.div(
         {"className": "card-header bg-transparent d-flex flex-wrap align-items-center justify-content-between gap-2"},

@@ -36,7 +36,7 @@ def status_cell(console: Console, status: str) -> Any:
 
 def period_text(console: Console, report: ReportRead) -> str:
     """The report's days as dates; a preset also by its name, with the days a run started now covers (in the
-    report's time zone): "Last 30 days · 26 Oct 2026 – 24 Nov 2026"."""
+    report's time zone): "Last 30 days · Oct 26, 2026 – Nov 24, 2026"."""
     if report.period == "custom":
         return day_range(report.start_date or "", report.end_date or "", language=console.language)
     first, last = report_results.resolve_period(report.period, None, None, time_zone=report.time_zone)

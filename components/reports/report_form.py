@@ -108,7 +108,7 @@ def ReportForm(report: ReportRead | None, report_type: str) -> Any:
     time_zone, set_time_zone = use_state(base["time_zone"])
     run_now, set_run_now = use_state(True)
     options = use_query(reports.builder_options, actor=console.actor, advertiser_id=int(advertiser) if advertiser else None,
-                        deps=[advertiser])
+                        language=console.language, deps=[advertiser, console.language])
     navigation, go = use_navigation()
 
     def saved(result: ReportSaved | ReportRead) -> None:

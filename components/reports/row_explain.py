@@ -51,7 +51,7 @@ def _cell_text(console: Console, key: str, row: Mapping[str, Cell]) -> str:
 
 
 def row_note(console: Console, dimensions: Sequence[str], row: Mapping[str, Cell]) -> str:
-    """What the figure was narrowed to ("This row: 3 Nov 2026 · Spring · Magnite"), and for an hour's row that
+    """What the figure was narrowed to ("This row: Nov 3, 2026 · Spring · Magnite"), and for an hour's row that
     its whole day explains it."""
     note = console.t("explain.row_note", row=" · ".join(_cell_text(console, key, row) for key in dimensions))
     return f"{note}. {console.t('explain.by_day')}" if row_figure.by_day(dimensions) else note

@@ -10,6 +10,9 @@ from pathlib import Path
 
 LANGUAGES: dict[str, str] = {"en": "English", "sp": "Español", "gr": "Deutsch", "it": "Italiano", "rs": "Русский"}
 DEFAULT_LANGUAGE = "en"
+# The codes as BCP 47 language tags, for libraries that know languages by those (gettext catalogs);
+# js_modules/src/lib/locale.js holds the same table for the browser's Intl.
+BCP47: dict[str, str] = {"en": "en", "sp": "es", "gr": "de", "it": "it", "rs": "ru"}
 LANGUAGE_COOKIE = "dsp_lang"  # mirrors localStorage "language" (kept by the session agent) for the first render
 _CATALOG_DIR = Path(__file__).parent / "catalogs"
 
@@ -31,6 +34,22 @@ class Message(str):
 
     def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, object]]:  # pickles and copies keep the template
         return (self.template,), self.values
+
+
+class Term(str):
+    """A word inside a Message that a catalog names elsewhere: its English text here (a status, "archived"), and
+    in a translation the text of `key` ("campaigns.status.archived": "Archivada"), so a sentence about a status
+    uses the label the pages show for it."""
+
+    key: str
+
+    def __new__(cls, text: str, /, *, key: str) -> Term:
+        term = super().__new__(cls, text)
+        term.key = key
+        return term
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, object]]:
+        return (str(self),), {"key": self.key}
 
 
 @lru_cache
@@ -61,14 +80,21 @@ def plural_form(language: str, n: int) -> int:
 def translator(language: str | None) -> Translator:
     """t(key, **values): the language's text, else English, else the key itself. A Message is looked up by its
     template and filled with its values. A text of forms separated by "|" is a count's: an int `count` value
-    picks the form (plural_form; a language's missing form is its last)."""
+    picks the form (plural_form; a language's missing form is its last). A value that is a Message is translated
+    too, and a Term takes its key's text in this language (its own English text where the language has none)."""
     code = normalise_language(language)
     own, fallback = catalog(code), catalog(DEFAULT_LANGUAGE)
+
+    def value_of(value: object) -> object:
+        if isinstance(value, Term):
+            return own.get(value.key, str(value)) if code != DEFAULT_LANGUAGE else str(value)
+        return t(value) if isinstance(value, Message) else value
 
     def t(key: str, **values: object) -> str:
         if isinstance(key, Message):
             values = {**key.values, **values}
             key = key.template
+        values = {name: value_of(value) for name, value in values.items()}
         text = own.get(key) or fallback.get(key) or key
         count = values.get("count")
         if isinstance(count, int) and PLURAL_SEPARATOR in text:

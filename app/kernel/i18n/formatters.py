@@ -86,22 +86,32 @@ def file_size(size: int | float) -> str:
     return f"{sign}{_two_decimals(value)} {_SIZE_UNITS[unit]}"
 
 
-# Short month names as CLDR writes them in "d MMM y" dates (the same table approach as _SEPARATORS).
+# A calendar day as the JS grid draws a 'date' column of calendar days (js_modules/src/lib/format.js: Intl's
+# dateStyle "medium" in UTC), so a dialog's note and the grid cells beside it write a day alike; CLDR's patterns
+# and short month names, one table as for _SEPARATORS (tests/test_formatters.py compares them with Intl).
+_DAY_PATTERNS: dict[str, str] = {
+    "en": "{month} {day}, {year}",  # Nov 26, 2026
+    "sp": "{day} {month} {year}",  # 26 nov 2026
+    "gr": "{day:02d}.{month_number:02d}.{year}",  # 26.11.2026
+    "it": "{day} {month} {year}",  # 26 nov 2026
+    "rs": "{day} {month} {year} г.",  # 26 нояб. 2026 г.
+}
 _MONTHS: dict[str, tuple[str, ...]] = {
     "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
     "sp": ("ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "oct", "nov", "dic"),
-    "gr": ("Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."),
     "it": ("gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic"),
     "rs": ("янв.", "февр.", "мар.", "апр.", "мая", "июн.", "июл.", "авг.", "сент.", "окт.", "нояб.", "дек."),
 }
 
 
 def day(value: date | str, *, language: str = "en") -> str:
-    """A calendar day as people read it: 1 Nov 2026 (en), 1 nov 2026 (sp)."""
+    """A calendar day as the grid writes one: Nov 1, 2026 (en), 1 nov 2026 (sp), 01.11.2026 (gr)."""
     when = date.fromisoformat(value) if isinstance(value, str) else value
-    return f"{when.day} {_MONTHS.get(language, _MONTHS['en'])[when.month - 1]} {when.year}"
+    code = language if language in _DAY_PATTERNS else "en"
+    month = _MONTHS[code][when.month - 1] if code in _MONTHS else ""  # German writes the month's number
+    return _DAY_PATTERNS[code].format(day=when.day, month=month, month_number=when.month, year=when.year)
 
 
 def day_range(first: date | str, last: date | str, *, language: str = "en") -> str:
-    """A period's first and last day: 1 Nov 2026 – 30 Nov 2026 (reports and dashboards show their days alike)."""
+    """A period's first and last day: Nov 1, 2026 – Nov 30, 2026 (reports and dashboards show their days alike)."""
     return f"{day(first, language=language)} – {day(last, language=language)}"

@@ -133,3 +133,16 @@ def test_days_before_the_targeting_first_delivered_do_not_count(db: Session, adv
     answer = ask(db, advertiser, targeting={"countries": ["GB"]})
     assert (answer.history_days, answer.history_start) == (3, TODAY - timedelta(days=3))
     assert answer.impressions_per_day.model_dump() == {"low": 3000, "expected": 3000, "high": 3000}
+
+
+def test_a_cpc_draft_is_told_what_a_click_cost(db: Session, advertiser: Any) -> None:
+    """A CPC bid's cleared price is the history's spend per click ($9 over 30 clicks: $0.30); a history without a
+    click has none to tell (the fixture's US rows carry no clicks)."""
+    clicked = [FactRow(hour=datetime.combine(TODAY - timedelta(days=day), datetime.min.time()), advertiser_id=advertiser.id,
+                       campaign_id=3, creative_id=0, exchange="Magnite", os="iOS", country="FR", app="com.example.game",
+                       device_type="phone", impressions=1000, clicks=10, spend_micros=3_000_000) for day in (1, 2, 3)]
+    get_store().ingest("clicked", clicked, source="test")
+    answer = ask(db, advertiser, targeting={"countries": ["FR"]}, bid_strategy="cpc", bid="1.00")
+    assert (answer.cleared_price, answer.bid_share) == ("0.30", 1.0)
+    assert ask(db, advertiser, targeting={"countries": ["FR"]}, bid_strategy="cpc", bid="0.20").bid_share == 0.0
+    assert ask(db, advertiser, targeting={"countries": ["US"]}, bid_strategy="cpc", bid="1.00").cleared_price is None

@@ -393,12 +393,13 @@ def test_the_history_sums_the_days_and_counts_devices_and_what_a_bid_won(store) 
     assert close_enough(answer.devices, len({r.device for r in kept if r.device}))
     assert answer.devices < sum(d.devices for d in answer.days)  # devices come back on other days
     assert answer.identified_impressions == sum(r.impressions for r in kept if r.device)
+    assert answer.clicks == sum(r.clicks for r in kept)  # what prices a CPC bid's cleared price
     by_click = history(store, bid_micros=50_000, priced_by="clicks")  # $0.05 CPC: rows whose spend per click is below
     assert sum(d.won_impressions for d in by_click.days) == sum(
         r.impressions for r in rows if r.advertiser_id in (7, 8) and START <= r.hour.date() <= END
         and r.spend_micros <= 50_000 * r.clicks)
     nothing = history(store, advertiser_ids=(7,), filters={"country": ("FR",)})
-    assert nothing.days == [] and nothing.devices == 0 and nothing.identified_impressions == 0
+    assert nothing.days == [] and nothing.devices == 0 and nothing.identified_impressions == 0 and nothing.clicks == 0
 
 
 def test_the_stores_count_the_same_history_within_the_counters_error(all_three) -> None:
@@ -415,6 +416,7 @@ def test_the_stores_count_the_same_history_within_the_counters_error(all_three) 
             assert all(close_enough(a.devices, b.devices) and close_enough(a.won_devices, b.won_devices)
                        for a, b in zip(answer.days, theirs.days, strict=True))
             assert close_enough(theirs.devices, answer.devices) and theirs.identified_impressions == answer.identified_impressions
+            assert theirs.clicks == answer.clicks
 
 
 def test_a_store_from_before_device_ids_opens_with_the_column_added(tmp_path) -> None:

@@ -114,8 +114,12 @@ def _figures(base: dict[str, Any], history: DeliveryHistory, draft: _Draft) -> F
     devices = [d.won_devices for d in history.days] + padding
     all_impressions = sum(d.impressions for d in history.days)
     all_spend = sum(d.spend_micros for d in history.days)
-    # What the targeting cost on average, for a CPM bid (the history counts no clicks to price a CPC one by).
-    cleared = round(all_spend * 1000 / all_impressions) if draft.priced_by == "impressions" else None
+    # What the targeting cost on average: per thousand impressions for a CPM bid, per click for a CPC one (none
+    # when the history has no click to price one by).
+    if draft.priced_by == "impressions":
+        cleared: int | None = round(all_spend * 1000 / all_impressions)
+    else:
+        cleared = round(all_spend / history.clicks) if history.clicks else None
     messages = []
     if not sum(impressions):
         messages.append(BID_TOO_LOW.format(days=days))

@@ -128,6 +128,7 @@ class DeliveryHistory:
     devices: int  # distinct devices over all the days (not the sum of the days': a device seen twice is one)
     won_devices: int
     identified_impressions: int  # impressions of rows that carry a device id (0: reach cannot be told)
+    clicks: int = 0  # over all the days: what prices a CPC bid's cleared price
 
 
 class StoreInUse(RuntimeError):

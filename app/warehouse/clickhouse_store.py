@@ -605,7 +605,7 @@ def _history_sql(query: HistoryQuery, db: str, marked: str) -> tuple[str, dict[s
     figures = ("toDate(hour) AS day, grouping(day), sum(impressions), sum(spend_micros), "
                f"uniqCombinedIf({DEVICE_COLUMN}, {known}), "
                f"sumIf(impressions, {won}), sumIf(spend_micros, {won}), "
-               f"uniqCombinedIf({DEVICE_COLUMN}, {known} AND {won}), sumIf(impressions, {known})")
+               f"uniqCombinedIf({DEVICE_COLUMN}, {known} AND {won}), sumIf(impressions, {known}), sum(clicks)")
     return (f"SELECT {figures} FROM {db}.delivery WHERE {' AND '.join(conditions)} GROUP BY GROUPING SETS ((day), ())",
             params)
 

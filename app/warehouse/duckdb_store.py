@@ -261,7 +261,7 @@ def _where(query: StatsQuery) -> tuple[str, dict[str, Any]]:
 def _history_sql(query: HistoryQuery) -> tuple[str, dict[str, Any]]:
     """A forecast's history: per UTC day and over all the days (one scan: GROUPING SETS) impressions, spend and
     distinct devices (approx_count_distinct: HyperLogLog, a few % off), all of them and those the bid won, and
-    the impressions of rows that carry a device id."""
+    the impressions of rows that carry a device id, and the clicks (a CPC bid's cleared price)."""
     checked_keys(query)
     first, after = utc_days(query)
     params: dict[str, Any] = {"first": first, "after": after, "advertisers": list(query.advertiser_ids)}
@@ -280,7 +280,7 @@ def _history_sql(query: HistoryQuery) -> tuple[str, dict[str, Any]]:
                f"approx_count_distinct({device}), "
                f"sum(impressions) FILTER (WHERE {won})::BIGINT, sum(spend_micros) FILTER (WHERE {won})::BIGINT, "
                f"approx_count_distinct({device}) FILTER (WHERE {won}), "
-               f"sum(impressions) FILTER (WHERE {DEVICE_COLUMN} <> '')::BIGINT")
+               f"sum(impressions) FILTER (WHERE {DEVICE_COLUMN} <> '')::BIGINT, sum(clicks)::BIGINT")
     return (f"SELECT {figures} FROM delivery WHERE {' AND '.join(conditions)} GROUP BY GROUPING SETS ((day), ())",
             params)
 

@@ -40,7 +40,7 @@ def checked_keys(query: HistoryQuery) -> None:
 def history_of(rows: Iterable[Sequence[Any]]) -> DeliveryHistory:
     """The answer from a store's one read, grouped by day and over all the days (GROUPING SETS, one scan): rows of
     (day, whether it is the total, impressions, spend, devices, won impressions, won spend, won devices,
-    identified impressions)."""
+    identified impressions, clicks)."""
     days, totals = [], None
     for day, whole, *figures in rows:
         if whole:
@@ -48,6 +48,6 @@ def history_of(rows: Iterable[Sequence[Any]]) -> DeliveryHistory:
         else:
             days.append(HistoryDay(day, *(int(n or 0) for n in figures[:6])))
     # The empty grouping set's row (over no rows an engine may answer none at all).
-    _, _, devices, _, _, won_devices, identified = totals or (0,) * 7
+    _, _, devices, _, _, won_devices, identified, clicks = totals or (0,) * 8
     return DeliveryHistory(sorted(days, key=lambda d: d.day), int(devices or 0), int(won_devices or 0),
-                           int(identified or 0))
+                           int(identified or 0), int(clicks or 0))

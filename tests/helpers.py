@@ -52,6 +52,21 @@ def other_tenant(db: Session) -> tuple[User, User]:
     return agency, advertiser
 
 
+SHOPS = [f"Shop {n:02d}" for n in range(55)]
+
+
+def agency_shops(db: Session) -> tuple[User, User]:
+    """SHOPS: 55 more advertisers of the demo agency (company "Shop 00".."Shop 54", person "Shop Keeper n"; its own
+    is Acme Outdoor), and other_tenant's agency with its advertiser; committed. (the demo agency, the rival agency)"""
+    agency = user_by_email(db, "agency@demo.example")
+    for n, name in enumerate(SHOPS):
+        db.add(User(email=f"shop{n:02d}@demo.example", password_hash="-", role=Role.ADVERTISER, agency_id=agency.id,
+                    company_name=name, first_name="Shop", last_name=f"Keeper {n}"))
+    rival, _advertiser = other_tenant(db)
+    db.commit()
+    return agency, rival
+
+
 def user_by_email(db: Session, email: str) -> User:
     user = db.exec(select(User).where(User.email == email)).first()
     assert user is not None

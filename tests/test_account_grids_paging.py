@@ -19,7 +19,7 @@ from app.kernel.errors import Invalid
 from app.kernel.money import MICROS_PER_DOLLAR
 from components.accounts.agencies.agency_list import AgenciesPage
 from components.accounts.users.user_list import PAGE_SIZE, UsersPage
-from tests.helpers import actor_of, bearer_headers, other_tenant, user_by_email
+from tests.helpers import actor_of, agency_shops, bearer_headers, user_by_email
 from tests.render import (
     deliver_in_turn,
     grid_view,
@@ -36,18 +36,8 @@ def _companies(model: dict[str, Any]) -> list[str]:
     return [row["company"] for row in paged_grid(model)["rows"]]
 
 
-def _shops(db: Session) -> None:
-    """55 more advertisers of the demo agency ("Shop 00".."Shop 54"; its own is Acme Outdoor) and a rival's."""
-    agency = user_by_email(db, AGENCY)
-    for n in range(55):
-        db.add(User(email=f"shop{n:02d}@demo.example", password_hash="-", role=Role.ADVERTISER, agency_id=agency.id,
-                    company_name=f"Shop {n:02d}", first_name="Shop", last_name=f"Keeper {n}"))
-    other_tenant(db)
-    db.commit()
-
-
 def test_the_agencys_advertisers_page_two_then_a_sort_reads_the_first_page_again(db: Session) -> None:
-    _shops(db)
+    agency_shops(db)
     second, sorted_ = deliver_in_turn(UsersPage, signed_in_console(AGENCY), "/agency/advertiser",
                                           [to_page(2), grid_view(sort="-company")])
     assert _companies(second) == [f"Shop {n:02d}" for n in range(49, 55)]  # page 1: Acme Outdoor, Shop 00..48
@@ -65,7 +55,7 @@ def _choose(name: str, value: str) -> Any:
 
 
 def test_a_role_filter_chosen_on_page_two_reads_the_first_page_of_that_role(db: Session) -> None:
-    _shops(db)
+    agency_shops(db)
     second, agencies = deliver_in_turn(UsersPage, signed_in_console(ADMIN), "/admin/users",
                                            [to_page(2), _choose("role_filter", Role.AGENCY.value)])
     assert paged_grid(second)["page"] == 2 and len(paged_grid(second)["rows"]) == paged_grid(second)["total"] - PAGE_SIZE
@@ -87,7 +77,7 @@ def test_the_agencies_list_pages_and_a_search_goes_back_to_the_first_page(db: Se
 
 
 def test_sort_search_and_filters_are_sql_within_the_actors_scope(db: Session) -> None:
-    _shops(db)
+    agency_shops(db)
     agency = actor_of(db, AGENCY)
     # Natural order: "Shop 9" would come after "Shop 10" in plain text order; numbers here are zero-padded
     # anyway, so check the company key against a name that is not.
@@ -119,7 +109,7 @@ def test_sort_search_and_filters_are_sql_within_the_actors_scope(db: Session) ->
 
 
 def test_every_column_sorts_both_ways_and_balances_sort_by_their_sums(db: Session) -> None:
-    _shops(db)
+    agency_shops(db)
     rich, poor = user_by_email(db, "shop07@demo.example"), user_by_email(db, "shop08@demo.example")
     db.add_all([LedgerEntry(advertiser_id=rich.id or 0, amount_micros=10_000_000 * MICROS_PER_DOLLAR, kind="deposit"),
                 LedgerEntry(advertiser_id=poor.id or 0, amount_micros=-5 * MICROS_PER_DOLLAR, kind="spend")])
@@ -138,7 +128,7 @@ def test_every_column_sorts_both_ways_and_balances_sort_by_their_sums(db: Sessio
 
 
 def test_the_users_spreadsheet_holds_every_account_the_filters_match_not_one_grid_page(client: Any, db: Session) -> None:
-    _shops(db)
+    agency_shops(db)
     agency = bearer_headers(client, AGENCY)
     reply = client.post("/api/sheetData", headers=agency, json={"list": "users", "filters": {"status": "active"}})
     assert reply.status_code == 200, reply.text

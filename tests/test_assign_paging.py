@@ -9,10 +9,9 @@ from typing import Any
 from sqlmodel import Session, select
 
 from app.access.models import User
-from app.access.roles import Role
 from components.accounts.agencies.assign_advertiser import AssignAdvertiserPage
 from components.accounts.agencies.edit_agency import AgencyAdvertisers
-from tests.helpers import other_tenant, user_by_email
+from tests.helpers import SHOPS, agency_shops
 from tests.render import (
     attribute_of,
     deliver_in_turn,
@@ -25,7 +24,6 @@ from tests.render import (
 )
 
 ADMIN, AGENCY = "admin@demo.example", "agency@demo.example"
-SHOPS = [f"Shop {n:02d}" for n in range(55)]
 
 
 def _companies(model: dict[str, Any]) -> list[str]:
@@ -36,20 +34,8 @@ def _by_company(model: dict[str, Any]) -> tuple[str, list[Any]]:
     return grid_view(sort="company")(model)
 
 
-def _shops(db: Session) -> tuple[User, User]:
-    """Shop 00..54, advertisers of the demo agency (which also has Acme Outdoor); the rival agency (it has an
-    advertiser of its own)."""
-    agency = user_by_email(db, AGENCY)
-    for n, name in enumerate(SHOPS):
-        db.add(User(email=f"shop{n:02d}@demo.example", password_hash="-", role=Role.ADVERTISER, agency_id=agency.id,
-                    company_name=name, first_name="Shop", last_name=f"Keeper {n}"))
-    rival, _advertiser = other_tenant(db)
-    db.commit()
-    return agency, rival
-
-
 def test_advertisers_chosen_on_two_pages_move_together(db: Session) -> None:
-    agency, rival = _shops(db)
+    agency, rival = agency_shops(db)
     ids = {u.company_name: u.id or 0 for u in db.exec(select(User)).all()}
     steps = (_by_company, grid_choice(ids["Shop 00"]), to_page(2), grid_choice(ids["Shop 00"], ids["Shop 53"]),
              element_event("name", "agency_id", "onChange", {"target": {"value": str(rival.id)}}),
@@ -69,7 +55,7 @@ def test_advertisers_chosen_on_two_pages_move_together(db: Session) -> None:
 
 
 def test_an_agencys_page_lists_its_advertisers_a_page_at_a_time(db: Session) -> None:
-    agency, _rival = _shops(db)
+    agency, _rival = agency_shops(db)
     page_2, = deliver_in_turn(lambda: AgencyAdvertisers(agency.id or 0), signed_in_console(ADMIN),
                               f"/admin/editAgency/{agency.id}", (to_page(2),))
     assert (paged_grid(page_2)["page"], paged_grid(page_2)["total"]) == (2, 56)  # no rival's advertiser

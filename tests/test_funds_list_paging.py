@@ -8,11 +8,9 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.access.models import User
-from app.access.roles import Role
 from app.funds import service as funds
 from components.funds.funds_overview import PAGE_SIZE, FundsOverviewPage
-from tests.helpers import actor_of, other_tenant, user_by_email
+from tests.helpers import actor_of, agency_shops, user_by_email
 from tests.render import deliver_and_settle, handler_target, signed_in_console, text_of, walk
 
 AGENCY = "agency@demo.example"
@@ -24,18 +22,8 @@ def _grid_rows(model: dict[str, Any]) -> list[str]:
     return [row["company"] for row in grids[0]["rows"]]
 
 
-def _shops(db: Session) -> None:
-    """55 more advertisers of the demo agency ("Shop 00".."Shop 54"; its own is Acme Outdoor) and a rival's."""
-    agency = user_by_email(db, AGENCY)
-    for n in range(55):
-        db.add(User(email=f"shop{n:02d}@demo.example", password_hash="-", role=Role.ADVERTISER, agency_id=agency.id,
-                    company_name=f"Shop {n:02d}"))
-    other_tenant(db)
-    db.commit()
-
-
 def test_page_two_of_the_funds_list_shows_the_advertisers_that_follow(db: Session) -> None:
-    _shops(db)
+    agency_shops(db)
     first, _sent = deliver_and_settle(FundsOverviewPage, signed_in_console(AGENCY), "/agency/funds",
                                       lambda model: (handler_target(model, "onPageChange"), ["2"]))
     shown = _grid_rows(first)
@@ -45,7 +33,7 @@ def test_page_two_of_the_funds_list_shows_the_advertisers_that_follow(db: Sessio
 
 
 def test_the_list_sorts_and_searches_in_sql_within_scope(db: Session) -> None:
-    _shops(db)
+    agency_shops(db)
     actor = actor_of(db, AGENCY)
     # Every word somewhere in the row, in any order (app/kernel/grid_search.py): the shops with a 5 in their name.
     page = funds.funds_list_page(db, actor=actor, search="5 shop", sort="-company", page_size=PAGE_SIZE)

@@ -206,8 +206,8 @@ def grouped_ledger_page(db: Session, *, actor: Actor, advertiser_id: int, search
     `search`: only the rows where every word occurs in the kind, campaign, note or who entered it (the grids'
     rule, app/kernel/grid_search.py); balances stay those of the whole statement."""
     scope = {"list": "ledger", "advertiser_id": advertiser_id, "group": "day", "search": search.strip()}
-    rows = [found for found in _grouped(db, actor, advertiser_id) if words_in_text(search, *_searched(found[2]))]
-    found = page_of_list(rows, limit=limit, cursor=cursor, scope=scope, key=lambda r: r[0], ident=lambda r: r[1])
+    shown = [placed for placed in _grouped(db, actor, advertiser_id) if words_in_text(search, *_searched(placed[2]))]
+    found = page_of_list(shown, limit=limit, cursor=cursor, scope=scope, key=lambda r: r[0], ident=lambda r: r[1])
     return Page[LedgerRow](items=[row for _key, _first, row in found.items], total=found.total, limit=limit,
                            next_cursor=found.next_cursor)
 

@@ -180,7 +180,8 @@ def regions(_db: Any = None, /, *, actor: Actor, country: str, language: str | N
     require(actor, "reference", "view")
     code = normalise_language(language)
     found = pycountry.subdivisions.get(country_code=country.strip().upper()) or []
-    return sorted((RegionRead(code=s.code, name=region_name(s.code, code), type=s.type) for s in found),
+    named = _translation("region", code)  # the subdivisions are in hand: no lookup by code again (region_name)
+    return sorted((RegionRead(code=s.code, name=named(s.name), type=s.type) for s in found),
                   key=lambda row: sort_key(row.name, code))
 
 

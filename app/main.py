@@ -73,6 +73,7 @@ from app.web.html_shell import ConsolePages
 from app.web.metrics import metrics_page
 from app.web.middleware import HtmlShellHeaders, WebsocketGuard
 from app.web.observe import RequestObserver
+from app.web.route_commits import CommittingAPI
 from app.web.stored_files import not_found as not_found_file
 from app.web.stored_files import stored_file_response
 from app.web.write_limits import WriteLimits
@@ -98,13 +99,14 @@ class ReadyRead(BaseModel):
 
 
 def create_api() -> FastAPI:
-    api = FastAPI(title=API_TITLE, version="1", docs_url=None, redoc_url=None, openapi_url="/openapi.json",
-                  description="Bearer-token API of the DSP Console. Either use an API key (`dsp_...`, generated "
-                              "on your Settings page when API access is enabled for your account; it works until "
-                              "revoked), or log in with `POST /api/auth/login/` for a 2-hour token. Send it as "
-                              "`Authorization: Bearer <token>`. Every reply is `{success, code, message, data}`.",
-                  servers=[{"url": "/api"}], dependencies=[Depends(bounded_integers)],
-                  responses=common_error_responses())
+    api = CommittingAPI(title=API_TITLE, version="1", docs_url=None, redoc_url=None, openapi_url="/openapi.json",
+                        description="Bearer-token API of the DSP Console. Either use an API key (`dsp_...`, "
+                                    "generated on your Settings page when API access is enabled for your account; it "
+                                    "works until revoked), or log in with `POST /api/auth/login/` for a 2-hour token. "
+                                    "Send it as `Authorization: Bearer <token>`. Every reply is "
+                                    "`{success, code, message, data}`.",
+                        servers=[{"url": "/api"}], dependencies=[Depends(bounded_integers)],
+                        responses=common_error_responses())
     openapi_document.document(api)  # reply examples and the error shape, derived for every operation
     api.add_exception_handler(ServiceError, service_error_handler)
     api.add_exception_handler(RequestValidationError, validation_error_handler)

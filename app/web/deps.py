@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+import contextvars
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
@@ -11,13 +14,31 @@ from sqlmodel import Session
 from app.access import api_keys, sessions, tokens
 from app.access.policy import Actor
 from app.kernel import log_context
-from app.kernel.db import session_scope
+from app.kernel.db import get_engine
 from app.kernel.errors import Forbidden, NotAuthenticated
 
+# A call's commit (or rollback) runs on threads of its own, not on the pool FastAPI runs routes and dependencies on.
+# There, under a burst of writes, every thread could be taken by calls waiting for a database connection or for their
+# turn to write, while the calls holding those waited for a thread to commit on: all stalled until the pool's timeout
+# (50 writes at once, issue 38). Ending a unit of work never waits for a thread that a waiting call holds.
+_ENDINGS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="db-end")
 
-def get_db() -> Iterator[Session]:
-    with session_scope() as db:
+
+async def _ending(step: Callable[[], None]) -> None:
+    # In the caller's context, as asyncio.to_thread does it: log fields bound in the call reach its log lines.
+    await asyncio.get_running_loop().run_in_executor(_ENDINGS, contextvars.copy_context().run, step)
+
+
+async def get_db() -> AsyncIterator[Session]:
+    db = Session(get_engine(), expire_on_commit=False)
+    try:
         yield db
+        await _ending(db.commit)
+    except BaseException:
+        await _ending(db.rollback)
+        raise
+    finally:
+        await _ending(db.close)
 
 
 # Commit before the response leaves. With FastAPI's default a dependency with yield ends after the response
@@ -55,13 +76,16 @@ def get_actor(request: Request, db: Session = DB,
         actor = api_keys.authenticate(db, token=token, address=client_address(request))
         if actor is None:
             raise NotAuthenticated("This API key is not valid. It may have been revoked.")
-        db.commit()  # the key's last use is kept even when the call itself then fails
+        db.commit()  # the key's last use is kept even when the call itself then fails (and the read ends)
     elif token:
         actor = sessions.actor_for(db, sessions.find_by_id(db, session_id=tokens.session_id_of(token)))
     else:
         actor = sessions.resolve(db, token=request.cookies.get(sessions.SESSION_COOKIE))
     if actor is None:
         raise NotAuthenticated("Your session has ended. Please log in again.")
+    # The sign-in check is a read of its own: end it, so its connection goes back to the pool while the call waits
+    # for a thread to run its route on (the route's first query takes one again).
+    db.commit()
     log_context.bind(user_id=actor.id)  # the request's log lines name who made it
     return actor
 

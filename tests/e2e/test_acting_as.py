@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
+from sqlmodel import Session
 
+from app.accounts import users
+from app.kernel.db import run
 from tests.e2e.conftest import at_path, login, screenshot
+from tests.helpers import actor_of, other_tenant, user_by_email
 
 pytestmark = pytest.mark.e2e
 
@@ -53,6 +57,31 @@ def test_agency_enters_its_advertiser_and_returns(page: Page) -> None:
     page.click("[data-back=AGENCY]")
     page.wait_for_url("**/agency/advertiser")
     expect(page.locator("[data-back]")).to_have_count(0)
+
+
+def test_a_move_sends_the_agencys_tab_acting_as_the_advertiser_back_to_the_agency(page: Page) -> None:
+    """Issue 37: an admin moves the advertiser to another agency while the old agency's tab acts as it. The tab's
+    next click must not act as the advertiser (before: it opened the advertiser's campaigns, the page keeping the
+    actor it was drawn for while the session went on as the agency); it comes back as the agency, told why."""
+    login(page, "agency@demo.example")
+    page.goto("/agency/advertiser")
+    _login_as(page, "Arlo Advertiser")
+    page.wait_for_url(at_path("/dashboard"))
+    expect(page.locator("[data-acting]")).to_have_attribute("data-acting", "advertiser@demo.example")
+
+    def move(db: Session) -> None:  # through the service, from this (another) process: the server reads it back
+        rival, _advertiser = other_tenant(db)
+        users.assign_advertisers(db, actor=actor_of(db, "admin@demo.example"),
+                                 advertiser_ids=[user_by_email(db, "advertiser@demo.example").id], agency_id=rival.id)
+    run(move)
+
+    page.click(".dsp-sidebar a[href='/campaign']")
+    page.wait_for_url("**/agency/dashboard")
+    expect(page.locator("[data-toast-kind=info]")).to_contain_text(
+        "The advertiser you were acting as no longer belongs to your agency")
+    expect(page.locator("[data-acting]")).to_have_count(0)
+    expect(page.locator("[data-back]")).to_have_count(0)
+    screenshot(page, "moved-advertiser-tab-back-to-agency")
 
 
 def test_disable_needs_confirmation_and_locks_the_account_out(page: Page, browser, server_url) -> None:

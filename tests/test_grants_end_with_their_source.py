@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
+import sqlalchemy as sa
 from sqlmodel import Session, select
 from starlette.testclient import TestClient
 
@@ -21,7 +22,7 @@ from app.kernel.errors import NotFound
 from app.main import _session_live_until, create_app
 from app.settings import api_credentials
 from app.web.middleware import SessionCheck
-from tests.helpers import actor_of, browser_session, other_tenant, user_by_email
+from tests.helpers import actor_of, browser_session, other_tenant, run_alembic, user_by_email
 from tests.render import run_async
 
 ADMIN, AGENCY, ADVERTISER = "admin@demo.example", "agency@demo.example", "advertiser@demo.example"
@@ -197,3 +198,33 @@ def test_the_agency_is_told_once_why_its_tab_came_back_as_itself(db: Session) ->
     assert not run(sessions.take_notice, session_id=state.actor.session_id, notice=state.notice)  # one tab tells it
     assert run(console_state, token=token, host="").notice == ""
     assert db.exec(select(ApiCredential)).all() == []  # no key was involved
+
+
+def test_the_migration_keeps_every_key_and_session_and_comes_back_down(empty_database: str) -> None:
+    """0031 adds why a key was revoked and a session's notice: keys and sessions saved before keep working (no
+    reason: revoked by hand; no notice), and the downgrade takes the two columns away, rows intact."""
+    run_alembic(empty_database, "upgrade", "0029_more_sort_keys")
+    engine = sa.create_engine(empty_database)
+    with engine.begin() as connection:
+        connection.execute(sa.text("INSERT INTO users (email, password_hash, role, status, first_name, last_name, "
+                                   "company_name, created_at, updated_at) VALUES ('a@x.example', '', 'ADVERTISER', "
+                                   "'active', 'A', 'B', 'C', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"))
+        connection.execute(sa.text("INSERT INTO api_credentials (user_id, label, key_id, secret_hash, created_at, "
+                                   "last_used_address) SELECT id, 'k', 'key1', 'h', CURRENT_TIMESTAMP, '' FROM users"))
+        connection.execute(sa.text("INSERT INTO auth_sessions (id, kind, user_id, stack, issued_at, expires_at, "
+                                   "address, user_agent, created_at) SELECT 's1', 'api', id, '[]', CURRENT_TIMESTAMP, "
+                                   "CURRENT_TIMESTAMP, '', '', CURRENT_TIMESTAMP FROM users"))
+    try:
+        run_alembic(empty_database, "upgrade", "head")
+        with engine.connect() as connection:
+            assert connection.execute(sa.text("SELECT revoked_reason FROM api_credentials")).all() == [("",)]
+            assert connection.execute(sa.text("SELECT notice FROM auth_sessions")).all() == [("",)]
+        run_alembic(empty_database, "downgrade", "0029_more_sort_keys")
+        inspector = sa.inspect(engine)
+        assert "revoked_reason" not in {c["name"] for c in inspector.get_columns("api_credentials")}
+        assert "notice" not in {c["name"] for c in inspector.get_columns("auth_sessions")}
+        with engine.connect() as connection:
+            assert connection.execute(sa.text("SELECT key_id FROM api_credentials")).all() == [("key1",)]
+            assert connection.execute(sa.text("SELECT id FROM auth_sessions")).all() == [("s1",)]
+    finally:
+        engine.dispose()

@@ -22,7 +22,14 @@ from app.kernel.errors import NotFound
 from app.main import _session_live_until, create_app
 from app.settings import api_credentials
 from app.web.middleware import SessionCheck
-from tests.helpers import actor_of, browser_session, other_tenant, run_alembic, user_by_email
+from tests.helpers import (
+    actor_of,
+    browser_session,
+    insert_bare_user,
+    other_tenant,
+    run_alembic,
+    user_by_email,
+)
 from tests.render import run_async
 
 ADMIN, AGENCY, ADVERTISER = "admin@demo.example", "agency@demo.example", "advertiser@demo.example"
@@ -206,9 +213,7 @@ def test_the_migration_keeps_every_key_and_session_and_comes_back_down(empty_dat
     run_alembic(empty_database, "upgrade", "0029_more_sort_keys")
     engine = sa.create_engine(empty_database)
     with engine.begin() as connection:
-        connection.execute(sa.text("INSERT INTO users (email, password_hash, role, status, first_name, last_name, "
-                                   "company_name, created_at, updated_at) VALUES ('a@x.example', '', 'ADVERTISER', "
-                                   "'active', 'A', 'B', 'C', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"))
+        insert_bare_user(connection, role="ADVERTISER")
         connection.execute(sa.text("INSERT INTO api_credentials (user_id, label, key_id, secret_hash, created_at, "
                                    "last_used_address) SELECT id, 'k', 'key1', 'h', CURRENT_TIMESTAMP, '' FROM users"))
         connection.execute(sa.text("INSERT INTO auth_sessions (id, kind, user_id, stack, issued_at, expires_at, "

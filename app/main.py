@@ -8,7 +8,6 @@ import importlib
 import mimetypes
 import re
 from collections.abc import AsyncIterator
-from datetime import datetime
 from html import escape as html_escape
 from typing import Any, Literal
 
@@ -71,7 +70,7 @@ from app.web.envelope import (
 )
 from app.web.html_shell import ConsolePages
 from app.web.metrics import metrics_page
-from app.web.middleware import HtmlShellHeaders, WebsocketGuard
+from app.web.middleware import HtmlShellHeaders, PageGrant, WebsocketGuard
 from app.web.observe import RequestObserver
 from app.web.route_commits import CommittingAPI
 from app.web.stored_files import not_found as not_found_file
@@ -258,14 +257,13 @@ def creative_file(request: Request) -> Response:
                                          "content-security-policy": "default-src 'none'"})
 
 
-def _session_live_until(token: str) -> datetime | None:
-    # Called on the guard's session-check threads (app/web/middleware.py) at every page event.
+def _session_live_until(token: str) -> PageGrant | None:
+    # Called on the guard's session-check threads (app/web/middleware.py) at a page's handshake and its events.
     live = read_on_kept_connection(lambda connection: sessions.live_until(connection, token=token))
     if live is None:
         return None
-    user_id, expires_at = live
-    log_context.bind(user_id=user_id)  # the page session's access line names its user
-    return expires_at
+    log_context.bind(user_id=live.acting_id)  # the page session's access line names its user
+    return PageGrant(live.grant, live.expires_at)
 
 
 ICON_CSS = "/static/vendor/bootstrap-icons/bootstrap-icons.min.css"

@@ -124,6 +124,9 @@ class AuthSession(SQLModel, table=True):
     address: str = Field(default="", max_length=64)
     user_agent: str = Field(default="", max_length=255)
     created_at: datetime = created_at_field()
+    # A message for the session's next page (a translation key): why an impersonation in it ended without a click
+    # (the advertiser it acted as was moved away from its agency). Shown once, then cleared (sessions.take_notice).
+    notice: str = Field(default="", max_length=64)
 
 
 class RateCount(SQLModel, table=True):
@@ -178,6 +181,8 @@ class ApiCredential(SQLModel, table=True):
     last_used_at: datetime | None = None
     last_used_address: str = Field(default="", max_length=64)
     revoked_at: datetime | None = None
+    # Why it was revoked when nobody revoked it by hand: "moved" (the advertiser left the agency that made it).
+    revoked_reason: str = Field(default="", max_length=16)
 
 
 class SecondFactor(SQLModel, table=True):

@@ -21,8 +21,11 @@ from app.kernel import validation as v
 from app.kernel.db import cpu_heavy
 from app.kernel.errors import Forbidden, Invalid, NotFound
 from app.kernel.model_base import utcnow
+from app.settings import api_credentials
 
 SETTABLE_STATUSES = (UserStatus.ACTIVE, UserStatus.DISABLED)
+# The message a session's next page shows when a move ended its impersonation of the moved advertiser.
+IMPERSONATION_ENDED_BY_MOVE = "session.impersonation_ended_by_move"
 # The fields the edit forms change; the change log shows them by these names.
 DETAIL_FIELDS = ("email", "first_name", "last_name", "company_name")
 
@@ -183,6 +186,7 @@ def _drop_broken_impersonations(db: Session, *, advertiser_id: int, new_agency_i
         parent = db.get(User, stack[depth - 1])
         if parent is not None and parent.role == Role.AGENCY and parent.id != new_agency_id:
             row.stack = stack[:depth]
+            row.notice = IMPERSONATION_ENDED_BY_MOVE  # its open tabs come back as the agency, and say why
             db.add(row)
 
 
@@ -214,6 +218,7 @@ def assign_advertisers(db: Session, *, actor: Actor, advertiser_ids: list[int], 
             settings.margin_bps = 0
             db.add(settings)
         _drop_broken_impersonations(db, advertiser_id=advertiser_id, new_agency_id=agency_id)
+        api_credentials.end_keys_beyond_their_makers(db, actor=actor, user=user)  # the old agency's keys for it
         audit.record(db, actor=actor, entity="user", entity_id=advertiser_id, action="assign_agency",
                      before=before, after={"agency_id": agency_id, **({"margin_bps": 0} if "margin_bps" in before else {})})
         for side, agency_side in (("from", before["agency_id"]), ("to", agency_id)):

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from app.access import grants
 from app.access.api_keys import TOKEN_PREFIX, has_api_access, secret_digest
 from app.access.models import ApiCredential, User
 from app.access.policy import Actor, can_see_user, require, require_user_in_scope
@@ -33,6 +34,9 @@ NOT_ENABLED = "API access is not enabled for this account."
 KEY_NOT_FOUND = "API key not found."
 LABEL_TOO_LONG = v.too_long(LABEL_MAX_LENGTH)
 TOO_MANY_KEYS = f"You can have at most {MAX_LIVE_CREDENTIALS} active API keys. Revoke one first."
+# ApiKeyRead.ended: revoked by a move of the account away from the agency that made the key; its maker can no
+# longer act for the account (app/access/grants.py).
+ENDED_BY_MOVE, ENDED_MAKER = "moved", "maker"
 
 
 def _target(db: Session, *, actor: Actor, user_id: int, action: str) -> User:
@@ -47,14 +51,21 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _row(credential: ApiCredential, creators: Mapping[int | None, User]) -> ApiKeyRead:
+def _row(credential: ApiCredential, creators: Mapping[int | None, User], ended: str) -> ApiKeyRead:
     assert credential.id is not None
     creator = creators.get(credential.created_by or 0)
     return ApiKeyRead(id=credential.id, label=credential.label, key_id=credential.key_id,
                       created=credential.created_at.isoformat(),
                       created_by_name=creator.display_name if creator else "",
                       last_used=_iso(credential.last_used_at), last_used_address=credential.last_used_address,
-                      revoked=_iso(credential.revoked_at))
+                      revoked=_iso(credential.revoked_at), ended=ended)
+
+
+def _ended(db: Session, credential: ApiCredential, user: User) -> str:
+    """ApiKeyRead.ended: what the key's users are told of a key that stopped without anyone revoking it by hand."""
+    if credential.revoked_at is not None:
+        return credential.revoked_reason
+    return "" if grants.maker_may_act_for(db, maker_id=credential.created_by, user=user) else ENDED_MAKER
 
 
 def _live_count(db: Session, user_id: int) -> int:
@@ -65,13 +76,13 @@ def _live_count(db: Session, user_id: int) -> int:
 def list_credentials(db: Session, *, actor: Actor, user_id: int) -> list[ApiKeyRead]:
     """The user's keys, live ones first, newest first: {id, label, key_id, created, created_by_name,
     last_used, last_used_address, revoked} (times as ISO-8601 UTC, None when not set)."""
-    _target(db, actor=actor, user_id=user_id, action="view")
+    user = _target(db, actor=actor, user_id=user_id, action="view")
     rows = list(db.exec(select(ApiCredential).where(ApiCredential.user_id == user_id)
                         .order_by(col(ApiCredential.created_at).desc(), col(ApiCredential.id).desc())))
     creator_ids = {r.created_by for r in rows if r.created_by}
     creators = {u.id: u for u in db.exec(select(User).where(col(User.id).in_(creator_ids)))} if creator_ids else {}
     rows.sort(key=lambda r: r.revoked_at is not None)  # stable: keeps newest first inside each group
-    return [_row(r, creators) for r in rows]
+    return [_row(r, creators, _ended(db, r, user)) for r in rows]
 
 
 def credentials_page(db: Session, *, actor: Actor, user_id: int, limit: int = DEFAULT_LIMIT,
@@ -148,3 +159,21 @@ def revoke_all(db: Session, *, actor: Actor, user_id: int) -> int:
         audit.record(db, actor=actor, entity="api_credential", entity_id=credential.id, action="revoke",
                      before={"revoked_at": None}, after={"revoked_at": credential.revoked_at})
     return len(live)
+
+
+def end_keys_beyond_their_makers(db: Session, *, actor: Actor, user: User) -> int:
+    """Revoke the user's live keys whose makers can no longer act for it, in the caller's transaction: an advertiser
+    just moved away from the agency that made them. They would already fail at their next call (their makers are
+    asked at every use); revoking makes the end final (a move back does not revive a key that the account's
+    managers meanwhile could not see or revoke) and lets the key list say it was the move. Returns how many."""
+    assert user.id is not None
+    live = db.exec(select(ApiCredential).where(ApiCredential.user_id == user.id,
+                                               ApiCredential.revoked_at == None)).all()  # noqa: E711
+    ended = [c for c in live if not grants.maker_may_act_for(db, maker_id=c.created_by, user=user)]
+    for credential in ended:
+        credential.revoked_at, credential.revoked_reason = utcnow(), ENDED_BY_MOVE
+        db.add(credential)
+        audit.record(db, actor=actor, entity="api_credential", entity_id=credential.id, action="revoke",
+                     before={"revoked_at": None}, after={"revoked_at": credential.revoked_at,
+                                                         "revoked_reason": ENDED_BY_MOVE})
+    return len(ended)

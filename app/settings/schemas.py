@@ -56,6 +56,10 @@ class ApiKeyRead(BaseModel):
     last_used: str | None
     last_used_address: str
     revoked: str | None = Field(description="When it was revoked; null while it works")
+    ended: str = Field("", description="Why it stopped without being revoked by hand: 'moved' (revoked when the "
+                                       "account moved away from the agency that made it), 'maker' (its maker can no "
+                                       "longer act for the account: disabled, removed or another role); empty "
+                                       "otherwise")
 
 
 class ApiKeyCreated(BaseModel):

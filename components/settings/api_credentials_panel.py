@@ -57,7 +57,18 @@ def _reveal(t: Any, token: dict[str, Any], on_close: Any) -> Any:
     )
 
 
+# A key that stopped without anyone revoking it by hand (ApiKeyRead.ended): its badge and why.
+_ENDED = {api_credentials.ENDED_BY_MOVE: ("api_keys.status_ended_moved", "api_keys.ended_moved_help"),
+          api_credentials.ENDED_MAKER: ("api_keys.status_ended_maker", "api_keys.ended_maker_help")}
+
+
 def _status(t: Any, row: dict[str, Any]) -> Any:
+    if row.get("ended") in _ENDED:
+        badge, why = _ENDED[row["ended"]]
+        return html.div({"data-key-ended": row["ended"]},
+                        html.span({"className": "badge text-bg-warning"}, t(badge)),
+                        html.div({"className": "small text-body-secondary"}, t(why)),
+                        html.div({"className": "small text-body-secondary"}, when(row["revoked"])))
     if row["revoked"]:
         return html.div(html.span({"className": "badge text-bg-secondary"}, t("api_keys.status_revoked")),
                         html.div({"className": "small text-body-secondary"}, when(row["revoked"])))

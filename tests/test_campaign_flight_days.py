@@ -28,16 +28,21 @@ from app.campaigns.models import Campaign, CampaignStatus, as_utc
 from app.campaigns.schemas import CampaignUpdate
 from app.funds.diagnosis import one_day_budget
 from app.kernel import csv_exports
-from app.statistics import dashboards
+from app.kernel.db import run
+from app.statistics import dashboards, explain
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
 from components.campaigns.campaign_form import initial_values
-from components.campaigns.summary import _days
+from components.campaigns.summary import flight_day_count
+from components.statistics.insight import pacing_ask
 from tests.helpers import actor_of, stored_csv_text
+from tests.render import text_of, walk
+from tests.test_campaign_pages import page_at
 
 ADVERTISER = "advertiser@demo.example"
 TOKYO, LOS_ANGELES = "Asia/Tokyo", "America/Los_Angeles"
 ZONES = (TOKYO, LOS_ANGELES, "UTC")
+FLIGHT_INPUTS = ("field-starts_at", "field-ends_at")
 
 
 def _settings(**changes: Any) -> CampaignUpdate:
@@ -138,7 +143,7 @@ def test_the_forecast_counts_the_days_the_saved_campaign_runs(db, given, days) -
         k: v for k, v in given.items() if k != "time_zone"}))
     row = _stored(db, saved.id)
     assert flight.flight_days(row.starts_at, row.ends_at, ZoneInfo(zone)) == days  # the same count
-    assert _days(given["starts_at"], given["ends_at"], zone) == days  # and the form's summary says it too
+    assert flight_day_count(given["starts_at"], given["ends_at"], zone) == days  # and the form's summary says it too
 
 
 def _active(db: Session, advertiser_id: int, *, zone: str, first: date, last: date | None,
@@ -175,7 +180,9 @@ def test_insight360_paces_a_tokyo_flight_on_tokyos_days(db, demo_ids) -> None:
     assert pacing.time_zone == TOKYO
     assert pacing.spent == 5.0 and pacing.spent_since == str(first)
     assert pacing.expected == 930.0  # 3 of its 10 days: $3,100 x 3 / 10
-    assert pacing.budget == 3100.0
+    # Its explanation sums the same rows, by the same days.
+    told = explain.explain(db, actor=actor_of(db, ADVERTISER), metric="spend", **pacing_ask(pacing))
+    assert told.totals["spend_micros"] == 5_000_000
 
 
 def test_the_delivery_check_names_an_ended_flights_last_day(db, demo_ids) -> None:
@@ -211,3 +218,28 @@ def test_under_delivery_judges_yesterday_by_the_campaigns_own_day(db, demo_ids) 
     facts = checks.read_facts(db, [advertiser], now)
     running = [c for c in facts.campaigns[advertiser] if c.id == campaign.id]
     assert running and checks.under_delivery(running, facts.deliveries[advertiser], now) == []
+
+
+def _flight_inputs(campaign_id: int) -> dict[str, tuple[str, str]]:
+    """The edit form's flight inputs: id -> (type, value)."""
+    return {node["attributes"]["id"]: (node["attributes"]["type"], node["attributes"]["value"])
+            for node in walk(page_at(f"/campaignEditForm/{campaign_id}", ADVERTISER))
+            if node.get("tagName") == "input" and node.get("attributes", {}).get("id") in FLIGHT_INPUTS}
+
+
+def test_the_form_and_the_view_show_the_dates_entered_and_keep_a_time_of_day(demo_ids) -> None:
+    """The form's flight fields are dates (the end: the last day), unless the saved value has a time of day, which
+    the form then keeps in a date-time field; the view says the same dates."""
+    def made(db: Session, **changes: str) -> Any:
+        return campaigns.create_campaign(db, actor=actor_of(db, ADVERTISER), data=_settings(time_zone=TOKYO, **changes))
+
+    dates = run(lambda db: made(db, starts_at="2026-12-29", ends_at="2027-01-31"))
+    assert _flight_inputs(dates.id) == {
+        "field-starts_at": ("date", "2026-12-29"), "field-ends_at": ("date", "2027-01-31")}
+    view = text_of(page_at(f"/campaign/{dates.id}/", ADVERTISER))
+    assert "2026-12-29" in view and "2027-01-31" in view and "2027-02-01" not in view
+
+    timed = run(lambda db: made(db, name="Timed", starts_at="2026-12-29T09:30", ends_at="2027-01-31T18:00"))
+    assert _flight_inputs(timed.id) == {
+        "field-starts_at": ("datetime-local", "2026-12-29T09:30"),
+        "field-ends_at": ("datetime-local", "2027-01-31T18:00")}

@@ -24,7 +24,7 @@ def _amount(values: dict[str, Any], field: str) -> Decimal | None:
     return amounts.check(values.get(field), field=field, required=False)[0]
 
 
-def _days(start: str, end: str, time_zone: str) -> int | None:
+def flight_day_count(start: str, end: str, time_zone: str) -> int | None:
     """The days the flight runs on, by the rule the save and the forecast keep (an end date is inclusive)."""
     where = flight.zone(time_zone)
     try:
@@ -45,7 +45,7 @@ def CampaignSummary(store: FieldStore, *, options: CampaignOptions, advertiser: 
         return money(amount, language=lang) if amount is not None else "—"
 
     start, end = str(values.get("starts_at") or ""), str(values.get("ends_at") or "")
-    days = _days(start, end, str(values.get("time_zone") or "UTC")) if start and end else None
+    days = flight_day_count(start, end, str(values.get("time_zone") or "UTC")) if start and end else None
     flight_text = (f"{start.replace('T', ' ')} → {end.replace('T', ' ') if end else t('campaigns.no_end')}"
                    if start else "—")
     daily = _amount(values, "daily_budget")

@@ -86,6 +86,22 @@ def iso(moment: datetime | None, where: ZoneInfo) -> str | None:
     return None if moment is None else local(moment, where).isoformat()
 
 
+def shown(starts_at: datetime | None, ends_at: datetime | None, time_zone: str) -> dict[str, str | None]:
+    """A flight as replies show it: starts_at and ends_at with the zone's offset, starts_on and ends_on its first and
+    last days. A UTC campaign's naive UTC times (the list's) by plain arithmetic: most rows are, and the list formats
+    tens of thousands."""
+    if time_zone == "UTC" and (starts_at is None or starts_at.tzinfo is None) and (
+            ends_at is None or ends_at.tzinfo is None):
+        return {"starts_at": None if starts_at is None else starts_at.isoformat() + "+00:00",
+                "ends_at": None if ends_at is None else ends_at.isoformat() + "+00:00",
+                "starts_on": None if starts_at is None else starts_at.date().isoformat(),
+                "ends_on": None if ends_at is None else (ends_at - _LAST_INSTANT).date().isoformat()}
+    where = zone(time_zone)
+    return {"starts_at": iso(starts_at, where), "ends_at": iso(ends_at, where),
+            "starts_on": None if starts_at is None else first_day(starts_at, where).isoformat(),
+            "ends_on": None if ends_at is None else str(last_day(ends_at, where))}
+
+
 def day_text(moment: datetime | None, where: ZoneInfo, *, end: bool, between: str = " ") -> str | None:
     """A start or end as the buyer gave it: the day (an end: its last day) when it falls on the zone's midnight,
     else the day and time of the zone ("2027-01-31 18:30"; `between` "T": the form's datetime-local text)."""

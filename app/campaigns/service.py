@@ -113,20 +113,11 @@ def _shown(campaign: Campaign, advertiser: User) -> dict[str, Any]:
     row = campaign.model_dump(exclude={"targeting", *MONEY_FIELDS.values()})
     row.update({field: _dollars(getattr(campaign, column)) for field, column in MONEY_FIELDS.items()})
     row.update(advertiser=advertiser.company_name or advertiser.display_name, targeting=dict(campaign.targeting),
-               **flight_fields(campaign.starts_at, campaign.ends_at, campaign.time_zone),
+               **flight.shown(campaign.starts_at, campaign.ends_at, campaign.time_zone),
                created_at=campaign.created_at.isoformat(), updated_at=campaign.updated_at.isoformat(),
                shown_status=shown_status(campaign.status, campaign.ends_at),
                next_statuses=sorted(next_statuses(campaign.status, campaign.ends_at)))
     return row
-
-
-def flight_fields(starts_at: datetime | None, ends_at: datetime | None, time_zone: str) -> dict[str, str | None]:
-    """A flight as replies show it, in the campaign's zone (app/campaigns/flight.py): its instants with the zone's
-    offset, and its first and last days."""
-    where = flight.zone(time_zone)
-    return {"starts_at": flight.iso(starts_at, where), "ends_at": flight.iso(ends_at, where),
-            "starts_on": None if starts_at is None else flight.first_day(starts_at, where).isoformat(),
-            "ends_on": None if ends_at is None else str(flight.last_day(ends_at, where))}
 
 
 def public(campaign: Campaign, advertiser: User) -> CampaignRead:
@@ -284,19 +275,9 @@ def _as_list_rows(rows: Sequence[Any], now: datetime) -> list[CampaignListRow]:
     # of thousands of rows.
     return [CampaignListRow.model_construct(
         None, id=r[0], name=r[1], status=r[2], objective=r[3], advertiser_id=r[4],
-        advertiser=_advertiser_text(r[7], r[5], r[6]), **_list_flight(r[8], r[9], r[16]), total_budget=_dollars(r[10]),
+        advertiser=_advertiser_text(r[7], r[5], r[6]), **flight.shown(r[8], r[9], r[16]), total_budget=_dollars(r[10]),
         daily_budget=_dollars(r[11]), bid_strategy=r[12], bid=_dollars(r[13]), traffic_type=r[14],
         updated_at=_utc_text(r[15]), time_zone=r[16], shown_status=shown_status(r[2], r[9], now)) for r in rows]
-
-
-def _list_flight(starts_at: datetime | None, ends_at: datetime | None, time_zone: str) -> dict[str, str | None]:
-    """flight_fields for a list row's naive UTC times; a UTC campaign's by plain arithmetic (most rows, and the
-    list formats tens of thousands)."""
-    if time_zone != "UTC":
-        return flight_fields(starts_at, ends_at, time_zone)
-    return {"starts_at": _utc_text(starts_at), "ends_at": _utc_text(ends_at),
-            "starts_on": None if starts_at is None else starts_at.date().isoformat(),
-            "ends_on": None if ends_at is None else (ends_at - timedelta(microseconds=1)).date().isoformat()}
 
 
 def _advertiser_text(company: str | None, first: str, last: str) -> str:
@@ -683,7 +664,7 @@ def clone_plan(db: Session, *, actor: Actor, campaign_id: int) -> ClonePlan:
     needs_dates = flight_ended(source.ends_at)
     campaign = {**shown.model_dump(), "name": _copy_name(db, source.advertiser_id, source.name),
                 "targeting": targeting, "taken": {field: taken for field, (taken, _names) in parts.items()},
-                **(flight_fields(None, None, source.time_zone) if needs_dates else {})}
+                **(flight.shown(None, None, source.time_zone) if needs_dates else {})}
     return ClonePlan(campaign=CloneDraft.model_validate(campaign), left_out=left_out, needs_dates=needs_dates)
 
 

@@ -1,8 +1,9 @@
 """What the campaign services take and answer, and so what the API's campaign calls send and receive.
 
-Money is dollars as decimal text ("12.50"), times ISO 8601 (UTC in replies). Request fields the campaign rules
-judge (money by app/kernel/money.py, dates, the targeting document by app/campaigns/targeting.py) stay loose here,
-so a bad value gets the rule's own message naming the field."""
+Money is dollars as decimal text ("12.50"), times ISO 8601 (UTC in replies, but a campaign's flight: with the offset of
+its time zone, app/campaigns/flight.py). Request fields the campaign rules judge (money by app/kernel/money.py,
+dates, the targeting document by app/campaigns/targeting.py) stay loose here, so a bad value gets the rule's own
+message naming the field."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
+from app.campaigns import flight
 from app.campaigns import forecast as forecasts
 from app.campaigns import service as campaigns
 from app.campaigns.forecast_schemas import Forecast, ForecastDraft
@@ -31,8 +32,10 @@ router = APIRouter(tags=["campaigns"])
 class CloneBody(BaseModel):
     model_config = example({"starts_at": "2027-01-01", "ends_at": "2027-01-31"})
 
-    starts_at: str | None = Field(None, description="The clone's start (ISO 8601); the original's when left out")
-    ends_at: str | None = Field(None, description="The clone's end; needed when the original's flight has ended")
+    starts_at: str | None = Field(None, description="The clone's start, " + flight.GIVEN
+                                  + "; the original's when left out")
+    ends_at: str | None = Field(None, description="The clone's end, " + flight.END_GIVEN
+                                + "; needed when the original's flight has ended")
 
 
 class StatusBody(BaseModel):

@@ -22,7 +22,7 @@ from sqlmodel import Session, col, func, select
 from app.access.models import SHOWN_NAME_SQL, User, UserStatus
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.access.roles import Role
-from app.campaigns import exchange_approvals
+from app.campaigns import exchange_approvals, flight
 from app.campaigns.models import (
     BID_STRATEGIES,
     ENDED,
@@ -113,7 +113,7 @@ def _shown(campaign: Campaign, advertiser: User) -> dict[str, Any]:
     row = campaign.model_dump(exclude={"targeting", *MONEY_FIELDS.values()})
     row.update({field: _dollars(getattr(campaign, column)) for field, column in MONEY_FIELDS.items()})
     row.update(advertiser=advertiser.company_name or advertiser.display_name, targeting=dict(campaign.targeting),
-               starts_at=campaign.starts_at.isoformat(), ends_at=campaign.ends_at.isoformat() if campaign.ends_at else None,
+               **flight.shown(campaign.starts_at, campaign.ends_at, campaign.time_zone),
                created_at=campaign.created_at.isoformat(), updated_at=campaign.updated_at.isoformat(),
                shown_status=shown_status(campaign.status, campaign.ends_at),
                next_statuses=sorted(next_statuses(campaign.status, campaign.ends_at)))
@@ -246,7 +246,7 @@ def _listed(actor: Actor, *, advertiser_id: int | None, status: str, search: str
                             User.first_name, User.last_name, User.company_name, type_coerce(Campaign.starts_at, _NaiveUTC()),
                             type_coerce(Campaign.ends_at, _NaiveUTC()), Campaign.total_budget_micros,
                             Campaign.daily_budget_micros, Campaign.bid_strategy, Campaign.bid_micros, Campaign.traffic_type,
-                            type_coerce(Campaign.updated_at, _NaiveUTC()))
+                            type_coerce(Campaign.updated_at, _NaiveUTC()), Campaign.time_zone)
              .join(User, col(User.id) == Campaign.advertiser_id)
              .where(_scope_filter(actor)))
     if advertiser_id is not None:
@@ -274,10 +274,10 @@ def _as_list_rows(rows: Sequence[Any], now: datetime) -> list[CampaignListRow]:
     # Built unchecked (model_construct): every value comes typed from the columns above, and the list runs to tens
     # of thousands of rows.
     return [CampaignListRow.model_construct(
-        id=r[0], name=r[1], status=r[2], objective=r[3], advertiser_id=r[4], advertiser=_advertiser_text(r[7], r[5], r[6]),
-        starts_at=_utc_text(r[8]), ends_at=_utc_text(r[9]), total_budget=_dollars(r[10]), daily_budget=_dollars(r[11]),
-        bid_strategy=r[12], bid=_dollars(r[13]), traffic_type=r[14], updated_at=_utc_text(r[15]),
-        shown_status=shown_status(r[2], r[9], now)) for r in rows]
+        None, id=r[0], name=r[1], status=r[2], objective=r[3], advertiser_id=r[4],
+        advertiser=_advertiser_text(r[7], r[5], r[6]), **flight.shown(r[8], r[9], r[16]), total_budget=_dollars(r[10]),
+        daily_budget=_dollars(r[11]), bid_strategy=r[12], bid=_dollars(r[13]), traffic_type=r[14],
+        updated_at=_utc_text(r[15]), time_zone=r[16], shown_status=shown_status(r[2], r[9], now)) for r in rows]
 
 
 def _advertiser_text(company: str | None, first: str, last: str) -> str:
@@ -342,7 +342,7 @@ def campaigns_api_page(db: Session, *, actor: Actor, advertiser_id: int | None =
     shown = raw[:limit]
     return Page[CampaignListRow](
         items=_as_list_rows(shown, now), total=int(total), limit=limit,
-        next_cursor=next_cursor(raw, limit, scope, lambda r: (r[16] if key is not None else None, r[0])))
+        next_cursor=next_cursor(raw, limit, scope, lambda r: (r[17] if key is not None else None, r[0])))
 
 
 def advertiser_choices(db: Session, *, actor: Actor) -> list[AdvertiserChoice]:
@@ -427,12 +427,6 @@ def _amounts(data: dict[str, Any], errors: dict[str, str], stored: Campaign | No
     return {column: micros[field] for field, column in MONEY_FIELDS.items()}
 
 
-def _time(value: Any, zone: ZoneInfo) -> datetime | None:
-    """An ISO date or date-time; one without an offset is in the campaign's time zone."""
-    parsed = datetime.fromisoformat(str(value).strip())
-    return (parsed if parsed.tzinfo else parsed.replace(tzinfo=zone)).astimezone(UTC)
-
-
 def _choice(value: Any, allowed: tuple[str, ...], errors: dict[str, str], field: str) -> str:
     text = str(value or "").strip()
     if text not in allowed:
@@ -487,7 +481,7 @@ def _checked(db: Session, advertiser_id: int, data: dict[str, Any], saved: Campa
                 errors[field] = "This field is required."
             continue
         try:
-            values[field] = _time(raw, zone)
+            values[field] = flight.given(raw, zone, end=field == "ends_at")
         except ValueError:
             errors[field] = "Enter a date such as 2026-12-01 or 2026-12-01T09:00."
     if values.get("starts_at") and values.get("ends_at") and values["ends_at"] <= values["starts_at"]:
@@ -670,7 +664,7 @@ def clone_plan(db: Session, *, actor: Actor, campaign_id: int) -> ClonePlan:
     needs_dates = flight_ended(source.ends_at)
     campaign = {**shown.model_dump(), "name": _copy_name(db, source.advertiser_id, source.name),
                 "targeting": targeting, "taken": {field: taken for field, (taken, _names) in parts.items()},
-                **({"starts_at": None, "ends_at": None} if needs_dates else {})}
+                **(flight.shown(None, None, source.time_zone) if needs_dates else {})}
     return ClonePlan(campaign=CloneDraft.model_validate(campaign), left_out=left_out, needs_dates=needs_dates)
 
 

@@ -13,15 +13,14 @@ There is deliberately no <form> element: ReactPy's client serializes an input ev
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import available_timezones
 
 from reactpy import component, html, use_state
 
 from app.access.roles import Role
+from app.campaigns import flight, targeting_options
 from app.campaigns import service as campaigns
-from app.campaigns import targeting_options
 from app.campaigns.models import (
     BID_STRATEGIES,
     FREQUENCY_PERIODS,
@@ -80,14 +79,16 @@ REFERENCE_GROUPS = (("operating_systems", "campaigns.field.operating_systems", "
                     ("carriers", "campaigns.field.carriers", "countries", "country"))
 
 
-def _local(iso: str | None, zone: str) -> str:
-    """A stored UTC time as the datetime-local text of the campaign's time zone."""
-    if not iso:
-        return ""
-    try:
-        return datetime.fromisoformat(iso).astimezone(ZoneInfo(zone)).strftime("%Y-%m-%dT%H:%M")
-    except (ValueError, KeyError):
-        return iso[:16]
+def flight_value(iso: str | None, zone: str, *, end: bool, between: str = "T") -> str:
+    """A flight's start or end as the buyer gave it, in the campaign's time zone (app/campaigns/flight.py): the
+    date (an end: its last day) of one that falls on the zone's midnight, else its local date and time (the
+    datetime-local text for `between` "T")."""
+    return flight.day_text(flight.read(iso), flight.zone(zone), end=end, between=between) or ""
+
+
+def flight_kind(value: str) -> str:
+    """A flight field's input: a date, unless the saved value has a time of day the form must keep."""
+    return "datetime-local" if "T" in value else "date"
 
 
 def initial_values(campaign: CampaignRead | None) -> dict[str, Any]:
@@ -101,8 +102,8 @@ def initial_values(campaign: CampaignRead | None) -> dict[str, Any]:
         saved = campaign.model_dump(include=set(SCALAR_FIELDS))
         values = {name: "" if saved.get(name) is None else str(saved[name]) for name in SCALAR_FIELDS}
         values["frequency_period"] = campaign.frequency_period or "day"
-        values["starts_at"] = _local(campaign.starts_at, campaign.time_zone)
-        values["ends_at"] = _local(campaign.ends_at, campaign.time_zone)
+        values["starts_at"] = flight_value(campaign.starts_at, campaign.time_zone, end=False)
+        values["ends_at"] = flight_value(campaign.ends_at, campaign.time_zone, end=True)
         targeting = campaign.targeting.model_dump()
     for key, empty in EMPTY.items():
         values[f"targeting.{key}"] = targeting.get(key, empty)
@@ -169,7 +170,8 @@ def CampaignForm(*, campaign: CampaignRead | None, mode: str, advertisers: list[
     console = use_console()
     t = console.t
     stale = stale or {}
-    store = use_field_store(initial_values(campaign))
+    initial = initial_values(campaign)
+    store = use_field_store(initial)
     advertiser, set_advertiser = use_state(campaign.advertiser_id if campaign else
                                            (advertisers[0].id if advertisers else None))
     advertiser_name = campaign.advertiser if campaign else next(
@@ -234,9 +236,11 @@ def CampaignForm(*, campaign: CampaignRead | None, mode: str, advertisers: list[
                                               key="traffic_type"))),
         _subhead(t("campaigns.flight")),
         html.div({"className": "row gx-3"},
-                 _col("col-md-6", StoreText(store, "starts_at", t("campaigns.field.starts_at"), kind="datetime-local",
+                 _col("col-md-6", StoreText(store, "starts_at", t("campaigns.field.starts_at"),
+                                            kind=flight_kind(initial.get("starts_at", "")),
                                             error=errors.get("starts_at"), key="starts_at")),
-                 _col("col-md-6", StoreText(store, "ends_at", t("campaigns.field.ends_at"), kind="datetime-local",
+                 _col("col-md-6", StoreText(store, "ends_at", t("campaigns.field.ends_at"),
+                                            kind=flight_kind(initial.get("ends_at", "")),
                                             error=errors.get("ends_at"), help_text=t("campaigns.ends_help"),
                                             key="ends_at")),
                  _col("col-md-6", StoreSelect(store, "time_zone", t("campaigns.field.time_zone"), zone_options,

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.history.schemas import RowVersions
 from app.kernel.schema_examples import example
 
 CreativeTypeName = Literal["image", "native", "video", "html"]
@@ -235,14 +236,14 @@ class CreativeIds(BaseModel):
     creative_ids: list[int]
 
 
-class BulkStatusRequest(BaseModel):
+class BulkStatusRequest(RowVersions):
     model_config = example({"creative_ids": [201, 202], "status": "paused"})
 
     creative_ids: list[int]
     status: CreativeStatusName
 
 
-class BulkUpdateRequest(BaseModel):
+class BulkUpdateRequest(RowVersions):
     model_config = example({
         "creative_ids": [201, 202], "changes": {"click_url": "https://shop.example/winter"}})
 

@@ -31,7 +31,9 @@ FieldNames = Callable[[dict[str, Any]], list[str]]
 
 
 class Versioned(Protocol):
-    id: int | None
+    @property
+    def id(self) -> int | None: ...
+
     version: int
 
 

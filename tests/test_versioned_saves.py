@@ -5,6 +5,7 @@ bid stays. A targeting update replaces only the kinds it names. Creatives alike.
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -18,6 +19,8 @@ from app.creatives.schemas import CreativeCreate, CreativeUpdate
 from app.kernel.db import session_scope
 from app.kernel.errors import Conflict
 from app.kernel.i18n.catalog import translator
+from components.campaigns.campaign_form import initial_values, submitted_data
+from components.ui.field_store import FieldStore
 from tests.helpers import actor_of
 
 ADVERTISER, AGENCY = "advertiser@demo.example", "agency@demo.example"
@@ -137,3 +140,18 @@ def test_creatives_refuse_a_save_from_an_older_copy_too(db: Session) -> None:
     assert re.fullmatch(r"Changed by Agnes Agency at \d\d:\d\d UTC: name\. Reload to see the changes\.",
                         refused.value.message), refused.value.message
     assert creatives.get_creative(db, actor=advertiser, creative_id=created.id).width == 300
+
+
+def test_the_edit_form_sends_only_what_was_changed_with_what_goes_with_it(db: Session) -> None:
+    campaign = campaigns.get_campaign(db, actor=actor_of(db, ADVERTISER), campaign_id=_campaign(db))
+    loaded = initial_values(campaign)
+    store = FieldStore(SimpleNamespace(current=dict(loaded)), SimpleNamespace(current={}))
+    assert submitted_data(store, loaded, campaign.version).model_dump(exclude_unset=True) == {"version": 1}
+    store.put("daily_budget", "150")
+    store.put("targeting.countries", ["FR"])
+    store.put("frequency_cap", "3")
+    store.put("time_zone", "Europe/Paris")
+    sent = submitted_data(store, loaded, campaign.version).model_dump(exclude_unset=True)
+    assert sent == {"daily_budget": "150", "frequency_cap": "3", "frequency_period": "day", "time_zone": "Europe/Paris",
+                    "starts_at": loaded["starts_at"], "ends_at": loaded["ends_at"], "targeting": {"countries": ["FR"]},
+                    "version": 1}

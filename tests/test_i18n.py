@@ -242,6 +242,9 @@ MESSAGE_KEYS = (
     "Choose at least one creative.",
     "At most {limit} campaigns at a time.",
     "At most {limit} creatives at a time.",
+    # a save made from an older copy of a campaign or creative (app/history/versions.py)
+    "Changed by {who} at {when}: {fields}. Reload to see the changes.",
+    "Someone else changed this while you saved. Reload to see the changes.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

@@ -38,6 +38,9 @@ _TARGETING = (
     "countries), dayparting (7 lists of hours, Monday first), inventory_lists and audiences ({allow: [ids], "
     "block: [ids]}), smart_app_lists ([ids])")
 
+_VERSION = ("On edit: the `version` you read (GET's `version`, or its ETag). A campaign changed since is refused "
+            "with 409 naming who changed what; left out (and no If-Match header), the save is not checked")
+
 
 class CampaignUpdate(BaseModel):
     """A campaign's settings. Money in dollars as text ("12.50"); times ISO 8601, in `time_zone` when they
@@ -63,7 +66,10 @@ class CampaignUpdate(BaseModel):
         "a campaign keeps the one it has after it is retired"))
     goal_metric: GoalMetric | None = None
     goal_target: str | None = Field(None, description="CTR/VCR in %, CPA/CPI in dollars; empty for none")
-    targeting: dict[str, JsonValue] | None = Field(None, description=_TARGETING)
+    targeting: dict[str, JsonValue] | None = Field(None, description=_TARGETING + ". On edit, each kind named "
+                                                   "replaces that kind (an empty list clears it); kinds left out keep "
+                                                   "their values")
+    version: int | None = Field(None, description=_VERSION)
 
 
 class CampaignBody(CampaignUpdate):
@@ -129,7 +135,7 @@ CAMPAIGN_READ_EXAMPLE: dict[str, Any] = {
         "device_types": ["phone"], "exchanges": [], "operating_systems": [], "os_versions": [], "browsers": [],
         "manufacturers": [], "carriers": [], "dayparting": [], "inventory_lists": {"allow": [], "block": []},
         "audiences": {"allow": [], "block": []}, "smart_app_lists": []},
-    "shown_status": "draft", "next_statuses": ["active", "archived"]}
+    "shown_status": "draft", "next_statuses": ["active", "archived"], "version": 1}
 
 
 _STARTS_AT = "The first instant it runs, ISO 8601 with the offset of `time_zone`"
@@ -175,6 +181,8 @@ class CampaignRead(BaseModel):
     shown_status: str = Field(description="The status shown: \"ended\" once the flight is over while draft, "
                                           "active or paused, else the stored one")
     next_statuses: list[str] = Field(description="The statuses it may move to now")
+    version: int = Field(description="Counts its saves (1 when created): send it back with an edit (or GET's ETag "
+                                     "as If-Match), so a save made from an older copy is refused")
 
 
 class CampaignClone(CampaignRead):

@@ -54,7 +54,7 @@ from app.campaigns.schemas import (
 )
 from app.campaigns.scope import campaign_in_scope
 from app.campaigns.targeting import clean_targeting, deliverable, stale_values
-from app.history import audit
+from app.history import audit, versions
 from app.history import status as status_machine
 from app.kernel import money
 from app.kernel import validation as v
@@ -523,7 +523,7 @@ def _checked(db: Session, advertiser_id: int, data: dict[str, Any], saved: Campa
 
 def snapshot(campaign: Campaign) -> dict[str, Any]:
     """The audited state of a campaign: its columns as JSON (times ISO 8601, money in micros)."""
-    row = campaign.model_dump(exclude={"id", "created_at", "updated_at"})
+    row = campaign.model_dump(exclude={"id", "created_at", "updated_at", "version"})  # the audit row keeps the version
     return {key: value.isoformat() if isinstance(value, datetime) else value for key, value in row.items()}
 
 
@@ -556,9 +556,11 @@ def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: Campai
     campaign, advertiser = campaign_in_scope(db, actor, campaign_id)
     if campaign.status == CampaignStatus.ARCHIVED:
         raise Invalid({"status": "An archived campaign cannot be changed; clone it instead."})
+    versions.check(db, entity="campaign", row=campaign, expected=data.version, fields=changed_fields)
     sent = _sent(data)
     current = {**_shown(campaign, advertiser), "targeting": campaign.targeting}
     merged = {field: sent.get(field, current.get(field)) for field in EDITABLE}
+    merged["targeting"] = merged_targeting(campaign.targeting, sent.get("targeting"))
     changed_money = {field for field in MONEY_FIELDS if field in sent and sent[field] != current[field]}
     before = snapshot(campaign)
     for column, value in _checked(db, campaign.advertiser_id, merged, campaign, changed=changed_money).items():
@@ -569,9 +571,32 @@ def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: Campai
         db.add(campaign)
         audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action=action,
                      before={k: before[k] for k in before if before[k] != after[k]},
-                     after={k: after[k] for k in after if before[k] != after[k]})
+                     after={k: after[k] for k in after if before[k] != after[k]}, version=versions.bump(campaign))
+        versions.flush(db)  # conditional on the version read: a save that lost a race is refused here
         exchange_approvals.sync_requests(db, actor=actor, campaign=campaign)
     return public(campaign, advertiser)
+
+
+def merged_targeting(saved: Mapping[str, Any], sent: Any) -> Any:
+    """The targeting an edit makes: each kind it names (countries, exchanges, devices, ...) replaced, an empty list
+    clearing that kind, every kind it does not name kept as saved. Anything but a document is left for the
+    targeting rule to refuse."""
+    if sent is None:
+        return dict(saved)
+    return {**saved, **sent} if isinstance(sent, dict) else sent
+
+
+def changed_fields(changes: Mapping[str, Any]) -> list[str]:
+    """A stored change ({column: [old, new]} of an audit row) as the fields the form names: money without its
+    "_micros", the targeting by kind ("targeting.countries")."""
+    names: list[str] = []
+    for column, (old, new) in changes.items():
+        if column == "targeting" and isinstance(old, dict | None) and isinstance(new, dict | None):
+            old, new = old or {}, new or {}
+            names += [f"targeting.{key}" for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
+        else:
+            names.append(column.removesuffix("_micros"))
+    return names
 
 
 def set_status(db: Session, *, actor: Actor, campaign_id: int, status: str) -> CampaignRead:

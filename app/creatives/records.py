@@ -39,7 +39,7 @@ from app.creatives.schemas import (
     HtmlPreview,
     NativePreview,
 )
-from app.history import audit
+from app.history import audit, versions
 from app.history import status as status_machine
 from app.kernel import media
 from app.kernel.db import select_columns
@@ -224,7 +224,7 @@ def preview(db: Session, *, actor: Actor, creative_id: int) -> AnyPreview:
 
 def snapshot(creative: Creative) -> dict[str, Any]:
     """The audited state. Markup is recorded by size and fingerprint, so change logs never carry it."""
-    row = creative.model_dump(exclude={"id", "created_at", "updated_at", "html"})
+    row = creative.model_dump(exclude={"id", "created_at", "updated_at", "html", "version"})  # the audit row has it
     if creative.html:
         digest = hashlib.sha256(creative.html.encode("utf-8")).hexdigest()[:12]
         row["html"] = f"{len(creative.html.encode('utf-8'))} bytes, sha256 {digest}"
@@ -265,7 +265,8 @@ def create_creative(db: Session, *, actor: Actor, data: CreativeCreate,
 
 def update_creative(db: Session, *, actor: Actor, creative_id: int, data: CreativeUpdate,
                     action: str = "update") -> CreativeRead:
-    """Change a creative; fields not sent keep their values. Archived creatives are read-only. `action` names the
+    """Change a creative; fields not sent keep their values; `data.version`, when given, must be the creative's
+    (versions.check). Archived creatives are read-only. `action` names the
     change in the log (a restore from history says which entry it restored, app/history/restore.py)."""
     require(actor, "creative", "update")
     creative, advertiser = in_scope(db, actor, creative_id)
@@ -273,6 +274,7 @@ def update_creative(db: Session, *, actor: Actor, creative_id: int, data: Creati
         raise Invalid({"status": "An archived creative cannot be changed."})
     if data.type not in (None, "", creative.type):
         raise Invalid({"type": "A creative's type cannot change; create a new creative instead."})
+    versions.check(db, entity="creative", row=creative, expected=data.version, fields=list)
     creative_type = CreativeType(creative.type)
     current = {field: getattr(creative, field) for field in ("name", *TYPE_FIELDS[creative_type])}
     merged = current | _sent(data)
@@ -284,7 +286,9 @@ def update_creative(db: Session, *, actor: Actor, creative_id: int, data: Creati
     if new:
         creative.updated_at = utcnow()
         db.add(creative)
-        audit.record(db, actor=actor, entity="creative", entity_id=creative.id, action=action, before=old, after=new)
+        audit.record(db, actor=actor, entity="creative", entity_id=creative.id, action=action, before=old, after=new,
+                     version=versions.bump(creative))
+        versions.flush(db)  # conditional on the version read: a save that lost a race is refused here
     return public(db, creative, advertiser)
 
 

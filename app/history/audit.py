@@ -49,7 +49,9 @@ def record(
     action: str,
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
+    version: int | None = None,
 ) -> AuditEntry:
+    """`version`: the version of the record this change made, for a versioned record (app/history/versions.py)."""
     entry = AuditEntry(
         entity=entity,
         entity_id=str(entity_id),
@@ -57,6 +59,7 @@ def record(
         actor_id=actor.id if actor else None,
         real_user_id=actor.real_user_id if actor else None,
         changes=diff(before, after),
+        version=version,
     )
     session.add(entry)
     return entry

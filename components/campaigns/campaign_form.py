@@ -13,10 +13,12 @@ There is deliberately no <form> element: ReactPy's client serializes an input ev
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
 from typing import Any
 from zoneinfo import available_timezones
 
-from reactpy import component, html, use_state
+from reactpy import Ref, component, html, use_ref, use_state
 
 from app.access.roles import Role
 from app.campaigns import flight, targeting_options
@@ -41,11 +43,13 @@ from app.campaigns.schemas import (
 )
 from app.campaigns.targeting import DEVICE_TYPES, EMPTY
 from app.creatives import service as creatives
+from app.kernel.errors import Conflict
 from app.reference.schemas import ReferenceOption
 from components.campaigns.campaign_audiences import AudiencePicker
 from components.campaigns.common import back_to_list, campaign_tabs, not_found
 from components.campaigns.summary import CampaignSummary
 from components.campaigns.targeting import (
+    LOADED_CREATIVES,
     CheckboxGroup,
     CityPicker,
     CreativesPicker,
@@ -69,6 +73,11 @@ SCALAR_FIELDS = ("name", "objective", "traffic_type", "starts_at", "ends_at", "t
                  "daily_budget", "pacing", "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap",
                  "frequency_period", "goal_metric", "goal_target")
 TIME_ZONES = sorted(available_timezones() - {"localtime", "Factory"})
+# Fields an edit sends along with a changed one, so the service judges them as the form shows them: a frequency cap
+# with its period, a goal with its target, and the flight's times with a new time zone (they are shown in it).
+SENT_WITH: dict[str, tuple[str, ...]] = {"frequency_cap": ("frequency_period",), "frequency_period": ("frequency_cap",),
+                                         "goal_metric": ("goal_target",), "goal_target": ("goal_metric",),
+                                         "time_zone": ("starts_at", "ends_at")}
 # Reference-list targeting shown as checkbox groups: (targeting key, label key, the targeting key whose choice
 # narrows what it offers, the option field that must be among those chosen). An OS version offers itself only
 # under its chosen system, a carrier only in its chosen country; choosing none of those offers them all.
@@ -112,14 +121,25 @@ def initial_values(campaign: CampaignRead | None) -> dict[str, Any]:
     return values
 
 
-def submitted_data(store: FieldStore) -> CampaignUpdate:
-    """The service's `data` from what the fields hold."""
+def submitted_data(store: FieldStore, loaded: Mapping[str, Any] | None = None,
+                   version: int | None = None) -> CampaignUpdate:
+    """The service's `data` from what the fields hold. An edit gives `loaded` (the values the form started from)
+    and the `version` it loaded: then only what the person changed is sent (with the fields that go with it,
+    SENT_WITH), the targeting only by the kinds changed, so a save never lays the form's old copy over what
+    someone else saved meanwhile, and the service refuses it if the campaign was saved since that version."""
     values = store.snapshot()
-    data = {name: values.get(name, "") for name in SCALAR_FIELDS}
+    data: dict[str, Any] = {name: values.get(name, "") for name in SCALAR_FIELDS}
     if not str(data.get("frequency_cap") or "").strip():
         data["frequency_cap"] = None
-    data["targeting"] = {key: values.get(f"targeting.{key}", empty) for key, empty in EMPTY.items()}
-    return CampaignUpdate.model_validate(data)
+    targeting = {key: values.get(f"targeting.{key}", empty) for key, empty in EMPTY.items()}
+    if loaded is not None:
+        changed = {name for name in SCALAR_FIELDS if values.get(name, "") != loaded.get(name, "")}
+        changed |= {linked for name in changed for linked in SENT_WITH.get(name, ())}
+        data = {name: value for name, value in data.items() if name in changed}
+        targeting = {key: value for key, value in targeting.items() if value != loaded.get(f"targeting.{key}")}
+    if targeting or loaded is None:
+        data["targeting"] = targeting
+    return CampaignUpdate.model_validate({**data, "version": version})
 
 
 def choices(console: Console, prefix: str, keys: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -171,6 +191,9 @@ def CampaignForm(*, campaign: CampaignRead | None, mode: str, advertisers: list[
     t = console.t
     stale = stale or {}
     initial = initial_values(campaign)
+    loaded: Ref[dict[str, Any] | None] = use_ref(None)  # what the form started from: an edit sends what differs
+    if loaded.current is None:
+        loaded.current = copy.deepcopy(initial)
     store = use_field_store(initial)
     advertiser, set_advertiser = use_state(campaign.advertiser_id if campaign else
                                            (advertisers[0].id if advertisers else None))
@@ -187,20 +210,24 @@ def CampaignForm(*, campaign: CampaignRead | None, mode: str, advertisers: list[
 
     # One save, one unit of work: the settings and the creatives together (creatives.save_campaign), so a refused
     # creative leaves the settings unsaved too. Creatives not loaded yet (None) stay as they are.
-    action = use_action(creatives.save_campaign, on_done=finished)
+    # A campaign saved by someone else since this form loaded (409) is said above the save button, and everything
+    # typed stays in the form.
+    action = use_action(creatives.save_campaign, on_done=finished, in_place=(Conflict,))
     errors = action.errors
 
     def submit(_event: Any = None) -> None:
-        data = submitted_data(store)
         chosen_creatives = store.get("creative_ids")
         creative_ids = None if chosen_creatives is None else list(chosen_creatives)
         if mode == "edit":
             assert campaign is not None
+            data = submitted_data(store, loaded.current, campaign.version)
+            if creative_ids is not None and sorted(creative_ids) == sorted(store.get(LOADED_CREATIVES) or []):
+                creative_ids = None  # unchanged: the campaign's creatives stay as they are
             action.submit(actor=console.actor, campaign_id=campaign.id, data=data, creative_ids=creative_ids)
-        else:
-            chosen = store.get("advertiser_id") or advertiser
-            action.submit(actor=console.actor, data=data, advertiser_id=int(chosen) if chosen else None,
-                          creative_ids=creative_ids)
+            return
+        chosen = store.get("advertiser_id") or advertiser
+        action.submit(actor=console.actor, data=submitted_data(store), advertiser_id=int(chosen) if chosen else None,
+                      creative_ids=creative_ids)
 
     def pick_advertiser(value: str) -> None:
         store.set("advertiser_id", value)
@@ -347,6 +374,9 @@ def CampaignForm(*, campaign: CampaignRead | None, mode: str, advertisers: list[
                       html.div({"className": "col-xl-4"},
                                html.div({"className": "dsp-sticky"},
                                         alert("danger", t("campaigns.fix_fields", count=problems)) if problems else "",
+                                        html.div({"className": "alert alert-warning py-2 small", "role": "alert",
+                                                  "data-alert": "saved-since"}, action.message)
+                                        if action.message else "",
                                         CampaignSummary(store, options=options, advertiser=advertiser_name,
                                                         advertiser_id=advertiser),
                                         html.div({"className": "d-flex gap-2 mt-3"},

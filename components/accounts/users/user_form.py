@@ -196,6 +196,6 @@ def EditUserPage() -> Any:
                  html.div({"className": "col-xl-8"}, EditUserForm(user, reload, key=f"{user_id}-{user.email}")),
                  html.div({"className": "col-xl-4 d-flex flex-column gap-4"},
                           account_facts(console, user, actions=ResetPasswordButton(user)
-                                        if user.status == UserStatus.ACTIVE else ""),
+                                        if user.status == UserStatus.ACTIVE and user.can_manage_sign_in else ""),
                           MarginCard(user_id) if agency_view else "")),
     )

@@ -270,3 +270,26 @@ def test_a_co_admin_still_manages_clients_and_an_admin_manages_co_admins(client,
                                ("PUT", f"/api/users/{second_co_admin}/status", {"status": "disabled"})):
         done = client.request(method, path, headers=admin, json=body)
         assert done.status_code == 200, (path, done.text)
+
+
+def _edit_form(db: Session, viewer: str, user_id: int) -> list[dict]:
+    from app.accounts import users
+    from components.accounts.users.user_form import EditUserForm
+    from tests.helpers import actor_of
+    from tests.render import render_model, signed_in_console, walk
+
+    shown = users.get_user(db, actor=actor_of(db, viewer), user_id=user_id)
+    db.commit()  # the sign-in it made, so the page's own sign-in does not wait on this one's lock
+    return list(walk(render_model(lambda: EditUserForm(shown, lambda: None), signed_in_console(viewer))))
+
+
+def test_the_edit_page_shows_another_co_admins_email_locked_and_an_admin_can_edit_it(db, second_co_admin):
+    def email_input(elements: list[dict]) -> dict:
+        return next(e for e in elements if e.get("tagName") == "input" and e["attributes"].get("id") == "field-email")
+
+    as_co_admin = _edit_form(db, CO_ADMIN, second_co_admin)
+    locked = email_input(as_co_admin)["attributes"]
+    assert locked.get("disabled") and "name" not in locked  # shown, never submitted
+    assert any(e.get("attributes", {}).get("data-locked") == "email" for e in as_co_admin)
+    editable = email_input(_edit_form(db, ADMIN, second_co_admin))["attributes"]
+    assert editable.get("name") == "email" and not editable.get("disabled")

@@ -181,6 +181,23 @@ def test_a_reporting_key_reads_statistics_dashboards_and_reports_only(client, db
         assert "(scope: reporting)" in refused.json()["message"]
 
 
+def test_a_reporting_key_downloads_its_users_report_results(client, demo_ids):
+    """The report's CSV is served outside /api (/files/exports/...): still a reporting read."""
+    from tests.helpers import wait_for_run
+
+    me = bearer_headers(client, ADVERTISER)
+    report = client.post("/api/report/create", headers=me, json={"name": "Weekly", "report_type": "exchange"})
+    run_id = client.post("/api/reports/generate", headers=me, json={"report_id": report.json()["data"]["id"]})
+    assert run_id.status_code == 200, run_id.text
+    assert wait_for_run(run_id.json()["data"]["run_id"]).status == "completed"
+    for scope in ("reporting", "read"):
+        key = _key(client, demo_ids[ADVERTISER], scope)
+        link = client.get("/api/report/download", headers=key, params={"run_id": run_id.json()["data"]["run_id"]})
+        assert link.status_code == 200, link.text
+        csv = client.get(link.json()["data"]["csv_download_url"], headers=key)
+        assert csv.status_code == 200 and csv.headers["content-type"].startswith("text/csv"), (scope, csv.text)
+
+
 def test_the_key_list_shows_each_keys_scope(client, demo_ids):
     me = demo_ids[ADVERTISER]
     _key(client, me, "reporting")

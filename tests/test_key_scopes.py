@@ -137,6 +137,35 @@ def test_a_new_sign_in_email_needs_the_apps_code_when_two_factor_is_on(client, d
     assert _email_of(db, demo_ids[ADVERTISER]) == "arlo@new.example"
 
 
+def test_the_services_refuse_a_key_actor_themselves_whoever_called_them(db, demo_ids):
+    """Pages call services directly: each credential service checks for itself that a person is signed in."""
+    from dataclasses import replace
+
+    from app.accounts import second_factor, users
+    from app.accounts import service as accounts
+    from app.kernel.errors import Forbidden, Invalid
+    from app.settings import api_credentials
+    from tests.helpers import actor_of
+
+    person = actor_of(db, ADVERTISER)
+    key = replace(person, key_scope="read_write")
+    me = demo_ids[ADVERTISER]
+    calls = [lambda: accounts.update_profile(db, actor=key, email="thief@evil.example", current_password=DEMO_PASSWORD),
+             lambda: accounts.change_password(db, actor=key, current_password=DEMO_PASSWORD, new_password="stolen-123"),
+             lambda: second_factor.begin_enrolment(db, actor=key),
+             lambda: second_factor.turn_off(db, actor=key, code="123456"),
+             lambda: second_factor.renew_recovery_codes(db, actor=key, password=DEMO_PASSWORD),
+             lambda: api_credentials.generate(db, actor=key, user_id=me, label="More"),
+             lambda: users.send_password_reset(db, actor=replace(actor_of(db, AGENCY), key_scope="read_write"),
+                                               user_id=me)]
+    for call in calls:
+        with pytest.raises(Forbidden, match="An API key cannot"):
+            call()
+    with pytest.raises(Invalid) as missing:  # a signed-in person still proves it is them
+        accounts.update_profile(db, actor=person, email="arlo@new.example")
+    assert set(missing.value.fields) == {"current_password"}
+
+
 # ---- scopes ----
 
 def test_a_read_key_reads_and_is_refused_every_write_naming_its_scope(client, db, demo_ids):

@@ -45,7 +45,9 @@ class ApiKeyCreate(BaseModel):
 
     label: str = Field(description="A name that says where the key is used; up to 60 characters")
     scope: str = Field(DEFAULT_SCOPE, description="What the key may call: " + "; ".join(
-        f"{scope}: {what}" for scope, what in WHAT_EACH_ALLOWS.items()) + f". Left out: {DEFAULT_SCOPE}")
+        f"{scope}: {what}" for scope, what in WHAT_EACH_ALLOWS.items()) + f". Left out: {DEFAULT_SCOPE}",
+        # Listed for the document; the service checks it (key_scopes.check_scope), so a 422 names the field.
+        json_schema_extra={"enum": list(SCOPES)})
 
 
 class ApiKeyRead(BaseModel):

@@ -339,3 +339,20 @@ def test_the_edit_page_shows_another_co_admins_email_locked_and_an_admin_can_edi
     assert any(e.get("attributes", {}).get("data-locked") == "email" for e in as_co_admin)
     editable = email_input(_edit_form(db, ADMIN, second_co_admin))["attributes"]
     assert editable.get("name") == "email" and not editable.get("disabled")
+
+
+def test_the_co_admin_rule_is_the_permission_tables_data(db, second_co_admin, monkeypatch):
+    """An install that declares co-admins manage each other's sign-in (app/access/permissions.py) gets it everywhere
+    the rule is asked: the check is derived from the table, not written beside it."""
+    from app.access import permissions
+    from app.accounts import users
+    from app.kernel.errors import Forbidden
+    from tests.helpers import actor_of
+
+    co_admin = actor_of(db, CO_ADMIN)
+    with pytest.raises(Forbidden):
+        users.send_password_reset(db, actor=co_admin, user_id=second_co_admin)
+    monkeypatch.setitem(permissions.CREDENTIALS_MANAGED, Role.CO_ADMIN,
+                        frozenset({Role.CO_ADMIN, Role.AGENCY, Role.ADVERTISER}))
+    assert users.send_password_reset(db, actor=co_admin, user_id=second_co_admin) == "coadmin2@demo.example"
+    assert users.get_user(db, actor=co_admin, user_id=second_co_admin).can_manage_sign_in

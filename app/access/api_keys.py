@@ -62,4 +62,4 @@ def authenticate(db: Session, *, token: str, address: str = "") -> Actor | None:
         credential.last_used_at = now
         credential.last_used_address = (address or "")[:64]
         db.add(credential)
-    return Actor(user=user, stack=(user.id,))
+    return Actor(user=user, stack=(user.id,), key_scope=credential.scope)  # deps.get_actor holds calls to the scope

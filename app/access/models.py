@@ -176,6 +176,8 @@ class ApiCredential(SQLModel, table=True):
     label: str = Field(default="", max_length=60)
     key_id: str = Field(max_length=24, unique=True, index=True)  # public half, shown in lists
     secret_hash: str = Field(max_length=64)  # sha256 of the secret half
+    # What the key may call (app/access/key_scopes.py), chosen when it is made; keys older than scopes: read_write.
+    scope: str = Field(default="read_write", max_length=16)
     created_by: int | None = Field(default=None, foreign_key="users.id")
     created_at: datetime = created_at_field()
     last_used_at: datetime | None = None

@@ -11,7 +11,13 @@ from sqlmodel import Session, col, select
 from app.access import sessions
 from app.access.models import AuthSession, User, UserSettings, UserStatus
 from app.access.passwords import hash_password
-from app.access.policy import Actor, require, require_user_in_scope
+from app.access.policy import (
+    Actor,
+    can_manage_credentials,
+    require,
+    require_credentials_of,
+    require_user_in_scope,
+)
 from app.access.roles import ALL_ROLES, Role
 from app.accounts.schemas import AgencyChoice, UserRead
 from app.accounts.service import detail_rules, find_user_by_email, issue_code, normalise_email, set_details
@@ -31,8 +37,9 @@ DETAIL_FIELDS = ("email", "first_name", "last_name", "company_name")
 
 
 def can_change_status(actor: Actor, user: User) -> bool:
-    """Staff and agencies may switch accounts in their scope on or off, never their own or a chain member's."""
-    return user.id not in actor.stack and user.status in SETTABLE_STATUSES
+    """Staff and agencies may switch accounts in their scope on or off, never their own or a chain member's, and
+    only accounts whose sign-in they manage (a co-admin not another co-admin)."""
+    return user.id not in actor.stack and user.status in SETTABLE_STATUSES and can_manage_credentials(actor, user)
 
 
 def _details(user: User) -> dict[str, Any]:
@@ -109,7 +116,8 @@ def get_user(db: Session, *, actor: Actor, user_id: int) -> UserRead:
     return UserRead(id=user.id, role=Role(user.role), status=user.status, agency_id=user.agency_id,
                     agency=(agency.company_name or agency.email) if agency else "",
                     created=user.created_at.isoformat(), name=user.display_name, email=user.email,
-                    first_name=user.first_name, last_name=user.last_name, company_name=user.company_name)
+                    first_name=user.first_name, last_name=user.last_name, company_name=user.company_name,
+                    can_manage_sign_in=can_manage_credentials(actor, user))
 
 
 def update_user(db: Session, *, actor: Actor, user_id: int, email: str | None = None, first_name: str | None = None,
@@ -123,7 +131,8 @@ def update_user(db: Session, *, actor: Actor, user_id: int, email: str | None = 
     given = {name: value for name, value in (("email", email), ("first_name", first_name), ("last_name", last_name),
                                               ("company_name", company_name)) if value is not None}
     _check_details(role=Role(user.role), **given)
-    if "email" in given:
+    if "email" in given and normalise_email(given["email"]) != user.email:
+        require_credentials_of(actor, user)  # the address it signs in with, where its reset codes go
         _email_is_free(db, given["email"], own_id=user.id)
     before = _details(user)
     set_details(user, given)
@@ -145,7 +154,7 @@ def _switchable(db: Session, actor: Actor, user_id: int) -> User:
     user = require_user_in_scope(actor, db.get(User, user_id))
     if not can_change_status(actor, user):
         raise Forbidden("You cannot change the status of this account.")
-    return user
+    return require_credentials_of(actor, user)  # disabling shuts its owner out: a matter of its sign-in
 
 
 def _end_sessions(db: Session, user: User, status: str) -> None:
@@ -169,6 +178,7 @@ def send_password_reset(db: Session, *, actor: Actor, user_id: int) -> str:
     user = require_user_in_scope(actor, db.get(User, user_id))
     if user.id in actor.stack:
         raise Forbidden("Change your own password on your profile page.")
+    require_credentials_of(actor, user)
     if user.status != UserStatus.ACTIVE:
         raise Forbidden("Only active accounts can reset their password.")
     issue_code(db, user=user, purpose="reset")

@@ -18,8 +18,9 @@ from sqlmodel import Session, col, select
 
 from app.access import grants
 from app.access.api_keys import TOKEN_PREFIX, has_api_access, secret_digest
+from app.access.key_scopes import DEFAULT_SCOPE, check_scope
 from app.access.models import ApiCredential, User
-from app.access.policy import Actor, can_see_user, require, require_user_in_scope
+from app.access.policy import Actor, can_see_user, require, require_signed_in, require_user_in_scope
 from app.history import audit
 from app.kernel import validation as v
 from app.kernel.errors import Forbidden, Invalid, NotFound
@@ -54,7 +55,7 @@ def _iso(value: datetime | None) -> str | None:
 def _row(credential: ApiCredential, creators: Mapping[int | None, User], ended: str) -> ApiKeyRead:
     assert credential.id is not None
     creator = creators.get(credential.created_by or 0)
-    return ApiKeyRead(id=credential.id, label=credential.label, key_id=credential.key_id,
+    return ApiKeyRead(id=credential.id, label=credential.label, key_id=credential.key_id, scope=credential.scope,
                       created=credential.created_at.isoformat(),
                       created_by_name=creator.display_name if creator else "",
                       last_used=_iso(credential.last_used_at), last_used_address=credential.last_used_address,
@@ -74,7 +75,7 @@ def _live_count(db: Session, user_id: int) -> int:
 
 
 def list_credentials(db: Session, *, actor: Actor, user_id: int) -> list[ApiKeyRead]:
-    """The user's keys, live ones first, newest first: {id, label, key_id, created, created_by_name,
+    """The user's keys, live ones first, newest first: {id, label, key_id, scope, created, created_by_name,
     last_used, last_used_address, revoked} (times as ISO-8601 UTC, None when not set)."""
     user = _target(db, actor=actor, user_id=user_id, action="view")
     rows = list(db.exec(select(ApiCredential).where(ApiCredential.user_id == user_id)
@@ -106,34 +107,39 @@ def overview(db: Session, *, actor: Actor, user_id: int) -> ApiKeysOverview:
                            max_live=MAX_LIVE_CREDENTIALS)
 
 
-def generate(db: Session, *, actor: Actor, user_id: int, label: str) -> ApiKeyCreated:
-    """Make a key for the user. The reply's `token` is the only time the full secret exists anywhere."""
-    user = _target(db, actor=actor, user_id=user_id, action="manage")
-    label = (label or "").strip()
+def _label_problem(label: str) -> str | None:
     if not label:
-        raise Invalid({"label": "This field is required."})
+        return "This field is required."
     if len(label) > LABEL_MAX_LENGTH:
-        raise Invalid({"label": LABEL_TOO_LONG})
-    if problem := v.free_text(label):
-        raise Invalid({"label": problem})
+        return LABEL_TOO_LONG
+    return v.free_text(label)
+
+
+def generate(db: Session, *, actor: Actor, user_id: int, label: str, scope: str = DEFAULT_SCOPE) -> ApiKeyCreated:
+    """Make a key for the user, able to call what `scope` allows (app/access/key_scopes.py). The reply's `token` is
+    the only time the full secret exists anywhere. Only a signed-in person makes keys, never a key."""
+    user = _target(db, actor=require_signed_in(actor), user_id=user_id, action="manage")
+    label = (label or "").strip()
+    v.check({"label": (_label_problem, label), "scope": (check_scope, scope)})
     assert user.id is not None
     if _live_count(db, user.id) >= MAX_LIVE_CREDENTIALS:
         raise Invalid({"label": TOO_MANY_KEYS})
     key_id, secret = secrets.token_hex(8), secrets.token_urlsafe(32)
     credential = ApiCredential(user_id=user.id, label=label, key_id=key_id, secret_hash=secret_digest(secret),
-                               created_by=actor.id)
+                               scope=scope, created_by=actor.id)
     db.add(credential)
     db.flush()
     assert credential.id is not None
     audit.record(db, actor=actor, entity="api_credential", entity_id=credential.id, action="generate",
-                 after={"user_id": user.id, "label": label, "key_id": key_id})
-    return ApiKeyCreated(id=credential.id, label=label, key_id=key_id, created=credential.created_at.isoformat(),
-                         token=f"{TOKEN_PREFIX}{key_id}.{secret}")
+                 after={"user_id": user.id, "label": label, "key_id": key_id, "scope": scope})
+    return ApiKeyCreated(id=credential.id, label=label, key_id=key_id, scope=scope,
+                         created=credential.created_at.isoformat(), token=f"{TOKEN_PREFIX}{key_id}.{secret}")
 
 
 def revoke(db: Session, *, actor: Actor, credential_id: int) -> None:
-    """Stop a key at once. Revoking a revoked key changes nothing (a replayed click is harmless)."""
-    require(actor, "api_credential", "manage")
+    """Stop a key at once. Revoking a revoked key changes nothing (a replayed click is harmless). Only a signed-in
+    person revokes keys (a key revoking its siblings could lock its owner's systems out)."""
+    require_signed_in(require(actor, "api_credential", "manage"))
     credential = db.get(ApiCredential, credential_id)
     owner = db.get(User, credential.user_id) if credential else None
     if credential is None or owner is None or not can_see_user(actor, owner):

@@ -105,6 +105,7 @@ class ApiKey(ApiModel):
     id: int
     label: str
     key_id: str
+    scope: str = "read_write"  # what it may call (a server older than scopes does not say: its keys could do all)
     token: str
 
 

@@ -59,6 +59,7 @@ from app.history import status as status_machine
 from app.kernel import money
 from app.kernel import validation as v
 from app.kernel.db import select_columns
+from app.kernel.choices import filter_choice
 from app.kernel.errors import Invalid
 from app.kernel.grid_search import every_word
 from app.kernel.hooks import Hook
@@ -242,6 +243,7 @@ def _listed(actor: Actor, *, advertiser_id: int | None, status: str, search: str
             now: datetime) -> Any:
     """The campaign list's query before its order: the actor's scope, one advertiser, the status filter (as the
     list shows statuses) and the search, all in SQL, with the list's columns."""
+    filter_choice("status", status, (*CampaignStatus, ENDED))
     query = (select_columns(Campaign.id, Campaign.name, Campaign.status, Campaign.objective, Campaign.advertiser_id,
                             User.first_name, User.last_name, User.company_name, type_coerce(Campaign.starts_at, _NaiveUTC()),
                             type_coerce(Campaign.ends_at, _NaiveUTC()), Campaign.total_budget_micros,

@@ -15,7 +15,6 @@ from app.accounts.user_config import margin_text
 from app.accounts.users import can_change_status
 from app.funds.models import LedgerEntry
 from app.kernel.choices import filter_choice
-from app.kernel.errors import Invalid
 from app.kernel.money import dollars
 from app.kernel.paging import DEFAULT_LIMIT, Page, check_limit, decode_cursor, next_cursor
 

@@ -31,7 +31,7 @@ from app.history import status as status_machine
 from app.kernel import validation as v
 from app.kernel.errors import Conflict, Invalid, NotFound
 from app.kernel.grid_search import every_word
-from app.kernel.keyset_pages import KeysetOrder, read_page
+from app.kernel.keyset_pages import KeysetOrder, newest_first, read_page
 from app.kernel.model_base import utcnow
 from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 from app.kernel.paging import DEFAULT_LIMIT, Page
@@ -165,8 +165,8 @@ def audiences_page(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     query = _audiences_query(actor, advertiser_id=advertiser_id, kind=kind, status=status, search=search)
     scope = {"list": "audiences", "advertiser_id": advertiser_id, "kind": kind, "status": status,
              "search": search.strip()}
-    return read_page(db, query, _NEWEST_FIRST, limit=limit, cursor=cursor, scope=scope,
-                     position=lambda r: (r[0].updated_at, r[0].id), shown=lambda rows: _audience_rows(db, rows))
+    return read_page(db, query, newest_first(col(Audience.id)), limit=limit, cursor=cursor, scope=scope,
+                     position=lambda r: (None, r[0].id), shown=lambda rows: _audience_rows(db, rows))
 
 
 # The grid's sortable columns (AudienceRow keys) and the SQL each sorts by: names as people read them, by their

@@ -18,6 +18,7 @@ from sqlmodel import Session, col, func, select
 from app.access.models import SHOWN_NAME_SQL, User
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.campaigns.models import Campaign
+from app.creatives import sizes
 from app.creatives.models import (
     STATUS_TRANSITIONS,
     CampaignCreative,
@@ -279,7 +280,7 @@ def update_creative(db: Session, *, actor: Actor, creative_id: int, data: Creati
     merged = current | _sent(data)
     before = snapshot(creative)
     for column, value in checked(db, advertiser_id=creative.advertiser_id, creative_type=creative_type,
-                                 data=merged).items():
+                                 data=merged, changed=set(_sent(data))).items():
         setattr(creative, column, value)
     old, new = _changes(before, snapshot(creative))
     if new:
@@ -324,6 +325,8 @@ def upload_asset(db: Session, *, actor: Actor, advertiser_id: int | None = None,
         raise Invalid({"purpose": "Choose image, icon or video."})
     advertiser = advertiser_for_new(db, actor, advertiser_id)
     found = media.inspect(content, kind=kind, field="file")
+    if purpose == "icon" and (problem := sizes.native_icon_problem(found.width, found.height)):
+        raise Invalid({"file": problem})  # the rule the creative applies (sizes.py), told as the file arrives
     digest, stored = media.store(content, found)
     asset = db.exec(select(CreativeAsset).where(CreativeAsset.advertiser_id == advertiser.id,
                                                 CreativeAsset.sha256 == digest)).first()

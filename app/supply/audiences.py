@@ -37,7 +37,7 @@ from app.kernel.numbered_pages import NumberedPage, check_page, column_order, re
 from app.kernel.paging import DEFAULT_LIMIT, Page
 from app.kernel.uploads import shown_file_name
 from app.supply import campaign_usage
-from app.supply.audience_devices import UploadSummary, iter_lines, store_devices
+from app.supply.audience_devices import UploadSummary, first_cells, no_ids, store_devices
 from app.supply.list_targeting import AUDIENCE_KEY
 from app.supply.models import Audience, AudienceDevice, AudienceKind, AudienceStatus
 from app.supply.schemas import (
@@ -303,9 +303,9 @@ def upload_devices(db: Session, *, actor: Actor, audience_id: int, stream: IO[by
     audience, advertiser = in_scope(db, actor, audience_id)
     if audience.kind != AudienceKind.DEVICE_IDS:
         raise Invalid({"file": "Only a device-id audience takes files of ids."})
-    summary: UploadSummary = store_devices(db, audience_id=audience_id, lines=iter_lines(stream))
+    summary: UploadSummary = store_devices(db, audience_id=audience_id, lines=first_cells(stream))
     if summary.valid == 0:
-        raise Invalid({"file": "The file holds no device ids (IDFA or GAID, one a line)."})
+        raise no_ids(summary)
     name = shown_file_name(filename)
     upload = summary.read(file=name, at=utcnow().isoformat())
     before = audience.device_count

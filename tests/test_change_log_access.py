@@ -133,9 +133,9 @@ def test_every_change_log_reply_shows_its_schema_in_openapi():
 def _kept_by_the_system() -> set[str]:
     """Every table's sort-key columns (filled by the database's insert default, app/kernel/natural_order.py) and
     the timestamps it sets: read from the tables themselves, not from the rule under test."""
-    import app.tables  # noqa: F401  # every domain's tables
     from sqlmodel import SQLModel
 
+    import app.tables  # noqa: F401  # every domain's tables
     from app.kernel.natural_order import SORT_KEY_TYPE
 
     columns = [column for table in SQLModel.metadata.tables.values() for column in table.columns]

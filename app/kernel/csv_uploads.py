@@ -17,9 +17,12 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from app.kernel.errors import Invalid
+
+if TYPE_CHECKING:
+    from _csv import Reader
 
 SAMPLE_CHARS = 64 * 1024  # what the separator is told from: hundreds of lines of any upload
 PREFERRED = ";\t"  # never a decimal mark: consistent, they are the separator
@@ -55,7 +58,7 @@ def separator_of(text: str, *, field: str = "file") -> str:
     return COMMA
 
 
-def rows(text: str, *, field: str = "file") -> tuple[str, Iterator[list[str]]]:
+def rows(text: str, *, field: str = "file") -> tuple[str, Reader]:
     """(the separator, a csv.reader of the text by it): a leading BOM, as spreadsheets write, left out."""
     separator = separator_of(text, field=field)
     return separator, csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=separator)

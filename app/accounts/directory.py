@@ -22,7 +22,7 @@ from app.accounts.schemas import AccountRow, AgencyRow
 from app.accounts.user_config import margin_text
 from app.accounts.users import can_change_status
 from app.funds.models import LedgerEntry
-from app.kernel.errors import Invalid
+from app.kernel.choices import filter_choice
 from app.kernel.money import dollars
 from app.kernel.paging import DEFAULT_LIMIT, Page, check_limit, decode_cursor, next_cursor
 
@@ -42,10 +42,8 @@ def visible_users_query(actor: Actor, *, role: str, status: str, agency_id: int 
     """The users the actor may see (an agency: its advertisers), filtered, by id, as a query: the scope is applied
     in SQL (user_rows), so a page reads only its own rows."""
     require(actor, "user", "view")
-    if role and role not in tuple(Role):
-        raise Invalid({"role": "Not an allowed value."})
-    if status and status not in UserStatus.ALL:
-        raise Invalid({"status": "Not an allowed value."})
+    filter_choice("role", role, tuple(Role))
+    filter_choice("status", status, UserStatus.ALL)
     statement = select(User).where(user_rows(actor), col(User.id) != actor.id).order_by(col(User.id))
     if actor.role == Role.AGENCY:
         statement = statement.where(User.agency_id == actor.id, User.role == Role.ADVERTISER)

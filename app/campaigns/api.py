@@ -51,8 +51,8 @@ def list_campaigns(status: str = "", search: str = "", advertiser_id: int | None
                    include_archived: bool = False, sort: str = Query("", description=SORT_HELP),
                    paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
                    db: Session = DB) -> Envelope[Page[CampaignListRow]]:
-    """The campaigns you may see, a page at a time, newest change first unless `sort` says otherwise; archived
-    ones only when asked for. `total` counts every campaign the filters match."""
+    """The campaigns you may see, a page at a time, newest first (by id: a save moves no campaign between pages)
+    unless `sort` names a column; archived ones only when asked for. `total` counts every campaign the filters match."""
     return reply(campaigns.campaigns_api_page(db, actor=actor, status=status, search=search,
                                               advertiser_id=advertiser_id, include_archived=include_archived,
                                               sort=sort, limit=paging.limit, cursor=paging.cursor))

@@ -58,6 +58,7 @@ from app.history import audit, versions
 from app.history import status as status_machine
 from app.kernel import money
 from app.kernel import validation as v
+from app.kernel.choices import filter_choice
 from app.kernel.db import select_columns
 from app.kernel.errors import Invalid
 from app.kernel.grid_search import every_word
@@ -220,6 +221,7 @@ _SORT_KEYS: dict[str, Any] = {
     "traffic_type": Campaign.traffic_type, "updated_at": Campaign.updated_at,
 }
 DEFAULT_SORT = "-updated_at"
+API_DEFAULT_SORT = "-id"  # paged by the API: an order no save moves (app/kernel/keyset_pages.newest_first)
 
 
 def _order(sort: str) -> list[Any]:
@@ -242,6 +244,7 @@ def _listed(actor: Actor, *, advertiser_id: int | None, status: str, search: str
             now: datetime) -> Any:
     """The campaign list's query before its order: the actor's scope, one advertiser, the status filter (as the
     list shows statuses) and the search, all in SQL, with the list's columns."""
+    filter_choice("status", status, (*CampaignStatus, ENDED))
     query = (select_columns(Campaign.id, Campaign.name, Campaign.status, Campaign.objective, Campaign.advertiser_id,
                             User.first_name, User.last_name, User.company_name, type_coerce(Campaign.starts_at, _NaiveUTC()),
                             type_coerce(Campaign.ends_at, _NaiveUTC()), Campaign.total_budget_micros,
@@ -321,9 +324,11 @@ def campaigns_api_page(db: Session, *, actor: Actor, advertiser_id: int | None =
                        cursor: str | None = None) -> Page[CampaignListRow]:
     """The API's campaign list, a page at a time (app/kernel/paging.py): the same rows, filters and order as
     list_campaigns, read by keyset from the cursor's position, so inserts between two reads neither repeat nor
-    skip a campaign; `total` by a COUNT (milliseconds at tens of thousands)."""
+    skip a campaign; `total` by a COUNT (milliseconds at tens of thousands). Newest first by id unless `sort`
+    names a column: a save moves no campaign in that order."""
     require(actor, "campaign", "view")
     check_limit(limit)
+    sort = sort or API_DEFAULT_SORT
     order, now, text = _order(sort), datetime.now(UTC), (sort or DEFAULT_SORT).strip()
     descending, column = text.startswith("-"), text.lstrip("-")
     scope = {"list": "campaigns", "advertiser_id": advertiser_id, "status": status, "search": search,

@@ -88,12 +88,12 @@ def list_credentials(db: Session, *, actor: Actor, user_id: int) -> list[ApiKeyR
 
 def credentials_page(db: Session, *, actor: Actor, user_id: int, limit: int = DEFAULT_LIMIT,
                      cursor: str | None = None) -> Page[ApiKeyRead]:
-    """list_credentials a page at a time, in its order. A user's keys are few (a handful live, the revoked ones
-    kept), so they are read whole and cut in Python, on (revoked, newest first, id)."""
-    keys = list_credentials(db, actor=actor, user_id=user_id)
+    """list_credentials a page at a time, newest first by id (a revoke moves no key between pages, as "live
+    first" did). A user's keys are few (a handful live, the revoked ones kept), so they are read whole and cut
+    in Python."""
+    keys = sorted(list_credentials(db, actor=actor, user_id=user_id), key=lambda k: -k.id)
     return page_of_list(keys, limit=limit, cursor=cursor, scope={"list": "api_keys", "user_id": user_id},
-                        key=lambda k: [k.revoked is not None, -datetime.fromisoformat(k.created).timestamp()],
-                        ident=lambda k: -k.id)
+                        key=lambda _k: [], ident=lambda k: -k.id)
 
 
 def overview(db: Session, *, actor: Actor, user_id: int) -> ApiKeysOverview:

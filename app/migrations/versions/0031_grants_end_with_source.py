@@ -5,7 +5,7 @@ falls back to the agency, and its next page says why (the notice, shown once). K
 (by hand); sessions have no notice.
 
 Revision ID: 0031_grants_end_with_source
-Revises: 0029_more_sort_keys
+Revises: 0030_api_key_scopes
 Create Date: 2026-12-01
 """
 
@@ -16,7 +16,7 @@ import sqlmodel.sql.sqltypes  # noqa: F401  (the module path autogenerate writes
 from alembic import op
 
 revision = '0031_grants_end_with_source'
-down_revision = '0029_more_sort_keys'
+down_revision = '0030_api_key_scopes'
 branch_labels = None
 depends_on = None
 

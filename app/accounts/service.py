@@ -77,14 +77,14 @@ def login(db: Session, *, email: str, password: str, kind: str, address: str = "
     """Check credentials (throttled per account and per address) and start a session."""
     v.check({"email": (v.email, email), "password": (lambda p: None if p else "Password is required.", password)})
     email = normalise_email(email)
-    throttle.check(db, throttle.sign_in(), email=email, address=address)
+    attempt = throttle.reserve(db, throttle.sign_in(), email=email, address=address)  # counted before the check
     user = find_user_by_email(db, email)
     ok = verify_password(user.password_hash if user else None, password)
-    throttle.record(db, throttle.sign_in(), email=email, address=address, succeeded=ok and user is not None)
     if not ok or user is None:
         _tell_owner_of_refusals(db, user, email, address[:64])
-        db.commit()  # the failure must count even though we raise
+        db.commit()  # the notice must go out even though we raise
         raise NotAuthenticated(BAD_CREDENTIALS)
+    throttle.release(db, attempt)
     if user.status == UserStatus.PENDING:
         db.commit()
         raise NotAuthenticated("Please verify your email address first: we sent you a code.", data={"verify": True})
@@ -134,14 +134,13 @@ def finish_login(db: Session, *, challenge: str, code: str, kind: str, address: 
     v.check({"code": (lambda c: None if (c or "").strip() else "Enter the code from your app.", code)})
     row = second_factor.challenge_row(db, challenge)
     user = second_factor.challenge_user(db, row)
-    throttle.check(db, throttle.second_factor(), email=user.email, address=address)
+    attempt = throttle.reserve(db, throttle.second_factor(), email=user.email, address=address)
     try:
         passed = second_factor.pass_challenge(db, challenge=challenge, code=code)
     except Invalid:
-        throttle.record(db, throttle.second_factor(), email=user.email, address=address)
-        db.commit()  # the wrong code must count even though we raise
+        db.commit()  # the challenge's count of wrong codes must be kept even though we raise (the reservation is)
         raise
-    throttle.record(db, throttle.second_factor(), email=user.email, address=address, succeeded=True)
+    throttle.release(db, attempt)
     if user.status != UserStatus.ACTIVE:
         raise NotAuthenticated("This account is disabled. Please contact support.")
     new_session = sessions.start(db, user=user, kind=kind, address=address, user_agent=user_agent)

@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from datetime import timedelta
 from typing import Any
 
 import httpx
 import pytest
-from sqlmodel import func, select
+from sqlmodel import col, func, select
 
 from app.access.models import LoginAttempt
+from app.accounts import service as accounts
+from app.demo.seed import DEMO_PASSWORD
+from app.kernel.errors import NotAuthenticated, TooManyAttempts
+from app.messaging.models import EmailOutbox
 from tests.render import run_async
 
 BURST = 30
@@ -50,3 +55,69 @@ def test_thirty_wrong_passwords_at_once_from_one_network_get_exactly_the_limit_c
         assert 0 < int(refused.headers["retry-after"]) <= settings.login_window_s
         assert refused.json()["message"] == "Too many failed sign-ins for this account. Try again in 15 minutes."
     assert _failures(db, EMAIL) == limit  # the refused guesses were never checked, so never counted
+
+
+def test_a_burst_from_thirty_networks_stops_at_the_accounts_ceiling(app, db, settings) -> None:
+    """Five guesses per network used to be the only bound: thirty networks got thirty guesses, and more networks
+    more. The account-wide ceiling counts them together."""
+    addresses = [f"10.8.0.{n}" for n in range(BURST)]
+    replies = run_async(_burst(app, addresses, {"email": EMAIL, "password": "wrong-pass-1"}))
+    ceiling = settings.login_account_ceiling
+    assert Counter(reply.status_code for reply in replies) == {401: ceiling, 429: BURST - ceiling}
+    for refused in (reply for reply in replies if reply.status_code == 429):
+        assert 0 < int(refused.headers["retry-after"]) <= settings.login_ceiling_delay_s
+        assert refused.json()["message"].startswith("Sign-ins to this account are slowed after many failed attempts.")
+    assert _failures(db, EMAIL) == ceiling
+
+
+def _earlier(db: Any, seconds: float) -> None:
+    """Every attempt so far happened `seconds` earlier: time passes for the throttle."""
+    for attempt in db.exec(select(LoginAttempt)).all():
+        attempt.created_at = attempt.created_at - timedelta(seconds=seconds)
+        db.add(attempt)
+    db.commit()
+
+
+def _sign_in(db: Any, address: str, password: str = "wrong-pass-1") -> str | int:
+    """'signed in', 'wrong', or the seconds a refusal asks to wait."""
+    try:
+        accounts.login(db, email=EMAIL, password=password, kind="browser", address=address)
+    except NotAuthenticated:
+        return "wrong"
+    except TooManyAttempts as refusal:
+        assert refusal.retry_after_s is not None
+        return refusal.retry_after_s
+    return "signed in"
+
+
+def test_past_the_ceiling_the_account_is_slowed_with_a_growing_wait_never_locked(db, settings) -> None:
+    ceiling, delay = settings.login_account_ceiling, settings.login_ceiling_delay_s
+    for n in range(ceiling):  # four guesses from each network: no network reaches its own limit of five
+        assert _sign_in(db, f"10.9.{n // 4}.{n % 4}") == "wrong"
+    # The next attempt, from a network with no failures at all, waits: the first wait past the ceiling.
+    assert delay - 2 <= int(_sign_in(db, "10.9.100.1")) <= delay
+    assert delay - 2 <= int(_sign_in(db, "10.9.100.2", DEMO_PASSWORD)) <= delay  # the owner too: slowed for all
+    waits = []
+    for _ in range(3):  # each wait over, one more guess is checked, and the wait after it doubles
+        _earlier(db, delay * 2 ** len(waits) + 1)
+        assert _sign_in(db, "10.9.100.3") == "wrong"
+        waits.append(int(_sign_in(db, "10.9.100.3")))
+    assert [2 * delay - 2 <= waits[0] <= 2 * delay, 4 * delay - 2 <= waits[1] <= 4 * delay,
+            8 * delay - 2 <= waits[2] <= 8 * delay] == [True] * 3
+    # Never locked: once the wait is over, the owner's right password signs in from their own network.
+    _earlier(db, waits[-1] + 1)
+    assert _sign_in(db, "10.9.200.1", DEMO_PASSWORD) == "signed in"
+
+
+def test_the_owner_of_a_slowed_account_can_reset_the_password_and_sign_in_at_once(db, settings) -> None:
+    for n in range(settings.login_account_ceiling):
+        assert _sign_in(db, f"10.10.{n // 4}.{n % 4}") == "wrong"
+    assert isinstance(_sign_in(db, "10.10.200.1", DEMO_PASSWORD), int)  # slowed
+    accounts.request_password_reset(db, email=EMAIL, address="10.10.200.1")
+    db.commit()
+    code = db.exec(select(EmailOutbox).where(EmailOutbox.to_address == EMAIL)
+                   .order_by(col(EmailOutbox.id).desc())).first().subject.split()[-1]
+    accounts.reset_password(db, email=EMAIL, code=code, new_password="fresh-pass-37")
+    db.commit()
+    # The reset proved the mailbox: the failures before it no longer slow the account.
+    assert _sign_in(db, "10.10.200.1", "fresh-pass-37") == "signed in"

@@ -274,6 +274,7 @@ def reset_password(db: Session, *, email: str, code: str, new_password: str) -> 
     user.updated_at = utcnow()
     db.add(user)
     sessions.revoke_all_for_user(db, user_id=user.id)
+    throttle.owner_proven(db, throttle.sign_in(), email=user.email)  # a slowed account signs in at once again
     audit.record(db, actor=None, entity="user", entity_id=user.id, action="reset_password",
                  before={"password_hash": "x"}, after={"password_hash": "y"})
 

@@ -192,13 +192,34 @@ def _consume_code(db: Session, *, user: User | None, purpose: str, code: str) ->
     db.add(row)
 
 
+SIGN_UP_TRIED_TITLE = "Someone tried to sign up with your e-mail address"
+SIGN_UP_TRIED_BODY = ("Someone, perhaps you, tried to create a new account with this e-mail address, which already has "
+                      "one. Nothing was changed.\nIf it was you: sign in with your password, or choose a new one "
+                      "with \"Forgot password\" on the sign-in page.\nIf it was not you, you can ignore this message.")
+
+
+@dataclass(frozen=True)
+class Registered:
+    """What a sign-up answers: the address the code went to, the same whether or not it already had an account."""
+
+    email: str
+
+
+def _tell_owner_of_sign_up(db: Session, user: User) -> None:
+    """A sign-up for an address that has an account: its owner hears of it by e-mail (the sign-up's own answer
+    must not tell, or anyone could test which addresses have accounts)."""
+    send_mail(db, to=user.email, subject=SIGN_UP_TRIED_TITLE, body=SIGN_UP_TRIED_BODY)
+
+
 @cpu_heavy
 def register(
     db: Session, *, email: str, password: str, first_name: str, last_name: str, company_name: str, host: str = "",
     address: str = "",
-) -> User:
+) -> Registered:
     """Public sign-up: an advertiser under the host's agency, pending until the e-mailed code is entered. It mails
-    a code, so it is throttled as the other mail calls are (per address: one network cannot mail many inboxes)."""
+    a code, so it is throttled as the other mail calls are (per address: one network cannot mail many inboxes).
+    An address that already has an account gets the same answer (and its owner an e-mail saying so), after the
+    same password hash: neither the reply nor its time tells whether the account exists."""
     v.check(
         {
             "email": (v.email, email),
@@ -209,12 +230,15 @@ def register(
         }
     )
     throttle.admit(db, throttle.mail(), email=normalise_email(email), address=address)
-    if find_user_by_email(db, email) is not None:
-        raise Invalid({"email": "An account with this email already exists."})
+    password_hash = hash_password(password)  # before the look-up: a taken address costs the same time
+    existing = find_user_by_email(db, email)
+    if existing is not None:
+        _tell_owner_of_sign_up(db, existing)
+        return Registered(existing.email)
     company = db.exec(select(CompanyConfig).where(col(CompanyConfig.host).in_([host, ""])).order_by(col(CompanyConfig.host).desc())).first()
     user = User(
         email=normalise_email(email),
-        password_hash=hash_password(password),
+        password_hash=password_hash,
         first_name=first_name.strip(),
         last_name=last_name.strip(),
         company_name=company_name.strip(),
@@ -226,7 +250,7 @@ def register(
     db.flush()
     audit.record(db, actor=None, entity="user", entity_id=user.id, action="register", after={"email": user.email})
     issue_code(db, user=user, purpose="verify")
-    return user
+    return Registered(user.email)
 
 
 def resend_verify_otp(db: Session, *, email: str, purpose: str = "verify", address: str = "") -> None:

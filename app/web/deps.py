@@ -13,6 +13,7 @@ from app.access.policy import Actor
 from app.kernel import log_context
 from app.kernel.db import session_scope
 from app.kernel.errors import Forbidden, NotAuthenticated
+from app.web import cookie_writes
 
 
 def get_db() -> Iterator[Session]:
@@ -59,6 +60,7 @@ def get_actor(request: Request, db: Session = DB,
     elif token:
         actor = sessions.actor_for(db, sessions.find_by_id(db, session_id=tokens.session_id_of(token)))
     else:
+        cookie_writes.require_own_origin(request)  # a same-site page's write carries the cookie too
         actor = sessions.resolve(db, token=request.cookies.get(sessions.SESSION_COOKIE))
     if actor is None:
         raise NotAuthenticated("Your session has ended. Please log in again.")

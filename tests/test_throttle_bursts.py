@@ -16,7 +16,7 @@ from sqlmodel import col, func, select
 from app.access.models import LoginAttempt
 from app.accounts import service as accounts
 from app.demo.seed import DEMO_PASSWORD
-from app.kernel.errors import NotAuthenticated, TooManyAttempts
+from app.kernel.errors import Invalid, NotAuthenticated, TooManyAttempts
 from app.messaging.models import EmailOutbox
 from tests.render import run_async
 
@@ -121,3 +121,29 @@ def test_the_owner_of_a_slowed_account_can_reset_the_password_and_sign_in_at_onc
     db.commit()
     # The reset proved the mailbox: the failures before it no longer slow the account.
     assert _sign_in(db, "10.10.200.1", "fresh-pass-37") == "signed in"
+
+
+def test_thirty_wrong_reset_codes_at_once_get_five_checked_and_the_code_is_then_dead(app, db, monkeypatch) -> None:
+    """The code's own count of wrong guesses was read, compared, then written back: guesses sent together all read
+    the same count, every one was checked, and some increments were lost, so the code often still worked after."""
+    accounts.request_password_reset(db, email=EMAIL, address="10.11.0.1")
+    db.commit()
+    code = db.exec(select(EmailOutbox).where(EmailOutbox.to_address == EMAIL)
+                   .order_by(col(EmailOutbox.id).desc())).first().subject.split()[-1]
+    checked: list[str] = []
+    real = accounts.secrets.compare_digest
+    monkeypatch.setattr(accounts.secrets, "compare_digest", lambda a, b: checked.append(a) or real(a, b))
+    wrong = "000000" if code != "000000" else "111111"
+
+    async def guesses() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=app, client=("10.11.0.2", 40000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            return list(await asyncio.gather(*(client.post("/api/auth/changePassword", json={
+                "email": EMAIL, "otp": wrong, "newPassword": "fresh-pass-37"}) for _ in range(BURST))))
+
+    replies = run_async(guesses())
+    assert {(reply.status_code, reply.json()["message"]) for reply in replies} == {
+        (422, "code: The code is wrong or has expired.")}
+    assert len(checked) == accounts.OTP_MAX_ATTEMPTS
+    with pytest.raises(Invalid):  # its attempts used up, the right code no longer works either
+        accounts.reset_password(db, email=EMAIL, code=code, new_password="fresh-pass-37")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from sqlalchemy import update
 from sqlmodel import Session, col, func, select
 
 from app.access import sessions, throttle
@@ -181,15 +182,27 @@ def _consume_code(db: Session, *, user: User | None, purpose: str, code: str) ->
         .where(OneTimeCode.user_id == user.id, OneTimeCode.purpose == purpose, OneTimeCode.used_at == None)  # noqa: E711
         .order_by(col(OneTimeCode.id).desc())
     ).first()
-    if row is None or row.expires_at < utcnow() or row.attempts >= OTP_MAX_ATTEMPTS:
+    if row is None or row.expires_at < utcnow():
+        raise wrong
+    # One of the code's attempts is taken before the comparison, by a conditional increment committed at once:
+    # guesses sent together each take their own (a count read, compared, then written back let every one through).
+    if not _take(db, update(OneTimeCode).where(col(OneTimeCode.attempts) < OTP_MAX_ATTEMPTS)
+                 .values(attempts=col(OneTimeCode.attempts) + 1), row):
         raise wrong
     if not secrets.compare_digest(row.code_hash, hashlib.sha256((code or "").strip().encode()).hexdigest()):
-        row.attempts += 1
-        db.add(row)
-        db.commit()
         raise wrong
-    row.used_at = utcnow()
-    db.add(row)
+    # The right code sent twice at once: the row's lock, held to the end of the caller's unit of work (which
+    # changes the password or the status with it), lets one use it.
+    if not _take(db, update(OneTimeCode).values(used_at=utcnow()), row, commit=False):
+        raise wrong
+
+
+def _take(db: Session, change: Any, row: OneTimeCode, *, commit: bool = True) -> bool:
+    """Apply `change` to the code `row` if it is still unused; whether it was."""
+    taken = db.execute(change.where(col(OneTimeCode.id) == row.id, col(OneTimeCode.used_at).is_(None)))
+    if commit:
+        db.commit()
+    return bool(taken.rowcount)
 
 
 SIGN_UP_TRIED_TITLE = "Someone tried to sign up with your e-mail address"

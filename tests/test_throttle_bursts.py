@@ -18,6 +18,7 @@ from app.accounts import service as accounts
 from app.demo.seed import DEMO_PASSWORD
 from app.kernel.errors import Invalid, NotAuthenticated, TooManyAttempts
 from app.messaging.models import EmailOutbox
+from tests.helpers import user_by_email
 from tests.render import run_async
 
 BURST = 30
@@ -147,3 +148,24 @@ def test_thirty_wrong_reset_codes_at_once_get_five_checked_and_the_code_is_then_
     assert len(checked) == accounts.OTP_MAX_ATTEMPTS
     with pytest.raises(Invalid):  # its attempts used up, the right code no longer works either
         accounts.reset_password(db, email=EMAIL, code=code, new_password="fresh-pass-37")
+
+
+def test_thirty_wrong_second_factor_codes_at_once_get_exactly_the_limit_checked(app, db, settings) -> None:
+    from app.accounts import second_factor
+    from tests.test_second_factor import _enrol
+
+    _enrol(db, EMAIL)
+    user = user_by_email(db, EMAIL)
+    challenge = second_factor.open_challenge(db, user=user, step="code").challenge
+    db.commit()
+
+    async def guesses() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=app, client=("10.12.0.1", 40000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            return list(await asyncio.gather(*(client.post("/api/auth/login/second-factor", json={
+                "challenge": challenge, "code": "not-a-code"}) for _ in range(BURST))))
+
+    replies = run_async(guesses())
+    limit = settings.login_max_failures_per_account
+    assert Counter(reply.status_code for reply in replies) == {422: limit, 429: BURST - limit}
+    assert all("retry-after" in reply.headers for reply in replies if reply.status_code == 429)

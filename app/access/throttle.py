@@ -174,7 +174,8 @@ def _lock_keys(db: Session, limit: Limit, email: str, address: str) -> None:
     count, takes the database's one write lock, and the count then sees every attempt committed before it."""
     if db.get_bind().dialect.name != "postgresql":
         return
-    keys = sorted({_lock_key(f"{limit.action}:email:{email}"), _lock_key(f"{limit.action}:address:{address}")})
+    names = [f"{limit.action}:email:{email}", *([f"{limit.action}:address:{address}"] if address else [])]
+    keys = sorted({_lock_key(name) for name in names})
     for key in keys:
         db.exec(text("SELECT pg_advisory_xact_lock(:key)").bindparams(key=key))  # type: ignore[call-overload]
 

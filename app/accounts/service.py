@@ -199,7 +199,7 @@ def _consume_code(db: Session, *, user: User | None, purpose: str, code: str) ->
 
 def _take(db: Session, change: Any, row: OneTimeCode, *, commit: bool = True) -> bool:
     """Apply `change` to the code `row` if it is still unused; whether it was."""
-    taken = db.execute(change.where(col(OneTimeCode.id) == row.id, col(OneTimeCode.used_at).is_(None)))
+    taken = db.connection().execute(change.where(col(OneTimeCode.id) == row.id, col(OneTimeCode.used_at).is_(None)))
     if commit:
         db.commit()
     return bool(taken.rowcount)

@@ -30,6 +30,7 @@ MESSAGE_KEYS = (
     # refusals of the sign-in and mail limiter (app/access/throttle.py)
     "Too many failed sign-ins for this account. Try again in {n} minutes.",
     "Too many failed sign-ins from your network. Try again in {n} minutes.",
+    "Sign-ins to this account are slowed after many failed attempts. Try again in {n} seconds, or reset your password.",
     "Too many codes were requested for this e-mail address. Try again in {n} minutes.",
     "Too many codes were requested from your network. Try again in {n} minutes.",
     "The current password is wrong.",
@@ -171,6 +172,7 @@ MESSAGE_KEYS = (
     "Enter the code from your app.",
     "Too many wrong codes for this account. Try again in {n} minutes.",
     "Too many wrong codes from your network. Try again in {n} minutes.",
+    "Codes for this account are slowed after many wrong attempts. Try again in {n} seconds.",
     # restore from history (app/history/restore.py, app/campaigns/restore.py, app/creatives/restore.py)
     "This change is not in the record's change log.",
     "A new record had no values before: re-apply the values it was created with instead.",

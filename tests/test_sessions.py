@@ -145,9 +145,10 @@ def test_impersonation_rules(db):
 
 
 def test_register_verify_and_reset_password(db):
-    user = accounts.register(db, email="New.User@Shop.example", password="secret-123", first_name="New",
-                             last_name="User", company_name="Shop")
+    registered = accounts.register(db, email="New.User@Shop.example", password="secret-123", first_name="New",
+                                   last_name="User", company_name="Shop")
     db.flush()
+    user = user_by_email(db, registered.email)
     assert user.status == UserStatus.PENDING and user.role == Role.ADVERTISER
     assert user.agency_id == user_by_email(db, "agency@demo.example").id  # the brand's agency
     with pytest.raises(NotAuthenticated):

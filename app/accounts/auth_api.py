@@ -74,10 +74,11 @@ def login(body: LoginBody, request: Request, db: Session = DB) -> Envelope[Token
 @router.post("/register")
 def register(body: RegisterBody, request: Request, db: Session = DB) -> Envelope[RegisteredRead]:
     """Create an advertiser account; a one-time code is e-mailed to verify the address."""
-    user = accounts.register(db, email=body.email, password=body.password, first_name=body.firstName,
-                             last_name=body.lastName, company_name=body.companyName,
-                             host=request.url.hostname or "", address=client_address(request))
-    return reply(RegisteredRead(email=user.email), "Registered. Check your email for the verification code.")
+    registered = accounts.register(db, email=body.email, password=body.password, first_name=body.firstName,
+                                   last_name=body.lastName, company_name=body.companyName,
+                                   host=request.url.hostname or "", address=client_address(request))
+    # The same answer for an address that already has an account (its owner is told by e-mail): no enumeration.
+    return reply(RegisteredRead(email=registered.email), "Registered. Check your email for the verification code.")
 
 
 @router.get("/agency-config")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from sqlalchemy import update
 from sqlmodel import Session, col, func, select
 
 from app.access import sessions, throttle
@@ -77,14 +78,14 @@ def login(db: Session, *, email: str, password: str, kind: str, address: str = "
     """Check credentials (throttled per account and per address) and start a session."""
     v.check({"email": (v.email, email), "password": (lambda p: None if p else "Password is required.", password)})
     email = normalise_email(email)
-    throttle.check(db, throttle.sign_in(), email=email, address=address)
+    attempt = throttle.reserve(db, throttle.sign_in(), email=email, address=address)  # counted before the check
     user = find_user_by_email(db, email)
     ok = verify_password(user.password_hash if user else None, password)
-    throttle.record(db, throttle.sign_in(), email=email, address=address, succeeded=ok and user is not None)
     if not ok or user is None:
         _tell_owner_of_refusals(db, user, email, address[:64])
-        db.commit()  # the failure must count even though we raise
+        db.commit()  # the notice must go out even though we raise
         raise NotAuthenticated(BAD_CREDENTIALS)
+    throttle.release(db, attempt)
     if user.status == UserStatus.PENDING:
         db.commit()
         raise NotAuthenticated("Please verify your email address first: we sent you a code.", data={"verify": True})
@@ -134,14 +135,13 @@ def finish_login(db: Session, *, challenge: str, code: str, kind: str, address: 
     v.check({"code": (lambda c: None if (c or "").strip() else "Enter the code from your app.", code)})
     row = second_factor.challenge_row(db, challenge)
     user = second_factor.challenge_user(db, row)
-    throttle.check(db, throttle.second_factor(), email=user.email, address=address)
+    attempt = throttle.reserve(db, throttle.second_factor(), email=user.email, address=address)
     try:
         passed = second_factor.pass_challenge(db, challenge=challenge, code=code)
     except Invalid:
-        throttle.record(db, throttle.second_factor(), email=user.email, address=address)
-        db.commit()  # the wrong code must count even though we raise
+        db.commit()  # the challenge's count of wrong codes must be kept even though we raise (the reservation is)
         raise
-    throttle.record(db, throttle.second_factor(), email=user.email, address=address, succeeded=True)
+    throttle.release(db, attempt)
     if user.status != UserStatus.ACTIVE:
         raise NotAuthenticated("This account is disabled. Please contact support.")
     new_session = sessions.start(db, user=user, kind=kind, address=address, user_agent=user_agent)
@@ -182,24 +182,57 @@ def _consume_code(db: Session, *, user: User | None, purpose: str, code: str) ->
         .where(OneTimeCode.user_id == user.id, OneTimeCode.purpose == purpose, OneTimeCode.used_at == None)  # noqa: E711
         .order_by(col(OneTimeCode.id).desc())
     ).first()
-    if row is None or row.expires_at < utcnow() or row.attempts >= OTP_MAX_ATTEMPTS:
+    if row is None or row.expires_at < utcnow():
+        raise wrong
+    # One of the code's attempts is taken before the comparison, by a conditional increment committed at once:
+    # guesses sent together each take their own (a count read, compared, then written back let every one through).
+    if not _take(db, update(OneTimeCode).where(col(OneTimeCode.attempts) < OTP_MAX_ATTEMPTS)
+                 .values(attempts=col(OneTimeCode.attempts) + 1), row):
         raise wrong
     if not secrets.compare_digest(row.code_hash, hashlib.sha256((code or "").strip().encode()).hexdigest()):
-        row.attempts += 1
-        db.add(row)
-        db.commit()
         raise wrong
-    row.used_at = utcnow()
-    db.add(row)
+    # The right code sent twice at once: the row's lock, held to the end of the caller's unit of work (which
+    # changes the password or the status with it), lets one use it.
+    if not _take(db, update(OneTimeCode).values(used_at=utcnow()), row, commit=False):
+        raise wrong
+
+
+def _take(db: Session, change: Any, row: OneTimeCode, *, commit: bool = True) -> bool:
+    """Apply `change` to the code `row` if it is still unused; whether it was."""
+    taken = db.connection().execute(change.where(col(OneTimeCode.id) == row.id, col(OneTimeCode.used_at).is_(None)))
+    if commit:
+        db.commit()
+    return bool(taken.rowcount)
+
+
+SIGN_UP_TRIED_TITLE = "Someone tried to sign up with your e-mail address"
+SIGN_UP_TRIED_BODY = ("Someone, perhaps you, tried to create a new account with this e-mail address, which already has "
+                      "one. Nothing was changed.\nIf it was you: sign in with your password, or choose a new one "
+                      "with \"Forgot password\" on the sign-in page.\nIf it was not you, you can ignore this message.")
+
+
+@dataclass(frozen=True)
+class Registered:
+    """What a sign-up answers: the address the code went to, the same whether or not it already had an account."""
+
+    email: str
+
+
+def _tell_owner_of_sign_up(db: Session, user: User) -> None:
+    """A sign-up for an address that has an account: its owner hears of it by e-mail (the sign-up's own answer
+    must not tell, or anyone could test which addresses have accounts)."""
+    send_mail(db, to=user.email, subject=SIGN_UP_TRIED_TITLE, body=SIGN_UP_TRIED_BODY)
 
 
 @cpu_heavy
 def register(
     db: Session, *, email: str, password: str, first_name: str, last_name: str, company_name: str, host: str = "",
     address: str = "",
-) -> User:
+) -> Registered:
     """Public sign-up: an advertiser under the host's agency, pending until the e-mailed code is entered. It mails
-    a code, so it is throttled as the other mail calls are (per address: one network cannot mail many inboxes)."""
+    a code, so it is throttled as the other mail calls are (per address: one network cannot mail many inboxes).
+    An address that already has an account gets the same answer (and its owner an e-mail saying so), after the
+    same password hash: neither the reply nor its time tells whether the account exists."""
     v.check(
         {
             "email": (v.email, email),
@@ -210,12 +243,15 @@ def register(
         }
     )
     throttle.admit(db, throttle.mail(), email=normalise_email(email), address=address)
-    if find_user_by_email(db, email) is not None:
-        raise Invalid({"email": "An account with this email already exists."})
+    password_hash = hash_password(password)  # before the look-up: a taken address costs the same time
+    existing = find_user_by_email(db, email)
+    if existing is not None:
+        _tell_owner_of_sign_up(db, existing)
+        return Registered(existing.email)
     company = db.exec(select(CompanyConfig).where(col(CompanyConfig.host).in_([host, ""])).order_by(col(CompanyConfig.host).desc())).first()
     user = User(
         email=normalise_email(email),
-        password_hash=hash_password(password),
+        password_hash=password_hash,
         first_name=first_name.strip(),
         last_name=last_name.strip(),
         company_name=company_name.strip(),
@@ -227,7 +263,7 @@ def register(
     db.flush()
     audit.record(db, actor=None, entity="user", entity_id=user.id, action="register", after={"email": user.email})
     issue_code(db, user=user, purpose="verify")
-    return user
+    return Registered(user.email)
 
 
 def resend_verify_otp(db: Session, *, email: str, purpose: str = "verify", address: str = "") -> None:
@@ -275,6 +311,7 @@ def reset_password(db: Session, *, email: str, code: str, new_password: str) -> 
     user.updated_at = utcnow()
     db.add(user)
     sessions.revoke_all_for_user(db, user_id=user.id)
+    throttle.owner_proven(db, throttle.sign_in(), email=user.email)  # a slowed account signs in at once again
     audit.record(db, actor=None, entity="user", entity_id=user.id, action="reset_password",
                  before={"password_hash": "x"}, after={"password_hash": "y"})
 

@@ -108,6 +108,10 @@ class Settings(BaseSettings):
     login_window_s: int = 900
     login_max_failures_per_account: int = 5
     login_max_failures_per_address: int = 20
+    # The account-wide ceiling (app/access/throttle.py): past this many failures from every address together in the
+    # window, each further attempt waits login_ceiling_delay_s after the last failure, doubling, at most the window.
+    login_account_ceiling: int = Field(default=20, ge=0)
+    login_ceiling_delay_s: int = Field(default=30, ge=1)
     # Calls that e-mail a code (register, resend, forgot-password): every request counts, over its own window.
     mail_window_s: int = 900
     mail_max_per_account: int = 5

@@ -16,6 +16,7 @@ from app.access.policy import Actor, require_signed_in
 from app.kernel import log_context
 from app.kernel.db import get_engine
 from app.kernel.errors import Forbidden, NotAuthenticated
+from app.web import cookie_writes
 
 # A call's commit (or rollback) runs on threads of its own, not on the pool FastAPI runs routes and dependencies on.
 # There, under a burst of writes, every thread could be taken by calls waiting for a database connection or for their
@@ -85,6 +86,7 @@ def get_actor(request: Request, db: Session = DB,
     elif token:
         actor = sessions.actor_for(db, sessions.find_by_id(db, session_id=tokens.session_id_of(token)))
     else:
+        cookie_writes.require_own_origin(request)  # a same-site page's write carries the cookie too
         actor = sessions.resolve(db, token=request.cookies.get(sessions.SESSION_COOKIE))
     if actor is None:
         raise NotAuthenticated("Your session has ended. Please log in again.")

@@ -14,29 +14,44 @@ from tests.e2e.conftest import login, screenshot
 pytestmark = pytest.mark.e2e
 
 
-def _latest_code(email: str) -> str:
+def _latest_subject(email: str) -> str:
     def read(db):
-        rows = db.exec(select(EmailOutbox).where(EmailOutbox.to_address == email)).all()
-        return rows[-1].subject.split()[-1]
+        return db.exec(select(EmailOutbox).where(EmailOutbox.to_address == email)).all()[-1].subject
     return str(run(read))
+
+
+def _latest_code(email: str) -> str:
+    return _latest_subject(email).split()[-1]
+
+
+def _sign_up(page: Page, values: tuple[str, str, str, str, str]) -> None:
+    """Fill the sign-up form (first and last name, company, e-mail, password) and send it."""
+    for field, value in zip(("first_name", "last_name", "company_name", "email", "password"), values, strict=True):
+        page.fill(f"#field-{field}", value)
+    page.click("form[name=register] button[type=submit]")
 
 
 def test_register_verify_and_log_in(page: Page) -> None:
     page.goto("/register")
     page.click("form[name=register] button[type=submit]")
     expect(page.locator("[data-field-error=email]")).to_have_text("Email is required.")
-    page.fill("#field-first_name", "Nia")
-    page.fill("#field-last_name", "Newcomer")
-    page.fill("#field-company_name", "Trail Shoes")
-    page.fill("#field-email", "nia@trail.example")
-    page.fill("#field-password", "trail-Shoes-1")
-    page.click("form[name=register] button[type=submit]")
+    _sign_up(page, ("Nia", "Newcomer", "Trail Shoes", "nia@trail.example", "trail-Shoes-1"))
     expect(page.get_by_text("We sent a 6-digit code to nia@trail.example")).to_be_visible()
     page.fill("#field-otp", _latest_code("nia@trail.example"))
     page.click("form[name=verify] button[type=submit]")
     expect(page.get_by_text("Your email is verified")).to_be_visible()
     login(page, "nia@trail.example", "trail-Shoes-1", lands_on="/dashboard")
     expect(page.locator("[data-balance]")).to_have_text("Balance$0.00")
+
+
+def test_signing_up_with_a_taken_address_looks_like_any_sign_up(page: Page) -> None:
+    """The page does not tell a stranger that the address has an account; its owner is told by e-mail."""
+    page.goto("/register")
+    _sign_up(page, ("Eve", "Prober", "Probes", "agency@demo.example", "probe-Pass-1"))
+    expect(page.get_by_text("We sent a 6-digit code to agency@demo.example")).to_be_visible()
+    expect(page.get_by_text("already exists")).to_have_count(0)
+    screenshot(page, "register-taken-address")
+    assert _latest_subject("agency@demo.example") == "Someone tried to sign up with your e-mail address"
 
 
 def test_wrong_password_says_so_and_forgot_password_resets(page: Page) -> None:

@@ -52,7 +52,7 @@ def RegisterPage() -> Any:
     scope = use_scope()
     values, set_values = use_state(dict.fromkeys(FIELDS, ""))
     registered, set_registered = use_state("")
-    register = use_action(accounts.register, errors_in_place=True, on_done=lambda user: set_registered(user.email))
+    register = use_action(accounts.register, errors_in_place=True, on_done=lambda done: set_registered(done.email))
 
     def field(name: str, label_key: str, **extra: Any) -> Any:
         return text_field(name=name, label=t(label_key), value=values[name], error=register.errors.get(name),

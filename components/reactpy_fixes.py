@@ -22,10 +22,21 @@ render (one frame unticked in tests/e2e/test_page_events.py under load; tests/te
 ordering). Each layout update now acknowledges what the server had recorded when the update began: a handler runs
 in the same turn its number is recorded, so every render started later has read its state. Upstream has no issue
 for this yet.
+
+An event goes only to a target the layout holds. ReactPy's `Layout.deliver` made a queue and a task that lives as
+long as the tab for every target an event named, before looking the handler up: a client sending events with made-
+up targets (signed in or not) grew the server by a queue and a task each, about 6.6 KB an event, for as long as it
+stayed connected (33 MB after 5,000 such events: tests/test_socket_budget.py). Now an event whose target has no
+handler and no queue yet is dropped on arrival, allocating nothing; a target that has a handler (the layout
+rendered it) is served as upstream serves it. The one case that changes: the first event for an element being
+replaced at that instant (a click on a button the same render unmounts) is dropped at once, where upstream gave a
+replacement under the same target 30 ms to appear. How many events a page may send at all is bounded at the
+websocket (app/web/socket_budget.py).
 """
 
 from __future__ import annotations
 
+import logging
 from contextvars import ContextVar
 from typing import Any
 
@@ -74,3 +85,19 @@ def _inject_acknowledgement_from_the_start(self: Layout, new_state: Any, tag_nam
 
 Layout._create_layout_update = _update_acknowledging_what_it_began_with  # type: ignore[method-assign]
 Layout._inject_event_ack_seq = _inject_acknowledgement_from_the_start  # type: ignore[method-assign]
+
+
+_deliver = Layout.deliver
+_log = logging.getLogger("dsp.web")
+
+
+async def _deliver_to_rendered_targets(self: Layout, event: Any) -> None:
+    target = event.get("target") if isinstance(event, dict) else None
+    # The two tables this fix is about: the handlers of what the layout rendered, and the queues made so far.
+    if isinstance(target, str) and (target in self._event_queues or target in self._event_handlers):  # noqa: SLF001
+        await _deliver(self, event)
+    else:
+        _log.debug("dropped a page event for target %.80r, which this page does not hold", target)
+
+
+Layout.deliver = _deliver_to_rendered_targets  # type: ignore[method-assign]

@@ -26,16 +26,16 @@ for this yet.
 An event goes only to a target the layout holds. ReactPy's `Layout.deliver` made a queue and a task that lives as
 long as the tab for every target an event named, before looking the handler up: a client sending events with made-
 up targets (signed in or not) grew the server by a queue and a task each, about 6.6 KB an event, for as long as it
-stayed connected (33 MB after 5,000 such events: tests/test_socket_budget.py). Now an event whose target has no
-handler and no queue yet is dropped on arrival, allocating nothing; a target that has a handler (the layout
-rendered it) is served as upstream serves it. The one case that changes: the first event for an element being
-replaced at that instant (a click on a button the same render unmounts) is dropped at once, where upstream gave a
-replacement under the same target 30 ms to appear. How many events a page may send at all is bounded at the
-websocket (app/web/socket_budget.py).
+stayed connected (33 MB after 5,000 such events: tests/test_socket_budget.py). Now a target that has a handler
+(the layout rendered it) or a queue is served as upstream serves it; an event for any other waits, in arrival
+order with any others for the same target, for upstream's grace (its handler looked up three times, 10 ms apart:
+an element replaced at the same place is removed and added again) and is then handed on, or dropped with nothing
+kept. How many events a page may send at all is bounded at the websocket (app/web/socket_budget.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from contextvars import ContextVar
 from typing import Any
@@ -89,15 +89,46 @@ Layout._inject_event_ack_seq = _inject_acknowledgement_from_the_start  # type: i
 
 _deliver = Layout.deliver
 _log = logging.getLogger("dsp.web")
+# Upstream's grace for a handler that a render removes and adds again (an element replaced at the same place): its
+# queue's task looks the handler up three times, 10 ms apart, before ignoring the event.
+_HANDLER_GRACE_S = (0.01, 0.01, 0.01)
+
+
+def _waiting(layout: Layout) -> dict[str, list[Any]]:
+    """Per target the layout does not hold: the events waiting for it, in arrival order (kept on the layout only
+    while they wait)."""
+    waiting: dict[str, list[Any]] | None = getattr(layout, "_dsp_waiting_events", None)
+    if waiting is None:
+        waiting = {}
+        layout._dsp_waiting_events = waiting  # type: ignore[attr-defined]
+    return waiting
 
 
 async def _deliver_to_rendered_targets(self: Layout, event: Any) -> None:
     target = event.get("target") if isinstance(event, dict) else None
+    if not isinstance(target, str):
+        return
+    waiting = _waiting(self)
     # The two tables this fix is about: the handlers of what the layout rendered, and the queues made so far.
-    if isinstance(target, str) and (target in self._event_queues or target in self._event_handlers):  # noqa: SLF001
+    if target not in waiting and (target in self._event_queues or target in self._event_handlers):  # noqa: SLF001
         await _deliver(self, event)
-    else:
-        _log.debug("dropped a page event for target %.80r, which this page does not hold", target)
+        return
+    if target in waiting:  # behind the events already waiting for it, so they keep their order
+        waiting[target].append(event)
+        return
+    waiting[target] = events = [event]
+    try:
+        for pause in _HANDLER_GRACE_S:
+            await asyncio.sleep(pause)
+            if target in self._event_handlers:  # noqa: SLF001
+                while events:  # those arriving while these are handed on join the end
+                    await _deliver(self, events.pop(0))
+                return
+        _log.debug("dropped %d page events for target %.80r, which this page does not hold", len(events), target)
+    finally:
+        del waiting[target]
+        if not waiting:  # a dict keeps the room it once needed: a burst's table goes with the burst
+            del self._dsp_waiting_events  # type: ignore[attr-defined]
 
 
 Layout.deliver = _deliver_to_rendered_targets  # type: ignore[method-assign]

@@ -8,7 +8,6 @@ import importlib
 import mimetypes
 import re
 from collections.abc import AsyncIterator
-from datetime import datetime
 from html import escape as html_escape
 from typing import Any, Literal
 
@@ -71,8 +70,9 @@ from app.web.envelope import (
 )
 from app.web.html_shell import ConsolePages
 from app.web.metrics import metrics_page
-from app.web.middleware import HtmlShellHeaders, WebsocketGuard
+from app.web.middleware import HtmlShellHeaders, PageGrant, WebsocketGuard
 from app.web.observe import RequestObserver
+from app.web.route_commits import CommittingAPI
 from app.web.socket_budget import EventBudget
 from app.web.stored_files import not_found as not_found_file
 from app.web.stored_files import stored_file_response
@@ -99,13 +99,14 @@ class ReadyRead(BaseModel):
 
 
 def create_api() -> FastAPI:
-    api = FastAPI(title=API_TITLE, version="1", docs_url=None, redoc_url=None, openapi_url="/openapi.json",
-                  description="Bearer-token API of the DSP Console. Either use an API key (`dsp_...`, generated "
-                              "on your Settings page when API access is enabled for your account; it works until "
-                              "revoked), or log in with `POST /api/auth/login/` for a 2-hour token. Send it as "
-                              "`Authorization: Bearer <token>`. Every reply is `{success, code, message, data}`.",
-                  servers=[{"url": "/api"}], dependencies=[Depends(bounded_integers)],
-                  responses=common_error_responses())
+    api = CommittingAPI(title=API_TITLE, version="1", docs_url=None, redoc_url=None, openapi_url="/openapi.json",
+                        description="Bearer-token API of the DSP Console. Either use an API key (`dsp_...`, "
+                                    "generated on your Settings page when API access is enabled for your account; it "
+                                    "works until revoked), or log in with `POST /api/auth/login/` for a 2-hour token. "
+                                    "Send it as `Authorization: Bearer <token>`. Every reply is "
+                                    "`{success, code, message, data}`.",
+                        servers=[{"url": "/api"}], dependencies=[Depends(bounded_integers)],
+                        responses=common_error_responses())
     openapi_document.document(api)  # reply examples and the error shape, derived for every operation
     api.add_exception_handler(ServiceError, service_error_handler)
     api.add_exception_handler(RequestValidationError, validation_error_handler)
@@ -257,14 +258,13 @@ def creative_file(request: Request) -> Response:
                                          "content-security-policy": "default-src 'none'"})
 
 
-def _session_live_until(token: str) -> datetime | None:
-    # Called on the guard's session-check threads (app/web/middleware.py) at every page event.
+def _session_live_until(token: str) -> PageGrant | None:
+    # Called on the guard's session-check threads (app/web/middleware.py) at a page's handshake and its events.
     live = read_on_kept_connection(lambda connection: sessions.live_until(connection, token=token))
     if live is None:
         return None
-    user_id, expires_at = live
-    log_context.bind(user_id=user_id)  # the page session's access line names its user
-    return expires_at
+    log_context.bind(user_id=live.acting_id)  # the page session's access line names its user
+    return PageGrant(live.grant, live.expires_at)
 
 
 ICON_CSS = "/static/vendor/bootstrap-icons/bootstrap-icons.min.css"

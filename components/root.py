@@ -161,6 +161,20 @@ def ConsoleProvider(state: ConsoleState, initial_language: str) -> Any:
             return
         set_preferences_state(lambda current: {**current, **values})
 
+    @use_async_effect(dependencies=[])
+    async def tell_the_sessions_notice() -> None:
+        # Why this page came back as someone else (a move ended the impersonation the tab was in): told once, by
+        # the first of the session's tabs to take it.
+        if not (state.notice and state.actor and state.actor.session_id):
+            return
+        try:
+            taken = await run_off_loop(sessions.take_notice, session_id=state.actor.session_id, notice=state.notice)
+        except Exception:  # noqa: BLE001 - a message, not the page: the next load offers it again
+            logger.exception("taking the session's notice failed")
+            return
+        if taken:
+            toast("info", t(state.notice))
+
     def ticket_failed(_status: int) -> None:
         set_ticket(None)
         toast("error", t("login.session_failed"))

@@ -150,3 +150,12 @@ def run_alembic(url: str, verb: str, revision: str) -> None:
     config.set_main_option("script_location", str(REPO_ROOT / "app" / "migrations"))
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     getattr(command, verb)(config, revision)
+
+
+def insert_bare_user(connection: Any, role: str = "advertiser") -> None:
+    """One account row written in SQL, for a migration test's database at an older revision (no models there)."""
+    from sqlalchemy import text
+
+    connection.execute(text("INSERT INTO users (email, password_hash, role, status, first_name, last_name, company_name, "
+                            "created_at, updated_at) VALUES ('a@x.example', '', :role, 'active', 'A', 'B', 'C', "
+                            "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"), {"role": role})

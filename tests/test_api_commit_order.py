@@ -4,11 +4,8 @@ response unless told otherwise; this watches the order on the wire."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
-
-from sqlmodel import Session
 
 from app.main import create_app
 from app.web import deps
@@ -19,15 +16,13 @@ from tests.render import run_async
 def test_the_unit_of_work_commits_before_the_response_starts(client, monkeypatch) -> None:
     headers = bearer_headers(client, "advertiser@demo.example")
     events: list[str] = []
-    original = deps.session_scope
+    original = deps._ending
 
-    @contextlib.contextmanager
-    def recorded() -> Iterator[Session]:
-        with original() as db:
-            yield db
-        events.append("committed")
+    async def recorded(step: Callable[[], None]) -> None:
+        await original(step)
+        events.append(step.__name__)  # commit, rollback, close
 
-    monkeypatch.setattr(deps, "session_scope", recorded)
+    monkeypatch.setattr(deps, "_ending", recorded)
     app = create_app()
     scope: dict[str, Any] = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
@@ -43,4 +38,4 @@ def test_the_unit_of_work_commits_before_the_response_starts(client, monkeypatch
             events.append(f"response {message['status']}")
 
     run_async(app(scope, receive, send))
-    assert events == ["committed", "response 200"]
+    assert events == ["commit", "close", "response 200"]

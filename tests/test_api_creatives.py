@@ -84,7 +84,7 @@ def test_html_markup_comes_only_with_the_preview_and_spec_names_reach_the_same_c
                           json={"creative_ids": [creative_id], "changes": {"click_url": CLICK}}).json()["data"]
     assert results == [{"id": creative_id, "name": "Tag 2", "ok": False,
                         "message": "Click URL: html creatives do not have this field."}]
-    uploaded = client.post("/api/withOutRole/upload", headers=me, files={"file": ("a.gif", image_bytes(fmt="GIF"))},
+    uploaded = client.post("/api/withOutRole/upload", headers=me, files={"file": ("a.gif", image_bytes(64, 64, fmt="GIF"))},
                            data={"purpose": "icon"})
     assert uploaded.json()["data"]["content_type"] == "image/gif"
     assert client.delete(f"/api/creative/creativeDeleteById/{creative_id}", headers=me).json()["data"]["status"] == "archived"

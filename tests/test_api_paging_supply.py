@@ -90,7 +90,7 @@ def test_a_campaigns_creatives_exchanges_and_requests_page(client, tenants):
            for n in (2, 0, 1)]
     client.put(f"/api/campaigns/{campaign['id']}/creatives", headers=me, json={"creative_ids": ids})
     shown = walk(client, me, f"/api/campaigns/{campaign['id']}/creatives", 1)
-    assert [r["name"] for r in shown] == ["Tag 0", "Tag 1", "Tag 2"]
+    assert [r["name"] for r in shown] == ["Tag 1", "Tag 0", "Tag 2"]  # newest first: a rename moves none
     states = walk(client, me, f"/api/campaigns/{campaign['id']}/exchanges", 2)
     assert [s["exchange"] for s in states] == sorted((e["name"] for e in exchanges), key=str.casefold)
     requests = walk(client, admin, "/api/exchange-approval", 2, campaign_id=campaign["id"])
@@ -111,5 +111,5 @@ def test_smart_app_lists_and_dsps_page_for_admins(client, tenants):
     for name in ("beta", "Alpha", "gamma"):
         assert client.post("/api/dsp/createDSP", headers=admin, json={
             "name": name, "endpoint_url": "https://bidder.example/api", "api_key": "k-123"}).status_code == 200
-    assert [d["name"] for d in walk(client, admin, "/api/dsp", 2)] == ["Alpha", "beta", "gamma"]  # any case
+    assert [d["name"] for d in walk(client, admin, "/api/dsp", 2)] == ["gamma", "Alpha", "beta"]  # newest first
     assert [d["name"] for d in client.get("/api/dsp/list", headers=admin).json()["data"]] == ["Alpha", "beta", "gamma"]

@@ -31,7 +31,7 @@ def test_api_keys_are_shown_once_work_and_cannot_mint_more_keys(client, demo_ids
     listed = client.get(f"/api/users/{me}/api-keys", headers=keyed).json()["data"]["items"]
     assert [k["label"] for k in listed] == ["Reporting"] and "token" not in listed[0] and listed[0]["last_used"]
     refused = client.post(f"/api/users/{me}/api-keys", headers=keyed, json={"label": "More"})
-    assert refused.status_code == 403 and "API keys cannot manage API keys" in refused.json()["message"]
+    assert refused.status_code == 403 and "An API key cannot change sign-in credentials or API keys" in refused.json()["message"]
     assert client.delete(f"/api/api-keys/{listed[0]['id']}", headers=keyed).status_code == 403
     assert client.delete(f"/api/api-keys/{listed[0]['id']}", headers=advertiser).status_code == 200
     assert client.get("/api/auth/profile", headers=keyed).status_code == 401  # revoked at once

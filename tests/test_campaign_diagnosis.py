@@ -260,7 +260,8 @@ def test_the_api_answers_the_owner_and_404s_another_tenant(client, db) -> None:
 
 
 def test_the_campaign_view_shows_the_reasons_with_their_fixes(demo_ids) -> None:
-    draft = _create()  # a draft of the future, without creatives, its exchanges waiting for approval
+    # A draft of the future, without creatives, its exchanges waiting for approval.
+    draft = _create(starts_at="2099-12-01T09:00", ends_at="2099-12-31T23:00")
     model = page_at(f"/campaign/{draft.id}/", ADVERTISER)
     assert attribute_values(model, "data-verdict") == ["blocked"]
     assert attribute_values(model, "data-reason") == ["status_not_active", "flight_not_started", "exchanges_pending",

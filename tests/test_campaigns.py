@@ -3,6 +3,7 @@ clones, change history, and another tenant's campaigns out of reach."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from sqlmodel import col, select
 
 from app.accounts import user_config
 from app.campaigns import service as campaigns
+from app.campaigns.models import Campaign, as_utc
 from app.campaigns.schemas import CampaignUpdate
 from app.history.models import AuditEntry
 from app.kernel.errors import Conflict, Invalid, NotAuthenticated, NotFound
@@ -37,7 +39,9 @@ def test_an_advertiser_creates_a_draft_with_money_in_micros_and_times_in_utc(db)
     created = campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate(VALID))
     assert created.status == "draft" and created.advertiser_id == advertiser.id
     assert created.total_budget == "5000.00" and created.daily_budget == "250.50" and created.bid == "2.40"
-    assert created.starts_at == "2026-12-01T08:00:00+00:00"  # 09:00 in Berlin
+    assert created.starts_at == "2026-12-01T09:00:00+01:00"  # shown in Berlin, stored in UTC
+    stored = db.get(Campaign, created.id)
+    assert stored is not None and as_utc(stored.starts_at) == datetime(2026, 12, 1, 8, tzinfo=UTC)
     assert created.targeting.countries == ["AT", "DE"] and created.targeting.regions == ["DE-BY"]
     assert created.next_statuses == ["active", "archived"]
     listed = campaigns.list_campaigns(db, actor=advertiser)

@@ -7,15 +7,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from sqlmodel import select
 
 from app.access.roles import Role
 from app.campaigns import service as campaigns
 from app.campaigns.schemas import CampaignUpdate
 from app.creatives import service as creatives
-from app.creatives.schemas import CreativeCreate
+from app.creatives.schemas import CreativeCreate, CreativeUpdate
 from app.dsps import service as dsps
 from app.dsps.schemas import DspCreate, DspUpdate
+from app.history.audit import is_system_field
 from app.history.change_log import CHANGE_LOGS
+from app.history.models import AuditEntry
 from app.supply import app_lists, audiences, smart_apps
 from components.pages import PAGES
 from tests.authz_matrix import make_rival
@@ -125,3 +128,53 @@ def test_every_change_log_reply_shows_its_schema_in_openapi():
             else:
                 entries = reply["properties"]["entries"] if log.subject else data
             assert _resolve(spec, entries["items"])["properties"]["changes"]["type"] == "array", kind
+
+
+def _kept_by_the_system() -> set[str]:
+    """Every table's sort-key columns (filled by the database's insert default, app/kernel/natural_order.py) and
+    the timestamps it sets: read from the tables themselves, not from the rule under test."""
+    from sqlmodel import SQLModel
+
+    import app.tables  # noqa: F401  # every domain's tables
+    from app.kernel.natural_order import SORT_KEY_TYPE
+
+    columns = [column for table in SQLModel.metadata.tables.values() for column in table.columns]
+    keys = {c.name for c in columns if c.type is SORT_KEY_TYPE or c.name.endswith("_key")}
+    assert {"name_key", "person_key", "open_key"} <= keys
+    return keys | {"created_at", "updated_at", "sha256", "stored_name"}
+
+
+def test_no_change_log_shows_a_column_the_system_keeps(client, db, tenants):
+    """Issue 38 item 10: a new campaign's log showed `name_key` (its sort key, with control characters). Every
+    declared log lists only settings a person sets, renames included (a rename recomputes the sort key)."""
+    home, _rival = tenants
+    me, admin = actor_of(db, "advertiser@demo.example"), actor_of(db, "admin@demo.example")
+    wave = campaigns.create_campaign(db, actor=me, data=CampaignUpdate.model_validate({
+        "name": "Wave 10", "starts_at": "2026-12-01", "total_budget": "1000", "bid": "0.50"}))
+    campaigns.update_campaign(db, actor=me, campaign_id=home["campaign"],
+                              data=CampaignUpdate.model_validate({"name": "Home Campaign 2"}))
+    creatives.update_creative(db, actor=me, creative_id=home["creative"], data=CreativeUpdate(name="Home Creative 2"))
+    dsps.update_dsp(db, actor=admin, dsp_id=home["dsp"], data=DspUpdate(name="Acme Bidder 2"))
+    db.commit()
+    internal = _kept_by_the_system()
+    headers = bearer_headers(client, "admin@demo.example")
+    shown: dict[str, set[str]] = {}
+    for kind in CHANGE_LOGS:
+        for records in (home, {**home, "campaign": wave.id}) if kind == "campaign" else (home,):
+            reply = client.get(_path(kind, records), headers=headers)
+            assert reply.status_code == 200, (kind, reply.text)
+            changes = [c for entry in reply.json()["data"]["items"] for c in entry["changes"]]
+            fields = {c["field"] for c in changes}
+            shown[kind] = shown.get(kind, set()) | fields
+            assert not fields & internal, (kind, fields & internal)
+            assert not [c for c in changes if any(isinstance(v, str) and any(ord(ch) < 32 for ch in v)
+                                                  for v in (c["old"], c["new"]))], kind
+    assert {"name", "total_budget"} <= shown["campaign"] and "name" in shown["creative"] and "name" in shown["dsp"]
+    stored = {field for row in db.exec(select(AuditEntry)) for field in row.changes}
+    assert not stored & internal, "kept out of the audit trail too"
+
+
+def test_every_column_the_system_keeps_is_one_the_change_logs_leave_out():
+    """The rule is declared once (app/history/audit.py SYSTEM_FIELDS): a new sort-key column of any table must fall
+    under it, or its value would show in change logs."""
+    assert all(is_system_field(name) for name in _kept_by_the_system())

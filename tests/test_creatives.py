@@ -87,14 +87,14 @@ def test_each_type_names_its_bad_fields_with_the_specs_messages(db):
 
 def test_native_and_video_creatives(db):
     me = actor_of(db, "advertiser@demo.example")
-    main = _image(db, me, purpose="image")
+    main = creatives.upload_asset(db, actor=me, filename="main.png", content=image_bytes(1200, 627), purpose="image")
     icon = creatives.upload_asset(db, actor=me, filename="icon.gif", content=image_bytes(64, 64, "GIF"), purpose="icon")
     native = creatives.create_creative(db, actor=me, data=CreativeCreate(**{
         "type": "native", "name": "Story", "click_url": CLICK, "impression_urls": "https://imp.example/1/",
         "title": "Spring shoes", "description": "Half price this week", "call_to_action": "Shop now",
         "main_image_asset_id": main.id, "icon_asset_id": icon.id}))
     assert native.impression_urls == ["https://imp.example/1/"] and native.icon.content_type == "image/gif"
-    assert (native.width, native.height) == (300, 250)
+    assert (native.width, native.height) == (1200, 627)
     video_file = creatives.upload_asset(db, actor=me, filename="spot.mp4", content=mp4_bytes(duration_ms=15_000),
                                         purpose="video")
     assert (video_file.duration_ms, video_file.width, video_file.height) == (15_000, 640, 360)

@@ -33,6 +33,12 @@ MESSAGE_KEYS = (
     "Too many codes were requested for this e-mail address. Try again in {n} minutes.",
     "Too many codes were requested from your network. Try again in {n} minutes.",
     "The current password is wrong.",
+    # a new sign-in e-mail's proof, and what no API key may do (app/accounts/service.py, app/access/policy.py)
+    "Enter your current password to change the e-mail you sign in with.",
+    "Enter the code from your app to change the e-mail you sign in with.",
+    "An API key cannot change sign-in credentials or API keys (e-mail, password, second factor, sign-in policy). "
+    "Log in with your password to do this.",
+    "You cannot manage the sign-in of this account.",
     "Choose a password different from the current one.",
     "Your session has ended. Please log in again.",
     "You do not have permission to do that.",
@@ -242,6 +248,9 @@ MESSAGE_KEYS = (
     "Choose at least one creative.",
     "At most {limit} campaigns at a time.",
     "At most {limit} creatives at a time.",
+    # a save made from an older copy of a campaign or creative (app/history/versions.py)
+    "Changed by {who} at {when}: {fields}. Reload to see the changes.",
+    "Someone else changed this while you saved. Reload to see the changes.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

@@ -22,7 +22,7 @@ from app.kernel.errors import NotFound
 from app.messaging.models import Notification
 from app.statistics import ingestion
 from app.warehouse.base import FactRow
-from tests.helpers import actor_of, bearer_headers, other_tenant, run_alembic, user_by_email
+from tests.helpers import actor_of, bearer_headers, insert_bare_user, other_tenant, run_alembic, user_by_email
 
 ADMIN, AGENCY, ADVERTISER = "admin@demo.example", "agency@demo.example", "advertiser@demo.example"
 OPENING = 5_000_000_000  # the demo seed's $5,000 deposit
@@ -222,9 +222,7 @@ def test_the_migration_adds_the_campaign_and_keeps_the_entries(empty_database: s
     run_alembic(empty_database, "upgrade", "0016")
     engine = sa.create_engine(empty_database)
     with engine.begin() as connection:
-        connection.execute(sa.text("INSERT INTO users (email, password_hash, role, status, first_name, last_name, "
-                                   "company_name, created_at, updated_at) VALUES ('a@x.example', '', 'advertiser', "
-                                   "'active', 'A', 'B', 'C', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"))
+        insert_bare_user(connection)
         connection.execute(sa.text("INSERT INTO ledger_entries (advertiser_id, amount_micros, kind, note, created_at, "
                                    "reference) SELECT id, -5, 'spend', '', CURRENT_TIMESTAMP, 'stats:x:1:spend' FROM users"))
     run_alembic(empty_database, "upgrade", "head")

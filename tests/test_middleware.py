@@ -21,7 +21,7 @@ from app.kernel.config import get_settings
 from app.kernel.db import run
 from app.main import create_app
 from app.web import middleware
-from app.web.middleware import FOREIGN_ORIGIN_CLOSE_CODE, SESSION_ENDED_CLOSE_CODE, SessionCheck
+from app.web.middleware import FOREIGN_ORIGIN_CLOSE_CODE, SESSION_ENDED_CLOSE_CODE, PageGrant, SessionCheck
 from tests.helpers import actor_of
 from tests.render import run_async
 
@@ -109,9 +109,9 @@ class _Database:
     def __init__(self, expires: datetime | None) -> None:
         self.expires, self.asked = expires, 0
 
-    def live_until(self, _token: str) -> datetime | None:
+    def live_until(self, _token: str) -> PageGrant | None:
         self.asked += 1
-        return self.expires
+        return PageGrant("advertiser", self.expires) if self.expires else None
 
 
 def test_a_page_asks_the_database_again_only_after_a_change_the_recheck_bound_or_the_expiry(monkeypatch):

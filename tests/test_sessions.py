@@ -202,7 +202,7 @@ def test_the_pages_per_event_check_answers_as_resolve_does(db, demo_ids):
 
     row, live_token = _browser_cookie(db)
     assert both(live_token) == demo_ids["advertiser@demo.example"]
-    assert sessions.live_until(db.connection(), token=live_token)[1] == row.expires_at
+    assert sessions.live_until(db.connection(), token=live_token).expires_at == row.expires_at
     assert both("no-such-token") is None
     row, expired = _browser_cookie(db)
     row.expires_at = utcnow() - timedelta(seconds=1)

@@ -2,7 +2,8 @@
 
 A token is `dsp_<key_id>.<secret>`. The key id is public (shown in lists); only the sha256 of the secret is
 stored, so a lost token cannot be shown again, only revoked and replaced (app/settings/api_credentials.py makes
-and revokes keys). A key works only while its user is active and an admin has api_access switched on for them."""
+and revokes keys). A key works only while its user is active and an admin has api_access switched on for them,
+and a key someone else made for the user only while that maker still may act for them (app/access/grants.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from datetime import timedelta
 
 from sqlmodel import Session, select
 
-from app.access import preferences
+from app.access import grants, preferences
 from app.access.models import ApiCredential, User, UserStatus
 from app.access.policy import Actor
 from app.access.roles import Role
@@ -54,9 +55,11 @@ def authenticate(db: Session, *, token: str, address: str = "") -> Actor | None:
     user = db.get(User, credential.user_id)
     if user is None or user.id is None or user.status != UserStatus.ACTIVE or not has_api_access(db, user):
         return None
+    if not grants.maker_may_act_for(db, maker_id=credential.created_by, user=user):
+        return None  # its maker no longer acts for the user (moved away, disabled, another role): app/access/grants.py
     now = utcnow()
     if credential.last_used_at is None or now - credential.last_used_at >= LAST_USE_WRITE_INTERVAL:
         credential.last_used_at = now
         credential.last_used_address = (address or "")[:64]
         db.add(credential)
-    return Actor(user=user, stack=(user.id,))
+    return Actor(user=user, stack=(user.id,), key_scope=credential.scope)  # deps.get_actor holds calls to the scope

@@ -124,6 +124,9 @@ class AuthSession(SQLModel, table=True):
     address: str = Field(default="", max_length=64)
     user_agent: str = Field(default="", max_length=255)
     created_at: datetime = created_at_field()
+    # A message for the session's next page (a translation key): why an impersonation in it ended without a click
+    # (the advertiser it acted as was moved away from its agency). Shown once, then cleared (sessions.take_notice).
+    notice: str = Field(default="", max_length=64)
 
 
 class RateCount(SQLModel, table=True):
@@ -173,11 +176,15 @@ class ApiCredential(SQLModel, table=True):
     label: str = Field(default="", max_length=60)
     key_id: str = Field(max_length=24, unique=True, index=True)  # public half, shown in lists
     secret_hash: str = Field(max_length=64)  # sha256 of the secret half
+    # What the key may call (app/access/key_scopes.py), chosen when it is made; keys older than scopes: read_write.
+    scope: str = Field(default="read_write", max_length=16)
     created_by: int | None = Field(default=None, foreign_key="users.id")
     created_at: datetime = created_at_field()
     last_used_at: datetime | None = None
     last_used_address: str = Field(default="", max_length=64)
     revoked_at: datetime | None = None
+    # Why it was revoked when nobody revoked it by hand: "moved" (the advertiser left the agency that made it).
+    revoked_reason: str = Field(default="", max_length=16)
 
 
 class SecondFactor(SQLModel, table=True):

@@ -82,6 +82,18 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
 }
 
 
+# Whose sign-in each role manages on other accounts in its row scope (policy.can_manage_credentials): the e-mail they
+# sign in with, a password-reset code, removing their second factor, enabling or disabling them. A co-admin does not
+# manage another co-admin's (nor an admin's): one co-admin could otherwise take another's account over. Admins manage
+# everyone's. An install that wants co-admins to manage each other adds C to C's set here.
+CREDENTIALS_MANAGED: dict[Role, frozenset[Role]] = {
+    A: frozenset({A, C, G, V}),
+    C: frozenset({G, V}),
+    G: frozenset({V}),
+    V: frozenset(),
+}
+
+
 def _with_co_admin(table: dict[str, dict[str, frozenset[Role]]]) -> dict[str, dict[str, frozenset[Role]]]:
     derived: dict[str, dict[str, frozenset[Role]]] = {}
     for entity, actions in table.items():

@@ -13,7 +13,7 @@ from sqlalchemy import and_, or_, true
 from sqlmodel import Session, col, select
 
 from app.access.models import User
-from app.access.permissions import allowed_roles
+from app.access.permissions import CREDENTIALS_MANAGED, allowed_roles
 from app.access.roles import IMPERSONATION_TARGETS, STAFF_ROLES, Role
 from app.kernel.errors import Forbidden, Invalid, NotAuthenticated
 
@@ -25,6 +25,9 @@ class Actor:
     user: User
     stack: tuple[int, ...]
     session_id: str | None = None
+    # Set when the caller is an API key: the key's scope (app/access/key_scopes.py). None: a person signed in
+    # (browser session or login token), or the system acting for a user (jobs).
+    key_scope: str | None = None
 
     @property
     def id(self) -> int:
@@ -47,6 +50,10 @@ class Actor:
     def is_staff(self) -> bool:
         return self.role in STAFF_ROLES
 
+    @property
+    def by_key(self) -> bool:
+        return self.key_scope is not None
+
 
 def can(actor: Actor | None, entity: str, action: str) -> bool:
     return actor is not None and actor.role in allowed_roles(entity, action)
@@ -58,6 +65,33 @@ def require(actor: Actor | None, entity: str, action: str) -> Actor:
     if not can(actor, entity, action):
         raise Forbidden("You do not have permission to do that.")
     return actor
+
+
+KEY_CANNOT = ("An API key cannot change sign-in credentials or API keys (e-mail, password, second factor, sign-in "
+              "policy). Log in with your password to do this.")
+NOT_YOUR_CREDENTIALS = "You cannot manage the sign-in of this account."
+
+
+def require_signed_in(actor: Actor) -> Actor:
+    """Credentials belong to the person, not to a key: refuse an API key (a leaked key must not take the account
+    over). Services call it themselves: pages always hold a session, yet a service trusts no caller to check."""
+    if actor.by_key:
+        raise Forbidden(KEY_CANNOT)
+    return actor
+
+
+def can_manage_credentials(actor: Actor, user: User) -> bool:
+    """Whether the actor may change another account's sign-in (its e-mail, a password-reset code, its second factor,
+    enabling or disabling it): CREDENTIALS_MANAGED's roles, inside row scope."""
+    return Role(user.role) in CREDENTIALS_MANAGED[actor.role] and can_see_user(actor, user)
+
+
+def require_credentials_of(actor: Actor, user: User) -> User:
+    """require_signed_in, then can_manage_credentials (403 naming why; the account was already found in scope)."""
+    require_signed_in(actor)
+    if not can_manage_credentials(actor, user):
+        raise Forbidden(NOT_YOUR_CREDENTIALS)
+    return user
 
 
 def can_see_user(actor: Actor, user: User) -> bool:

@@ -11,10 +11,11 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.access.models import AuthSession, User, UserStatus
 from app.access.policy import Actor, can_impersonate
@@ -134,26 +135,43 @@ def resolve(db: Session, *, token: str | None) -> Actor | None:
 # (bench/README.md, client_events.py).
 _SESSIONS, _USERS = table_of(AuthSession), table_of(User)
 _LIVE_SESSION = (
-    sa.select(_SESSIONS.c.user_id, _SESSIONS.c.stack, _SESSIONS.c.expires_at, _SESSIONS.c.revoked_at, _USERS.c.status)
+    sa.select(_SESSIONS.c.user_id, _SESSIONS.c.stack, _SESSIONS.c.expires_at, _SESSIONS.c.revoked_at, _USERS.c.status,
+              _USERS.c.role)
     .join_from(_SESSIONS, _USERS, _SESSIONS.c.user_id == _USERS.c.id)
     .where(_SESSIONS.c.token_hash == sa.bindparam("digest"))
 )
 
 
-def live_until(connection: Connection, *, token: str) -> tuple[int, datetime] | None:
-    """(the acting user's id, the session's expiry) while `token`'s session lets its user act, else None: the answer
-    of resolve(), from one query when the session impersonates no one (the ORM path checks an impersonation's
-    chain: every user in it and each step, as actor_for does)."""
+class LiveSession(NamedTuple):
+    acting_id: int
+    # Who acts, through whom and in which role: a page drawn for one grant must not act under another (a move that
+    # ended its impersonation, a role change). The websocket guard ends a page whose grant changed.
+    grant: tuple[tuple[int, ...], str]
+    expires_at: datetime
+
+
+def live_until(connection: Connection, *, token: str) -> LiveSession | None:
+    """The acting user, the session's grant and its expiry while `token`'s session lets its user act, else None: the
+    answer of resolve(), from one query when the session impersonates no one (the ORM path checks an
+    impersonation's chain: every user in it and each step, as actor_for does)."""
     found = connection.execute(_LIVE_SESSION, {"digest": token_digest(token)}).first()
     if (found is None or found.revoked_at is not None or found.expires_at <= utcnow()
             or found.status != UserStatus.ACTIVE):
         return None
     expires_at: datetime = found.expires_at
     if found.stack == [found.user_id]:
-        return found.user_id, expires_at
+        return LiveSession(found.user_id, ((found.user_id,), found.role), expires_at)
     with Session(bind=connection) as db:
         actor = resolve(db, token=token)
-    return (actor.id, expires_at) if actor is not None else None
+    return LiveSession(actor.id, (actor.stack, actor.role.value), expires_at) if actor is not None else None
+
+
+def take_notice(db: Session, *, session_id: str, notice: str) -> bool:
+    """Clear the session's notice if it is still `notice`; whether this call cleared it. Atomic, so of the tabs a
+    move sent back at once, one shows it."""
+    cleared = db.exec(sa.update(AuthSession).where(col(AuthSession.id) == session_id, col(AuthSession.notice) == notice)
+                      .values(notice=""))
+    return bool(notice) and cleared.rowcount == 1
 
 
 def refresh(db: Session, *, token: str | None) -> AuthSession:

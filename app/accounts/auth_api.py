@@ -35,7 +35,7 @@ from app.accounts.auth_schemas import (
 from app.kernel.config import get_settings
 from app.kernel.errors import Forbidden, NotAuthenticated
 from app.settings import company
-from app.web.deps import BEARER, DB, bearer_token, client_address, get_actor
+from app.web.deps import BEARER, DB, bearer_token, client_address, get_actor, get_signed_in_actor
 from app.web.envelope import Envelope, reply
 from app.web.middleware import same_origin
 
@@ -142,16 +142,19 @@ def get_profile(actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope
 @router.put("/profile", summary="Put Profile (fields left out keep their values)")
 def put_profile(body: ProfileUpdate, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[ProfileRead]:
     """Change the acting user's e-mail, names or company: the fields given; the others keep their values (PUT
-    works the same as PATCH)."""
+    works the same as PATCH). A new e-mail (the address you sign in with) also needs `currentPassword`, and `code`
+    from your authenticator app when two-factor sign-in is on (422 naming the field when wrong); it cannot be
+    changed with an API key."""
     user = accounts.update_profile(db, actor=actor, email=body.email, first_name=body.firstName,
-                                   last_name=body.lastName, company_name=body.companyName)
+                                   last_name=body.lastName, company_name=body.companyName,
+                                   current_password=body.currentPassword, code=body.code)
     return reply(accounts.profile_of(user), "Profile saved")
 
 
 @router.post("/userChangePassword")
-def user_change_password(body: ChangePasswordBody, actor: Actor = Depends(get_actor),
+def user_change_password(body: ChangePasswordBody, actor: Actor = Depends(get_signed_in_actor),
                          db: Session = DB) -> Envelope[None]:
-    """Change your password with the current one; your other sessions end."""
+    """Change your password with the current one; your other sessions end. Not callable with an API key."""
     accounts.change_password(db, actor=actor, current_password=body.currentPassword, new_password=body.newPassword)
     return reply(None, "Password changed")
 

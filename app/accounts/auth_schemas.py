@@ -62,10 +62,14 @@ class ProfileUpdate(BaseModel):
 
     model_config = example({"firstName": "Ada", "companyName": "Acme Apps Ltd"})
 
-    email: str | None = None
+    email: str | None = Field(None, description="The address you sign in with: changing it needs currentPassword "
+                                                "(and code, when two-factor sign-in is on)")
     firstName: str | None = None
     lastName: str | None = None
     companyName: str | None = None
+    currentPassword: str | None = Field(None, description="Your password: needed to change the e-mail only")
+    code: str | None = Field(None, description="A code from your authenticator app (or a recovery code): needed to "
+                                               "change the e-mail when two-factor sign-in is on")
 
 
 class TicketBody(BaseModel):

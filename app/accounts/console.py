@@ -30,6 +30,7 @@ class ConsoleState:
     back_roles: tuple[Role, ...]
     session_issued_ms: int = 0
     session_expires_ms: int = 0
+    notice: str = ""  # the session's message for its next page (AuthSession.notice), shown once
 
     @property
     def role(self) -> Role | None:
@@ -55,6 +56,7 @@ def console_state(db: Session, *, token: str | None, host: str) -> ConsoleState:
         back_roles=tuple(impersonation.back_targets(db, actor=actor)),
         session_issued_ms=int(row.issued_at.timestamp() * 1000),
         session_expires_ms=int(row.expires_at.timestamp() * 1000),
+        notice=row.notice,
     )
 
 

@@ -8,13 +8,21 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from app.access.models import SecondFactor, User, UserSettings, UserStatus
-from app.access.policy import Actor, can, can_impersonate, can_see_user, require, user_rows
+from app.access.policy import (
+    Actor,
+    can,
+    can_impersonate,
+    can_manage_credentials,
+    can_see_user,
+    require,
+    user_rows,
+)
 from app.access.roles import Role
 from app.accounts.schemas import AccountRow, AgencyRow
 from app.accounts.user_config import margin_text
 from app.accounts.users import can_change_status
 from app.funds.models import LedgerEntry
-from app.kernel.errors import Invalid
+from app.kernel.choices import filter_choice
 from app.kernel.money import dollars
 from app.kernel.paging import DEFAULT_LIMIT, Page, check_limit, decode_cursor, next_cursor
 
@@ -34,10 +42,8 @@ def visible_users_query(actor: Actor, *, role: str, status: str, agency_id: int 
     """The users the actor may see (an agency: its advertisers), filtered, by id, as a query: the scope is applied
     in SQL (user_rows), so a page reads only its own rows."""
     require(actor, "user", "view")
-    if role and role not in tuple(Role):
-        raise Invalid({"role": "Not an allowed value."})
-    if status and status not in UserStatus.ALL:
-        raise Invalid({"status": "Not an allowed value."})
+    filter_choice("role", role, tuple(Role))
+    filter_choice("status", status, UserStatus.ALL)
     statement = select(User).where(user_rows(actor), col(User.id) != actor.id).order_by(col(User.id))
     if actor.role == Role.AGENCY:
         statement = statement.where(User.agency_id == actor.id, User.role == Role.ADVERTISER)
@@ -98,6 +104,7 @@ def account_rows(db: Session, actor: Actor, users: list[User]) -> list[AccountRo
         assert u.id is not None
         advertiser = u.role == Role.ADVERTISER
         changeable = may_update and can_change_status(actor, u)
+        sign_in = u.id not in actor.stack and can_manage_credentials(actor, u)
         rows.append(AccountRow(
             id=u.id, name=u.display_name, email=u.email, company=u.company_name, role=Role(u.role),
             agency=_company(agencies.get(u.agency_id)) if u.agency_id else "", agency_id=u.agency_id,
@@ -107,10 +114,10 @@ def account_rows(db: Session, actor: Actor, users: list[User]) -> list[AccountRo
             can_enter=u.status == UserStatus.ACTIVE and can_impersonate(actor, u),
             can_edit=may_update and u.id not in actor.stack,
             can_configure=may_configure,
-            can_reset=may_reset and u.status == UserStatus.ACTIVE and u.id not in actor.stack,
+            can_reset=may_reset and u.status == UserStatus.ACTIVE and sign_in,
             can_disable=changeable and u.status == UserStatus.ACTIVE,
             can_enable=changeable and u.status == UserStatus.DISABLED,
-            can_reset_second_factor=u.id in with_factor and u.id not in actor.stack,
+            can_reset_second_factor=u.id in with_factor and sign_in,
             has_payments=advertiser,
         ))
     return rows

@@ -71,7 +71,7 @@ class UserRead(BaseModel):
     model_config = example({
         "id": 12, "role": "ADVERTISER", "status": "active", "agency_id": None, "agency": "",
         "created": "2026-11-26T09:30:00+00:00", "name": "Ada Lovelace", "email": "buyer@example.com",
-        "first_name": "Ada", "last_name": "Lovelace", "company_name": "Acme Apps"})
+        "first_name": "Ada", "last_name": "Lovelace", "company_name": "Acme Apps", "can_manage_sign_in": True})
 
     id: int
     role: Role
@@ -84,6 +84,9 @@ class UserRead(BaseModel):
     first_name: str
     last_name: str
     company_name: str
+    can_manage_sign_in: bool = Field(description="The caller may change its e-mail, send it a "
+                                     "password-reset code, reset its second factor and disable it (app/access/"
+                                     "permissions.py CREDENTIALS_MANAGED: a co-admin not another co-admin's)")
 
 
 class AccountRow(BaseModel):

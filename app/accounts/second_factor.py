@@ -32,7 +32,7 @@ from sqlmodel import Session, col, delete, select
 from app.access import sessions
 from app.access.models import OneTimeCode, RecoveryCode, SecondFactor, SignInPolicy, User
 from app.access.passwords import verify_password
-from app.access.policy import Actor, require, require_user_in_scope
+from app.access.policy import Actor, require, require_credentials_of, require_signed_in, require_user_in_scope
 from app.access.roles import STAFF_ROLES, Role
 from app.history import audit
 from app.kernel import sealed
@@ -111,8 +111,9 @@ def get_policy(db: Session, *, actor: Actor) -> bool:
 
 def set_policy(db: Session, *, actor: Actor, staff_second_factor: bool) -> bool:
     """Turn the staff rule on or off. Turning it on ends the sessions of staff without a second factor (they meet
-    enrolment at their next sign-in); the admin turning it on must have one, or would be shut out."""
-    require(actor, "company_config", "manage")
+    enrolment at their next sign-in); the admin turning it on must have one, or would be shut out. Never by an
+    API key (policy.require_signed_in), as every change of the factor below."""
+    require_signed_in(require(actor, "company_config", "manage"))
     row = db.get(SignInPolicy, 1) or SignInPolicy(id=1)
     before = {"staff_second_factor": row.staff_second_factor}
     if staff_second_factor == row.staff_second_factor:
@@ -184,7 +185,7 @@ def _begin(db: Session, user: User, host: str) -> Enrolment:
 
 def begin_enrolment(db: Session, *, actor: Actor, host: str = "") -> Enrolment:
     """A new secret for the signed-in (real) user, pending until confirm_enrolment; a second call replaces it."""
-    require(actor, "profile", "update")
+    require_signed_in(require(actor, "profile", "update"))
     user = db.get(User, actor.real_user_id)
     assert user is not None
     return _begin(db, user, host)
@@ -233,7 +234,7 @@ def _confirm(db: Session, *, user: User, code: str, actor: Actor | None) -> list
 
 def confirm_enrolment(db: Session, *, actor: Actor, code: str) -> list[str]:
     """Turn it on with the first code from the app; answers the ten recovery codes (the only time they show)."""
-    require(actor, "profile", "update")
+    require_signed_in(require(actor, "profile", "update"))
     user = db.get(User, actor.real_user_id)
     assert user is not None
     return _confirm(db, user=user, code=code, actor=actor)
@@ -268,7 +269,7 @@ def renew_recovery_codes(db: Session, *, actor: Actor, code: str = "", password:
     """Ten new recovery codes for the signed-in (real) user, shown this once; the old ones stop working. Proof that
     it is the owner: a current app code, or the password (a recovery code is not enough: it is what is replaced).
     Recorded in the change log (never the codes)."""
-    require(actor, "profile", "update")
+    require_signed_in(require(actor, "profile", "update"))
     user = db.get(User, actor.real_user_id)
     assert user is not None and user.id is not None
     row = _confirmed(db, user.id)
@@ -298,7 +299,7 @@ def _remove(db: Session, user_id: int) -> None:
 
 def turn_off(db: Session, *, actor: Actor, code: str) -> None:
     """The user's own switch off, with a current code (or a recovery code): a stolen session alone cannot."""
-    require(actor, "profile", "update")
+    require_signed_in(require(actor, "profile", "update"))
     user = db.get(User, actor.real_user_id)
     assert user is not None and user.id is not None
     if required_for(db, user):
@@ -317,7 +318,7 @@ def reset(db: Session, *, actor: Actor, user_id: int) -> None:
     (or meets enrolment, if the policy requires it), and its sessions end. A set-up it never confirmed is removed
     without ending them."""
     require(actor, "user", "reset_second_factor")
-    user = require_user_in_scope(actor, db.get(User, user_id))
+    user = require_credentials_of(actor, require_user_in_scope(actor, db.get(User, user_id)))
     assert user.id is not None
     enabled = is_enabled(db, user.id)
     if not enabled and db.get(SecondFactor, user.id) is None:

@@ -22,7 +22,7 @@ from app.accounts.auth_schemas import (
     SignInPolicyBody,
     SignInPolicyRead,
 )
-from app.web.deps import DB, client_address, get_actor
+from app.web.deps import DB, client_address, get_actor, get_signed_in_actor
 from app.web.envelope import Envelope, reply
 
 router = APIRouter(tags=["auth"])
@@ -62,7 +62,7 @@ def own_status(actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[
 
 
 @router.post("/auth/second-factor/enrolment")
-def begin_enrolment(request: Request, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[EnrolmentRead]:
+def begin_enrolment(request: Request, actor: Actor = Depends(get_signed_in_actor), db: Session = DB) -> Envelope[EnrolmentRead]:
     """Start setting up an authenticator app: a new secret and its QR code. Nothing changes at sign-in until
     POST /auth/second-factor/confirm accepts a code from the app; calling this again replaces the secret."""
     return reply(_enrolment(second_factor.begin_enrolment(db, actor=actor, host=request.url.hostname or "")),
@@ -70,7 +70,7 @@ def begin_enrolment(request: Request, actor: Actor = Depends(get_actor), db: Ses
 
 
 @router.post("/auth/second-factor/confirm")
-def confirm_enrolment(body: CodeBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[RecoveryCodesRead]:
+def confirm_enrolment(body: CodeBody, actor: Actor = Depends(get_signed_in_actor), db: Session = DB) -> Envelope[RecoveryCodesRead]:
     """Turn two-factor sign-in on with the app's current code; the reply holds the ten recovery codes, shown only
     this once."""
     return reply(RecoveryCodesRead(recovery_codes=second_factor.confirm_enrolment(db, actor=actor, code=body.code)),
@@ -78,14 +78,14 @@ def confirm_enrolment(body: CodeBody, actor: Actor = Depends(get_actor), db: Ses
 
 
 @router.post("/auth/second-factor/disable")
-def disable(body: CodeBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[None]:
+def disable(body: CodeBody, actor: Actor = Depends(get_signed_in_actor), db: Session = DB) -> Envelope[None]:
     """Turn it off, with a current code or a recovery code (refused when your role must use it)."""
     second_factor.turn_off(db, actor=actor, code=body.code)
     return reply(None, "Two-factor sign-in is off")
 
 
 @router.post("/auth/second-factor/recovery-codes")
-def renew_recovery_codes(body: RenewCodesBody, actor: Actor = Depends(get_actor),
+def renew_recovery_codes(body: RenewCodesBody, actor: Actor = Depends(get_signed_in_actor),
                          db: Session = DB) -> Envelope[RecoveryCodesRead]:
     """Ten new recovery codes, shown only in this reply; the old ones stop working. Give the app's current `code`
     or your `password` (422 naming the field when it is wrong). The change log records it."""
@@ -94,9 +94,11 @@ def renew_recovery_codes(body: RenewCodesBody, actor: Actor = Depends(get_actor)
 
 
 @router.post("/users/{user_id}/second-factor/reset", tags=["users"])
-def reset(user_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[None]:
+def reset(user_id: int, actor: Actor = Depends(get_signed_in_actor), db: Session = DB) -> Envelope[None]:
     """Remove the second factor of an account you manage (its phone was lost): it signs in with its password
-    again, or sets up a new app if its role must use one. Its sessions end; the change log records it."""
+    again, or sets up a new app if its role must use one. Its sessions end; the change log records it. A co-admin
+    cannot reset another co-admin's (app/access/permissions.py CREDENTIALS_MANAGED). Not callable with an API key,
+    nor are the other second-factor changes and the sign-in policy: they need a signed-in session."""
     second_factor.reset(db, actor=actor, user_id=user_id)
     return reply(None, "Two-factor sign-in was reset")
 
@@ -108,7 +110,7 @@ def get_policy(actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[
 
 
 @router.put("/sign-in-policy", tags=["settings"])
-def put_policy(body: SignInPolicyBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[SignInPolicyRead]:
+def put_policy(body: SignInPolicyBody, actor: Actor = Depends(get_signed_in_actor), db: Session = DB) -> Envelope[SignInPolicyRead]:
     """Require a second factor of admins and co-admins (admin). Turning it on ends the sessions of staff who have
     none; they set one up at their next sign-in. You need one yourself first."""
     on = second_factor.set_policy(db, actor=actor, staff_second_factor=body.staff_second_factor)

@@ -14,7 +14,7 @@ from sqlmodel import Session, col, func, select
 from app.access import sessions, throttle
 from app.access.models import OneTimeCode, User, UserStatus
 from app.access.passwords import hash_password, needs_rehash, verify_password
-from app.access.policy import Actor, require
+from app.access.policy import Actor, require, require_signed_in
 from app.access.roles import Role
 from app.accounts import second_factor
 from app.accounts.auth_schemas import ProfileRead
@@ -282,7 +282,7 @@ def reset_password(db: Session, *, email: str, code: str, new_password: str) -> 
 @cpu_heavy
 def change_password(db: Session, *, actor: Actor, current_password: str, new_password: str) -> None:
     """Signed-in change. The real user changes their own password (never the impersonated one's)."""
-    require(actor, "profile", "update")
+    require_signed_in(require(actor, "profile", "update"))
     user = db.get(User, actor.real_user_id)
     assert user is not None and user.id is not None
     if not verify_password(user.password_hash, current_password or ""):
@@ -327,9 +327,33 @@ def set_details(user: User, given: dict[str, str]) -> None:
         setattr(user, name, normalise_email(value) if name == "email" else (value or "").strip())
 
 
+ENTER_PASSWORD_FOR_EMAIL = "Enter your current password to change the e-mail you sign in with."
+ENTER_CODE_FOR_EMAIL = "Enter the code from your app to change the e-mail you sign in with."
+
+
+def prove_owner(db: Session, actor: Actor, *, current_password: str | None, code: str | None) -> None:
+    """That the person signed in (the real user, under an impersonation too) is at the keyboard: their password, and
+    a code from their app when they use one. Never an API key. Invalid names the field that failed."""
+    require_signed_in(actor)
+    person = db.get(User, actor.real_user_id)
+    assert person is not None and person.id is not None
+    if not current_password:
+        raise Invalid({"current_password": ENTER_PASSWORD_FOR_EMAIL})
+    if not verify_password(person.password_hash, current_password):
+        raise Invalid({"current_password": "The current password is wrong."})
+    if second_factor.is_enabled(db, person.id):
+        if not (code or "").strip():
+            raise Invalid({"code": ENTER_CODE_FOR_EMAIL})
+        if not second_factor.check_code(db, person.id, code or ""):
+            raise Invalid({"code": second_factor.WRONG_CODE})
+
+
+@cpu_heavy  # a new e-mail checks the password against its argon2 hash
 def update_profile(db: Session, *, actor: Actor, email: str | None = None, first_name: str | None = None,
-                   last_name: str | None = None, company_name: str | None = None) -> User:
-    """A detail left out (None) keeps its value; only the details given are checked."""
+                   last_name: str | None = None, company_name: str | None = None, current_password: str | None = None,
+                   code: str | None = None) -> User:
+    """A detail left out (None) keeps its value; only the details given are checked. A new e-mail is a new sign-in
+    (a reset code goes to it): it needs prove_owner's password and code, and a signed-in session."""
     require(actor, "profile", "update")
     given = {name: value for name, value in (("email", email), ("first_name", first_name), ("last_name", last_name),
                                               ("company_name", company_name)) if value is not None}
@@ -337,7 +361,8 @@ def update_profile(db: Session, *, actor: Actor, email: str | None = None, first
     v.check({name: (rules[name], value) for name, value in given.items()})
     user = db.get(User, actor.id)
     assert user is not None
-    if "email" in given:
+    if "email" in given and normalise_email(given["email"]) != user.email:
+        prove_owner(db, actor, current_password=current_password, code=code)
         other = find_user_by_email(db, given["email"])
         if other is not None and other.id != user.id:
             raise Invalid({"email": "An account with this email already exists."})

@@ -11,7 +11,13 @@ from sqlmodel import Session, col, select
 from app.access import sessions
 from app.access.models import AuthSession, User, UserSettings, UserStatus
 from app.access.passwords import hash_password
-from app.access.policy import Actor, require, require_user_in_scope
+from app.access.policy import (
+    Actor,
+    can_manage_credentials,
+    require,
+    require_credentials_of,
+    require_user_in_scope,
+)
 from app.access.roles import ALL_ROLES, Role
 from app.accounts.schemas import AgencyChoice, UserRead
 from app.accounts.service import detail_rules, find_user_by_email, issue_code, normalise_email, set_details
@@ -21,15 +27,19 @@ from app.kernel import validation as v
 from app.kernel.db import cpu_heavy
 from app.kernel.errors import Forbidden, Invalid, NotFound
 from app.kernel.model_base import utcnow
+from app.settings import api_credentials
 
 SETTABLE_STATUSES = (UserStatus.ACTIVE, UserStatus.DISABLED)
+# The message a session's next page shows when a move ended its impersonation of the moved advertiser.
+IMPERSONATION_ENDED_BY_MOVE = "session.impersonation_ended_by_move"
 # The fields the edit forms change; the change log shows them by these names.
 DETAIL_FIELDS = ("email", "first_name", "last_name", "company_name")
 
 
 def can_change_status(actor: Actor, user: User) -> bool:
-    """Staff and agencies may switch accounts in their scope on or off, never their own or a chain member's."""
-    return user.id not in actor.stack and user.status in SETTABLE_STATUSES
+    """Staff and agencies may switch accounts in their scope on or off, never their own or a chain member's, and
+    only accounts whose sign-in they manage (a co-admin not another co-admin)."""
+    return user.id not in actor.stack and user.status in SETTABLE_STATUSES and can_manage_credentials(actor, user)
 
 
 def _details(user: User) -> dict[str, Any]:
@@ -106,7 +116,8 @@ def get_user(db: Session, *, actor: Actor, user_id: int) -> UserRead:
     return UserRead(id=user.id, role=Role(user.role), status=user.status, agency_id=user.agency_id,
                     agency=(agency.company_name or agency.email) if agency else "",
                     created=user.created_at.isoformat(), name=user.display_name, email=user.email,
-                    first_name=user.first_name, last_name=user.last_name, company_name=user.company_name)
+                    first_name=user.first_name, last_name=user.last_name, company_name=user.company_name,
+                    can_manage_sign_in=can_manage_credentials(actor, user))
 
 
 def update_user(db: Session, *, actor: Actor, user_id: int, email: str | None = None, first_name: str | None = None,
@@ -120,7 +131,8 @@ def update_user(db: Session, *, actor: Actor, user_id: int, email: str | None = 
     given = {name: value for name, value in (("email", email), ("first_name", first_name), ("last_name", last_name),
                                               ("company_name", company_name)) if value is not None}
     _check_details(role=Role(user.role), **given)
-    if "email" in given:
+    if "email" in given and normalise_email(given["email"]) != user.email:
+        require_credentials_of(actor, user)  # the address it signs in with, where its reset codes go
         _email_is_free(db, given["email"], own_id=user.id)
     before = _details(user)
     set_details(user, given)
@@ -142,7 +154,7 @@ def _switchable(db: Session, actor: Actor, user_id: int) -> User:
     user = require_user_in_scope(actor, db.get(User, user_id))
     if not can_change_status(actor, user):
         raise Forbidden("You cannot change the status of this account.")
-    return user
+    return require_credentials_of(actor, user)  # disabling shuts its owner out: a matter of its sign-in
 
 
 def _end_sessions(db: Session, user: User, status: str) -> None:
@@ -166,6 +178,7 @@ def send_password_reset(db: Session, *, actor: Actor, user_id: int) -> str:
     user = require_user_in_scope(actor, db.get(User, user_id))
     if user.id in actor.stack:
         raise Forbidden("Change your own password on your profile page.")
+    require_credentials_of(actor, user)
     if user.status != UserStatus.ACTIVE:
         raise Forbidden("Only active accounts can reset their password.")
     issue_code(db, user=user, purpose="reset")
@@ -183,6 +196,7 @@ def _drop_broken_impersonations(db: Session, *, advertiser_id: int, new_agency_i
         parent = db.get(User, stack[depth - 1])
         if parent is not None and parent.role == Role.AGENCY and parent.id != new_agency_id:
             row.stack = stack[:depth]
+            row.notice = IMPERSONATION_ENDED_BY_MOVE  # its open tabs come back as the agency, and say why
             db.add(row)
 
 
@@ -214,6 +228,7 @@ def assign_advertisers(db: Session, *, actor: Actor, advertiser_ids: list[int], 
             settings.margin_bps = 0
             db.add(settings)
         _drop_broken_impersonations(db, advertiser_id=advertiser_id, new_agency_id=agency_id)
+        api_credentials.end_keys_beyond_their_makers(db, actor=actor, user=user)  # the old agency's keys for it
         audit.record(db, actor=actor, entity="user", entity_id=advertiser_id, action="assign_agency",
                      before=before, after={"agency_id": agency_id, **({"margin_bps": 0} if "margin_bps" in before else {})})
         for side, agency_side in (("from", before["agency_id"]), ("to", agency_id)):

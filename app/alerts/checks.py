@@ -5,19 +5,22 @@ The advertisers' checks (low balance, no spend, under-delivery) read, for a set 
 their ledgers and active campaigns (a grouped query each) and two queries of the statistics store grouped by
 advertiser (spend an advertiser, campaign and day since the oldest flight start, and spend an advertiser, campaign
 and hour over the last day): a pass over thousands of advertisers is a few reads, not thousands. Each rule then
-reads one advertiser's share. Days are UTC days.
+reads one advertiser's share. Days are UTC days, but a running campaign's flight and daily budget count the days of
+its time zone (a third query per zone other than UTC among them).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, col, func, select
 
 from app.alerts.kinds import BURN_DAYS, NO_SPEND_HOURS, UNDER_DELIVERY_SHARE, AlertKind
+from app.campaigns import flight
 from app.campaigns.models import Campaign, CampaignStatus
 from app.dsps.pushes import failed_pushes
 from app.funds.models import LedgerEntry
@@ -42,11 +45,13 @@ class Cause:
 
 @dataclass(frozen=True)
 class Delivery:
-    """One advertiser's spend as the checks need it (micro-dollars): each UTC day's per campaign, and the last
-    NO_SPEND_HOURS hours' per campaign."""
+    """One advertiser's spend as the checks need it (micro-dollars): each UTC day's per campaign, the last
+    NO_SPEND_HOURS hours' per campaign, and each running campaign's days in its own time zone (`local_days`: the
+    days its flight and daily budget count; UTC campaigns' are their UTC days)."""
 
     by_campaign_day: dict[int, dict[date, int]]
     last_hours: dict[int, int]
+    local_days: dict[int, dict[date, int]] = field(default_factory=dict)
 
     def burn_per_day(self, today: date) -> float:
         first = today - timedelta(days=BURN_DAYS)
@@ -54,11 +59,17 @@ class Delivery:
                     if first <= day < today)
         return spent / BURN_DAYS
 
+    def _days(self, campaign_id: int) -> dict[date, int]:
+        local = self.local_days.get(campaign_id)
+        return local if local is not None else self.by_campaign_day.get(campaign_id, {})
+
     def since(self, campaign_id: int, first: date) -> int:
-        return sum(micros for day, micros in self.by_campaign_day.get(campaign_id, {}).items() if day >= first)
+        """Spent from `first` on, a day of the campaign's zone."""
+        return sum(micros for day, micros in self._days(campaign_id).items() if day >= first)
 
     def on(self, campaign_id: int, day: date) -> int:
-        return self.by_campaign_day.get(campaign_id, {}).get(day, 0)
+        """Spent on `day`, a day of the campaign's zone."""
+        return self._days(campaign_id).get(day, 0)
 
 
 def _day(value: StatsValue) -> date:
@@ -87,13 +98,39 @@ def read_deliveries(advertiser_ids: Sequence[int], campaigns: Mapping[int, Seque
     for row in store.query(StatsQuery(start=first, end=today, dimensions=("advertiser_id", "campaign_id", "date"),
                                       metrics=("spend",), advertiser_ids=scope)):
         by_day[whole(row["advertiser_id"])][whole(row["campaign_id"])][_day(row["date"])] = whole(row["spend_micros"])
+    local_days = _zoned_days(campaigns, scope, now)
     since = now - timedelta(hours=NO_SPEND_HOURS)
     last_hours: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for row in store.query(StatsQuery(start=since.date(), end=today, dimensions=("advertiser_id", "campaign_id", "hour"),
                                       metrics=("spend",), advertiser_ids=scope)):
         if _hour(row["hour"]) >= since:
             last_hours[whole(row["advertiser_id"])][whole(row["campaign_id"])] += whole(row["spend_micros"])
-    return {a: Delivery(dict(by_day.get(a, {})), dict(last_hours.get(a, {}))) for a in advertiser_ids}
+    return {a: Delivery(dict(by_day.get(a, {})), dict(last_hours.get(a, {})), dict(local_days.get(a, {})))
+            for a in advertiser_ids}
+
+
+def _zoned_days(campaigns: Mapping[int, Sequence[Campaign]], scope: tuple[int, ...],
+                now: datetime) -> dict[int, dict[int, dict[date, int]]]:
+    """The running campaigns of zones other than UTC: their spend per day of their zone since their flight's
+    first day, by advertiser and campaign (one store query per zone, not per campaign)."""
+    by_zone: dict[str, list[Campaign]] = defaultdict(list)
+    for running in campaigns.values():
+        for c in running:
+            if c.time_zone != "UTC" and c.id is not None:
+                by_zone[c.time_zone].append(c)
+    found: dict[int, dict[int, dict[date, int]]] = defaultdict(lambda: defaultdict(dict))
+    for time_zone, members in by_zone.items():
+        where = flight.zone(time_zone)
+        query = StatsQuery(start=min(flight.first_day(c.starts_at, where) for c in members),
+                           end=flight.local(now, where).date(), dimensions=("advertiser_id", "campaign_id", "date"),
+                           metrics=("spend",), advertiser_ids=scope, time_zone=time_zone,
+                           filters={"campaign_id": tuple(c.id for c in members if c.id is not None)})
+        for c in members:
+            assert c.id is not None
+            found[c.advertiser_id][c.id] = {}  # a campaign without spend has days too: none
+        for row in get_store().query(query):
+            found[whole(row["advertiser_id"])][whole(row["campaign_id"])][_day(row["date"])] = whole(row["spend_micros"])
+    return found
 
 
 def _aware(moment: datetime) -> datetime:
@@ -168,11 +205,17 @@ def expected_spend(campaign: Campaign, now: datetime) -> int | None:
     if now - start < timedelta(days=1):
         return None
     if campaign.ends_at is not None:
-        flight = (_aware(campaign.ends_at) - start).total_seconds()
-        return round(campaign.total_budget_micros * (now - start).total_seconds() / flight) if flight > 0 else None
-    if campaign.daily_budget_micros and start.date() < now.date() - timedelta(days=1):
+        length = (_aware(campaign.ends_at) - start).total_seconds()
+        return round(campaign.total_budget_micros * (now - start).total_seconds() / length) if length > 0 else None
+    where = flight.zone(campaign.time_zone)
+    if campaign.daily_budget_micros and flight.first_day(start, where) < _yesterday(now, where):
         return campaign.daily_budget_micros
     return None
+
+
+def _yesterday(now: datetime, where: ZoneInfo) -> date:
+    """The day before today in the campaign's zone (the day its daily budget last counted whole)."""
+    return flight.local(now, where).date() - timedelta(days=1)
 
 
 def under_delivery(campaigns: Iterable[Campaign], delivery: Delivery, now: datetime) -> list[Cause]:
@@ -183,9 +226,9 @@ def under_delivery(campaigns: Iterable[Campaign], delivery: Delivery, now: datet
         expected = expected_spend(c, now)
         if c.id is None or not expected:
             continue
-        open_ended = c.ends_at is None
-        spent = (delivery.on(c.id, now.date() - timedelta(days=1)) if open_ended
-                 else delivery.since(c.id, _aware(c.starts_at).date()))
+        open_ended, where = c.ends_at is None, flight.zone(c.time_zone)
+        spent = (delivery.on(c.id, _yesterday(now, where)) if open_ended
+                 else delivery.since(c.id, flight.first_day(c.starts_at, where)))
         if spent >= expected * UNDER_DELIVERY_SHARE:
             continue
         behind = round(100 * (1 - spent / expected))

@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 from app.access.policy import Actor, require
 from app.campaigns import service as campaigns
 from app.campaigns.schemas import BulkResult, CampaignRead, CampaignUpdate
+from app.history import versions
 from app.kernel import money
 from app.kernel.errors import Invalid, ServiceError
 from app.kernel.i18n.catalog import Message
@@ -105,15 +106,19 @@ def _status(value: Any) -> str:
 # --- running the rows ----------------------------------------------------------------------------------
 
 def _each(db: Session, actor: Actor, campaign_ids: list[int],
-          apply: Callable[[int, CampaignRead], CampaignRead], language: str | None) -> list[BulkResult]:
+          apply: Callable[[int, CampaignRead], CampaignRead], language: str | None,
+          read: Mapping[int, int] | None = None) -> list[BulkResult]:
     """apply(id, the campaign as it is) for every id, each in its own savepoint; one result per id, in order,
-    refusals worded in `language`."""
+    refusals worded in `language`. `read`: the version the caller read of some campaigns, by id: one saved since
+    is refused, naming who changed what (each row's write is conditional on the version it read either way)."""
     results: list[BulkResult] = []
     for campaign_id in campaign_ids:
         name = ""
         try:
             current = campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)  # NotFound out of scope
             name = current.name
+            versions.check(db, entity="campaign", row=current, expected=(read or {}).get(campaign_id),
+                           fields=campaigns.changed_fields)
             with db.begin_nested():  # rolled back to here, and only here, when the row is refused
                 saved = apply(campaign_id, current)
         except ServiceError as refusal:
@@ -125,13 +130,13 @@ def _each(db: Session, actor: Actor, campaign_ids: list[int],
 
 
 def bulk_update(db: Session, *, actor: Actor, campaign_ids: list[int], changes: ChangeSet,
-                language: str | None = None) -> list[BulkResult]:
+                language: str | None = None, read: Mapping[int, int] | None = None) -> list[BulkResult]:
     """Apply `changes` to each campaign: any of bid, bid_min, bid_max, total_budget, daily_budget (dollar text,
     read by the money parser; each row checked by the amount rules against its own stored values),
     status, goal_metric with goal_target, and inventory_lists / audiences as {mode: add|remove|replace,
     allow: [ids], block: [ids]}. Settings are saved before the status moves. Returns one {id, name, ok,
     message} per requested id, in request order; a refused row's message in `language` (English by default: the
-    API's), as in every bulk edit here."""
+    API's), as in every bulk edit here. `read`: the versions the caller read (_each)."""
     require(actor, "campaign", "update")
     ids = _campaign_ids(campaign_ids)
     if not isinstance(changes, Mapping) or not changes:
@@ -148,33 +153,32 @@ def bulk_update(db: Session, *, actor: Actor, campaign_ids: list[int], changes: 
 
     def apply(campaign_id: int, current: CampaignRead) -> CampaignRead:
         data: dict[str, Any] = dict(settings)
-        if lists:
-            targeting = current.targeting.model_dump()
-            for key, change in lists.items():
-                targeting[key] = _merged(targeting.get(key), change)
-            data["targeting"] = targeting
+        if lists:  # only the kinds it changes (the service keeps the others as saved)
+            data["targeting"] = {key: _merged(getattr(current.targeting, key).model_dump(), change)
+                                 for key, change in lists.items()}
         saved = campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id,
                                           data=CampaignUpdate.model_validate(data)) if data else current
         if status is not None:
             saved = campaigns.set_status(db, actor=actor, campaign_id=campaign_id, status=status)
         return saved
 
-    return _each(db, actor, ids, apply, language)
+    return _each(db, actor, ids, apply, language, read)
 
 
 def bulk_status(db: Session, *, actor: Actor, campaign_ids: list[int], status: str,
-                language: str | None = None) -> list[BulkResult]:
+                language: str | None = None, read: Mapping[int, int] | None = None) -> list[BulkResult]:
     """/admin/bulk-campaign-status (admin and co-admin): move each campaign to `status` along the declared
     transitions. One {id, name, ok, message} per requested id, in request order."""
     require(actor, "campaign", "bulk_status")
     ids = _campaign_ids(campaign_ids)
     wanted = _status(status)
     return _each(db, actor, ids, lambda campaign_id, _current: campaigns.set_status(
-        db, actor=actor, campaign_id=campaign_id, status=wanted), language)
+        db, actor=actor, campaign_id=campaign_id, status=wanted), language, read)
 
 
 def bulk_exchanges(db: Session, *, actor: Actor, campaign_ids: list[int], add: list[int],
-                   remove: list[int], language: str | None = None) -> list[BulkResult]:
+                   remove: list[int], language: str | None = None,
+                   read: Mapping[int, int] | None = None) -> list[BulkResult]:
     """/bulk-edit-exchanges: add exchanges to, and remove exchanges from, each campaign's targeting. A row is
     refused when its advertiser may not buy on an added exchange (its user configuration). One {id, name, ok,
     message} per requested id, in request order."""
@@ -191,9 +195,8 @@ def bulk_exchanges(db: Session, *, actor: Actor, campaign_ids: list[int], add: l
         raise Invalid({"add": "Choose exchanges from the list."})
 
     def apply(campaign_id: int, current: CampaignRead) -> CampaignRead:
-        targeting = current.targeting.model_dump()
-        targeting["exchanges"] = sorted((set(current.targeting.exchanges) | added) - removed)
+        exchanges = sorted((set(current.targeting.exchanges) | added) - removed)
         return campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id,
-                                         data=CampaignUpdate(targeting=targeting))
+                                         data=CampaignUpdate(targeting={"exchanges": exchanges}))
 
-    return _each(db, actor, ids, apply, language)
+    return _each(db, actor, ids, apply, language, read)

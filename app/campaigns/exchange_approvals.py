@@ -21,6 +21,7 @@ from app.campaigns.models import ApprovalStatus, Campaign, CampaignStatus, Excha
 from app.campaigns.schemas import BulkResult, CampaignExchangeRead, ExchangeRequestRead
 from app.campaigns.scope import campaign_in_scope
 from app.history import audit, change_log
+from app.kernel.choices import filter_choice
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.grid_search import every_word
 from app.kernel.keyset_pages import KeysetOrder, read_page
@@ -87,8 +88,7 @@ def _requests_query(actor: Actor, *, status: str, campaign_id: int | None, searc
     """Staff: the requests of every campaign that is not archived, before their order; `search` keeps those whose
     campaign, advertiser or exchange name contains it."""
     require(actor, ENTITY, "view")
-    if status and status not in {s.value for s in ApprovalStatus}:
-        raise Invalid({"status": "Choose pending, approved or rejected."})
+    filter_choice("status", status, tuple(ApprovalStatus))
     query = (select(ExchangeApproval, Campaign, User, ReferenceValue.name)
              .join(Campaign, col(Campaign.id) == ExchangeApproval.campaign_id)
              .join(User, col(User.id) == Campaign.advertiser_id)

@@ -9,13 +9,12 @@ import re
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
-from app.access.policy import Actor, advertiser_rows, require
+from app.access.policy import Actor, require
 from app.campaigns import service as campaigns
-from app.campaigns.models import Campaign, CampaignStatus
+from app.campaigns.models import CampaignStatus
 from app.kernel.csv_exports import ExportLink, export_link, write_export
 from app.kernel.errors import Invalid
 from app.kernel.i18n.catalog import Translator, translator
@@ -28,15 +27,15 @@ LABEL_KEYS = {"status": "campaigns.status.{}", "objective": "campaigns.objective
 SWITCH = "active"
 SWITCH_TEXT = {True: "campaigns.export_on", False: "campaigns.export_off"}
 EXPORT_COLUMNS = (*campaigns.LIST_COLUMNS, SWITCH)
-_DAY_COLUMNS = ("starts_at", "ends_at")
+_DAY_COLUMNS = {"starts_at": "starts_on", "ends_at": "ends_on"}
 _TIME_COLUMNS = ("updated_at",)
 _NUMBER_COLUMNS = ("id", "advertiser_id", "total_budget", "daily_budget", "bid")
 _NATURAL = re.compile(r"(\d+)")
 
 
-def _cells(row: dict[str, Any], columns: list[str], t: Translator, zones: dict[int, str]) -> list[Any]:
+def _cells(row: dict[str, Any], columns: list[str], t: Translator) -> list[Any]:
     """A list row as a spreadsheet wants it: labels as the page shows them, money as numbers with cents, a
-    flight's days as ISO dates in the campaign's time zone, the last change as an ISO time (UTC)."""
+    flight's days as ISO dates in the campaign's time zone (its last day for the end), the last change as an ISO time (UTC)."""
     cells: list[Any] = []
     for column in columns:
         value = row["status"] == CampaignStatus.ACTIVE if column == SWITCH else row[column]
@@ -51,7 +50,7 @@ def _cells(row: dict[str, Any], columns: list[str], t: Translator, zones: dict[i
             label = t(key)
             value = value if label == key else label  # a traffic type the admin added has no catalog words
         elif column in _DAY_COLUMNS:
-            value = datetime.fromisoformat(value).astimezone(ZoneInfo(zones.get(row["id"], "UTC"))).date().isoformat()
+            value = row[_DAY_COLUMNS[column]] or ""  # the first and last days in the campaign's time zone
         elif column in _TIME_COLUMNS:
             value = datetime.fromisoformat(value).astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
         cells.append(value)
@@ -88,13 +87,6 @@ def _grid_order(rows: list[tuple[dict[str, Any], list[Any]]], sort: str, cell_of
     return [pair for _value, pair in ordered] + [pair for value, pair in keyed if value == ""]
 
 
-def _time_zones(db: Session, actor: Actor) -> dict[int, str]:
-    """The campaigns (in the actor's scope) whose flight days are not UTC days: id -> time zone."""
-    query = select(col(Campaign.id), Campaign.time_zone).where(Campaign.time_zone != "UTC",
-                                                          advertiser_rows(actor, Campaign.advertiser_id))
-    return {cid: zone for cid, zone in db.exec(query).all() if cid}
-
-
 def export_campaigns(db: Session, *, actor: Actor, columns: list[str], status: str = "", search: str = "",
                      advertiser_id: int | None = None, include_archived: bool = False, sort: str = "",
                      headers: list[str] | None = None, language: str | None = None) -> ExportLink:
@@ -117,10 +109,10 @@ def export_campaigns(db: Session, *, actor: Actor, columns: list[str], status: s
         raise Invalid({"headers": "Give one title per column."})
     if sort and sort.lstrip("-") not in EXPORT_COLUMNS:
         raise Invalid({"sort": f"Sort by one of: {', '.join(EXPORT_COLUMNS)} (a leading - for descending)."})
-    t, terms, zones = translator(language), search.lower().split(), _time_zones(db, actor)
+    t, terms = translator(language), search.lower().split()
     listed = [row.model_dump() for row in campaigns.list_campaigns(
         db, actor=actor, status=status, advertiser_id=advertiser_id, include_archived=include_archived)]
-    shown = [(row, cells) for row in listed if _matches(row, cells := _cells(row, chosen, t, zones), chosen, terms)]
+    shown = [(row, cells) for row in listed if _matches(row, cells := _cells(row, chosen, t), chosen, terms)]
     stored = write_export(headers if headers is not None else chosen,
-                          (cells for _row, cells in _grid_order(shown, sort, lambda row, column: _cells(row, [column], t, zones)[0])))
+                          (cells for _row, cells in _grid_order(shown, sort, lambda row, column: _cells(row, [column], t)[0])))
     return export_link(actor=actor, stored=stored, filename=f"Campaigns-{utcnow():%Y%m%d-%H%M%S}.csv")

@@ -28,12 +28,14 @@ import statistics
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, col, select
 
 from app.access.models import User
 from app.access.policy import Actor, can_see_user, require
 from app.access.roles import Role
+from app.campaigns import flight
 from app.campaigns.forecast_schemas import CountRange, Forecast, ForecastDraft, MoneyRange
 from app.campaigns.targeting import FORMER_DEVICE_NAMES
 from app.kernel import money
@@ -192,12 +194,13 @@ def _advertiser(db: Session, actor: Actor, advertiser_id: int | None) -> User:
     return user
 
 
-def _day(value: str | None, field: str, errors: dict[str, str]) -> date | None:
+def _moment(value: str | None, where: ZoneInfo, field: str, errors: dict[str, str]) -> datetime | None:
+    """A flight start or end by the campaigns' own rule (app/campaigns/flight.py: an end date is inclusive)."""
     text = (value or "").strip()
     if not text:
         return None
     try:
-        return date.fromisoformat(text[:10])
+        return flight.given(text, where, end=field == "ends_at")
     except ValueError:
         errors[field] = BAD_DATE
         return None
@@ -211,14 +214,16 @@ def _checked(draft: ForecastDraft) -> _Draft:
         amounts[field], problem = money.micros_or_none(getattr(draft, field), field=field, required=field == "bid")
         if problem:
             errors[field] = problem
-    starts, ends = _day(draft.starts_at, "starts_at", errors), _day(draft.ends_at, "ends_at", errors)
-    if starts and ends and ends < starts:
+    where = flight.zone(draft.time_zone)
+    starts = _moment(draft.starts_at, where, "starts_at", errors)
+    ends = _moment(draft.ends_at, where, "ends_at", errors)
+    if starts and ends and ends <= starts:
         errors["ends_at"] = ENDS_BEFORE
     if errors:
         raise Invalid(errors)
     return _Draft(bid_micros=amounts["bid"], priced_by="impressions" if draft.bid_strategy == "cpm" else "clicks",
                   daily_budget=amounts["daily_budget"], total_budget=amounts["total_budget"],
-                  flight_days=(ends - starts).days + 1 if starts and ends else None)
+                  flight_days=flight.flight_days(starts, ends, where) if starts and ends else None)
 
 
 def _names(values: Any) -> list[str]:

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from app.campaigns import flight
 from app.campaigns.schemas import BidStrategy
 from app.kernel.schema_examples import example
 
@@ -23,8 +24,11 @@ class ForecastDraft(BaseModel):
 
     advertiser_id: int | None = Field(None, description="Whose delivery to forecast from; an advertiser's own "
                                                          "when left out by an advertiser")
-    starts_at: str | None = Field(None, description="The flight's start (ISO 8601 date or time)")
-    ends_at: str | None = Field(None, description="The flight's end; empty: open-ended (reach is then over 28 days)")
+    starts_at: str | None = Field(None, description="The flight's start, " + flight.GIVEN)
+    ends_at: str | None = Field(None, description="The flight's end, " + flight.END_GIVEN
+                                + "; empty: open-ended (reach is then over 28 days)")
+    time_zone: str | None = Field(None, description="The campaign's IANA time zone, whose days the flight counts "
+                                                    "(UTC when left out)")
     total_budget: str | None = Field(None, description=_DOLLARS + "; empty: no total cap")
     daily_budget: str | None = Field(None, description=_DOLLARS + "; empty: no daily cap")
     bid_strategy: BidStrategy = "cpm"

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import BigInteger, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from app.kernel.model_base import created_at_field, json_field, utcnow
+from app.kernel.model_base import created_at_field, json_field, utcnow, version_field
 from app.kernel.natural_order import keep_sort_key, name_column, sort_key_field
 
 
@@ -91,9 +91,13 @@ SORTED_COLUMNS = ("name_key", "status", "objective", "advertiser_id", "starts_at
                   "daily_budget_micros", "bid_strategy", "bid_micros", "traffic_type", "updated_at")
 
 
+_VERSION, _VERSIONED = version_field()
+
+
 class Campaign(SQLModel, table=True):
     __tablename__ = "campaigns"
     __table_args__ = tuple(Index(f"ix_campaigns_{column}_id", column, "id") for column in SORTED_COLUMNS)
+    __mapper_args__ = _VERSIONED
 
     id: int | None = Field(default=None, primary_key=True)
     advertiser_id: int = Field(foreign_key="users.id", index=True)
@@ -119,6 +123,7 @@ class Campaign(SQLModel, table=True):
     targeting: dict[str, Any] = json_field(dict)
     created_at: datetime = created_at_field()
     updated_at: datetime = Field(default_factory=utcnow, index=True)  # the list sorts by it (newest change first)
+    version: int = _VERSION  # counts its saves; a save names the one it read (app/history/versions.py)
 
 
 keep_sort_key(Campaign, "name_key", name_column)

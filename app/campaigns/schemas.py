@@ -1,8 +1,9 @@
 """What the campaign services take and answer, and so what the API's campaign calls send and receive.
 
-Money is dollars as decimal text ("12.50"), times ISO 8601 (UTC in replies). Request fields the campaign rules
-judge (money by app/kernel/money.py, dates, the targeting document by app/campaigns/targeting.py) stay loose here,
-so a bad value gets the rule's own message naming the field."""
+Money is dollars as decimal text ("12.50"), times ISO 8601 (UTC in replies, but a campaign's flight: with the offset of
+its time zone, app/campaigns/flight.py). Request fields the campaign rules judge (money by app/kernel/money.py,
+dates, the targeting document by app/campaigns/targeting.py) stay loose here, so a bad value gets the rule's own
+message naming the field."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from app.campaigns import flight
 from app.kernel.schema_examples import example
 from app.reference.schemas import (
     CarrierOption,
@@ -28,13 +30,16 @@ GoalMetric = Literal["none", "ctr", "cpa", "cpi", "vcr"]
 Status = Literal["draft", "active", "paused", "completed", "archived"]
 
 _DOLLARS = "Dollars as text, e.g. \"12.50\""
-_TIME = "ISO 8601; in `time_zone` when it carries no offset"
+_TIME = flight.GIVEN
 _TARGETING = (
     "countries (ISO alpha-2), regions (ISO 3166-2), cities (GeoNames ids), geo_fence (lat,long,radius|...), "
     "languages (ISO 639-1), device_types, exchanges / operating_systems / os_versions / browsers / manufacturers / "
     "carriers (reference value ids; os_versions within the chosen operating_systems, carriers within the chosen "
     "countries), dayparting (7 lists of hours, Monday first), inventory_lists and audiences ({allow: [ids], "
     "block: [ids]}), smart_app_lists ([ids])")
+
+_VERSION = ("On edit: the `version` you read (GET's `version`, or its ETag). A campaign changed since is refused "
+            "with 409 naming who changed what; left out (and no If-Match header), the save is not checked")
 
 
 class CampaignUpdate(BaseModel):
@@ -44,7 +49,7 @@ class CampaignUpdate(BaseModel):
     name: str | None = None
     objective: Objective | None = None
     starts_at: str | None = Field(None, description=_TIME)
-    ends_at: str | None = Field(None, description=_TIME + "; empty: no end")
+    ends_at: str | None = Field(None, description=flight.END_GIVEN + "; empty: no end")
     time_zone: str | None = Field(None, description="IANA name, e.g. Europe/Berlin")
     total_budget: str | None = Field(None, description=_DOLLARS)
     daily_budget: str | None = Field(None, description=_DOLLARS + "; empty: none")
@@ -61,7 +66,10 @@ class CampaignUpdate(BaseModel):
         "a campaign keeps the one it has after it is retired"))
     goal_metric: GoalMetric | None = None
     goal_target: str | None = Field(None, description="CTR/VCR in %, CPA/CPI in dollars; empty for none")
-    targeting: dict[str, JsonValue] | None = Field(None, description=_TARGETING)
+    targeting: dict[str, JsonValue] | None = Field(None, description=_TARGETING + ". On edit, each kind named "
+                                                   "replaces that kind (an empty list clears it); kinds left out keep "
+                                                   "their values")
+    version: int | None = Field(None, description=_VERSION)
 
 
 class CampaignBody(CampaignUpdate):
@@ -115,7 +123,8 @@ class Targeting(BaseModel):
 # A campaign as the API answers it: the example of CampaignRead and of the replies built on it.
 CAMPAIGN_READ_EXAMPLE: dict[str, Any] = {
     "id": 101, "advertiser_id": 4, "name": "Launch Week", "objective": "app_installs", "status": "draft",
-    "starts_at": "2026-12-01T00:00:00+00:00", "ends_at": "2026-12-31T00:00:00+00:00", "time_zone": "UTC",
+    "starts_at": "2026-12-01T00:00:00+00:00", "ends_at": "2027-01-01T00:00:00+00:00", "time_zone": "UTC",
+    "starts_on": "2026-12-01", "ends_on": "2026-12-31",
     "pacing": "even", "bid_strategy": "cpc", "frequency_cap": None, "frequency_period": None,
     "traffic_type": "app", "goal_metric": "none", "goal_target": "",
     "created_at": "2026-11-26T09:30:00+00:00", "updated_at": "2026-11-26T09:30:00+00:00",
@@ -126,11 +135,19 @@ CAMPAIGN_READ_EXAMPLE: dict[str, Any] = {
         "device_types": ["phone"], "exchanges": [], "operating_systems": [], "os_versions": [], "browsers": [],
         "manufacturers": [], "carriers": [], "dayparting": [], "inventory_lists": {"allow": [], "block": []},
         "audiences": {"allow": [], "block": []}, "smart_app_lists": []},
-    "shown_status": "draft", "next_statuses": ["active", "archived"]}
+    "shown_status": "draft", "next_statuses": ["active", "archived"], "version": 1}
+
+
+_STARTS_AT = "The first instant it runs, ISO 8601 with the offset of `time_zone`"
+_ENDS_AT = ("The first instant it no longer runs (the end is exclusive here: an end date given runs through that "
+            "day, so it shows as the next day's midnight), ISO 8601 with the offset of `time_zone`; null: no end")
+_STARTS_ON = "The flight's first day in `time_zone` (ISO 8601 date)"
+_ENDS_ON = "The flight's last day in `time_zone`, inclusive (ISO 8601 date); null: no end"
 
 
 class CampaignRead(BaseModel):
-    """A campaign as pages and the API show it (money in dollars as decimal text, times ISO 8601 UTC)."""
+    """A campaign as pages and the API show it (money in dollars as decimal text; its flight in its `time_zone`,
+    the other times ISO 8601 UTC)."""
 
     model_config = example(CAMPAIGN_READ_EXAMPLE)
 
@@ -139,8 +156,11 @@ class CampaignRead(BaseModel):
     name: str
     objective: str
     status: str = Field(description="The stored status")
-    starts_at: str | None = Field(description="null only in a clone's plan whose original's flight has ended")
-    ends_at: str | None
+    starts_at: str | None = Field(description=_STARTS_AT + "; null only in a clone's plan whose original's flight "
+                                              "has ended")
+    ends_at: str | None = Field(description=_ENDS_AT)
+    starts_on: str | None = Field(description=_STARTS_ON + "; null as starts_at is")
+    ends_on: str | None = Field(description=_ENDS_ON)
     time_zone: str
     pacing: str
     bid_strategy: str
@@ -161,6 +181,8 @@ class CampaignRead(BaseModel):
     shown_status: str = Field(description="The status shown: \"ended\" once the flight is over while draft, "
                                           "active or paused, else the stored one")
     next_statuses: list[str] = Field(description="The statuses it may move to now")
+    version: int = Field(description="Counts its saves (1 when created): send it back with an edit (or GET's ETag "
+                                     "as If-Match), so a save made from an older copy is refused")
 
 
 class CampaignClone(CampaignRead):
@@ -187,7 +209,8 @@ class ClonePlan(BaseModel):
 
 
 class CampaignListRow(BaseModel):
-    """A row of the campaign list (times ISO 8601 UTC, money in dollars as text)."""
+    """A row of the campaign list (its flight in its `time_zone`, the last change ISO 8601 UTC, money in dollars as
+    text)."""
 
     id: int
     name: str
@@ -195,8 +218,11 @@ class CampaignListRow(BaseModel):
     objective: str
     advertiser_id: int
     advertiser: str
-    starts_at: str | None
-    ends_at: str | None
+    starts_at: str | None = Field(description=_STARTS_AT)
+    ends_at: str | None = Field(description=_ENDS_AT)
+    starts_on: str | None = Field(description=_STARTS_ON)
+    ends_on: str | None = Field(description=_ENDS_ON)
+    time_zone: str
     total_budget: str | None
     daily_budget: str | None
     bid_strategy: str

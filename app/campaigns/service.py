@@ -22,7 +22,7 @@ from sqlmodel import Session, col, func, select
 from app.access.models import SHOWN_NAME_SQL, User, UserStatus
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.access.roles import Role
-from app.campaigns import exchange_approvals
+from app.campaigns import exchange_approvals, flight
 from app.campaigns.models import (
     BID_STRATEGIES,
     ENDED,
@@ -54,10 +54,11 @@ from app.campaigns.schemas import (
 )
 from app.campaigns.scope import campaign_in_scope
 from app.campaigns.targeting import clean_targeting, deliverable, stale_values
-from app.history import audit
+from app.history import audit, versions
 from app.history import status as status_machine
 from app.kernel import money
 from app.kernel import validation as v
+from app.kernel.choices import filter_choice
 from app.kernel.db import select_columns
 from app.kernel.errors import Invalid
 from app.kernel.grid_search import every_word
@@ -113,7 +114,7 @@ def _shown(campaign: Campaign, advertiser: User) -> dict[str, Any]:
     row = campaign.model_dump(exclude={"targeting", *MONEY_FIELDS.values()})
     row.update({field: _dollars(getattr(campaign, column)) for field, column in MONEY_FIELDS.items()})
     row.update(advertiser=advertiser.company_name or advertiser.display_name, targeting=dict(campaign.targeting),
-               starts_at=campaign.starts_at.isoformat(), ends_at=campaign.ends_at.isoformat() if campaign.ends_at else None,
+               **flight.shown(campaign.starts_at, campaign.ends_at, campaign.time_zone),
                created_at=campaign.created_at.isoformat(), updated_at=campaign.updated_at.isoformat(),
                shown_status=shown_status(campaign.status, campaign.ends_at),
                next_statuses=sorted(next_statuses(campaign.status, campaign.ends_at)))
@@ -220,6 +221,7 @@ _SORT_KEYS: dict[str, Any] = {
     "traffic_type": Campaign.traffic_type, "updated_at": Campaign.updated_at,
 }
 DEFAULT_SORT = "-updated_at"
+API_DEFAULT_SORT = "-id"  # paged by the API: an order no save moves (app/kernel/keyset_pages.newest_first)
 
 
 def _order(sort: str) -> list[Any]:
@@ -242,11 +244,12 @@ def _listed(actor: Actor, *, advertiser_id: int | None, status: str, search: str
             now: datetime) -> Any:
     """The campaign list's query before its order: the actor's scope, one advertiser, the status filter (as the
     list shows statuses) and the search, all in SQL, with the list's columns."""
+    filter_choice("status", status, (*CampaignStatus, ENDED))
     query = (select_columns(Campaign.id, Campaign.name, Campaign.status, Campaign.objective, Campaign.advertiser_id,
                             User.first_name, User.last_name, User.company_name, type_coerce(Campaign.starts_at, _NaiveUTC()),
                             type_coerce(Campaign.ends_at, _NaiveUTC()), Campaign.total_budget_micros,
                             Campaign.daily_budget_micros, Campaign.bid_strategy, Campaign.bid_micros, Campaign.traffic_type,
-                            type_coerce(Campaign.updated_at, _NaiveUTC()))
+                            type_coerce(Campaign.updated_at, _NaiveUTC()), Campaign.time_zone)
              .join(User, col(User.id) == Campaign.advertiser_id)
              .where(_scope_filter(actor)))
     if advertiser_id is not None:
@@ -274,10 +277,10 @@ def _as_list_rows(rows: Sequence[Any], now: datetime) -> list[CampaignListRow]:
     # Built unchecked (model_construct): every value comes typed from the columns above, and the list runs to tens
     # of thousands of rows.
     return [CampaignListRow.model_construct(
-        id=r[0], name=r[1], status=r[2], objective=r[3], advertiser_id=r[4], advertiser=_advertiser_text(r[7], r[5], r[6]),
-        starts_at=_utc_text(r[8]), ends_at=_utc_text(r[9]), total_budget=_dollars(r[10]), daily_budget=_dollars(r[11]),
-        bid_strategy=r[12], bid=_dollars(r[13]), traffic_type=r[14], updated_at=_utc_text(r[15]),
-        shown_status=shown_status(r[2], r[9], now)) for r in rows]
+        None, id=r[0], name=r[1], status=r[2], objective=r[3], advertiser_id=r[4],
+        advertiser=_advertiser_text(r[7], r[5], r[6]), **flight.shown(r[8], r[9], r[16]), total_budget=_dollars(r[10]),
+        daily_budget=_dollars(r[11]), bid_strategy=r[12], bid=_dollars(r[13]), traffic_type=r[14],
+        updated_at=_utc_text(r[15]), time_zone=r[16], shown_status=shown_status(r[2], r[9], now)) for r in rows]
 
 
 def _advertiser_text(company: str | None, first: str, last: str) -> str:
@@ -321,9 +324,11 @@ def campaigns_api_page(db: Session, *, actor: Actor, advertiser_id: int | None =
                        cursor: str | None = None) -> Page[CampaignListRow]:
     """The API's campaign list, a page at a time (app/kernel/paging.py): the same rows, filters and order as
     list_campaigns, read by keyset from the cursor's position, so inserts between two reads neither repeat nor
-    skip a campaign; `total` by a COUNT (milliseconds at tens of thousands)."""
+    skip a campaign; `total` by a COUNT (milliseconds at tens of thousands). Newest first by id unless `sort`
+    names a column: a save moves no campaign in that order."""
     require(actor, "campaign", "view")
     check_limit(limit)
+    sort = sort or API_DEFAULT_SORT
     order, now, text = _order(sort), datetime.now(UTC), (sort or DEFAULT_SORT).strip()
     descending, column = text.startswith("-"), text.lstrip("-")
     scope = {"list": "campaigns", "advertiser_id": advertiser_id, "status": status, "search": search,
@@ -342,7 +347,7 @@ def campaigns_api_page(db: Session, *, actor: Actor, advertiser_id: int | None =
     shown = raw[:limit]
     return Page[CampaignListRow](
         items=_as_list_rows(shown, now), total=int(total), limit=limit,
-        next_cursor=next_cursor(raw, limit, scope, lambda r: (r[16] if key is not None else None, r[0])))
+        next_cursor=next_cursor(raw, limit, scope, lambda r: (r[17] if key is not None else None, r[0])))
 
 
 def advertiser_choices(db: Session, *, actor: Actor) -> list[AdvertiserChoice]:
@@ -427,12 +432,6 @@ def _amounts(data: dict[str, Any], errors: dict[str, str], stored: Campaign | No
     return {column: micros[field] for field, column in MONEY_FIELDS.items()}
 
 
-def _time(value: Any, zone: ZoneInfo) -> datetime | None:
-    """An ISO date or date-time; one without an offset is in the campaign's time zone."""
-    parsed = datetime.fromisoformat(str(value).strip())
-    return (parsed if parsed.tzinfo else parsed.replace(tzinfo=zone)).astimezone(UTC)
-
-
 def _choice(value: Any, allowed: tuple[str, ...], errors: dict[str, str], field: str) -> str:
     text = str(value or "").strip()
     if text not in allowed:
@@ -487,7 +486,7 @@ def _checked(db: Session, advertiser_id: int, data: dict[str, Any], saved: Campa
                 errors[field] = "This field is required."
             continue
         try:
-            values[field] = _time(raw, zone)
+            values[field] = flight.given(raw, zone, end=field == "ends_at")
         except ValueError:
             errors[field] = "Enter a date such as 2026-12-01 or 2026-12-01T09:00."
     if values.get("starts_at") and values.get("ends_at") and values["ends_at"] <= values["starts_at"]:
@@ -529,7 +528,7 @@ def _checked(db: Session, advertiser_id: int, data: dict[str, Any], saved: Campa
 
 def snapshot(campaign: Campaign) -> dict[str, Any]:
     """The audited state of a campaign: its columns as JSON (times ISO 8601, money in micros)."""
-    row = campaign.model_dump(exclude={"id", "created_at", "updated_at"})
+    row = campaign.model_dump(exclude={"id", "created_at", "updated_at", "version"})  # the audit row keeps the version
     return {key: value.isoformat() if isinstance(value, datetime) else value for key, value in row.items()}
 
 
@@ -562,9 +561,11 @@ def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: Campai
     campaign, advertiser = campaign_in_scope(db, actor, campaign_id)
     if campaign.status == CampaignStatus.ARCHIVED:
         raise Invalid({"status": "An archived campaign cannot be changed; clone it instead."})
+    versions.check(db, entity="campaign", row=campaign, expected=data.version, fields=changed_fields)
     sent = _sent(data)
     current = {**_shown(campaign, advertiser), "targeting": campaign.targeting}
     merged = {field: sent.get(field, current.get(field)) for field in EDITABLE}
+    merged["targeting"] = merged_targeting(campaign.targeting, sent.get("targeting"))
     changed_money = {field for field in MONEY_FIELDS if field in sent and sent[field] != current[field]}
     before = snapshot(campaign)
     for column, value in _checked(db, campaign.advertiser_id, merged, campaign, changed=changed_money).items():
@@ -575,9 +576,32 @@ def update_campaign(db: Session, *, actor: Actor, campaign_id: int, data: Campai
         db.add(campaign)
         audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action=action,
                      before={k: before[k] for k in before if before[k] != after[k]},
-                     after={k: after[k] for k in after if before[k] != after[k]})
+                     after={k: after[k] for k in after if before[k] != after[k]}, version=versions.bump(campaign))
+        versions.flush(db)  # conditional on the version read: a save that lost a race is refused here
         exchange_approvals.sync_requests(db, actor=actor, campaign=campaign)
     return public(campaign, advertiser)
+
+
+def merged_targeting(saved: Mapping[str, Any], sent: Any) -> Any:
+    """The targeting an edit makes: each kind it names (countries, exchanges, devices, ...) replaced, an empty list
+    clearing that kind, every kind it does not name kept as saved. Anything but a document is left for the
+    targeting rule to refuse."""
+    if sent is None:
+        return dict(saved)
+    return {**saved, **sent} if isinstance(sent, dict) else sent
+
+
+def changed_fields(changes: Mapping[str, Any]) -> list[str]:
+    """A stored change ({column: [old, new]} of an audit row) as the fields the form names: money without its
+    "_micros", the targeting by kind ("targeting.countries")."""
+    names: list[str] = []
+    for column, (old, new) in changes.items():
+        if column == "targeting" and isinstance(old, dict | None) and isinstance(new, dict | None):
+            old, new = old or {}, new or {}
+            names += [f"targeting.{key}" for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
+        else:
+            names.append(column.removesuffix("_micros"))
+    return names
 
 
 def set_status(db: Session, *, actor: Actor, campaign_id: int, status: str) -> CampaignRead:
@@ -670,7 +694,7 @@ def clone_plan(db: Session, *, actor: Actor, campaign_id: int) -> ClonePlan:
     needs_dates = flight_ended(source.ends_at)
     campaign = {**shown.model_dump(), "name": _copy_name(db, source.advertiser_id, source.name),
                 "targeting": targeting, "taken": {field: taken for field, (taken, _names) in parts.items()},
-                **({"starts_at": None, "ends_at": None} if needs_dates else {})}
+                **(flight.shown(None, None, source.time_zone) if needs_dates else {})}
     return ClonePlan(campaign=CloneDraft.model_validate(campaign), left_out=left_out, needs_dates=needs_dates)
 
 

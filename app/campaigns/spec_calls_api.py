@@ -7,14 +7,14 @@ Bodies are plain JSON, or the spec client's `encryptedData` envelope when DSP_CL
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Query
-from pydantic import BaseModel, Field
+from fastapi import APIRouter, Depends, Query, Response
+from pydantic import Field
 from sqlmodel import Session
 
 from app.access.policy import Actor
 from app.campaigns import bulk as campaign_bulk
 from app.campaigns import service as campaigns
-from app.campaigns.api import SORT_HELP, StatusBody
+from app.campaigns.api import SORT_HELP, StatusBody, edit_campaign
 from app.campaigns.bulk import ChangeSet
 from app.campaigns.schemas import (
     BulkResult,
@@ -35,10 +35,12 @@ from app.campaigns.tools_api import (
     changes_of,
     exported,
 )
+from app.history.schemas import RowVersions
 from app.kernel.csv_exports import ExportLink
 from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
+from app.web.record_versions import ETAG_HEADER, STALE_REPLY, if_match_header, tagged
 
 router = APIRouter(tags=["campaigns: spec call names"])
 
@@ -55,7 +57,7 @@ class CampaignEditBody(CampaignBody):
     campaign_id: int
 
 
-class BidRangeBody(BaseModel):
+class BidRangeBody(RowVersions):
     model_config = example({"campaign_ids": [101, 102], "bid_min": "0.20", "bid_max": "0.60"})
 
     campaign_ids: list[int] = Field(..., description=IDS_HELP)
@@ -63,13 +65,13 @@ class BidRangeBody(BaseModel):
     bid_max: str | None = Field(None, description="Dollars as text; left out: unchanged")
 
 
-class ListsBody(ListChange):
+class ListsBody(ListChange, RowVersions):
     model_config = example({"campaign_ids": [101, 102], "mode": "add", "allow": [5], "block": []})
 
     campaign_ids: list[int] = Field(..., description=IDS_HELP)
 
 
-class OptimizationBody(BaseModel):
+class OptimizationBody(RowVersions):
     model_config = example({"campaign_ids": [101, 102], "goal_metric": "cpi", "goal_target": "1.50"})
 
     campaign_ids: list[int] = Field(..., description=IDS_HELP)
@@ -77,8 +79,10 @@ class OptimizationBody(BaseModel):
     goal_target: str = Field("", description="CTR/VCR in %, CPA/CPI in dollars; empty for none")
 
 
-def _bulk(db: Session, actor: Actor, campaign_ids: list[int], changes: ChangeSet) -> Envelope[list[BulkResult]]:
-    return answered(campaign_bulk.bulk_update(db, actor=actor, campaign_ids=campaign_ids, changes=changes))
+def _bulk(db: Session, actor: Actor, body: RowVersions, campaign_ids: list[int],
+          changes: ChangeSet) -> Envelope[list[BulkResult]]:
+    return answered(campaign_bulk.bulk_update(db, actor=actor, campaign_ids=campaign_ids, changes=changes,
+                                              read=body.versions))
 
 
 @router.get("/campaning/campaignData")
@@ -98,18 +102,19 @@ def change_status(body: CampaignStatusBody, actor: Actor = Depends(get_actor),
                  "Status changed")
 
 
-@router.get("/campaning/editTable")
-def edit_table(campaign_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[CampaignRead]:
-    """One campaign, for its edit form (as GET /campaigns/{id})."""
-    return reply(campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id))
+@router.get("/campaning/editTable", responses=ETAG_HEADER)
+def edit_table(campaign_id: int, response: Response, actor: Actor = Depends(get_actor),
+               db: Session = DB) -> Envelope[CampaignRead]:
+    """One campaign, for its edit form (as GET /campaigns/{id}, with its ETag)."""
+    return reply(tagged(response, campaigns.get_campaign(db, actor=actor, campaign_id=campaign_id)))
 
 
-@router.post("/campaning/update/editTable")
-def update_edit_table(body: CampaignEditBody, actor: Actor = Depends(get_actor),
-                      db: Session = DB) -> Envelope[CampaignRead]:
-    """Save a campaign's settings; fields left out keep their values (as PUT /campaigns/{id})."""
-    return reply(campaigns.update_campaign(db, actor=actor, campaign_id=body.campaign_id, data=body),
-                 "Campaign saved")
+@router.post("/campaning/update/editTable", responses=STALE_REPLY)
+def update_edit_table(body: CampaignEditBody, response: Response, if_match: str | None = if_match_header(),
+                      actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[CampaignRead]:
+    """Save a campaign's settings; fields left out keep their values, targeting kinds left out too, and If-Match
+    (or `version`) refuses a save from an older copy (as PUT /campaigns/{id})."""
+    return edit_campaign(db, actor, response, body.campaign_id, body, if_match)
 
 
 @router.delete("/campaning/deleteCampaign")
@@ -122,48 +127,51 @@ def delete_campaign(campaign_id: int, actor: Actor = Depends(get_actor),
 @router.post("/campaning/bulk/bid-range", description="Set the bid range of many campaigns. " + RESULTS_HELP)
 def bulk_bid_range(body: BidRangeBody, actor: Actor = Depends(get_actor),
                    db: Session = DB) -> Envelope[list[BulkResult]]:
-    changes: ChangeSet = body.model_dump(exclude_unset=True, exclude={"campaign_ids"})
-    return _bulk(db, actor, body.campaign_ids, changes)
+    changes: ChangeSet = body.model_dump(exclude_unset=True, exclude={"campaign_ids", "versions"})
+    return _bulk(db, actor, body, body.campaign_ids, changes)
 
 
 @router.post("/campaning/bulk/inventory", description="Add, remove or replace the inventory lists many campaigns "
                                                      "allow and block. " + RESULTS_HELP)
 def bulk_inventory(body: ListsBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[BulkResult]]:
-    return _bulk(db, actor, body.campaign_ids, {"inventory_lists": body.model_dump(exclude={"campaign_ids"})})
+    return _bulk(db, actor, body, body.campaign_ids,
+                 {"inventory_lists": body.model_dump(exclude={"campaign_ids", "versions"})})
 
 
 @router.post("/campaning/bulk/audience", description="Add, remove or replace the audiences many campaigns allow "
                                                     "and block. " + RESULTS_HELP)
 def bulk_audience(body: ListsBody, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[BulkResult]]:
-    return _bulk(db, actor, body.campaign_ids, {"audiences": body.model_dump(exclude={"campaign_ids"})})
+    return _bulk(db, actor, body, body.campaign_ids, {"audiences": body.model_dump(exclude={"campaign_ids", "versions"})})
 
 
 @router.post("/campaning/bulk/campaign-update", description="Any bulk change (as POST /campaigns/bulk). "
                                                            + RESULTS_HELP)
 def bulk_campaign_update(body: BulkUpdateBody, actor: Actor = Depends(get_actor),
                          db: Session = DB) -> Envelope[list[BulkResult]]:
-    return _bulk(db, actor, body.campaign_ids, changes_of(body.changes))
+    return _bulk(db, actor, body, body.campaign_ids, changes_of(body.changes))
 
 
 @router.post("/campaning/bulk/user-optimization-settings", description="Set the optimisation goal of many "
                                                                       "campaigns. " + RESULTS_HELP)
 def bulk_optimization(body: OptimizationBody, actor: Actor = Depends(get_actor),
                       db: Session = DB) -> Envelope[list[BulkResult]]:
-    return _bulk(db, actor, body.campaign_ids, {"goal_metric": body.goal_metric, "goal_target": body.goal_target})
+    return _bulk(db, actor, body, body.campaign_ids,
+                 {"goal_metric": body.goal_metric, "goal_target": body.goal_target})
 
 
 @router.post("/campaning/bulk/exchanges", description="As POST /campaigns/bulk/exchanges. " + RESULTS_HELP)
 def bulk_exchanges(body: BulkExchangesBody, actor: Actor = Depends(get_actor),
                    db: Session = DB) -> Envelope[list[BulkResult]]:
     return answered(campaign_bulk.bulk_exchanges(db, actor=actor, campaign_ids=body.campaign_ids, add=body.add,
-                                                 remove=body.remove))
+                                                 remove=body.remove, read=body.versions))
 
 
 @router.post("/admin/campaning/bulk-status", description="Admin and co-admin (as POST /campaigns/bulk/status). "
                                                         + RESULTS_HELP)
 def admin_bulk_status(body: BulkStatusBody, actor: Actor = Depends(get_actor),
                       db: Session = DB) -> Envelope[list[BulkResult]]:
-    return answered(campaign_bulk.bulk_status(db, actor=actor, campaign_ids=body.campaign_ids, status=body.status))
+    return answered(campaign_bulk.bulk_status(db, actor=actor, campaign_ids=body.campaign_ids, status=body.status,
+                                              read=body.versions))
 
 
 @router.post("/campaning/exportCampaningData")

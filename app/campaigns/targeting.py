@@ -14,8 +14,6 @@ can still be edited, and the buyer can remove it; it cannot be newly chosen. Suc
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 import pycountry
@@ -23,7 +21,9 @@ from sqlmodel import Session, col, select
 
 from app.access.preferences import settings_of
 from app.campaigns.models import TARGETING_REFERENCE_KEYS
+from app.kernel import csv_uploads
 from app.kernel import validation as v
+from app.kernel.errors import Invalid
 from app.kernel.i18n.catalog import Message
 from app.reference import geo
 from app.reference.models import ReferenceValue
@@ -230,11 +230,17 @@ def _check_app_lists(db: Session, advertiser_id: int, out: dict[str, Any], error
 
 def geo_fence_from_csv(text: str) -> tuple[str, str | None]:
     """(the `lat,long,radius|...` text, None) from an uploaded CSV of latitude, longitude, radius rows, or
-    ("", a message naming the line) when a line is not three numbers. A first line that is not numeric is
-    taken as a header; blank lines are skipped. The result is then checked by the geo-fence rule (limits)."""
+    ("", a message naming the line) when a line is not three numbers. Commas, semicolons or tabs separate the
+    columns (app/kernel/csv_uploads.py), and a semicolon or tab file may write decimal commas ("48,85;2,35;1,5").
+    A first line that is not numeric is taken as a header; blank lines are skipped. The result is then checked by
+    the geo-fence rule (limits)."""
     points: list[str] = []
-    for number, row in enumerate(csv.reader(io.StringIO(text.lstrip("\ufeff"))), start=1):
-        cells = [cell.strip() for cell in row]
+    try:
+        separator, table = csv_uploads.rows(text)
+    except Invalid as unreadable:
+        return "", unreadable.fields["file"]
+    for number, row in enumerate(table, start=1):
+        cells = [csv_uploads.number_text(cell, separator) for cell in row]
         if not any(cells):
             continue
         try:

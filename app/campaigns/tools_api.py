@@ -14,6 +14,7 @@ from app.campaigns import export as campaign_export
 from app.campaigns import service as campaigns
 from app.campaigns.bulk import ChangeSet
 from app.campaigns.schemas import BulkChanges, BulkResult, Status
+from app.history.schemas import RowVersions
 from app.kernel.csv_exports import ExportLink
 from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
@@ -27,21 +28,21 @@ RESULTS_HELP = ("Replies with one {id, name, ok, message} per requested id, in r
                 "\"Campaign not found.\".")
 
 
-class BulkUpdateBody(BaseModel):
+class BulkUpdateBody(RowVersions):
     model_config = example({"campaign_ids": [101, 102], "changes": {"bid": "0.40", "daily_budget": "150"}})
 
     campaign_ids: list[int] = Field(..., description=IDS_HELP)
     changes: BulkChanges
 
 
-class BulkStatusBody(BaseModel):
+class BulkStatusBody(RowVersions):
     model_config = example({"campaign_ids": [101, 102], "status": "paused"})
 
     campaign_ids: list[int] = Field(..., description=IDS_HELP)
     status: Status
 
 
-class BulkExchangesBody(BaseModel):
+class BulkExchangesBody(RowVersions):
     model_config = example({"campaign_ids": [101, 102], "add": [3], "remove": [4]})
 
     campaign_ids: list[int] = Field(..., description=IDS_HELP)
@@ -86,14 +87,15 @@ def exported(db: Session, actor: Actor, body: ExportBody) -> Envelope[ExportLink
 def bulk_update(body: BulkUpdateBody, actor: Actor = Depends(get_actor),
                 db: Session = DB) -> Envelope[list[BulkResult]]:
     return answered(campaign_bulk.bulk_update(db, actor=actor, campaign_ids=body.campaign_ids,
-                                              changes=changes_of(body.changes)))
+                                              changes=changes_of(body.changes), read=body.versions))
 
 
 @router.post("/campaigns/bulk/status", description="Admin and co-admin: move many campaigns to one status. "
                                                   + RESULTS_HELP)
 def bulk_status(body: BulkStatusBody, actor: Actor = Depends(get_actor),
                 db: Session = DB) -> Envelope[list[BulkResult]]:
-    return answered(campaign_bulk.bulk_status(db, actor=actor, campaign_ids=body.campaign_ids, status=body.status))
+    return answered(campaign_bulk.bulk_status(db, actor=actor, campaign_ids=body.campaign_ids, status=body.status,
+                                              read=body.versions))
 
 
 @router.post("/campaigns/bulk/exchanges", description="Add exchanges to, or remove them from, many campaigns; a "
@@ -102,7 +104,7 @@ def bulk_status(body: BulkStatusBody, actor: Actor = Depends(get_actor),
 def bulk_exchanges(body: BulkExchangesBody, actor: Actor = Depends(get_actor),
                    db: Session = DB) -> Envelope[list[BulkResult]]:
     return answered(campaign_bulk.bulk_exchanges(db, actor=actor, campaign_ids=body.campaign_ids, add=body.add,
-                                                 remove=body.remove))
+                                                 remove=body.remove, read=body.versions))
 
 
 @router.post("/campaigns/export")

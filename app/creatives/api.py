@@ -32,6 +32,7 @@ from app.kernel.paging import Page
 from app.web.deps import DB, get_actor
 from app.web.envelope import LOCATION_HEADER, Envelope, created, reply, spec_call
 from app.web.paging import PageQuery, page_query
+from app.web.record_versions import ETAG_HEADER, STALE_REPLY, expected_version, if_match_header, tagged
 
 router = APIRouter(tags=["creatives"])
 spec_router = APIRouter(tags=["creatives (spec call names)"])
@@ -65,28 +66,37 @@ def bulk_update(body: BulkUpdateRequest, actor: Actor = Depends(get_actor),
                 db: Session = DB) -> Envelope[list[BulkResult]]:
     """Set click URL, pixel URLs or impression URLs on many creatives. Each row is saved or refused on its own:
     `data` is [{id, name, ok, message}]."""
-    return reply(creatives.bulk_update(db, actor=actor, creative_ids=body.creative_ids, changes=body.changes))
+    return reply(creatives.bulk_update(db, actor=actor, creative_ids=body.creative_ids, changes=body.changes,
+                                       read=body.versions))
 
 
 @router.post("/creatives/bulk-status")
 def bulk_status(body: BulkStatusRequest, actor: Actor = Depends(get_actor),
                 db: Session = DB) -> Envelope[list[BulkResult]]:
     """Admin and co-admin: change the status of many creatives; `data` is [{id, name, ok, message}]."""
-    return reply(creatives.bulk_status(db, actor=actor, creative_ids=body.creative_ids, status=body.status))
+    return reply(creatives.bulk_status(db, actor=actor, creative_ids=body.creative_ids, status=body.status,
+                                       read=body.versions))
 
 
-@router.get("/creatives/{creative_id}")
-def get_creative(creative_id: int, actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[CreativeRead]:
-    """A creative with its files (URL, size, duration) and the campaigns it is in. Html markup: see /preview."""
-    return reply(creatives.get_creative(db, actor=actor, creative_id=creative_id))
+@router.get("/creatives/{creative_id}", responses=ETAG_HEADER)
+def get_creative(creative_id: int, response: Response, actor: Actor = Depends(get_actor),
+                 db: Session = DB) -> Envelope[CreativeRead]:
+    """A creative with its files (URL, size, duration) and the campaigns it is in. Html markup: see /preview. Its
+    `version` is also the ETag, to send back as If-Match with an edit."""
+    return reply(tagged(response, creatives.get_creative(db, actor=actor, creative_id=creative_id)))
 
 
-@router.put("/creatives/{creative_id}")
-def update_creative(creative_id: int, body: CreativeBody, actor: Actor = Depends(get_actor),
-                    db: Session = DB) -> Envelope[CreativeRead]:
-    """Edit a creative; archived creatives are read-only."""
-    edit = CreativeUpdate.model_validate(body.model_dump(exclude_unset=True))
-    return reply(creatives.update_creative(db, actor=actor, creative_id=creative_id, data=edit), "Creative saved")
+@router.patch("/creatives/{creative_id}", responses=STALE_REPLY)
+@router.put("/creatives/{creative_id}", responses=STALE_REPLY)
+def update_creative(creative_id: int, body: CreativeBody, response: Response, if_match: str | None = if_match_header(),
+                    actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[CreativeRead]:
+    """Edit a creative: the fields sent change, the others keep their values (PUT works the same as PATCH);
+    archived creatives are read-only. If-Match (or `version`) is optional; when given, a creative saved since that
+    version is refused with 409 naming who changed what."""
+    edit = CreativeUpdate.model_validate({**body.model_dump(exclude_unset=True),
+                                          "version": expected_version(if_match, body.version)})
+    return reply(tagged(response, creatives.update_creative(db, actor=actor, creative_id=creative_id, data=edit)),
+                 "Creative saved")
 
 
 @router.delete("/creatives/{creative_id}")

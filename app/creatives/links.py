@@ -22,7 +22,7 @@ from app.creatives.schemas import CampaignCreativeRow, CampaignRef
 from app.history import audit
 from app.kernel.db import select_columns
 from app.kernel.errors import Invalid, NotFound
-from app.kernel.keyset_pages import KeysetOrder, read_page
+from app.kernel.keyset_pages import KeysetOrder, newest_first, read_page
 from app.kernel.paging import DEFAULT_LIMIT, Page
 
 Link = tuple[int, int]  # (campaign_id, creative_id)
@@ -170,11 +170,12 @@ def campaign_creatives(db: Session, *, actor: Actor, campaign_id: int) -> list[C
 
 def campaign_creatives_page(db: Session, *, actor: Actor, campaign_id: int, limit: int = DEFAULT_LIMIT,
                             cursor: str | None = None) -> Page[CampaignCreativeRow]:
-    """The creatives a campaign shows, a page at a time by name (keyset on name, id); `total` by a COUNT."""
+    """The creatives a campaign shows, a page at a time newest first (keyset on the id: a rename moves none between
+    pages); `total` by a COUNT."""
     _check_campaign(db, actor, campaign_id)
-    return read_page(db, _campaign_creatives_query(campaign_id), _BY_NAME, limit=limit, cursor=cursor,
-                     scope={"list": "campaign_creatives", "campaign_id": campaign_id},
-                     position=lambda r: (r[1], r[0]), shown=_as_rows)
+    return read_page(db, _campaign_creatives_query(campaign_id), newest_first(col(Creative.id)), limit=limit,
+                     cursor=cursor, scope={"list": "campaign_creatives", "campaign_id": campaign_id},
+                     position=lambda r: (None, r[0]), shown=_as_rows)
 
 
 def save_campaign(db: Session, *, actor: Actor, data: CampaignUpdate, campaign_id: int | None = None,

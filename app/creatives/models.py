@@ -14,7 +14,7 @@ from enum import StrEnum
 from sqlalchemy import Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from app.kernel.model_base import created_at_field, json_field, utcnow
+from app.kernel.model_base import created_at_field, json_field, utcnow, version_field
 from app.kernel.natural_order import keep_sort_key, name_column, sort_key_field
 
 
@@ -59,8 +59,12 @@ class CreativeAsset(SQLModel, table=True):
     created_at: datetime = created_at_field()
 
 
+_VERSION, _VERSIONED = version_field()
+
+
 class Creative(SQLModel, table=True):
     __tablename__ = "creatives"
+    __mapper_args__ = _VERSIONED
     # The API's order, newest change first, ties by id (app/creatives/records.py): a page is an index range; and the
     # list's sort by name (its natural-order key), likewise.
     __table_args__ = (Index("ix_creatives_updated_at_id", "updated_at", "id"),
@@ -87,6 +91,7 @@ class Creative(SQLModel, table=True):
     main_image_asset_id: int | None = Field(default=None, foreign_key="creative_assets.id")
     created_at: datetime = created_at_field()
     updated_at: datetime = Field(default_factory=utcnow)
+    version: int = _VERSION  # counts its saves; a save names the one it read (app/history/versions.py)
 
 
 keep_sort_key(Creative, "name_key", name_column)

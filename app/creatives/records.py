@@ -18,6 +18,7 @@ from sqlmodel import Session, col, func, select
 from app.access.models import SHOWN_NAME_SQL, User
 from app.access.policy import Actor, advertiser_for_new, advertiser_rows, can_see_user, require
 from app.campaigns.models import Campaign
+from app.creatives import sizes
 from app.creatives.models import (
     STATUS_TRANSITIONS,
     CampaignCreative,
@@ -39,12 +40,13 @@ from app.creatives.schemas import (
     HtmlPreview,
     NativePreview,
 )
-from app.history import audit
+from app.history import audit, versions
 from app.history import status as status_machine
 from app.kernel import media
 from app.kernel.db import select_columns
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.grid_search import every_word
+from app.kernel.keyset_pages import newest_first
 from app.kernel.model_base import utcnow
 from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 from app.kernel.paging import DEFAULT_LIMIT, Page, after_condition, check_limit, decode_cursor, next_cursor
@@ -183,8 +185,8 @@ def list_creatives_page(db: Session, *, actor: Actor, type: str = "", status: st
 def creatives_page(db: Session, *, actor: Actor, advertiser_id: int | None = None, type: str = "", status: str = "",
                    search: str = "", campaign_id: int | None = None, include_archived: bool = False,
                    limit: int = DEFAULT_LIMIT, cursor: str | None = None) -> Page[CreativeRow]:
-    """The API's creative list a page at a time, newest change first, by keyset on (updated_at, id)
-    (app/kernel/paging.py); `total` by a COUNT."""
+    """The API's creative list a page at a time, newest first by keyset on the id, which no save moves
+    (app/kernel/keyset_pages.newest_first); `total` by a COUNT."""
     require(actor, "creative", "view")
     check_limit(limit)
     scope = {"list": "creatives", "advertiser_id": advertiser_id, "type": type, "status": status, "search": search,
@@ -195,10 +197,10 @@ def creatives_page(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     db.flush()  # the connection does not autoflush this unit of work's changes
     total = db.connection().execute(select_columns(func.count()).select_from(query.subquery())).scalar_one()
     if after is not None:
-        query = query.where(after_condition(col(Creative.updated_at), col(Creative.id), after, descending=True))
-    raw = db.exec(query.order_by(*_NEWEST_FIRST).limit(limit + 1)).all()
+        query = query.where(after_condition(None, col(Creative.id), after, descending=True))
+    raw = db.exec(query.order_by(*newest_first(col(Creative.id)).order_by()).limit(limit + 1)).all()
     return Page[CreativeRow](items=_creative_rows(raw[:limit]), total=int(total), limit=limit,
-                             next_cursor=next_cursor(raw, limit, scope, lambda r: (r[14], r[0])))
+                             next_cursor=next_cursor(raw, limit, scope, lambda r: (None, r[0])))
 
 
 def preview(db: Session, *, actor: Actor, creative_id: int) -> AnyPreview:
@@ -224,7 +226,7 @@ def preview(db: Session, *, actor: Actor, creative_id: int) -> AnyPreview:
 
 def snapshot(creative: Creative) -> dict[str, Any]:
     """The audited state. Markup is recorded by size and fingerprint, so change logs never carry it."""
-    row = creative.model_dump(exclude={"id", "created_at", "updated_at", "html"})
+    row = creative.model_dump(exclude={"id", "created_at", "updated_at", "html", "version"})  # the audit row has it
     if creative.html:
         digest = hashlib.sha256(creative.html.encode("utf-8")).hexdigest()[:12]
         row["html"] = f"{len(creative.html.encode('utf-8'))} bytes, sha256 {digest}"
@@ -265,7 +267,8 @@ def create_creative(db: Session, *, actor: Actor, data: CreativeCreate,
 
 def update_creative(db: Session, *, actor: Actor, creative_id: int, data: CreativeUpdate,
                     action: str = "update") -> CreativeRead:
-    """Change a creative; fields not sent keep their values. Archived creatives are read-only. `action` names the
+    """Change a creative; fields not sent keep their values; `data.version`, when given, must be the creative's
+    (versions.check). Archived creatives are read-only. `action` names the
     change in the log (a restore from history says which entry it restored, app/history/restore.py)."""
     require(actor, "creative", "update")
     creative, advertiser = in_scope(db, actor, creative_id)
@@ -273,18 +276,21 @@ def update_creative(db: Session, *, actor: Actor, creative_id: int, data: Creati
         raise Invalid({"status": "An archived creative cannot be changed."})
     if data.type not in (None, "", creative.type):
         raise Invalid({"type": "A creative's type cannot change; create a new creative instead."})
+    versions.check(db, entity="creative", row=creative, expected=data.version, fields=list)
     creative_type = CreativeType(creative.type)
     current = {field: getattr(creative, field) for field in ("name", *TYPE_FIELDS[creative_type])}
     merged = current | _sent(data)
     before = snapshot(creative)
     for column, value in checked(db, advertiser_id=creative.advertiser_id, creative_type=creative_type,
-                                 data=merged).items():
+                                 data=merged, changed=set(_sent(data))).items():
         setattr(creative, column, value)
     old, new = _changes(before, snapshot(creative))
     if new:
         creative.updated_at = utcnow()
         db.add(creative)
-        audit.record(db, actor=actor, entity="creative", entity_id=creative.id, action=action, before=old, after=new)
+        audit.record(db, actor=actor, entity="creative", entity_id=creative.id, action=action, before=old, after=new,
+                     version=versions.bump(creative))
+        versions.flush(db)  # conditional on the version read: a save that lost a race is refused here
     return public(db, creative, advertiser)
 
 
@@ -323,6 +329,8 @@ def upload_asset(db: Session, *, actor: Actor, advertiser_id: int | None = None,
         raise Invalid({"purpose": "Choose image, icon or video."})
     advertiser = advertiser_for_new(db, actor, advertiser_id)
     found = media.inspect(content, kind=kind, field="file")
+    if purpose == "icon" and (problem := sizes.native_icon_problem(found.width, found.height)):
+        raise Invalid({"file": problem})  # the rule the creative applies (sizes.py), told as the file arrives
     digest, stored = media.store(content, found)
     asset = db.exec(select(CreativeAsset).where(CreativeAsset.advertiser_id == advertiser.id,
                                                 CreativeAsset.sha256 == digest)).first()

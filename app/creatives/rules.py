@@ -4,10 +4,12 @@ which have no file, say their size themselves)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from sqlmodel import Session
 
+from app.creatives import sizes
 from app.creatives.models import CreativeAsset, CreativeType
 from app.kernel import validation as v
 from app.kernel.errors import Invalid
@@ -104,10 +106,19 @@ def _pixels(value: Any, errors: dict[str, str], field: str) -> int | None:
     return number
 
 
-def checked(db: Session, *, advertiser_id: int, creative_type: CreativeType, data: dict[str, Any]) -> dict[str, Any]:
+def checked(db: Session, *, advertiser_id: int, creative_type: CreativeType, data: dict[str, Any],
+            changed: Collection[str] | None = None) -> dict[str, Any]:
     """Column values for a creative of `creative_type` from form/API input, or Invalid naming every bad field.
-    Fields another type uses must be left empty; this type's fields not sent are empty."""
+    Fields another type uses must be left empty; this type's fields not sent are empty. Sizes are checked against
+    the format's (sizes.py) for the files and sizes in `changed` (None: all, as for a new creative), so an edit of
+    a creative's URLs is not refused for the file it already had."""
     errors: dict[str, str] = {}
+
+    def size(field: str, problem: str | None, *, given: Collection[str] = ()) -> None:
+        """The format's size rule on `field`, when it (or one of `given`) is a change."""
+        if problem and field not in errors and (changed is None or {field, *given} & set(changed)):
+            errors[field] = problem
+
     fields = TYPE_FIELDS[creative_type]
     for field in INPUT_FIELDS:
         if field != "name" and field not in fields and not _blank(data.get(field)):
@@ -143,6 +154,8 @@ def checked(db: Session, *, advertiser_id: int, creative_type: CreativeType, dat
                        required=ASSET_REQUIRED["asset_id"][creative_type], errors=errors)
         if asset is not None:
             values.update(asset_id=asset.id, width=asset.width, height=asset.height, duration_ms=asset.duration_ms)
+            fits = sizes.video_problem if creative_type == CreativeType.VIDEO else sizes.banner_problem
+            size("asset_id", fits(asset.width, asset.height))
 
     if creative_type == CreativeType.NATIVE:
         for field, limit in NATIVE_TEXT_MAX.items():
@@ -158,6 +171,9 @@ def checked(db: Session, *, advertiser_id: int, creative_type: CreativeType, dat
                       required=None, errors=errors)
         if main is not None:
             values.update(main_image_asset_id=main.id, width=main.width, height=main.height)
+            size("main_image_asset_id", sizes.native_main_problem(main.width, main.height))
+        if icon is not None:
+            size("icon_asset_id", sizes.native_icon_problem(icon.width, icon.height))
         values["icon_asset_id"] = icon.id if icon is not None else None
 
     if creative_type == CreativeType.HTML:
@@ -169,6 +185,8 @@ def checked(db: Session, *, advertiser_id: int, creative_type: CreativeType, dat
         values["html"] = markup
         values["width"] = _pixels(data.get("width"), errors, "width")
         values["height"] = _pixels(data.get("height"), errors, "height")
+        if values["width"] and values["height"]:
+            size("width", sizes.banner_problem(values["width"], values["height"]), given=("height",))
 
     if errors:
         raise Invalid(errors)

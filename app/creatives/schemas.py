@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.history.schemas import RowVersions
 from app.kernel.schema_examples import example
 
 CreativeTypeName = Literal["image", "native", "video", "html"]
@@ -40,10 +41,15 @@ class CreativeFields(BaseModel):
     height: int | str | None = Field(None, description=_PIXELS + "; the form sends the text typed")
 
 
+_VERSION = ("The `version` you read (GET's `version`, or its ETag). A creative changed since is refused with 409 "
+            "naming who changed what; left out (and no If-Match header), the save is not checked")
+
+
 class CreativeUpdate(CreativeFields):
     """An edit: the fields given change, the others keep their values. Archived creatives are read-only."""
 
     type: str | None = Field(None, description="The creative's own type, or left out: a type cannot change")
+    version: int | None = Field(None, description=_VERSION)
 
 
 class CreativeCreate(CreativeFields):
@@ -59,6 +65,7 @@ class CreativeBody(CreativeFields):
 
     width: int | None = Field(None, description=_PIXELS)
     height: int | None = Field(None, description=_PIXELS)
+    version: int | None = Field(None, description=_VERSION)
 
 
 class NewCreativeBody(CreativeCreate):
@@ -110,7 +117,7 @@ class CreativeRead(BaseModel):
         "asset": {"id": 55, "url": "/files/creatives/3f5c0d1e9a.png", "content_type": "image/png", "width": 728,
                   "height": 90, "duration_ms": None, "size_bytes": 471, "filename": "leaderboard.png"},
         "main_image": None, "icon": None, "campaigns": [{"id": 101, "name": "Launch Week"}],
-        "next_statuses": ["archived", "paused"]})
+        "next_statuses": ["archived", "paused"], "version": 1})
 
     advertiser_id: int
     name: str
@@ -138,6 +145,8 @@ class CreativeRead(BaseModel):
     icon: CreativeFile | None
     campaigns: list[CampaignRef] = Field(description="The campaigns that show it, by name")
     next_statuses: list[CreativeStatusName] = Field(description="The statuses it may move to")
+    version: int = Field(description="Counts its saves (1 when created): send it back with an edit (or GET's ETag "
+                                     "as If-Match), so a save made from an older copy is refused")
 
 
 class CreativeRow(BaseModel):
@@ -227,14 +236,14 @@ class CreativeIds(BaseModel):
     creative_ids: list[int]
 
 
-class BulkStatusRequest(BaseModel):
+class BulkStatusRequest(RowVersions):
     model_config = example({"creative_ids": [201, 202], "status": "paused"})
 
     creative_ids: list[int]
     status: CreativeStatusName
 
 
-class BulkUpdateRequest(BaseModel):
+class BulkUpdateRequest(RowVersions):
     model_config = example({
         "creative_ids": [201, 202], "changes": {"click_url": "https://shop.example/winter"}})
 

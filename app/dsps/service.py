@@ -46,7 +46,7 @@ from app.kernel import validation as v
 from app.kernel.config import get_settings
 from app.kernel.errors import Conflict, Invalid, NotFound
 from app.kernel.grid_search import every_word
-from app.kernel.keyset_pages import KeysetOrder, read_page
+from app.kernel.keyset_pages import KeysetOrder, newest_first, read_page
 from app.kernel.model_base import utcnow
 from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 from app.kernel.paging import DEFAULT_LIMIT, Page
@@ -144,9 +144,10 @@ def list_dsps_page(db: Session, *, actor: Actor, search: str = "", sort: str = "
 
 def dsps_page(db: Session, *, actor: Actor, status: str = "", limit: int = DEFAULT_LIMIT,
               cursor: str | None = None) -> Page[DspRead]:
-    """The DSPs a page at a time, by name (keyset on its natural-order key, id); `total` by a COUNT."""
-    return read_page(db, _dsps_query(actor, status), _BY_NAME, limit=limit, cursor=cursor,
-                     scope={"list": "dsps", "status": status}, position=lambda r: (r.name_key, r.id),
+    """The DSPs a page at a time, newest first (keyset on the id: a rename moves no DSP between pages); `total` by
+    a COUNT."""
+    return read_page(db, _dsps_query(actor, status), newest_first(col(Dsp.id)), limit=limit, cursor=cursor,
+                     scope={"list": "dsps", "status": status}, position=lambda r: (None, r.id),
                      shown=lambda rows: _dsp_rows(db, rows))
 
 

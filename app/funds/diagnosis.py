@@ -4,11 +4,9 @@ the campaigns' delivery checks when the funds package loads."""
 
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo
-
+from app.campaigns import flight
 from app.campaigns.diagnosis.checks import CHECKS, Subject, reason
 from app.campaigns.diagnosis.schemas import Reason
-from app.campaigns.models import as_utc
 from app.funds.service import balances_micros
 from app.kernel.i18n.catalog import Message
 from app.kernel.money import dollars
@@ -26,8 +24,9 @@ def one_day_budget(subject: Subject) -> int | None:
         return campaign.daily_budget_micros
     if campaign.ends_at is None:
         return None
-    zone = ZoneInfo(campaign.time_zone)
-    days_left = (as_utc(campaign.ends_at).astimezone(zone).date() - subject.today).days + 1
+    last = flight.last_day(campaign.ends_at, flight.zone(campaign.time_zone))
+    assert last is not None
+    days_left = (last - subject.today).days + 1  # the flight's days left in its zone, today included
     left = campaign.total_budget_micros - subject.spent
     return left // max(days_left, 1) if left > 0 and days_left > 0 else None
 

@@ -358,9 +358,10 @@ def funds_overview(db: Session, *, actor: Actor, agency_id: int | None = None) -
 
 def funds_page(db: Session, *, actor: Actor, agency_id: int | None = None, limit: int = DEFAULT_LIMIT,
                cursor: str | None = None) -> Page[FundsRow]:
-    """funds_overview a page at a time, in its order (company, empty ones last, then id), by keyset from the
-    cursor's position (app/kernel/paging.py): the page's advertisers are chosen from the accounts alone, then only
-    their ledgers are summed; `total` by a COUNT of the advertisers in scope."""
+    """funds_overview's rows a page at a time by the advertiser's id (keyset from the cursor's position,
+    app/kernel/paging.py; a company renamed mid-walk moves no row, as the by-company order did): the page's
+    advertisers are chosen from the accounts alone, then only their ledgers are summed; `total` by a COUNT of the
+    advertisers in scope."""
     require(actor, "funds", "view")
     check_limit(limit)
     scope = {"list": "funds", "agency_id": agency_id}
@@ -370,15 +371,15 @@ def funds_page(db: Session, *, actor: Actor, agency_id: int | None = None, limit
         mine = and_(mine, col(User.agency_id) == agency_id if agency_id else col(User.agency_id).is_(None))
     total = db.exec(select(func.count()).select_from(User).where(mine)).one()
     company, ident = col(User.company_name), col(User.id)
-    chosen = select(ident, company).where(mine).order_by(company.asc().nulls_last(), ident)
+    chosen = select(ident, company).where(mine).order_by(ident)
     if after is not None:
-        chosen = chosen.where(after_condition(company, ident, after, descending=False))
+        chosen = chosen.where(after_condition(None, ident, after, descending=False))
     keys = list(db.exec(chosen.limit(limit + 1)).all())
     ids = [advertiser for advertiser, _company in keys[:limit]]
     found = {values[0]: _row(tuple(values)) for values in db.exec(
         _totals_query(month_start()).where(col(User.id).in_(ids))).all()}
     return Page[FundsRow](items=[found[i] for i in ids if i in found], total=int(total), limit=limit,
-                          next_cursor=next_cursor(keys, limit, scope, lambda k: (k[1], k[0])))
+                          next_cursor=next_cursor(keys, limit, scope, lambda k: (None, k[0])))
 
 
 # The funds list's sortable columns, as SQL over _totals_query's columns (by position, see _row): what the grid

@@ -16,6 +16,7 @@ from app.access.models import User
 from app.access.permissions import allowed_roles
 from app.access.policy import Actor, can_see_user, require, require_user_in_scope
 from app.access.roles import Role
+from app.history.audit import is_system_field
 from app.history.models import AuditEntry
 from app.history.schemas import (
     CampaignChangeLogEntry,
@@ -261,7 +262,8 @@ def shown(db: Session, rows: list[AuditEntry]) -> list[dict[str, Any]]:
              "restores": restored_entry(r.action), "actor": who(r.actor_id) or "—",
              "entity_id": r.entity_id, "actor_id": r.actor_id,
              "on_behalf": who(r.real_user_id) if r.real_user_id and r.real_user_id != r.actor_id else "",
-             "changes": [{"field": field, "old": old, "new": new} for field, (old, new) in r.changes.items()]}
+             "changes": [{"field": field, "old": old, "new": new} for field, (old, new) in r.changes.items()
+                         if not is_system_field(field)]}
             for r in rows]
 
 

@@ -20,4 +20,5 @@ class AuditEntry(SQLModel, table=True):
     actor_id: int | None = Field(default=None, foreign_key="users.id")
     real_user_id: int | None = Field(default=None, foreign_key="users.id")
     changes: dict[str, Any] = json_field(dict)
+    version: int | None = None  # the record's version this change made, for versioned records (history/versions.py)
     created_at: datetime = created_at_field()

@@ -148,3 +148,12 @@ class Restored(RestorePlan, Generic[RecordT]):
 
     change_id: int | None = Field(description="The new change-log entry (action restore or reapply)")
     record: RecordT
+
+
+class RowVersions(BaseModel):
+    """What a bulk call adds to say which copy of each record it was made from (app/history/versions.py)."""
+
+    versions: dict[int, int] = Field(default_factory=dict, description=(
+        "Optional: the `version` you read of each record, by id ({\"101\": 3}). A record saved since is refused "
+        "with the reason (who changed what); records left out are not checked. Either way each row's change is "
+        "a conditional update, so two bulk edits never lose each other's changes"))

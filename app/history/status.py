@@ -92,14 +92,19 @@ class StatusMachine(Generic[L]):
         UPDATE; rows of this session follow it). True if this call moved it. `note` adds to the audit's
         after (why the system moved it). Callers have checked permission and the transitions."""
         table: Any = self.table  # its columns as ORM attributes, so this session's rows follow the UPDATE
-        result = db.execute(update(table).where(table.id == record_id, table.status == current)
-                            .values(status=wanted, updated_at=utcnow())
-                            .execution_options(synchronize_session="evaluate"))
-        if getattr(result, "rowcount", 0) != 1:
+        # A versioned record (app/history/versions.py) counts the move as a save: an edit made from before it is
+        # refused, naming the status change.
+        counted = [table.version] if "version" in table.__table__.c else []
+        moved = db.execute(update(table).where(table.id == record_id, table.status == current)
+                           .values(status=wanted, updated_at=utcnow(), **({"version": table.version + 1} if counted else {}))
+                           .returning(table.id, *counted)
+                           .execution_options(synchronize_session="evaluate")).all()
+        if len(moved) != 1:
             return False
         audit.record(db, actor=actor, entity=self.entity, entity_id=record_id,
                      action=self.action.format(status=wanted),
-                     before={"status": current}, after={"status": wanted, **(note or {})})
+                     before={"status": current}, after={"status": wanted, **(note or {})},
+                     version=moved[0][1] if counted else None)
         return True
 
 

@@ -70,10 +70,18 @@ class Settings(BaseSettings):
     # FORWARDED_ALLOW_IPS is read too; DSP_FORWARDED_ALLOW_IPS wins.
     forwarded_allow_ips: str = Field(default="127.0.0.1,::1",
                                      validation_alias=AliasChoices("DSP_FORWARDED_ALLOW_IPS", "FORWARDED_ALLOW_IPS"))
-    # PostgreSQL connections each server process keeps open, and how many more it may open at a peak. Several
-    # processes on one database: keep their sum under the server's max_connections (100 by default).
+    # Database connections each server process keeps open, and how many more it may open at a peak (SQLite and
+    # PostgreSQL). Several processes on one PostgreSQL database: keep their sum under its max_connections (100 by
+    # default). A call that finds every connection in use waits at most db_pool_timeout_s, then answers 503 with
+    # Retry-After.
     db_pool_size: int = Field(default=10, ge=1)
     db_max_overflow: int = Field(default=20, ge=0)
+    db_pool_timeout_s: float = Field(default=5.0, gt=0)
+    # SQLite writes one transaction at a time; the server queues its writers (app/kernel/sqlite_writes.py). A writer
+    # finding db_write_queue others already waiting is refused at once (503, Retry-After); one that waits longer
+    # than db_write_wait_s is refused then.
+    db_write_queue: int = Field(default=100, ge=1)
+    db_write_wait_s: float = Field(default=5.0, gt=0)
     # Server processes `python -m app serve` starts (app/cli.py serving_processes): empty means one per core on
     # PostgreSQL with a statistics store processes share, one otherwise.
     workers: int | None = Field(default=None, ge=1)

@@ -21,6 +21,7 @@ from sqlmodel.sql.expression import Select
 if TYPE_CHECKING:
     from alembic.config import Config
 
+from app.kernel import sqlite_writes
 from app.kernel.config import REPO_ROOT, Settings, get_settings
 
 
@@ -33,7 +34,8 @@ def build_engine(settings: Settings) -> Engine:
     """The engine for `settings`' database (get_engine keeps the process's one)."""
     url = settings.sqlalchemy_url
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **_pool_settings(settings))
+        sqlite_writes.install(engine, queue=settings.db_write_queue, wait_s=settings.db_write_wait_s)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -52,11 +54,18 @@ def build_engine(settings: Settings) -> Engine:
             # are coming; a deferred one that read first could not upgrade once another writer had committed.
             dbapi_connection = connection.connection.dbapi_connection
             if not dbapi_connection.in_transaction:
+                sqlite_writes.gate_of(engine).enter(dbapi_connection)
                 dbapi_connection.execute("BEGIN IMMEDIATE")
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=settings.db_pool_size,
-                         max_overflow=settings.db_max_overflow)
+    return create_engine(url, pool_pre_ping=True, **_pool_settings(settings))
+
+
+def _pool_settings(settings: Settings) -> dict[str, Any]:
+    # Sized from the settings on both databases (SQLite's default pool, 5 and 10 more, ran dry under a burst of
+    # writes), and never waited on for long: a call that cannot get a connection in time answers 503, not a hang.
+    return {"pool_size": settings.db_pool_size, "max_overflow": settings.db_max_overflow,
+            "pool_timeout": settings.db_pool_timeout_s}
 
 
 @contextlib.contextmanager

@@ -16,6 +16,7 @@ import sqlite3
 import duckdb
 from botocore.exceptions import BotoCoreError, ClientError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.kernel.errors import ServiceError
 
@@ -46,7 +47,10 @@ _CANNOT_WRITE_TEXTS = tuple(os.strerror(n) for n in sorted(_CANNOT_WRITE_ERRNOS)
 
 
 class Unavailable(ServiceError):
+    """Down or busy for now: the API answers 503 with Retry-After (a client that honours it comes back in time)."""
+
     code = 503
+    retry_after_s = 2
 
 
 class InsufficientStorage(ServiceError):
@@ -71,6 +75,8 @@ def infrastructure_error(error: BaseException) -> ServiceError | None:
     for cause in _causes(error):
         if isinstance(cause, ServiceError):
             return None  # the service's own answer stands
+        if isinstance(cause, PoolTimeout):  # every pooled connection in use for longer than DSP_DB_POOL_TIMEOUT_S
+            return Unavailable(DATABASE_BUSY)
         if isinstance(cause, sqlite3.Error):
             name = getattr(cause, "sqlite_errorname", "")
             if name in _SQLITE_DISK_FULL:

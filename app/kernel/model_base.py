@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Table
+from sqlalchemy import JSON, Column, Integer, Table
 from sqlmodel import Field, SQLModel
 
 
@@ -19,6 +19,16 @@ def json_field(default_factory: Any = dict) -> Any:
 
 def created_at_field() -> Any:
     return Field(default_factory=utcnow, nullable=False, index=True)
+
+
+def version_field() -> tuple[Any, dict[str, Any]]:
+    """(the field, the mapper arguments) of a record's edit counter, starting at 1 (app/history/versions.py). The
+    class takes both: `__mapper_args__ = args` and `version: int = field`. SQLAlchemy's version_id_col makes every
+    ORM UPDATE of the row conditional on the version it read ("... WHERE version = :read"; none matched raises
+    StaleDataError), so a writer that read an older row can never overwrite a newer one; the generator is off,
+    because a save counts once (versions.bump) however many flushes its unit of work makes."""
+    column = Column("version", Integer, nullable=False, server_default="1")
+    return Field(default=1, sa_column=column), {"version_id_col": column, "version_id_generator": False}
 
 
 def table_of(model: type[SQLModel]) -> Table:

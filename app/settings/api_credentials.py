@@ -16,9 +16,11 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from app.access import grants
 from app.access.api_keys import TOKEN_PREFIX, has_api_access, secret_digest
+from app.access.key_scopes import DEFAULT_SCOPE, check_scope
 from app.access.models import ApiCredential, User
-from app.access.policy import Actor, can_see_user, require, require_user_in_scope
+from app.access.policy import Actor, can_see_user, require, require_signed_in, require_user_in_scope
 from app.history import audit
 from app.kernel import validation as v
 from app.kernel.errors import Forbidden, Invalid, NotFound
@@ -33,6 +35,9 @@ NOT_ENABLED = "API access is not enabled for this account."
 KEY_NOT_FOUND = "API key not found."
 LABEL_TOO_LONG = v.too_long(LABEL_MAX_LENGTH)
 TOO_MANY_KEYS = f"You can have at most {MAX_LIVE_CREDENTIALS} active API keys. Revoke one first."
+# ApiKeyRead.ended: revoked by a move of the account away from the agency that made the key; its maker can no
+# longer act for the account (app/access/grants.py).
+ENDED_BY_MOVE, ENDED_MAKER = "moved", "maker"
 
 
 def _target(db: Session, *, actor: Actor, user_id: int, action: str) -> User:
@@ -47,14 +52,21 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _row(credential: ApiCredential, creators: Mapping[int | None, User]) -> ApiKeyRead:
+def _row(credential: ApiCredential, creators: Mapping[int | None, User], ended: str) -> ApiKeyRead:
     assert credential.id is not None
     creator = creators.get(credential.created_by or 0)
-    return ApiKeyRead(id=credential.id, label=credential.label, key_id=credential.key_id,
+    return ApiKeyRead(id=credential.id, label=credential.label, key_id=credential.key_id, scope=credential.scope,
                       created=credential.created_at.isoformat(),
                       created_by_name=creator.display_name if creator else "",
                       last_used=_iso(credential.last_used_at), last_used_address=credential.last_used_address,
-                      revoked=_iso(credential.revoked_at))
+                      revoked=_iso(credential.revoked_at), ended=ended)
+
+
+def _ended(db: Session, credential: ApiCredential, user: User) -> str:
+    """ApiKeyRead.ended: what the key's users are told of a key that stopped without anyone revoking it by hand."""
+    if credential.revoked_at is not None:
+        return credential.revoked_reason
+    return "" if grants.maker_may_act_for(db, maker_id=credential.created_by, user=user) else ENDED_MAKER
 
 
 def _live_count(db: Session, user_id: int) -> int:
@@ -63,25 +75,25 @@ def _live_count(db: Session, user_id: int) -> int:
 
 
 def list_credentials(db: Session, *, actor: Actor, user_id: int) -> list[ApiKeyRead]:
-    """The user's keys, live ones first, newest first: {id, label, key_id, created, created_by_name,
+    """The user's keys, live ones first, newest first: {id, label, key_id, scope, created, created_by_name,
     last_used, last_used_address, revoked} (times as ISO-8601 UTC, None when not set)."""
-    _target(db, actor=actor, user_id=user_id, action="view")
+    user = _target(db, actor=actor, user_id=user_id, action="view")
     rows = list(db.exec(select(ApiCredential).where(ApiCredential.user_id == user_id)
                         .order_by(col(ApiCredential.created_at).desc(), col(ApiCredential.id).desc())))
     creator_ids = {r.created_by for r in rows if r.created_by}
     creators = {u.id: u for u in db.exec(select(User).where(col(User.id).in_(creator_ids)))} if creator_ids else {}
     rows.sort(key=lambda r: r.revoked_at is not None)  # stable: keeps newest first inside each group
-    return [_row(r, creators) for r in rows]
+    return [_row(r, creators, _ended(db, r, user)) for r in rows]
 
 
 def credentials_page(db: Session, *, actor: Actor, user_id: int, limit: int = DEFAULT_LIMIT,
                      cursor: str | None = None) -> Page[ApiKeyRead]:
-    """list_credentials a page at a time, in its order. A user's keys are few (a handful live, the revoked ones
-    kept), so they are read whole and cut in Python, on (revoked, newest first, id)."""
-    keys = list_credentials(db, actor=actor, user_id=user_id)
+    """list_credentials a page at a time, newest first by id (a revoke moves no key between pages, as "live
+    first" did). A user's keys are few (a handful live, the revoked ones kept), so they are read whole and cut
+    in Python."""
+    keys = sorted(list_credentials(db, actor=actor, user_id=user_id), key=lambda k: -k.id)
     return page_of_list(keys, limit=limit, cursor=cursor, scope={"list": "api_keys", "user_id": user_id},
-                        key=lambda k: [k.revoked is not None, -datetime.fromisoformat(k.created).timestamp()],
-                        ident=lambda k: -k.id)
+                        key=lambda _k: [], ident=lambda k: -k.id)
 
 
 def overview(db: Session, *, actor: Actor, user_id: int) -> ApiKeysOverview:
@@ -95,34 +107,39 @@ def overview(db: Session, *, actor: Actor, user_id: int) -> ApiKeysOverview:
                            max_live=MAX_LIVE_CREDENTIALS)
 
 
-def generate(db: Session, *, actor: Actor, user_id: int, label: str) -> ApiKeyCreated:
-    """Make a key for the user. The reply's `token` is the only time the full secret exists anywhere."""
-    user = _target(db, actor=actor, user_id=user_id, action="manage")
-    label = (label or "").strip()
+def _label_problem(label: str) -> str | None:
     if not label:
-        raise Invalid({"label": "This field is required."})
+        return "This field is required."
     if len(label) > LABEL_MAX_LENGTH:
-        raise Invalid({"label": LABEL_TOO_LONG})
-    if problem := v.free_text(label):
-        raise Invalid({"label": problem})
+        return LABEL_TOO_LONG
+    return v.free_text(label)
+
+
+def generate(db: Session, *, actor: Actor, user_id: int, label: str, scope: str = DEFAULT_SCOPE) -> ApiKeyCreated:
+    """Make a key for the user, able to call what `scope` allows (app/access/key_scopes.py). The reply's `token` is
+    the only time the full secret exists anywhere. Only a signed-in person makes keys, never a key."""
+    user = _target(db, actor=require_signed_in(actor), user_id=user_id, action="manage")
+    label = (label or "").strip()
+    v.check({"label": (_label_problem, label), "scope": (check_scope, scope)})
     assert user.id is not None
     if _live_count(db, user.id) >= MAX_LIVE_CREDENTIALS:
         raise Invalid({"label": TOO_MANY_KEYS})
     key_id, secret = secrets.token_hex(8), secrets.token_urlsafe(32)
     credential = ApiCredential(user_id=user.id, label=label, key_id=key_id, secret_hash=secret_digest(secret),
-                               created_by=actor.id)
+                               scope=scope, created_by=actor.id)
     db.add(credential)
     db.flush()
     assert credential.id is not None
     audit.record(db, actor=actor, entity="api_credential", entity_id=credential.id, action="generate",
-                 after={"user_id": user.id, "label": label, "key_id": key_id})
-    return ApiKeyCreated(id=credential.id, label=label, key_id=key_id, created=credential.created_at.isoformat(),
-                         token=f"{TOKEN_PREFIX}{key_id}.{secret}")
+                 after={"user_id": user.id, "label": label, "key_id": key_id, "scope": scope})
+    return ApiKeyCreated(id=credential.id, label=label, key_id=key_id, scope=scope,
+                         created=credential.created_at.isoformat(), token=f"{TOKEN_PREFIX}{key_id}.{secret}")
 
 
 def revoke(db: Session, *, actor: Actor, credential_id: int) -> None:
-    """Stop a key at once. Revoking a revoked key changes nothing (a replayed click is harmless)."""
-    require(actor, "api_credential", "manage")
+    """Stop a key at once. Revoking a revoked key changes nothing (a replayed click is harmless). Only a signed-in
+    person revokes keys (a key revoking its siblings could lock its owner's systems out)."""
+    require_signed_in(require(actor, "api_credential", "manage"))
     credential = db.get(ApiCredential, credential_id)
     owner = db.get(User, credential.user_id) if credential else None
     if credential is None or owner is None or not can_see_user(actor, owner):
@@ -148,3 +165,21 @@ def revoke_all(db: Session, *, actor: Actor, user_id: int) -> int:
         audit.record(db, actor=actor, entity="api_credential", entity_id=credential.id, action="revoke",
                      before={"revoked_at": None}, after={"revoked_at": credential.revoked_at})
     return len(live)
+
+
+def end_keys_beyond_their_makers(db: Session, *, actor: Actor, user: User) -> int:
+    """Revoke the user's live keys whose makers can no longer act for it, in the caller's transaction: an advertiser
+    just moved away from the agency that made them. They would already fail at their next call (their makers are
+    asked at every use); revoking makes the end final (a move back does not revive a key that the account's
+    managers meanwhile could not see or revoke) and lets the key list say it was the move. Returns how many."""
+    assert user.id is not None
+    live = db.exec(select(ApiCredential).where(ApiCredential.user_id == user.id,
+                                               ApiCredential.revoked_at == None)).all()  # noqa: E711
+    ended = [c for c in live if not grants.maker_may_act_for(db, maker_id=c.created_by, user=user)]
+    for credential in ended:
+        credential.revoked_at, credential.revoked_reason = utcnow(), ENDED_BY_MOVE
+        db.add(credential)
+        audit.record(db, actor=actor, entity="api_credential", entity_id=credential.id, action="revoke",
+                     before={"revoked_at": None}, after={"revoked_at": credential.revoked_at,
+                                                         "revoked_reason": ENDED_BY_MOVE})
+    return len(ended)

@@ -35,7 +35,7 @@ def put_postback(body: PostbackUpdate, actor: Actor = Depends(get_actor), db: Se
 def list_keys(user_id: int, paging: PageQuery = Depends(page_query), actor: Actor = Depends(get_actor),
               db: Session = DB) -> Envelope[Page[ApiKeyRead]]:
     """A user's API keys (your own, or an account you manage), a page at a time: live ones first, newest first,
-    with when and from where each was last used. The secret is never shown again after it was generated."""
+    with each one's scope and when and from where it was last used. The secret is never shown again after it was generated."""
     return reply(api_credentials.credentials_page(db, actor=actor, user_id=user_id, limit=paging.limit,
                                                   cursor=paging.cursor))
 
@@ -43,11 +43,12 @@ def list_keys(user_id: int, paging: PageQuery = Depends(page_query), actor: Acto
 @router.post("/users/{user_id}/api-keys", status_code=201)
 def generate_key(user_id: int, body: ApiKeyCreate, response: Response, actor: Actor = Depends(get_signed_in_actor),
                  db: Session = DB) -> Envelope[ApiKeyCreated]:
-    """Generate a key for a user with API access. `data.token` holds the whole key: this reply is the only
-    time it exists; we keep a fingerprint. Not callable with an API key."""
+    """Generate a key for a user with API access, with the `scope` it may call (read, read_write or reporting).
+    `data.token` holds the whole key: this reply is the only time it exists; we keep a fingerprint. Not callable
+    with an API key."""
     # 201 without Location: a key is read back only in its user's list (GET /users/{user_id}/api-keys).
-    return created(response, api_credentials.generate(db, actor=actor, user_id=user_id, label=body.label),
-                   "API key generated")
+    return created(response, api_credentials.generate(db, actor=actor, user_id=user_id, label=body.label,
+                                                      scope=body.scope), "API key generated")
 
 
 @router.delete("/api-keys/{credential_id}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from app.access.key_scopes import DEFAULT_SCOPE, SCOPES, WHAT_EACH_ALLOWS
 from app.kernel.schema_examples import example
 
 # The usual mobile-measurement (MMP) in-app events, in the order the settings page lists them: what a
@@ -40,9 +41,13 @@ class PostbackUpdate(BaseModel):
 
 
 class ApiKeyCreate(BaseModel):
-    model_config = example({"label": "Reporting"})
+    model_config = example({"label": "Reporting", "scope": "reporting"})
 
     label: str = Field(description="A name that says where the key is used; up to 60 characters")
+    scope: str = Field(DEFAULT_SCOPE, description="What the key may call: " + "; ".join(
+        f"{scope}: {what}" for scope, what in WHAT_EACH_ALLOWS.items()) + f". Left out: {DEFAULT_SCOPE}",
+        # Listed for the document; the service checks it (key_scopes.check_scope), so a 422 names the field.
+        json_schema_extra={"enum": list(SCOPES)})
 
 
 class ApiKeyRead(BaseModel):
@@ -51,11 +56,16 @@ class ApiKeyRead(BaseModel):
     id: int
     label: str
     key_id: str = Field(description="The public part of the token, dsp_<key_id>.<secret>")
+    scope: str = Field(description="What the key may call: " + ", ".join(SCOPES))
     created: str
     created_by_name: str = Field(description="Who generated it; empty when unknown")
     last_used: str | None
     last_used_address: str
     revoked: str | None = Field(description="When it was revoked; null while it works")
+    ended: str = Field("", description="Why it stopped without being revoked by hand: 'moved' (revoked when the "
+                                       "account moved away from the agency that made it), 'maker' (its maker can no "
+                                       "longer act for the account: disabled, removed or another role); empty "
+                                       "otherwise")
 
 
 class ApiKeyCreated(BaseModel):
@@ -64,6 +74,7 @@ class ApiKeyCreated(BaseModel):
     id: int
     label: str
     key_id: str
+    scope: str
     created: str
     token: str
 

@@ -24,7 +24,7 @@ LOGO = "logo"
 
 
 class GenerateCredentialsBody(ApiKeyCreate):
-    model_config = example({"user_id": 12, "label": "Reporting"})
+    model_config = example({"user_id": 12, "label": "Reporting", "scope": "reporting"})
 
     user_id: int
 

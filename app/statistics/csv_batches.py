@@ -12,8 +12,6 @@ advertiser, ISO countries, whole counts) and names the line and field of each pr
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,6 +21,7 @@ from typing import Any, TypeVar
 from sqlmodel import Session
 
 from app.access.policy import Actor, require
+from app.kernel import csv_uploads
 from app.kernel.errors import Invalid
 from app.kernel.gc_pause import gc_paused
 from app.statistics import ingestion
@@ -168,7 +167,7 @@ class _ColumnChecker:
 
 def _chunks(text: str) -> Iterator[tuple[_Header, list[list[str]], list[int]]]:
     """The CSV's data lines a chunk at a time, with the line number each starts on (blank lines skipped)."""
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))  # a BOM from spreadsheet exports
+    _separator, reader = csv_uploads.rows(text, field="body")  # comma, semicolon or tab, as the spreadsheet saved it
     header = _header(reader)
     while True:
         records: list[list[str]] = []

@@ -3,14 +3,15 @@ delivery by day, the top campaigns, creatives, exchanges, operating systems (and
 staff), and Insight360's pacing and the campaigns that need attention.
 
 All figures come from services/statistics (row scope applied there) and the ledger, so a dashboard, a report,
-a CSV and the funds pages agree: they sum the same rows. Days are UTC days.
+a CSV and the funds pages agree: they sum the same rows. Days are UTC days, but Insight360's: each campaign's
+are those of its time zone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -18,6 +19,7 @@ from sqlmodel import Session, col, func, select
 from app.access.models import User
 from app.access.policy import Actor, advertiser_rows, require
 from app.access.roles import Role
+from app.campaigns import flight
 from app.campaigns.models import Campaign, CampaignStatus
 from app.funds import service as funds
 from app.kernel.db import select_columns
@@ -167,7 +169,7 @@ def dashboard(db: Session, *, actor: Actor, start: str | date | None = None, end
 
 def _active_campaigns(db: Session, actor: Actor, campaign_ids: Sequence[int], advertiser_id: int | None) -> list[Any]:
     query = (select_columns(Campaign.id, Campaign.name, Campaign.advertiser_id, Campaign.starts_at, Campaign.ends_at,
-                            Campaign.total_budget_micros, Campaign.daily_budget_micros)
+                            Campaign.total_budget_micros, Campaign.daily_budget_micros, Campaign.time_zone)
              .where(Campaign.status == CampaignStatus.ACTIVE, advertiser_rows(actor, Campaign.advertiser_id)))
     if campaign_ids:
         query = query.where(col(Campaign.id).in_(list(campaign_ids)))
@@ -176,47 +178,68 @@ def _active_campaigns(db: Session, actor: Actor, campaign_ids: Sequence[int], ad
     return list(db.exec(query.order_by(col(Campaign.id))).all())
 
 
-def _day(value: datetime | None) -> date | None:
-    if value is None:
-        return None
-    return (value.astimezone(UTC) if value.tzinfo else value).date()
+@dataclass(frozen=True)
+class _ZoneSpend:
+    """The spend Insight360 reads for the active campaigns of one time zone, by the zone's own days (a flight's
+    days are its campaign's): over the flight so far (from `since`), the last NO_SPEND_DAYS days and the last
+    week, micro-dollars by campaign, up to the zone's `today`."""
+
+    today: date
+    since: date
+    flight: dict[int, int]
+    recent: dict[int, int]
+    week: dict[int, int]
+
+
+def _zone_spend(db: Session, actor: Actor, campaigns: Sequence[Any], time_zone: str, today: date,
+                advertiser_id: int | None) -> _ZoneSpend:
+    where, ids = flight.zone(time_zone), [c.id for c in campaigns]
+    since = max(min(flight.first_day(c.starts_at, where) for c in campaigns),
+                today - timedelta(days=statistics.MAX_DAYS - 1))
+
+    def spend_by_campaign(start: date) -> dict[int, int]:
+        rows = statistics.statistics(db, actor=actor, start=min(start, today), end=today, dimensions=["campaign_id"],
+                                     metrics=["spend"], filters={"campaign_id": ids}, advertiser_id=advertiser_id,
+                                     time_zone=time_zone)
+        return {whole(row["campaign_id"]): whole(row["spend_micros"]) for row in rows}
+
+    return _ZoneSpend(today=today, since=min(since, today), flight=spend_by_campaign(since),
+                      recent=spend_by_campaign(today - timedelta(days=NO_SPEND_DAYS - 1)),
+                      week=spend_by_campaign(today - timedelta(days=6)))
 
 
 def insight(db: Session, *, actor: Actor, campaign_ids: Sequence[int] = (), advertiser_id: int | None = None,
             today: date | None = None) -> Insight:
     """Insight360: each active campaign's pacing (spend against budget over its flight so far) and the
-    campaigns that need attention (under-delivery, no recent spend, low balance), worst first."""
+    campaigns that need attention (under-delivery, no recent spend, low balance), worst first. A campaign's days
+    are those of its time zone (app/campaigns/flight.py: its flight's first and last days, today, and the days
+    its spend is summed over); `today` (tests) stands for today in every zone."""
     require(actor, "dashboard", "view")
     statistics.advertiser_scope(db, actor=actor, advertiser_id=advertiser_id)  # out of scope: not found
-    today = today or statistics.today_in()
     campaigns = _active_campaigns(db, actor, campaign_ids, advertiser_id)
     if not campaigns:
         return Insight(pacing=[], attention=[])
-    ids = [c.id for c in campaigns]
-    earliest = max(min(_day(c.starts_at) or today for c in campaigns), today - timedelta(days=statistics.MAX_DAYS - 1))
-
-    def spend_by_campaign(start: date) -> dict[int, int]:
-        rows = statistics.statistics(db, actor=actor, start=min(start, today), end=today, dimensions=["campaign_id"],
-                                     metrics=["spend"], filters={"campaign_id": ids}, advertiser_id=advertiser_id)
-        return {whole(row["campaign_id"]): whole(row["spend_micros"]) for row in rows}
-
-    flight_spend = spend_by_campaign(earliest)
-    recent_spend = spend_by_campaign(today - timedelta(days=NO_SPEND_DAYS - 1))
-    week_spend = spend_by_campaign(today - timedelta(days=6))
+    by_zone: dict[str, list[Any]] = {}
+    for c in campaigns:
+        by_zone.setdefault(c.time_zone, []).append(c)
+    spends = {zone: _zone_spend(db, actor, members, zone, today or statistics.today_in(zone), advertiser_id)
+              for zone, members in by_zone.items()}
     advertisers = {c.advertiser_id for c in campaigns}
     balances = funds.balances_micros(db, sorted(advertisers))
     names = dict(db.exec(select(User.id, User.company_name).where(col(User.id).in_(advertisers))).all())
     weekly_by_advertiser: dict[int, int] = {}
     for c in campaigns:
-        weekly_by_advertiser[c.advertiser_id] = weekly_by_advertiser.get(c.advertiser_id, 0) + week_spend.get(c.id, 0)
+        weekly_by_advertiser[c.advertiser_id] = (weekly_by_advertiser.get(c.advertiser_id, 0)
+                                                 + spends[c.time_zone].week.get(c.id, 0))
 
     pacing: list[PacingRead] = []
     attention: list[AttentionRead] = []
     for c in campaigns:
-        begin = _day(c.starts_at) or today
-        finish = _day(c.ends_at)
-        elapsed = max(0, (min(today, finish) if finish else today).toordinal() - begin.toordinal() + 1)
-        spent = flight_spend.get(c.id, 0)
+        where, spend = flight.zone(c.time_zone), spends[c.time_zone]
+        day = spend.today
+        begin, finish = flight.first_day(c.starts_at, where), flight.last_day(c.ends_at, where)
+        elapsed = max(0, (min(day, finish) if finish else day).toordinal() - begin.toordinal() + 1)
+        spent = spend.flight.get(c.id, 0)
         if finish:
             flight_days = max(1, (finish - begin).days + 1)
             expected = c.total_budget_micros * min(elapsed, flight_days) // flight_days
@@ -225,13 +248,14 @@ def insight(db: Session, *, actor: Actor, campaign_ids: Sequence[int] = (), adve
         ratio = spent / expected if expected else None
         item = PacingRead(campaign_id=c.id, campaign_name=c.name, advertiser_id=c.advertiser_id,
                           advertiser_name=names.get(c.advertiser_id) or "", starts_on=begin.isoformat(),
-                          ends_on=finish.isoformat() if finish else None, budget=c.total_budget_micros / 1e6,
-                          spent=spent / 1e6, spent_since=min(earliest, today).isoformat(), expected=expected / 1e6 if expected is not None else None,
+                          ends_on=finish.isoformat() if finish else None, time_zone=c.time_zone,
+                          budget=c.total_budget_micros / 1e6, spent=spent / 1e6, spent_since=spend.since.isoformat(),
+                          expected=expected / 1e6 if expected is not None else None,
                           pacing=round(ratio * 100, 1) if ratio is not None else None,
                           budget_used=round(spent * 100 / c.total_budget_micros, 1) if c.total_budget_micros else None)
         pacing.append(item)
-        started_days_ago = (today - begin).days
-        if started_days_ago >= NO_SPEND_DAYS and not recent_spend.get(c.id):
+        started_days_ago = (day - begin).days
+        if started_days_ago >= NO_SPEND_DAYS and not spend.recent.get(c.id):
             attention.append(AttentionRead(**dict(item), reason="no_spend", severity=2))
         elif ratio is not None and elapsed >= 2 and ratio < UNDER_DELIVERY_RATIO:
             attention.append(AttentionRead(**dict(item), reason="under_delivery", severity=1))

@@ -93,12 +93,14 @@ class PacingRead(BaseModel):
     campaign_name: str
     advertiser_id: int
     advertiser_name: str
-    starts_on: str = Field(description="First day of the flight, ISO date (UTC)")
-    ends_on: str | None = Field(description="Last day of the flight; null: open-ended")
+    starts_on: str = Field(description="First day of the flight, ISO date in the campaign's `time_zone`")
+    ends_on: str | None = Field(description="Last day of the flight (inclusive), in the campaign's `time_zone`; "
+                                            "null: open-ended")
+    time_zone: str = Field(description="The campaign's IANA time zone, whose days these are")
     budget: DollarFigure = Field(description="The total budget, in dollars")
     spent: DollarFigure = Field(description="Spent over the flight so far, in dollars")
-    spent_since: str = Field(description="The first day `spent` sums (ISO date, UTC): the flight's first day, or the "
-                                         "oldest day statistics are read for")
+    spent_since: str = Field(description="The first day `spent` sums (ISO date in `time_zone`): the flight's first "
+                                         "day, or the oldest day statistics are read for")
     expected: DollarFigure | None = Field(description="What an even pace would have spent by now (null: no daily "
                                                       "budget to pace an open-ended campaign by)")
     pacing: float | None = Field(description="spent against expected, in percent")

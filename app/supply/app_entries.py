@@ -21,7 +21,6 @@ callers insert the accepted values in one bulk statement.
 from __future__ import annotations
 
 import csv
-import io
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -30,6 +29,7 @@ from publicsuffixlist import PSLFILE, PublicSuffixList
 from sqlalchemy import delete
 from sqlmodel import Session, col, func, select
 
+from app.kernel import csv_uploads
 from app.kernel.errors import Invalid
 from app.kernel.grid_search import every_word
 from app.kernel.keyset_pages import KeysetOrder, read_page
@@ -190,12 +190,12 @@ def decode_upload(content: bytes) -> str:
 
 
 def parse_csv(content: bytes) -> Parsed:
-    """An uploaded CSV (or plain text): the first cell of each row is the entry; a first row naming its column
-    (value, domain, bundle_id, ...) is skipped."""
+    """An uploaded CSV (or plain text), separated by commas, semicolons or tabs (app/kernel/csv_uploads.py): the
+    first cell of each row is the entry; a first row naming its column (value, domain, bundle_id, ...) is skipped."""
     text = decode_upload(content)
     rows: list[tuple[int, str]] = []
     try:
-        for number, row in enumerate(csv.reader(io.StringIO(text)), start=1):
+        for number, row in enumerate(csv_uploads.rows(text)[1], start=1):
             if number > MAX_LINES:
                 raise Invalid({"file": UNREADABLE_TOO_LONG})
             cell = next((c for c in row if c.strip()), "")

@@ -24,7 +24,7 @@ from app.kernel import validation as v
 from app.kernel.csv_exports import ExportLink, export_link, write_export
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.grid_search import every_word
-from app.kernel.keyset_pages import KeysetOrder, read_page
+from app.kernel.keyset_pages import KeysetOrder, newest_first, read_page
 from app.kernel.model_base import utcnow
 from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 from app.kernel.paging import DEFAULT_LIMIT, Page
@@ -149,8 +149,9 @@ def lists_page(db: Session, *, actor: Actor, advertiser_id: int | None = None, s
     COUNT. Counts and campaigns are read for the page's lists only."""
     require(actor, "app_list", "view")
     scope = {"list": "inventory_lists", "advertiser_id": advertiser_id, "status": status, "kind": kind}
-    return read_page(db, _lists_query(actor, advertiser_id=advertiser_id, status=status, kind=kind), _NEWEST_FIRST,
-                     limit=limit, cursor=cursor, scope=scope, position=lambda r: (r[0].updated_at, r[0].id),
+    return read_page(db, _lists_query(actor, advertiser_id=advertiser_id, status=status, kind=kind),
+                     newest_first(col(AppList.id)), limit=limit, cursor=cursor, scope=scope,
+                     position=lambda r: (None, r[0].id),
                      shown=lambda rows: _list_rows(db, rows))
 
 

@@ -21,6 +21,8 @@ from typing import IO
 from sqlalchemy import func
 from sqlmodel import Session, select
 
+from app.kernel import csv_uploads
+from app.kernel.csv_uploads import refused_lines
 from app.kernel.errors import Invalid
 from app.supply.models import AudienceDevice
 from app.supply.schemas import DeviceUploadRead, RefusedLine
@@ -67,6 +69,25 @@ def iter_lines(stream: IO[bytes], *, chunk_bytes: int = CHUNK_BYTES, max_line: i
         yield OVERLONG
     elif rest:
         yield rest.decode("utf-8", "replace") if len(rest) <= max_line else OVERLONG
+
+
+def first_cells(stream: IO[bytes]) -> Iterator[str]:
+    """iter_lines of a file whose id is its rows' first cell, separated as its start shows (comma, semicolon or tab,
+    app/kernel/csv_uploads.py: a spreadsheet's export of ids with a second column). The stream is peeked, not read:
+    it must be seekable (an upload spooled by the multipart parser is)."""
+    start = stream.read(csv_uploads.SAMPLE_CHARS)
+    stream.seek(0)
+    separator = csv_uploads.separator_of(start.decode("utf-8", "replace"))
+    for line in iter_lines(stream):
+        yield line if line == OVERLONG else csv_uploads.first_cell(line, separator)
+
+
+NO_IDS = "The file holds no device ids (IDFA or GAID, one a line)."
+
+
+def no_ids(summary: UploadSummary) -> Invalid:
+    """The refusal of a file without one id, on `file` (the catalog's words), its message naming the lines refused."""
+    return Invalid({"file": NO_IDS}, refused_lines(NO_IDS, [(s.line, s.text, s.reason) for s in summary.samples]))
 
 
 def parse_line(text: str) -> bytes | str | None:

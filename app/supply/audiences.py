@@ -31,13 +31,13 @@ from app.history import status as status_machine
 from app.kernel import validation as v
 from app.kernel.errors import Conflict, Invalid, NotFound
 from app.kernel.grid_search import every_word
-from app.kernel.keyset_pages import KeysetOrder, read_page
+from app.kernel.keyset_pages import KeysetOrder, newest_first, read_page
 from app.kernel.model_base import utcnow
 from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 from app.kernel.paging import DEFAULT_LIMIT, Page
 from app.kernel.uploads import shown_file_name
 from app.supply import campaign_usage
-from app.supply.audience_devices import UploadSummary, iter_lines, store_devices
+from app.supply.audience_devices import UploadSummary, first_cells, no_ids, store_devices
 from app.supply.list_targeting import AUDIENCE_KEY
 from app.supply.models import Audience, AudienceDevice, AudienceKind, AudienceStatus
 from app.supply.schemas import (
@@ -165,8 +165,8 @@ def audiences_page(db: Session, *, actor: Actor, advertiser_id: int | None = Non
     query = _audiences_query(actor, advertiser_id=advertiser_id, kind=kind, status=status, search=search)
     scope = {"list": "audiences", "advertiser_id": advertiser_id, "kind": kind, "status": status,
              "search": search.strip()}
-    return read_page(db, query, _NEWEST_FIRST, limit=limit, cursor=cursor, scope=scope,
-                     position=lambda r: (r[0].updated_at, r[0].id), shown=lambda rows: _audience_rows(db, rows))
+    return read_page(db, query, newest_first(col(Audience.id)), limit=limit, cursor=cursor, scope=scope,
+                     position=lambda r: (None, r[0].id), shown=lambda rows: _audience_rows(db, rows))
 
 
 # The grid's sortable columns (AudienceRow keys) and the SQL each sorts by: names as people read them, by their
@@ -303,9 +303,9 @@ def upload_devices(db: Session, *, actor: Actor, audience_id: int, stream: IO[by
     audience, advertiser = in_scope(db, actor, audience_id)
     if audience.kind != AudienceKind.DEVICE_IDS:
         raise Invalid({"file": "Only a device-id audience takes files of ids."})
-    summary: UploadSummary = store_devices(db, audience_id=audience_id, lines=iter_lines(stream))
+    summary: UploadSummary = store_devices(db, audience_id=audience_id, lines=first_cells(stream))
     if summary.valid == 0:
-        raise Invalid({"file": "The file holds no device ids (IDFA or GAID, one a line)."})
+        raise no_ids(summary)
     name = shown_file_name(filename)
     upload = summary.read(file=name, at=utcnow().isoformat())
     before = audience.device_count

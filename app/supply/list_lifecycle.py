@@ -17,6 +17,7 @@ from sqlmodel import Session, func, select
 from app.access.policy import Actor, require
 from app.history import audit
 from app.history import status as status_machine
+from app.kernel.csv_uploads import refused_lines
 from app.kernel.errors import Conflict, Invalid
 from app.kernel.model_base import utcnow
 from app.kernel.paging import DEFAULT_LIMIT, Page
@@ -27,6 +28,9 @@ from app.supply.schemas import CampaignUse, EntryBatchResult, ListDeleted, ListE
 IN_USE = "This list is used by campaigns that are not archived: {names}. Archive it instead, or take it out of them."
 ARCHIVED = "An archived list cannot be changed; restore it first."
 REPLACE_WITH_NOTHING = "Give the entries the list should hold."
+# A file whose every line is refused: in replace mode it emptied the list (200, "removed 3, total 0"), in add mode it
+# answered 200 for nothing. Refused whole instead, naming the lines (issue 38 item 8).
+NO_ENTRY_IN_FILE = "No line of the file holds an entry, so the list was left as it was."
 
 L = TypeVar("L")  # a list as its kind finds it: the row, or a tuple whose first item is the row
 R = TypeVar("R", bound=BaseModel)  # a list as its kind shows it (its Read schema)
@@ -143,11 +147,14 @@ class ListLifecycle(Generic[L, R]):
     def upload_entries(self, db: Session, *, actor: Actor, list_id: int, content: bytes,
                        mode: str) -> EntryBatchResult:
         """A CSV or text file, the first cell of each row an entry. A file that cannot be read (not UTF-8 text,
-        not CSV, empty, too big) raises Invalid on `file` and saves nothing; otherwise the readable lines are
-        applied and the refused ones reported with their line numbers."""
+        not CSV, empty, too big) raises Invalid on `file` and saves nothing, as does a file none of whose lines
+        is an entry (its message names the lines refused, and why); otherwise the readable lines are applied and
+        the refused ones reported with their line numbers."""
         row = self.row(self.writable(db, actor, list_id))
-        return self.apply(db, actor=actor, row=row, parsed=app_entries.parse_csv(content), mode=mode,
-                          action=f"upload_{mode}")
+        parsed = app_entries.parse_csv(content)
+        if not parsed.values and parsed.refused:
+            raise Invalid({"file": NO_ENTRY_IN_FILE}, refused_lines(NO_ENTRY_IN_FILE, parsed.refused))
+        return self.apply(db, actor=actor, row=row, parsed=parsed, mode=mode, action=f"upload_{mode}")
 
     def delete(self, db: Session, *, actor: Actor, list_id: int) -> ListDeleted:
         """Delete an unused list with its entries. A list that a campaign which is not archived uses is refused

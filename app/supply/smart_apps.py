@@ -17,7 +17,7 @@ from app.access.policy import Actor, can, require
 from app.history import audit, change_log
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.grid_search import every_word
-from app.kernel.keyset_pages import KeysetOrder, read_page
+from app.kernel.keyset_pages import KeysetOrder, newest_first, read_page
 from app.kernel.model_base import utcnow
 from app.kernel.numbered_pages import NumberedPage, check_page, column_order, read_numbered
 from app.kernel.paging import DEFAULT_LIMIT, Page
@@ -150,8 +150,8 @@ def lists_page(db: Session, *, actor: Actor, status: str = "", limit: int = DEFA
     COUNT."""
     query = _lists_query(actor, status)
     scope = {"list": "smart_app_lists", "status": status}
-    return read_page(db, query, _NEWEST_FIRST, limit=limit, cursor=cursor, scope=scope,
-                     position=lambda r: (r.updated_at, r.id), shown=lambda rows: _list_rows(db, actor, rows))
+    return read_page(db, query, newest_first(col(SmartAppList.id)), limit=limit, cursor=cursor, scope=scope,
+                     position=lambda r: (None, r.id), shown=lambda rows: _list_rows(db, actor, rows))
 
 
 def list_entries(db: Session, *, actor: Actor, list_id: int) -> list[ListEntry]:

@@ -2,22 +2,43 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+import contextvars
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 
-from app.access import api_keys, sessions, tokens
-from app.access.policy import Actor
+from app.access import api_keys, key_scopes, sessions, tokens
+from app.access.policy import Actor, require_signed_in
 from app.kernel import log_context
-from app.kernel.db import session_scope
+from app.kernel.db import get_engine
 from app.kernel.errors import Forbidden, NotAuthenticated
 
+# A call's commit (or rollback) runs on threads of its own, not on the pool FastAPI runs routes and dependencies on.
+# There, under a burst of writes, every thread could be taken by calls waiting for a database connection or for their
+# turn to write, while the calls holding those waited for a thread to commit on: all stalled until the pool's timeout
+# (50 writes at once, issue 38). Ending a unit of work never waits for a thread that a waiting call holds.
+_ENDINGS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="db-end")
 
-def get_db() -> Iterator[Session]:
-    with session_scope() as db:
+
+async def _ending(step: Callable[[], None]) -> None:
+    # In the caller's context, as asyncio.to_thread does it: log fields bound in the call reach its log lines.
+    await asyncio.get_running_loop().run_in_executor(_ENDINGS, contextvars.copy_context().run, step)
+
+
+async def get_db() -> AsyncIterator[Session]:
+    db = Session(get_engine(), expire_on_commit=False)
+    try:
         yield db
+        await _ending(db.commit)
+    except BaseException:
+        await _ending(db.rollback)
+        raise
+    finally:
+        await _ending(db.close)
 
 
 # Commit before the response leaves. With FastAPI's default a dependency with yield ends after the response
@@ -40,7 +61,11 @@ def bearer_token(request: Request) -> str | None:
 BEARER = HTTPBearer(scheme_name="bearer", bearerFormat="JWT from POST /auth/login/, or an API key dsp_…",
                     auto_error=False, description="`Authorization: Bearer <token>`: the token `POST /auth/login/` "
                     "answers (2 hours, refreshed by `GET /auth/refresh-token`), or an API key (`dsp_…`, made on "
-                    "the user's settings page; valid until revoked).")
+                    "the user's settings page; valid until revoked). A key has the scope chosen when it was made: "
+                    + "; ".join(f"`{scope}`: {what}" for scope, what in key_scopes.WHAT_EACH_ALLOWS.items())
+                    + ". A call outside the key's scope answers 403 naming the scope. No key can change sign-in "
+                    "credentials (e-mail, password, second factor, the sign-in policy) or manage API keys: those "
+                    "need the login token or the browser session.")
 SESSION = APIKeyCookie(name=sessions.SESSION_COOKIE, scheme_name="session", auto_error=False,
                        description="The browser's session cookie (the console's own pages).")
 
@@ -55,20 +80,33 @@ def get_actor(request: Request, db: Session = DB,
         actor = api_keys.authenticate(db, token=token, address=client_address(request))
         if actor is None:
             raise NotAuthenticated("This API key is not valid. It may have been revoked.")
-        db.commit()  # the key's last use is kept even when the call itself then fails
+        db.commit()  # the key's last use is kept even when the call itself then fails (and the read ends)
+        _hold_to_scope(request, actor)
     elif token:
         actor = sessions.actor_for(db, sessions.find_by_id(db, session_id=tokens.session_id_of(token)))
     else:
         actor = sessions.resolve(db, token=request.cookies.get(sessions.SESSION_COOKIE))
     if actor is None:
         raise NotAuthenticated("Your session has ended. Please log in again.")
+    # The sign-in check is a read of its own: end it, so its connection goes back to the pool while the call waits
+    # for a thread to run its route on (the route's first query takes one again).
+    db.commit()
     log_context.bind(user_id=actor.id)  # the request's log lines name who made it
     return actor
 
 
-def get_signed_in_actor(request: Request, actor: Actor = Depends(get_actor)) -> Actor:
+def _hold_to_scope(request: Request, actor: Actor) -> None:
+    """Refuse a key's call outside its scope, here where every authenticated call passes (the route FastAPI
+    matched carries its tags; a route outside the API has none and is known by its path)."""
+    route = request.scope.get("route")
+    refused = key_scopes.refusal(actor.key_scope or "", method=request.method, tags=getattr(route, "tags", None) or (),
+                                 path=getattr(route, "path", request.url.path))
+    if refused:
+        raise Forbidden(refused)
+
+
+def get_signed_in_actor(actor: Actor = Depends(get_actor)) -> Actor:
     """The caller, signed in with a password (login token or browser session), not an API key: a leaked key
-    must not be able to mint more keys for itself."""
-    if api_keys.is_api_token(bearer_token(request)):
-        raise Forbidden("API keys cannot manage API keys. Log in with your password to do this.")
-    return actor
+    must not be able to mint more keys for itself, nor change the credentials of the account (the services
+    check it again: policy.require_signed_in)."""
+    return require_signed_in(actor)

@@ -16,12 +16,13 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import iter_route_contexts
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import get_route_path  # type: ignore[attr-defined]  # re-imported there, not listed as exported
 
 from app.kernel import errors, log_context
 from app.kernel.errors import Invalid, ServiceError
-from app.kernel.faults import infrastructure_error
+from app.kernel.faults import Unavailable, infrastructure_error
 from app.kernel.i18n.catalog import DEFAULT_LANGUAGE, translator
 
 logger = logging.getLogger(__name__)
@@ -144,23 +145,26 @@ async def http_error_handler(request: Request, error: Exception) -> JSONResponse
 # is answered by Starlette's ExceptionMiddleware: a handler for Exception itself runs in ServerErrorMiddleware,
 # which sends the answer and then re-raises, so every 503 also logged "Exception in ASGI application" with a
 # traceback (seen under bench/load_soak.py, for a request that waited out SQLite's write lock).
-FAULT_CLASSES: tuple[type[Exception], ...] = (DBAPIError, sqlite3.Error, OSError, duckdb.Error, BotoCoreError,
-                                              ClientError)
+FAULT_CLASSES: tuple[type[Exception], ...] = (DBAPIError, PoolTimeout, sqlite3.Error, OSError, duckdb.Error,
+                                              BotoCoreError, ClientError)
 
 
-def _fault_reply(error: Exception) -> JSONResponse | None:
+def fault_reply(error: Exception) -> JSONResponse | None:
     """The 503/507 answer when `error` is the database or the data disk failing (app/kernel/faults.py), else None."""
     fault = infrastructure_error(error)
     if fault is None:
         return None
     logger.warning("an API call failed: %s (%s: %s)", fault.message, type(error).__name__, error)
-    return error_reply(fault.code, fault.message)
+    reply = error_reply(fault.code, fault.message)
+    if isinstance(fault, Unavailable):
+        reply.headers["Retry-After"] = str(fault.retry_after_s)
+    return reply
 
 
 async def fault_error_handler(_request: Request, error: Exception) -> JSONResponse:
     """One of FAULT_CLASSES: a fault answers 503/507; anything else of those classes is a bug and goes on to
     unexpected_error_handler."""
-    if (reply := _fault_reply(error)) is None:
+    if (reply := fault_reply(error)) is None:
         raise error
     return reply
 
@@ -170,7 +174,7 @@ async def unexpected_error_handler(_request: Request, error: Exception) -> JSONR
     (app/kernel/faults.py); the rest is logged with its traceback for the operator, a plain 500 in our shape for the
     client (never the traceback, never text/plain). A fault gets here when it is the cause of an error of
     another class."""
-    if (reply := _fault_reply(error)) is not None:
+    if (reply := fault_reply(error)) is not None:
         return reply
     logger.error("unexpected error in an API call", exc_info=error)
     # The request id (also in the X-Request-ID header and on the log line with the traceback) for the user to quote.

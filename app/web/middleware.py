@@ -7,8 +7,11 @@
 - WebsocketGuard: ReactPy does not check a websocket's Origin, so a foreign page could open an
   authenticated socket; refuse those. It also re-checks the session on a page's events (SessionCheck): cookies
   are read only at the handshake, and a logout, disable or expiry must end the page: at once when it happens in
-  this process or at its time, within DSP_SESSION_RECHECK_MS when another process makes it. And it
-  keeps ReactPy's first render from overtaking the handshake's accept (`accept_first`).
+  this process or at its time, within DSP_SESSION_RECHECK_MS when another process makes it. A page is drawn for
+  the session's grant at its handshake (who acts, through whom, in which role) and keeps that actor in its state,
+  so a session that still lives under another grant ends the page too: a move that ended the impersonation it
+  acts in, a role change. And it keeps ReactPy's first render from overtaking the handshake's accept
+  (`accept_first`).
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ import asyncio
 import contextvars
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import Awaitable, Callable, Hashable, Mapping, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from http.cookies import SimpleCookie
 from typing import Any
@@ -145,6 +149,18 @@ def accept_first(send: Send) -> Send:
     return ordered_send
 
 
+@dataclass(frozen=True)
+class PageGrant:
+    """What the session check answers for a session that may still act: its grant (any value that differs when the
+    acting user, its chain or its role does) and when the session expires."""
+
+    grant: Hashable
+    expires: datetime
+
+
+_NOT_PINNED = object()
+
+
 class SessionCheck:
     """One page's session check, kept between events. The database is asked at the first event, then again only
     when this process has committed a session or user change since (`changes`: app/access/session_changes.py
@@ -153,7 +169,7 @@ class SessionCheck:
     about 1-2 ms a click on a loaded machine (one narrow query on a kept connection, 0.6 ms, and the two thread hops;
     it was ~3 ms with ORM rows on a pooled connection: bench/session_check.py, bench/README.md)."""
 
-    def __init__(self, token: str, *, live_until: Callable[[str], datetime | None], changes: Callable[[], int],
+    def __init__(self, token: str, *, live_until: Callable[[str], PageGrant | None], changes: Callable[[], int],
                  recheck_seconds: float) -> None:
         self.token = token
         self.live_until = live_until
@@ -161,6 +177,7 @@ class SessionCheck:
         self.recheck_seconds = recheck_seconds
         self.checked_at_change = -1
         self.trusted_until = 0.0  # time.monotonic()
+        self.grant: Hashable = _NOT_PINNED  # the grant the page was drawn for (pinned by the first answer)
 
     async def alive(self) -> bool:
         change = self.changes()
@@ -170,17 +187,30 @@ class SessionCheck:
         # next event asks again.
         checked = time.monotonic()
         # In a copy of this context, as asyncio.to_thread would: the check names the page's user in its log lines.
-        expires = await asyncio.get_running_loop().run_in_executor(
+        live = await asyncio.get_running_loop().run_in_executor(
             _SESSION_CHECKS, contextvars.copy_context().run, self.live_until, self.token)
-        if expires is None:
+        if live is None:
             return False
+        if self.grant is _NOT_PINNED:
+            self.grant = live.grant
+        elif live.grant != self.grant:
+            return False  # the page's actor is not the session's any more: its next load draws the session's
         self.checked_at_change = change
-        self.trusted_until = checked + min(self.recheck_seconds, (expires - datetime.now(UTC)).total_seconds())
+        self.trusted_until = checked + min(self.recheck_seconds, (live.expires - datetime.now(UTC)).total_seconds())
         return True
+
+    async def pin(self) -> None:
+        """Take the session's grant before the page is drawn (the page reads its actor after this), so a change
+        between the draw and the first event ends the page rather than becoming what it is checked against. A
+        database that does not answer leaves it to the first event, as it leaves the page's own read to retry."""
+        try:
+            await self.alive()
+        except Exception:  # noqa: BLE001 - the page's events are checked regardless; the operator has the log
+            _log.warning("the session check at a page's handshake failed; its first event pins it", exc_info=True)
 
 
 class WebsocketGuard:
-    def __init__(self, app: ASGIApp, *, cookie_name: str, live_until: Callable[[str], datetime | None],
+    def __init__(self, app: ASGIApp, *, cookie_name: str, live_until: Callable[[str], PageGrant | None],
                  changes: Callable[[], int] = lambda: 0, recheck_seconds: float = 0.0) -> None:
         self.app = app
         self.cookie_name = cookie_name
@@ -201,6 +231,7 @@ class WebsocketGuard:
             return await self.app(scope, receive, send)
         session = SessionCheck(token, live_until=self.live_until, changes=self.changes,
                                recheck_seconds=self.recheck_seconds)
+        await session.pin()
 
         async def checked_receive() -> Message:
             message = await receive()

@@ -15,7 +15,7 @@ from app.access.sessions import SESSION_COOKIE
 from app.kernel.config import get_settings
 from app.kernel.db import session_scope
 from app.web.deps import bearer_token, client_address
-from app.web.envelope import error_reply
+from app.web.envelope import error_reply, fault_reply
 
 
 def _credential(request: Request) -> str | None:
@@ -46,11 +46,19 @@ class WriteLimits:
             return
         request = Request(scope)
         credential, address = _credential(request), client_address(request)
-        if get_settings().is_sqlite:
-            refusal = write_limits.count_write(PROCESS_COUNTS, credential=credential, address=address)
-        else:  # a database write: off the loop (in the caller's context, as asyncio.to_thread would)
-            refusal = await asyncio.get_running_loop().run_in_executor(
-                _SHARED_COUNTS, contextvars.copy_context().run, _count_shared, credential, address)
+        try:
+            if get_settings().is_sqlite:
+                refusal = write_limits.count_write(PROCESS_COUNTS, credential=credential, address=address)
+            else:  # a database write: off the loop (in the caller's context, as asyncio.to_thread would)
+                refusal = await asyncio.get_running_loop().run_in_executor(
+                    _SHARED_COUNTS, contextvars.copy_context().run, _count_shared, credential, address)
+        except Exception as error:
+            # The database down or every connection in use: this middleware sits outside the API's error handlers,
+            # so it answers the fault itself (503 and Retry-After) rather than ending the call with a server error.
+            if (fault := fault_reply(error)) is None:
+                raise
+            await fault(scope, receive, send)
+            return
         if refusal is None:
             await self.app(scope, receive, send)
             return

@@ -13,15 +13,16 @@ There is deliberately no <form> element: ReactPy's client serializes an input ev
 
 from __future__ import annotations
 
-from datetime import datetime
+import copy
+from collections.abc import Mapping
 from typing import Any
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import available_timezones
 
-from reactpy import component, html, use_state
+from reactpy import Ref, component, html, use_ref, use_state
 
 from app.access.roles import Role
+from app.campaigns import flight, targeting_options
 from app.campaigns import service as campaigns
-from app.campaigns import targeting_options
 from app.campaigns.models import (
     BID_STRATEGIES,
     FREQUENCY_PERIODS,
@@ -42,11 +43,13 @@ from app.campaigns.schemas import (
 )
 from app.campaigns.targeting import DEVICE_TYPES, EMPTY
 from app.creatives import service as creatives
+from app.kernel.errors import Conflict
 from app.reference.schemas import ReferenceOption
 from components.campaigns.campaign_audiences import AudiencePicker
 from components.campaigns.common import back_to_list, campaign_tabs, not_found
 from components.campaigns.summary import CampaignSummary
 from components.campaigns.targeting import (
+    LOADED_CREATIVES,
     CheckboxGroup,
     CityPicker,
     CreativesPicker,
@@ -70,6 +73,11 @@ SCALAR_FIELDS = ("name", "objective", "traffic_type", "starts_at", "ends_at", "t
                  "daily_budget", "pacing", "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap",
                  "frequency_period", "goal_metric", "goal_target")
 TIME_ZONES = sorted(available_timezones() - {"localtime", "Factory"})
+# Fields an edit sends along with a changed one, so the service judges them as the form shows them: a frequency cap
+# with its period, a goal with its target, and the flight's times with a new time zone (they are shown in it).
+SENT_WITH: dict[str, tuple[str, ...]] = {"frequency_cap": ("frequency_period",), "frequency_period": ("frequency_cap",),
+                                         "goal_metric": ("goal_target",), "goal_target": ("goal_metric",),
+                                         "time_zone": ("starts_at", "ends_at")}
 # Reference-list targeting shown as checkbox groups: (targeting key, label key, the targeting key whose choice
 # narrows what it offers, the option field that must be among those chosen). An OS version offers itself only
 # under its chosen system, a carrier only in its chosen country; choosing none of those offers them all.
@@ -80,14 +88,16 @@ REFERENCE_GROUPS = (("operating_systems", "campaigns.field.operating_systems", "
                     ("carriers", "campaigns.field.carriers", "countries", "country"))
 
 
-def _local(iso: str | None, zone: str) -> str:
-    """A stored UTC time as the datetime-local text of the campaign's time zone."""
-    if not iso:
-        return ""
-    try:
-        return datetime.fromisoformat(iso).astimezone(ZoneInfo(zone)).strftime("%Y-%m-%dT%H:%M")
-    except (ValueError, KeyError):
-        return iso[:16]
+def flight_value(iso: str | None, zone: str, *, end: bool, between: str = "T") -> str:
+    """A flight's start or end as the buyer gave it, in the campaign's time zone (app/campaigns/flight.py): the
+    date (an end: its last day) of one that falls on the zone's midnight, else its local date and time (the
+    datetime-local text for `between` "T")."""
+    return flight.day_text(flight.read(iso), flight.zone(zone), end=end, between=between) or ""
+
+
+def flight_kind(value: str) -> str:
+    """A flight field's input: a date, unless the saved value has a time of day the form must keep."""
+    return "datetime-local" if "T" in value else "date"
 
 
 def initial_values(campaign: CampaignRead | None) -> dict[str, Any]:
@@ -101,8 +111,8 @@ def initial_values(campaign: CampaignRead | None) -> dict[str, Any]:
         saved = campaign.model_dump(include=set(SCALAR_FIELDS))
         values = {name: "" if saved.get(name) is None else str(saved[name]) for name in SCALAR_FIELDS}
         values["frequency_period"] = campaign.frequency_period or "day"
-        values["starts_at"] = _local(campaign.starts_at, campaign.time_zone)
-        values["ends_at"] = _local(campaign.ends_at, campaign.time_zone)
+        values["starts_at"] = flight_value(campaign.starts_at, campaign.time_zone, end=False)
+        values["ends_at"] = flight_value(campaign.ends_at, campaign.time_zone, end=True)
         targeting = campaign.targeting.model_dump()
     for key, empty in EMPTY.items():
         values[f"targeting.{key}"] = targeting.get(key, empty)
@@ -111,14 +121,25 @@ def initial_values(campaign: CampaignRead | None) -> dict[str, Any]:
     return values
 
 
-def submitted_data(store: FieldStore) -> CampaignUpdate:
-    """The service's `data` from what the fields hold."""
+def submitted_data(store: FieldStore, loaded: Mapping[str, Any] | None = None,
+                   version: int | None = None) -> CampaignUpdate:
+    """The service's `data` from what the fields hold. An edit gives `loaded` (the values the form started from)
+    and the `version` it loaded: then only what the person changed is sent (with the fields that go with it,
+    SENT_WITH), the targeting only by the kinds changed, so a save never lays the form's old copy over what
+    someone else saved meanwhile, and the service refuses it if the campaign was saved since that version."""
     values = store.snapshot()
-    data = {name: values.get(name, "") for name in SCALAR_FIELDS}
+    data: dict[str, Any] = {name: values.get(name, "") for name in SCALAR_FIELDS}
     if not str(data.get("frequency_cap") or "").strip():
         data["frequency_cap"] = None
-    data["targeting"] = {key: values.get(f"targeting.{key}", empty) for key, empty in EMPTY.items()}
-    return CampaignUpdate.model_validate(data)
+    targeting = {key: values.get(f"targeting.{key}", empty) for key, empty in EMPTY.items()}
+    if loaded is not None:
+        changed = {name for name in SCALAR_FIELDS if values.get(name, "") != loaded.get(name, "")}
+        changed |= {linked for name in changed for linked in SENT_WITH.get(name, ())}
+        data = {name: value for name, value in data.items() if name in changed}
+        targeting = {key: value for key, value in targeting.items() if value != loaded.get(f"targeting.{key}")}
+    if targeting or loaded is None:
+        data["targeting"] = targeting
+    return CampaignUpdate.model_validate({**data, "version": version})
 
 
 def choices(console: Console, prefix: str, keys: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -169,7 +190,11 @@ def CampaignForm(*, campaign: CampaignRead | None, mode: str, advertisers: list[
     console = use_console()
     t = console.t
     stale = stale or {}
-    store = use_field_store(initial_values(campaign))
+    initial = initial_values(campaign)
+    loaded: Ref[dict[str, Any] | None] = use_ref(None)  # what the form started from: an edit sends what differs
+    if loaded.current is None:
+        loaded.current = copy.deepcopy(initial)
+    store = use_field_store(initial)
     advertiser, set_advertiser = use_state(campaign.advertiser_id if campaign else
                                            (advertisers[0].id if advertisers else None))
     advertiser_name = campaign.advertiser if campaign else next(
@@ -185,20 +210,24 @@ def CampaignForm(*, campaign: CampaignRead | None, mode: str, advertisers: list[
 
     # One save, one unit of work: the settings and the creatives together (creatives.save_campaign), so a refused
     # creative leaves the settings unsaved too. Creatives not loaded yet (None) stay as they are.
-    action = use_action(creatives.save_campaign, on_done=finished)
+    # A campaign saved by someone else since this form loaded (409) is said above the save button, and everything
+    # typed stays in the form.
+    action = use_action(creatives.save_campaign, on_done=finished, in_place=(Conflict,))
     errors = action.errors
 
     def submit(_event: Any = None) -> None:
-        data = submitted_data(store)
         chosen_creatives = store.get("creative_ids")
         creative_ids = None if chosen_creatives is None else list(chosen_creatives)
         if mode == "edit":
             assert campaign is not None
+            data = submitted_data(store, loaded.current, campaign.version)
+            if creative_ids is not None and sorted(creative_ids) == sorted(store.get(LOADED_CREATIVES) or []):
+                creative_ids = None  # unchanged: the campaign's creatives stay as they are
             action.submit(actor=console.actor, campaign_id=campaign.id, data=data, creative_ids=creative_ids)
-        else:
-            chosen = store.get("advertiser_id") or advertiser
-            action.submit(actor=console.actor, data=data, advertiser_id=int(chosen) if chosen else None,
-                          creative_ids=creative_ids)
+            return
+        chosen = store.get("advertiser_id") or advertiser
+        action.submit(actor=console.actor, data=submitted_data(store), advertiser_id=int(chosen) if chosen else None,
+                      creative_ids=creative_ids)
 
     def pick_advertiser(value: str) -> None:
         store.set("advertiser_id", value)
@@ -234,9 +263,11 @@ def CampaignForm(*, campaign: CampaignRead | None, mode: str, advertisers: list[
                                               key="traffic_type"))),
         _subhead(t("campaigns.flight")),
         html.div({"className": "row gx-3"},
-                 _col("col-md-6", StoreText(store, "starts_at", t("campaigns.field.starts_at"), kind="datetime-local",
+                 _col("col-md-6", StoreText(store, "starts_at", t("campaigns.field.starts_at"),
+                                            kind=flight_kind(initial.get("starts_at", "")),
                                             error=errors.get("starts_at"), key="starts_at")),
-                 _col("col-md-6", StoreText(store, "ends_at", t("campaigns.field.ends_at"), kind="datetime-local",
+                 _col("col-md-6", StoreText(store, "ends_at", t("campaigns.field.ends_at"),
+                                            kind=flight_kind(initial.get("ends_at", "")),
                                             error=errors.get("ends_at"), help_text=t("campaigns.ends_help"),
                                             key="ends_at")),
                  _col("col-md-6", StoreSelect(store, "time_zone", t("campaigns.field.time_zone"), zone_options,
@@ -343,6 +374,9 @@ def CampaignForm(*, campaign: CampaignRead | None, mode: str, advertisers: list[
                       html.div({"className": "col-xl-4"},
                                html.div({"className": "dsp-sticky"},
                                         alert("danger", t("campaigns.fix_fields", count=problems)) if problems else "",
+                                        html.div({"className": "alert alert-warning py-2 small", "role": "alert",
+                                                  "data-alert": "saved-since"}, action.message)
+                                        if action.message else "",
                                         CampaignSummary(store, options=options, advertiser=advertiser_name,
                                                         advertiser_id=advertiser),
                                         html.div({"className": "d-flex gap-2 mt-3"},

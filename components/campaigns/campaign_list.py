@@ -70,8 +70,10 @@ def grid_rows(console: Console, rows: list[CampaignListRow]) -> list[dict[str, A
     """List rows as the JS grid takes them (JSON), with the shown labels, switch and row-action flags."""
     t = console.t
     editable = console.path("campaign.edit", id=0) is not None
-    # An ended flight shows as ended; it can still be paused, not activated (campaigns.next_statuses).
-    return [{**row.model_dump(), "status": status_cell(console, row.shown_status),
+    # An ended flight shows as ended; it can still be paused, not activated (campaigns.next_statuses). Its days are
+    # the campaign's own (date-only text, which the grid shows as is, not in the browser's zone).
+    return [{**row.model_dump(), "starts_at": row.starts_on, "ends_at": row.ends_on,
+             "status": status_cell(console, row.shown_status),
              "active": {"on": row.status == CampaignStatus.ACTIVE,
                         "enabled": row.status == CampaignStatus.ACTIVE or (
                             row.status in (CampaignStatus.DRAFT, CampaignStatus.PAUSED) and row.shown_status != ENDED),

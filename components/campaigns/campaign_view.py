@@ -13,7 +13,7 @@ from app.campaigns.models import CampaignStatus
 from app.campaigns.schemas import CampaignDescription, StaleValue
 from app.kernel.i18n.formatters import money
 from components.campaigns.campaign_audiences import CampaignAudiencesCard
-from components.campaigns.campaign_form import _local, stale_badge, traffic_label
+from components.campaigns.campaign_form import flight_value, stale_badge, traffic_label
 from components.campaigns.common import (
     back_to_list,
     bare_label,
@@ -139,8 +139,8 @@ def CampaignViewPage() -> Any:
                           card(_facts([
                               (t("campaigns.field.objective"), t(f"campaigns.objective.{campaign.objective}")),
                               (t("campaigns.field.traffic_type"), traffic_label(console, campaign.traffic_type)),
-                              (t("campaigns.field.starts_at"), _local(campaign.starts_at, zone).replace("T", " ")),
-                              (t("campaigns.field.ends_at"), _local(campaign.ends_at, zone).replace("T", " ")
+                              (t("campaigns.field.starts_at"), flight_value(campaign.starts_at, zone, end=False, between=" ")),
+                              (t("campaigns.field.ends_at"), flight_value(campaign.ends_at, zone, end=True, between=" ")
                                or t("campaigns.no_end")),
                               (t("campaigns.field.time_zone"), zone),
                               (t("campaigns.col.updated_at"), campaign.updated_at[:16].replace("T", " ") + " UTC"),

@@ -23,7 +23,7 @@ from components.ui.field_store import FieldStore, use_watch
 from components.ui.hooks import use_debounced_query
 
 # The form's fields a forecast reads (and the targeting document's keys, read from "targeting.<key>").
-DRAFT_FIELDS = ("starts_at", "ends_at", "total_budget", "daily_budget", "bid_strategy", "bid")
+DRAFT_FIELDS = ("starts_at", "ends_at", "time_zone", "total_budget", "daily_budget", "bid_strategy", "bid")
 DEBOUNCE_S = 0.3
 
 

@@ -4,12 +4,12 @@ settings would deliver (forecast_panel.py). It re-renders alone as fields change
 
 from __future__ import annotations
 
-from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from reactpy import component, html
 
+from app.campaigns import flight
 from app.campaigns.schemas import CampaignOptions
 from app.kernel import money as amounts
 from app.kernel.i18n.formatters import money
@@ -24,9 +24,11 @@ def _amount(values: dict[str, Any], field: str) -> Decimal | None:
     return amounts.check(values.get(field), field=field, required=False)[0]
 
 
-def _days(start: str, end: str) -> int | None:
+def flight_day_count(start: str, end: str, time_zone: str) -> int | None:
+    """The days the flight runs on, by the rule the save and the forecast keep (an end date is inclusive)."""
+    where = flight.zone(time_zone)
     try:
-        return max(0, (datetime.fromisoformat(end) - datetime.fromisoformat(start)).days) + 1
+        return flight.flight_days(flight.given(start, where, end=False), flight.given(end, where, end=True), where)
     except (TypeError, ValueError):
         return None
 
@@ -43,9 +45,9 @@ def CampaignSummary(store: FieldStore, *, options: CampaignOptions, advertiser: 
         return money(amount, language=lang) if amount is not None else "—"
 
     start, end = str(values.get("starts_at") or ""), str(values.get("ends_at") or "")
-    days = _days(start, end) if start and end else None
-    flight = (f"{start.replace('T', ' ')} → {end.replace('T', ' ') if end else t('campaigns.no_end')}"
-              if start else "—")
+    days = flight_day_count(start, end, str(values.get("time_zone") or "UTC")) if start and end else None
+    flight_text = (f"{start.replace('T', ' ')} → {end.replace('T', ' ') if end else t('campaigns.no_end')}"
+                   if start else "—")
     daily = _amount(values, "daily_budget")
     strategy = str(values.get("bid_strategy") or "cpm")
     bid_low, bid_high = values.get("bid_min"), values.get("bid_max")
@@ -72,7 +74,7 @@ def CampaignSummary(store: FieldStore, *, options: CampaignOptions, advertiser: 
 
     rows = [
         ("advertiser", t("campaigns.field.advertiser"), advertiser or "—"),
-        ("flight", t("campaigns.flight"), flight + (f" · {t('campaigns.summary_days', count=days)}" if days else "")),
+        ("flight", t("campaigns.flight"), flight_text + (f" · {t('campaigns.summary_days', count=days)}" if days else "")),
         ("time_zone", t("campaigns.field.time_zone"), str(values.get("time_zone") or "UTC")),
         ("budget", t("campaigns.field.total_budget"),
          shown("total_budget") + (f" · {t('campaigns.summary_daily', amount=shown('daily_budget'))}"

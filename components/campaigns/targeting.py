@@ -303,6 +303,9 @@ def DaypartingGrid(store: FieldStore, error: str | None = None) -> Any:
     )
 
 
+LOADED_CREATIVES = "creative_ids.loaded"  # the campaign's creatives as the picker loaded them (an edit's baseline)
+
+
 @component
 def CreativesPicker(store: FieldStore, advertiser_id: int | None, source_campaign_id: int | None = None,
                     error: str | None = None) -> Any:
@@ -319,6 +322,7 @@ def CreativesPicker(store: FieldStore, advertiser_id: int | None, source_campaig
     if chosen is None and (saved is None or saved.value is not None):
         chosen = [c.id for c in (saved.value if saved is not None else [])]
         store.put("creative_ids", chosen)
+        store.put(LOADED_CREATIVES, list(chosen))  # an edit sends creative_ids only when they differ from these
     options = [(c.id, f"{c.name} · {t('creatives.type.' + c.type)}") for c in offered.value or []]
     if offered.loading:
         return html.p({"className": "small text-body-secondary"}, t("common.loading"))

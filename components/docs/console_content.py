@@ -141,7 +141,11 @@ def _api() -> Any:
         para("For a system that calls the API unattended, generate an API key on your Settings page instead "
              "(an admin can do it on your user configuration). Send it the same way, ",
              code("Authorization: Bearer dsp_…"), "; it works until it is revoked or API access is switched off "
-             "(which revokes every key), and the page lists when and from where each key was last used."),
+             "(which revokes every key), and the page lists when and from where each key was last used. Choose what "
+             "a key may do when you make it: ", code("read"), " (reads only), ", code("read_write"), " or ",
+             code("reporting"), " (statistics, dashboards and reports reads only); a call outside it answers 403. "
+             "No key can change your e-mail, password or two-factor sign-in, or manage keys: that takes your "
+             "password login."),
         para("Every reply has the same four fields; ", code("data"), " holds the token, ", code("expires_in"),
              " (seconds) and the user after a login:"),
         _pre('{"success": true, "code": 200, "message": "Logged in", "data": {"token": "…", "expires_in": 7200}}'),

@@ -11,13 +11,13 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
-from app.access import api_keys
+from app.access import api_keys, key_scopes
 from app.settings import api_credentials
 from app.settings.schemas import ApiKeyCreated
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import use_console
 from components.ui.elements import card, spinner
-from components.ui.forms import form, submit_button, text_field
+from components.ui.forms import form, select_field, submit_button, text_field
 from components.ui.hooks import use_action, use_query
 
 TOKEN_INPUT_ID = "api-token-value"
@@ -57,7 +57,18 @@ def _reveal(t: Any, token: dict[str, Any], on_close: Any) -> Any:
     )
 
 
+# A key that stopped without anyone revoking it by hand (ApiKeyRead.ended): its badge and why.
+_ENDED = {api_credentials.ENDED_BY_MOVE: ("api_keys.status_ended_moved", "api_keys.ended_moved_help"),
+          api_credentials.ENDED_MAKER: ("api_keys.status_ended_maker", "api_keys.ended_maker_help")}
+
+
 def _status(t: Any, row: dict[str, Any]) -> Any:
+    if row.get("ended") in _ENDED:
+        badge, why = _ENDED[row["ended"]]
+        return html.div({"data-key-ended": row["ended"]},
+                        html.span({"className": "badge text-bg-warning"}, t(badge)),
+                        html.div({"className": "small text-body-secondary"}, t(why)),
+                        html.div({"className": "small text-body-secondary"}, when(row["revoked"])))
     if row["revoked"]:
         return html.div(html.span({"className": "badge text-bg-secondary"}, t("api_keys.status_revoked")),
                         html.div({"className": "small text-body-secondary"}, when(row["revoked"])))
@@ -78,8 +89,8 @@ def _table(t: Any, rows: list[dict[str, Any]], on_revoke: Any) -> Any:
         return html.div({"className": "text-center text-body-secondary py-4 border rounded-3", "data-api-keys": "empty"},
                         html.i({"className": "bi bi-key fs-3 d-block mb-1"}), t("api_keys.empty"))
     head = html.thead(html.tr(*[html.th({"scope": "col", "className": "small text-body-secondary fw-medium"}, t(k))
-                                for k in ("api_keys.col_name", "api_keys.col_key", "api_keys.col_created",
-                                          "api_keys.col_last_used", "api_keys.col_status")],
+                                for k in ("api_keys.col_name", "api_keys.col_key", "api_keys.col_scope",
+                                          "api_keys.col_created", "api_keys.col_last_used", "api_keys.col_status")],
                               html.th({"scope": "col"}, html.span({"className": "visually-hidden"},
                                                                   t("api_keys.col_actions")))))
     body = html.tbody(*[
@@ -87,6 +98,7 @@ def _table(t: Any, rows: list[dict[str, Any]], on_revoke: Any) -> Any:
                  "className": "opacity-75" if row["revoked"] else ""},
                 html.td({"className": "fw-medium"}, row["label"]),
                 html.td(html.code({"className": "small"}, f"{api_keys.TOKEN_PREFIX}{row['key_id']}…")),
+                html.td({"data-scope": row["scope"]}, t(f"api_keys.scope.{row['scope']}")),
                 html.td(when(row["created"]),
                         html.div({"className": "small text-body-secondary"},
                                  t("api_keys.created_by", name=row["created_by_name"]))
@@ -111,6 +123,8 @@ def ApiCredentialsPanel(user_id: int) -> Any:
     query = use_query(api_credentials.overview, actor=console.actor, user_id=user_id, deps=[user_id])
     data, reload = (query.value.model_dump() if query.value is not None else None), query.reload
     label, set_label = use_state("")
+    # The least a new key may do is offered first: whoever makes it picks more on purpose.
+    scope, set_scope = use_state(key_scopes.KeyScope.READ.value)
     nothing_revealed: dict[str, Any] | None = None
     revealed, set_revealed = use_state(nothing_revealed)  # the generate reply, holding the token, until dismissed
     confirming, set_confirming = use_state(None)  # the row waiting for the revoke confirmation
@@ -154,18 +168,23 @@ def ApiCredentialsPanel(user_id: int) -> Any:
                html.a({"href": "/docs", "target": "_blank", "rel": "noopener"}, t("api_keys.docs_link"),
                       html.i({"className": "bi bi-box-arrow-up-right ms-1 small"}))),
         _reveal(t, revealed, lambda: set_revealed(None)) if revealed else "",
-        form(lambda values: generate.submit(actor=console.actor, user_id=user_id, label=values["label"]),
+        form(lambda values: generate.submit(actor=console.actor, user_id=user_id, label=values["label"],
+                                            scope=values["scope"]),
              html.div({"className": "row g-2 align-items-start"},
                       html.div({"className": "col-md"},
                                text_field(name="label", label=t("api_keys.label"), value=label, on_change=set_label,
                                           error=generate.errors.get("label"), max_length=api_credentials.LABEL_MAX_LENGTH,
                                           placeholder=t("api_keys.label_placeholder"),
                                           help_text=t("api_keys.limit_reached") if full else t("api_keys.label_help"))),
+                      html.div({"className": "col-md"},
+                               select_field(name="scope", label=t("api_keys.scope"), value=scope, on_change=set_scope,
+                                            options=[(name, t(f"api_keys.scope.{name}")) for name in key_scopes.SCOPES],
+                                            error=generate.errors.get("scope"), help_text=t("api_keys.scope_help"))),
                       html.div({"className": "col-md-auto"},
                                html.div({"className": "form-label small d-none d-md-block"}, "\u00a0"),
                                submit_button(t("api_keys.generate"), pending=generate.pending,
                                              class_name="btn btn-primary px-3"))),
-             name="api-key", values={"label": label}),
+             name="api-key", values={"label": label, "scope": scope}),
         html.h3({"className": "h6 fw-semibold mt-2 mb-3"}, t("api_keys.your_keys")),
         _table(t, rows, set_confirming),
         ConfirmDialog(t("api_keys.confirm_title"), t("api_keys.confirm_text", label=confirming["label"]),

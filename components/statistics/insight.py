@@ -3,13 +3,13 @@ linking to the campaign."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any, cast
 
 from reactpy import component, html, use_state
 
 from app.kernel.i18n.formatters import day
 from app.statistics import dashboards
+from app.statistics import service as statistics
 from app.statistics.schemas import AttentionRead, Insight, LowBalanceRead, PacingRead
 from components.statistics.explain_dialog import ExplainDialog
 from components.statistics.figures import figure
@@ -82,12 +82,18 @@ def _attention_row(console: Any, item: AttentionRead) -> Any:
                  html.div({"className": "small text-body-secondary"}, detail)))
 
 
+def pacing_ask(item: PacingRead) -> dict[str, Any]:
+    """The explanation's period and filters for a campaign's pacing spend: from the day the figure sums from to
+    today, days of the campaign's time zone as the figure counts them."""
+    return {"start": item.spent_since, "end": statistics.today_in(item.time_zone).isoformat(),
+            "time_zone": item.time_zone, "filters": {"campaign_id": [item.campaign_id]}}
+
+
 def _pacing_explanation(console: Any, item: PacingRead | None, on_close: Any) -> Any:
-    """What a campaign's pacing spend is made of: its rows from the day the figure sums from to today."""
+    """What a campaign's pacing spend is made of (pacing_ask)."""
     if item is None:
         return ""
-    today = datetime.now(UTC).date().isoformat()
-    return ExplainDialog("spend", {"start": item.spent_since, "end": today, "filters": {"campaign_id": [item.campaign_id]}},
+    return ExplainDialog("spend", pacing_ask(item),
                          on_close, note=console.t("explain.row_note", row=item.campaign_name),
                          key=f"explain-pacing-{item.campaign_id}")
 

@@ -154,12 +154,14 @@ class ActionState:
 def use_action(fn: Callable[..., Any], /, *, success: str | Callable[[Any], str] | None = None,
                on_done: Callable[[Any], Any] | None = None,
                on_refused: Callable[[dict[str, str]], Any] | None = None,
-               errors_in_place: bool = False) -> ActionState:
+               errors_in_place: bool = False,
+               in_place: tuple[type[ServiceError], ...] = ()) -> ActionState:
     """Write through a service, off the event loop. `submit(**kwargs)` starts the call and returns at
     once; when it succeeded, a success toast says `success` (a catalog key, or a function of the result giving the
     text: "Summer Sale is now paused") and `on_done(result)` runs. Field errors land in `.errors`; other failures become
     an error toast, or `.message` with `errors_in_place` (the signed-out pages show them above the form;
-    there a 401 means "wrong password", not "your session ended"). A page with no form to show field errors in
+    there a 401 means "wrong password", not "your session ended"); `in_place` does that for these errors only (a
+    form shows a 409 "changed by someone else" beside what was typed). A page with no form to show field errors in
     (a list's row switch) passes `on_refused`, which gets them translated instead.
     A second submit with the same arguments while the first is running is ignored (a double click)."""
     console = use_console()
@@ -181,7 +183,7 @@ def use_action(fn: Callable[..., Any], /, *, success: str | Callable[[Any], str]
             return
         except Exception as error:  # noqa: BLE001 - every failure must reach the user, see _report
             set_errors({})
-            if errors_in_place and isinstance(error, ServiceError):
+            if isinstance(error, ServiceError) and (errors_in_place or isinstance(error, in_place)):
                 set_message(console.t(error.message))
             else:
                 _report(console, error)

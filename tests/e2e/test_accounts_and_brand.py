@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
+from app.demo.seed import DEMO_PASSWORD
 from app.kernel.db import run
 from app.messaging.models import EmailOutbox
 from tests.e2e.conftest import login, screenshot
@@ -66,6 +67,27 @@ def test_profile_edit_shows_field_errors_then_saves(page: Page) -> None:
     page.click("form[name=profile] button[type=submit]")
     expect(page.locator("[data-toast-kind=success]")).to_contain_text("Profile saved")
     screenshot(page, "profile-advertiser")
+
+
+def test_a_new_sign_in_email_on_the_profile_asks_for_the_current_password(page: Page) -> None:
+    login(page, "advertiser@demo.example")
+    page.goto("/profile")
+    expect(page.locator("#field-email")).to_have_value("advertiser@demo.example")
+    expect(page.locator("#field-email_password")).to_have_count(0)  # names alone need no password
+    page.fill("#field-email", "arlo@new.example")
+    expect(page.locator("#field-email_password")).to_be_visible()
+    page.click("form[name=profile] button[type=submit]")
+    expect(page.locator("[data-field-error=email_password]")).to_have_text(
+        "Enter your current password to change the e-mail you sign in with.")
+    page.fill("#field-email_password", "not-the-password-1")
+    page.click("form[name=profile] button[type=submit]")
+    expect(page.locator("[data-field-error=email_password]")).to_have_text("The current password is wrong.")
+    screenshot(page, "profile-email-needs-password")
+    page.fill("#field-email_password", DEMO_PASSWORD)
+    page.click("form[name=profile] button[type=submit]")
+    expect(page.locator("[data-toast-kind=success]")).to_contain_text("Profile saved")
+    expect(page.locator("#field-email_password")).to_have_count(0)
+    expect(page.locator("#field-email")).to_have_value("arlo@new.example")
 
 
 def test_admin_rebrands_and_maintenance_sends_others_away(page: Page, browser, server_url) -> None:

@@ -46,8 +46,8 @@ def test_the_forecast_follows_the_daily_budget(page: Page, server_url: str, demo
     page.goto("/campaignForm")
     panel = page.locator("[data-forecast-panel]")
     expect(panel.locator("[data-forecast=needs-values]")).to_be_visible()  # no bid yet
-    page.fill("#field-starts_at", "2027-01-01T00:00")
-    page.fill("#field-ends_at", "2027-01-14T23:00")
+    page.fill("#field-starts_at", "2027-01-01")
+    page.fill("#field-ends_at", "2027-01-14")  # through the 14th: 14 days
     page.fill("#field-total_budget", "5000")
     page.fill("#field-bid", "3.00")
     spend = panel.locator("[data-forecast-row=spend]")

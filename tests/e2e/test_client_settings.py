@@ -59,6 +59,7 @@ def test_advertiser_sets_a_postback_and_manages_an_api_key(page: Page, context: 
     key_id = token.removeprefix("dsp_").split(".", 1)[0]
     row = page.locator(f"tr[data-key-id='{key_id}']")
     expect(row).to_contain_text("Reporting server")
+    expect(row.locator("[data-scope=read]")).to_have_text("Read only")  # the least scope is the one offered first
     expect(row).to_contain_text("Never used")
     expect(page.locator("[data-api-keys=count]")).to_have_text("1 of 5 active")
 

@@ -187,3 +187,18 @@ def test_bulk_creative_edit_and_the_admins_bulk_status(page: Page) -> None:
     expect(page.locator("[data-results]")).to_have_attribute("data-results", "2/2")
     expect(page.locator(".dsp-grid .badge", has_text="Paused")).to_have_count(2)
     screenshot(page, "admin-bulk-creative-status")
+
+
+def test_a_banner_of_no_slot_size_is_refused_in_the_form_naming_the_sizes(page: Page) -> None:
+    """Issue 38 item 9: the form refuses a 1000x10 banner beside its file, with the sizes allowed."""
+    login(page, "advertiser@demo.example")
+    page.click(".dsp-sidebar a[href='/creatives']")
+    _open_dialog(page, "image")
+    page.fill("#field-name", "Thin Strip")
+    page.fill("#field-click_url", "https://shop.example/spring/")
+    _upload(page, "asset_id", "strip.png", "image/png", image_bytes(1000, 10))
+    page.click("[data-dialog=new-creative] [data-action=save-creative]")
+    error = page.locator("[data-field-error=asset_id]")
+    expect(error).to_contain_text("1000x10 is not a banner size.")
+    expect(error).to_contain_text("300x250")
+    screenshot(page, "creative-size-refused")

@@ -4,11 +4,11 @@ spent, its exchange approvals, its frequency cap."""
 from __future__ import annotations
 
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
 from sqlmodel import col, select
 
 from app.access.roles import STAFF_ROLES
+from app.campaigns import flight as flights
 from app.campaigns.diagnosis.checks import CHECKS, Subject, reason
 from app.campaigns.diagnosis.schemas import Reason
 from app.campaigns.exchange_approvals import requested_exchanges
@@ -41,8 +41,9 @@ CAPPED = {"hour": "Each user sees the ads at most {count} times an hour: this ca
 EDIT_CAP = "Change the frequency cap"
 
 
-def _local(moment: datetime, zone: str) -> str:
-    return as_utc(moment).astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M")
+def _shown(moment: datetime, zone: str, *, end: bool) -> str:
+    """A start or end as the buyer gave it, in the campaign's zone: an end date is its last day (flight.py)."""
+    return flights.day_text(moment, flights.zone(zone), end=end) or ""
 
 
 def status(subject: Subject) -> list[Reason]:
@@ -60,13 +61,13 @@ def flight(subject: Subject) -> list[Reason]:
     campaign, zone = subject.campaign, subject.campaign.time_zone
     dates = subject.fix(Message(EDIT_DATES), "campaign.edit")
     if as_utc(campaign.starts_at) > subject.now:
-        starts = _local(campaign.starts_at, zone)
+        starts = _shown(campaign.starts_at, zone, end=False)
         return [reason("flight_not_started", "blocking", Message(NOT_STARTED, starts=starts), dates,
-                       starts_at=as_utc(campaign.starts_at).isoformat())]
+                       starts_at=flights.local(campaign.starts_at, flights.zone(zone)).isoformat())]
     if campaign.ends_at is not None and flight_ended(campaign.ends_at, subject.now):
-        ends = _local(campaign.ends_at, zone)
+        ends = _shown(campaign.ends_at, zone, end=True)
         return [reason("flight_ended", "blocking", Message(ENDED, ends=ends), dates,
-                       ends_at=as_utc(campaign.ends_at).isoformat())]
+                       ends_at=flights.local(campaign.ends_at, flights.zone(zone)).isoformat())]
     return []
 
 

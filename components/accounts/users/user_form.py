@@ -13,6 +13,7 @@ from app.access.roles import ALL_ROLES, Role
 from app.accounts import user_config, users
 from app.accounts.schemas import AgencyChoice, UserRead
 from components.accounts.users.common import back_link, not_found, user_page_links
+from components.ui import styles
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import Console, use_console
 from components.ui.elements import card, facts, loading_page, page_header
@@ -26,8 +27,18 @@ DETAILS = ("first_name", "last_name", "email", "company_name")
 DIRECT = ""  # the agency select's value for "no agency"
 
 
+def _locked_field(console: Console, name: str, label_key: str, value: str) -> Any:
+    """A detail shown but not offered: unnamed, so no submit carries it (the service refuses it anyway)."""
+    return html.div({"className": "col-md-6"}, html.div(
+        {"className": "mb-3"},
+        html.label({"className": styles.FORM_LABEL, "htmlFor": f"field-{name}"}, console.t(label_key)),
+        html.input({"id": f"field-{name}", "className": "form-control", "value": value, "readOnly": True,
+                    "disabled": True}),
+        html.div({"className": "form-text", "data-locked": name}, console.t("users.sign_in_locked"))))
+
+
 def detail_fields(console: Console, values: dict[str, str], errors: dict[str, str],
-                  set_value: Callable[[str, str], None], *, company_required: bool) -> Any:
+                  set_value: Callable[[str, str], None], *, company_required: bool, email_locked: bool = False) -> Any:
     t = console.t
 
     def field(name: str, label_key: str, **extra: Any) -> Any:
@@ -38,7 +49,10 @@ def detail_fields(console: Console, values: dict[str, str], errors: dict[str, st
     return html.div({"className": "row gx-3"},
                     field("first_name", "field.first_name", max_length=25),
                     field("last_name", "field.last_name", max_length=25),
-                    field("email", "field.email", kind="email"),
+                    # The address an account signs in with is its sign-in (app/access/permissions.py
+                    # CREDENTIALS_MANAGED): a co-admin sees another co-admin's, and cannot change it.
+                    _locked_field(console, "email", "field.email", values["email"]) if email_locked
+                    else field("email", "field.email", kind="email"),
                     field("company_name", "field.company",
                           help_text="" if company_required else t("users.company_optional")))
 
@@ -136,7 +150,8 @@ def EditUserForm(user: UserRead, on_saved: Callable[[], None]) -> Any:
     return card(form(lambda submitted: save.submit(actor=console.actor, user_id=user.id,
                                                    **changed_values(submitted, loaded)),
                      detail_fields(console, values, save.errors, set_value,
-                                   company_required=user.role in (Role.AGENCY, Role.ADVERTISER)),
+                                   company_required=user.role in (Role.AGENCY, Role.ADVERTISER),
+                                   email_locked=not user.can_manage_sign_in),
                      submit_button(t("common.save"), pending=save.pending, class_name="btn btn-primary"),
                      name="edit-user", values=values),
                 title=t("users.account_details"))
@@ -196,6 +211,6 @@ def EditUserPage() -> Any:
                  html.div({"className": "col-xl-8"}, EditUserForm(user, reload, key=f"{user_id}-{user.email}")),
                  html.div({"className": "col-xl-4 d-flex flex-column gap-4"},
                           account_facts(console, user, actions=ResetPasswordButton(user)
-                                        if user.status == UserStatus.ACTIVE else ""),
+                                        if user.status == UserStatus.ACTIVE and user.can_manage_sign_in else ""),
                           MarginCard(user_id) if agency_view else "")),
     )

@@ -39,8 +39,10 @@ class Campaign(ApiModel):
     objective: str
     advertiser_id: int
     advertiser: str
-    starts_at: datetime | None
-    ends_at: datetime | None
+    starts_at: datetime | None  # with the offset of the campaign's time zone
+    ends_at: datetime | None  # exclusive: the first instant it no longer runs
+    starts_on: date | None = None  # the flight's first day in the campaign's time zone
+    ends_on: date | None = None  # its last day there, inclusive
     total_budget: Decimal | None
     daily_budget: Decimal | None
     bid_strategy: str
@@ -103,6 +105,7 @@ class ApiKey(ApiModel):
     id: int
     label: str
     key_id: str
+    scope: str = "read_write"  # what it may call (a server older than scopes does not say: its keys could do all)
     token: str
 
 

@@ -94,10 +94,11 @@ class Users(PagedList[User]):
         data: dict[str, Any] = self.transport.call("GET", f"/users/{int(user_id)}")
         return data
 
-    def create_api_key(self, user_id: int, label: str) -> ApiKey:
-        """A new key for a client with API access. Needs a password sign-in (a key cannot make keys)."""
+    def create_api_key(self, user_id: int, label: str, scope: str = "read_write") -> ApiKey:
+        """A new key for a client with API access, able to call what `scope` allows: "read", "read_write" or
+        "reporting" (statistics, dashboards and reports reads). Needs a password sign-in (a key cannot make keys)."""
         return ApiKey.model_validate(self.transport.call("POST", f"/users/{int(user_id)}/api-keys",
-                                                         body={"label": label}))
+                                                         body={"label": label, "scope": scope}))
 
 
 class Statistics:

@@ -73,6 +73,7 @@ from app.web.metrics import metrics_page
 from app.web.middleware import HtmlShellHeaders, PageGrant, WebsocketGuard
 from app.web.observe import RequestObserver
 from app.web.route_commits import CommittingAPI
+from app.web.socket_budget import EventBudget
 from app.web.stored_files import not_found as not_found_file
 from app.web.stored_files import stored_file_response
 from app.web.write_limits import WriteLimits
@@ -354,4 +355,5 @@ def create_app() -> Any:
     guarded = WebsocketGuard(HtmlShellHeaders(BodyLimit(starlette, limits=upload_limits)), cookie_name=SESSION_COOKIE,
                              live_until=_session_live_until, changes=session_changes.epoch,
                              recheck_seconds=get_settings().session_recheck_ms / 1000)
-    return RequestObserver(guarded)
+    # A page's frames are bounded before the guard checks its session: junk and floods cost no database question.
+    return RequestObserver(EventBudget(guarded))

@@ -22,10 +22,21 @@ render (one frame unticked in tests/e2e/test_page_events.py under load; tests/te
 ordering). Each layout update now acknowledges what the server had recorded when the update began: a handler runs
 in the same turn its number is recorded, so every render started later has read its state. Upstream has no issue
 for this yet.
+
+An event goes only to a target the layout holds. ReactPy's `Layout.deliver` made a queue and a task that lives as
+long as the tab for every target an event named, before looking the handler up: a client sending events with made-
+up targets (signed in or not) grew the server by a queue and a task each, about 6.6 KB an event, for as long as it
+stayed connected (33 MB after 5,000 such events: tests/test_socket_budget.py). Now a target that has a handler
+(the layout rendered it) or a queue is served as upstream serves it; an event for any other waits, in arrival
+order with any others for the same target, for upstream's grace (its handler looked up three times, 10 ms apart:
+an element replaced at the same place is removed and added again) and is then handed on, or dropped with nothing
+kept. How many events a page may send at all is bounded at the websocket (app/web/socket_budget.py).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from contextvars import ContextVar
 from typing import Any
 
@@ -74,3 +85,50 @@ def _inject_acknowledgement_from_the_start(self: Layout, new_state: Any, tag_nam
 
 Layout._create_layout_update = _update_acknowledging_what_it_began_with  # type: ignore[method-assign]
 Layout._inject_event_ack_seq = _inject_acknowledgement_from_the_start  # type: ignore[method-assign]
+
+
+_deliver = Layout.deliver
+_log = logging.getLogger("dsp.web")
+# Upstream's grace for a handler that a render removes and adds again (an element replaced at the same place): its
+# queue's task looks the handler up three times, 10 ms apart, before ignoring the event.
+_HANDLER_GRACE_S = (0.01, 0.01, 0.01)
+
+
+def _waiting(layout: Layout) -> dict[str, list[Any]]:
+    """Per target the layout does not hold: the events waiting for it, in arrival order (kept on the layout only
+    while they wait)."""
+    waiting: dict[str, list[Any]] | None = getattr(layout, "_dsp_waiting_events", None)
+    if waiting is None:
+        waiting = {}
+        layout._dsp_waiting_events = waiting  # type: ignore[attr-defined]
+    return waiting
+
+
+async def _deliver_to_rendered_targets(self: Layout, event: Any) -> None:
+    target = event.get("target") if isinstance(event, dict) else None
+    if not isinstance(target, str):
+        return
+    waiting = _waiting(self)
+    # The two tables this fix is about: the handlers of what the layout rendered, and the queues made so far.
+    if target not in waiting and (target in self._event_queues or target in self._event_handlers):  # noqa: SLF001
+        await _deliver(self, event)
+        return
+    if target in waiting:  # behind the events already waiting for it, so they keep their order
+        waiting[target].append(event)
+        return
+    waiting[target] = events = [event]
+    try:
+        for pause in _HANDLER_GRACE_S:
+            await asyncio.sleep(pause)
+            if target in self._event_handlers:  # noqa: SLF001
+                while events:  # those arriving while these are handed on join the end
+                    await _deliver(self, events.pop(0))
+                return
+        _log.debug("dropped %d page events for target %.80r, which this page does not hold", len(events), target)
+    finally:
+        del waiting[target]
+        if not waiting:  # a dict keeps the room it once needed: a burst's table goes with the burst
+            del self._dsp_waiting_events  # type: ignore[attr-defined]
+
+
+Layout.deliver = _deliver_to_rendered_targets  # type: ignore[method-assign]

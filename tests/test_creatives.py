@@ -119,7 +119,7 @@ def test_a_files_type_comes_from_its_bytes_not_its_name(db):
         (b"", "image", "The file is empty."),
         (image_bytes(), "video", "Upload an MP4 video."),
         (mp4_bytes(video=False), "video", "The file has no video track."),
-        (png_bomb(), "image", "The image has too many pixels to be an ad; upload a smaller one."),
+        (png_bomb(), "image", "Image is over 179 MP; the limit is 40 MP."),
         (image_bytes(fmt="BMP"), "image", "Upload a PNG, JPEG, GIF or WEBP image."),
         (b"\0" * (get_settings().max_creative_image_bytes + 1), "icon", "The file is larger than 2 MB."),
     ):

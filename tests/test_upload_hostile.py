@@ -24,6 +24,7 @@ from app.creatives.models import CreativeAsset
 from app.history.models import AuditEntry
 from app.kernel.config import get_settings
 from app.kernel.db import run, session_scope
+from app.kernel.errors import Invalid
 from app.kernel.uploads import DISPLAY_NAME_CHARS, BodyLimit, shown_file_name
 from app.main import upload_limits
 from app.settings import company
@@ -31,7 +32,7 @@ from app.settings.models import CompanyConfig
 from app.supply import app_entries, audience_devices
 from app.supply.models import AppListEntry, AudienceDevice, SmartAppEntry
 from tests.helpers import bearer_headers
-from tests.media_files import image_bytes, mp4_bytes, png_bomb
+from tests.media_files import image_bytes, mp4_bytes, png_bomb, solid_png
 from tests.render import run_async
 
 IDFA = "6D92078A-8246-4BA4-AE5B-76104861E7DC"
@@ -194,6 +195,72 @@ def test_geo_fence_csv_that_is_not_text():
     for text in (PDF.decode("latin-1"), EXE.decode("latin-1"), "\x00\x00\x00", "=HYPERLINK(\"http://x\")"):
         fence, problem = geo_fence_from_csv(text)
         assert problem, fence
+
+
+# --- pictures past the decode budget (app/kernel/media.py) ----------------------------------------------------
+
+# 81 MP: just under Pillow's own bomb limit (89 MP), so Pillow alone decoded it whole; ~80 KB as a PNG.
+BIG_PICTURE = (9000, 9000)
+OVER_PIXELS = "Image is 9000 x 9000 pixels (81 MP); the limit is 40 MP."
+# 36 MP, within the pixel budget, but RGBA takes 4 bytes a pixel: 138 MB once decoded.
+HEAVY_PICTURE = (6000, 6000)
+OVER_MEMORY = "Image is 6000 x 6000 pixels in RGBA, 138 MB once decoded; the limit is 128 MB."
+
+
+def _decodes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """The sizes of the pictures Pillow decodes from now on."""
+    from PIL import ImageFile
+
+    decoded: list[tuple[int, int]] = []
+    load = ImageFile.ImageFile.load
+
+    def counted(self: Any) -> Any:
+        decoded.append(self.size)
+        return load(self)
+    monkeypatch.setattr(ImageFile.ImageFile, "load", counted)
+    return decoded
+
+
+@pytest.mark.parametrize("path", ["/api/uploads/creative", "/api/withOutRole/upload"])
+def test_a_creative_picture_past_the_decode_budget_is_refused_before_it_is_decoded(client, targets, unchanged,
+                                                                                    monkeypatch, path):
+    decoded = _decodes(monkeypatch)
+    big = solid_png(*BIG_PICTURE)
+    heavy = solid_png(*HEAVY_PICTURE, mode="RGBA")
+    assert len(big) < 200_000 and len(heavy) < 200_000  # far inside the 2 MB a creative image may be
+    assert refused(post_creative(client, targets, "big.png", big, "image", path), "file") == OVER_PIXELS
+    assert refused(post_creative(client, targets, "heavy.png", heavy, "icon", path), "file") == OVER_MEMORY
+    assert decoded == []
+    unchanged()
+    # A picture within the budget (a 2x full-screen interstitial) is decoded and kept as before.
+    good = post_creative(client, targets, "tall.png", solid_png(2160, 3840, mode="RGB"), "image", path)
+    assert good.status_code in (200, 201), good.text
+    assert (good.json()["data"]["width"], good.json()["data"]["height"]) == (2160, 3840)
+
+
+def test_a_brand_picture_past_the_decode_budget_is_refused(client, targets, unchanged, monkeypatch):
+    decoded = _decodes(monkeypatch)
+    for kind in ("logo", "favicon"):
+        assert refused(post_branding(client, targets, "logo.png", solid_png(*BIG_PICTURE), kind), kind) == OVER_PIXELS
+        heavy = solid_png(*HEAVY_PICTURE, mode="RGBA")
+        assert refused(post_branding(client, targets, "logo.png", heavy, kind), kind) == OVER_MEMORY
+    assert decoded == []
+    unchanged()
+    good = post_branding(client, targets, "logo.png", solid_png(400, 100, mode="RGBA"))
+    assert good.status_code == 200, good.text
+
+
+def test_a_jpeg_is_checked_whole_at_an_eighth_of_its_size(monkeypatch):
+    """A JPEG's check decodes every byte at 1/8 scale (1/64 of the memory); a cut one is still refused."""
+    from app.kernel import media
+
+    decoded = _decodes(monkeypatch)
+    jpeg = image_bytes(1600, 800, "JPEG")
+    assert (media.read_image(jpeg, "file").width, media.read_image(jpeg, "file").height) == (1600, 800)
+    assert decoded == [(200, 100), (200, 100)]
+    with pytest.raises(Invalid) as cut:
+        media.read_image(jpeg[: len(jpeg) // 2], "file")
+    assert cut.value.fields == {"file": media.NOT_AN_IMAGE}
 
 
 # --- oversized files ----------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 from app.campaigns.diagnosis.checks import CHECKS, Subject, reason
 from app.campaigns.diagnosis.schemas import Reason
 from app.campaigns.models import as_utc
-from app.funds.service import balances_micros
+from app.funds.ledger import balances_micros
 from app.kernel.i18n.catalog import Message
 from app.kernel.money import dollars
 

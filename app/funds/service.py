@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -28,8 +28,9 @@ from sqlmodel import Session, col, func, select
 from app.access.models import User, UserSettings
 from app.access.policy import Actor, advertiser_rows, can_see_user, require
 from app.access.roles import Role
-from app.campaigns.models import Campaign, CampaignStatus
-from app.campaigns.service import CAMPAIGN_STATUS
+from app.campaigns.models import Campaign
+from app.funds.activation import pause_when_empty
+from app.funds.ledger import balances_micros as balances_micros
 from app.funds.models import LedgerEntry
 from app.funds.schemas import FundsAdded, FundsListPage, FundsRow, FundsTotals
 from app.history import audit
@@ -111,15 +112,6 @@ def append_entry(db: Session, *, advertiser_id: int, amount_micros: int, kind: s
     return db.connection().execute(statement).scalar_one_or_none()
 
 
-def balances_micros(db: Session, advertiser_ids: Iterable[int]) -> dict[int, int]:
-    """{advertiser id: balance} for many advertisers in one grouped query (0 for an empty ledger)."""
-    ids = sorted(set(advertiser_ids))
-    found = dict(db.exec(select(LedgerEntry.advertiser_id, func.sum(LedgerEntry.amount_micros))
-                         .where(col(LedgerEntry.advertiser_id).in_(ids))
-                         .group_by(col(LedgerEntry.advertiser_id))).all()) if ids else {}
-    return {advertiser_id: int(found.get(advertiser_id) or 0) for advertiser_id in ids}
-
-
 def add_funds(db: Session, *, actor: Actor, advertiser_id: int | str, amount: str | Decimal, kind: str,
               note: str = "") -> FundsAdded:
     """Admin and co-admin (/admin/addfund): a deposit or refund (a credit, positive) or an adjustment (either
@@ -148,10 +140,11 @@ def add_funds(db: Session, *, actor: Actor, advertiser_id: int | str, amount: st
                             reference=None, created_by=actor.id)
     audit.record(db, actor=actor, entity="funds", entity_id=advertiser.id, action=kind,
                  after={"entry": entry_id, "kind": kind, "amount": dollars(micros), "note": note})
-    balance = balances_micros(db, [advertiser.id])[advertiser.id]
     verb = "added to" if micros > 0 else "taken from"
+    balance = balances_micros(db, [advertiser.id])[advertiser.id]
     notifications.notify(db, user_id=advertiser.id, title=f"${dollars(abs(micros))} {verb} your balance",
                          body=note or f"Your balance is now ${dollars(balance)}.", link="/funds")
+    pause_when_empty(db, [advertiser.id])  # an adjustment (or a credit short of a debt) that leaves $0.00 or less
     assert entry_id is not None  # an entry without a reference is always written
     return FundsAdded(id=entry_id, advertiser_id=advertiser.id, kind=kind, note=note, amount=dollars(micros),
                       amount_micros=micros, balance=dollars(balance), balance_micros=balance)
@@ -175,6 +168,7 @@ def credit_card_payment(db: Session, *, advertiser_id: int, amount_micros: int, 
                  after={"entry": entry_id, "kind": "deposit", "amount": dollars(amount_micros), "reference": reference})
     notifications.notify(db, user_id=advertiser_id, title=f"Card payment of ${dollars(amount_micros)} received",
                          body="The amount has been added to your balance.", link="/funds")
+    pause_when_empty(db, [advertiser_id])  # a payment short of a debt still leaves nothing to spend
     return entry_id
 
 
@@ -192,7 +186,7 @@ def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int
     campaigns were recorded). An advertiser with any entry of this batch, in either format, is skipped, so a
     retried batch never charges twice. `booked_at` dates the entries (default: now; the simulator, writing past
     days at once, dates them at the hour they charge for, as if each had arrived live). An advertiser left with a
-    balance <= 0 has its active campaigns paused (audited, one notification). Returns {advertiser id: balance
+    balance <= 0 has its active campaigns paused (activation.pause_when_empty: audited, one notification). Returns {advertiser id: balance
     after, micro-dollars} for every advertiser in `charges`.
 
     Raises ValueError (nothing written) for a negative or non-integer spend, an id that is no advertiser or a
@@ -238,11 +232,7 @@ def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int
                 append_entry(db, advertiser_id=advertiser_id, amount_micros=-margin, kind="margin",
                              note=f"Agency margin, {reference}", reference=f"{prefix}:margin", booked_at=booked_at,
                              campaign_id=campaign_id)
-    balances = balances_micros(db, ids)
-    for advertiser_id in charged:
-        if balances[advertiser_id] <= 0:
-            pause_for_empty_balance(db, advertiser_id=advertiser_id, balance_micros=balances[advertiser_id])
-    return balances
+    return {**balances_micros(db, ids), **pause_when_empty(db, charged)}
 
 
 def _campaign_owners(db: Session, advertiser_ids: list[int]) -> dict[int, int]:
@@ -278,24 +268,6 @@ def _charged_before(db: Session, reference: str, advertiser_ids: list[int], owne
         found.update(spend_references[r] for r in db.exec(select(LedgerEntry.reference).where(
             col(LedgerEntry.reference).in_(wanted[start:start + 500]))).all() if r)
     return found
-
-
-def pause_for_empty_balance(db: Session, *, advertiser_id: int, balance_micros: int) -> list[int]:
-    """Pause an advertiser's active campaigns because its balance ran out; the ids paused. Each pause is the
-    campaign status machine's move (a conditional UPDATE: still active?), so two batches finishing together
-    pause, audit and notify once."""
-    candidates = db.exec(select(col(Campaign.id)).where(Campaign.advertiser_id == advertiser_id,
-                                                   Campaign.status == CampaignStatus.ACTIVE)).all()
-    reason = {"reason": f"balance ran out (${dollars(balance_micros)})"}
-    paused = [campaign_id for campaign_id in candidates if campaign_id is not None and CAMPAIGN_STATUS.apply(
-        db, actor=None, record_id=campaign_id, current=CampaignStatus.ACTIVE, wanted=CampaignStatus.PAUSED,
-        note=reason)]
-    if paused:
-        count = f"{len(paused)} active campaign" + ("s were" if len(paused) > 1 else " was")
-        notifications.notify(db, user_id=advertiser_id, title="Your balance ran out: campaigns paused",
-                             body=f"Your balance is ${dollars(balance_micros)}; {count} paused. "
-                                  "Add funds, then resume them.", link="/funds")
-    return paused
 
 
 def _totals_query(since: datetime) -> Any:

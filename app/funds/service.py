@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -174,6 +175,18 @@ def credit_card_payment(db: Session, *, advertiser_id: int, amount_micros: int, 
 
 def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int]], reference: str,
                     booked_at: datetime | None = None) -> dict[int, int]:
+    """charge_batch's balances: {advertiser id: balance after, micro-dollars} for every advertiser in `charges`."""
+    return charge_batch(db, charges=charges, reference=reference, booked_at=booked_at).balances
+
+
+@dataclass(frozen=True)
+class BatchCharged:
+    balances: dict[int, int]  # every advertiser of the batch: its balance after, micro-dollars
+    charged: list[int]  # the advertisers this call wrote entries for (none: the batch had been charged before)
+
+
+def charge_batch(db: Session, *, charges: Mapping[int, int | Mapping[int, int]], reference: str,
+                 booked_at: datetime | None = None) -> BatchCharged:
     """Charge a statistics batch's spend (a system call, no actor). `charges` maps each advertiser id to its
     spend in micro-dollars, or to its spend split by campaign ({campaign id: micro-dollars}; ingestion passes
     the store's split). For each campaign, a 'spend' entry of -spend and, when the advertiser's agency margin is
@@ -187,7 +200,8 @@ def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int
     retried batch never charges twice. `booked_at` dates the entries (default: now; the simulator, writing past
     days at once, dates them at the hour they charge for, as if each had arrived live). An advertiser left with a
     balance <= 0 has its active campaigns paused (activation.pause_when_empty: audited, one notification). Returns {advertiser id: balance
-    after, micro-dollars} for every advertiser in `charges`.
+    after, micro-dollars} for every advertiser in `charges`, and the advertisers this call charged (an entry an
+    advertiser's concurrent retry wrote first counts for that one, not this one).
 
     Raises ValueError (nothing written) for a negative or non-integer spend, an id that is no advertiser or a
     missing or over-long reference. Run it in its own transaction; on SQLite "database is locked" the caller may
@@ -208,6 +222,7 @@ def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int
     charged = [advertiser_id for advertiser_id in ids if sum(amounts[advertiser_id]) > 0]  # type: ignore[arg-type]  # `bad` above: all ints
     owners = _campaign_owners(db, charged)
     already = _charged_before(db, reference, charged, owners)
+    written: list[int] = []
     # In id order: two batches touching the same advertisers take their locks in the same order.
     for advertiser_id in charged:
         if advertiser_id in already:
@@ -221,9 +236,10 @@ def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int
                      for campaign_id, spend in _own_campaigns(split, owners, advertiser_id).items() if spend > 0]
         for campaign_id, prefix, spend in lines:
             assert isinstance(spend, int)
-            append_entry(db, advertiser_id=advertiser_id, amount_micros=-spend, kind="spend",
-                         note=f"Media spend, {reference}", reference=f"{prefix}:spend", booked_at=booked_at,
-                         campaign_id=campaign_id)
+            if append_entry(db, advertiser_id=advertiser_id, amount_micros=-spend, kind="spend",
+                            note=f"Media spend, {reference}", reference=f"{prefix}:spend", booked_at=booked_at,
+                            campaign_id=campaign_id) is not None and written[-1:] != [advertiser_id]:
+                written.append(advertiser_id)
             # Each campaign's margin is rounded on its own spend, so a batch's margins may add up to the margin of
             # the advertiser's whole spend give or take half a micro-dollar per campaign (a cent only past 20,000
             # campaigns in one batch); every figure is the sum of the entries behind it, so nothing disagrees.
@@ -232,7 +248,7 @@ def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int
                 append_entry(db, advertiser_id=advertiser_id, amount_micros=-margin, kind="margin",
                              note=f"Agency margin, {reference}", reference=f"{prefix}:margin", booked_at=booked_at,
                              campaign_id=campaign_id)
-    return {**balances_micros(db, ids), **pause_when_empty(db, charged)}
+    return BatchCharged({**balances_micros(db, ids), **pause_when_empty(db, charged)}, written)
 
 
 def _campaign_owners(db: Session, advertiser_ids: list[int]) -> dict[int, int]:
@@ -256,12 +272,23 @@ def _own_campaigns(split: Mapping[int, int], owners: Mapping[int, int], advertis
 
 
 def _charged_before(db: Session, reference: str, advertiser_ids: list[int], owners: Mapping[int, int]) -> set[int]:
-    """The advertisers this batch has charged already, in either reference format (see charge_delivery): a spend
-    entry is booked for whatever is charged, and its reference can only name the advertiser's own campaigns or
-    c0, so looking up those exact references finds it (through the unique index, however long the ledger)."""
-    spend_references: dict[str, int] = {f"{reference}:{a}:spend": a for a in advertiser_ids}
-    spend_references.update({f"{reference}:{a}:c0:spend": a for a in advertiser_ids})
-    spend_references.update({f"{reference}:{a}:c{c}:spend": a for c, a in owners.items()})
+    """The advertisers this batch has charged already, in either reference format (see charge_delivery)."""
+    campaigns: dict[int, list[int]] = {a: [] for a in advertiser_ids}
+    for campaign_id, owner in owners.items():
+        if owner in campaigns:
+            campaigns[owner].append(campaign_id)
+    return charged_before(db, reference, campaigns)
+
+
+def charged_before(db: Session, reference: str, campaigns: Mapping[int, Iterable[int]]) -> set[int]:
+    """Of the advertisers in `campaigns` ({advertiser id: campaign ids a charge of theirs may name}), those this
+    batch reference has charged already: a spend entry is booked for whatever is charged, and its reference can only
+    name one of those campaigns or c0 (or none, the format from before campaigns), so looking up those exact
+    references finds it (through the unique index, however long the ledger)."""
+    spend_references: dict[str, int] = {}
+    for advertiser_id, campaign_ids in campaigns.items():
+        spend_references.update({f"{reference}:{advertiser_id}:{part}spend": advertiser_id
+                                 for part in ("", "c0:", *(f"c{c}:" for c in campaign_ids if c))})
     wanted = sorted(spend_references)
     found: set[int] = set()
     for start in range(0, len(wanted), 500):

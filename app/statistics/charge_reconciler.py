@@ -17,8 +17,9 @@ batch to one charge whatever races it: the sender's retry of the same batch, or 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlmodel import Session
 
@@ -29,7 +30,7 @@ from app.history import audit
 from app.jobs import clock
 from app.kernel.config import get_settings
 from app.kernel.db import session_scope
-from app.kernel.model_base import utcnow
+from app.kernel.model_base import table_of, utcnow
 from app.statistics.ingestion import charge_reference
 from app.warehouse import get_store
 from app.warehouse.base import StoredBatch
@@ -113,14 +114,18 @@ def _charge(db: Session, *, batch: StoredBatch) -> int:
 
 
 def _checked_until(newest: datetime) -> None:
+    """Record that the store has been read up to `newest`, never moving back: one upsert, so two passes (the lease
+    aside) cannot both insert the row."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
     with session_scope() as db:
-        check = db.get(ChargeCheck, CHECK)
-        moment = newest.replace(tzinfo=UTC)
-        if check is None:
-            db.add(ChargeCheck(key=CHECK, checked_until=moment))
-        elif _naive(check.checked_until) < newest:
-            check.checked_until = moment
-            db.add(check)
+        # Both dialects' INSERT has on_conflict_do_update; their statement classes share no base that says so.
+        insert: Callable[..., Any] = postgresql.insert if db.get_bind().dialect.name == "postgresql" else sqlite.insert
+        table = table_of(ChargeCheck)
+        statement = insert(table).values(key=CHECK, checked_until=newest.replace(tzinfo=UTC))
+        db.connection().execute(statement.on_conflict_do_update(
+            index_elements=["key"], set_={"checked_until": statement.excluded.checked_until},
+            where=table.c.checked_until < statement.excluded.checked_until))
 
 
 def _naive(moment: datetime) -> datetime:

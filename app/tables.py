@@ -21,7 +21,7 @@ from app.alerts.models import Alert, AlertSubscription
 from app.campaigns.models import Campaign, ExchangeApproval
 from app.creatives.models import CampaignCreative, Creative, CreativeAsset
 from app.dsps.models import Dsp, DspAssociation
-from app.funds.models import LedgerEntry
+from app.funds.models import ChargeCheck, LedgerEntry
 from app.history.models import AuditEntry
 from app.jobs.models import ClockSlot, JobRow
 from app.messaging.models import EmailOutbox, Notification
@@ -42,6 +42,7 @@ __all__ = [
     "AuthSession",
     "Campaign",
     "CampaignCreative",
+    "ChargeCheck",
     "ClockSlot",
     "CompanyConfig",
     "Creative",

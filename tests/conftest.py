@@ -17,6 +17,8 @@ os.environ["DSP_ENVIRONMENT"] = "test"
 os.environ.setdefault("DSP_POSTBACK_ALLOW_PRIVATE_TARGETS", "1")
 # No alert clock: a test's notifications are its own (tests/test_alerts.py runs the checks itself).
 os.environ.setdefault("DSP_ALERT_CHECK_MINUTES", "0")
+# Nor the charge reconciler: tests store batches without charging them (tests/test_charge_reconciler.py runs it).
+os.environ.setdefault("DSP_CHARGE_RECONCILE_MINUTES", "0")
 
 from sqlalchemy import text  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402

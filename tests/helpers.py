@@ -159,3 +159,27 @@ def insert_bare_user(connection: Any, role: str = "advertiser") -> None:
     connection.execute(text("INSERT INTO users (email, password_hash, role, status, first_name, last_name, company_name, "
                             "created_at, updated_at) VALUES ('a@x.example', '', :role, 'active', 'A', 'B', 'C', "
                             "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"), {"role": role})
+
+
+FOOTING_SPEND, FOOTING_SPENDS = 1_234_567, 6
+
+
+def statement_to_foot(db: Session) -> int:
+    """An advertiser of the demo agency, footing@shop.example: $100 deposited, then six spends of $1.234567, each on
+    a day of its own (six statement rows whose amounts, rounded one by one, summed to $92.62 against a balance of
+    $92.59); committed. Its id."""
+    from datetime import UTC, datetime, timedelta
+
+    from app.funds import service as funds
+
+    advertiser = create_user(db, email="footing@shop.example", role=Role.ADVERTISER, password=DEMO_PASSWORD,
+                             company_name="Footing Shop", agency_id=user_by_email(db, "agency@demo.example").id)
+    assert advertiser.id is not None
+    funds.add_funds(db, actor=actor_of(db, "admin@demo.example"), advertiser_id=advertiser.id, amount="100",
+                    kind="deposit", note="Wire")
+    first = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) + timedelta(days=1)
+    for day in range(FOOTING_SPENDS):
+        funds.charge_delivery(db, charges={advertiser.id: FOOTING_SPEND}, reference=f"foot:{day}",
+                              booked_at=first + timedelta(days=day))
+    db.commit()
+    return advertiser.id

@@ -26,6 +26,7 @@ from app.campaigns.schemas import CampaignUpdate
 from app.funds.models import LedgerEntry
 from app.history.models import AuditEntry
 from app.kernel.db import get_engine, session_scope
+from app.kernel.halt_points import HALT_AT, halted_file
 from app.reports.models import ReportRun
 from tests.faults import InFlight, Server, wait_until, writing_now
 from tests.helpers import actor_of
@@ -222,6 +223,57 @@ def test_an_ingestion_batch_killed_mid_write_is_whole_or_absent_and_its_retry_ch
     statistics = httpx.get(f"{server.url}/api/statistics", headers=headers, timeout=60,
                            params={"start": "2026-11-01", "end": "2026-11-28", "advertiser_id": advertiser}).json()
     assert statistics["success"], statistics
+
+
+def test_a_server_killed_between_a_batchs_statistics_and_its_charge_charges_it_at_the_restart_without_a_retry(
+        demo_ids: dict[str, int], tmp_path: Path) -> None:
+    """The test build's halt point between the statistics write and the charge (app/kernel/halt_points.py) holds
+    the server there; SIGKILL; the restarted server's reconciler (app/statistics/charge_reconciler.py, run at each
+    start) charges the stored batch, exactly once, before anyone sends it again."""
+    advertiser = demo_ids["advertiser@demo.example"]
+    campaign = _campaigns(1)[0]
+    batch_id, body = "kill-between", _batch_csv(advertiser, campaign, 500)
+    server = Server(tmp_path / "data", env={HALT_AT: "statistics.stored", "DSP_CHARGE_RECONCILE_MINUTES": "5"})
+    halted = halted_file(server.data_dir, "statistics.stored")
+    try:
+        server.start()
+        headers = server.login()
+        before = _ledger_matches_balance(server, headers, advertiser)
+        request = InFlight("POST", f"{server.url}/api/statistics/batches/csv", params={"batch_id": batch_id},
+                           content=body, headers=headers)
+        wait_until(lambda: request.done() or halted.exists(), "the server to store the batch and halt before its charge")
+        assert not request.done(), request.reply.text if request.reply else request.error
+        server.kill()
+        request.join()
+        assert request.reply is None  # the sender never heard back, and will not retry
+        stored = _stored_batch(server.data_dir / "analytics.duckdb", batch_id)
+        with session_scope() as db:
+            assert stored is not None and stored > 0 and _charged(db, batch_id) == 0
+
+        halted.unlink()
+        del server.env[HALT_AT]
+        server.start()  # on the same data; nobody sends the batch again
+        headers = server.login()
+
+        def charged() -> int:
+            with session_scope() as db:
+                return _charged(db, batch_id)
+
+        total = wait_until(charged, "the restarted server to charge the batch it had stored", every_s=0.2)
+        with session_scope() as db:
+            spend_only = -int(db.exec(select(func.sum(LedgerEntry.amount_micros)).where(
+                col(LedgerEntry.reference).startswith(f"stats:{batch_id}:"), LedgerEntry.kind == "spend")).one())
+            recovered = db.exec(select(AuditEntry).where(AuditEntry.entity == "statistics_batch",
+                                                         AuditEntry.entity_id == batch_id)).all()
+        assert spend_only == stored and total >= stored  # its spend, and the agency's margin when one is set
+        assert [r.action for r in recovered] == ["charge_recovered"]
+        assert _ledger_matches_balance(server, headers, advertiser) == before - total
+        late = httpx.post(f"{server.url}/api/statistics/batches/csv", params={"batch_id": batch_id}, content=body,
+                          headers=headers, timeout=300)
+        assert late.json()["data"]["duplicate"] is True  # a retry after all: duplicate, and charged nothing more
+        assert charged() == total
+    finally:
+        server.stop()
 
 
 def test_deposits_killed_mid_write_are_each_whole_and_the_ledger_adds_up(server: Server,

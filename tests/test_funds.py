@@ -11,7 +11,7 @@ from sqlmodel import Session, col, func, select
 from app.access.models import UserSettings
 from app.campaigns.models import Campaign, CampaignStatus
 from app.demo.advertising import seed_demo_advertising
-from app.funds import ledger
+from app.funds import activation, ledger
 from app.funds import service as funds
 from app.funds.models import LedgerEntry
 from app.history.models import AuditEntry
@@ -216,12 +216,78 @@ def test_campaigns_pause_when_a_charge_leaves_exactly_nothing_not_while_a_cent_i
 def test_a_batch_without_spend_for_an_advertiser_charges_and_pauses_nothing(db: Session) -> None:
     advertiser = user_by_email(db, ADVERTISER)
     seed_demo_advertising(db, actor=actor_of(db, ADVERTISER))
-    funds.add_funds(db, actor=actor_of(db, ADMIN), advertiser_id=advertiser.id, amount=f"-{OPENING // 1_000_000}",
-                    kind="adjustment", note="Spent elsewhere")  # $0.00 left, campaigns still active
+    funds.add_funds(db, actor=actor_of(db, ADMIN), advertiser_id=advertiser.id,
+                    amount=f"-{OPENING // 1_000_000 - 1}", kind="adjustment", note="Spent elsewhere")  # $1.00 left
     active = _active_campaigns(db, advertiser.id)
-    assert funds.charge_delivery(db, charges={advertiser.id: 0}, reference="quiet-hour") == {advertiser.id: 0}
+    assert active
+    assert funds.charge_delivery(db, charges={advertiser.id: 0}, reference="quiet-hour") == {advertiser.id: 1_000_000}
     assert db.exec(select(LedgerEntry).where(col(LedgerEntry.reference).is_not(None))).all() == []
     assert {c.status for c in active} == {"active"}
+
+
+def _in_debt(db: Session, advertiser_id: int, debt_micros: int) -> None:
+    """The advertiser's balance taken to -debt while its campaigns stay active: the state of an account that ran
+    out before every write paused (a rounded-up margin can also overshoot $0.00)."""
+    funds.append_entry(db, advertiser_id=advertiser_id, amount_micros=-(balance(db, advertiser_id) + debt_micros),
+                       kind="adjustment", note="Set-up: in debt", reference=None)
+
+
+def _ran_out(db: Session, advertiser_id: int, active: list[Campaign]) -> None:
+    """Every campaign of `active` paused by the system, recorded in the change log with its reason as the spend
+    path's pause is, and one notification."""
+    assert {c.status for c in active} == {"paused"}
+    changes = db.exec(select(AuditEntry).where(AuditEntry.entity == "campaign", AuditEntry.action == "set_status_paused",
+                                               col(AuditEntry.actor_id).is_(None))).all()
+    assert sorted(int(c.entity_id) for c in changes) == sorted(c.id for c in active)
+    assert all(c.changes["status"] == ["active", "paused"] and "balance ran out" in c.changes["reason"][1]
+               for c in changes)
+    notes = db.exec(select(Notification).where(Notification.user_id == advertiser_id,
+                                               Notification.title == activation.RAN_OUT)).all()
+    assert len(notes) == 1
+
+
+@pytest.mark.parametrize("left_micros", [0, -10_000])
+def test_an_adjustment_to_exactly_nothing_or_below_pauses_active_campaigns(db: Session, left_micros: int) -> None:
+    advertiser = user_by_email(db, ADVERTISER)
+    seed_demo_advertising(db, actor=actor_of(db, ADVERTISER))
+    active = _active_campaigns(db, advertiser.id)
+    assert active
+    taken = money.dollars(balance(db, advertiser.id) - left_micros)
+    added = funds.add_funds(db, actor=actor_of(db, ADMIN), advertiser_id=advertiser.id, amount=f"-{taken}",
+                            kind="adjustment", note="Correction")
+    assert added.balance_micros == left_micros
+    _ran_out(db, advertiser.id, active)
+
+
+def test_an_adjustment_that_leaves_a_cent_pauses_nothing(db: Session) -> None:
+    advertiser = user_by_email(db, ADVERTISER)
+    seed_demo_advertising(db, actor=actor_of(db, ADVERTISER))
+    active = _active_campaigns(db, advertiser.id)
+    funds.add_funds(db, actor=actor_of(db, ADMIN), advertiser_id=advertiser.id,
+                    amount=f"-{money.dollars(balance(db, advertiser.id) - 10_000)}", kind="adjustment", note="")
+    assert {c.status for c in active} == {"active"}
+
+
+@pytest.mark.parametrize("kind", ["refund", "deposit"])
+def test_a_credit_that_leaves_the_balance_at_or_below_nothing_pauses_active_campaigns(db: Session, kind: str) -> None:
+    advertiser = user_by_email(db, ADVERTISER)
+    seed_demo_advertising(db, actor=actor_of(db, ADVERTISER))
+    active = _active_campaigns(db, advertiser.id)
+    _in_debt(db, advertiser.id, 5_000_000)
+    assert funds.add_funds(db, actor=actor_of(db, ADMIN), advertiser_id=advertiser.id, amount="5.00", kind=kind,
+                           note="Short of the debt").balance_micros == 0
+    _ran_out(db, advertiser.id, active)
+
+
+def test_a_card_payment_short_of_a_debt_pauses_active_campaigns(db: Session) -> None:
+    advertiser = user_by_email(db, ADVERTISER)
+    seed_demo_advertising(db, actor=actor_of(db, ADVERTISER))
+    active = _active_campaigns(db, advertiser.id)
+    _in_debt(db, advertiser.id, 20_000_000)
+    assert funds.credit_card_payment(db, advertiser_id=advertiser.id, amount_micros=10_000_000, reference="cs_short",
+                                     note="Card") is not None
+    assert balance(db, advertiser.id) == -10_000_000
+    _ran_out(db, advertiser.id, active)
 
 
 def test_a_reference_of_the_longest_allowed_length_is_accepted(db: Session) -> None:

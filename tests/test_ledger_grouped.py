@@ -84,22 +84,30 @@ def test_a_day_of_delivery_is_one_row_whose_hours_add_up_to_it(db: Session, two_
                (e.created_at.replace(tzinfo=UTC) if e.created_at.tzinfo is None else e.created_at).isoformat()[:13]
                in {h.hour[:13] for h in hours}]
         assert row.entries == len(day) == 2 * len(hours)
-        # Its total, spend and margin are theirs to the cent (delivery is charged in micro-dollars).
-        assert _cents(row.amount) == _rounded(sum(e.amount_micros for e in day))
-        assert _cents(row.spend) == _rounded(sum(e.amount_micros for e in day if e.kind == "spend"))
-        assert _cents(row.margin) == _rounded(sum(e.amount_micros for e in day if e.kind == "margin"))
-        # Its hours' rounded figures add up to it within rounding.
-        assert abs(sum(_cents(h.amount) for h in hours) - _cents(row.amount)) <= Decimal("0.005") * len(hours)
+        # Its total, spend and margin are theirs exactly in micro-dollars, and within a cent in dollars (each
+        # shown amount is a step between shown balances, app/funds/footing.py); spend and margin add up to it.
+        assert row.amount_micros == sum(e.amount_micros for e in day)
+        assert row.spend_micros == sum(e.amount_micros for e in day if e.kind == "spend")
+        assert row.margin_micros == sum(e.amount_micros for e in day if e.kind == "margin")
+        assert abs(_cents(row.amount) - _rounded(row.amount_micros)) <= CENT
+        assert _cents(row.margin) == _rounded(row.margin_micros)
+        assert _cents(row.spend) + _cents(row.margin) == _cents(row.amount)
+        # Its hours' shown figures add up to it, to the cent.
+        for figure in ("amount", "spend", "margin"):
+            assert sum(_cents(getattr(h, figure)) for h in hours) == _cents(getattr(row, figure)), figure
+        assert all(_cents(h.spend) + _cents(h.margin) == _cents(h.amount) for h in hours)
         # An hour a line, newest first, each with its balance; the last hour's is the row's.
         assert [h.hour for h in hours] == sorted((h.hour for h in hours), reverse=True)
         assert hours[0].balance == row.balance
         for later, earlier in zip(hours, hours[1:], strict=False):
-            assert abs(_cents(later.balance) - _cents(earlier.balance) - _cents(later.amount)) <= CENT
+            assert _cents(later.balance) - _cents(earlier.balance) == _cents(later.amount)
     day_one = rows[3]
-    assert day_one.hours[-1].hour.startswith(f"{DAY_ONE:%Y-%m-%d}T00:00") and day_one.hours[-1].spend == "-1.23"
-    # 1.234567 of spend and 0.154321 of margin (12.5 %) take the balance from 5000.00 to 4998.611112.
+    assert day_one.hours[-1].hour.startswith(f"{DAY_ONE:%Y-%m-%d}T00:00")
+    # 1.234567 of spend and 0.154321 of margin (12.5 %) take the balance from 5000.00 to 4998.611112: the line
+    # shows the margin rounded, -0.15, and the spend as the rest of -1.39, -1.24 (-1.23 would not add up).
     assert [getattr(day_one.hours[-1], k) for k in ("spend", "margin", "amount", "balance")] == [
-        "-1.23", "-0.15", "-1.39", "4998.61"]
+        "-1.24", "-0.15", "-1.39", "4998.61"]
+    assert (day_one.hours[-1].margin_micros, day_one.hours[-1].balance_micros) == (-154_321, 4_998_611_112)
 
 
 def test_each_row_shows_the_balance_after_it(db: Session, two_days: int) -> None:
@@ -112,7 +120,7 @@ def test_each_row_shows_the_balance_after_it(db: Session, two_days: int) -> None
         entries_up_to_it = sum(int(r.entries) for r in rows[n:])
         assert _cents(row.balance) == _rounded(sum(e.amount_micros for e in booked[:entries_up_to_it]))
     for later, earlier in zip(rows, rows[1:], strict=False):
-        assert abs(_cents(later.balance) - _cents(earlier.balance) - _cents(later.amount)) <= CENT
+        assert _cents(later.balance) - _cents(earlier.balance) == _cents(later.amount)
     assert rows[-1].amount == rows[-1].balance == "5000.00" and rows[-1].note == "Opening deposit"
     assert rows[1].note == "Wire 7" and rows[1].amount == "300.00"
     assert sum(int(r.entries) for r in rows) == 82

@@ -158,6 +158,23 @@ def test_a_batch_is_ingested_once(store) -> None:
     assert store.ingest("contract-4", rows, source="test").duplicate is False  # cleared: a new batch again
 
 
+def test_the_batches_since_a_time_are_listed_with_their_receipts_split(store) -> None:
+    """What the reconciler of lost charges reads (app/statistics/charge_reconciler.py): every batch received since a
+    moment, oldest first, each with the spend its receipt charges (a batch without spend: an empty split)."""
+    receipts = [store.ingest(f"since-{n}", random_rows(20 + n, count=50), source="test") for n in range(3)]
+    quiet = [replace(row, spend_micros=0) for row in random_rows(30, count=5)]
+    receipts.append(store.ingest("since-quiet", quiet, source="test"))
+    listed = store.batches_since(None)
+    assert [b.batch_id for b in listed] == ["since-0", "since-1", "since-2", "since-quiet"]
+    assert [b.spend_by_campaign for b in listed] == [r.spend_by_campaign for r in receipts]
+    assert listed[-1].spend_by_campaign == {}
+    assert all(earlier.received_at <= later.received_at for earlier, later in zip(listed, listed[1:], strict=False))
+    assert [b.batch_id for b in store.batches_since(listed[2].received_at)] == ["since-2", "since-quiet"]
+    assert store.batches_since(listed[-1].received_at + timedelta(seconds=1)) == []
+    store.ingest("since-1", random_rows(99), source="again")  # a duplicate is the first batch, not a new one
+    assert [b.batch_id for b in store.batches_since(None)] == [b.batch_id for b in listed]
+
+
 def test_the_batches_behind_a_query_are_the_ones_whose_rows_it_sums(store) -> None:
     """Explain a figure (issue 27): each batch's rows inside the query's days, scope and filters, summed; a batch
     with no row inside is not listed; every store answers the same."""

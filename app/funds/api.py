@@ -38,13 +38,18 @@ OVERVIEW_HELP = ("Every advertiser you may see (admin and co-admin: all; agency:
                  "(`balance`, \"5000.00\") and integer micro-dollars (`balance_micros`).")
 LEDGER_HELP = ("An advertiser's ledger, newest first: date, kind (deposit, spend, margin, refund, adjustment), "
                "campaign_id (the campaign a spend or margin charge paid for; null for other entries and for charges "
-               "without a campaign), note, amount and the balance after it, in dollars.")
+               "without a campaign), note, amount and the balance after it, in dollars, and exactly as `amount_micros` and "
+               "`balance_micros`. The dollar texts foot: each balance is the exact one rounded to the cent (half a "
+               "cent up) and each amount the step from the previous row's shown balance, so previous + amount = "
+               "balance on every row and the amounts add up to the balance (an amount may differ from its own "
+               "rounding by a cent; the micros are exact).")
 GROUPED_HELP = (" With `group=day` (what the funds pages show): each UTC day's delivery charges in one row per "
                 "campaign, of kind `delivery` (`date` the day, `campaign_id` and `campaign` its name, both null for "
                 "charges without a campaign, `spend`, `margin`, `amount`, `entries`, and `hours`: the row's charges "
                 "an hour a line), every other entry a row of its own (`campaign_id` and `campaign` null); each row "
                 "with the `balance` after it (the row below's balance plus its amount), money as dollar text "
-                "(\"-12.35\").")
+                "(\"-12.35\") that foots and as exact `..._micros` (a delivery row's and hour's `spend` and `margin` "
+                "add up to its `amount`, its hours to the row).")
 PAGED_HELP = " A page at a time (`limit`, `cursor`); `total` counts every row."
 ADD_HELP = ("Admin and co-admin: a deposit or refund (positive) or an adjustment (positive or negative) on an "
             "advertiser's balance, at most 1,000,000.00 and two decimals. The advertiser is notified. A wrong field "

@@ -7,7 +7,7 @@ from __future__ import annotations
 from app.campaigns import flight
 from app.campaigns.diagnosis.checks import CHECKS, Subject, reason
 from app.campaigns.diagnosis.schemas import Reason
-from app.funds.service import balances_micros
+from app.funds.ledger import balances_micros
 from app.kernel.i18n.catalog import Message
 from app.kernel.money import dollars
 

@@ -18,6 +18,7 @@ from app.access.models import User
 from app.access.policy import Actor, require, require_user_in_scope
 from app.access.roles import Role
 from app.campaigns.models import Campaign
+from app.funds.footing import footed, less, step
 from app.funds.models import LedgerEntry
 from app.funds.schemas import BalanceRead, LedgerDeliveryRow, LedgerEntryRead, LedgerEntryRow, LedgerHour
 from app.kernel.errors import NotFound
@@ -37,6 +38,15 @@ from app.kernel.paging import (
 DELIVERY_KINDS = ("spend", "margin")
 # A row of the ledger a person reads (grouped_ledger).
 LedgerRow = LedgerEntryRow | LedgerDeliveryRow
+
+
+def balances_micros(db: Session, advertiser_ids: Iterable[int]) -> dict[int, int]:
+    """{advertiser id: balance} for many advertisers in one grouped query (0 for an empty ledger)."""
+    ids = sorted(set(advertiser_ids))
+    found = dict(db.exec(select(LedgerEntry.advertiser_id, func.sum(LedgerEntry.amount_micros))
+                         .where(col(LedgerEntry.advertiser_id).in_(ids))
+                         .group_by(col(LedgerEntry.advertiser_id))).all()) if ids else {}
+    return {advertiser_id: int(found.get(advertiser_id) or 0) for advertiser_id in ids}
 
 
 def balance_micros(db: Session, *, actor: Actor, advertiser_id: int) -> int:
@@ -79,7 +89,8 @@ def _ledger_of(db: Session, actor: Actor, advertiser_id: int) -> tuple[list[Ledg
 
 def payment_history(db: Session, *, actor: Actor, advertiser_id: int) -> list[LedgerEntryRead]:
     """An advertiser's ledger, newest first, with the balance after each entry (payment-list pages); amount and
-    balance as dollar text ("-12.35"); `campaign_id` the campaign a delivery charge paid for, or None."""
+    balance as dollar text ("-12.35") that foot (app/funds/footing.py) and exactly in micro-dollars; `campaign_id`
+    the campaign a delivery charge paid for, or None."""
     rows, people = _ledger_of(db, actor, advertiser_id)
     running, history = 0, list[LedgerEntryRead]()
     for row in rows:
@@ -90,9 +101,10 @@ def payment_history(db: Session, *, actor: Actor, advertiser_id: int) -> list[Le
 
 def _entry_read(row: LedgerEntry, balance: int, people: dict[int | None, str]) -> LedgerEntryRead:
     assert row.id is not None
+    amount, shown = footed(row.amount_micros, balance)
     return LedgerEntryRead(id=row.id, date=row.created_at.isoformat(), kind=row.kind, campaign_id=row.campaign_id,
-                           note=row.note, amount=dollars(row.amount_micros), balance=dollars(balance),
-                           by=people.get(row.created_by, "") if row.created_by else "")
+                           note=row.note, amount=amount, balance=shown, amount_micros=row.amount_micros,
+                           balance_micros=balance, by=people.get(row.created_by, "") if row.created_by else "")
 
 
 def payment_history_page(db: Session, *, actor: Actor, advertiser_id: int, limit: int = DEFAULT_LIMIT,
@@ -156,17 +168,24 @@ def _runs(entries: Iterable[LedgerEntry]) -> Iterator[list[LedgerEntry]]:
 
 def _hours(run: list[LedgerEntry], balance_before: int) -> list[LedgerHour]:
     """A row's delivery charges an hour a line (spend and margin side by side), newest first, each with the
-    balance after it as the row counts it (the row's balance before, plus its hours up to that one)."""
+    balance after it as the row counts it (the row's balance before, plus its hours up to that one). The shown
+    figures foot (app/funds/footing.py): each hour's amount is the step of the shown balance, its spend the step of
+    the row's shown margin so far, its spend the rest (a row without a margin never shows one); so the hours add up
+    to the row."""
     hours: dict[datetime, list[int]] = {}
     for entry in run:
         spend_margin = hours.setdefault(entry.created_at.replace(minute=0, second=0, microsecond=0), [0, 0])
         spend_margin[DELIVERY_KINDS.index(entry.kind)] += entry.amount_micros
     rows: list[LedgerHour] = []
-    running = balance_before
+    running, kept = balance_before, 0
     for hour, (spend, margin) in hours.items():
         running += spend + margin
-        rows.append(LedgerHour(hour=hour.isoformat(), spend=dollars(spend), margin=dollars(margin),
-                               amount=dollars(spend + margin), balance=dollars(running)))
+        amount, balance = footed(spend + margin, running)
+        shown_margin = step(kept, kept + margin)
+        kept += margin
+        rows.append(LedgerHour(hour=hour.isoformat(), spend=less(amount, shown_margin), margin=shown_margin,
+                               amount=amount, balance=balance, spend_micros=spend, margin_micros=margin,
+                               amount_micros=spend + margin, balance_micros=running))
     return rows[::-1]
 
 
@@ -191,11 +210,13 @@ def grouped_ledger(db: Session, *, actor: Actor, advertiser_id: int) -> list[Led
     charges without a campaign, `spend` and `margin` totals, `entries` counted and `hours` listing them an hour a
     line), every deposit, refund and adjustment in a row of its own (`date` its time, campaign None).
 
-    Every row has `amount` and the `balance` after it, money as dollar text ("-12.35"): read bottom to top, each
-    row's balance is the one below it plus its amount (a day's campaigns are counted in the order shown, so a
-    campaign row's balance is a running figure of the statement, not the balance at a moment of the day). Each
-    figure is the sum of its entries rounded to the cent (delivery is charged in micro-dollars, so a row's rounded
-    hours may differ from the rounded row by a cent or so, as in any statement of rounded figures)."""
+    Every row has `amount` and the `balance` after it, money as dollar text ("-12.35"), and both exactly in
+    micro-dollars (`amount_micros`, `balance_micros`; a delivery row's `spend_micros`, `margin_micros` too): read
+    bottom to top, each row's balance is the one below it plus its amount (a day's campaigns are counted in the
+    order shown, so a campaign row's balance is a running figure of the statement, not the balance at a moment of
+    the day). The dollar texts foot to the cent (app/funds/footing.py): a balance is the exact one rounded, an
+    amount the step between two rounded balances, a delivery row's margin its margin rounded and its spend the rest;
+    a row's hours add up to it."""
     return [row for _key, _first, row in _grouped(db, actor, advertiser_id)]
 
 
@@ -236,10 +257,11 @@ def _grouped(db: Session, actor: Actor, advertiser_id: int) -> list[tuple[list[A
         assert first.id is not None
         if first.kind not in DELIVERY_KINDS:
             balance += first.amount_micros
+            shown_amount, shown_balance = footed(first.amount_micros, balance)
             rows.append(([*_newest_first(first), False, "", 0], first.id, LedgerEntryRow(
                 id=str(first.id), date=first.created_at.isoformat(), kind=first.kind, note=first.note,
-                by=people.get(first.created_by, "") if first.created_by else "", entries=1,
-                amount=dollars(first.amount_micros), balance=dollars(balance))))
+                by=people.get(first.created_by, "") if first.created_by else "", entries=1, amount=shown_amount,
+                balance=shown_balance, amount_micros=first.amount_micros, balance_micros=balance)))
             continue
         for part in _by_campaign(run, names):
             before, amount = balance, sum(e.amount_micros for e in part)
@@ -249,9 +271,12 @@ def _grouped(db: Session, actor: Actor, advertiser_id: int) -> list[tuple[list[A
             name = names.get(campaign_id, "") if campaign_id else ""
             # Its run's place, then the campaign's as _by_campaign shows it.
             place = [*_newest_first(first), campaign_id is None, name.casefold(), campaign_id or 0]
+            shown_amount, shown_balance = footed(amount, balance)
             rows.append((place, first.id, LedgerDeliveryRow(
                 id=f"delivery-{first.id}-{campaign_id or 0}", date=first.created_at.date().isoformat(),
                 kind="delivery", campaign_id=campaign_id, campaign=names.get(campaign_id) if campaign_id else None,
-                note="", by="", entries=len(part), spend=dollars(spend), margin=dollars(amount - spend),
-                amount=dollars(amount), balance=dollars(balance), hours=_hours(part, before))))
+                note="", by="", entries=len(part), spend=less(shown_amount, step(0, amount - spend)),
+                margin=step(0, amount - spend),
+                amount=shown_amount, balance=shown_balance, spend_micros=spend, margin_micros=amount - spend,
+                amount_micros=amount, balance_micros=balance, hours=_hours(part, before))))
     return rows[::-1]

@@ -31,3 +31,13 @@ class LedgerEntry(SQLModel, table=True):
     # and advertiser): unique, so a retried webhook or batch finds its entry already there and adds nothing.
     # NULL for entries a person types in (any number of NULLs may coexist in a unique index).
     reference: str | None = Field(default=None, max_length=191, unique=True, index=True)
+
+
+class ChargeCheck(SQLModel, table=True):
+    """How far the reconciler of lost charges (app/statistics/charge_reconciler.py) has read the statistics store:
+    every batch it received before `checked_until` (the store's clock) has its ledger charge. One row."""
+
+    __tablename__ = "charge_checks"
+
+    key: str = Field(primary_key=True, max_length=40)  # "statistics"
+    checked_until: datetime = Field(nullable=False)

@@ -9,6 +9,15 @@ from pydantic import BaseModel, Field
 from app.kernel.schema_examples import example
 
 MICROS = "micro-dollars (1 dollar = 1,000,000)"
+# A statement's figures foot (app/funds/footing.py): shown balances are the exact ones rounded to the cent, shown
+# amounts the steps between them, so previous balance + amount = balance in the dollar texts too.
+SHOWN_BALANCE = 'The balance after it in dollars, rounded to the cent ("4998.61")'
+SHOWN_AMOUNT = ("Dollars, negative for a charge: this row's balance less the previous row's as shown, so the shown "
+                "figures foot (within a cent of the exact amount)")
+SHOWN_MARGIN = "Agency margin in dollars (negative), rounded so that the lines' margins add up"
+SHOWN_SPEND = "Media spend in dollars (negative): the shown amount less the shown margin"
+EXACT_AMOUNT = "The exact amount in " + MICROS
+EXACT_BALANCE = "The exact balance after it in " + MICROS
 
 
 class FundsAdd(BaseModel):
@@ -101,8 +110,10 @@ class LedgerEntryRead(BaseModel):
     kind: str = Field(description="deposit, spend, margin, refund or adjustment")
     campaign_id: int | None = Field(description="The campaign a spend or margin charge paid for; null otherwise")
     note: str
-    amount: str = Field(description='Dollars, negative for a charge ("-12.35")')
-    balance: str = Field(description="The balance after it, in dollars")
+    amount: str = Field(description=SHOWN_AMOUNT)
+    balance: str = Field(description=SHOWN_BALANCE)
+    amount_micros: int = Field(description=EXACT_AMOUNT)
+    balance_micros: int = Field(description=EXACT_BALANCE)
     by: str = Field(description="Who entered it; empty for the system's entries")
 
 
@@ -110,10 +121,14 @@ class LedgerHour(BaseModel):
     """One hour of a delivery row's charges."""
 
     hour: str = Field(description="The hour's start")
-    spend: str
-    margin: str
-    amount: str
-    balance: str = Field(description="The balance after it, as the row counts it")
+    spend: str = Field(description=SHOWN_SPEND)
+    margin: str = Field(description=SHOWN_MARGIN)
+    amount: str = Field(description=SHOWN_AMOUNT)
+    balance: str = Field(description="The balance after it, as the row counts it, in dollars rounded to the cent")
+    spend_micros: int
+    margin_micros: int
+    amount_micros: int = Field(description=EXACT_AMOUNT)
+    balance_micros: int = Field(description=EXACT_BALANCE)
 
 
 class LedgerEntryRow(BaseModel):
@@ -127,8 +142,10 @@ class LedgerEntryRow(BaseModel):
     note: str
     by: str = Field(description="Who entered it; empty for the system's entries")
     entries: int = Field(description="Always 1")
-    amount: str
-    balance: str
+    amount: str = Field(description=SHOWN_AMOUNT)
+    balance: str = Field(description=SHOWN_BALANCE)
+    amount_micros: int = Field(description=EXACT_AMOUNT)
+    balance_micros: int = Field(description=EXACT_BALANCE)
 
 
 class LedgerDeliveryRow(BaseModel):
@@ -142,10 +159,14 @@ class LedgerDeliveryRow(BaseModel):
     note: str
     by: str
     entries: int = Field(description="How many entries the row sums")
-    spend: str
-    margin: str
-    amount: str
-    balance: str
+    spend: str = Field(description=SHOWN_SPEND)
+    margin: str = Field(description=SHOWN_MARGIN)
+    amount: str = Field(description=SHOWN_AMOUNT)
+    balance: str = Field(description=SHOWN_BALANCE)
+    spend_micros: int
+    margin_micros: int
+    amount_micros: int = Field(description=EXACT_AMOUNT)
+    balance_micros: int = Field(description=EXACT_BALANCE)
     hours: list[LedgerHour] = Field(description="The row's charges an hour a line, newest first")
 
 

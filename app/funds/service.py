@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -28,8 +29,9 @@ from sqlmodel import Session, col, func, select
 from app.access.models import User, UserSettings
 from app.access.policy import Actor, advertiser_rows, can_see_user, require
 from app.access.roles import Role
-from app.campaigns.models import Campaign, CampaignStatus
-from app.campaigns.service import CAMPAIGN_STATUS
+from app.campaigns.models import Campaign
+from app.funds.activation import pause_when_empty
+from app.funds.ledger import balances_micros as balances_micros
 from app.funds.models import LedgerEntry
 from app.funds.schemas import FundsAdded, FundsListPage, FundsRow, FundsTotals
 from app.history import audit
@@ -111,15 +113,6 @@ def append_entry(db: Session, *, advertiser_id: int, amount_micros: int, kind: s
     return db.connection().execute(statement).scalar_one_or_none()
 
 
-def balances_micros(db: Session, advertiser_ids: Iterable[int]) -> dict[int, int]:
-    """{advertiser id: balance} for many advertisers in one grouped query (0 for an empty ledger)."""
-    ids = sorted(set(advertiser_ids))
-    found = dict(db.exec(select(LedgerEntry.advertiser_id, func.sum(LedgerEntry.amount_micros))
-                         .where(col(LedgerEntry.advertiser_id).in_(ids))
-                         .group_by(col(LedgerEntry.advertiser_id))).all()) if ids else {}
-    return {advertiser_id: int(found.get(advertiser_id) or 0) for advertiser_id in ids}
-
-
 def add_funds(db: Session, *, actor: Actor, advertiser_id: int | str, amount: str | Decimal, kind: str,
               note: str = "") -> FundsAdded:
     """Admin and co-admin (/admin/addfund): a deposit or refund (a credit, positive) or an adjustment (either
@@ -148,10 +141,11 @@ def add_funds(db: Session, *, actor: Actor, advertiser_id: int | str, amount: st
                             reference=None, created_by=actor.id)
     audit.record(db, actor=actor, entity="funds", entity_id=advertiser.id, action=kind,
                  after={"entry": entry_id, "kind": kind, "amount": dollars(micros), "note": note})
-    balance = balances_micros(db, [advertiser.id])[advertiser.id]
     verb = "added to" if micros > 0 else "taken from"
+    balance = balances_micros(db, [advertiser.id])[advertiser.id]
     notifications.notify(db, user_id=advertiser.id, title=f"${dollars(abs(micros))} {verb} your balance",
                          body=note or f"Your balance is now ${dollars(balance)}.", link="/funds")
+    pause_when_empty(db, [advertiser.id])  # an adjustment (or a credit short of a debt) that leaves $0.00 or less
     assert entry_id is not None  # an entry without a reference is always written
     return FundsAdded(id=entry_id, advertiser_id=advertiser.id, kind=kind, note=note, amount=dollars(micros),
                       amount_micros=micros, balance=dollars(balance), balance_micros=balance)
@@ -175,11 +169,24 @@ def credit_card_payment(db: Session, *, advertiser_id: int, amount_micros: int, 
                  after={"entry": entry_id, "kind": "deposit", "amount": dollars(amount_micros), "reference": reference})
     notifications.notify(db, user_id=advertiser_id, title=f"Card payment of ${dollars(amount_micros)} received",
                          body="The amount has been added to your balance.", link="/funds")
+    pause_when_empty(db, [advertiser_id])  # a payment short of a debt still leaves nothing to spend
     return entry_id
 
 
 def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int]], reference: str,
                     booked_at: datetime | None = None) -> dict[int, int]:
+    """charge_batch's balances: {advertiser id: balance after, micro-dollars} for every advertiser in `charges`."""
+    return charge_batch(db, charges=charges, reference=reference, booked_at=booked_at).balances
+
+
+@dataclass(frozen=True)
+class BatchCharged:
+    balances: dict[int, int]  # every advertiser of the batch: its balance after, micro-dollars
+    charged: list[int]  # the advertisers this call wrote entries for (none: the batch had been charged before)
+
+
+def charge_batch(db: Session, *, charges: Mapping[int, int | Mapping[int, int]], reference: str,
+                 booked_at: datetime | None = None) -> BatchCharged:
     """Charge a statistics batch's spend (a system call, no actor). `charges` maps each advertiser id to its
     spend in micro-dollars, or to its spend split by campaign ({campaign id: micro-dollars}; ingestion passes
     the store's split). For each campaign, a 'spend' entry of -spend and, when the advertiser's agency margin is
@@ -192,8 +199,9 @@ def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int
     campaigns were recorded). An advertiser with any entry of this batch, in either format, is skipped, so a
     retried batch never charges twice. `booked_at` dates the entries (default: now; the simulator, writing past
     days at once, dates them at the hour they charge for, as if each had arrived live). An advertiser left with a
-    balance <= 0 has its active campaigns paused (audited, one notification). Returns {advertiser id: balance
-    after, micro-dollars} for every advertiser in `charges`.
+    balance <= 0 has its active campaigns paused (activation.pause_when_empty: audited, one notification). Returns {advertiser id: balance
+    after, micro-dollars} for every advertiser in `charges`, and the advertisers this call charged (an entry an
+    advertiser's concurrent retry wrote first counts for that one, not this one).
 
     Raises ValueError (nothing written) for a negative or non-integer spend, an id that is no advertiser or a
     missing or over-long reference. Run it in its own transaction; on SQLite "database is locked" the caller may
@@ -214,6 +222,7 @@ def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int
     charged = [advertiser_id for advertiser_id in ids if sum(amounts[advertiser_id]) > 0]  # type: ignore[arg-type]  # `bad` above: all ints
     owners = _campaign_owners(db, charged)
     already = _charged_before(db, reference, charged, owners)
+    written: list[int] = []
     # In id order: two batches touching the same advertisers take their locks in the same order.
     for advertiser_id in charged:
         if advertiser_id in already:
@@ -227,9 +236,10 @@ def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int
                      for campaign_id, spend in _own_campaigns(split, owners, advertiser_id).items() if spend > 0]
         for campaign_id, prefix, spend in lines:
             assert isinstance(spend, int)
-            append_entry(db, advertiser_id=advertiser_id, amount_micros=-spend, kind="spend",
-                         note=f"Media spend, {reference}", reference=f"{prefix}:spend", booked_at=booked_at,
-                         campaign_id=campaign_id)
+            if append_entry(db, advertiser_id=advertiser_id, amount_micros=-spend, kind="spend",
+                            note=f"Media spend, {reference}", reference=f"{prefix}:spend", booked_at=booked_at,
+                            campaign_id=campaign_id) is not None and written[-1:] != [advertiser_id]:
+                written.append(advertiser_id)
             # Each campaign's margin is rounded on its own spend, so a batch's margins may add up to the margin of
             # the advertiser's whole spend give or take half a micro-dollar per campaign (a cent only past 20,000
             # campaigns in one batch); every figure is the sum of the entries behind it, so nothing disagrees.
@@ -238,11 +248,7 @@ def charge_delivery(db: Session, *, charges: Mapping[int, int | Mapping[int, int
                 append_entry(db, advertiser_id=advertiser_id, amount_micros=-margin, kind="margin",
                              note=f"Agency margin, {reference}", reference=f"{prefix}:margin", booked_at=booked_at,
                              campaign_id=campaign_id)
-    balances = balances_micros(db, ids)
-    for advertiser_id in charged:
-        if balances[advertiser_id] <= 0:
-            pause_for_empty_balance(db, advertiser_id=advertiser_id, balance_micros=balances[advertiser_id])
-    return balances
+    return BatchCharged({**balances_micros(db, ids), **pause_when_empty(db, charged)}, written)
 
 
 def _campaign_owners(db: Session, advertiser_ids: list[int]) -> dict[int, int]:
@@ -266,36 +272,29 @@ def _own_campaigns(split: Mapping[int, int], owners: Mapping[int, int], advertis
 
 
 def _charged_before(db: Session, reference: str, advertiser_ids: list[int], owners: Mapping[int, int]) -> set[int]:
-    """The advertisers this batch has charged already, in either reference format (see charge_delivery): a spend
-    entry is booked for whatever is charged, and its reference can only name the advertiser's own campaigns or
-    c0, so looking up those exact references finds it (through the unique index, however long the ledger)."""
-    spend_references: dict[str, int] = {f"{reference}:{a}:spend": a for a in advertiser_ids}
-    spend_references.update({f"{reference}:{a}:c0:spend": a for a in advertiser_ids})
-    spend_references.update({f"{reference}:{a}:c{c}:spend": a for c, a in owners.items()})
+    """The advertisers this batch has charged already, in either reference format (see charge_delivery)."""
+    campaigns: dict[int, list[int]] = {a: [] for a in advertiser_ids}
+    for campaign_id, owner in owners.items():
+        if owner in campaigns:
+            campaigns[owner].append(campaign_id)
+    return charged_before(db, reference, campaigns)
+
+
+def charged_before(db: Session, reference: str, campaigns: Mapping[int, Iterable[int]]) -> set[int]:
+    """Of the advertisers in `campaigns` ({advertiser id: campaign ids a charge of theirs may name}), those this
+    batch reference has charged already: a spend entry is booked for whatever is charged, and its reference can only
+    name one of those campaigns or c0 (or none, the format from before campaigns), so looking up those exact
+    references finds it (through the unique index, however long the ledger)."""
+    spend_references: dict[str, int] = {}
+    for advertiser_id, campaign_ids in campaigns.items():
+        spend_references.update({f"{reference}:{advertiser_id}:{part}spend": advertiser_id
+                                 for part in ("", "c0:", *(f"c{c}:" for c in campaign_ids if c))})
     wanted = sorted(spend_references)
     found: set[int] = set()
     for start in range(0, len(wanted), 500):
         found.update(spend_references[r] for r in db.exec(select(LedgerEntry.reference).where(
             col(LedgerEntry.reference).in_(wanted[start:start + 500]))).all() if r)
     return found
-
-
-def pause_for_empty_balance(db: Session, *, advertiser_id: int, balance_micros: int) -> list[int]:
-    """Pause an advertiser's active campaigns because its balance ran out; the ids paused. Each pause is the
-    campaign status machine's move (a conditional UPDATE: still active?), so two batches finishing together
-    pause, audit and notify once."""
-    candidates = db.exec(select(col(Campaign.id)).where(Campaign.advertiser_id == advertiser_id,
-                                                   Campaign.status == CampaignStatus.ACTIVE)).all()
-    reason = {"reason": f"balance ran out (${dollars(balance_micros)})"}
-    paused = [campaign_id for campaign_id in candidates if campaign_id is not None and CAMPAIGN_STATUS.apply(
-        db, actor=None, record_id=campaign_id, current=CampaignStatus.ACTIVE, wanted=CampaignStatus.PAUSED,
-        note=reason)]
-    if paused:
-        count = f"{len(paused)} active campaign" + ("s were" if len(paused) > 1 else " was")
-        notifications.notify(db, user_id=advertiser_id, title="Your balance ran out: campaigns paused",
-                             body=f"Your balance is ${dollars(balance_micros)}; {count} paused. "
-                                  "Add funds, then resume them.", link="/funds")
-    return paused
 
 
 def _totals_query(since: datetime) -> Any:

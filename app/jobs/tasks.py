@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 # Modules whose import declares tasks. By name, so app/jobs imports no domain at module level.
 TASK_MODULES = ("app.reports.jobs", "app.statistics.postback_ingest", "app.messaging.mail", "app.dsps.pushes",
-                "app.alerts.jobs")
+                "app.alerts.jobs", "app.statistics.charge_reconciler")
 
 
 @dataclass(frozen=True)

@@ -134,6 +134,10 @@ class Settings(BaseSettings):
     # The alert checks (app/alerts/jobs.py) run this often, once across every process; 0 turns the clock off (the
     # test suite, whose tests run the checks themselves).
     alert_check_minutes: float = Field(default=5.0, ge=0, le=1440)
+    # Statistics batches stored without their ledger charge (a process killed in between) are found and charged this
+    # often, and at each start, once across every process (app/statistics/charge_reconciler.py); 0 turns it off (the
+    # test suite, whose tests store batches without charging them).
+    charge_reconcile_minutes: float = Field(default=5.0, ge=0, le=1440)
 
     # Outgoing e-mail: SMTP when smtp_host is set, else the outbox table plus the log.
     smtp_host: str = ""

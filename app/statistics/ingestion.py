@@ -29,6 +29,7 @@ from app.creatives.models import Creative
 from app.funds import service as funds
 from app.history import audit
 from app.kernel.errors import Invalid
+from app.kernel.halt_points import halt_point
 from app.kernel.metrics import INGESTED_ROWS
 from app.statistics.schemas import BatchStored, RowValue
 from app.warehouse import get_store
@@ -318,14 +319,16 @@ def check_batch_id(batch_id: Any) -> str:
 def store_and_charge(db: Session, *, batch_id: str, facts: list[FactRow], source: str,
                      actor: Actor | None = None, booked_at: datetime | None = None) -> BatchStored:
     """Write checked rows to the store, then charge their spend to the advertisers' ledgers (in the caller's
-    transaction). The store is written first: if the charge then fails, a retry of the same batch finds it
-    stored (duplicate) and charges it, and the ledger's reference keeps the charge to one. Spend is charged per
+    transaction). The store is written first: if the charge then fails, or the process dies before it commits, a
+    retry of the same batch finds it stored (duplicate) and charges it, and without a retry the reconciler does
+    (app/statistics/charge_reconciler.py); the ledger's reference keeps the charge to one. Spend is charged per
     campaign (the store's split)."""
     receipt = get_store().ingest(batch_id, facts, source=source)
+    halt_point("statistics.stored")  # tests/test_faults_kill.py kills the server here
     if receipt.spend_by_advertiser:
         # Charged by campaign, so the ledger reads a row per campaign and day.
         funds.charge_delivery(db, charges=receipt.spend_by_campaign or receipt.spend_by_advertiser,
-                              reference=f"stats:{batch_id}", booked_at=booked_at)
+                              reference=charge_reference(batch_id), booked_at=booked_at)
     if not receipt.duplicate:
         INGESTED_ROWS.labels(source).inc(receipt.rows)
         audit.record(db, actor=actor, entity="statistics_batch", entity_id=batch_id, action="ingest",
@@ -333,6 +336,11 @@ def store_and_charge(db: Session, *, batch_id: str, facts: list[FactRow], source
                             "spend_micros": sum(receipt.spend_by_advertiser.values())})
     return BatchStored(batch_id=batch_id, rows=receipt.rows, duplicate=receipt.duplicate,
                        spend_micros_by_advertiser={str(a): s for a, s in sorted(receipt.spend_by_advertiser.items())})
+
+
+def charge_reference(batch_id: str) -> str:
+    """The ledger reference a statistics batch's charge is booked under (app/funds/service.py charge_delivery)."""
+    return f"stats:{batch_id}"
 
 
 def too_many(count: int, field: str, most: int | None = None) -> None:

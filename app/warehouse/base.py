@@ -95,6 +95,17 @@ class BatchShare:
 
 
 @dataclass(frozen=True)
+class StoredBatch:
+    """A batch as the store keeps it, with what the ledger charges for it (the reconciler of lost charges reads
+    these: app/statistics/charge_reconciler.py)."""
+
+    batch_id: str
+    received_at: datetime  # UTC, naive: when the store recorded the batch
+    # advertiser id -> {campaign id (0: unknown) -> micro-dollars}, spend > 0 only: its receipt's spend_by_campaign
+    spend_by_campaign: dict[int, dict[int, int]]
+
+
+@dataclass(frozen=True)
 class HistoryQuery:
     """What a forecast reads: one scope's hourly delivery over UTC days, by day, split by what a bid would
     have won. A row is won when its price (spend per thousand impressions, or per click) is at most the bid."""
@@ -151,6 +162,10 @@ class StatisticsStore(Protocol):
     def batches_of(self, query: StatsQuery) -> list[BatchShare]:
         """The batches whose hourly rows the query's figures are summed from (its days, scope and filters; its
         dimensions, metrics and order are not read), oldest received first, then by batch id."""
+
+    def batches_since(self, since: datetime | None) -> list[StoredBatch]:
+        """Every batch received at or after `since` (UTC, naive; None: every batch), oldest received first, then by
+        batch id, with its spend split as its receipt gives it (a batch without spend: an empty split)."""
 
     def delivery_history(self, query: HistoryQuery) -> DeliveryHistory:
         """The query's delivery by UTC day, all of it and what the bid would have won (the forecast's input)."""

@@ -54,6 +54,7 @@ from app.warehouse.base import (
     HistoryQuery,
     StatsQuery,
     StatsRow,
+    StoredBatch,
     StoreInUse,
 )
 from app.warehouse.history import checked_keys, history_of, utc_days, won_condition
@@ -519,6 +520,25 @@ class ClickHouseStore:
         _, rows = self._executor.select(*_batches_sql(query, self.database))
         return [BatchShare(str(batch_id), str(source), _naive(received_at), *(int(n) for n in counts))
                 for batch_id, source, received_at, *counts in rows]
+
+    def batches_since(self, since: datetime | None) -> list[StoredBatch]:
+        db = self.database
+        # Each batch id's first marker is the batch (as every read counts it); a raced duplicate's rows join nothing.
+        _, marks = self._executor.select(
+            f"SELECT batch_id, argMin(tag, (received_at, tag)) AS first_tag, min(received_at) AS first_received "
+            f"FROM {db}.batches GROUP BY batch_id "
+            + ("HAVING first_received >= {since:DateTime64(6, 'UTC')} " if since else "")
+            + "ORDER BY first_received, batch_id", {"since": f"{since:%Y-%m-%d %H:%M:%S.%f}"} if since else None)
+        if not marks:
+            return []
+        splits: dict[int, dict[int, dict[int, int]]] = {int(tag): {} for _batch, tag, _received in marks}
+        _, rows = self._executor.select(
+            f"SELECT tag, advertiser_id, campaign_id, sum(spend_micros) AS spend FROM {db}.delivery "
+            "WHERE tag IN {tags:Array(UInt64)} GROUP BY tag, advertiser_id, campaign_id HAVING spend > 0 "
+            "ORDER BY tag, advertiser_id, campaign_id", {"tags": list(splits)})
+        for tag, advertiser, campaign, spend in rows:
+            splits[int(tag)].setdefault(int(advertiser), {})[int(campaign)] = int(spend)
+        return [StoredBatch(str(batch_id), _naive(received), splits[int(tag)]) for batch_id, tag, received in marks]
 
     def delivery_history(self, query: HistoryQuery) -> DeliveryHistory:
         _, rows = self._executor.select(*_history_sql(query, self.database, self._marked))

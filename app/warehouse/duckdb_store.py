@@ -33,6 +33,7 @@ from app.warehouse.base import (
     HistoryQuery,
     StatsQuery,
     StatsRow,
+    StoredBatch,
 )
 from app.warehouse.history import checked_keys, history_of, utc_days, won_condition
 from app.warehouse.rollups import EVENTS_ROLLUP, ROLLUPS, tables_for, utc_bounds
@@ -189,6 +190,21 @@ class DuckDBStore:
         cursor.execute(*_batches_sql(query))
         return [BatchShare(str(batch_id), str(source), received_at, *(int(n) for n in counts))
                 for batch_id, source, received_at, *counts in cursor.fetchall()]
+
+    def batches_since(self, since: datetime | None) -> list[StoredBatch]:
+        cursor = self._cursor()
+        marks = cursor.execute("SELECT seq, batch_id, received_at FROM batches WHERE $since IS NULL OR received_at >= "
+                               "$since ORDER BY received_at, batch_id", {"since": since}).fetchall()
+        if not marks:
+            return []
+        splits: dict[int, dict[int, dict[int, int]]] = {int(seq): {} for seq, _batch, _received in marks}
+        # A batch's seq grows with its arrival, so the facts' row groups of older batches are skipped by their range.
+        for seq, advertiser, campaign, spend in cursor.execute(
+                "SELECT batch, advertiser_id, campaign_id, sum(spend_micros) FROM delivery WHERE batch >= ? "
+                "GROUP BY 1, 2, 3 HAVING sum(spend_micros) > 0 ORDER BY 1, 2, 3", [min(splits)]).fetchall():
+            if int(seq) in splits:
+                splits[int(seq)].setdefault(int(advertiser), {})[int(campaign)] = int(spend)
+        return [StoredBatch(str(batch_id), received_at, splits[int(seq)]) for seq, batch_id, received_at in marks]
 
     def delivery_history(self, query: HistoryQuery) -> DeliveryHistory:
         return history_of(self._cursor().execute(*_history_sql(query)).fetchall())

@@ -14,8 +14,9 @@ from typing import Any
 from reactpy import component, html, use_ref, use_state
 
 from app.funds import ledger
+from app.funds.footing import exact
 from app.funds.ledger import LedgerRow
-from app.funds.schemas import LedgerDeliveryRow
+from app.funds.schemas import LedgerDeliveryRow, LedgerHour
 from app.kernel.i18n.formatters import money
 from components.funds.common import grid_height
 from components.ui.console import Console, use_console
@@ -90,15 +91,17 @@ def _hours_table(console: Console, day: LedgerDeliveryRow) -> Any:
         {"className": "table table-sm align-middle mb-0 small"},
         html.thead(html.tr(*[html.th({"key": c, "className": "" if c == "hour" else "text-end"}, label)
                              for c, label in zip(cells, labels, strict=True)])),
-        html.tbody(*[html.tr({"key": hour.hour},
-                             html.td(_hour_label(hour.hour)),
-                             *[html.td({"key": c, "className": "text-end"}, money(getattr(hour, c), language=language))
-                               for c in cells[1:]])
+        html.tbody(*[html.tr({"key": hour.hour}, html.td(_hour_label(hour.hour)), *_figures(hour, cells[1:], language))
                      for hour in day.hours]),
-        html.tfoot(html.tr({"className": "fw-semibold"},
-                           html.td(_note(console, day)),
-                           *[html.td({"key": c, "className": "text-end"}, money(getattr(day, c), language=language))
-                             for c in cells[1:]])))
+        html.tfoot(html.tr({"className": "fw-semibold"}, html.td(_note(console, day)),
+                           *_figures(day, cells[1:], language))))
+
+
+def _figures(line: LedgerDeliveryRow | LedgerHour, cells: tuple[str, ...], language: str) -> list[Any]:
+    """A line's figures as cells: shown to the cent so that they foot (app/funds/footing.py), each exact to the
+    micro-dollar in its tooltip."""
+    return [html.td({"key": c, "className": "text-end", "title": exact(getattr(line, f"{c}_micros"))},
+                    money(getattr(line, c), language=language)) for c in cells]
 
 
 @component

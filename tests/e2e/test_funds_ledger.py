@@ -5,6 +5,7 @@ campaign and day, and a click on a campaign's day opens its hours, naming the ca
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
@@ -13,6 +14,7 @@ from app.campaigns.models import Campaign, CampaignStatus
 from app.funds import service as funds
 from app.kernel.db import run
 from tests.e2e.conftest import login, screenshot
+from tests.helpers import FOOTING_SPENDS, statement_to_foot
 
 pytestmark = pytest.mark.e2e
 DAYS = 3
@@ -50,6 +52,7 @@ def _open_the_middle_days_alpha(page: Page, day: datetime) -> Locator:
     expect(dialog.locator("tbody tr")).to_have_count(24)
     expect(dialog.locator("tbody tr").first).to_contain_text("23:00–00:00")
     expect(dialog.locator("tfoot")).to_contain_text("-$24.00")
+    expect(dialog.locator("tfoot td").nth(3)).to_have_attribute("title", "-24.000000")  # exact, to the micro-dollar
     # A day's rows are counted in the order shown: Alpha, on top, comes last, so its balance is the day's.
     expect(dialog.locator("tfoot")).to_contain_text("$4,928.00")  # 5,000 - 36 - 36 after the middle day
     return dialog
@@ -84,3 +87,31 @@ def test_the_agencys_payment_list_reads_the_same(page: Page, demo: dict[str, int
     # Yesterday's Beta row keeps its place in the whole statement: counted before Alpha's, $4,928.00 - $12.00.
     expect(page.get_by_role("row").filter(has_text="Beta").first).to_contain_text("$4,916.00")
     screenshot(page, "payment-list-searched")
+
+
+def _dollars(text: str) -> Decimal:
+    """A money cell as the grid shows it ("-$1,234.50") as a number."""
+    return Decimal(text.strip().replace("$", "").replace(",", ""))
+
+
+def test_the_statement_shown_foots_row_by_row_and_adds_up_to_the_balance(page: Page, demo: dict[str, int]) -> None:
+    """$100 and six spends of $1.234567: read bottom to top, every row's balance is the one below it plus its amount,
+    and the amounts shown add up to the balance on the card (app/funds/footing.py)."""
+    run(statement_to_foot)
+    login(page, "footing@shop.example", lands_on="/dashboard")
+    page.goto("/funds")
+    expect(page.get_by_text(f"Rows: {1 + FOOTING_SPENDS}")).to_be_visible()
+    expect(page.locator("[data-kpi=balance]")).to_have_text("$92.59")
+    screenshot(page, "funds-statement-foots")
+    rows = page.locator(".dsp-grid tbody tr")
+    expect(rows).to_have_count(1 + FOOTING_SPENDS)
+    expect(rows.filter(has_text="margin")).to_have_count(0)  # no agency margin: a rounding step never reads as one
+    header = [text.strip().casefold() for text in page.locator(".dsp-grid thead th").all_inner_texts()]
+    amount, balance = header.index("amount"), header.index("balance after")
+    shown = [(_dollars(cells[amount]), _dollars(cells[balance]))
+             for cells in (row.locator("td").all_inner_texts() for row in rows.all())]
+    below = Decimal("0.00")
+    for row_amount, row_balance in reversed(shown):  # newest first on the page
+        assert below + row_amount == row_balance, shown
+        below = row_balance
+    assert sum(a for a, _b in shown) == shown[0][1] == Decimal("92.59")

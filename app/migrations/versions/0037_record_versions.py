@@ -4,7 +4,7 @@ refused (409) naming who changed what since (app/history/versions.py), and every
 conditional on the version it read (SQLAlchemy's version_id_col), so two writers cannot lose each other's change.
 
 Revision ID: 0037_record_versions
-Revises: 0031_grants_end_with_source
+Revises: 0034_charge_checks
 Create Date: 2026-12-01
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0037_record_versions'
-down_revision = '0031_grants_end_with_source'
+down_revision = '0034_charge_checks'
 branch_labels = None
 depends_on = None
 

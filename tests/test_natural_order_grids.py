@@ -62,8 +62,9 @@ def test_a_grid_sorted_by_name_shows_2_before_10_and_a_renamed_row_moves(db: Ses
     assert shown(db, admin, "name") == ["Zq 2", "Zq 10", "Zq 11"]
 
 
-def test_the_dsp_api_pages_by_name_in_natural_order(db: Session) -> None:
-    """dsp (the API's keyset pages) and dsp/list: "DSP 2" before "DSP 10", from one page's cursor to the next."""
+def test_the_dsp_list_names_in_natural_order_and_its_api_pages_newest_first(db: Session) -> None:
+    """dsp/list names "DSP 2" before "DSP 10"; the API's keyset pages (dsp) read every DSP once, newest first, so a
+    rename while paging moves none between pages (issue 38)."""
     db.add_all(Dsp(name=f"Zq {n}", endpoint_url=f"https://zq{n}.example/rtb") for n in (10, 9, 2, 100))
     db.commit()
     admin = actor_of(db, ADMIN)
@@ -75,7 +76,7 @@ def test_the_dsp_api_pages_by_name_in_natural_order(db: Session) -> None:
         if (cursor := page.next_cursor) is None:
             break
     ours = ["Zq 2", "Zq 9", "Zq 10", "Zq 100"]
-    assert [name for name in seen if name.startswith("Zq")] == ours
+    assert [name for name in seen if name.startswith("Zq")] == ["Zq 100", "Zq 2", "Zq 9", "Zq 10"]  # newest first
     assert [row.name for row in dsps.list_dsps(db, actor=admin) if row.name.startswith("Zq")] == ours
 
 

@@ -103,3 +103,17 @@ def test_the_table_is_declared_once_with_the_iab_sizes():
     assert {(300, 250), (728, 90), (160, 600), (320, 50), (970, 250), (300, 1050)} <= set(sizes.BANNER_SIZES)
     assert len(set(sizes.BANNER_SIZES)) == len(sizes.BANNER_SIZES)
     assert sizes.banner_problem(300, 250) is None and sizes.native_main_problem(1200, 628) is None
+
+
+def test_a_size_refusal_and_an_unknown_filter_value_read_in_the_readers_language() -> None:
+    from app.kernel.choices import filter_choice
+    from app.kernel.i18n.catalog import translator
+
+    refusal = sizes.banner_problem(1000, 10)
+    assert refusal is not None and refusal.startswith("1000x10 is not a banner size. Use one of the IAB sizes: 300x250")
+    assert translator("sp")(refusal).startswith("1000x10 no es un tamaño de banner. Use uno de los tamaños IAB: 300x250")
+    assert translator("gr")(sizes.video_problem(1000, 10) or "").endswith("dieses ist 1000x10.")
+    with pytest.raises(Invalid) as refused:
+        filter_choice("status", "actve", ["active", "paused"])
+    assert translator("it")(refused.value.fields["status"]) == (
+        "Non è tra active, paused: scegline uno o lascia vuoto per vedere tutto.")

@@ -253,6 +253,13 @@ MESSAGE_KEYS = (
     # a save made from an older copy of a campaign or creative (app/history/versions.py)
     "Changed by {who} at {when}: {fields}. Reload to see the changes.",
     "Someone else changed this while you saved. Reload to see the changes.",
+    "Not one of {allowed}: choose one of them, or leave it empty for all.",
+    "The file's columns could not be told apart: separate them with commas, semicolons or tabs, the same on every line, and upload it again.",
+    "{size} is not a banner size. Use one of the IAB sizes: {sizes}.",
+    "A native icon is square (as 128x128); this picture is {size}.",
+    "A native main image is {ratios} (as 1200x627 or 627x627); this one is {size}.",
+    "A video is {ratios} (as 1280x720); this one is {size}.",
+    "The file's size could not be read.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
+from app.kernel.i18n.catalog import Message
+
 BANNER_SIZES: tuple[tuple[int, int], ...] = (
     (300, 250), (728, 90), (160, 600), (300, 600), (320, 50), (320, 100), (970, 250), (970, 90), (468, 60),
     (234, 60), (120, 600), (250, 250), (200, 200), (336, 280), (300, 50), (300, 1050), (480, 320), (320, 480),
@@ -26,18 +28,21 @@ VIDEO_RATIOS: dict[str, Fraction] = {"16:9": Fraction(16, 9), "9:16": Fraction(9
 RATIO_TOLERANCE = 0.01  # 1 % of the ratio
 
 _BANNERS = frozenset(BANNER_SIZES)
-NOT_A_BANNER_SIZE = ("{size} is not a banner size. Use one of the IAB sizes: "
-                     + ", ".join(f"{w}x{h}" for w, h in BANNER_SIZES) + ".")
+# Templates (app/kernel/i18n: one catalog entry each, whatever the size or the lists hold).
+NOT_A_BANNER_SIZE = "{size} is not a banner size. Use one of the IAB sizes: {sizes}."
 NOT_A_SQUARE_ICON = "A native icon is square (as 128x128); this picture is {size}."
-NOT_A_NATIVE_RATIO = "A native main image is " + " or ".join(NATIVE_MAIN_RATIOS) + " (as 1200x627 or 627x627); this one is {size}."
-NOT_A_VIDEO_RATIO = "A video is " + ", ".join(VIDEO_RATIOS) + " (as 1280x720); this one is {size}."
+NOT_A_NATIVE_RATIO = "A native main image is {ratios} (as 1200x627 or 627x627); this one is {size}."
+NOT_A_VIDEO_RATIO = "A video is {ratios} (as 1280x720); this one is {size}."
 NO_SIZE = "The file's size could not be read."
+_ALLOWED = {NOT_A_BANNER_SIZE: {"sizes": ", ".join(f"{w}x{h}" for w, h in BANNER_SIZES)},
+            NOT_A_NATIVE_RATIO: {"ratios": " or ".join(NATIVE_MAIN_RATIOS)},
+            NOT_A_VIDEO_RATIO: {"ratios": ", ".join(VIDEO_RATIOS)}}
 
 
 def _problem(width: int | None, height: int | None, fits: Callable[[int, int], bool], message: str) -> str | None:
     if not width or not height:
-        return NO_SIZE
-    return None if fits(width, height) else message.format(size=f"{width}x{height}")
+        return Message(NO_SIZE)
+    return None if fits(width, height) else Message(message, size=f"{width}x{height}", **_ALLOWED.get(message, {}))
 
 
 def _ratio_in(ratios: dict[str, Fraction]) -> Callable[[int, int], bool]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from app.kernel.errors import Invalid
+from app.kernel.i18n.catalog import Message
 
 UNKNOWN_CHOICE = "Not one of {allowed}: choose one of them, or leave it empty for all."
 
@@ -18,5 +19,5 @@ def filter_choice(field: str, value: str, allowed: Iterable[str]) -> str:
     values, in the order given."""
     choices = [str(choice) for choice in allowed]
     if value and value not in choices:
-        raise Invalid({field: UNKNOWN_CHOICE.format(allowed=", ".join(choices))})
+        raise Invalid({field: Message(UNKNOWN_CHOICE, allowed=", ".join(choices))})
     return value

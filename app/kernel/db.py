@@ -8,7 +8,7 @@ import contextvars
 import os
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -226,14 +226,18 @@ def cpu_heavy(fn: F) -> F:
     return fn
 
 
+async def on_threads(pool: Executor, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """`fn(*args, **kwargs)` on one of `pool`'s threads, in the caller's context as asyncio.to_thread does it (log
+    fields bound in the call reach its log lines): for work kept off the default executor every page shares."""
+    context = contextvars.copy_context()
+    return await asyncio.get_running_loop().run_in_executor(pool, partial(context.run, fn, *args, **kwargs))
+
+
 async def run_off_loop(fn: Any, /, **kwargs: Any) -> Any:
     """`run` on a worker thread: the door pages use, so a slow service call (a password hash, a write
     waiting on a lock) never stalls the event loop that serves every other tab."""
     if getattr(fn, "cpu_heavy", False):
-        # In the caller's context, as asyncio.to_thread does it: log fields bound in the call reach its log line.
-        context = contextvars.copy_context()
-        return await asyncio.get_running_loop().run_in_executor(_cpu_heavy_pool,
-                                                                 partial(context.run, run, fn, **kwargs))
+        return await on_threads(_cpu_heavy_pool, run, fn, **kwargs)
     return await asyncio.to_thread(run, fn, **kwargs)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -14,7 +12,7 @@ from sqlmodel import Session
 from app.access import api_keys, key_scopes, sessions, tokens
 from app.access.policy import Actor, require_signed_in
 from app.kernel import log_context
-from app.kernel.db import get_engine
+from app.kernel.db import get_engine, on_threads
 from app.kernel.errors import Forbidden, NotAuthenticated
 from app.web import cookie_writes
 
@@ -26,8 +24,7 @@ _ENDINGS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="db-end")
 
 
 async def _ending(step: Callable[[], None]) -> None:
-    # In the caller's context, as asyncio.to_thread does it: log fields bound in the call reach its log lines.
-    await asyncio.get_running_loop().run_in_executor(_ENDINGS, contextvars.copy_context().run, step)
+    await on_threads(_ENDINGS, step)
 
 
 async def get_db() -> AsyncIterator[Session]:
@@ -81,8 +78,6 @@ def get_actor(request: Request, db: Session = DB,
         actor = api_keys.authenticate(db, token=token, address=client_address(request))
         if actor is None:
             raise NotAuthenticated("This API key is not valid. It may have been revoked.")
-        db.commit()  # the key's last use is kept even when the call itself then fails (and the read ends)
-        _hold_to_scope(request, actor)
     elif token:
         actor = sessions.actor_for(db, sessions.find_by_id(db, session_id=tokens.session_id_of(token)))
     else:
@@ -90,9 +85,12 @@ def get_actor(request: Request, db: Session = DB,
         actor = sessions.resolve(db, token=request.cookies.get(sessions.SESSION_COOKIE))
     if actor is None:
         raise NotAuthenticated("Your session has ended. Please log in again.")
-    # The sign-in check is a read of its own: end it, so its connection goes back to the pool while the call waits
-    # for a thread to run its route on (the route's first query takes one again).
+    # The sign-in check is a unit of its own: end it, so its connection goes back to the pool while the call waits
+    # for a thread to run its route on (the route's first query takes one again), and a key's last use is kept even
+    # when the call itself then fails (outside its scope, say).
     db.commit()
+    if actor.by_key:
+        _hold_to_scope(request, actor)
     log_context.bind(user_id=actor.id)  # the request's log lines name who made it
     return actor
 

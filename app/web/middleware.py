@@ -16,8 +16,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Hashable, Mapping, MutableMapping
@@ -27,6 +25,7 @@ from datetime import UTC, datetime
 from http.cookies import SimpleCookie
 from typing import Any
 
+from app.kernel.db import on_threads
 from app.web import csp
 
 Scope = MutableMapping[str, Any]
@@ -186,9 +185,7 @@ class SessionCheck:
         # The change number is read before the database: a change committed during the check moves it, and the
         # next event asks again.
         checked = time.monotonic()
-        # In a copy of this context, as asyncio.to_thread would: the check names the page's user in its log lines.
-        live = await asyncio.get_running_loop().run_in_executor(
-            _SESSION_CHECKS, contextvars.copy_context().run, self.live_until, self.token)
+        live = await on_threads(_SESSION_CHECKS, self.live_until, self.token)  # its log lines name the page's user
         if live is None:
             return False
         if self.grant is _NOT_PINNED:

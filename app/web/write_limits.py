@@ -3,8 +3,6 @@ a limit answers 429 with Retry-After before any route runs, so it changes nothin
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 from concurrent.futures import ThreadPoolExecutor
 
 from starlette.requests import Request
@@ -13,7 +11,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from app.access import write_limits
 from app.access.sessions import SESSION_COOKIE
 from app.kernel.config import get_settings
-from app.kernel.db import session_scope
+from app.kernel.db import on_threads, session_scope
 from app.web.deps import bearer_token, client_address
 from app.web.envelope import error_reply, fault_reply
 
@@ -49,9 +47,8 @@ class WriteLimits:
         try:
             if get_settings().is_sqlite:
                 refusal = write_limits.count_write(PROCESS_COUNTS, credential=credential, address=address)
-            else:  # a database write: off the loop (in the caller's context, as asyncio.to_thread would)
-                refusal = await asyncio.get_running_loop().run_in_executor(
-                    _SHARED_COUNTS, contextvars.copy_context().run, _count_shared, credential, address)
+            else:  # a database write: off the loop
+                refusal = await on_threads(_SHARED_COUNTS, _count_shared, credential, address)
         except Exception as error:
             # The database down or every connection in use: this middleware sits outside the API's error handlers,
             # so it answers the fault itself (503 and Retry-After) rather than ending the call with a server error.

@@ -4,13 +4,16 @@ campaign service (its checks, its audit record). Campaigns sit above supply, so 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sqlmodel import Session, col, select
 
 from app.access.policy import Actor, require
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, CampaignStatus
 from app.campaigns.schemas import CampaignAudience, CampaignAudiences, CampaignUpdate
-from app.kernel.errors import Invalid
+from app.kernel.errors import Conflict, Invalid
+from app.kernel.i18n.catalog import Message
 from app.supply import audiences
 from app.supply.list_targeting import AUDIENCE_KEY
 from app.supply.models import Audience
@@ -34,10 +37,12 @@ def campaign_audiences(db: Session, *, actor: Actor, campaign_id: int) -> Campai
 
 
 def associate_campaigns(db: Session, *, actor: Actor, audience_id: int, allow: list[int],
-                        block: list[int]) -> AudienceRead:
+                        block: list[int], read: Mapping[int, int] | None = None) -> AudienceRead:
     """Make these exactly the campaigns that use the audience: `allow` ones target it, `block` ones exclude it,
     every other campaign of the advertiser has it in neither list. Each changed campaign is saved through the
-    campaign service (its checks: the audience must be active to be added; its audit record), all or nothing."""
+    campaign service (its checks: the audience must be active to be added; its audit record), all or nothing,
+    only its audiences changed. `read`: the version of each campaign as the page showed it, by id: a changed one
+    saved since refuses the whole change (Conflict naming the campaign, who changed what and when)."""
     require(actor, "audience", "update")
     audience, advertiser = audiences.in_scope(db, actor, audience_id)
     try:
@@ -59,10 +64,14 @@ def associate_campaigns(db: Session, *, actor: Actor, audience_id: int, allow: l
         new_block = (current_block - {audience.id}) | ({audience.id} if campaign_id in wanted_block else set())
         if (new_allow, new_block) == (current_allow, current_block):
             continue
-        try:
-            campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data=CampaignUpdate(targeting={
-                **targeting, AUDIENCE_KEY: {"allow": sorted(new_allow), "block": sorted(new_block)}}))
+        try:  # only the audiences: the service keeps every other targeting kind as saved
+            campaigns.update_campaign(db, actor=actor, campaign_id=campaign_id, data=CampaignUpdate(
+                targeting={AUDIENCE_KEY: {"allow": sorted(new_allow), "block": sorted(new_block)}},
+                version=(read or {}).get(campaign_id)))
         except Invalid as refused:
             reason = " ".join(refused.fields.values())
             raise Invalid({"campaign_ids": f"{name} (#{campaign_id}): {reason}"}) from None
+        except Conflict as stale:  # the template is placeholders only: no catalog entry (versions._joined)
+            raise Conflict(Message("{name} (#{id}): {reason}", name=name, id=campaign_id, reason=stale.message),
+                           data=stale.data) from None
     return audiences.public(db, actor, audience, advertiser)

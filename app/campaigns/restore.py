@@ -82,7 +82,8 @@ def _plan(db: Session, actor: Actor, campaign_id: int, changes: dict[str, Any], 
             sent[_FIELDS[column]] = _as_input(column, pair[side])
             shown.extend(readable_change(db, column, now.get(column), pair[side]))
     return restore.Planned(sent, RestorePlan.model_validate({
-        "entry_id": entry_id, "values": values, "changes": shown, "unchanged": unchanged, "not_restorable": left}))
+        "entry_id": entry_id, "values": values, "changes": shown, "unchanged": unchanged, "not_restorable": left,
+        "version": campaign.version}))
 
 
 def _apply(db: Session, actor: Actor, campaign_id: int, sent: dict[str, Any], action: str) -> CampaignRead:

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from app.campaigns import flight
+from app.history.schemas import VERSION_HELP
 from app.kernel.schema_examples import example
 from app.reference.schemas import (
     CarrierOption,
@@ -181,8 +182,7 @@ class CampaignRead(BaseModel):
     shown_status: str = Field(description="The status shown: \"ended\" once the flight is over while draft, "
                                           "active or paused, else the stored one")
     next_statuses: list[str] = Field(description="The statuses it may move to now")
-    version: int = Field(description="Counts its saves (1 when created): send it back with an edit (or GET's ETag "
-                                     "as If-Match), so a save made from an older copy is refused")
+    version: int = Field(description=VERSION_HELP)
 
 
 class CampaignClone(CampaignRead):
@@ -230,6 +230,7 @@ class CampaignListRow(BaseModel):
     traffic_type: str
     updated_at: str | None
     shown_status: str
+    version: int = Field(description=VERSION_HELP)
 
 
 class CampaignListPage(BaseModel):

@@ -249,7 +249,7 @@ def _listed(actor: Actor, *, advertiser_id: int | None, status: str, search: str
                             User.first_name, User.last_name, User.company_name, type_coerce(Campaign.starts_at, _NaiveUTC()),
                             type_coerce(Campaign.ends_at, _NaiveUTC()), Campaign.total_budget_micros,
                             Campaign.daily_budget_micros, Campaign.bid_strategy, Campaign.bid_micros, Campaign.traffic_type,
-                            type_coerce(Campaign.updated_at, _NaiveUTC()), Campaign.time_zone)
+                            type_coerce(Campaign.updated_at, _NaiveUTC()), Campaign.time_zone, Campaign.version)
              .join(User, col(User.id) == Campaign.advertiser_id)
              .where(_scope_filter(actor)))
     if advertiser_id is not None:
@@ -280,7 +280,8 @@ def _as_list_rows(rows: Sequence[Any], now: datetime) -> list[CampaignListRow]:
         None, id=r[0], name=r[1], status=r[2], objective=r[3], advertiser_id=r[4],
         advertiser=_advertiser_text(r[7], r[5], r[6]), **flight.shown(r[8], r[9], r[16]), total_budget=_dollars(r[10]),
         daily_budget=_dollars(r[11]), bid_strategy=r[12], bid=_dollars(r[13]), traffic_type=r[14],
-        updated_at=_utc_text(r[15]), time_zone=r[16], shown_status=shown_status(r[2], r[9], now)) for r in rows]
+        updated_at=_utc_text(r[15]), time_zone=r[16], shown_status=shown_status(r[2], r[9], now),
+        version=r[17]) for r in rows]
 
 
 def _advertiser_text(company: str | None, first: str, last: str) -> str:
@@ -347,7 +348,7 @@ def campaigns_api_page(db: Session, *, actor: Actor, advertiser_id: int | None =
     shown = raw[:limit]
     return Page[CampaignListRow](
         items=_as_list_rows(shown, now), total=int(total), limit=limit,
-        next_cursor=next_cursor(raw, limit, scope, lambda r: (r[17] if key is not None else None, r[0])))
+        next_cursor=next_cursor(raw, limit, scope, lambda r: (r[18] if key is not None else None, r[0])))
 
 
 def advertiser_choices(db: Session, *, actor: Actor) -> list[AdvertiserChoice]:

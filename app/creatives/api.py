@@ -112,12 +112,13 @@ def preview(creative_id: int, actor: Actor = Depends(get_actor), db: Session = D
     return reply(creatives.preview(db, actor=actor, creative_id=creative_id))
 
 
-@router.put("/creatives/{creative_id}/campaigns")
-def assign_to_campaigns(creative_id: int, body: CampaignIds, actor: Actor = Depends(get_actor),
-                        db: Session = DB) -> Envelope[list[CampaignRef]]:
-    """Make these exactly the campaigns that show the creative (same advertiser only)."""
-    return reply(creatives.assign_to_campaigns(db, actor=actor, creative_id=creative_id,
-                                               campaign_ids=body.campaign_ids), "Campaigns saved")
+@router.put("/creatives/{creative_id}/campaigns", responses={409: STALE_REPLY[409]})
+def assign_to_campaigns(creative_id: int, body: CampaignIds, if_match: str | None = if_match_header(),
+                        actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[CampaignRef]]:
+    """Make these exactly the campaigns that show the creative (same advertiser only). If-Match (or `version`):
+    the creative's ETag, so a creative saved since is refused."""
+    return reply(creatives.assign_to_campaigns(db, actor=actor, creative_id=creative_id, campaign_ids=body.campaign_ids,
+                                               version=expected_version(if_match, body.version)), "Campaigns saved")
 
 
 @router.get("/campaigns/{campaign_id}/creatives")
@@ -128,12 +129,14 @@ def campaign_creatives(campaign_id: int, paging: PageQuery = Depends(page_query)
                                                    cursor=paging.cursor))
 
 
-@router.put("/campaigns/{campaign_id}/creatives")
-def set_campaign_creatives(campaign_id: int, body: CreativeIds, actor: Actor = Depends(get_actor),
-                           db: Session = DB) -> Envelope[list[CampaignCreativeRow]]:
-    """Make these exactly the creatives the campaign shows (same advertiser only)."""
+@router.put("/campaigns/{campaign_id}/creatives", responses={409: STALE_REPLY[409]})
+def set_campaign_creatives(campaign_id: int, body: CreativeIds, if_match: str | None = if_match_header(),
+                           actor: Actor = Depends(get_actor), db: Session = DB) -> Envelope[list[CampaignCreativeRow]]:
+    """Make these exactly the creatives the campaign shows (same advertiser only). If-Match (or `version`): the
+    campaign's ETag, so a campaign saved since is refused."""
     return reply(creatives.set_campaign_creatives(db, actor=actor, campaign_id=campaign_id,
-                                                  creative_ids=body.creative_ids), "Creatives saved")
+                                                  creative_ids=body.creative_ids,
+                                                  version=expected_version(if_match, body.version)), "Creatives saved")
 
 
 @router.post("/uploads/creative", status_code=201)

@@ -1,6 +1,8 @@
 """Which creatives a campaign shows, set from either side. A creative and a campaign can be linked only when
 both are in the actor's scope and belong to the same advertiser; archived ones take no new links. Every
-change is audited on the creatives and on the campaigns it touched."""
+change is audited on the creatives and on the campaigns it touched, and counts as a save of each of them (their
+versions move on, app/history/versions.py): a page that set a record's links names the version it showed, a copy
+saved since is refused with who changed what, and two link edits from one copy cannot lay one over the other."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from app.campaigns.service import CLONE_PARTS, ClonePart
 from app.creatives.models import CampaignCreative, Creative, CreativeStatus
 from app.creatives.records import in_scope
 from app.creatives.schemas import CampaignCreativeRow, CampaignRef
-from app.history import audit
+from app.history import audit, versions
 from app.kernel.db import select_columns
 from app.kernel.errors import Invalid, NotFound
 from app.kernel.keyset_pages import KeysetOrder, newest_first, read_page
@@ -65,21 +67,27 @@ def _relink(db: Session, actor: Actor, *, add: set[Link], remove: set[Link]) -> 
         db.add(CampaignCreative(campaign_id=campaign_id, creative_id=creative_id))
     db.flush()
     after = (before - remove) | add
-    for creative_id in sorted(creatives):
-        audit.record(db, actor=actor, entity="creative", entity_id=creative_id, action="assign_campaigns",
-                     before={"campaign_ids": sorted(c for c, k in before if k == creative_id)},
-                     after={"campaign_ids": sorted(c for c, k in after if k == creative_id)})
-    for campaign_id in sorted(campaigns):
-        audit.record(db, actor=actor, entity="campaign", entity_id=campaign_id, action="assign_creatives",
-                     before={"creative_ids": sorted(k for c, k in before if c == campaign_id)},
-                     after={"creative_ids": sorted(k for c, k in after if c == campaign_id)})
+    for creative in db.exec(select(Creative).where(col(Creative.id).in_(creatives)).order_by(col(Creative.id))):
+        audit.record(db, actor=actor, entity="creative", entity_id=creative.id, action="assign_campaigns",
+                     before={"campaign_ids": sorted(c for c, k in before if k == creative.id)},
+                     after={"campaign_ids": sorted(c for c, k in after if k == creative.id)},
+                     version=versions.bump(creative))
+    for campaign in db.exec(select(Campaign).where(col(Campaign.id).in_(campaigns)).order_by(col(Campaign.id))):
+        audit.record(db, actor=actor, entity="campaign", entity_id=campaign.id, action="assign_creatives",
+                     before={"creative_ids": sorted(k for c, k in before if c == campaign.id)},
+                     after={"creative_ids": sorted(k for c, k in after if c == campaign.id)},
+                     version=versions.bump(campaign))
+    versions.flush(db)  # each conditional on the version read: a link edit that lost a race is refused here
 
 
-def assign_to_campaigns(db: Session, *, actor: Actor, creative_id: int, campaign_ids: list[int]) -> list[CampaignRef]:
-    """Make `campaign_ids` exactly the campaigns that show the creative. Returns them as [{id, name}]."""
+def assign_to_campaigns(db: Session, *, actor: Actor, creative_id: int, campaign_ids: list[int],
+                        version: int | None = None) -> list[CampaignRef]:
+    """Make `campaign_ids` exactly the campaigns that show the creative. Returns them as [{id, name}]. `version`:
+    the creative's as the page showed it (None: not checked); saved since, the change is refused (Conflict)."""
     require(actor, "creative", "update")
     require(actor, "campaign", "update")
     creative, _advertiser = in_scope(db, actor, creative_id)
+    versions.check(db, entity="creative", row=creative, expected=version, fields=list)
     wanted = _ids(campaign_ids)
     current = {campaign for campaign, _ in _links(db, creative_ids={creative_id})}
     errors: list[str] = []
@@ -105,14 +113,16 @@ def assign_to_campaigns(db: Session, *, actor: Actor, creative_id: int, campaign
     return sorted((CampaignRef(id=c, name=names[c]) for c in wanted), key=lambda row: row.name)
 
 
-def set_campaign_creatives(db: Session, *, actor: Actor, campaign_id: int,
-                           creative_ids: list[int]) -> list[CampaignCreativeRow]:
-    """Make `creative_ids` exactly the creatives the campaign shows. Returns campaign_creatives()."""
+def set_campaign_creatives(db: Session, *, actor: Actor, campaign_id: int, creative_ids: list[int],
+                           version: int | None = None) -> list[CampaignCreativeRow]:
+    """Make `creative_ids` exactly the creatives the campaign shows. Returns campaign_creatives(). `version`: the
+    campaign's as the page showed it (None: not checked); saved since, the change is refused (Conflict)."""
     require(actor, "campaign", "update")
     require(actor, "creative", "update")
     campaign = _campaign(db, actor, campaign_id)
     if campaign is None:
         raise NotFound(CAMPAIGN_NOT_FOUND)
+    versions.check(db, entity="campaign", row=campaign, expected=version, fields=campaigns.changed_fields)
     wanted = _ids(creative_ids)
     current = {creative for _, creative in _links(db, campaign_ids={campaign_id})}
     errors: list[str] = []

@@ -114,7 +114,7 @@ def _creatives_query(actor: Actor, *, advertiser_id: int | None, type: str, stat
     query = (select_columns(Creative.id, Creative.name, Creative.type, Creative.status, Creative.advertiser_id,
                             User.first_name, User.last_name, User.company_name, Creative.click_url, Creative.width,
                             Creative.height, Creative.duration_ms, CreativeAsset.stored_name, CreativeAsset.content_type,
-                            Creative.updated_at)
+                            Creative.updated_at, Creative.version)
              .join(User, col(User.id) == Creative.advertiser_id)
              .outerjoin(CreativeAsset, col(CreativeAsset.id) == shown_file)
              .where(advertiser_rows(actor, Creative.advertiser_id)))
@@ -141,7 +141,7 @@ def _creative_rows(rows: Sequence[Any]) -> list[CreativeRow]:
     return [CreativeRow(id=r[0], name=r[1], type=r[2], status=r[3], advertiser_id=r[4],
                         advertiser=r[7] or f"{r[5]} {r[6]}".strip(), click_url=r[8], width=r[9], height=r[10],
                         duration_ms=r[11], asset_url=media.url_of(r[12]), asset_content_type=r[13],
-                        updated_at=r[14].isoformat()) for r in rows]
+                        updated_at=r[14].isoformat(), version=r[15]) for r in rows]
 
 
 def list_creatives(db: Session, *, actor: Actor, advertiser_id: int | None = None, type: str = "", status: str = "",

@@ -53,7 +53,8 @@ def _plan(db: Session, actor: Actor, creative_id: int, changes: dict[str, Any], 
             sent[field] = pair[side]
             shown.append({"field": field, "old": now.get(field), "new": pair[side]})
     return restore.Planned(sent, RestorePlan.model_validate({
-        "entry_id": entry_id, "values": values, "changes": shown, "unchanged": unchanged, "not_restorable": left}))
+        "entry_id": entry_id, "values": values, "changes": shown, "unchanged": unchanged, "not_restorable": left,
+        "version": creative.version}))
 
 
 def _apply(db: Session, actor: Actor, creative_id: int, sent: dict[str, Any], action: str) -> CreativeRead:

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from app.history.schemas import RowVersions
+from app.history.schemas import VERSION_HELP, RecordVersion, RowVersions
 from app.kernel.schema_examples import example
 
 CreativeTypeName = Literal["image", "native", "video", "html"]
@@ -145,8 +145,7 @@ class CreativeRead(BaseModel):
     icon: CreativeFile | None
     campaigns: list[CampaignRef] = Field(description="The campaigns that show it, by name")
     next_statuses: list[CreativeStatusName] = Field(description="The statuses it may move to")
-    version: int = Field(description="Counts its saves (1 when created): send it back with an edit (or GET's ETag "
-                                     "as If-Match), so a save made from an older copy is refused")
+    version: int = Field(description=VERSION_HELP)
 
 
 class CreativeRow(BaseModel):
@@ -165,6 +164,7 @@ class CreativeRow(BaseModel):
     asset_url: str | None = Field(description="The creative's file (for native, its main image); null: none")
     asset_content_type: str | None
     updated_at: str = Field(description=_TIME)
+    version: int = Field(description=VERSION_HELP)
 
 
 class CampaignCreativeRow(BaseModel):
@@ -224,13 +224,17 @@ class BulkChanges(BaseModel):
     impression_urls: UrlList | None = None
 
 
-class CampaignIds(BaseModel):
+class CampaignIds(RecordVersion):
+    """The campaigns a creative shows; `version`: the creative's."""
+
     model_config = example({"campaign_ids": [101, 102]})
 
     campaign_ids: list[int]
 
 
-class CreativeIds(BaseModel):
+class CreativeIds(RecordVersion):
+    """The creatives a campaign shows; `version`: the campaign's."""
+
     model_config = example({"creative_ids": [201, 202]})
 
     creative_ids: list[int]

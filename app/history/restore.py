@@ -9,7 +9,11 @@ restore cannot set (files, ids, computed values, the status with its own rules) 
 Each domain registers a Restorer for its change-log kind (app/campaigns/restore.py, app/creatives/restore.py),
 and the logs that show many of its records (every campaign of an advertiser) as restoring through it; the API
 routes (app/web/kinds_api.py) and the change-log page's button (components/ui/restore_dialog.py) follow the
-registry. `preview` answers what a restore would do, judged by today's rules, without saving it."""
+registry. `preview` answers what a restore would do, judged by today's rules, without saving it.
+
+A plan says the record's version it was judged against; a restore naming that version (the dialog's, the API's
+If-Match) is refused with who changed what (409, app/history/versions.py) when the record was saved since, so
+nobody restores over a change they never saw."""
 
 from __future__ import annotations
 
@@ -149,17 +153,19 @@ def plan(db: Session, *, actor: Actor | None, kind: str, record_id: int, entry_i
 
 
 def restore(db: Session, *, actor: Actor | None, kind: str, record_id: int, entry_id: int,
-            values: RestoreValues = "before") -> Restored[Any]:
+            values: RestoreValues = "before", version: int | None = None) -> Restored[Any]:
     """Restore the entry as a new change. Refused with the field's message (and nothing saved) when today's rules
     refuse a value; when every field already has its value, nothing is saved and `change_id` is null (so a
-    replayed click restores once)."""
+    replayed click restores once). `version`: the record's, as the plan the person confirmed had it (None: not
+    checked); the record saved since, it is refused (Conflict) by the record's own update service."""
     actor, restorer, planned = _planned(db, actor, kind, record_id, entry_id, values)
     if not planned.plan.changes and not planned.plan.unchanged:
         raise Invalid({"entry_id": NOTHING_RESTORABLE})
     entity = change_log.CHANGE_LOGS[kind].entity
     last = db.exec(select(func.max(AuditEntry.id))).one() or 0
     action = f"{ACTIONS[values]}:{entry_id}"
-    record = restorer.apply(db, actor, record_id, planned.input, action)
+    sent = planned.input if version is None else {**planned.input, "version": version}
+    record = restorer.apply(db, actor, record_id, sent, action)
     db.flush()
     change_id = db.exec(select(AuditEntry.id).where(  # the row the update service wrote, if it wrote one
         AuditEntry.entity == entity, AuditEntry.entity_id == str(record_id), col(AuditEntry.id) > last,
@@ -169,13 +175,14 @@ def restore(db: Session, *, actor: Actor | None, kind: str, record_id: int, entr
 
 
 def preview(db: Session, *, actor: Actor | None, kind: str, record_id: int, entry_id: int,
-            values: RestoreValues = "before") -> Restored[Any]:
+            values: RestoreValues = "before", version: int | None = None) -> Restored[Any]:
     """What `restore` would do, checked and judged exactly as it is (the same refusals, naming the field), without
     saving anything: the restore runs inside a savepoint that is then rolled back. `record` is the record as the
     restore would leave it; `change_id` is null."""
     savepoint = db.begin_nested()
     try:
-        done = restore(db, actor=actor, kind=kind, record_id=record_id, entry_id=entry_id, values=values)
+        done = restore(db, actor=actor, kind=kind, record_id=record_id, entry_id=entry_id, values=values,
+                       version=version)
     finally:
         savepoint.rollback()
     return done.model_copy(update={"change_id": None})

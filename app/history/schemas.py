@@ -110,10 +110,18 @@ class ChangeLogPage(BaseModel):
 RestoreValues = Literal["before", "after"]
 
 
-class RestoreBody(BaseModel):
-    """Which values of the entry to set back."""
+class RecordVersion(BaseModel):
+    """What an edit of one versioned record adds to say which copy it was made from (app/history/versions.py)."""
 
-    model_config = example({"values": "before"})
+    version: int | None = Field(None, description=(
+        "Optional: the `version` of the record you read (or send its ETag as If-Match). A record saved since is "
+        "refused with 409 naming who changed what; nothing is saved then"))
+
+
+class RestoreBody(RecordVersion):
+    """Which values of the entry to set back, and optionally the record's version they were chosen from."""
+
+    model_config = example({"values": "before", "version": 3})
 
     values: RestoreValues = Field("before", description=(
         "before: the values the fields had before this change (undo it; the default); after: the values this "
@@ -137,6 +145,8 @@ class RestorePlan(BaseModel):
                                                                 "the value restored")
     unchanged: list[str] = Field(description="Fields the entry touched that already have the value to restore")
     not_restorable: list[NotRestorable]
+    version: int | None = Field(None, description="The record's version this was judged against: send it back "
+                                                  "with the restore, so a record saved since is refused")
 
 
 RecordT = TypeVar("RecordT", bound=BaseModel)
@@ -148,6 +158,11 @@ class Restored(RestorePlan, Generic[RecordT]):
 
     change_id: int | None = Field(description="The new change-log entry (action restore or reapply)")
     record: RecordT
+
+
+# A versioned record's `version` as a read answers it (the record, or a row of its list).
+VERSION_HELP = ("Counts its saves (1 when created): send it back with an edit (If-Match, or `version`; a bulk call's "
+                "`versions`), so a save made from an older copy is refused")
 
 
 class RowVersions(BaseModel):

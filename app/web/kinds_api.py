@@ -24,6 +24,7 @@ from app.kernel.schema_examples import example
 from app.web.deps import DB, get_actor
 from app.web.envelope import Envelope, reply
 from app.web.paging import PageQuery, page_query
+from app.web.record_versions import STALE_REPLY, expected_version, if_match_header
 
 
 def path_parameter(path: str) -> str:
@@ -108,9 +109,11 @@ def _add_change_log_route(router: APIRouter, kind: str, log: ChangeLogKind) -> N
 def _add_restore_route(router: APIRouter, kind: str, log: ChangeLogKind, restorer: restore.Restorer) -> None:
     key = path_parameter(log.api)
 
-    def run(*, entry_id: int, body: RestoreBody, dry_run: bool, actor: Actor, db: Session, **ids: int) -> Envelope[Any]:
+    def run(*, entry_id: int, body: RestoreBody, dry_run: bool, if_match: str | None, actor: Actor, db: Session,
+            **ids: int) -> Envelope[Any]:
         service = restore.preview if dry_run else restore.restore
-        done = service(db, actor=actor, kind=kind, record_id=ids[key], entry_id=entry_id, values=body.values)
+        done = service(db, actor=actor, kind=kind, record_id=ids[key], entry_id=entry_id, values=body.values,
+                       version=expected_version(if_match, body.version))
         if dry_run:
             return reply(done, "Preview: nothing was saved")
         return reply(done, "Values restored" if done.change_id else "Nothing to restore: the fields already have these values")
@@ -120,11 +123,13 @@ def _add_restore_route(router: APIRouter, kind: str, log: ChangeLogKind, restore
     router.add_api_route(f"{log.api}/{{entry_id}}/restore", endpoint(f"restore_{kind}", run, answer, **{
                              key: (int, inspect.Parameter.empty), "entry_id": (int, inspect.Parameter.empty),
                              "body": (RestoreBody, RestoreBody()),
+                             "if_match": (str | None, if_match_header()),
                              "dry_run": (bool, Query(False, description=(
                                  "true: only check and show what the restore would change (`changes`, `unchanged`, "
                                  "`not_restorable`, the `record` as it would be), refused as the restore would be; "
                                  "nothing is saved and `change_id` is null")))}),
                          methods=["POST"], summary=f"Restore a {log.entity}'s values from its change log",
+                         responses={409: STALE_REPLY[409]},
                          description=(
                              f"Sets the fields one change-log entry touched back to their values before it (`before`, "
                              f"the default) or to the values it set (`after`), as a new change through the {log.entity}'s "
@@ -132,7 +137,9 @@ def _add_restore_route(router: APIRouter, kind: str, log: ChangeLogKind, restore
                              "permission and scope are checked (another tenant's record or entry: 404) and the log "
                              "records it as a restore of that entry. Files, ids and computed values are listed in "
                              "`not_restorable` and left as they are. When every field already has its value nothing is "
-                             "saved and `change_id` is null. `dry_run=true` previews it: the same checks and answer, nothing saved."))
+                             "saved and `change_id` is null. `dry_run=true` previews it: the same checks and answer, nothing saved. "
+                             f"If-Match (or `version`): the {log.entity}'s ETag (or the plan's `version`), so a "
+                             f"{log.entity} saved since is refused with 409 naming who changed what."))
 
 
 def router() -> APIRouter:

@@ -48,7 +48,7 @@ def _campaign_bulk_page(title_key: str, subtitle_key: str, panel_title_key: str,
     return bulk_page(title_key, subtitle_key, panel_title_key, fields, apply, results_of(action_fn), initial,
                      read=campaigns.list_campaigns_page, sorts=campaigns.LIST_COLUMNS, columns=_columns(console),
                      to_rows=grid_rows,
-                     back=back_to_list(console))
+                     back=back_to_list(console), versioned=True)
 
 
 # --- /bulk-campaign-edit --------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ There is deliberately no <form> element: ReactPy's client serializes an input ev
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 from zoneinfo import available_timezones
 
@@ -68,6 +68,7 @@ from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
 from components.ui.navigation import use_navigation
 from components.ui.routes import use_subject_id
+from components.ui.saved_since import saved_since
 
 SCALAR_FIELDS = ("name", "objective", "traffic_type", "starts_at", "ends_at", "time_zone", "total_budget",
                  "daily_budget", "pacing", "bid_strategy", "bid", "bid_min", "bid_max", "frequency_cap",
@@ -182,11 +183,12 @@ def _col(width: str, *children: Any) -> Any:
 
 @component
 def CampaignForm(*, campaign: CampaignRead | None, mode: str, advertisers: list[AdvertiserChoice] | None,
-                 stale: dict[str, list[StaleValue]] | None = None) -> Any:
+                 stale: dict[str, list[StaleValue]] | None = None, on_reload: Callable[[], None] | None = None) -> Any:
     """`mode`: "create", "edit" or "clone" (`campaign` then what campaigns.clone_plan made of the original).
     `advertisers`: who a new campaign may be for (None: the saved campaign's advertiser); an advertiser's own
     list holds only itself. `stale`: the saved campaign's retired or no-longer-allowed targeting values
-    (campaigns.stale_targeting), shown ticked and marked so the buyer can untick them."""
+    (campaigns.stale_targeting), shown ticked and marked so the buyer can untick them. `on_reload`: load the
+    campaign as it is now (offered when a save is refused as made from an older copy)."""
     console = use_console()
     t = console.t
     stale = stale or {}
@@ -374,9 +376,7 @@ def CampaignForm(*, campaign: CampaignRead | None, mode: str, advertisers: list[
                       html.div({"className": "col-xl-4"},
                                html.div({"className": "dsp-sticky"},
                                         alert("danger", t("campaigns.fix_fields", count=problems)) if problems else "",
-                                        html.div({"className": "alert alert-warning py-2 small", "role": "alert",
-                                                  "data-alert": "saved-since"}, action.message)
-                                        if action.message else "",
+                                        saved_since(console, action.message, on_reload or (lambda: None)),
                                         CampaignSummary(store, options=options, advertiser=advertiser_name,
                                                         advertiser_id=advertiser),
                                         html.div({"className": "d-flex gap-2 mt-3"},
@@ -450,7 +450,7 @@ def _existing_page(mode: str) -> Any:
                     _clone_notes(console, found) if isinstance(found, ClonePlan) else "",
                     CampaignForm(campaign=campaign, mode=mode, advertisers=None,
                                  stale=found.stale if isinstance(found, CampaignDescription) else None,
-                                 key=f"{mode}-{campaign_id}"))
+                                 on_reload=query.reload, key=f"{mode}-{campaign_id}-{campaign.version}"))
 
 
 @component

@@ -71,7 +71,7 @@ def _creative_bulk_page(title_key: str, subtitle_key: str, fields: Any, apply: A
     return bulk_page(title_key, subtitle_key, "campaigns.bulk_changes", fields, apply, action_fn, initial,
                      read=creatives.list_creatives_page, sorts=creatives.LIST_SORTS, columns=_columns(console),
                      to_rows=_grid_rows,
-                     back=back_to_list(console))
+                     back=back_to_list(console), versioned=True)
 
 
 @component

@@ -1,20 +1,26 @@
 """The creative form, for a new creative (in a dialog on the creative list) and an existing one (on its view
 page): the fields of its type (spec section 3: click URL for image, native and video; pixel URLs for image;
 one impression URL for native, several for video; markup and size for html), its files uploaded over HTTP,
-and a live preview beside them. Fields write into a FieldStore (components/ui/field_store.py)."""
+and a live preview beside them. Fields write into a FieldStore (components/ui/field_store.py).
+
+An edit sends only the fields the person changed, with the version of the creative the form loaded: a creative
+saved by someone else since is refused (409, who changed what and when), said above the fields with a reload,
+and everything typed stays until the person reloads."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from reactpy import component, html, use_state
+from reactpy import Ref, component, html, use_ref, use_state
 
 from app.access.roles import Role
 from app.creatives import service as creatives
 from app.creatives.models import CreativeType
 from app.creatives.rules import NATIVE_TEXT_MAX, TYPE_FIELDS
 from app.creatives.schemas import CreativeCreate, CreativeFile, CreativeRead, CreativeUpdate
+from app.kernel.errors import Conflict
 from components.creatives.preview import creative_preview
 from components.ui.console import use_console
 from components.ui.field_store import (
@@ -28,6 +34,7 @@ from components.ui.field_store import (
 )
 from components.ui.forms import alert, select_field
 from components.ui.hooks import use_action
+from components.ui.saved_since import saved_since
 from components.widgets.file_upload import file_upload
 
 UPLOAD_URL = "/api/uploads/creative"
@@ -56,11 +63,17 @@ def initial_values(creative: CreativeRead | None, markup: str = "") -> dict[str,
     return {key: "" if value is None and not key.endswith("_id") else value for key, value in values.items()}
 
 
-def submitted_data(store: FieldStore, creative_type: str) -> dict[str, Any]:
-    """The service's data: the name and the fields of the creative's type only (others must stay empty)."""
+def submitted_data(store: FieldStore, creative_type: str,
+                   loaded: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The service's data: the name and the fields of the creative's type only (others must stay empty). An edit
+    gives `loaded` (the values the form started from): then only the fields the person changed are sent, so the
+    form's old copy of the others is never laid over what someone else saved meanwhile."""
     values = store.snapshot()
-    return {"name": values.get("name", ""),
+    data = {"name": values.get("name", ""),
             **{field: values.get(field) for field in TYPE_FIELDS[CreativeType(creative_type)]}}
+    if loaded is None:
+        return data
+    return {field: value for field, value in data.items() if value != loaded.get(field, "")}
 
 
 @component
@@ -118,25 +131,33 @@ def LivePreview(store: FieldStore) -> Any:
 
 @component
 def CreativeForm(*, creative: CreativeRead | None, advertisers: list[dict[str, Any]] | None, markup: str = "",
-                 on_saved: Callable[[CreativeRead], None], on_cancel: Callable[[], None] | None = None) -> Any:
-    """`creative` None: a new one, for one of `advertisers` (an advertiser's list holds only itself)."""
+                 on_saved: Callable[[CreativeRead], None], on_cancel: Callable[[], None] | None = None,
+                 on_reload: Callable[[], None] | None = None) -> Any:
+    """`creative` None: a new one, for one of `advertisers` (an advertiser's list holds only itself). `on_reload`:
+    load the creative as it is now (the page's reload, offered when a save is refused as made from an older copy)."""
     console = use_console()
     t = console.t
-    store = use_field_store(initial_values(creative, markup))
+    initial = initial_values(creative, markup)
+    loaded: Ref[dict[str, Any] | None] = use_ref(None)  # what the form started from: an edit sends what differs
+    if loaded.current is None:
+        loaded.current = copy.deepcopy(initial)
+    store = use_field_store(initial)
     creative_type, set_type = use_state(creative.type if creative else CreativeType.IMAGE.value)
     advertiser, set_advertiser = use_state(creative.advertiser_id if creative else
                                            (advertisers[0]["id"] if advertisers else None))
-    action = use_action(creatives.update_creative if creative else creatives.create_creative, on_done=on_saved)
+    action = use_action(creatives.update_creative if creative else creatives.create_creative, on_done=on_saved,
+                        in_place=(Conflict,))
     errors = action.errors
     kind = CreativeType(creative_type)
     fields = TYPE_FIELDS[kind]
 
     def save(_event: Any = None) -> None:
-        data = submitted_data(store, creative_type)
         if creative:
-            action.submit(actor=console.actor, creative_id=creative.id, data=CreativeUpdate(**data))
+            action.submit(actor=console.actor, creative_id=creative.id, data=CreativeUpdate(
+                **submitted_data(store, creative_type, loaded.current), version=creative.version))
         else:
-            action.submit(actor=console.actor, data=CreativeCreate(**data, type=creative_type), advertiser_id=advertiser)
+            action.submit(actor=console.actor, data=CreativeCreate(**submitted_data(store, creative_type),
+                                                                   type=creative_type), advertiser_id=advertiser)
 
     def field(name: str, label_key: str, **options: Any) -> Any:
         return StoreText(store, name, t(label_key), error=errors.get(name), key=f"{creative_type}-{name}", **options)
@@ -184,6 +205,7 @@ def CreativeForm(*, creative: CreativeRead | None, advertisers: list[dict[str, A
         {"className": "row g-4", "data-form": "creative", "data-type": creative_type},
         html.div({"className": "col-lg-7"},
                  alert("danger", t("campaigns.fix_fields", count=problems)) if problems else "",
+                 saved_since(console, action.message, on_reload or (lambda: None)),
                  *body,
                  html.div({"className": "d-flex gap-2"},
                           html.button({"type": "button", "className": "btn btn-primary", "data-action": "save-creative",

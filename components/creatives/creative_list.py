@@ -183,6 +183,11 @@ def CampaignCreativesPage() -> Any:
     actions = use_row_actions(StatusRowActions, shown, rows.reload, SET_STATUS, "creative_id", "creatives")
     if campaign.loading:
         return loading_page(t, t("creatives.campaign_title"))
+
+    def reload() -> None:  # the campaign too: its new version is what the card's next save names
+        rows.reload()
+        campaign.reload()
+
     if campaign.value is None:
         return html.div(page_header(t("creatives.campaign_title")), campaign_not_found(console))
     return html.div(
@@ -197,6 +202,6 @@ def CampaignCreativesPage() -> Any:
                                          actions=grid_actions(console), on_action=actions.on_action,
                                          on_row_click=lambda key: actions.on_action("creative.view", key),
                                          loading_text=t("common.loading") if rows.loading else None))),
-                 html.div({"className": "col-xl-4"}, CampaignCreativesCard(campaign.value, rows.reload))),
+                 html.div({"className": "col-xl-4"}, CampaignCreativesCard(campaign.value, reload))),
         actions.elements,
     )

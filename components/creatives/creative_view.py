@@ -12,6 +12,7 @@ from app.campaigns import service as campaigns
 from app.creatives import service as creatives
 from app.creatives.models import CreativeStatus
 from app.creatives.schemas import AnyPreview, CreativeRead, HtmlPreview
+from app.kernel.errors import Conflict
 from components.creatives.common import back_to_list, creative_tabs, not_found, size_text, status_badge
 from components.creatives.creative_form import CreativeForm
 from components.creatives.preview import creative_preview
@@ -23,6 +24,7 @@ from components.ui.forms import checkbox_list
 from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
 from components.ui.routes import use_subject_id
+from components.ui.saved_since import saved_since
 
 MOVES = ((CreativeStatus.ACTIVE, "campaigns.activate", "bi-play-fill"),
          (CreativeStatus.PAUSED, "campaigns.pause", "bi-pause-fill"),
@@ -41,7 +43,9 @@ def CampaignsCard(creative: CreativeRead, on_saved: Any) -> Any:
         set_chosen(None)
         on_saved()
 
-    save = use_action(creatives.assign_to_campaigns, success="creatives.assignment_saved", on_done=saved)
+    # Named with the version this page showed: a creative saved since is refused, said here with a reload.
+    save = use_action(creatives.assign_to_campaigns, success="creatives.assignment_saved", on_done=saved,
+                      in_place=(Conflict,))
     selected = chosen if chosen is not None else [c.id for c in creative.campaigns]
     options = [(c.id, c.name) for c in offered.value or []]
     links = [app_link({"to": path, "key": str(c.id), "className": "d-block small"}, c.name)
@@ -56,8 +60,10 @@ def CampaignsCard(creative: CreativeRead, on_saved: Any) -> Any:
         html.button({"type": "button", "className": "btn btn-outline-primary btn-sm", "data-action": "save-campaigns",
                      "disabled": save.pending,
                      "onClick": lambda _e: save.submit(actor=console.actor, creative_id=creative.id,
-                                                       campaign_ids=list(selected))}, t("common.save"))
+                                                       campaign_ids=list(selected), version=creative.version)},
+                    t("common.save"))
         if options and editable else "",
+        saved_since(console, save.message, on_saved),
         title=t("creatives.campaigns"))
 
 
@@ -119,7 +125,8 @@ def CreativeViewPage() -> Any:
         creative_tabs(console, creative_id, current="creative.view"),
         card(CreativeForm(creative=creative, advertisers=None,
                           markup=preview.html if isinstance(preview, HtmlPreview) else "", on_saved=saved,
-                          on_cancel=lambda: set_editing(False), key=f"edit-{creative.updated_at}"),
+                          on_cancel=lambda: set_editing(False), on_reload=reload,
+                          key=f"edit-{creative.version}"),
              title=t("creatives.edit_title")) if editing else
         html.div({"className": "row g-4"},
                  html.div({"className": "col-xl-7"},
@@ -132,7 +139,7 @@ def CreativeViewPage() -> Any:
                                                     html.i({"className": "bi bi-pencil me-1"}), t("campaigns.tab_edit"))
                                         if editable else "",
                                         title=t("creatives.details")))),
-                 html.div({"className": "col-xl-5"}, CampaignsCard(creative, reload, key=creative.updated_at),
+                 html.div({"className": "col-xl-5"}, CampaignsCard(creative, reload, key=creative.version),
                           DspSyncCard("creative", creative_id) if shows_dsps(console.actor) else "")),
         ConfirmDialog(t("creatives.confirm_archived_title"), t("creatives.confirm_archived", name=creative.name),
                       t("campaigns.archive"), t("common.cancel"), lambda: go_to(CreativeStatus.ARCHIVED.value),

@@ -1,7 +1,10 @@
 """The layout every bulk page shares (campaigns and creatives): the selectable grid of rows beside a panel
 saying what changes, and after Apply one result per row: applied, or refused with the reason naming the
 field. The list page's selection arrives in ?ids=. After Apply, rows the change took out of the list (archived,
-decided) leave the selection too: the next Apply acts only on rows the user can still find in the grid."""
+decided) leave the selection too: the next Apply acts only on rows the user can still find in the grid.
+
+Apply names the version of each chosen row as the grid last showed it (the service's `read`): a row someone saved
+since is refused with who changed what and when (app/history/versions.py), the others apply."""
 
 from __future__ import annotations
 
@@ -67,9 +70,10 @@ def left_the_list(db: Any, *, read: Callable[..., Any], actor: Any, ids: tuple[i
 def ApplyPanel(selection: Ref[Any], title: str, fields: Callable[[FieldStore, dict[str, str]], Any],
                apply: Callable[[Console, FieldStore, list[int], Any], None], action_fn: Any,
                on_applied: Callable[[], None], initial: dict[str, Any], read: Callable[..., Any],
-               on_unlisted: Callable[[SelectionDrop], None]) -> Any:
+               on_unlisted: Callable[[SelectionDrop], None], seen: Ref[dict[int, int]] | None) -> Any:
     """What changes and the Apply button; re-renders alone as the selection changes. After Apply, it asks the list
-    which applied rows it no longer shows and hands them to `on_unlisted` (for the grid to drop)."""
+    which applied rows it no longer shows and hands them to `on_unlisted` (for the grid to drop). `seen`: the
+    version of each row as the grid last showed it, by id (None: the rows are not versioned records)."""
     console = use_console()
     t = console.t
     chosen, set_chosen = use_state(list[int]())
@@ -96,6 +100,13 @@ def ApplyPanel(selection: Ref[Any], title: str, fields: Callable[[FieldStore, di
 
     action = use_action(action_fn, on_done=done)
     ids = [int(i) for i in chosen]
+
+    def submit(**arguments: Any) -> None:
+        if seen is None:
+            action.submit(**arguments)
+            return
+        shown = seen.current  # read at the click: the versions of the rows the person is looking at
+        action.submit(**arguments, read={i: shown[i] for i in ids if i in shown})
     return html.div(
         {"className": "d-flex flex-column gap-4"},
         card(fields(store, action.errors),
@@ -103,7 +114,7 @@ def ApplyPanel(selection: Ref[Any], title: str, fields: Callable[[FieldStore, di
                         action.errors[name]) for name in ("campaign_ids", "creative_ids") if action.errors.get(name)],
              html.button({"type": "button", "className": "btn btn-primary w-100", "data-action": "apply-bulk",
                           "disabled": action.pending or not ids,
-                          "onClick": lambda _e: apply(console, store, ids, action.submit)},
+                          "onClick": lambda _e: apply(console, store, ids, submit)},
                          html.span({"className": "spinner-border spinner-border-sm me-2"}) if action.pending else "",
                          t("bulk.apply", count=len(ids)) if ids else t("bulk.pick")),
              title=title),
@@ -119,11 +130,12 @@ PAGE_SIZE = 50
 def bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: Any, apply: Any, action_fn: Any,
               initial: dict[str, Any], *, read: Callable[..., Any], sorts: Iterable[str],
               columns: Sequence[GridColumn], to_rows: Callable[[Console, list[Row]], list[dict[str, Any]]],
-              back: Any) -> Any:
+              back: Any, versioned: bool = False) -> Any:
     """A bulk page: `read(actor=, search=, sort=, page=, page_size=, ids=)` answers one numbered page
     (app/kernel/numbered_pages.NumberedPage; `ids`: only those rows, or None), `to_rows` makes its rows grid rows,
     `fields(store, errors)` draws what changes and `apply(console, store, ids, submit)` calls `action_fn` through
-    use_action.
+    use_action. `versioned`: the rows are versioned records (each has `id` and `version`): `submit` then adds
+    `read`, the version of each chosen row as the grid showed it, which `action_fn` takes (app/campaigns/bulk.py).
 
     At 10,000 campaigns the grid shows one page. The selection is kept across pages (the JS grid keeps every chosen
     row, data_grid's selection_across_pages), and Apply acts on all of it. Opened with ?ids= (the list page's
@@ -139,6 +151,9 @@ def bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: A
     pages = use_offset_pages(read, filters=[only], page_size=PAGE_SIZE, actor=console.actor, ids=only)
     selection: Ref[Any] = use_ref(None)
     drop, set_drop = use_state(SelectionDrop())
+    seen: Ref[dict[int, int]] = use_ref({})  # each row's version as last shown, kept across pages (for Apply)
+    if versioned:
+        seen.current.update((row.id, row.version) for row in pages.rows)
 
     def selected(ids: list[str]) -> None:
         chosen.current = ids
@@ -167,7 +182,8 @@ def bulk_page(title_key: str, subtitle_key: str, panel_title_key: str, fields: A
                  html.div({"className": "col-xl-4"},
                           html.div({"className": "dsp-sticky"},
                                    ApplyPanel(selection, t(panel_title_key), fields, apply, action_fn,
-                                              pages.query.reload, initial, read, set_drop)))),
+                                              pages.query.reload, initial, read, set_drop,
+                                              seen if versioned else None)))),
     )
 
 

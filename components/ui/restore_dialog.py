@@ -1,7 +1,8 @@
 """The confirmation of a restore from history (app/history/restore.py): which values to set back (those before the
 change, the default, or the ones it set), each field it will set with its value now and the value restored, and
 what it leaves as it is and why. A refusal by today's rules shows the field's message in the dialog; nothing is
-saved then."""
+saved then. The restore names the record's version the plan was shown from: a record saved since is refused
+(who changed what and when) in the dialog, with a reload of the change log."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from reactpy import component, html, use_state
 
 from app.history import change_log, restore
 from app.history.schemas import ChangeLogEntry, ListChange, RestorePlan
+from app.kernel.errors import Conflict
 from components.ui.change_values import field_label, list_badges, value_text, when
 from components.ui.confirm import ConfirmDialog
 from components.ui.console import Console, use_console
 from components.ui.hooks import use_action, use_query
+from components.ui.saved_since import saved_since
 
 
 def _choice(console: Console, offered: tuple[str, ...], values: str, set_values: Callable[[str], None]) -> Any:
@@ -84,7 +87,8 @@ def RestoreDialog(kind: str, record_id: int, entry: ChangeLogEntry, on_done: Cal
     plan = use_query(restore.plan, actor=console.actor, kind=kind, record_id=record_id, entry_id=entry.id,
                      values=values, deps=[values])
     action = use_action(restore.restore, on_done=lambda _done: on_done(),
-                        success=lambda done: t("restore.done") if done.change_id else t("restore.nothing"))
+                        success=lambda done: t("restore.done") if done.change_id else t("restore.nothing"),
+                        in_place=(Conflict,))
     shown: RestorePlan | None = plan.value if not plan.loading else None
     return html.div(
         {"data-dialog": "restore"},
@@ -92,10 +96,12 @@ def RestoreDialog(kind: str, record_id: int, entry: ChangeLogEntry, on_done: Cal
             t("restore.title"), t(f"restore.text_{values}", when=when(entry.date), who=entry.actor),
             t(f"restore.confirm_{values}"), t("common.cancel"),
             lambda: action.submit(actor=console.actor, kind=kind, record_id=record_id, entry_id=entry.id,
-                                  values=values),
+                                  values=values, version=shown.version if shown else None),
             on_close, danger=False, wide=True,
             can_confirm=bool(shown and shown.changes) and not action.pending,
             body=html.div(_choice(console, offered, values, set_values),
                           html.div({"className": "my-3 text-body-secondary"}, t("common.loading")) if shown is None
                           else html.div(_table(console, entity, shown), _left(console, entity, shown)),
-                          _refused(console, entity, action.errors))))
+                          _refused(console, entity, action.errors),
+                          # Reloaded, the log shows the change made since, and the dialog closes.
+                          saved_since(console, action.message, on_done))))

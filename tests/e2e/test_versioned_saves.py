@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -47,7 +48,7 @@ def test_the_second_of_two_people_saving_one_campaign_is_refused_and_keeps_what_
 
     page.fill("#field-daily_budget", "150.00")  # ...then the advertiser, from the form loaded before that
     page.click("[data-action=save-campaign]")
-    refused = page.locator("[data-alert=saved-since]")
+    refused = page.locator("[data-alert=saved-since] [data-message]")
     expect(refused).to_have_text(re.compile(r"Changed by Agnes Agency at \d\d:\d\d UTC: bid\. "
                                             r"Reload to see the changes\."))
     expect(page.locator("#field-daily_budget")).to_have_value("150.00")  # what was typed stays
@@ -64,3 +65,28 @@ def test_the_second_of_two_people_saving_one_campaign_is_refused_and_keeps_what_
     saved = run(lambda db: campaigns.get_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
                                                   campaign_id=campaign_id))
     assert (saved.bid, saved.daily_budget) == ("3.00", "150.00")
+
+
+def test_a_bulk_edit_refuses_the_campaign_saved_since_the_grid_showed_it_and_applies_the_other(page: Page) -> None:
+    def make(db: Any) -> list[int]:
+        advertiser = actor_of(db, "advertiser@demo.example")
+        return [campaigns.create_campaign(db, actor=advertiser, data=CampaignUpdate.model_validate(
+            {**SETTINGS, "name": name})).id for name in ("Edge Bulk One", "Edge Bulk Two")]
+
+    first, second = run(make)
+    login(page, "advertiser@demo.example")
+    page.goto(f"/bulk-campaign-edit?ids={first},{second}")
+    expect(page.locator(".dsp-grid tbody tr", has_text="Edge Bulk Two")).to_be_visible()
+    run(lambda db: campaigns.update_campaign(db, actor=actor_of(db, "agency@demo.example"), campaign_id=first,
+                                             data=CampaignUpdate(bid="3.00")))  # saved while the grid shows it
+    page.check("#field-change-budget")
+    page.fill("#field-total_budget", "1200.00")
+    page.fill("#field-daily_budget", "150.00")
+    page.click("[data-action=apply-bulk]")
+    expect(page.locator("[data-results]")).to_have_attribute("data-results", "1/2")
+    expect(page.locator("tr[data-result=refused]", has_text="Edge Bulk One")).to_contain_text(
+        re.compile(r"Changed by Agnes Agency at \d\d:\d\d UTC: bid\. Reload to see the changes\."))
+    screenshot(page, "bulk-edit-saved-since")
+    budgets = run(lambda db: [campaigns.get_campaign(db, actor=actor_of(db, "advertiser@demo.example"),
+                                                     campaign_id=i).daily_budget for i in (first, second)])
+    assert budgets == ["40.00", "150.00"]

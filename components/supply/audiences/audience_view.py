@@ -10,6 +10,7 @@ from reactpy import component, html, use_state
 
 from app.campaigns import audience_targeting
 from app.campaigns import service as campaigns
+from app.kernel.errors import Conflict
 from app.supply import audiences
 from app.supply.models import AudienceKind, AudienceStatus
 from app.supply.schemas import AudienceRead, DeviceUploadRead
@@ -28,6 +29,7 @@ from components.ui.hooks import use_action, use_query
 from components.ui.links import app_link
 from components.ui.navigation import use_navigation
 from components.ui.routes import use_subject_id
+from components.ui.saved_since import saved_since
 from components.widgets.file_upload import file_upload
 
 ACCEPT = ".txt,.csv,.tsv,text/plain,text/csv"
@@ -114,9 +116,12 @@ def CampaignsCard(audience: AudienceRead, on_saved: Any) -> Any:
     modes = chosen if chosen is not None else current
     def saved(_result: object) -> None:
         set_chosen(None)
+        offered.reload()  # the campaigns' new versions, which the next save names
         on_saved()
 
-    save = use_action(audience_targeting.associate_campaigns, success="audiences.campaigns_saved", on_done=saved)
+    # Named with each campaign's version as listed here: one saved since refuses the save, said here with a reload.
+    save = use_action(audience_targeting.associate_campaigns, success="audiences.campaigns_saved", on_done=saved,
+                      in_place=(Conflict,))
     links = [html.li({"key": str(c.id), "className": "d-flex justify-content-between align-items-center py-1"},
                      app_link({"to": path}, c.name) if (path := console.path("campaign.view", id=c.id))
                      else c.name,
@@ -152,7 +157,9 @@ def CampaignsCard(audience: AudienceRead, on_saved: Any) -> Any:
                      "onClick": lambda _e: save.submit(
                          actor=console.actor, audience_id=audience.id,
                          allow=[i for i, m in modes.items() if m == "allow"],
-                         block=[i for i, m in modes.items() if m == "block"])}, t("common.save")) if rows else "",
+                         block=[i for i, m in modes.items() if m == "block"],
+                         read={c.id: c.version for c in offered.value or []})}, t("common.save")) if rows else "",
+        saved_since(console, save.message, lambda: saved(None)),
         title=t("audiences.campaigns"))
 
 

@@ -158,3 +158,19 @@ def test_a_creative_bulk_edit_refuses_a_row_saved_since(client) -> None:
     rows = reply.json()["data"]
     assert [row["ok"] for row in rows] == [False, True], reply.text
     assert "Agnes Agency" in rows[0]["message"] and "name" in rows[0]["message"]
+
+
+def test_a_restore_and_a_link_edit_with_an_older_if_match_are_refused_naming_the_change(client) -> None:
+    ana, bo = _people(client)
+    campaign_id = _campaign(client, bo)
+    assert client.put(f"/api/campaigns/{campaign_id}", headers=bo, json={"daily_budget": "55"}).status_code == 200
+    read = client.get(f"/api/campaigns/{campaign_id}", headers=bo)
+    entry = client.get(f"/api/campaigns/{campaign_id}/change-log", headers=bo).json()["data"]["items"][0]["id"]
+    assert client.put(f"/api/campaigns/{campaign_id}", headers=ana, json={"bid": "3.00"}).status_code == 200
+    for method, path, body in (("POST", f"/api/campaigns/{campaign_id}/change-log/{entry}/restore", {}),
+                               ("PUT", f"/api/campaigns/{campaign_id}/creatives", {"creative_ids": []})):
+        refused = client.request(method, path, headers={**bo, "If-Match": read.headers["etag"]}, json=body)
+        assert refused.status_code == 409, refused.text
+        found = STALE.fullmatch(refused.json()["message"])
+        assert found and found["who"] == "Agnes Agency" and found["fields"] == "bid"
+    assert client.get(f"/api/campaigns/{campaign_id}", headers=bo).json()["data"]["daily_budget"] == "55.00"

@@ -139,7 +139,7 @@ def CreativeViewPage() -> Any:
                                                     html.i({"className": "bi bi-pencil me-1"}), t("campaigns.tab_edit"))
                                         if editable else "",
                                         title=t("creatives.details")))),
-                 html.div({"className": "col-xl-5"}, CampaignsCard(creative, reload, key=creative.version),
+                 html.div({"className": "col-xl-5"}, CampaignsCard(creative, reload, key=f"campaigns-{creative.version}"),
                           DspSyncCard("creative", creative_id) if shows_dsps(console.actor) else "")),
         ConfirmDialog(t("creatives.confirm_archived_title"), t("creatives.confirm_archived", name=creative.name),
                       t("campaigns.archive"), t("common.cancel"), lambda: go_to(CreativeStatus.ARCHIVED.value),

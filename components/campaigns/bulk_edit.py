@@ -1,7 +1,8 @@
 """/bulk-campaign-edit (bids, budgets, status, optimisation goal), /bulk-edit-exchanges and the admin's
 /admin/bulk-campaign-status: pick campaigns in the grid (the list's selection arrives in ?ids=), say what
 changes, apply, and read one result per campaign: applied, or refused with the reason naming the field.
-Refused campaigns keep everything as it was; applied ones are in their change logs."""
+Refused campaigns keep everything as it was; applied ones are in their change logs. Apply names each campaign's
+version as the grid showed it (components/ui/bulk.py): one saved since is refused with who changed what."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """/creative/bulk-creative-edit (the advertiser's click and tracking URLs on many creatives at once) and the
-admin's /admin/bulk-creative-status: one result per creative, applied or refused with its reason."""
+admin's /admin/bulk-creative-status: one result per creative, applied or refused with its reason (a creative saved
+since the grid showed it, among them: Apply names each row's version, components/ui/bulk.py)."""
 
 from __future__ import annotations
 

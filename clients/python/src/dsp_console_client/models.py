@@ -49,6 +49,7 @@ class Campaign(ApiModel):
     bid: Decimal | None
     traffic_type: str
     updated_at: datetime | None
+    version: int | None = None  # counts its saves: send it back as If-Match (or a bulk call's `versions`)
 
 
 class CampaignDetail(Campaign):
@@ -82,6 +83,7 @@ class Creative(ApiModel):
     duration_ms: int | None
     asset_url: str | None
     updated_at: datetime
+    version: int | None = None  # counts its saves: send it back as If-Match (or a bulk call's `versions`)
 
 
 class User(ApiModel):

@@ -18,8 +18,9 @@ def saved_since(console: Console, message: str, on_reload: Callable[[], Any]) ->
         return ""
     return html.div({"className": "alert alert-warning py-2 small d-flex align-items-center gap-2 flex-wrap",
                      "role": "alert", "data-alert": "saved-since"},
-                    html.i({"className": "bi bi-exclamation-triangle"}),
-                    html.span({"className": "flex-grow-1", "data-message": ""}, message),
+                    html.div({"className": "d-flex gap-2 flex-grow-1"},  # the icon stays beside the words
+                             html.i({"className": "bi bi-exclamation-triangle"}),
+                             html.span({"data-message": ""}, message)),
                     html.button({"type": "button", "className": "btn btn-sm btn-warning",
                                  "data-action": "reload-changed", "onClick": lambda _e: on_reload()},
                                 html.i({"className": "bi bi-arrow-clockwise me-1"}), console.t("versions.reload")))

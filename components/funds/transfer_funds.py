@@ -74,12 +74,12 @@ def TransferFundsPage() -> Any:
         html.div({"className": "row g-4"},
                  html.div({"className": "col-lg-7 col-xl-6"}, card(form(
                      submit,
-                     html.div({"className": "row g-3"},
-                              html.div({"className": "col-sm-6"}, select_field(
+                     html.div({"className": "row g-0"},
+                              html.div({"className": "col-12"}, select_field(
                                   name="from_advertiser_id", label=t("funds.transfer_from"),
                                   value=values["from_advertiser_id"], options=options(values["to_advertiser_id"]),
                                   on_change=field("from_advertiser_id"), error=action.errors.get("from_advertiser_id"))),
-                              html.div({"className": "col-sm-6"}, select_field(
+                              html.div({"className": "col-12"}, select_field(
                                   name="to_advertiser_id", label=t("funds.transfer_to"),
                                   value=values["to_advertiser_id"], options=options(values["from_advertiser_id"]),
                                   on_change=field("to_advertiser_id"), error=action.errors.get("to_advertiser_id")))),

@@ -50,6 +50,8 @@ def test_the_agency_bulk_edits_across_advertisers_and_moves_money_between_them(p
     expect(page.locator("[data-results]")).to_have_attribute("data-results", "2/2")
 
     page.goto("/agency/funds")
+    expect(page.locator("[data-action=transfer-funds]")).to_have_text("Move money")
+    screenshot(page, "agency-funds-overview")
     page.click("[data-action=transfer-funds]")
     page.wait_for_url("**/agency/funds/transfer")
     page.select_option("#field-from_advertiser_id", label="Acme Outdoor · $5,000.00")
@@ -63,3 +65,5 @@ def test_the_agency_bulk_edits_across_advertisers_and_moves_money_between_them(p
     expect(page.locator("[data-kpi=from_balance]")).to_have_text("$3,749.50")
     expect(page.locator("[data-kpi=to_balance]")).to_have_text("$1,250.50")
     screenshot(page, "agency-transfer-funds")
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, "agency-transfer-funds-phone")

@@ -47,6 +47,7 @@ from components.dsps.new_dsp import NewDspPage
 from components.funds.add_funds import AddFundsPage
 from components.funds.advertiser_funds import FundsPage
 from components.funds.funds_overview import FundsOverviewPage
+from components.funds.transfer_funds import TransferFundsPage
 from components.reference.metadata_page import MetadataPage
 from components.reports.report_form import ReportCreatePage, ReportEditPage
 from components.reports.report_list import ReportListPage
@@ -194,6 +195,11 @@ AGENCY_PAGES: tuple[Page, ...] = (
     Page("/agency/campaignForm", CreateCampaignPage, frozenset({G}), name="campaign.create"),
     Page("/agency/campaign/viewCampaign/{id:int}", CampaignViewPage, frozenset({G}), name="campaign.view"),
     Page("/agency/campaignEditForm/{id:int}", EditCampaignPage, frozenset({G}), name="campaign.edit"),
+    # The agency acts on its advertisers' campaigns and creatives itself, across advertisers, without "Login as".
+    Page("/agency/campaignClone/{id:int}", CloneCampaignPage, frozenset({G}), name="campaign.clone"),
+    Page("/agency/bulk-campaign-edit", BulkCampaignEditPage, frozenset({G}), name="campaign.bulk_edit"),
+    Page("/agency/bulk-edit-exchanges", BulkExchangesPage, frozenset({G}), name="campaign.bulk_exchanges"),
+    Page("/agency/creative/bulk-creative-edit", BulkCreativeEditPage, frozenset({G}), name="creative.bulk_edit"),
     _change_log("/agency/campaign/changelog/{id:int}", "campaign", frozenset({G})),
     Page("/agency/CampaignList/creativeList/{id:int}", CampaignCreativesPage, frozenset({G}),
          name="campaign.creatives"),
@@ -208,6 +214,7 @@ AGENCY_PAGES: tuple[Page, ...] = (
     Page("/agency/report/view/{id:int}", ReportViewPage, frozenset({G}), name="report.view"),
     Page("/agency/funds", FundsOverviewPage, frozenset({G}), menu="menu.funds", order=45, icon="bi-wallet2",
          name="funds"),
+    Page("/agency/funds/transfer", TransferFundsPage, frozenset({G}), name="funds.transfer"),
     *_inventory_pages("/agency", G),
     Page("/agency/audience", AudienceListPage, frozenset({G}), menu="menu.audiences", order=50, icon="bi-people",
          name="audiences"),

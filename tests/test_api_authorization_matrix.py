@@ -160,7 +160,7 @@ ACCESS: dict[str, frozenset[Role] | str] = {
     "GET /report/run/{run_id}": P("report", "view"), "GET /report/download": P("report", "view"),
     "GET /report/run/{run_id}/explain": P("report", "view"),
     "POST /report/deleteCSVReportFile": P("report", "delete"), "POST /report/runningApps": P("report", "view"),
-    "GET /funds": P("funds", "view"), "POST /funds": P("funds", "add"),
+    "GET /funds": P("funds", "view"), "POST /funds": P("funds", "add"), "POST /funds/transfers": P("funds", "transfer"),
     "GET /funds/{advertiser_id}": P("funds", "view"), "GET /funds/{advertiser_id}/ledger": P("funds", "view"),
     "GET /funds/{advertiser_id}/balance": P("funds", "view"), "GET /admin/fund/list": P("funds", "view"),
     "POST /admin/fund/add": P("funds", "add"), "GET /agency/funds": P("funds", "view"),
@@ -231,6 +231,7 @@ ACCESS: dict[str, frozenset[Role] | str] = {
 # The entity an id-like name (path, query or body) refers to; None: not a tenant's row (role checks cover it).
 ID_KINDS: dict[str, str | None] = {
     "advertiser_id": "advertiser", "filter_advertiser_id": "advertiser", "user_primary_id": "advertiser",
+    "from_advertiser_id": "advertiser", "to_advertiser_id": "advertiser",
     "row_campaign_id": "campaign", "row_advertiser_id": "advertiser", "row_creative_id": "creative",  # a report row
     "user_id": "user", "agency_id": "agency",
     "campaign_id": "campaign", "campaign_ids": "campaign", "filter_campaign_id": "campaign",

@@ -15,7 +15,7 @@ from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign
 from app.campaigns.schemas import CampaignUpdate
 from app.history.models import AuditEntry
-from app.kernel.errors import Forbidden, Invalid
+from app.kernel.errors import Forbidden, Invalid, NotFound
 from app.reference.models import ReferenceValue
 from app.supply import app_lists, audiences
 from tests.helpers import actor_of, other_tenant, user_by_email
@@ -195,3 +195,31 @@ def test_another_tenant_is_unreachable_through_every_bulk_call(db):
                 {"id": theirs, "name": "", "ok": False, "message": "Campaign not found."}]
     assert db.get(Campaign, theirs).status == "draft"
     assert _actions(db, theirs) == ["create"]
+
+
+def test_an_agency_edits_clones_and_pauses_across_its_advertisers_but_not_another_agencys(db):
+    """The agency seat acts itself (no "Login as"): one selection over two of its advertisers is applied, each row
+    in its own advertiser's change log under the agency's name; another agency's campaign in it is refused."""
+    from app.access.models import User
+    from app.access.roles import Role
+
+    agency = actor_of(db, "agency@demo.example")
+    second = User(email="trail@demo.example", password_hash="-", role=Role.ADVERTISER, agency_id=agency.id,
+                  company_name="Trail Co")
+    db.add(second)
+    db.flush()
+    acme = user_by_email(db, "advertiser@demo.example").id
+    mine = [_make(db, agency, "Acme Sale", "2", advertiser_id=acme),
+            _make(db, agency, "Trail Sale", "2", advertiser_id=second.id)]
+    theirs = _rival_campaign(db)
+    copy = campaigns.clone_campaign(db, actor=agency, campaign_id=mine[1])
+    assert copy.advertiser_id == second.id  # the clone stays the advertiser's, not the agency's
+    with pytest.raises(NotFound):
+        campaigns.clone_campaign(db, actor=agency, campaign_id=theirs)
+    results = campaign_bulk.bulk_update(db, actor=agency, campaign_ids=[*mine, theirs],
+                                        changes={"bid": "2.50", "status": "archived"})
+    assert [(r.ok, r.message) for r in results] == [(True, ""), (True, ""), (False, "Campaign not found.")]
+    for campaign_id in mine:
+        row = db.get(Campaign, campaign_id)
+        assert (row.bid_micros, row.status) == (2_500_000, "archived")
+    assert (db.get(Campaign, theirs).bid_micros, db.get(Campaign, theirs).status) == (3_000_000, "draft")

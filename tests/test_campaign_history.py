@@ -36,7 +36,7 @@ def test_edits_read_as_dollars_and_named_places_added_and_removed(db):
     assert given["targeting.dayparting"].new == "2 h/week"
     assert "targeting.regions" not in given and "advertiser_id" not in given and "bid_min" not in given
     assert [p.model_dump() for p in log.people] == [{"id": advertiser.id,
-                                                     "name": "Arlo Advertiser (advertiser@demo.example)"}]
+                                                     "name": "Acme Outdoor · Arlo Advertiser (advertiser@demo.example)"}]
 
 
 def test_filters_by_date_and_person(db):

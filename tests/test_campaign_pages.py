@@ -57,12 +57,12 @@ def test_the_overview_reads_like_a_media_plan(demo_ids):
                                                    "campaign.change_log"]
 
 
-def test_an_agency_sees_its_advertisers_campaign_without_a_clone_tab(demo_ids):
+def test_an_agency_sees_its_advertisers_campaign_and_may_clone_it(demo_ids):
     campaign = _create()
     model = page_at(f"/agency/campaign/viewCampaign/{campaign.id}", "agency@demo.example")
     assert "Autumn Push" in text_of(model)
-    assert attribute_values(model, "data-tab") == ["campaign.view", "campaign.edit", "campaign.creatives",
-                                                   "campaign.change_log"]
+    assert attribute_values(model, "data-tab") == ["campaign.view", "campaign.edit", "campaign.clone",
+                                                   "campaign.creatives", "campaign.change_log"]
 
 
 def test_another_agencys_campaign_is_not_found_on_every_page(demo_ids):

@@ -260,6 +260,11 @@ MESSAGE_KEYS = (
     "A native main image is {ratios} (as 1200x627 or 627x627); this one is {size}.",
     "A video is {ratios} (as 1280x720); this one is {size}.",
     "The file's size could not be read.",
+    # moving money between an agency's advertisers (app/funds/transfers.py)
+    "Choose another advertiser to move the money to.",
+    "Money moves only between advertisers of one agency.",
+    "Enter an amount above zero.",
+    "At most {available} can be moved: the balance of {name}.",
 )
 
 # Keys whose text may stay the same as English: product names, industry terms, loanwords.

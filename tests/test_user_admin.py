@@ -85,7 +85,7 @@ def test_impersonated_writes_name_the_real_user(db):
     own = user_by_email(db, "advertiser@demo.example")
     user_config.set_margin(db, actor=acting, user_id=own.id, margin="12.5")
     entry = change_log.page(db, actor=admin, kind="user", record_id=own.id).entries[0]
-    assert entry.actor.startswith("Agnes Agency") and entry.on_behalf.startswith("Ada Admin")
+    assert entry.actor.startswith("Blue Harbor Agency · Agnes Agency") and entry.on_behalf.startswith("Ada Admin")
     assert [c.model_dump() for c in entry.changes] == [{"field": "margin_bps", "old": 0, "new": 1250}]
     row = next(r for r in directory.accounts_overview(db, actor=acting) if r.id == own.id)
     assert row.margin == "12.5 %"

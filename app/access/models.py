@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Index, func
 from sqlmodel import Field, SQLModel
 
+from app.access.roles import STAFF_ROLES
 from app.kernel.model_base import created_at_field, json_field, utcnow
 from app.kernel.natural_order import keep_sort_key, sort_key_field
 
@@ -61,6 +62,24 @@ class User(SQLModel, table=True):
     @property
     def display_name(self) -> str:
         return person_name(lambda name: getattr(self, name))
+
+    @property
+    def account_name(self) -> str:
+        """The account as lists, breakdowns, report filters and change logs name it (one rule, so they agree): its
+        company, else its person (shown_name), else its e-mail."""
+        return shown_name(lambda name: getattr(self, name)) or self.email
+
+    @property
+    def account_and_person(self) -> str:
+        """account_name with the person beneath it where that says more: "Acme Outdoor · Arlo Advertiser"."""
+        person = self.display_name
+        return self.account_name if person in (self.account_name, self.email) else f"{self.account_name} · {person}"
+
+    @property
+    def actor_name(self) -> str:
+        """Who made a change, as change logs say it: a client account by its company with the person beneath
+        (account_and_person); staff by their own name (their company is the console's, the same for all of them)."""
+        return self.display_name if self.role in STAFF_ROLES else self.account_and_person
 
 
 keep_sort_key(User, "name_key", shown_name)

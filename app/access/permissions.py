@@ -45,7 +45,9 @@ _ADMIN_AND_CLIENTS: dict[str, dict[str, frozenset[Role]]] = {
     "dsp": {"view": frozenset({A}), "manage": frozenset({A})},
     # add: /admin/addfund (deposits, refunds, adjustments); card: start a card top-up (Stripe Checkout) for an
     # advertiser in scope. Spend and margin are charged by the system (statistics ingestion), never by a person.
-    "funds": {"view": frozenset({A, G, V}), "add": frozenset({A}), "card": frozenset({A, G, V})},
+    # transfer: move money between two advertisers of one agency (app/funds/transfers.py).
+    "funds": {"view": frozenset({A, G, V}), "add": frozenset({A}), "card": frozenset({A, G, V}),
+              "transfer": frozenset({A, G})},
     # Campaigns of the advertisers in the actor's row scope (services/campaigns.py).
     "campaign": {"view": frozenset({A, G, V}), "create": frozenset({A, G, V}), "update": frozenset({A, G, V}),
                  "status": frozenset({A, G, V}), "bulk_status": frozenset({A})},

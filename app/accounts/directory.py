@@ -35,7 +35,7 @@ def _balances(db: Session, advertiser_ids: list[int]) -> dict[int | None, int]:
 
 
 def _company(user: User | None) -> str:
-    return (user.company_name or user.email) if user else ""
+    return (user.account_name) if user else ""
 
 
 def visible_users_query(actor: Actor, *, role: str, status: str, agency_id: int | None) -> Any:

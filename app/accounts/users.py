@@ -67,7 +67,7 @@ def agency_choices(db: Session, *, actor: Actor) -> list[AgencyChoice]:
     require(actor, "agency", "view")
     rows = db.exec(select(User).where(User.role == Role.AGENCY, User.status == UserStatus.ACTIVE)
                    .order_by(col(User.company_name)))
-    return [AgencyChoice(id=u.id, name=u.company_name or u.email) for u in rows if u.id is not None]
+    return [AgencyChoice(id=u.id, name=u.account_name) for u in rows if u.id is not None]
 
 
 def _agency_for_new_advertiser(db: Session, actor: Actor, agency_id: int | None) -> int | None:
@@ -114,7 +114,7 @@ def get_user(db: Session, *, actor: Actor, user_id: int) -> UserRead:
     assert user.id is not None
     agency = db.get(User, user.agency_id) if user.agency_id else None
     return UserRead(id=user.id, role=Role(user.role), status=user.status, agency_id=user.agency_id,
-                    agency=(agency.company_name or agency.email) if agency else "",
+                    agency=(agency.account_name) if agency else "",
                     created=user.created_at.isoformat(), name=user.display_name, email=user.email,
                     first_name=user.first_name, last_name=user.last_name, company_name=user.company_name,
                     can_manage_sign_in=can_manage_credentials(actor, user))

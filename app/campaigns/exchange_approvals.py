@@ -78,7 +78,7 @@ def _row(approval: ExchangeApproval, campaign: Campaign, advertiser: User, excha
     assert approval.id is not None and campaign.id is not None and advertiser.id is not None
     return ExchangeRequestRead(
         id=approval.id, campaign_id=campaign.id, campaign=campaign.name, campaign_status=campaign.status,
-        advertiser_id=advertiser.id, advertiser=advertiser.company_name or advertiser.display_name,
+        advertiser_id=advertiser.id, advertiser=advertiser.account_name,
         exchange_id=approval.exchange_id, exchange=exchange, status=approval.status, reason=approval.reason,
         requested_at=approval.requested_at.isoformat(),
         decided_at=approval.decided_at.isoformat() if approval.decided_at else None, decided_by=decider)

@@ -99,7 +99,7 @@ def _advertiser(db: Session, actor: Actor, advertiser_id: int) -> change_log.Sub
     assert advertiser is not None
     names = {str(cid): name for cid, name in db.exec(select(Campaign.id, Campaign.name)
                                                      .where(Campaign.advertiser_id == advertiser_id))}
-    return change_log.Subject({"id": advertiser.id, "name": advertiser.company_name or advertiser.display_name},
+    return change_log.Subject({"id": advertiser.id, "name": advertiser.account_name},
                               [int(i) for i in names], names)
 
 

@@ -113,7 +113,7 @@ def _shown(campaign: Campaign, advertiser: User) -> dict[str, Any]:
     """public()'s fields, as plain values (an edit merges what it was sent into them)."""
     row = campaign.model_dump(exclude={"targeting", *MONEY_FIELDS.values()})
     row.update({field: _dollars(getattr(campaign, column)) for field, column in MONEY_FIELDS.items()})
-    row.update(advertiser=advertiser.company_name or advertiser.display_name, targeting=dict(campaign.targeting),
+    row.update(advertiser=advertiser.account_name, targeting=dict(campaign.targeting),
                **flight.shown(campaign.starts_at, campaign.ends_at, campaign.time_zone),
                created_at=campaign.created_at.isoformat(), updated_at=campaign.updated_at.isoformat(),
                shown_status=shown_status(campaign.status, campaign.ends_at),
@@ -359,7 +359,7 @@ def advertiser_choices(db: Session, *, actor: Actor) -> list[AdvertiserChoice]:
         query = query.where(User.agency_id == actor.id)
     elif actor.role == Role.ADVERTISER:
         query = query.where(User.id == actor.id)
-    rows = [AdvertiserChoice(id=u.id, name=u.company_name or u.display_name) for u in db.exec(query)
+    rows = [AdvertiserChoice(id=u.id, name=u.account_name) for u in db.exec(query)
             if u.id is not None and can_see_user(actor, u)]
     return sorted(rows, key=lambda row: row.name.casefold())
 

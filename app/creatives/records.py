@@ -93,7 +93,7 @@ def public(db: Session, creative: Creative, advertiser: User) -> CreativeRead:
     html markup: see preview)."""
     row = creative.model_dump(exclude={"html"})
     assets = _assets(db, creative)
-    row.update(advertiser=advertiser.company_name or advertiser.display_name, created_at=creative.created_at.isoformat(),
+    row.update(advertiser=advertiser.account_name, created_at=creative.created_at.isoformat(),
                updated_at=creative.updated_at.isoformat(), html_size_bytes=len(creative.html.encode("utf-8")),
                pixel_urls=list(creative.pixel_urls), impression_urls=list(creative.impression_urls),
                asset=asset_public(assets["asset_id"]), main_image=asset_public(assets["main_image_asset_id"]),

@@ -11,7 +11,7 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.access.policy import Actor
-from app.funds import card_payments, ledger
+from app.funds import card_payments, ledger, transfers
 from app.funds import service as funds
 from app.funds.ledger import LedgerRow
 from app.funds.schemas import (
@@ -21,6 +21,8 @@ from app.funds.schemas import (
     FundsAdd,
     FundsAdded,
     FundsRow,
+    FundsTransfer,
+    FundsTransferred,
     LedgerEntryRead,
     WebhookResult,
 )
@@ -80,6 +82,22 @@ def add(body: FundsAdd, response: Response, actor: Actor = Depends(get_actor),
         db: Session = DB) -> Envelope[FundsAdded]:
     # 201 without Location: the new entry is read back in the advertiser's ledger (GET /funds/{id}/ledger).
     return created(response, _add(body, actor, db), FUNDS_ADDED)
+
+
+TRANSFER_HELP = ("Agency (and staff): move money from one advertiser's balance to another's of the same agency, in one "
+                 "transaction: both ledgers get a `transfer` entry naming the other side (\"Transfer to Acme "
+                 "Outdoor\"). Never more than the source's balance, however many transfers run at once; a source "
+                 "left at 0.00 has its active campaigns paused. Another agency's advertiser answers 422 on its field "
+                 "(`from_advertiser_id`, `to_advertiser_id`, `amount`, `note`), as a wrong amount does.")
+
+
+@router.post("/funds/transfers", status_code=201, summary="Move money between advertisers", description=TRANSFER_HELP)
+def transfer(body: FundsTransfer, response: Response, actor: Actor = Depends(get_actor),
+             db: Session = DB) -> Envelope[FundsTransferred]:
+    # 201 without Location: the entries are read back in both ledgers (GET /funds/{id}/ledger).
+    return created(response, transfers.transfer_funds(
+        db, actor=actor, from_advertiser_id=body.from_advertiser_id, to_advertiser_id=body.to_advertiser_id,
+        amount=str(body.amount), note=body.note), "Money moved")
 
 
 @router.get("/funds/{advertiser_id}", summary="An advertiser's funds",

@@ -10,8 +10,9 @@ from sqlmodel import Field, SQLModel
 from app.kernel.model_base import created_at_field
 
 # deposit: money in (card or bank); spend: media bought; margin: the agency's margin on that spend;
-# refund: money given back to the account; adjustment: a correction either way.
-LEDGER_KINDS = ("deposit", "spend", "margin", "refund", "adjustment")
+# refund: money given back to the account; adjustment: a correction either way; transfer: money an agency moved
+# between two of its advertisers (a pair of entries, each note naming the other side: app/funds/transfers.py).
+LEDGER_KINDS = ("deposit", "spend", "margin", "refund", "adjustment", "transfer")
 
 
 class LedgerEntry(SQLModel, table=True):

@@ -31,6 +31,30 @@ class FundsAdd(BaseModel):
     note: str = Field("", description="Shown in the ledger, at most 255 characters")
 
 
+class FundsTransfer(BaseModel):
+    model_config = example({"from_advertiser_id": 12, "to_advertiser_id": 14, "amount": "500.00",
+                            "note": "Budget for the spring sale"})
+
+    from_advertiser_id: int = Field(description="The advertiser the money leaves")
+    to_advertiser_id: int = Field(description="The advertiser it goes to: of the same agency")
+    amount: str | int = Field(description='Dollars, more than zero, at most two decimals and at most the source\'s '
+                                          'balance, e.g. "500.00"')
+    note: str = Field("", description="Added to both ledger notes, at most 100 characters")
+
+
+class FundsTransferred(BaseModel):
+    """A transfer made: the amount and both balances after it."""
+
+    from_advertiser_id: int
+    to_advertiser_id: int
+    amount: str = Field(description='The amount moved in dollars ("500.00")')
+    amount_micros: int
+    from_balance: str = Field(description="The source's balance after it, in dollars")
+    from_balance_micros: int
+    to_balance: str = Field(description="The destination's balance after it, in dollars")
+    to_balance_micros: int
+
+
 class CardPaymentCreate(BaseModel):
     model_config = example({"amount": "500", "advertiser_id": 12})
 

@@ -433,7 +433,7 @@ def _agency_choices(db: Session, actor: Actor) -> tuple[list[tuple[int, str]], b
     owners = set(db.exec(select(User.agency_id).where(User.role == Role.ADVERTISER, advertiser_rows(actor, User.id))
                          .distinct()).all())
     agencies = db.exec(select(User).where(col(User.id).in_({o for o in owners if o}))).all() if owners - {None} else []
-    named = sorted(((a.company_name or a.display_name, a.id) for a in agencies if a.id), key=lambda p: p[0].casefold())
+    named = sorted(((a.account_name, a.id) for a in agencies if a.id), key=lambda p: p[0].casefold())
     return [(agency, name) for name, agency in named], None in owners
 
 

@@ -256,7 +256,7 @@ def shown(db: Session, rows: list[AuditEntry]) -> list[dict[str, Any]]:
 
     def who(user_id: int | None) -> str:
         user = people.get(user_id) if user_id else None
-        return f"{user.display_name} ({user.email})" if user else ""
+        return f"{user.actor_name} ({user.email})" if user else ""
 
     return [{"id": r.id, "date": r.created_at.isoformat(), "action": r.action.partition(":")[0],
              "restores": restored_entry(r.action), "actor": who(r.actor_id) or "—",
@@ -310,7 +310,7 @@ def people(db: Session, *, entity: str, entity_ids: list[Any]) -> list[ChangeLog
                col(AuditEntry.actor_id).is_not(None))
         .group_by(col(AuditEntry.actor_id)).order_by(latest.desc()))]
     users = {u.id: u for u in db.exec(select(User).where(col(User.id).in_(ids)))}
-    return [ChangeLogPerson(id=uid, name=f"{users[uid].display_name} ({users[uid].email})")
+    return [ChangeLogPerson(id=uid, name=f"{users[uid].actor_name} ({users[uid].email})")
             for uid in ids if uid in users]
 
 
@@ -326,7 +326,7 @@ def _name_agencies(db: Session, actor: Actor, _subject: Subject, rows: list[dict
     ids = {v for r in rows for c in r["changes"] if c["field"] == "agency_id" for v in (c["old"], c["new"]) if v}
     if not ids:
         return rows
-    names = {u.id: u.company_name or u.display_name
+    names = {u.id: u.account_name
              for u in db.exec(select(User).where(col(User.id).in_(ids))) if can_see_user(actor, u)}
     for row in rows:
         for change in row["changes"]:

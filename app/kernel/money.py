@@ -46,6 +46,9 @@ FIELDS: dict[str, MoneyField] = {
     # Add funds (/admin/addfund, the API, card top-ups): one ledger entry, a deposit or refund, or an adjustment
     # that may take money off (so either way). A million a time: larger sums are split or wired by contract.
     "amount": MoneyField(Decimal("1000000.00"), "250.00", signed=True),
+    # Money an agency moves from one of its advertisers to another (app/funds/transfers.py): the same million a
+    # time, one way only (the other way is a transfer the other way round).
+    "transfer": MoneyField(Decimal("1000000.00"), "250.00"),
     # A campaign's budgets: a hundred million dollars is beyond any single campaign's flight.
     "total_budget": MoneyField(Decimal("100000000.00"), "5000.00"),
     "daily_budget": MoneyField(Decimal("100000000.00"), "250.00"),

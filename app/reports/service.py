@@ -124,7 +124,7 @@ def _scope_condition(actor: Actor) -> Any:
 def _public_fields(report: Report, owner: User | None, advertiser: User | None) -> dict[str, Any]:
     return {"id": report.id, "name": report.name, "report_type": report.report_type,
             "advertiser_id": report.advertiser_id,
-            "advertiser": (advertiser.company_name or advertiser.display_name) if advertiser else "",
+            "advertiser": advertiser.account_name if advertiser else "",
             "owner_id": report.owner_id, "owner": owner.display_name if owner else "",
             "dimensions": list(report.dimensions), "metrics": list(report.metrics), "events": list(report.events),
             "filters": dict(report.filters), "period": report.period,

@@ -172,7 +172,7 @@ def add_names(db: Session, rows: list[StatsRow]) -> None:
         if not ids:
             continue
         if model is User:
-            found = {u.id: u.display_name for u in db.exec(select(User).where(col(User.id).in_(ids)))}
+            found = {u.id: u.account_name for u in db.exec(select(User).where(col(User.id).in_(ids)))}
         else:
             found = dict(db.exec(select(model.id, model.name).where(col(model.id).in_(ids))).all())  # type: ignore[union-attr]  # User (no name) is the branch above; mypy does not narrow a class by `is`
         for row in rows:

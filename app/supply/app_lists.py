@@ -60,7 +60,7 @@ def in_scope(db: Session, actor: Actor, applist_id: int) -> tuple[AppList, User]
 
 
 def _advertiser_name(user: User) -> str:
-    return user.company_name or user.display_name
+    return user.account_name
 
 
 def _used_by(db: Session, app_list: AppList, *, live_only: bool = False) -> list[CampaignUse]:

@@ -110,7 +110,7 @@ def campaigns_using(db: Session, audience: Audience, *, include_archived: bool =
 
 
 def _advertiser_name(advertiser: User) -> str:
-    return advertiser.company_name or advertiser.display_name
+    return advertiser.account_name
 
 
 def public(db: Session, actor: Actor, audience: Audience, advertiser: User) -> AudienceRead:

@@ -89,11 +89,11 @@ def FundsPage() -> Any:
         kpi_row(
             kpi_card(console, key="balance", label=t("funds.balance"), micros=figures.balance_micros if figures else 0,
                      icon="bi-wallet2", hint=t("funds.balance_hint")),
-            kpi_card(console, key="month", label=t("funds.spent_month"),
+            kpi_card(console, key="month", label=t("funds.billed_month"),
                      micros=figures.month_charged_micros if figures else 0, icon="bi-graph-down-arrow"),
             kpi_card(console, key="deposits", label=t("funds.deposits"),
                      micros=figures.deposits_micros if figures else 0, icon="bi-piggy-bank"),
-            kpi_card(console, key="spent", label=t("funds.spent_total"),
+            kpi_card(console, key="spent", label=t("funds.billed_total"),
                      micros=figures.spend_micros + figures.margin_micros if figures else 0, icon="bi-cart-check"),
         ),
         LedgerCard(actor.id, title=t("funds.ledger")),

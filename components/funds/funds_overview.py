@@ -84,6 +84,7 @@ def FundsOverviewPage() -> Any:
         return loading_page(t, t("funds.title"))
     listed: FundsListPage = overview.value
     add_path = console.path("funds.add")
+    transfer_path = console.path("funds.transfer")
     staff = add_path is not None
     actions: list[GridAction] = [{"id": "payments", "label": t("funds.payment_list"), "icon": "bi-credit-card"}]
     if staff:
@@ -100,7 +101,10 @@ def FundsOverviewPage() -> Any:
         navigation,
         page_header(t("funds.title"), t("funds.subtitle_staff" if staff else "funds.subtitle_agency"),
                     app_link({"to": add_path, "className": "btn btn-primary", "data-action": "add-funds"},
-                             html.i({"className": "bi bi-plus-lg me-1"}), t("funds.add")) if add_path else ""),
+                             html.i({"className": "bi bi-plus-lg me-1"}), t("funds.add")) if add_path else "",
+                    app_link({"to": transfer_path, "className": "btn btn-primary", "data-action": "transfer-funds"},
+                             html.i({"className": "bi bi-arrow-left-right me-1"}), t("funds.transfer"))
+                    if transfer_path else ""),
         totals(console, listed.totals),
         card(
             html.div({"className": "d-flex flex-wrap gap-3 align-items-end mb-1 dsp-filters"},

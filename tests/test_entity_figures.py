@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
+from app.campaigns import list_figures
 from app.campaigns.models import Campaign, CampaignStatus
+from app.kernel.errors import Invalid
 from app.statistics import dashboards, entity_figures
 from app.warehouse import get_store
 from app.warehouse.base import FactRow
@@ -53,3 +57,22 @@ def test_each_campaign_has_the_dashboards_figures_and_no_other_tenants(db, demo_
                                      start=TODAY, end=TODAY, ids=[second])
     assert list(only) == [second] and only[second]["spend_micros"] == 999_999
     assert entity_figures.zeros()["spend_micros"] == 0 and entity_figures.zeros()["cpa"] is None
+
+
+def test_sorting_by_spend_orders_every_campaign_before_paging(db, demo_ids) -> None:
+    mine = demo_ids["advertiser@demo.example"]
+    ids = [_campaign(db, mine, f"Sorted {n}") for n in range(3)]
+    get_store().ingest("figures-2", [_row(mine, ids[0], 1, 10), _row(mine, ids[2], 1, 30), _row(mine, ids[1], 1, 20)],
+                       source="test")
+    me = actor_of(db, "advertiser@demo.example")
+    first = list_figures.list_campaigns_with_figures(db, actor=me, start=TODAY, end=TODAY, sort="-spend",
+                                                     page=1, page_size=2)
+    assert [r.campaign.id for r in first.rows] == [ids[2], ids[1]] and first.total >= 3
+    second = list_figures.list_campaigns_with_figures(db, actor=me, start=TODAY, end=TODAY, sort="-spend",
+                                                      page=2, page_size=2)
+    assert second.rows[0].campaign.id == ids[0] and second.rows[0].figures["spend_micros"] == 10
+    by_name = list_figures.list_campaigns_with_figures(db, actor=me, start=TODAY, end=TODAY, sort="name")
+    assert {r.campaign.id: r.figures["spend_micros"] for r in by_name.rows}[ids[2]] == 30
+    with pytest.raises(Invalid) as refused:
+        list_figures.list_campaigns_with_figures(db, actor=me, start=TODAY, end=TODAY, sort="colour")
+    assert "spend" in refused.value.fields["sort"] and "name" in refused.value.fields["sort"]

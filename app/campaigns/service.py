@@ -266,6 +266,12 @@ def _listed(actor: Actor, *, advertiser_id: int | None, status: str, search: str
     return query.where(*every_word(search, Campaign.name, SHOWN_NAME_SQL))
 
 
+def listed_query(actor: Actor, *, advertiser_id: int | None, status: str, search: str, include_archived: bool) -> Any:
+    """The list's filtered query as of now, for a caller that orders or narrows it itself (list_figures)."""
+    return _listed(actor, advertiser_id=advertiser_id, status=status, search=search,
+                   include_archived=include_archived, now=datetime.now(UTC))
+
+
 def _list_rows(db: Session, query: Any, now: datetime) -> list[CampaignListRow]:
     # Through the connection, not the ORM session: plain tuples, without the ORM's per-row loading work. The
     # connection does not autoflush, so this unit of work's pending changes are flushed first.
